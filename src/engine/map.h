@@ -1,0 +1,136 @@
+/*
+ * map.h — the board: locations, adjacencies, powers, supply centres.
+ *
+ * A map is read from a DPjudge-style .map file (see maps/standard.map and
+ * judgectl(8)); nothing about any particular board is compiled in.
+ *
+ * Model.  Every place a unit can stand is a *location*.  A province with
+ * several coasts (Spain) has one base location ("spa", where armies stand)
+ * and one location per coast ("spa/nc", "spa/sc", where fleets stand).  Every
+ * location knows the base location of its province (`province`); all
+ * occupancy and combat is reckoned per province, movement per location.
+ *
+ * The map is immutable once loaded and may be shared by any number of
+ * adjudications at once.
+ */
+#ifndef DJ_ENGINE_MAP_H
+#define DJ_ENGINE_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Hard bounds: a map exceeding one is rejected with a clear error. */
+#define DJ_MAX_LOCS 1024   /* locations, coasts included */
+#define DJ_MAX_POWERS 32   /* fits a uint32_t bit mask */
+#define DJ_MAX_UNITS 512   /* units on the board at once */
+#define DJ_MAX_ADJ 32      /* neighbours of one location */
+#define DJ_NAME_MAX 48     /* full names, including the NUL */
+#define DJ_ABBR_MAX 16     /* abbreviations such as "spa/nc" */
+#define DJ_MAX_RULES 64    /* RULE lines in a map file */
+
+typedef enum { DJ_LAND, DJ_WATER, DJ_COAST, DJ_SHUT } dj_terrain;
+
+/* Unit types; DJ_NO_UNIT also means "not written" in an order. */
+typedef enum { DJ_NO_UNIT = 0, DJ_ARMY = 1, DJ_FLEET = 2 } dj_unit_type;
+
+/* Bit for a unit type in adjacency masks. */
+#define DJ_TYPE_BIT(t) ((uint8_t)(1u << ((t)-1)))
+
+typedef struct dj_adj {
+    int16_t to;     /* destination location */
+    uint8_t types;  /* DJ_TYPE_BIT(DJ_ARMY) | DJ_TYPE_BIT(DJ_FLEET) */
+} dj_adj;
+
+typedef struct dj_location {
+    char abbr[DJ_ABBR_MAX];  /* canonical, lower case: "spa/nc" */
+    char name[DJ_NAME_MAX];  /* "Spain (north coast)" */
+    int province;            /* base location of this location's province */
+    dj_terrain terrain;
+    bool army_ok;            /* an army may stand here */
+    bool fleet_ok;           /* a fleet may stand here */
+    bool is_coast;           /* one coast of a multi-coast province */
+    int nadj;
+    dj_adj adj[DJ_MAX_ADJ];
+} dj_location;
+
+typedef struct dj_power {
+    char name[DJ_NAME_MAX];       /* "France" (as written in the map) */
+    char adjective[DJ_NAME_MAX];  /* "French" */
+    char letter;                  /* distinct initial used in SIGNON: 'F' */
+} dj_power;
+
+typedef struct dj_start_unit {
+    int power;
+    dj_unit_type type;
+    int loc;
+} dj_start_unit;
+
+typedef struct dj_alias {
+    char text[DJ_NAME_MAX];  /* normalised: lower case, single spaces */
+    int loc;
+} dj_alias;
+
+typedef struct dj_map {
+    char name[DJ_NAME_MAX];  /* from the file name or a MAP directive */
+    int nlocs;
+    dj_location *locs;
+    int npowers;
+    dj_power powers[DJ_MAX_POWERS];
+    /* Per location, meaningful on base locations only. */
+    bool *is_sc;
+    uint32_t *home_of;       /* bit p set: a home centre of power p */
+    int16_t *initial_owner;  /* -1 when unowned at the start */
+    int nsc;
+    int victory;             /* centres needed to win */
+    int start_year;
+    int nstart;
+    dj_start_unit *start_units;
+    int naliases;
+    dj_alias *aliases;
+    int nrules;
+    char rules[DJ_MAX_RULES][DJ_NAME_MAX];  /* "name=value" from RULE lines */
+} dj_map;
+
+/*
+ * Load a map file; USE lines are resolved relative to its directory.
+ * On failure returns NULL and writes "file:line: message" into err.
+ */
+dj_map *dj_map_load(const char *path, char *err, size_t errlen);
+
+/* Parse map text already in memory (USE is refused: no file access). */
+dj_map *dj_map_parse(const char *text, const char *filename, char *err,
+                     size_t errlen);
+
+void dj_map_free(dj_map *map);
+
+/*
+ * Look a location up by abbreviation, alias or full name, ignoring case,
+ * spaces, dots and the coast notations "/nc", "(nc)", " nc", " north coast".
+ * Returns -1 when nothing matches.
+ */
+int dj_map_find_location(const dj_map *map, const char *text);
+
+/* Look a power up by name, adjective or letter, ignoring case; -1 if none. */
+int dj_map_find_power(const dj_map *map, const char *text);
+
+/* Can a unit of this type move from one location to the other? */
+bool dj_map_adjacent(const dj_map *map, int from, int to, dj_unit_type type);
+
+/*
+ * Provinces as units see them: may a unit of this type at `from` reach some
+ * location of province `prov` (any coast)?
+ */
+bool dj_map_reaches_province(const dj_map *map, int from, int prov,
+                             dj_unit_type type);
+
+/* Number of coast locations of a province, and the i-th of them. */
+int dj_map_ncoasts(const dj_map *map, int prov);
+int dj_map_coast(const dj_map *map, int prov, int i);
+
+static inline int dj_province(const dj_map *map, int loc)
+{
+    return map->locs[loc].province;
+}
+
+#endif

@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "0 passed, 0 failed"
