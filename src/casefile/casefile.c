@@ -1,1 +1,1017 @@
-/* stub: being written */
+/*
+ * casefile.c — the case-file reader.
+ *
+ * Design.  The reader is a line-at-a-time state machine.  Outside a case
+ * only VARIANT_ALL and CASE mean anything; inside one, a keyword line opens
+ * a section (PRESTATE, ORDERS, ...) and every other line is a "Power: ..."
+ * line belonging to the open section.  Lines are read with getc into a
+ * fixed buffer, so no input can overrun it; a line that does not fit is an
+ * error.
+ *
+ * A case is written straight into the caller's dj_case.  Two things wait
+ * for END: the orders (kept as text until then, so they are read in the
+ * phase the case finally states whatever the order of its sections), and
+ * the retreat options of dislodged units, which need both the units and
+ * the previous phase's results.
+ *
+ * After a syntax error the reader skips to the case's END, or stops before
+ * the next CASE if END is missing, so one bad case costs only itself.
+ */
+#include "casefile/casefile.h"
+#include "reader/notation.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LINE_MAX_LEN 1024   /* longest line accepted */
+#define PATH_MAX_LEN 4096   /* longest map path built */
+#define QUOTE_MAX 40        /* longest text quoted back in a message */
+#define DEFAULT_VARIANT "standard"
+
+typedef enum {
+    KW_NONE,  /* not a keyword: a "Power: ..." line */
+    KW_UNKNOWN,
+    KW_VARIANT,
+    KW_CASE,
+    KW_END,
+    KW_RULE,
+    KW_SETPHASE,
+    KW_SC_OWNERS,
+    KW_PRESTATE,
+    KW_PRE_DISLODGED,
+    KW_PRE_RESULTS,
+    KW_ORDERS,
+    KW_POSTSTATE,
+    KW_POST_DISLODGED,
+    KW_POST_SAME
+} keyword;
+
+static const struct keyword_name {
+    const char *word;
+    keyword kw;
+    bool takes_argument;
+} KEYWORDS[] = {
+    {"VARIANT_ALL", KW_VARIANT, true},
+    {"CASE", KW_CASE, true},
+    {"END", KW_END, false},
+    {"RULE", KW_RULE, true},
+    {"PRESTATE_SETPHASE", KW_SETPHASE, true},
+    {"PRESTATE_SUPPLYCENTER_OWNERS", KW_SC_OWNERS, false},
+    {"PRESTATE", KW_PRESTATE, false},
+    {"PRESTATE_DISLODGED", KW_PRE_DISLODGED, false},
+    {"PRESTATE_RESULTS", KW_PRE_RESULTS, false},
+    {"ORDERS", KW_ORDERS, false},
+    {"POSTSTATE", KW_POSTSTATE, false},
+    {"POSTSTATE_DISLODGED", KW_POST_DISLODGED, false},
+    {"POSTSTATE_SAME", KW_POST_SAME, false},
+};
+
+/* One line of PRESTATE_RESULTS: a movement order and whether it worked. */
+typedef struct prev_result {
+    dj_order order;
+    bool success;
+} prev_result;
+
+struct dj_casefile {
+    FILE *fp;
+    char *path;
+    char *mapdir;
+    dj_map *map;
+    char variant[DJ_NAME_MAX];  /* lower case, as loaded */
+    bool done;                  /* end of file, or the map failed */
+    int lineno;
+    bool pushed_back;           /* hand out the current line again */
+    bool too_long;              /* the current line was cut short */
+    char buf[LINE_MAX_LEN];
+    char *cur;                  /* the current line: trimmed, no comment */
+
+    /* State of the case being read. */
+    keyword section;            /* the open section, KW_NONE before one */
+    bool has_phase, has_post, owners_seen;
+    int nresults;
+    prev_result results[DJ_CASE_MAX_ORDERS];
+};
+
+/* How a line ended up inside a case. */
+typedef enum {
+    STEP_MORE,          /* keep reading the case */
+    STEP_DONE,          /* END read, case complete */
+    STEP_ERROR,         /* error: skip to END */
+    STEP_ERROR_AT_END   /* error found at END or at the next CASE: no skip */
+} step;
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static bool equal_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+/* Is `prefix` a (case-insensitive) prefix of `s`? */
+static bool prefix_nocase(const char *prefix, const char *s)
+{
+    for (; *prefix; prefix++, s++)
+        if (tolower((unsigned char)*prefix) != tolower((unsigned char)*s))
+            return false;
+    return true;
+}
+
+/* "file:line: message" into err. */
+static void errorf(const dj_casefile *cf, int line, char *err, size_t errlen,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void errorf(const dj_casefile *cf, int line, char *err, size_t errlen,
+                   const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    char msg[DJ_CASE_ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(err, errlen, "%s:%d: %s", cf->path, line, msg);
+}
+
+/* ---- powers ---------------------------------------------------------------- */
+
+int dj_casefile_find_power(const dj_map *map, const char *text)
+{
+    int p = dj_map_find_power(map, text);
+    if (p >= 0 || !*text)
+        return p;
+    int found = -1;
+    for (int i = 0; i < map->npowers; i++) {
+        if (!prefix_nocase(text, map->powers[i].name) &&
+            !prefix_nocase(text, map->powers[i].adjective))
+            continue;
+        if (found >= 0 && found != i)
+            return -1;  /* ambiguous */
+        found = i;
+    }
+    return found;
+}
+
+/* ---- lines --------------------------------------------------------------- */
+
+/* Read one raw line into cf->buf; false at end of file. */
+static bool read_raw_line(dj_casefile *cf)
+{
+    size_t n = 0;
+    int ch;
+    bool any = false;
+    cf->too_long = false;
+    while ((ch = getc(cf->fp)) != EOF) {
+        any = true;
+        if (ch == '\n')
+            break;
+        if (n + 1 < sizeof cf->buf)
+            cf->buf[n++] = ch ? (char)ch : ' ';  /* a NUL must not end it */
+        else
+            cf->too_long = true;
+    }
+    cf->buf[n] = '\0';
+    return any;
+}
+
+/* The next line, comment stripped and trimmed, in cf->cur. */
+static bool next_line(dj_casefile *cf)
+{
+    if (cf->pushed_back) {
+        cf->pushed_back = false;
+        return true;
+    }
+    if (!read_raw_line(cf))
+        return false;
+    cf->lineno++;
+    char *hash = strchr(cf->buf, '#');
+    if (hash)
+        *hash = '\0';
+    cf->cur = trim(cf->buf);
+    return true;
+}
+
+
+/* Does the word of length n at s equal w, ignoring case? */
+static bool word_equals(const char *s, size_t n, const char *w)
+{
+    if (strlen(w) != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)s[i]) != tolower((unsigned char)w[i]))
+            return false;
+    return true;
+}
+
+/* Upper-case letters and underscores only: looks like a keyword. */
+static bool looks_like_keyword(const char *s, size_t n)
+{
+    if (n < 2)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isupper((unsigned char)s[i]) && s[i] != '_')
+            return false;
+    return true;
+}
+
+/*
+ * Which keyword starts the line; *rest points after it, trimmed.  A line
+ * without a colon whose first word is in capitals is taken for a keyword
+ * even when it is not one, so that a misspelt keyword is reported as such.
+ */
+static keyword classify(const char *line, const char **rest, bool *argument)
+{
+    size_t n = strcspn(line, " \t");
+    const char *after = line + n;
+    while (*after == ' ' || *after == '\t')
+        after++;
+    *rest = after;
+    *argument = false;
+    for (size_t k = 0; k < sizeof KEYWORDS / sizeof KEYWORDS[0]; k++) {
+        if (word_equals(line, n, KEYWORDS[k].word)) {
+            *argument = KEYWORDS[k].takes_argument;
+            return KEYWORDS[k].kw;
+        }
+    }
+    if (!strchr(line, ':') && looks_like_keyword(line, n))
+        return KW_UNKNOWN;
+    return KW_NONE;
+}
+
+/* ---- maps ---------------------------------------------------------------- */
+
+/* Variant names become file names: keep them to letters, digits, _ and -. */
+static bool variant_name_ok(const char *name)
+{
+    if (!*name || strlen(name) >= DJ_NAME_MAX)
+        return false;
+    for (; *name; name++)
+        if (!isalnum((unsigned char)*name) && *name != '_' && *name != '-')
+            return false;
+    return true;
+}
+
+/* Load <mapdir>/<variant>.map unless it is the map already loaded. */
+static bool load_variant(dj_casefile *cf, const char *variant, char *err,
+                         size_t errlen)
+{
+    char lower[DJ_NAME_MAX];
+    if (!variant_name_ok(variant)) {
+        errorf(cf, cf->lineno, err, errlen, "bad variant name '%.*s'",
+               QUOTE_MAX, variant);
+        return false;
+    }
+    size_t i = 0;
+    for (; variant[i]; i++)
+        lower[i] = (char)tolower((unsigned char)variant[i]);
+    lower[i] = '\0';
+    if (cf->map && strcmp(lower, cf->variant) == 0)
+        return true;
+
+    char path[PATH_MAX_LEN];
+    int n = snprintf(path, sizeof path, "%s/%s.map", cf->mapdir, lower);
+    if (n < 0 || (size_t)n >= sizeof path) {
+        errorf(cf, cf->lineno, err, errlen, "map directory name too long");
+        return false;
+    }
+    char maperr[DJ_CASE_ERR_MAX];
+    dj_map *map = dj_map_load(path, maperr, sizeof maperr);
+    if (!map) {
+        errorf(cf, cf->lineno, err, errlen, "cannot load variant '%s': %s",
+               variant, maperr);
+        return false;
+    }
+    dj_map_free(cf->map);
+    cf->map = map;
+    snprintf(cf->variant, sizeof cf->variant, "%s", lower);
+    return true;
+}
+
+/* ---- opening and closing ------------------------------------------------- */
+
+dj_casefile *dj_casefile_open(const char *path, const char *mapdir, char *err,
+                              size_t errlen)
+{
+    dj_casefile *cf = calloc(1, sizeof *cf);
+    if (!cf) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    cf->path = dup_string(path);
+    cf->mapdir = dup_string(mapdir ? mapdir : ".");
+    cf->fp = fopen(path, "r");
+    if (!cf->path || !cf->mapdir || !cf->fp) {
+        snprintf(err, errlen, "%s: cannot open: %s", path,
+                 cf->fp ? "out of memory" : strerror(errno));
+        dj_casefile_close(cf);
+        return NULL;
+    }
+    return cf;
+}
+
+void dj_casefile_close(dj_casefile *cf)
+{
+    if (!cf)
+        return;
+    if (cf->fp)
+        fclose(cf->fp);
+    dj_map_free(cf->map);
+    free(cf->path);
+    free(cf->mapdir);
+    free(cf);
+}
+
+const dj_map *dj_casefile_map(const dj_casefile *cf)
+{
+    return cf->map;
+}
+
+/* ---- phases -------------------------------------------------------------- */
+
+/* Cut s in place at any of `seps`; at most max words, the count returned. */
+static int split_words(char *s, const char *seps, char **words, int max)
+{
+    int n = 0;
+    while (n < max) {
+        s += strspn(s, seps);
+        if (!*s)
+            break;
+        words[n++] = s;
+        s += strcspn(s, seps);
+        if (*s)
+            *s++ = '\0';
+    }
+    return n;
+}
+
+static bool parse_season(const char *w, dj_season *season)
+{
+    if (equal_nocase(w, "spring"))
+        *season = DJ_SPRING;
+    else if (equal_nocase(w, "fall") || equal_nocase(w, "autumn"))
+        *season = DJ_FALL;
+    else if (equal_nocase(w, "winter"))
+        *season = DJ_WINTER;
+    else
+        return false;
+    return true;
+}
+
+static bool parse_phase_type(const char *w, dj_phase_type *type)
+{
+    static const struct {
+        const char *word;
+        dj_phase_type type;
+    } names[] = {{"movement", DJ_MOVEMENT},      {"moves", DJ_MOVEMENT},
+                 {"retreat", DJ_RETREAT},        {"retreats", DJ_RETREAT},
+                 {"adjustment", DJ_ADJUSTMENT}, {"adjustments", DJ_ADJUSTMENT},
+                 {"builds", DJ_ADJUSTMENT}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (equal_nocase(w, names[i].word)) {
+            *type = names[i].type;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool parse_year(const char *w, int *year)
+{
+    size_t n = strlen(w);
+    if (n == 0 || n > 4 || strspn(w, "0123456789") != n)
+        return false;
+    *year = atoi(w);
+    return *year > 0;
+}
+
+/* "Spring 1901, Movement"; an adjustment is always the winter's. */
+static bool parse_phase(const char *text, dj_phase *ph, char *msg, size_t len)
+{
+    char copy[LINE_MAX_LEN];
+    snprintf(copy, sizeof copy, "%s", text);
+    char *words[4];
+    int n = split_words(copy, " \t,", words, 4);
+    if (n > 3) {
+        snprintf(msg, len, "unexpected '%.*s' in phase", QUOTE_MAX, words[3]);
+        return false;
+    }
+    if (n != 3 || !parse_season(words[0], &ph->season) ||
+        !parse_year(words[1], &ph->year) ||
+        !parse_phase_type(words[2], &ph->type)) {
+        snprintf(msg, len,
+                 "bad phase '%.*s' (expected e.g. 'Spring 1901, Movement')",
+                 QUOTE_MAX, text);
+        return false;
+    }
+    if (ph->type == DJ_ADJUSTMENT) {
+        ph->season = DJ_WINTER;
+    } else if (ph->season == DJ_WINTER) {
+        snprintf(msg, len, "winter has only an adjustment phase");
+        return false;
+    }
+    return true;
+}
+
+/* ---- units --------------------------------------------------------------- */
+
+static dj_unit_type unit_word(const char *w)
+{
+    if (equal_nocase(w, "a") || equal_nocase(w, "army"))
+        return DJ_ARMY;
+    if (equal_nocase(w, "f") || equal_nocase(w, "fleet"))
+        return DJ_FLEET;
+    return DJ_NO_UNIT;
+}
+
+/* "A lon", "F spa/sc"; with !need_type also a bare "lon". */
+static bool parse_unit_text(const dj_map *map, const char *text,
+                            bool need_type, dj_unit_type *type, int *loc,
+                            char *msg, size_t len)
+{
+    char copy[LINE_MAX_LEN];
+    snprintf(copy, sizeof copy, "%s", text);
+    char *where = copy;
+    size_t n = strcspn(copy, " \t");
+    char save = copy[n];
+    copy[n] = '\0';
+    *type = unit_word(copy);
+    copy[n] = save;
+    if (*type != DJ_NO_UNIT)
+        where = trim(copy + n);
+    else if (need_type) {
+        snprintf(msg, len, "expected 'A' or 'F' and a location, got '%.*s'",
+                 QUOTE_MAX, text);
+        return false;
+    }
+    if (!*where) {
+        snprintf(msg, len, "expected a location after '%.*s'", QUOTE_MAX,
+                 text);
+        return false;
+    }
+    *loc = dj_map_find_location(map, where);
+    if (*loc < 0) {
+        snprintf(msg, len, "unknown location '%.*s'", QUOTE_MAX, where);
+        return false;
+    }
+    return true;
+}
+
+/* Can a unit of this type stand on this location at all? */
+static bool unit_can_stand(const dj_map *map, dj_unit_type type, int loc,
+                           char *msg, size_t len)
+{
+    const dj_location *l = &map->locs[loc];
+    if (type == DJ_ARMY && !l->army_ok) {
+        snprintf(msg, len, "an army cannot stand in %s", l->abbr);
+        return false;
+    }
+    if (type == DJ_FLEET && !l->fleet_ok) {
+        if (!l->is_coast && dj_map_ncoasts(map, l->province) > 0)
+            snprintf(msg, len, "a fleet in %s needs a coast", l->abbr);
+        else
+            snprintf(msg, len, "a fleet cannot stand in %s", l->abbr);
+        return false;
+    }
+    return true;
+}
+
+/* Read "A lon" for `power` into *u, checking the unit can stand there. */
+static bool read_unit(const dj_map *map, int power, const char *text,
+                      dj_unit *u, char *msg, size_t len)
+{
+    dj_unit_type type;
+    int loc;
+    if (!parse_unit_text(map, text, true, &type, &loc, msg, len) ||
+        !unit_can_stand(map, type, loc, msg, len))
+        return false;
+    u->power = (int16_t)power;
+    u->type = type;
+    u->loc = (int16_t)loc;
+    return true;
+}
+
+/* Index of the unit in province `prov` in a plain list, or -1. */
+static int unit_in_list(const dj_map *map, const dj_unit *units, int n,
+                        int prov)
+{
+    for (int i = 0; i < n; i++)
+        if (dj_province(map, units[i].loc) == prov)
+            return i;
+    return -1;
+}
+
+/* Append to a plain unit list: bounded, one unit per province. */
+static bool add_to_list(const dj_map *map, dj_unit *units, int *n, dj_unit u,
+                        char *msg, size_t len)
+{
+    int prov = dj_province(map, u.loc);
+    if (unit_in_list(map, units, *n, prov) >= 0) {
+        snprintf(msg, len, "two units in %s", map->locs[prov].abbr);
+        return false;
+    }
+    if (*n >= DJ_MAX_UNITS) {
+        snprintf(msg, len, "too many units (at most %d)", DJ_MAX_UNITS);
+        return false;
+    }
+    units[(*n)++] = u;
+    return true;
+}
+
+static bool add_dislodged(const dj_map *map, dj_position *pos, dj_unit u,
+                          char *msg, size_t len)
+{
+    int prov = dj_province(map, u.loc);
+    if (dj_position_dislodged_at(map, pos, prov) >= 0) {
+        snprintf(msg, len, "two dislodged units in %s", map->locs[prov].abbr);
+        return false;
+    }
+    if (pos->ndislodged >= DJ_MAX_UNITS) {
+        snprintf(msg, len, "too many units (at most %d)", DJ_MAX_UNITS);
+        return false;
+    }
+    dj_dislodged *d = &pos->dislodged[pos->ndislodged++];
+    memset(d, 0, sizeof *d);
+    d->unit = u;
+    d->attacker_from = -1;
+    return true;
+}
+
+/* PRESTATE_SUPPLYCENTER_OWNERS: "Power: A prov" — the letter is decoration. */
+static bool set_owner(const dj_map *map, dj_position *pos, int power,
+                      const char *text, char *msg, size_t len)
+{
+    dj_unit_type type;
+    int loc;
+    if (!parse_unit_text(map, text, false, &type, &loc, msg, len))
+        return false;
+    int prov = dj_province(map, loc);
+    if (!map->is_sc[prov]) {
+        snprintf(msg, len, "%s is not a supply centre", map->locs[prov].abbr);
+        return false;
+    }
+    pos->owner[prov] = (int16_t)power;
+    return true;
+}
+
+/* ---- section lines ------------------------------------------------------- */
+
+/*
+ * Cut "Power: rest" at the colon.  The power is looked up; *rest points
+ * after the colon, trimmed.
+ */
+static bool split_power(const dj_map *map, char *line, int *power,
+                        char **rest, char *msg, size_t len)
+{
+    char *colon = strchr(line, ':');
+    if (!colon) {
+        snprintf(msg, len, "expected 'Power: ...', got '%.*s'", QUOTE_MAX,
+                 line);
+        return false;
+    }
+    *colon = '\0';
+    char *name = trim(line);
+    *rest = trim(colon + 1);
+    *power = dj_casefile_find_power(map, name);
+    if (*power < 0) {
+        snprintf(msg, len, "unknown power '%.*s'", QUOTE_MAX, name);
+        return false;
+    }
+    if (!**rest) {
+        snprintf(msg, len, "nothing after '%s:'", name);
+        return false;
+    }
+    return true;
+}
+
+/* "SUCCESS: Power: A bud-ser" / "FAILURE: Power: A gal-bud". */
+static bool results_line(dj_casefile *cf, char *line, char *msg, size_t len)
+{
+    char *colon = strchr(line, ':');
+    if (colon)
+        *colon = '\0';
+    char *outcome = trim(line);
+    bool success = equal_nocase(outcome, "success");
+    if (!colon || (!success && !equal_nocase(outcome, "failure"))) {
+        snprintf(msg, len, "expected 'SUCCESS:' or 'FAILURE:', got '%.*s'",
+                 QUOTE_MAX, outcome);
+        return false;
+    }
+    int power;
+    char *text, why[256];
+    if (!split_power(cf->map, colon + 1, &power, &text, msg, len))
+        return false;
+    if (cf->nresults >= DJ_CASE_MAX_ORDERS) {
+        snprintf(msg, len, "too many results (at most %d)",
+                 DJ_CASE_MAX_ORDERS);
+        return false;
+    }
+    prev_result *r = &cf->results[cf->nresults];
+    if (dj_notation_parse(cf->map, power, DJ_MOVEMENT, text, &r->order, why,
+                          sizeof why) < 0) {
+        snprintf(msg, len, "bad order '%.*s': %s", QUOTE_MAX, text, why);
+        return false;
+    }
+    r->success = success;
+    cf->nresults++;
+    return true;
+}
+
+/* ORDERS: keep the text; it is read at END, in the case's final phase. */
+static bool order_line(dj_casefile *cf, dj_case *c, int power,
+                       const char *text, char *msg, size_t len)
+{
+    if (c->norders >= DJ_CASE_MAX_ORDERS) {
+        snprintf(msg, len, "too many orders (at most %d)", DJ_CASE_MAX_ORDERS);
+        return false;
+    }
+    if (strlen(text) >= DJ_CASE_TEXT_MAX) {
+        snprintf(msg, len, "order too long (at most %d characters)",
+                 DJ_CASE_TEXT_MAX - 1);
+        return false;
+    }
+    dj_case_order *o = &c->orders[c->norders++];
+    o->order = dj_order_make(DJ_ORDER_NONE, power, DJ_NO_UNIT, -1);
+    o->line = cf->lineno;
+    snprintf(o->text, sizeof o->text, "%s", text);
+    return true;
+}
+
+/* A "Power: ..." line in the open section. */
+static bool section_line(dj_casefile *cf, dj_case *c, char *msg, size_t len)
+{
+    const dj_map *map = cf->map;
+    char line[LINE_MAX_LEN];
+    snprintf(line, sizeof line, "%s", cf->cur);
+    if (cf->section == KW_NONE) {
+        snprintf(msg, len, "'%.*s' is not in a section (expected PRESTATE, "
+                 "ORDERS, POSTSTATE, ...)", QUOTE_MAX, line);
+        return false;
+    }
+    if (cf->section == KW_PRE_RESULTS)
+        return results_line(cf, line, msg, len);
+
+    int power;
+    char *text;
+    dj_unit u;
+    if (!split_power(map, line, &power, &text, msg, len))
+        return false;
+    switch (cf->section) {
+    case KW_SC_OWNERS:
+        return set_owner(map, &c->pre, power, text, msg, len);
+    case KW_ORDERS:
+        return order_line(cf, c, power, text, msg, len);
+    case KW_PRESTATE:
+        return read_unit(map, power, text, &u, msg, len) &&
+               add_to_list(map, c->pre.units, &c->pre.nunits, u, msg, len);
+    case KW_PRE_DISLODGED:
+        return read_unit(map, power, text, &u, msg, len) &&
+               add_dislodged(map, &c->pre, u, msg, len);
+    case KW_POSTSTATE:
+        return read_unit(map, power, text, &u, msg, len) &&
+               add_to_list(map, c->post, &c->npost, u, msg, len);
+    case KW_POST_DISLODGED:
+        return read_unit(map, power, text, &u, msg, len) &&
+               add_to_list(map, c->post_dislodged, &c->npost_dislodged, u,
+                           msg, len);
+    default:
+        snprintf(msg, len, "internal error: unknown section");
+        return false;
+    }
+}
+
+/* ---- the end of a case --------------------------------------------------- */
+
+/* Did this successful move arrive by convoy (so 4.A.5 may apply)? */
+static bool came_by_convoy(const dj_map *map, const dj_position *pos,
+                           const dj_order *o)
+{
+    if (o->via_convoy || o->npath > 0)
+        return true;
+    int to = dj_province(map, o->dest);
+    int u = dj_position_unit_at(map, pos, to);
+    dj_unit_type type = u >= 0 ? pos->units[u].type : o->unit_type;
+    return type == DJ_ARMY &&
+           !dj_map_reaches_province(map, o->loc, to, DJ_ARMY);
+}
+
+/*
+ * From PRESTATE_RESULTS: who dislodged each unit and from where, which
+ * provinces a standoff left empty, and so each unit's legal retreats.
+ */
+static void resolve_dislodged(const dj_casefile *cf, dj_case *c)
+{
+    const dj_map *map = cf->map;
+    bool contested[DJ_MAX_LOCS] = {false};
+    for (int i = 0; i < cf->nresults; i++) {
+        const dj_order *o = &cf->results[i].order;
+        if (o->kind != DJ_ORDER_MOVE || o->loc < 0 || o->dest < 0)
+            continue;
+        int to = dj_province(map, o->dest);
+        if (!cf->results[i].success) {
+            if (dj_position_unit_at(map, &c->pre, to) < 0)
+                contested[to] = true;
+            continue;
+        }
+        int d = dj_position_dislodged_at(map, &c->pre, to);
+        if (d >= 0) {
+            c->pre.dislodged[d].attacker_from =
+                (int16_t)dj_province(map, o->loc);
+            c->pre.dislodged[d].by_convoy = came_by_convoy(map, &c->pre, o);
+        }
+    }
+    bool convoy_retreat =
+        dj_rule(&c->rules, DJ_RULE_CONVOY_RETREAT) == 'b';
+    dj_position_compute_retreats(map, &c->pre, contested, convoy_retreat);
+}
+
+/* Read the orders kept as text, now that the phase is known. */
+static bool parse_orders(const dj_casefile *cf, dj_case *c, char *err,
+                         size_t errlen)
+{
+    for (int i = 0; i < c->norders; i++) {
+        dj_case_order *o = &c->orders[i];
+        char why[256];
+        if (dj_notation_parse(cf->map, o->order.power, c->pre.phase.type,
+                              o->text, &o->order, why, sizeof why) < 0) {
+            errorf(cf, o->line, err, errlen, "bad order '%.*s': %s",
+                   QUOTE_MAX, o->text, why);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool finish_case(dj_casefile *cf, dj_case *c, char *err,
+                        size_t errlen)
+{
+    if (!cf->has_post && !c->post_same) {
+        errorf(cf, cf->lineno, err, errlen,
+               "case '%.*s' has no POSTSTATE or POSTSTATE_SAME", QUOTE_MAX,
+               c->name);
+        return false;
+    }
+    if (cf->has_post && c->post_same) {
+        errorf(cf, cf->lineno, err, errlen,
+               "case '%.*s' has both POSTSTATE and POSTSTATE_SAME", QUOTE_MAX,
+               c->name);
+        return false;
+    }
+    if (!parse_orders(cf, c, err, errlen))
+        return false;
+    resolve_dislodged(cf, c);
+    return true;
+}
+
+/* ---- keyword lines inside a case ----------------------------------------- */
+
+static const char *keyword_word(keyword kw)
+{
+    for (size_t k = 0; k < sizeof KEYWORDS / sizeof KEYWORDS[0]; k++)
+        if (KEYWORDS[k].kw == kw)
+            return KEYWORDS[k].word;
+    return "?";
+}
+
+/* "RULE 4.A.2 = a" -> "4.A.2=a" for dj_rules_set. */
+static bool apply_rule(dj_case *c, const char *arg, char *msg, size_t len)
+{
+    char assignment[LINE_MAX_LEN];
+    size_t n = 0;
+    for (; *arg && n + 1 < sizeof assignment; arg++)
+        if (!isspace((unsigned char)*arg))
+            assignment[n++] = *arg;
+    assignment[n] = '\0';
+    return dj_rules_set(&c->rules, assignment, msg, len);
+}
+
+/* Open a section; the first PRESTATE_SUPPLYCENTER_OWNERS clears ownership. */
+static void open_section(dj_casefile *cf, dj_case *c, keyword kw)
+{
+    cf->section = kw;
+    if (kw == KW_POSTSTATE)
+        cf->has_post = true;
+    if (kw == KW_SC_OWNERS && !cf->owners_seen) {
+        cf->owners_seen = true;
+        for (int i = 0; i < DJ_MAX_LOCS; i++)
+            c->pre.owner[i] = -1;
+    }
+}
+
+/* A keyword line inside a case (CASE and END are handled by the caller). */
+static bool keyword_line(dj_casefile *cf, dj_case *c, keyword kw,
+                         const char *rest, char *msg, size_t len)
+{
+    switch (kw) {
+    case KW_UNKNOWN:
+        snprintf(msg, len, "unknown keyword '%.*s'",
+                 (int)strcspn(cf->cur, " \t"), cf->cur);
+        return false;
+    case KW_VARIANT:
+        snprintf(msg, len, "VARIANT_ALL inside a case");
+        return false;
+    case KW_RULE:
+        return apply_rule(c, rest, msg, len);
+    case KW_SETPHASE:
+        cf->has_phase = true;
+        cf->section = KW_NONE;
+        return parse_phase(rest, &c->pre.phase, msg, len);
+    case KW_POST_SAME:
+        c->post_same = true;
+        cf->section = KW_NONE;
+        return true;
+    default:
+        open_section(cf, c, kw);
+        return true;
+    }
+}
+
+/* The argument a keyword takes, or the lack of one, is as it should be. */
+static bool argument_ok(keyword kw, bool takes, const char *rest, char *msg,
+                        size_t len)
+{
+    if (kw == KW_NONE || kw == KW_UNKNOWN)
+        return true;
+    if (takes && !*rest) {
+        snprintf(msg, len, "%s needs an argument", keyword_word(kw));
+        return false;
+    }
+    if (!takes && *rest) {
+        snprintf(msg, len, "unexpected '%.*s' after %s", QUOTE_MAX, rest,
+                 keyword_word(kw));
+        return false;
+    }
+    return true;
+}
+
+/* One non-blank line inside a case. */
+static step case_line(dj_casefile *cf, dj_case *c, char *err, size_t errlen)
+{
+    char msg[DJ_CASE_ERR_MAX];
+    const char *rest;
+    bool takes;
+    keyword kw = classify(cf->cur, &rest, &takes);
+    bool ok;
+
+    if (cf->too_long) {
+        snprintf(msg, sizeof msg, "line too long (more than %d characters)",
+                 LINE_MAX_LEN - 1);
+        ok = false;
+    } else if (kw == KW_CASE) {
+        errorf(cf, cf->lineno, err, errlen,
+               "missing END for case '%.*s' (started at line %d)", QUOTE_MAX,
+               c->name, c->line);
+        cf->pushed_back = true;  /* the new case starts here */
+        return STEP_ERROR_AT_END;
+    } else if (!argument_ok(kw, takes, rest, msg, sizeof msg)) {
+        ok = false;
+    } else if (kw == KW_END) {
+        return finish_case(cf, c, err, errlen) ? STEP_DONE : STEP_ERROR_AT_END;
+    } else if (kw == KW_NONE) {
+        ok = section_line(cf, c, msg, sizeof msg);
+    } else {
+        ok = keyword_line(cf, c, kw, rest, msg, sizeof msg);
+    }
+    if (ok)
+        return STEP_MORE;
+    errorf(cf, cf->lineno, err, errlen, "%s", msg);
+    return STEP_ERROR;
+}
+
+/* ---- the reader loop ----------------------------------------------------- */
+
+/* After an error: skip past the next END, or up to the next CASE. */
+static void skip_case(dj_casefile *cf)
+{
+    while (next_line(cf)) {
+        const char *rest;
+        bool takes;
+        keyword kw = classify(cf->cur, &rest, &takes);
+        if (kw == KW_END)
+            return;
+        if (kw == KW_CASE) {
+            cf->pushed_back = true;
+            return;
+        }
+    }
+}
+
+static void begin_case(dj_casefile *cf, dj_case *c, const char *name)
+{
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->file = cf->path;
+    c->line = cf->lineno;
+    dj_rules_default(&c->rules);
+    dj_phase spring = {DJ_SPRING, 1901, DJ_MOVEMENT};
+    dj_position_empty(cf->map, spring, &c->pre);
+    c->norders = 0;
+    c->post_same = false;
+    c->npost = 0;
+    c->npost_dislodged = 0;
+    cf->section = KW_NONE;
+    cf->has_phase = cf->has_post = cf->owners_seen = false;
+    cf->nresults = 0;
+}
+
+/* From just after the CASE line to END. */
+static dj_case_status read_case(dj_casefile *cf, dj_case *c, const char *name,
+                                char *err, size_t errlen)
+{
+    if (!cf->map && !load_variant(cf, DEFAULT_VARIANT, err, errlen)) {
+        cf->done = true;
+        return DJ_CASE_ERROR;
+    }
+    begin_case(cf, c, name);
+    while (next_line(cf)) {
+        if (!*cf->cur && !cf->too_long)
+            continue;
+        switch (case_line(cf, c, err, errlen)) {
+        case STEP_MORE:
+            continue;
+        case STEP_DONE:
+            return DJ_CASE_OK;
+        case STEP_ERROR:
+            skip_case(cf);
+            return DJ_CASE_ERROR;
+        case STEP_ERROR_AT_END:
+            return DJ_CASE_ERROR;
+        }
+    }
+    errorf(cf, cf->lineno, err, errlen,
+           "missing END for case '%.*s' (started at line %d)", QUOTE_MAX,
+           c->name, c->line);
+    return DJ_CASE_ERROR;
+}
+
+/* A line between cases that is neither VARIANT_ALL nor CASE. */
+static dj_case_status stray_line(dj_casefile *cf, keyword kw, char *err,
+                                 size_t errlen)
+{
+    if (cf->too_long)
+        errorf(cf, cf->lineno, err, errlen,
+               "line too long (more than %d characters)", LINE_MAX_LEN - 1);
+    else if (kw == KW_UNKNOWN)
+        errorf(cf, cf->lineno, err, errlen, "unknown keyword '%.*s'",
+               (int)strcspn(cf->cur, " \t"), cf->cur);
+    else
+        errorf(cf, cf->lineno, err, errlen,
+               "'%.*s' outside a case (expected CASE)", QUOTE_MAX, cf->cur);
+    skip_case(cf);
+    return DJ_CASE_ERROR;
+}
+
+dj_case_status dj_casefile_next(dj_casefile *cf, dj_case *c, char *err,
+                                size_t errlen)
+{
+    if (err && errlen > 0)
+        err[0] = '\0';
+    while (!cf->done && next_line(cf)) {
+        if (!*cf->cur && !cf->too_long)
+            continue;
+        const char *rest;
+        bool takes;
+        keyword kw = classify(cf->cur, &rest, &takes);
+        if (cf->too_long || (kw != KW_VARIANT && kw != KW_CASE))
+            return stray_line(cf, kw, err, errlen);
+        if (!*rest) {
+            errorf(cf, cf->lineno, err, errlen, "%s needs an argument",
+                   keyword_word(kw));
+            if (kw == KW_CASE)
+                skip_case(cf);
+            return DJ_CASE_ERROR;
+        }
+        if (kw == KW_CASE)
+            return read_case(cf, c, rest, err, errlen);
+        if (!load_variant(cf, rest, err, errlen)) {
+            cf->done = true;
+            return DJ_CASE_ERROR;
+        }
+    }
+    cf->done = true;
+    return DJ_CASE_EOF;
+}

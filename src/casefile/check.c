@@ -1,1 +1,215 @@
-/* stub: being written */
+/*
+ * check.c — adjudicate one case and compare the board with the expectation.
+ *
+ * Design.  Units are compared as sets of (power, type, location), coast
+ * included: every expected unit must be on the board afterwards and
+ * nothing else may be.  After a movement phase the dislodged units that
+ * can retreat are compared the same way (units with no retreat are
+ * destroyed at once and so appear in neither list).  The differences are
+ * printed one unit a line, "missing" for expected units not found and
+ * "unexpected" for units found but not expected, so a failing case reads
+ * like a small diff.
+ */
+#include "casefile/check.h"
+
+#include <stdlib.h>
+
+struct dj_checker {
+    dj_result result;                     /* big: allocated once */
+    dj_order orders[DJ_CASE_MAX_ORDERS];  /* the case's orders, contiguous */
+};
+
+dj_checker *dj_checker_new(void)
+{
+    return calloc(1, sizeof(dj_checker));
+}
+
+void dj_checker_free(dj_checker *ck)
+{
+    free(ck);
+}
+
+const dj_result *dj_checker_result(const dj_checker *ck)
+{
+    return &ck->result;
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+static const char *power_name(const dj_map *map, int power)
+{
+    if (power >= 0 && power < map->npowers)
+        return map->powers[power].name;
+    return "?";
+}
+
+static const char *loc_abbr(const dj_map *map, int loc)
+{
+    if (loc >= 0 && loc < map->nlocs)
+        return map->locs[loc].abbr;
+    return "?";
+}
+
+/* "  missing: France: F spa/sc" */
+static void print_unit(FILE *out, const dj_map *map, const char *label,
+                       const dj_unit *u)
+{
+    if (!out)
+        return;
+    const char *letter = dj_unit_letter(u->type);
+    fprintf(out, "  %s: %s: %s %s\n", label, power_name(map, u->power),
+            *letter ? letter : "?", loc_abbr(map, u->loc));
+}
+
+/* Result flags in words, e.g. "bounce, dislodged". */
+static void describe_flags(unsigned flags, char *buf, size_t len)
+{
+    static const char *const names[] = {
+        "bounce", "cut",       "void",      "no convoy", "dislodged",
+        "illegal", "paradox", "disrupted", "destroyed", "ignored"};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!(flags & (1u << i)))
+            continue;
+        int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+                         names[i]);
+        if (n < 0 || (size_t)n >= len - used)
+            return;
+        used += (size_t)n;
+    }
+}
+
+/* "  England: F NTH - PIC   fails [illegal] (not adjacent)" */
+static void print_order(FILE *out, const dj_map *map, const dj_order *o,
+                        const dj_order_result *r)
+{
+    char text[128], flags[128];
+    dj_order_format(map, o, text, sizeof text);
+    describe_flags(r->flags, flags, sizeof flags);
+    fprintf(out, "  %s: %-20s %s", power_name(map, o->power), text,
+            r->success ? "succeeds" : "fails");
+    if (flags[0])
+        fprintf(out, " [%s]", flags);
+    if (r->why != DJ_WHY_NONE)
+        fprintf(out, " (%s)", dj_why_text(r->why));
+    fputc('\n', out);
+}
+
+static void print_orders(FILE *out, const dj_map *map, const dj_order *orders,
+                         int norders, const dj_result *res)
+{
+    for (int i = 0; i < norders && i < res->norders; i++)
+        print_order(out, map, &orders[i], &res->orders[i]);
+    for (int i = 0; i < res->nauto; i++) {
+        char text[128];
+        const dj_auto_order *a = &res->autos[i];
+        dj_order_format(map, &a->order, text, sizeof text);
+        fprintf(out, "  %s: %-20s by the judge", power_name(map, a->order.power),
+                text);
+        if (a->why != DJ_WHY_NONE)
+            fprintf(out, " (%s)", dj_why_text(a->why));
+        fputc('\n', out);
+    }
+}
+
+/* ---- comparing ----------------------------------------------------------- */
+
+static bool same_unit(const dj_unit *a, const dj_unit *b)
+{
+    return a->power == b->power && a->type == b->type && a->loc == b->loc;
+}
+
+static bool unit_in(const dj_unit *u, const dj_unit *list, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (same_unit(u, &list[i]))
+            return true;
+    return false;
+}
+
+/*
+ * Print what is in `want` but not `got` and the reverse (nothing if `out`
+ * is NULL); the number of differences is returned.  `what` prefixes the
+ * labels ("dislodged ").
+ */
+static int diff_units(FILE *out, const dj_map *map, const char *what,
+                      const dj_unit *want, int nwant, const dj_unit *got,
+                      int ngot)
+{
+    char label[32];
+    int ndiff = 0;
+    snprintf(label, sizeof label, "%smissing", what);
+    for (int i = 0; i < nwant; i++) {
+        if (!unit_in(&want[i], got, ngot)) {
+            print_unit(out, map, label, &want[i]);
+            ndiff++;
+        }
+    }
+    snprintf(label, sizeof label, "%sunexpected", what);
+    for (int i = 0; i < ngot; i++) {
+        if (!unit_in(&got[i], want, nwant)) {
+            print_unit(out, map, label, &got[i]);
+            ndiff++;
+        }
+    }
+    return ndiff;
+}
+
+/* Dislodged units of `pos` that have somewhere to retreat to. */
+static int retreating_units(const dj_position *pos, dj_unit *units)
+{
+    int n = 0;
+    for (int i = 0; i < pos->ndislodged && i < DJ_MAX_UNITS; i++)
+        if (pos->dislodged[i].nretreats > 0)
+            units[n++] = pos->dislodged[i].unit;
+    return n;
+}
+
+/*
+ * Compare the board after adjudication with the case's expectation,
+ * printing the differences unless `out` is NULL; the number of differences
+ * is returned.
+ */
+static int compare(FILE *out, const dj_map *map, const dj_case *c,
+                   const dj_result *res)
+{
+    const dj_position *next = &res->next;
+    const dj_unit *want = c->post_same ? c->pre.units : c->post;
+    int nwant = c->post_same ? c->pre.nunits : c->npost;
+    int ndiff = diff_units(out, map, "", want, nwant, next->units,
+                           next->nunits);
+    if (c->pre.phase.type != DJ_MOVEMENT)
+        return ndiff;
+
+    dj_unit retreating[DJ_MAX_UNITS];
+    int nret = retreating_units(next, retreating);
+    int nwant_dis = c->post_same ? 0 : c->npost_dislodged;
+    return ndiff + diff_units(out, map, "dislodged ", c->post_dislodged,
+                              nwant_dis, retreating, nret);
+}
+
+/* ---- the check ----------------------------------------------------------- */
+
+dj_check_verdict dj_check_case(dj_checker *ck, const dj_map *map,
+                               const dj_case *c, bool verbose, FILE *out)
+{
+    for (int i = 0; i < c->norders; i++)
+        ck->orders[i] = c->orders[i].order;
+    int rc = dj_adjudicate(map, &c->pre, ck->orders, c->norders, &c->rules,
+                           &ck->result);
+    if (rc < 0) {
+        fprintf(out, "FAIL %s\n  the adjudicator rejected the position or "
+                     "an order\n", c->name);
+        return DJ_CHECK_FAIL;
+    }
+
+    /* Count first, print second: the verdict line comes before the diff. */
+    int ndiff = compare(NULL, map, c, &ck->result);
+    fprintf(out, "%s %s\n", ndiff ? "FAIL" : "PASS", c->name);
+    if (ndiff)
+        compare(out, map, c, &ck->result);
+    if (verbose)
+        print_orders(out, map, ck->orders, c->norders, &ck->result);
+    return ndiff ? DJ_CHECK_FAIL : DJ_CHECK_PASS;
+}

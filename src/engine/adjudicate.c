@@ -1,1 +1,243 @@
-/* stub: being written */
+/*
+ * adjudicate.c — the engine's front door: check the input, hand the phase to
+ * movement.c, retreat.c or adjustment.c, then advance the calendar: supply
+ * centres change hands after the Fall, empty retreat and adjustment phases
+ * are skipped, and a power at the map's victory count wins.
+ */
+#include "adjudicate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "movement.h"
+#include "phases.h"
+
+static const char *const why_text[DJ_WHY_COUNT] = {
+    [DJ_WHY_NONE] = "",
+    [DJ_WHY_NO_UNIT] = "no such unit",
+    [DJ_WHY_NOT_OWNER] = "not your unit",
+    [DJ_WHY_WRONG_PHASE] = "not an order for this phase",
+    [DJ_WHY_SAME_PLACE] = "cannot move to its own province",
+    [DJ_WHY_NOT_ADJACENT] = "destination cannot be reached",
+    [DJ_WHY_BAD_TERRAIN] = "unit cannot go there (army to sea or fleet inland)",
+    [DJ_WHY_COAST_NEEDED] = "which coast? it must be given",
+    [DJ_WHY_COAST_UNREACHABLE] = "that coast cannot be reached",
+    [DJ_WHY_FLEET_CONVOYED] = "only armies can be convoyed",
+    [DJ_WHY_NO_CONVOY_ROUTE] = "no fleets to convoy it there",
+    [DJ_WHY_CONVOY_NOT_AT_SEA] = "only fleets at sea can convoy",
+    [DJ_WHY_CONVOY_BAD_TARGET] = "only armies on a coast can be convoyed to a coast",
+    [DJ_WHY_SUPPORT_UNREACHABLE] = "supporting unit cannot reach that province",
+    [DJ_WHY_SUPPORT_SELF] = "a unit cannot support itself or a move into its own province",
+    [DJ_WHY_NO_TARGET] = "no unit there to support or convoy",
+    [DJ_WHY_UNMATCHED] = "the other unit did not order that",
+    [DJ_WHY_DUPLICATE] = "more than one order for this unit",
+    [DJ_WHY_NOT_DISLODGED] = "that unit was not dislodged",
+    [DJ_WHY_RETREAT_BLOCKED] = "not a place this unit can retreat to",
+    [DJ_WHY_BUILD_NOT_HOME] = "not one of your home supply centres",
+    [DJ_WHY_BUILD_NOT_OWNED] = "you do not own that home centre now",
+    [DJ_WHY_BUILD_OCCUPIED] = "a unit is already there",
+    [DJ_WHY_BUILD_NO_ROOM] = "no builds left",
+    [DJ_WHY_BUILD_TERRAIN] = "that unit type cannot stand there",
+    [DJ_WHY_BUILD_COAST] = "a fleet there needs a coast",
+    [DJ_WHY_BUILD_TWICE] = "already a build in that province",
+    [DJ_WHY_REMOVE_NOT_NEEDED] = "no removal needed",
+    [DJ_WHY_NO_ADJUSTMENT] = "nothing to build or remove",
+};
+
+const char *dj_why_text(dj_why why)
+{
+    if ((unsigned)why >= DJ_WHY_COUNT)
+        return "?";
+    return why_text[why];
+}
+
+static bool position_ok(const dj_map *map, const dj_position *pos)
+{
+    if (pos->nunits < 0 || pos->nunits > DJ_MAX_UNITS || pos->ndislodged < 0 ||
+        pos->ndislodged > DJ_MAX_UNITS || map->nlocs > DJ_MAX_LOCS)
+        return false;
+    for (int i = 0; i < pos->nunits; i++) {
+        const dj_unit *u = &pos->units[i];
+        if (u->loc < 0 || u->loc >= map->nlocs || u->power < 0 ||
+            u->power >= map->npowers)
+            return false;
+    }
+    for (int i = 0; i < pos->ndislodged; i++) {
+        const dj_unit *u = &pos->dislodged[i].unit;
+        if (u->loc < 0 || u->loc >= map->nlocs || u->power < 0 ||
+            u->power >= map->npowers)
+            return false;
+    }
+    return true;
+}
+
+static bool orders_ok(const dj_map *map, const dj_order *orders, int n)
+{
+    if (n < 0 || n > DJ_MAX_ORDERS)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (orders[i].power < 0 || orders[i].power >= map->npowers)
+            return false;
+    return true;
+}
+
+int dj_adjustment_due(const dj_map *map, const dj_position *pos, int power)
+{
+    return dj_position_centres(map, pos, power) - dj_position_units(pos, power);
+}
+
+/* Fall's end: centres go to whoever occupies them. */
+static void capture_centres(const dj_map *map, dj_position *pos)
+{
+    for (int i = 0; i < pos->nunits; i++) {
+        int prov = dj_province(map, pos->units[i].loc);
+        if (map->is_sc[prov])
+            pos->owner[prov] = pos->units[i].power;
+    }
+}
+
+static int find_winner(const dj_map *map, const dj_position *pos)
+{
+    int winner = -1, best = 0;
+    bool tie = false;
+    for (int p = 0; p < map->npowers; p++) {
+        int n = dj_position_centres(map, pos, p);
+        if (n > best) {
+            best = n;
+            winner = p;
+            tie = false;
+        } else if (n == best) {
+            tie = true;
+        }
+    }
+    return !tie && best >= map->victory ? winner : -1;
+}
+
+static bool adjustments_needed(const dj_map *map, const dj_position *pos)
+{
+    for (int p = 0; p < map->npowers; p++)
+        if (dj_adjustment_due(map, pos, p) != 0)
+            return true;
+    return false;
+}
+
+/*
+ * Move `pos` (already carrying the outcome of its phase) to the phase that
+ * has something to do.  Returns the winner found at the Fall capture, or -1.
+ */
+static int advance(const dj_map *map, dj_position *pos)
+{
+    dj_phase *ph = &pos->phase;
+    if (ph->type == DJ_RETREAT && pos->ndislodged > 0)
+        return -1;
+    if (ph->type == DJ_ADJUSTMENT || ph->season == DJ_WINTER) {
+        ph->season = DJ_SPRING;
+        ph->type = DJ_MOVEMENT;
+        ph->year++;
+        return -1;
+    }
+    if (ph->season == DJ_SPRING) {
+        ph->season = DJ_FALL;
+        ph->type = DJ_MOVEMENT;
+        return -1;
+    }
+    capture_centres(map, pos);
+    int winner = find_winner(map, pos);
+    if (winner < 0 && adjustments_needed(map, pos)) {
+        ph->season = DJ_WINTER;
+        ph->type = DJ_ADJUSTMENT;
+    } else {
+        ph->season = DJ_SPRING;
+        ph->type = DJ_MOVEMENT;
+        ph->year++;
+    }
+    return winner;
+}
+
+dj_phase dj_next_phase(const dj_map *map, const dj_position *pos)
+{
+    dj_position *copy = malloc(sizeof *copy);
+    if (!copy)
+        return pos->phase;
+    *copy = *pos;
+    advance(map, copy);
+    dj_phase next = copy->phase;
+    free(copy);
+    return next;
+}
+
+/* Dislodged units with nowhere to go are destroyed at once. */
+static void destroy_trapped_units(dj_result *out)
+{
+    dj_position *n = &out->next;
+    int kept = 0;
+    for (int i = 0; i < n->ndislodged; i++) {
+        dj_dislodged *d = &n->dislodged[i];
+        if (d->nretreats > 0) {
+            n->dislodged[kept++] = *d;
+            continue;
+        }
+        dj_auto_order *a = &out->autos[out->nauto++];
+        a->order = dj_order_make(DJ_ORDER_DISBAND, d->unit.power, d->unit.type,
+                                 d->unit.loc);
+        a->why = DJ_WHY_RETREAT_BLOCKED;
+    }
+    n->ndislodged = kept;
+}
+
+static void flag_destroyed(const dj_map *map, const dj_position *pos,
+                           dj_result *out)
+{
+    for (int k = 0; k < out->norders; k++) {
+        dj_order_result *r = &out->orders[k];
+        if (!(r->flags & DJ_RF_DISLODGED) || r->unit < 0)
+            continue;
+        int prov = dj_province(map, pos->units[r->unit].loc);
+        if (dj_position_dislodged_at(map, &out->next, prov) < 0)
+            r->flags |= DJ_RF_DESTROYED;
+    }
+}
+
+static void init_result(int norders, dj_result *out)
+{
+    out->norders = norders;
+    out->nauto = 0;
+    out->winner = -1;
+    for (int i = 0; i < norders; i++) {
+        dj_order_result *r = &out->orders[i];
+        memset(r, 0, sizeof *r);
+        r->unit = -1;
+        r->dislodged_by = -1;
+    }
+}
+
+int dj_adjudicate(const dj_map *map, const dj_position *pos,
+                  const dj_order *orders, int norders, const dj_rules *rules,
+                  dj_result *out)
+{
+    if (!position_ok(map, pos) || !orders_ok(map, orders, norders))
+        return -1;
+    init_result(norders, out);
+    switch (pos->phase.type) {
+    case DJ_MOVEMENT: {
+        mv_ctx *c = malloc(sizeof *c);
+        if (!c)
+            return -1;
+        mv_adjudicate(map, pos, orders, norders, rules, out, c);
+        free(c);
+        destroy_trapped_units(out);
+        flag_destroyed(map, pos, out);
+        break;
+    }
+    case DJ_RETREAT:
+        rt_adjudicate(map, pos, orders, norders, rules, out);
+        break;
+    case DJ_ADJUSTMENT:
+        adj_adjudicate(map, pos, orders, norders, rules, out);
+        break;
+    default:
+        return -1;
+    }
+    out->winner = advance(map, &out->next);
+    return 0;
+}

@@ -1,1 +1,285 @@
-/* stub: being written */
+/*
+ * adjustment.c — the Winter adjustment phase (DATC 6.I, 6.J).
+ *
+ * A power with more centres than units builds in its vacant, owned home
+ * centres; one with fewer removes units.  Orders are taken one by one in
+ * the order written: the first legal ones are used (4.D.4-4.D.6 b), and
+ * later ones are reported as ignored.  Builds not used are waived.  Removals
+ * not ordered are made by the civil-disorder rule (4.D.8): the unit farthest
+ * from the power's home centres goes first, fleets before armies at equal
+ * distance, then in alphabetical order of the province's full name.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "phases.h"
+
+#define FAR_AWAY 100000
+
+typedef struct adj_state {
+    const dj_map *map;
+    const dj_position *pos;
+    const dj_rules *rules;
+    int due[DJ_MAX_POWERS];    /* builds (>0) or removals (<0) owed */
+    int used[DJ_MAX_POWERS];   /* builds/waives or removals accepted */
+    bool built[DJ_MAX_LOCS];   /* province already has a build */
+    bool removed[DJ_MAX_UNITS];
+} adj_state;
+
+/* 4.C.3, 4.C.4, 4.B.7: which unit, standing where, does a build order make? */
+static dj_why build_unit(const adj_state *s, const dj_order *o, dj_unit *out)
+{
+    const dj_map *m = s->map;
+    int prov = dj_province(m, o->loc);
+    dj_unit_type type = o->unit_type;
+    bool multi = dj_map_ncoasts(m, prov) > 0;
+
+    if (type == DJ_NO_UNIT) {
+        char rule = dj_rule(s->rules, DJ_RULE_BUILD_UNIT_MISSING);
+        if (m->locs[prov].terrain == DJ_LAND && rule != 'a')
+            type = DJ_ARMY;
+        else if (rule == 'c' && m->locs[o->loc].is_coast)
+            type = DJ_FLEET;
+        else
+            return DJ_WHY_BUILD_TERRAIN;
+    }
+    if (type == DJ_FLEET && m->locs[prov].terrain == DJ_LAND) {
+        if (dj_rule(s->rules, DJ_RULE_BUILD_FLEET_LAND) == 'a')
+            return DJ_WHY_BUILD_TERRAIN;
+        type = DJ_ARMY;
+    }
+    int loc = prov;
+    if (type == DJ_FLEET && multi) {
+        if (m->locs[o->loc].is_coast)
+            loc = o->loc;
+        else if (dj_rule(s->rules, DJ_RULE_COAST_IN_BUILD) == 'b')
+            loc = dj_map_coast(m, prov, 0);
+        else
+            return DJ_WHY_BUILD_COAST;
+    }
+    if ((type == DJ_FLEET && !m->locs[loc].fleet_ok) ||
+        (type == DJ_ARMY && !m->locs[loc].army_ok))
+        return DJ_WHY_BUILD_TERRAIN;
+    out->power = (int16_t)o->power;
+    out->type = type;
+    out->loc = (int16_t)loc;
+    return DJ_WHY_NONE;
+}
+
+static dj_why check_build(const adj_state *s, const dj_order *o, dj_unit *unit)
+{
+    const dj_map *m = s->map;
+    int p = o->power;
+    if (s->due[p] <= 0)
+        return DJ_WHY_NO_ADJUSTMENT;
+    if (o->kind == DJ_ORDER_WAIVE)
+        return DJ_WHY_NONE;
+    if (o->loc < 0 || o->loc >= m->nlocs)
+        return DJ_WHY_BUILD_NOT_HOME;
+    int prov = dj_province(m, o->loc);
+    if (!m->is_sc[prov] || !(m->home_of[prov] & (1u << p)))
+        return DJ_WHY_BUILD_NOT_HOME;
+    if (s->pos->owner[prov] != p)
+        return DJ_WHY_BUILD_NOT_OWNED;
+    if (dj_position_unit_at(m, s->pos, prov) >= 0)
+        return DJ_WHY_BUILD_OCCUPIED;
+    return build_unit(s, o, unit);
+}
+
+static dj_why check_remove(const adj_state *s, const dj_order *o, int *unit)
+{
+    const dj_map *m = s->map;
+    if (s->due[o->power] >= 0)
+        return DJ_WHY_NO_ADJUSTMENT;
+    if (o->loc < 0 || o->loc >= m->nlocs)
+        return DJ_WHY_NO_UNIT;
+    *unit = dj_position_unit_at(m, s->pos, dj_province(m, o->loc));
+    if (*unit < 0)
+        return DJ_WHY_NO_UNIT;
+    if (s->pos->units[*unit].power != o->power)
+        return DJ_WHY_NOT_OWNER;
+    return DJ_WHY_NONE;
+}
+
+/* ---- 4.D.8: distance from home --------------------------------------- */
+
+/* May a unit of this type step from province a to province b (choice d/e)? */
+static bool step_allowed(const dj_map *m, int from_loc, int to_loc,
+                         dj_unit_type type, char rule)
+{
+    if (type == DJ_FLEET && rule != 'e')
+        return dj_map_adjacent(m, from_loc, to_loc, DJ_FLEET);
+    /* Armies move over land, and (choice d) also as fleets do. */
+    return dj_map_adjacent(m, from_loc, to_loc, DJ_ARMY) ||
+           dj_map_adjacent(m, from_loc, to_loc, DJ_FLEET) ||
+           (rule == 'e' && dj_map_adjacent(m, to_loc, from_loc, DJ_FLEET));
+}
+
+/* Breadth-first distance, in moves, from loc to the nearest home centre. */
+static int distance_home(const dj_map *m, int loc, dj_unit_type type, int power,
+                         char rule)
+{
+    int16_t dist[DJ_MAX_LOCS];
+    int16_t queue[DJ_MAX_LOCS];
+    int head = 0, tail = 0;
+    for (int i = 0; i < m->nlocs; i++)
+        dist[i] = -1;
+    dist[loc] = 0;
+    queue[tail++] = (int16_t)loc;
+    while (head < tail) {
+        int at = queue[head++];
+        int prov = dj_province(m, at);
+        if (m->is_sc[prov] && (m->home_of[prov] & (1u << power)))
+            return dist[at];
+        for (int to = 0; to < m->nlocs; to++) {
+            if (dist[to] >= 0 || !step_allowed(m, at, to, type, rule))
+                continue;
+            dist[to] = (int16_t)(dist[at] + 1);
+            queue[tail++] = (int16_t)to;
+            /* Armies stand on the province, whichever coast led there. */
+        }
+    }
+    return FAR_AWAY;
+}
+
+/* Full name without spaces, dots and hyphens, folded to lower case. */
+static void sort_key(const char *name, char *key, size_t len)
+{
+    size_t k = 0;
+    for (; *name && k + 1 < len; name++)
+        if (isalnum((unsigned char)*name))
+            key[k++] = (char)tolower((unsigned char)*name);
+    key[k] = '\0';
+}
+
+/* Should unit a be removed before unit b? */
+static bool removes_first(const adj_state *s, int a, int da, int b, int db)
+{
+    const dj_map *m = s->map;
+    const dj_unit *ua = &s->pos->units[a], *ub = &s->pos->units[b];
+    if (da != db)
+        return da > db;
+    if (ua->type != ub->type)
+        return ua->type == DJ_FLEET;
+    char ka[DJ_NAME_MAX], kb[DJ_NAME_MAX];
+    sort_key(m->locs[dj_province(m, ua->loc)].name, ka, sizeof ka);
+    sort_key(m->locs[dj_province(m, ub->loc)].name, kb, sizeof kb);
+    return strcmp(ka, kb) < 0;
+}
+
+static void civil_disorder_removals(adj_state *s, int power, dj_result *out)
+{
+    char rule = dj_rule(s->rules, DJ_RULE_CIVIL_DISORDER_REMOVAL);
+    int dist[DJ_MAX_UNITS];
+    for (int i = 0; i < s->pos->nunits; i++) {
+        const dj_unit *u = &s->pos->units[i];
+        dist[i] = u->power == power
+                      ? distance_home(s->map, u->loc, u->type, power, rule)
+                      : -1;
+    }
+    while (s->used[power] < -s->due[power]) {
+        int pick = -1;
+        for (int i = 0; i < s->pos->nunits; i++) {
+            if (s->pos->units[i].power != power || s->removed[i])
+                continue;
+            if (pick < 0 || removes_first(s, i, dist[i], pick, dist[pick]))
+                pick = i;
+        }
+        if (pick < 0)
+            return;
+        s->removed[pick] = true;
+        s->used[power]++;
+        const dj_unit *u = &s->pos->units[pick];
+        dj_auto_order *a = &out->autos[out->nauto++];
+        a->order = dj_order_make(DJ_ORDER_REMOVE, power, u->type, u->loc);
+        a->why = DJ_WHY_NONE;
+    }
+}
+
+/* ---- the phase ---------------------------------------------------------- */
+
+static void reject(dj_order_result *r, uint16_t flag, dj_why why)
+{
+    r->flags |= flag;
+    r->why = why;
+}
+
+static void take_order(adj_state *s, const dj_order *o, dj_order_result *r,
+                       dj_position *next)
+{
+    int p = o->power;
+    if (o->kind == DJ_ORDER_BUILD || o->kind == DJ_ORDER_WAIVE) {
+        dj_unit unit;
+        dj_why why = check_build(s, o, &unit);
+        if (why != DJ_WHY_NONE) {
+            reject(r, DJ_RF_ILLEGAL, why);
+        } else if (o->kind == DJ_ORDER_WAIVE &&
+                   dj_rule(s->rules, DJ_RULE_WAIVE) == 'b') {
+            reject(r, DJ_RF_IGNORED, DJ_WHY_WRONG_PHASE);
+        } else if (s->used[p] >= s->due[p]) {
+            reject(r, DJ_RF_IGNORED, DJ_WHY_BUILD_NO_ROOM);
+        } else if (o->kind == DJ_ORDER_BUILD &&
+                   s->built[dj_province(s->map, unit.loc)]) {
+            reject(r, DJ_RF_IGNORED, DJ_WHY_BUILD_TWICE);
+        } else {
+            s->used[p]++;
+            r->success = true;
+            if (o->kind == DJ_ORDER_BUILD) {
+                s->built[dj_province(s->map, unit.loc)] = true;
+                next->units[next->nunits++] = unit;
+            }
+        }
+        return;
+    }
+    if (o->kind == DJ_ORDER_REMOVE || o->kind == DJ_ORDER_DISBAND) {
+        int unit = -1;
+        dj_why why = check_remove(s, o, &unit);
+        if (why != DJ_WHY_NONE) {
+            reject(r, DJ_RF_ILLEGAL, why);
+        } else if (s->removed[unit]) {
+            r->unit = (int16_t)unit;
+            reject(r, DJ_RF_IGNORED, DJ_WHY_DUPLICATE);
+        } else if (s->used[p] >= -s->due[p]) {
+            r->unit = (int16_t)unit;
+            reject(r, DJ_RF_IGNORED, DJ_WHY_REMOVE_NOT_NEEDED);
+        } else {
+            r->unit = (int16_t)unit;
+            s->removed[unit] = true;
+            s->used[p]++;
+            r->success = true;
+        }
+        return;
+    }
+    reject(r, DJ_RF_ILLEGAL, DJ_WHY_WRONG_PHASE);
+}
+
+void adj_adjudicate(const dj_map *map, const dj_position *pos,
+                    const dj_order *orders, int norders, const dj_rules *rules,
+                    dj_result *out)
+{
+    static const adj_state zero;
+    adj_state s = zero;
+    s.map = map;
+    s.pos = pos;
+    s.rules = rules;
+    for (int p = 0; p < map->npowers; p++)
+        s.due[p] = dj_adjustment_due(map, pos, p);
+
+    dj_position *next = &out->next;
+    memcpy(next, pos, sizeof *next);
+    next->ndislodged = 0;
+    memset(out->contested, 0, sizeof(bool) * (size_t)map->nlocs);
+    for (int i = 0; i < norders; i++)
+        take_order(&s, &orders[i], &out->orders[i], next);
+    for (int p = 0; p < map->npowers; p++)
+        if (s.due[p] < 0)
+            civil_disorder_removals(&s, p, out);
+
+    int kept = 0;
+    for (int i = 0; i < next->nunits; i++) {
+        bool gone = i < pos->nunits && s.removed[i];
+        if (!gone)
+            next->units[kept++] = next->units[i];
+    }
+    next->nunits = kept;
+}

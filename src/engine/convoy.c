@@ -1,1 +1,310 @@
-/* stub: being written */
+/*
+ * convoy.c — convoy routes, and the paradox rule that decides them.
+ *
+ * Routes.  No path is ever required from the player (4.A.6 a): a route is
+ * any chain of fleets at sea, each adjacent to the next, from the army's
+ * coast to its destination's coast.  "Ordered" routes use only fleets whose
+ * convoy order matches the army's move.  With 4.A.1 b (the default) a
+ * convoy is disrupted only when every ordered route has a dislodged fleet.
+ *
+ * Paradoxes.  DPjudge decides each convoy in steps 4 and 5, before the
+ * battles that may dislodge its fleets, by predicting those battles.  That
+ * prediction can be wrong (6.F.17, 6.F.18) and cannot see a convoy that has
+ * two consistent outcomes (6.F.14, 6.F.22, 6.F.23) or none (6.F.16, 6.F.24).
+ * So mv_resolve_with_paradox_rule() adds one pass: for the convoys whose
+ * fleets are attacked at all (usually none), it runs the marked passes under
+ * each combination of convoy outcomes, keeps those whose outcome agrees with
+ * the dislodgements they produce, and applies the paradox rule of 4.A.2 when
+ * there is not exactly one such combination.  The passes themselves are
+ * untouched: the search only fixes what steps 4 and 5 conclude.
+ */
+#include "movement.h"
+
+#include <string.h>
+
+/* Is unit f a fleet that may carry army a toward dest_prov? */
+static bool carrier(const mv_ctx *c, int f, int army, int dest_prov,
+                    bool ordered_only, int exclude)
+{
+    const mv_unit *u = &c->u[f];
+    if (f == exclude || u->type != DJ_FLEET ||
+        c->map->locs[u->loc].terrain != DJ_WATER)
+        return false;
+    if (!ordered_only)
+        return true;
+    return u->kind == MV_CONVOY && u->mark != MK_VOID && u->target == army &&
+           u->target_dest == dest_prov;
+}
+
+/*
+ * Breadth-first search from the army's coast through carrier fleets (not
+ * broken) to the destination.  `on_path`, if given, receives every fleet
+ * reached.  Returns whether the destination can be reached.
+ */
+static bool search_route(const mv_ctx *c, int army, int dest_prov,
+                         bool ordered_only, int exclude, const bool *broken)
+{
+    const dj_map *m = c->map;
+    int16_t queue[DJ_MAX_UNITS];
+    bool seen[DJ_MAX_UNITS];
+    int head = 0, tail = 0;
+    int src = c->u[army].prov;
+
+    memset(seen, 0, sizeof(bool) * (size_t)c->nunits);
+    for (int f = 0; f < c->nunits; f++) {
+        if (!carrier(c, f, army, dest_prov, ordered_only, exclude) ||
+            (broken && broken[f]))
+            continue;
+        if (dj_map_reaches_province(m, c->u[f].loc, src, DJ_FLEET)) {
+            seen[f] = true;
+            queue[tail++] = (int16_t)f;
+        }
+    }
+    while (head < tail) {
+        int f = queue[head++];
+        if (dj_map_reaches_province(m, c->u[f].loc, dest_prov, DJ_FLEET))
+            return true;
+        for (int g = 0; g < c->nunits; g++) {
+            if (seen[g] || !carrier(c, g, army, dest_prov, ordered_only, exclude) ||
+                (broken && broken[g]))
+                continue;
+            if (dj_map_adjacent(m, c->u[f].loc, c->u[g].loc, DJ_FLEET)) {
+                seen[g] = true;
+                queue[tail++] = (int16_t)g;
+            }
+        }
+    }
+    return false;
+}
+
+bool mv_fleet_path_exists(const mv_ctx *c, int army, int dest_prov,
+                          bool ordered_only, int exclude_unit)
+{
+    return search_route(c, army, dest_prov, ordered_only, exclude_unit, NULL);
+}
+
+bool mv_convoy_route_ok(const mv_ctx *c, int army, const bool *broken)
+{
+    return search_route(c, army, c->u[army].dest_prov, true, -1, broken);
+}
+
+/* Depth-first: is `fleet` on some simple ordered route from here to dest? */
+static bool route_through(const mv_ctx *c, int army, int at, int fleet,
+                          bool passed, bool *visited, int depth)
+{
+    const dj_map *m = c->map;
+    int dest = c->u[army].dest_prov;
+    passed |= at == fleet;
+    if (passed && dj_map_reaches_province(m, c->u[at].loc, dest, DJ_FLEET))
+        return true;
+    if (depth >= DJ_MAX_PATH * 4)
+        return false;
+    visited[at] = true;
+    for (int g = 0; g < c->nunits; g++) {
+        if (visited[g] || !carrier(c, g, army, dest, true, -1) ||
+            !dj_map_adjacent(m, c->u[at].loc, c->u[g].loc, DJ_FLEET))
+            continue;
+        if (route_through(c, army, g, fleet, passed, visited, depth + 1)) {
+            visited[at] = false;
+            return true;
+        }
+    }
+    visited[at] = false;
+    return false;
+}
+
+bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army)
+{
+    const dj_map *m = c->map;
+    bool visited[DJ_MAX_UNITS];
+    int dest = c->u[army].dest_prov;
+
+    if (!carrier(c, fleet, army, dest, true, -1))
+        return false;
+    memset(visited, 0, sizeof(bool) * (size_t)c->nunits);
+    for (int f = 0; f < c->nunits; f++) {
+        if (carrier(c, f, army, dest, true, -1) &&
+            dj_map_reaches_province(m, c->u[f].loc, c->u[army].prov, DJ_FLEET) &&
+            route_through(c, army, f, fleet, false, visited, 0))
+            return true;
+    }
+    return false;
+}
+
+/* ---- the paradox search ------------------------------------------------- */
+
+typedef mv_search search;
+#define MAX_DOUBTFUL MV_MAX_DOUBTFUL
+
+/* Is any fleet that could carry army a under attack by some move? */
+static bool convoy_in_doubt(const mv_ctx *c, int a)
+{
+    for (int f = 0; f < c->nunits; f++) {
+        if (!carrier(c, f, a, c->u[a].dest_prov, true, -1))
+            continue;
+        for (int m = 0; m < c->nunits; m++)
+            if (c->u[m].kind == MV_MOVE && c->u[m].dest_prov == c->u[f].prov &&
+                c->u[m].mark != MK_NO_CONVOY)
+                return true;
+    }
+    return false;
+}
+
+/* Did the convoy really work, given who was dislodged? */
+static bool convoy_survived(const mv_ctx *c, int a)
+{
+    bool broken[DJ_MAX_UNITS];
+    bool any_broken = false;
+    for (int f = 0; f < c->nunits; f++) {
+        broken[f] = c->u[f].dislodged;
+        any_broken |= broken[f] && carrier(c, f, a, c->u[a].dest_prov, true, -1) &&
+                      mv_fleet_on_route(c, f, a);
+    }
+    if (dj_rule(c->rules, DJ_RULE_MULTI_ROUTE_DISRUPTION) == 'a')
+        return !any_broken;
+    return mv_convoy_route_ok(c, a, broken);
+}
+
+/* Run the passes with the doubtful convoys forced by the bits of `mask`. */
+static void run_forced(mv_ctx *c, const search *s, unsigned mask,
+                       unsigned fail_mask)
+{
+    memcpy(c->u, s->saved, sizeof(mv_unit) * (size_t)c->nunits);
+    for (int i = 0; i < s->n; i++) {
+        mv_unit *a = &c->u[s->army[i]];
+        a->force = (fail_mask >> i & 1u) ? CV_FAIL
+                   : (mask >> i & 1u)    ? CV_SUCCEED
+                                         : CV_FAIL;
+    }
+    mv_run_passes(c);
+}
+
+/* Does every doubtful convoy outside `ignore` agree with the battle? */
+static bool consistent(const mv_ctx *c, const search *s, unsigned ignore)
+{
+    for (int i = 0; i < s->n; i++) {
+        if (ignore >> i & 1u)
+            continue;
+        bool succeeded = c->u[s->army[i]].force == CV_SUCCEED;
+        if (succeeded != convoy_survived(c, s->army[i]))
+            return false;
+    }
+    return true;
+}
+
+/*
+ * With the armies of `fail_mask` forced to fail, how many combinations of
+ * the other doubtful convoys are consistent?  The last one found is stored.
+ */
+static int count_consistent(mv_ctx *c, const search *s, unsigned fail_mask,
+                            unsigned *found, unsigned *differ)
+{
+    unsigned full = (1u << s->n) - 1u;
+    int count = 0;
+    *differ = 0;
+    for (unsigned mask = 0; mask <= full; mask++) {
+        if (mask & fail_mask)
+            continue;
+        run_forced(c, s, mask, fail_mask);
+        if (!consistent(c, s, fail_mask))
+            continue;
+        if (count > 0)
+            *differ |= mask ^ *found;
+        *found = mask;
+        count++;
+    }
+    return count;
+}
+
+static int popcount(unsigned x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/*
+ * The armies at the core of a paradox without resolution: the union of the
+ * smallest sets whose failure leaves the other convoys one consistent outcome.
+ */
+static unsigned paradox_core(mv_ctx *c, const search *s)
+{
+    unsigned full = (1u << s->n) - 1u, core = 0;
+    for (int size = 1; size < s->n && !core; size++) {
+        for (unsigned set = 1; set <= full; set++) {
+            unsigned found, differ;
+            if (popcount(set) == size &&
+                count_consistent(c, s, set, &found, &differ) == 1)
+                core |= set;
+        }
+    }
+    return core ? core : full;
+}
+
+/* 'All Hold' (4.A.2 e): the moves against the core's fleets fail too. */
+static void fail_attacks_on_core(mv_ctx *c, search *s, unsigned core)
+{
+    for (int i = 0; i < s->n; i++) {
+        if (!(core >> i & 1u))
+            continue;
+        int a = s->army[i];
+        for (int f = 0; f < c->nunits; f++) {
+            if (!carrier(c, f, a, s->saved[a].dest_prov, true, -1))
+                continue;
+            for (int m = 0; m < c->nunits; m++)
+                if (s->saved[m].kind == MV_MOVE &&
+                    s->saved[m].dest_prov == s->saved[f].prov)
+                    s->saved[m].forced_bounce = true;
+        }
+    }
+}
+
+/* The assignment of convoy outcomes the paradox rule settles on. */
+static void settle_paradox(mv_ctx *c, search *s, unsigned found, unsigned differ,
+                           int count)
+{
+    char rule = dj_rule(c->rules, DJ_RULE_CONVOY_PARADOX);
+    unsigned core = count == 0 ? paradox_core(c, s) : differ;
+    unsigned keep = found & ~core;
+
+    if (rule == 'f') {
+        /* DPTG: if every convoy of the core failing is consistent, take it. */
+        run_forced(c, s, keep, core);
+        if (consistent(c, s, 0))
+            return;
+        rule = 'e';
+    }
+    if (rule == 'e')
+        fail_attacks_on_core(c, s, core);
+    run_forced(c, s, keep, core);
+}
+
+void mv_resolve_with_paradox_rule(mv_ctx *c)
+{
+    search *s = &c->search;
+
+    s->n = 0;
+    for (int i = 0; i < c->nconvoyed; i++) {
+        int a = c->convoyed[i];
+        if (c->u[a].mark != MK_NO_CONVOY && convoy_in_doubt(c, a)) {
+            if (s->n == MAX_DOUBTFUL) {
+                s->n = 0; /* too many to search: DPjudge's steps decide */
+                break;
+            }
+            s->army[s->n++] = (int16_t)a;
+        }
+    }
+    if (s->n == 0) {
+        mv_run_passes(c);
+        return;
+    }
+    memcpy(s->saved, c->u, sizeof(mv_unit) * (size_t)c->nunits);
+    unsigned found = 0, differ = 0;
+    int count = count_consistent(c, s, 0, &found, &differ);
+    if (count == 1) {
+        run_forced(c, s, found, 0);
+        return;
+    }
+    settle_paradox(c, s, found, differ, count);
+}

@@ -1,1 +1,1454 @@
-/* stub: being written */
+/*
+ * map.c — loading a DPjudge-style .map file into an immutable dj_map, and
+ * the lookups the rest of the engine runs against it.
+ *
+ * Loading runs in four steps:
+ *   1. flatten: the file and every file it USEs become one list of lines,
+ *      each remembering its file and line number for error messages;
+ *   2. pass 1: name lines and terrain lines declare locations, in any order
+ *      (an ABUTS list may name a location declared further down);
+ *   3. the locations are fixed: provinces and standing rules are derived,
+ *      locations renumbered so each province's coasts directly follow its
+ *      base, ABUTS lists resolved into sorted adjacency arrays whose type
+ *      masks already apply the terrain rules, and every name put into one
+ *      sorted table for binary search;
+ *   4. pass 2: powers, supply centres, starting units and directives, which
+ *      can now look locations up by any of their names.
+ * The first error stops loading; it is reported as "file:line: message" and
+ * everything allocated so far is freed.
+ *
+ * Adjacency entries for armies always point at a province's base location,
+ * so "may an army go from X to Y" is a binary search for Y's province in
+ * X's sorted list; fleet entries name the exact location (coast).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "map.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define DJ_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define DJ_PRINTF(f, a)
+#endif
+
+enum {
+    LINE_CHARS_MAX = 1024,          /* longest line accepted */
+    FILE_BYTES_MAX = 4 << 20,       /* largest map file accepted */
+    LINES_MAX = 200000,             /* lines in one map, USEd files included */
+    USE_DEPTH_MAX = 8,              /* USE nesting below the top file */
+    FILES_MAX = 64,                 /* files read for one map */
+    TOKENS_MAX = LINE_CHARS_MAX / 2 + 1, /* a line can never hold more */
+    KEY_MAX = 2 * DJ_NAME_MAX       /* normalised lookup text */
+};
+
+/* Where a line came from: index into parser.files, 1-based line number. */
+typedef struct src_ref {
+    int file;
+    int line;
+} src_ref;
+
+/* One ABUTS word before it is resolved. */
+typedef struct raw_adj {
+    char abbr[DJ_ABBR_MAX];
+    bool army_only;
+} raw_adj;
+
+/* A location while the file is being read. */
+typedef struct loc_draft {
+    char abbr[DJ_ABBR_MAX];
+    char name[DJ_NAME_MAX];
+    dj_terrain terrain;
+    bool has_terrain, has_name;
+    bool fleets_barred; /* written in lower case: a multi-coast base */
+    bool has_coasts;
+    int base;           /* draft index of its province's base */
+    src_ref terrain_at, name_at;
+    int nraw;
+    raw_adj raw[DJ_MAX_ADJ];
+} loc_draft;
+
+typedef struct alias_draft {
+    char text[DJ_NAME_MAX];
+    int loc; /* draft index, then final index once locations are fixed */
+    int seq; /* declaration order, to blame the later of two duplicates */
+    src_ref at;
+} alias_draft;
+
+typedef struct map_line {
+    const char *text;
+    int len;
+    src_ref at;
+} map_line;
+
+typedef struct input_file {
+    char *path;
+    char *data;  /* owned file contents, NULL for in-memory text */
+    dev_t dev;
+    ino_t ino;
+} input_file;
+
+typedef struct parser {
+    char *err;
+    size_t errlen;
+    bool failed;
+    bool allow_use;
+    input_file files[FILES_MAX];
+    int nfiles;
+    int stack[USE_DEPTH_MAX + 1]; /* files being flattened, for cycles */
+    int depth;
+    map_line *lines;
+    int nlines, lines_cap;
+    loc_draft *drafts;
+    int ndrafts, drafts_cap;
+    alias_draft *aliases;
+    int naliases, aliases_cap;
+    int *final_of;    /* draft index -> final location index */
+    int *by_abbr;     /* draft indices sorted by abbreviation */
+    dj_map *map;
+    int unit_power;   /* pass 2: power whose unit list is open, or -1 */
+    bool victory_set;
+    src_ref victory_at;
+} parser;
+
+/* ---- errors and small helpers ------------------------------------------ */
+
+static void fail_at(parser *p, src_ref at, const char *fmt, ...) DJ_PRINTF(3, 4);
+
+static void fail_at(parser *p, src_ref at, const char *fmt, ...)
+{
+    if (p->failed)
+        return;
+    p->failed = true;
+    if (!p->err || p->errlen == 0)
+        return;
+    int n = 0;
+    if (at.file >= 0 && at.file < p->nfiles) {
+        const char *path = p->files[at.file].path;
+        n = at.line > 0 ? snprintf(p->err, p->errlen, "%s:%d: ", path, at.line)
+                        : snprintf(p->err, p->errlen, "%s: ", path);
+        if (n < 0)
+            n = 0;
+    }
+    if ((size_t)n >= p->errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+static const src_ref no_line = {0, 0};
+
+/* Grow *arr so it holds at least need elements; false when out of memory. */
+static bool grow(void **arr, int *cap, int need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    int ncap = *cap ? *cap : 64;
+    while (ncap < need)
+        ncap *= 2;
+    void *n = realloc(*arr, (size_t)ncap * elem);
+    if (!n)
+        return false;
+    *arr = n;
+    *cap = ncap;
+    return true;
+}
+
+static bool word_is(const char *w, const char *kw)
+{
+    for (; *w && *kw; w++, kw++)
+        if (toupper((unsigned char)*w) != *kw)
+            return false;
+    return *w == '\0' && *kw == '\0';
+}
+
+/* A word with lower-case letters and no upper-case ones. */
+static bool is_lower_word(const char *w)
+{
+    bool lower = false;
+    for (; *w; w++) {
+        if (isupper((unsigned char)*w))
+            return false;
+        if (islower((unsigned char)*w))
+            lower = true;
+    }
+    return lower;
+}
+
+static void lower_copy(char *dst, const char *src, size_t size)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < size; i++)
+        dst[i] = (char)tolower((unsigned char)src[i]);
+    dst[i] = '\0';
+}
+
+/*
+ * Lookup form of a name: lower case, dots dropped, runs of white space (and
+ * '+', the DPjudge space) as one space, trimmed.  False if it does not fit.
+ */
+static bool normalise(const char *src, char *dst, size_t size)
+{
+    size_t n = 0;
+    bool space = false;
+    for (; *src; src++) {
+        unsigned char c = (unsigned char)*src;
+        if (c == '.')
+            continue;
+        if (isspace(c) || c == '+') {
+            space = n > 0;
+            continue;
+        }
+        if (n + (space ? 2 : 1) >= size)
+            return false;
+        if (space)
+            dst[n++] = ' ';
+        space = false;
+        dst[n++] = (char)tolower(c);
+    }
+    dst[n] = '\0';
+    return true;
+}
+
+/* "FRANCE" or "north+italy" -> "France", "North Italy" for display. */
+static void title_case(char *dst, const char *src, size_t size)
+{
+    size_t n = 0;
+    bool start = true;
+    for (; *src && n + 1 < size; src++) {
+        char c = *src == '+' || *src == '_' ? ' ' : *src;
+        dst[n++] = (char)(start ? toupper((unsigned char)c)
+                                : tolower((unsigned char)c));
+        start = c == ' ';
+    }
+    dst[n] = '\0';
+}
+
+/* Split a line in place into words; returns how many. */
+static int split_words(char *s, char **tok, int max)
+{
+    int n = 0;
+    while (*s) {
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s || n == max)
+            break;
+        tok[n++] = s;
+        while (*s && !isspace((unsigned char)*s))
+            s++;
+        if (*s)
+            *s++ = '\0';
+    }
+    return n;
+}
+
+/* Copy a line into buf (LINE_CHARS_MAX + 1 bytes), dropping its comment. */
+static void line_text(const map_line *l, char *buf)
+{
+    int n = l->len < LINE_CHARS_MAX ? l->len : LINE_CHARS_MAX;
+    memcpy(buf, l->text, (size_t)n);
+    buf[n] = '\0';
+    char *hash = strchr(buf, '#');
+    if (hash)
+        *hash = '\0';
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static bool parse_number(const char *s, int lo, int hi, int *out)
+{
+    long v = 0;
+    if (!*s)
+        return false;
+    for (; *s; s++) {
+        if (!isdigit((unsigned char)*s) || v > 1000000)
+            return false;
+        v = v * 10 + (*s - '0');
+    }
+    if (v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* ---- step 1: flatten files into lines ----------------------------------- */
+
+static int add_file(parser *p, const char *path, char *data, src_ref from)
+{
+    if (p->nfiles == FILES_MAX) {
+        fail_at(p, from, "more than %d map files", FILES_MAX);
+        free(data);
+        return -1;
+    }
+    char *copy = malloc(strlen(path) + 1);
+    if (!copy) {
+        fail_at(p, from, "out of memory");
+        free(data);
+        return -1;
+    }
+    strcpy(copy, path);
+    input_file *f = &p->files[p->nfiles];
+    memset(f, 0, sizeof *f);
+    f->path = copy;
+    f->data = data;
+    return p->nfiles++;
+}
+
+static void add_line(parser *p, const char *text, int len, src_ref at)
+{
+    if (p->nlines == LINES_MAX) {
+        fail_at(p, at, "more than %d lines", LINES_MAX);
+        return;
+    }
+    if (!grow((void **)&p->lines, &p->lines_cap, p->nlines + 1,
+              sizeof *p->lines)) {
+        fail_at(p, at, "out of memory");
+        return;
+    }
+    p->lines[p->nlines++] = (map_line){text, len, at};
+}
+
+static void flatten_file(parser *p, const char *path, src_ref from);
+
+/* A USE line: include the named file, relative to the including one. */
+static void use_file(parser *p, char **tok, int ntok, src_ref at)
+{
+    if (!p->allow_use) {
+        fail_at(p, at, "USE is not allowed in map text");
+        return;
+    }
+    if (ntok != 2) {
+        fail_at(p, at, "USE needs exactly one file name");
+        return;
+    }
+    const char *dir = p->files[at.file].path;
+    const char *slash = strrchr(dir, '/');
+    size_t dirlen = tok[1][0] == '/' || !slash ? 0 : (size_t)(slash - dir) + 1;
+    char *full = malloc(dirlen + strlen(tok[1]) + 1);
+    if (!full) {
+        fail_at(p, at, "out of memory");
+        return;
+    }
+    memcpy(full, dir, dirlen);
+    strcpy(full + dirlen, tok[1]);
+    flatten_file(p, full, at);
+    free(full);
+}
+
+static void flatten_lines(parser *p, int file)
+{
+    const char *s = p->files[file].data;
+    int lineno = 0;
+    while (*s && !p->failed) {
+        const char *nl = strchr(s, '\n');
+        int len = nl ? (int)(nl - s) : (int)strlen(s);
+        src_ref at = {file, ++lineno};
+        if (len > 0 && s[len - 1] == '\r')
+            len--;
+        if (len > LINE_CHARS_MAX) {
+            fail_at(p, at, "line longer than %d characters", LINE_CHARS_MAX);
+            return;
+        }
+        char buf[LINE_CHARS_MAX + 1];
+        char *tok[3];
+        map_line l = {s, len, at};
+        line_text(&l, buf);
+        int ntok = split_words(buf, tok, 3);
+        if (ntok > 0 && (word_is(tok[0], "USE") || word_is(tok[0], "USES")))
+            use_file(p, tok, ntok, at);
+        else
+            add_line(p, s, len, at);
+        if (!nl)
+            break;
+        s = nl + 1;
+    }
+}
+
+static char *read_whole_file(parser *p, const char *path, src_ref from)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail_at(p, from, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *data = malloc(FILE_BYTES_MAX + 1);
+    size_t n = data ? fread(data, 1, FILE_BYTES_MAX + 1, f) : 0;
+    bool bad = data && ferror(f);
+    fclose(f);
+    if (!data)
+        fail_at(p, from, "out of memory");
+    else if (bad)
+        fail_at(p, from, "cannot read %s", path);
+    else if (n > FILE_BYTES_MAX)
+        fail_at(p, from, "%s is larger than %d bytes", path, FILE_BYTES_MAX);
+    if (p->failed) {
+        free(data);
+        return NULL;
+    }
+    data[n] = '\0';
+    char *small = realloc(data, n + 1);
+    return small ? small : data;
+}
+
+static void flatten_file(parser *p, const char *path, src_ref from)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fail_at(p, from, "cannot open %s: %s", path, strerror(errno));
+        return;
+    }
+    for (int i = 0; i < p->depth; i++) {
+        const input_file *f = &p->files[p->stack[i]];
+        if (f->dev == st.st_dev && f->ino == st.st_ino) {
+            fail_at(p, from, "USE cycle: %s is already being read", path);
+            return;
+        }
+    }
+    if (p->depth > USE_DEPTH_MAX) {
+        fail_at(p, from, "USE nested more than %d deep", USE_DEPTH_MAX);
+        return;
+    }
+    char *data = read_whole_file(p, path, from);
+    if (!data)
+        return;
+    int file = add_file(p, path, data, from);
+    if (file < 0)
+        return;
+    p->files[file].dev = st.st_dev;
+    p->files[file].ino = st.st_ino;
+    p->stack[p->depth++] = file;
+    flatten_lines(p, file);
+    p->depth--;
+}
+
+/* ---- step 2: names and terrain ------------------------------------------ */
+
+static int find_draft(const parser *p, const char *abbr)
+{
+    for (int i = 0; i < p->ndrafts; i++)
+        if (strcmp(p->drafts[i].abbr, abbr) == 0)
+            return i;
+    return -1;
+}
+
+static void add_alias(parser *p, const char *text, int loc, src_ref at)
+{
+    if (!grow((void **)&p->aliases, &p->aliases_cap, p->naliases + 1,
+              sizeof *p->aliases)) {
+        fail_at(p, at, "out of memory");
+        return;
+    }
+    alias_draft *a = &p->aliases[p->naliases];
+    snprintf(a->text, sizeof a->text, "%s", text);
+    a->loc = loc;
+    a->seq = p->naliases++;
+    a->at = at;
+}
+
+/* The draft for an abbreviation, created (with the abbreviation as a name)
+ * on first mention. */
+static int draft_for(parser *p, const char *word, src_ref at)
+{
+    if (strlen(word) >= DJ_ABBR_MAX) {
+        fail_at(p, at, "abbreviation '%s' longer than %d characters", word,
+                DJ_ABBR_MAX - 1);
+        return -1;
+    }
+    char abbr[DJ_ABBR_MAX];
+    lower_copy(abbr, word, sizeof abbr);
+    int d = find_draft(p, abbr);
+    if (d >= 0)
+        return d;
+    if (p->ndrafts == DJ_MAX_LOCS) {
+        fail_at(p, at, "more than %d locations", DJ_MAX_LOCS);
+        return -1;
+    }
+    if (!grow((void **)&p->drafts, &p->drafts_cap, p->ndrafts + 1,
+              sizeof *p->drafts)) {
+        fail_at(p, at, "out of memory");
+        return -1;
+    }
+    d = p->ndrafts++;
+    loc_draft *ld = &p->drafts[d];
+    memset(ld, 0, sizeof *ld);
+    memcpy(ld->abbr, abbr, strlen(abbr) + 1);
+    add_alias(p, abbr, d, at);
+    return d;
+}
+
+/* "Full Name = abbr alias alias ..." */
+static void name_line(parser *p, char *text, src_ref at)
+{
+    char *eq = strchr(text, '=');
+    *eq = '\0';
+    char full[DJ_NAME_MAX];
+    char *left = trim(text);
+    char *tok[TOKENS_MAX];
+    int ntok = split_words(eq + 1, tok, TOKENS_MAX);
+    if (!*left) {
+        fail_at(p, at, "name line has no full name before '='");
+        return;
+    }
+    if (ntok == 0) {
+        fail_at(p, at, "name line has no abbreviation after '='");
+        return;
+    }
+    /* Collapse inner spaces of the full name as written. */
+    char *parts[TOKENS_MAX];
+    int nparts = split_words(left, parts, TOKENS_MAX);
+    size_t n = 0;
+    for (int i = 0; i < nparts; i++) {
+        size_t len = strlen(parts[i]);
+        if (n + len + (i > 0) >= sizeof full) {
+            fail_at(p, at, "full name longer than %d characters",
+                    DJ_NAME_MAX - 1);
+            return;
+        }
+        if (i > 0)
+            full[n++] = ' ';
+        memcpy(full + n, parts[i], len);
+        n += len;
+    }
+    full[n] = '\0';
+    int d = draft_for(p, tok[0], at);
+    if (d < 0)
+        return;
+    loc_draft *ld = &p->drafts[d];
+    if (ld->has_name) {
+        fail_at(p, at, "'%s' is named twice", ld->abbr);
+        return;
+    }
+    ld->has_name = true;
+    ld->name_at = at;
+    memcpy(ld->name, full, n + 1);
+    char key[DJ_NAME_MAX];
+    normalise(full, key, sizeof key);
+    add_alias(p, key, d, at);
+    for (int i = 1; i < ntok && !p->failed; i++) {
+        if (!normalise(tok[i], key, sizeof key)) {
+            fail_at(p, at, "alias '%s' longer than %d characters", tok[i],
+                    DJ_NAME_MAX - 1);
+            return;
+        }
+        add_alias(p, key, d, at);
+    }
+}
+
+/* "COAST LOC ABUTS n n n ..." */
+static void terrain_line(parser *p, dj_terrain terrain, char **tok, int ntok,
+                         src_ref at)
+{
+    if (ntok < 2) {
+        fail_at(p, at, "%s line names no location", tok[0]);
+        return;
+    }
+    if (ntok > 2 && !word_is(tok[2], "ABUTS")) {
+        fail_at(p, at, "expected ABUTS after %s %s, found '%s'", tok[0], tok[1],
+                tok[2]);
+        return;
+    }
+    int d = draft_for(p, tok[1], at);
+    if (d < 0)
+        return;
+    loc_draft *ld = &p->drafts[d];
+    if (ld->has_terrain) {
+        fail_at(p, at, "'%s' has two terrain lines", ld->abbr);
+        return;
+    }
+    ld->has_terrain = true;
+    ld->terrain_at = at;
+    ld->terrain = terrain;
+    ld->fleets_barred = is_lower_word(tok[1]);
+    for (int i = 3; i < ntok; i++) {
+        if (ld->nraw == DJ_MAX_ADJ) {
+            fail_at(p, at, "'%s' has more than %d neighbours", ld->abbr,
+                    DJ_MAX_ADJ);
+            return;
+        }
+        if (strlen(tok[i]) >= DJ_ABBR_MAX) {
+            fail_at(p, at, "abbreviation '%s' longer than %d characters",
+                    tok[i], DJ_ABBR_MAX - 1);
+            return;
+        }
+        raw_adj *r = &ld->raw[ld->nraw++];
+        lower_copy(r->abbr, tok[i], sizeof r->abbr);
+        r->army_only = is_lower_word(tok[i]);
+    }
+}
+
+static bool terrain_word(const char *w, dj_terrain *t)
+{
+    static const struct {
+        const char *word;
+        dj_terrain terrain;
+    } words[] = {{"LAND", DJ_LAND}, {"WATER", DJ_WATER},
+                 {"COAST", DJ_COAST}, {"SHUT", DJ_SHUT}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (word_is(w, words[i].word)) {
+            *t = words[i].terrain;
+            return true;
+        }
+    return false;
+}
+
+/* ---- step 3: fix the locations ------------------------------------------ */
+
+/* Sort key pairing an abbreviation with its draft index. */
+typedef struct abbr_key {
+    const char *abbr;
+    int draft;
+} abbr_key;
+
+static int cmp_abbr_key(const void *a, const void *b)
+{
+    return strcmp(((const abbr_key *)a)->abbr, ((const abbr_key *)b)->abbr);
+}
+
+/* Draft index of an abbreviation via the sorted keys, or -1. */
+static int lookup_abbr(const abbr_key *keys, int n, const char *abbr)
+{
+    abbr_key k = {abbr, -1};
+    const abbr_key *hit = bsearch(&k, keys, (size_t)n, sizeof *keys,
+                                  cmp_abbr_key);
+    return hit ? hit->draft : -1;
+}
+
+/* Link every coast ("spa/nc") to its base ("spa"). */
+static void link_coasts(parser *p, const abbr_key *keys)
+{
+    for (int d = 0; d < p->ndrafts && !p->failed; d++) {
+        loc_draft *ld = &p->drafts[d];
+        ld->base = d;
+        const char *slash = strchr(ld->abbr, '/');
+        if (!slash)
+            continue;
+        char base[DJ_ABBR_MAX];
+        snprintf(base, sizeof base, "%.*s", (int)(slash - ld->abbr), ld->abbr);
+        int b = lookup_abbr(keys, p->ndrafts, base);
+        if (b < 0 || strchr(base, '/')) {
+            fail_at(p, ld->terrain_at, "coast '%s' of undeclared province '%s'",
+                    ld->abbr, base);
+            return;
+        }
+        if (ld->terrain != DJ_COAST && ld->terrain != DJ_WATER) {
+            fail_at(p, ld->terrain_at, "coast '%s' must be COAST or WATER",
+                    ld->abbr);
+            return;
+        }
+        ld->base = b;
+        p->drafts[b].has_coasts = true;
+    }
+}
+
+/* Final numbering: each base, then its coasts, in declaration order. */
+static void number_locations(parser *p)
+{
+    int next = 0;
+    for (int d = 0; d < p->ndrafts; d++) {
+        if (p->drafts[d].base != d)
+            continue;
+        p->final_of[d] = next++;
+        for (int c = 0; c < p->ndrafts; c++)
+            if (c != d && p->drafts[c].base == d)
+                p->final_of[c] = next++;
+    }
+}
+
+static void fill_location(parser *p, int d)
+{
+    const loc_draft *ld = &p->drafts[d];
+    dj_location *l = &p->map->locs[p->final_of[d]];
+    memcpy(l->abbr, ld->abbr, sizeof l->abbr);
+    if (ld->has_name) {
+        memcpy(l->name, ld->name, sizeof l->name);
+    } else {
+        for (size_t i = 0; ld->abbr[i]; i++)
+            l->name[i] = (char)toupper((unsigned char)ld->abbr[i]);
+    }
+    l->province = p->final_of[ld->base];
+    l->terrain = ld->terrain;
+    l->is_coast = ld->base != d;
+    bool land = ld->terrain == DJ_LAND || ld->terrain == DJ_COAST;
+    bool sea = ld->terrain == DJ_WATER || ld->terrain == DJ_COAST;
+    l->army_ok = land && !l->is_coast;
+    l->fleet_ok = sea && !ld->fleets_barred && !ld->has_coasts;
+}
+
+/* OR type bits into from's entry for `to`, adding one if needed. */
+static bool add_adj(dj_location *from, int to, uint8_t types)
+{
+    for (int i = 0; i < from->nadj; i++)
+        if (from->adj[i].to == to) {
+            from->adj[i].types |= types;
+            return true;
+        }
+    if (from->nadj == DJ_MAX_ADJ)
+        return false;
+    from->adj[from->nadj++] = (dj_adj){(int16_t)to, types};
+    return true;
+}
+
+static int cmp_adj(const void *a, const void *b)
+{
+    return ((const dj_adj *)a)->to - ((const dj_adj *)b)->to;
+}
+
+/* Turn one location's ABUTS words into typed, sorted adjacency entries. */
+static void resolve_adjacency(parser *p, const abbr_key *keys, int d)
+{
+    const loc_draft *ld = &p->drafts[d];
+    dj_location *locs = p->map->locs;
+    dj_location *from = &locs[p->final_of[d]];
+    for (int i = 0; i < ld->nraw; i++) {
+        int t = lookup_abbr(keys, p->ndrafts, ld->raw[i].abbr);
+        if (t < 0) {
+            fail_at(p, ld->terrain_at, "'%s' abuts undeclared location '%s'",
+                    ld->abbr, ld->raw[i].abbr);
+            return;
+        }
+        if (t == d) {
+            fail_at(p, ld->terrain_at, "'%s' abuts itself", ld->abbr);
+            return;
+        }
+        int to = p->final_of[t];
+        int prov = locs[to].province;
+        bool ok = true;
+        if (!ld->raw[i].army_only && from->fleet_ok && locs[to].fleet_ok)
+            ok = add_adj(from, to, DJ_TYPE_BIT(DJ_FLEET));
+        if (ok && from->army_ok && locs[prov].army_ok)
+            ok = add_adj(from, prov, DJ_TYPE_BIT(DJ_ARMY));
+        if (!ok) {
+            fail_at(p, ld->terrain_at, "'%s' has more than %d adjacencies",
+                    ld->abbr, DJ_MAX_ADJ);
+            return;
+        }
+    }
+    qsort(from->adj, (size_t)from->nadj, sizeof from->adj[0], cmp_adj);
+}
+
+static int cmp_alias_draft(const void *a, const void *b)
+{
+    const alias_draft *x = a, *y = b;
+    int c = strcmp(x->text, y->text);
+    return c ? c : x->seq - y->seq;
+}
+
+/* Sort every name, refuse one name for two locations, drop repeats. */
+static void build_alias_table(parser *p)
+{
+    dj_map *m = p->map;
+    qsort(p->aliases, (size_t)p->naliases, sizeof *p->aliases, cmp_alias_draft);
+    m->aliases = calloc((size_t)p->naliases + 1, sizeof *m->aliases);
+    if (!m->aliases) {
+        fail_at(p, no_line, "out of memory");
+        return;
+    }
+    for (int i = 0; i < p->naliases; i++) {
+        const alias_draft *a = &p->aliases[i];
+        int loc = p->final_of[a->loc];
+        if (m->naliases > 0 &&
+            strcmp(m->aliases[m->naliases - 1].text, a->text) == 0) {
+            int prev = m->aliases[m->naliases - 1].loc;
+            if (prev != loc) {
+                fail_at(p, a->at, "name '%s' already stands for '%s'", a->text,
+                        m->locs[prev].abbr);
+                return;
+            }
+            continue;
+        }
+        dj_alias *out = &m->aliases[m->naliases++];
+        memcpy(out->text, a->text, strlen(a->text) + 1);
+        out->loc = loc;
+    }
+}
+
+static bool alloc_location_arrays(parser *p, int n)
+{
+    dj_map *m = p->map;
+    m->locs = calloc((size_t)n, sizeof *m->locs);
+    m->is_sc = calloc((size_t)n, sizeof *m->is_sc);
+    m->home_of = calloc((size_t)n, sizeof *m->home_of);
+    m->initial_owner = calloc((size_t)n, sizeof *m->initial_owner);
+    m->start_units = calloc(DJ_MAX_UNITS, sizeof *m->start_units);
+    p->final_of = calloc((size_t)n, sizeof *p->final_of);
+    if (!m->locs || !m->is_sc || !m->home_of || !m->initial_owner ||
+        !m->start_units || !p->final_of) {
+        fail_at(p, no_line, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < n; i++)
+        m->initial_owner[i] = -1;
+    m->nlocs = n;
+    return true;
+}
+
+static void fix_locations(parser *p)
+{
+    if (p->ndrafts == 0) {
+        fail_at(p, no_line, "no locations declared");
+        return;
+    }
+    for (int d = 0; d < p->ndrafts; d++)
+        if (!p->drafts[d].has_terrain) {
+            fail_at(p, p->drafts[d].name_at,
+                    "'%s' is named but has no terrain line",
+                    p->drafts[d].abbr);
+            return;
+        }
+    abbr_key *keys = malloc((size_t)p->ndrafts * sizeof *keys);
+    if (!keys || !alloc_location_arrays(p, p->ndrafts)) {
+        fail_at(p, no_line, "out of memory");
+        free(keys);
+        return;
+    }
+    for (int d = 0; d < p->ndrafts; d++)
+        keys[d] = (abbr_key){p->drafts[d].abbr, d};
+    qsort(keys, (size_t)p->ndrafts, sizeof *keys, cmp_abbr_key);
+    link_coasts(p, keys);
+    if (!p->failed) {
+        number_locations(p);
+        for (int d = 0; d < p->ndrafts; d++)
+            fill_location(p, d);
+        for (int d = 0; d < p->ndrafts && !p->failed; d++)
+            resolve_adjacency(p, keys, d);
+    }
+    free(keys);
+    if (!p->failed)
+        build_alias_table(p);
+}
+
+/* ---- step 4: powers, centres, units, directives -------------------------- */
+
+static int power_by_name(const dj_map *m, const char *name)
+{
+    char want[DJ_NAME_MAX], have[DJ_NAME_MAX];
+    if (!normalise(name, want, sizeof want))
+        return -1;
+    for (int i = 0; i < m->npowers; i++) {
+        normalise(m->powers[i].name, have, sizeof have);
+        if (strcmp(want, have) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static char pick_letter(const dj_map *m, const char *name)
+{
+    for (const char *s = name; *s; s++) {
+        if (!isalnum((unsigned char)*s))
+            continue;
+        char c = (char)toupper((unsigned char)*s);
+        bool used = false;
+        for (int i = 0; i < m->npowers; i++)
+            used = used || m->powers[i].letter == c;
+        if (!used)
+            return c;
+    }
+    return '\0';
+}
+
+/* Mark a supply centre; owner -1 for UNOWNED. */
+static void add_centre(parser *p, const char *word, int owner, src_ref at)
+{
+    dj_map *m = p->map;
+    int loc = dj_map_find_location(m, word);
+    if (loc < 0) {
+        fail_at(p, at, "unknown location '%s'", word);
+        return;
+    }
+    int prov = m->locs[loc].province;
+    if (!m->locs[prov].army_ok && !m->locs[prov].fleet_ok) {
+        fail_at(p, at, "'%s' cannot be a supply centre: no unit can enter it",
+                word);
+        return;
+    }
+    if (m->is_sc[prov]) {
+        fail_at(p, at, "'%s' is already a supply centre", word);
+        return;
+    }
+    m->is_sc[prov] = true;
+    m->initial_owner[prov] = (int16_t)owner;
+    if (owner >= 0)
+        m->home_of[prov] |= 1u << owner;
+}
+
+/* "FRANCE (FRENCH) BRE MAR PAR" */
+static void power_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    dj_map *m = p->map;
+    size_t alen = strlen(tok[1]);
+    if (alen < 3 || tok[1][alen - 1] != ')') {
+        fail_at(p, at, "power %s: adjective must be written (ADJECTIVE)",
+                tok[0]);
+        return;
+    }
+    tok[1][alen - 1] = '\0';
+    const char *adj = tok[1] + 1;
+    if (strlen(tok[0]) >= DJ_NAME_MAX || strlen(adj) >= DJ_NAME_MAX) {
+        fail_at(p, at, "power name longer than %d characters", DJ_NAME_MAX - 1);
+        return;
+    }
+    if (power_by_name(m, tok[0]) >= 0 || dj_map_find_power(m, adj) >= 0) {
+        fail_at(p, at, "power %s declared twice", tok[0]);
+        return;
+    }
+    if (m->npowers == DJ_MAX_POWERS) {
+        fail_at(p, at, "more than %d powers", DJ_MAX_POWERS);
+        return;
+    }
+    dj_power *pw = &m->powers[m->npowers];
+    title_case(pw->name, tok[0], sizeof pw->name);
+    title_case(pw->adjective, adj, sizeof pw->adjective);
+    pw->letter = pick_letter(m, pw->name);
+    if (!pw->letter) {
+        fail_at(p, at, "power %s has no letter not already taken", tok[0]);
+        return;
+    }
+    int power = m->npowers++;
+    for (int i = 2; i < ntok && !p->failed; i++)
+        add_centre(p, tok[i], power, at);
+}
+
+/* "A BUD" / "F STP/SC" under a power name. */
+static void unit_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    dj_map *m = p->map;
+    if (ntok != 2) {
+        fail_at(p, at, "unit line must be a unit type and one location");
+        return;
+    }
+    if (p->unit_power < 0) {
+        fail_at(p, at, "unit '%s %s' does not follow a power name", tok[0],
+                tok[1]);
+        return;
+    }
+    int loc = dj_map_find_location(m, tok[1]);
+    if (loc < 0) {
+        fail_at(p, at, "unknown location '%s'", tok[1]);
+        return;
+    }
+    dj_unit_type type = toupper((unsigned char)tok[0][0]) == 'A' ? DJ_ARMY
+                                                                 : DJ_FLEET;
+    if (type == DJ_ARMY ? !m->locs[loc].army_ok : !m->locs[loc].fleet_ok) {
+        fail_at(p, at, "%s cannot stand in '%s'",
+                type == DJ_ARMY ? "an army" : "a fleet", tok[1]);
+        return;
+    }
+    for (int i = 0; i < m->nstart; i++)
+        if (m->locs[m->start_units[i].loc].province == m->locs[loc].province) {
+            fail_at(p, at, "two units start in '%s'", tok[1]);
+            return;
+        }
+    if (m->nstart == DJ_MAX_UNITS) {
+        fail_at(p, at, "more than %d starting units", DJ_MAX_UNITS);
+        return;
+    }
+    m->start_units[m->nstart++] = (dj_start_unit){p->unit_power, type, loc};
+}
+
+/* The text after a directive's keyword, trimmed. */
+static char *after_keyword(char *line)
+{
+    char *s = trim(line);
+    while (*s && !isspace((unsigned char)*s))
+        s++;
+    return trim(s);
+}
+
+static void rule_line(parser *p, char *line, src_ref at)
+{
+    dj_map *m = p->map;
+    char *text = after_keyword(line);
+    if (!strchr(text, '=') || text[0] == '=') {
+        fail_at(p, at, "RULE needs name=value");
+        return;
+    }
+    if (strlen(text) >= DJ_NAME_MAX) {
+        fail_at(p, at, "RULE longer than %d characters", DJ_NAME_MAX - 1);
+        return;
+    }
+    if (m->nrules == DJ_MAX_RULES) {
+        fail_at(p, at, "more than %d RULE lines", DJ_MAX_RULES);
+        return;
+    }
+    memcpy(m->rules[m->nrules++], text, strlen(text) + 1);
+}
+
+static void number_directive(parser *p, char **tok, int ntok, src_ref at)
+{
+    dj_map *m = p->map;
+    bool victory = word_is(tok[0], "VICTORY");
+    int v;
+    if (ntok != 2 || !parse_number(tok[1], 1, victory ? DJ_MAX_LOCS : 9999,
+                                   &v)) {
+        fail_at(p, at, "%s needs one number from 1 to %d", tok[0],
+                victory ? DJ_MAX_LOCS : 9999);
+        return;
+    }
+    if (victory) {
+        m->victory = v;
+        p->victory_set = true;
+        p->victory_at = at;
+    } else {
+        m->start_year = v;
+    }
+}
+
+static void map_name_line(parser *p, char *line, src_ref at)
+{
+    char *name = after_keyword(line);
+    if (!*name || strlen(name) >= DJ_NAME_MAX) {
+        fail_at(p, at, "MAP needs a name of at most %d characters",
+                DJ_NAME_MAX - 1);
+        return;
+    }
+    memcpy(p->map->name, name, strlen(name) + 1);
+}
+
+/* A line that fits no other shape: say the likeliest mistake. */
+static void unknown_line(parser *p, char **tok, src_ref at)
+{
+    bool has_lower = false;
+    for (const char *s = tok[0]; *s; s++)
+        has_lower = has_lower || islower((unsigned char)*s);
+    if (has_lower)
+        fail_at(p, at, "missing '=' in name line");
+    else
+        fail_at(p, at, "unknown keyword '%s'", tok[0]);
+}
+
+typedef enum line_kind {
+    LK_BLANK, LK_RULE, LK_NAME, LK_TERRAIN, LK_CENTRES, LK_NUMBER,
+    LK_MAP_NAME, LK_UNIT, LK_POWER, LK_HEADER, LK_UNKNOWN
+} line_kind;
+
+/* What a line is, from its shape; tok/ntok are its words. */
+static line_kind classify(const char *line, char **tok, int ntok)
+{
+    dj_terrain t;
+    if (ntok == 0)
+        return LK_BLANK;
+    if (word_is(tok[0], "RULE"))
+        return LK_RULE;
+    if (strchr(line, '='))
+        return LK_NAME;
+    if (terrain_word(tok[0], &t))
+        return LK_TERRAIN;
+    if (word_is(tok[0], "UNOWNED") || word_is(tok[0], "NEUTRAL"))
+        return LK_CENTRES;
+    if (word_is(tok[0], "VICTORY") || word_is(tok[0], "YEAR"))
+        return LK_NUMBER;
+    if (word_is(tok[0], "MAP"))
+        return LK_MAP_NAME;
+    if ((word_is(tok[0], "A") || word_is(tok[0], "F")) && ntok >= 2)
+        return LK_UNIT;
+    if (ntok >= 2 && tok[1][0] == '(')
+        return LK_POWER;
+    if (ntok == 1)
+        return LK_HEADER;
+    return LK_UNKNOWN;
+}
+
+/* Pass 2 for everything but names and terrain. */
+static void game_line(parser *p, line_kind kind, char *line, char **tok,
+                      int ntok, src_ref at)
+{
+    if (kind != LK_UNIT)
+        p->unit_power = -1; /* any other line closes a unit list */
+    switch (kind) {
+    case LK_RULE:
+        rule_line(p, line, at);
+        break;
+    case LK_CENTRES:
+        for (int i = 1; i < ntok && !p->failed; i++)
+            add_centre(p, tok[i], -1, at);
+        break;
+    case LK_NUMBER:
+        number_directive(p, tok, ntok, at);
+        break;
+    case LK_MAP_NAME:
+        map_name_line(p, line, at);
+        break;
+    case LK_UNIT:
+        unit_line(p, tok, ntok, at);
+        break;
+    case LK_POWER:
+        power_line(p, tok, ntok, at);
+        break;
+    case LK_HEADER:
+        p->unit_power = power_by_name(p->map, tok[0]);
+        if (p->unit_power < 0)
+            fail_at(p, at, "unknown power '%s'", tok[0]);
+        break;
+    default:
+        break;
+    }
+}
+
+static bool is_empty_line(const map_line *l)
+{
+    for (int i = 0; i < l->len; i++)
+        if (!isspace((unsigned char)l->text[i]))
+            return false;
+    return true;
+}
+
+/* Dispatch one line; pass 1 takes names and terrain, pass 2 the rest. */
+static void handle_line(parser *p, const map_line *l, int pass)
+{
+    char buf[LINE_CHARS_MAX + 1], words[LINE_CHARS_MAX + 1];
+    line_text(l, buf);
+    char *line = trim(buf);
+    memcpy(words, line, strlen(line) + 1);
+    char *tok[TOKENS_MAX];
+    int ntok = split_words(words, tok, TOKENS_MAX);
+    line_kind kind = classify(line, tok, ntok);
+    if (kind == LK_BLANK && !is_empty_line(l))
+        return; /* a comment line does not close a unit list */
+    if (pass == 1) {
+        dj_terrain t;
+        if (kind == LK_NAME)
+            name_line(p, line, l->at);
+        else if (kind == LK_TERRAIN && terrain_word(tok[0], &t))
+            terrain_line(p, t, tok, ntok, l->at);
+        else if (kind == LK_UNKNOWN)
+            unknown_line(p, tok, l->at);
+    } else if (kind != LK_NAME && kind != LK_TERRAIN) {
+        game_line(p, kind, line, tok, ntok, l->at);
+    }
+}
+
+static void finish_map(parser *p)
+{
+    dj_map *m = p->map;
+    if (m->npowers == 0) {
+        fail_at(p, no_line, "no powers declared");
+        return;
+    }
+    for (int i = 0; i < m->nlocs; i++)
+        m->nsc += m->is_sc[i];
+    if (!p->victory_set)
+        m->victory = m->nsc / 2 + 1;
+    else if (m->victory > m->nsc)
+        fail_at(p, p->victory_at,
+                "VICTORY %d is more than the %d supply centres", m->victory,
+                m->nsc);
+}
+
+/* Default map name: the file's base name without ".map". */
+static void name_from_path(dj_map *m, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".map") == 0)
+        n -= 4;
+    if (n >= sizeof m->name)
+        n = sizeof m->name - 1;
+    memcpy(m->name, base, n);
+    m->name[n] = '\0';
+}
+
+static void parser_free(parser *p)
+{
+    for (int i = 0; i < p->nfiles; i++) {
+        free(p->files[i].path);
+        free(p->files[i].data);
+    }
+    free(p->lines);
+    free(p->drafts);
+    free(p->aliases);
+    free(p->final_of);
+}
+
+/* Steps 2 to 4 over the flattened lines. */
+static dj_map *build_map(parser *p, const char *path)
+{
+    p->map = calloc(1, sizeof *p->map);
+    if (!p->map) {
+        fail_at(p, no_line, "out of memory");
+        parser_free(p);
+        return NULL;
+    }
+    name_from_path(p->map, path);
+    p->map->start_year = 1901;
+    p->unit_power = -1;
+    for (int i = 0; i < p->nlines && !p->failed; i++)
+        handle_line(p, &p->lines[i], 1);
+    if (!p->failed)
+        fix_locations(p);
+    for (int i = 0; i < p->nlines && !p->failed; i++)
+        handle_line(p, &p->lines[i], 2);
+    if (!p->failed)
+        finish_map(p);
+    dj_map *m = p->map;
+    if (p->failed) {
+        dj_map_free(m);
+        m = NULL;
+    } else if (p->err && p->errlen) {
+        p->err[0] = '\0';
+    }
+    parser_free(p);
+    return m;
+}
+
+/* ---- public: loading ---------------------------------------------------- */
+
+dj_map *dj_map_load(const char *path, char *err, size_t errlen)
+{
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.err = err;
+    p.errlen = errlen;
+    p.allow_use = true;
+    if (!path) {
+        if (err && errlen)
+            snprintf(err, errlen, "no map file given");
+        return NULL;
+    }
+    /* Errors before the file is read name it in the message instead. */
+    flatten_file(&p, path, (src_ref){-1, 0});
+    if (p.failed) {
+        parser_free(&p);
+        return NULL;
+    }
+    return build_map(&p, path);
+}
+
+dj_map *dj_map_parse(const char *text, const char *filename, char *err,
+                     size_t errlen)
+{
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.err = err;
+    p.errlen = errlen;
+    const char *name = filename ? filename : "<map>";
+    if (add_file(&p, name, NULL, (src_ref){-1, 0}) < 0) {
+        parser_free(&p);
+        return NULL;
+    }
+    if (!text) {
+        fail_at(&p, no_line, "no map text given");
+        parser_free(&p);
+        return NULL;
+    }
+    /* The text is borrowed, never freed or written. */
+    p.files[0].data = (char *)(uintptr_t)text;
+    flatten_lines(&p, 0);
+    p.files[0].data = NULL;
+    if (p.failed) {
+        parser_free(&p);
+        return NULL;
+    }
+    return build_map(&p, name);
+}
+
+void dj_map_free(dj_map *map)
+{
+    if (!map)
+        return;
+    free(map->locs);
+    free(map->is_sc);
+    free(map->home_of);
+    free(map->initial_owner);
+    free(map->start_units);
+    free(map->aliases);
+    free(map);
+}
+
+/* ---- public: lookups ---------------------------------------------------- */
+
+static bool valid_loc(const dj_map *map, int loc)
+{
+    return map && loc >= 0 && loc < map->nlocs;
+}
+
+static int cmp_alias_text(const void *key, const void *elem)
+{
+    return strcmp(key, ((const dj_alias *)elem)->text);
+}
+
+/* Exact lookup of normalised text in the sorted name table. */
+static int lookup_name(const dj_map *map, const char *key)
+{
+    if (!map->aliases || map->naliases <= 0)
+        return -1;
+    const dj_alias *a = bsearch(key, map->aliases, (size_t)map->naliases,
+                                sizeof *map->aliases, cmp_alias_text);
+    return a ? a->loc : -1;
+}
+
+/* "north", "n", "nc", "north coast" -> "nc"; other text is kept as is. */
+static void coast_code(char *word, char *code, size_t size)
+{
+    static const char *const words[][4] = {
+        {"nc", "n", "north", "nc"}, {"sc", "s", "south", "sc"},
+        {"ec", "e", "east", "ec"},  {"wc", "w", "west", "wc"}};
+    size_t n = strlen(word);
+    if (n >= 5 && strcmp(word + n - 5, "coast") == 0)
+        word[n - 5] = '\0';
+    word = trim(word);
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        for (int j = 1; j < 4; j++)
+            if (strcmp(word, words[i][j]) == 0) {
+                snprintf(code, size, "%s", words[i][0]);
+                return;
+            }
+    snprintf(code, size, "%s", word);
+}
+
+/* Split "spa/nc", "spa(nc)", "spa nc", "spa north coast" in place into a
+ * province part and a coast part; false if there is no coast part. */
+static bool split_coast(char *key, char **prov, char **coast)
+{
+    char *cut = strrchr(key, '/');
+    size_t n = strlen(key);
+    if (!cut && n > 0 && key[n - 1] == ')' && (cut = strrchr(key, '(')))
+        key[n - 1] = '\0';
+    if (!cut) {
+        if (n > 6 && strcmp(key + n - 6, " coast") == 0)
+            key[n - 6] = '\0';
+        cut = strrchr(key, ' ');
+    }
+    if (!cut)
+        return false;
+    *cut = '\0';
+    *prov = trim(key);
+    *coast = trim(cut + 1);
+    return **prov && **coast;
+}
+
+static int find_with_coast(const dj_map *map, char *key)
+{
+    char *prov_text, *coast_text;
+    if (!split_coast(key, &prov_text, &coast_text))
+        return -1;
+    int loc = lookup_name(map, prov_text);
+    if (loc < 0)
+        return -1;
+    char code[KEY_MAX];
+    coast_code(coast_text, code, sizeof code);
+    int prov = map->locs[loc].province;
+    for (int i = 0; i < dj_map_ncoasts(map, prov); i++) {
+        int c = dj_map_coast(map, prov, i);
+        const char *slash = strchr(map->locs[c].abbr, '/');
+        if (slash && strcmp(slash + 1, code) == 0)
+            return c;
+    }
+    return -1;
+}
+
+int dj_map_find_location(const dj_map *map, const char *text)
+{
+    char key[KEY_MAX];
+    if (!map || !text || !normalise(text, key, sizeof key) || !*key)
+        return -1;
+    int loc = lookup_name(map, key);
+    return loc >= 0 ? loc : find_with_coast(map, key);
+}
+
+int dj_map_find_power(const dj_map *map, const char *text)
+{
+    char key[DJ_NAME_MAX], have[DJ_NAME_MAX];
+    if (!map || !text || !normalise(text, key, sizeof key) || !*key)
+        return -1;
+    for (int i = 0; i < map->npowers; i++) {
+        const dj_power *pw = &map->powers[i];
+        if (normalise(pw->name, have, sizeof have) && strcmp(key, have) == 0)
+            return i;
+        if (normalise(pw->adjective, have, sizeof have) &&
+            strcmp(key, have) == 0)
+            return i;
+        if (key[1] == '\0' && toupper((unsigned char)key[0]) == pw->letter)
+            return i;
+    }
+    return -1;
+}
+
+/* The entry for `to` in a location's sorted adjacency list, or NULL. */
+static const dj_adj *find_adj(const dj_location *l, int to)
+{
+    int lo = 0, hi = l->nadj - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (l->adj[mid].to == to)
+            return &l->adj[mid];
+        if (l->adj[mid].to < to)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return NULL;
+}
+
+bool dj_map_adjacent(const dj_map *map, int from, int to, dj_unit_type type)
+{
+    if (!valid_loc(map, from) || !valid_loc(map, to))
+        return false;
+    if (type == DJ_ARMY) {
+        /* Armies move province to province: entries name base locations. */
+        from = map->locs[from].province;
+        to = map->locs[to].province;
+    } else if (type != DJ_FLEET) {
+        return false;
+    }
+    const dj_adj *a = find_adj(&map->locs[from], to);
+    return a && (a->types & DJ_TYPE_BIT(type));
+}
+
+bool dj_map_reaches_province(const dj_map *map, int from, int prov,
+                             dj_unit_type type)
+{
+    if (!valid_loc(map, from) || !valid_loc(map, prov))
+        return false;
+    prov = map->locs[prov].province;
+    if (type == DJ_ARMY)
+        return dj_map_adjacent(map, from, prov, DJ_ARMY);
+    if (type != DJ_FLEET)
+        return false;
+    const dj_location *l = &map->locs[from];
+    for (int i = 0; i < l->nadj; i++)
+        if ((l->adj[i].types & DJ_TYPE_BIT(DJ_FLEET)) &&
+            map->locs[l->adj[i].to].province == prov)
+            return true;
+    return false;
+}
+
+/* The loader places a province's coasts right after its base location. */
+int dj_map_ncoasts(const dj_map *map, int prov)
+{
+    if (!valid_loc(map, prov))
+        return 0;
+    prov = map->locs[prov].province;
+    int n = 0;
+    while (prov + 1 + n < map->nlocs &&
+           map->locs[prov + 1 + n].province == prov &&
+           map->locs[prov + 1 + n].is_coast)
+        n++;
+    return n;
+}
+
+int dj_map_coast(const dj_map *map, int prov, int i)
+{
+    if (!valid_loc(map, prov) || i < 0 || i >= dj_map_ncoasts(map, prov))
+        return -1;
+    return map->locs[prov].province + 1 + i;
+}

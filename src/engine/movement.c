@@ -1,1 +1,690 @@
-/* stub: being written */
+/*
+ * movement.c — the DPjudge marked-order passes for a movement phase.
+ *
+ * Steps, each a function named after what it decides:
+ *   1  markInvalidConvoys     armies without an ordered route; void convoys
+ *   2  markInvalidSupports    void supports; support counts; no-help lists
+ *   3  cutSupportsByNonConvoyedAttacks, then the combat lists
+ *   4-5 resolveConvoys        checkDisruptions until the convoys settle
+ *   6  markSwapBounces        head-to-head battles
+ *   7  markUnderStrengthBounces
+ *   8  markSelfDislodgeBounces
+ *   9  markSupportsCutByDislodgement   (6-9 repeat until nothing changes)
+ *   10 moveUnits              dislodgements, moves, unbounce
+ * Steps 1-2 run once (mv_prepare); steps 3-10 (mv_run_passes) may run again
+ * under the paradox search of convoy.c, from the units steps 1-2 left.
+ */
+#include "movement.h"
+
+#include <string.h>
+
+/* ---- combat lists ------------------------------------------------------- */
+
+static void add_entry(mv_ctx *c, int prov, int unit, bool home)
+{
+    if (c->nentries >= MV_MAX_ENTRIES)
+        return; /* cannot happen: each unit has at most two live entries */
+    mv_entry *e = &c->e[c->nentries];
+    e->unit = (int16_t)unit;
+    e->home = home;
+    e->removed = false;
+    e->next = c->head[prov];
+    c->head[prov] = (int16_t)c->nentries++;
+}
+
+static void remove_entry(mv_ctx *c, int prov, int unit, bool home)
+{
+    for (int i = c->head[prov]; i >= 0; i = c->e[i].next)
+        if (!c->e[i].removed && c->e[i].unit == unit && c->e[i].home == home)
+            c->e[i].removed = true;
+}
+
+static int entry_strength(const mv_ctx *c, const mv_entry *e)
+{
+    return e->home ? 0 : c->u[e->unit].support;
+}
+
+/*
+ * The unit whose entry in prov's combat list is stronger than every other
+ * entry, or -1 (empty list or a tie).  *best receives the top strength.
+ */
+int mv_strongest(const mv_ctx *c, int prov, int *best)
+{
+    int top = -1, who = -1;
+    bool tie = false;
+    for (int i = c->head[prov]; i >= 0; i = c->e[i].next) {
+        const mv_entry *e = &c->e[i];
+        if (e->removed)
+            continue;
+        int s = entry_strength(c, e);
+        if (s > top) {
+            top = s;
+            who = e->unit;
+            tie = false;
+        } else if (s == top) {
+            tie = true;
+        }
+    }
+    if (best)
+        *best = top;
+    return tie ? -1 : who;
+}
+
+/* Is `strength` greater than every entry of prov other than unit's own? */
+static bool beats_others(const mv_ctx *c, int prov, int unit, int strength)
+{
+    for (int i = c->head[prov]; i >= 0; i = c->e[i].next) {
+        const mv_entry *e = &c->e[i];
+        if (!e->removed && !(e->unit == unit && !e->home) &&
+            entry_strength(c, e) >= strength)
+            return false;
+    }
+    return true;
+}
+
+/* The single strongest entry of prov, if it is a unit moving into prov. */
+static int strongest_mover(const mv_ctx *c, int prov)
+{
+    int w = mv_strongest(c, prov, NULL);
+    if (w < 0 || !mv_is_mover(&c->u[w]) || c->u[w].dest_prov != prov)
+        return -1;
+    return w;
+}
+
+/* bounce: the move fails; the unit falls back to its own province, strength 0. */
+static void bounce(mv_ctx *c, int unit)
+{
+    c->u[unit].mark = MK_BOUNCE;
+    add_entry(c, c->u[unit].prov, unit, true);
+    c->changed = true;
+}
+
+/* ---- steps 1 and 2: mark invalid orders --------------------------------- */
+
+/* Step 1: armies without an ordered route get "no convoy"; convoys that
+ * carry nobody are void.  The others form the convoying armies list. */
+static void markInvalidConvoys(mv_ctx *c)
+{
+    c->nconvoyed = 0;
+    for (int f = 0; f < c->nunits; f++) {
+        mv_unit *fl = &c->u[f];
+        if (fl->kind != MV_CONVOY || fl->mark == MK_VOID)
+            continue;
+        const mv_unit *a = &c->u[fl->target];
+        if (a->kind != MV_MOVE || !a->by_convoy || a->dest_prov != fl->target_dest)
+            fl->mark = MK_VOID;
+    }
+    for (int f = 0; f < c->nunits; f++) {
+        mv_unit *fl = &c->u[f];
+        if (fl->kind == MV_CONVOY && fl->mark != MK_VOID &&
+            !mv_fleet_on_route(c, f, fl->target))
+            fl->mark = MK_VOID;
+    }
+    for (int a = 0; a < c->nunits; a++) {
+        mv_unit *u = &c->u[a];
+        if (u->kind != MV_MOVE || !u->by_convoy)
+            continue;
+        if (mv_fleet_path_exists(c, a, u->dest_prov, true, -1))
+            c->convoyed[c->nconvoyed++] = (int16_t)a;
+        else
+            u->mark = MK_NO_CONVOY;
+    }
+}
+
+/* Does unit s's support match what its target actually ordered? */
+static bool support_matches(const mv_ctx *c, const mv_unit *s)
+{
+    const mv_unit *t = &c->u[s->target];
+    if (s->target_dest < 0)
+        return t->kind != MV_MOVE;
+    if (t->kind != MV_MOVE || t->dest_prov != s->target_dest)
+        return false;
+    /* 4.B.4: a coast written in the support must be the one moved to
+     * (d, the default); e ignores it; a and b insist on one being written. */
+    char rule = dj_rule(c->rules, DJ_RULE_COAST_IN_SUPPORT);
+    bool multi = t->dest_loc != t->dest_prov;
+    if (s->target_coast >= 0)
+        return rule == 'e' || t->dest_loc == s->target_coast;
+    if (multi && rule == 'a')
+        return false;
+    if (multi && rule == 'b')
+        return t->dest_loc == dj_map_coast(c->map, t->dest_prov, 0);
+    return true;
+}
+
+/* Step 2: void supports that match nothing; count the rest; no-help lists. */
+static void markInvalidSupports(mv_ctx *c)
+{
+    for (int s = 0; s < c->nunits; s++) {
+        mv_unit *su = &c->u[s];
+        if (su->kind != MV_SUPPORT || su->mark == MK_VOID)
+            continue;
+        if (!support_matches(c, su)) {
+            su->mark = MK_VOID;
+            continue;
+        }
+        mv_unit *t = &c->u[su->target];
+        t->support++;
+        int victim = su->target_dest >= 0 ? c->unit_at[su->target_dest] : -1;
+        if (victim >= 0 && c->u[victim].power == su->power) {
+            t->no_help++;
+            su->on_no_help = true;
+        }
+    }
+}
+
+void mv_prepare(mv_ctx *c)
+{
+    markInvalidConvoys(c);
+    markInvalidSupports(c);
+}
+
+/* ---- cutSupport --------------------------------------------------------- */
+
+/* Is fleet f one of the convoying fleets of army a (any ordered route)? */
+static bool convoys_army(const mv_ctx *c, int f, int a)
+{
+    const mv_unit *fl = &c->u[f];
+    return fl->kind == MV_CONVOY && fl->mark != MK_VOID && fl->target == a;
+}
+
+/* Is fleet f on every ordered route of army a ("necessary", 2000 rule)? */
+static bool necessary_for(const mv_ctx *c, int f, int a)
+{
+    bool broken[DJ_MAX_UNITS] = {false};
+    broken[f] = true;
+    return convoys_army(c, f, a) && !mv_convoy_route_ok(c, a, broken);
+}
+
+/*
+ * The older paradox rules (4.A.2 a-c) spare some supports from convoyed
+ * armies; Szykman and its relatives spare none and search instead.
+ */
+static bool paradox_rule_spares(const mv_ctx *c, int mover, const mv_unit *s)
+{
+    char rule = dj_rule(c->rules, DJ_RULE_CONVOY_PARADOX);
+    int against = s->target_dest >= 0 ? s->target_dest : c->u[s->target].prov;
+    int fleet = c->unit_at[against];
+
+    if (fleet < 0)
+        return false;
+    if (rule == 'b') /* 1982: support for or against any convoying fleet */
+        return c->u[fleet].kind == MV_CONVOY && c->u[fleet].mark != MK_VOID;
+    if (s->target_dest < 0)
+        return false;
+    if (rule == 'a') /* 1971: an attack on one of this army's fleets */
+        return convoys_army(c, fleet, mover);
+    if (rule == 'c') /* 2000: an attack on a fleet the army needs */
+        return necessary_for(c, fleet, mover);
+    return false;
+}
+
+void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
+{
+    const mv_unit *m = &c->u[mover];
+    int s = c->unit_at[m->dest_prov];
+    if (s < 0)
+        return;
+    mv_unit *su = &c->u[s];
+    if (su->kind != MV_SUPPORT || su->mark == MK_CUT || su->mark == MK_VOID ||
+        su->power == m->power)
+        return;
+    if (m->by_convoy && paradox_rule_spares(c, mover, su))
+        return;
+    /* An attack from the province the support is aimed at does not cut it,
+     * unless the attacker dislodges the supporter (step 9).  4.A.4: an army
+     * convoyed from that province comes from it all the same (choice a). */
+    bool from_target = su->target_dest == m->prov;
+    if (m->by_convoy && dj_rule(c->rules, DJ_RULE_CONVOY_SELF_CUT) == 'b')
+        from_target = false;
+    if (!dislodge_step && from_target)
+        return;
+    su->mark = MK_CUT;
+    mv_unit *t = &c->u[su->target];
+    t->support--;
+    if (su->on_no_help) {
+        t->no_help--;
+        su->on_no_help = false;
+    }
+    c->changed = true;
+}
+
+/* ---- step 3 ------------------------------------------------------------- */
+
+/* Step 3: supports cut by attacks over land, then every province's list. */
+static void cutSupportsByNonConvoyedAttacks(mv_ctx *c)
+{
+    for (int m = 0; m < c->nunits; m++)
+        if (mv_is_mover(&c->u[m]) && !c->u[m].by_convoy)
+            mv_cut_support(c, m, false);
+}
+
+static void buildCombatLists(mv_ctx *c)
+{
+    for (int m = 0; m < c->nunits; m++) {
+        const mv_unit *u = &c->u[m];
+        if (!mv_is_mover(u))
+            add_entry(c, u->prov, m, false);
+        else if (u->mark == MK_NO_CONVOY)
+            add_entry(c, u->prov, m, true);
+        else
+            add_entry(c, u->dest_prov, m, false);
+    }
+    for (int m = 0; m < c->nunits; m++)
+        if (c->u[m].forced_bounce && c->u[m].mark == MK_NONE)
+            bounce(c, m);
+}
+
+/* ---- steps 4 and 5: convoys --------------------------------------------- */
+
+/* checkDisruptions: is every route of army a threatened by a stronger foe? */
+static bool checkDisruptions(const mv_ctx *c, int a)
+{
+    bool threatened[DJ_MAX_UNITS];
+    bool any = false;
+    for (int f = 0; f < c->nunits; f++) {
+        threatened[f] = false;
+        if (!convoys_army(c, f, a))
+            continue;
+        int w = mv_strongest(c, c->u[f].prov, NULL);
+        threatened[f] = w >= 0 && c->u[w].power != c->u[f].power;
+        any |= threatened[f];
+    }
+    if (dj_rule(c->rules, DJ_RULE_MULTI_ROUTE_DISRUPTION) == 'a')
+        return any; /* 4.A.1 a: one threatened route is enough */
+    return !mv_convoy_route_ok(c, a, threatened);
+}
+
+static void markNoConvoy(mv_ctx *c, int a)
+{
+    mv_unit *u = &c->u[a];
+    u->mark = MK_NO_CONVOY;
+    remove_entry(c, u->dest_prov, a, false);
+    add_entry(c, u->prov, a, true);
+}
+
+static void convoySucceeded(mv_ctx *c, int a)
+{
+    c->u[a].mark = MK_NONE;
+    c->u[a].convoy_ok = true;
+    mv_cut_support(c, a, false);
+}
+
+static bool convoy_pending(const mv_unit *u)
+{
+    return !u->convoy_ok && u->mark != MK_NO_CONVOY;
+}
+
+/* Step 4: convoys not endangered succeed and cut; the others are "under attack". */
+static bool markEndangeredConvoys(mv_ctx *c)
+{
+    bool grew_any = false, grew;
+    do {
+        grew = false;
+        for (int i = 0; i < c->nconvoyed; i++) {
+            int a = c->convoyed[i];
+            mv_unit *u = &c->u[a];
+            if (!convoy_pending(u))
+                continue;
+            if (u->force == CV_FAIL) {
+                markNoConvoy(c, a);
+            } else if (u->force == CV_SUCCEED || !checkDisruptions(c, a)) {
+                convoySucceeded(c, a);
+                grew = true;
+            } else {
+                u->mark = MK_UNDER_ATTACK;
+            }
+        }
+        grew_any |= grew;
+    } while (grew);
+    return grew_any;
+}
+
+/* Step 5: still endangered means disrupted; no longer endangered succeeds. */
+static bool markConvoyDisruptions(mv_ctx *c)
+{
+    bool grew = false;
+    for (int i = 0; i < c->nconvoyed; i++) {
+        int a = c->convoyed[i];
+        if (!convoy_pending(&c->u[a]))
+            continue;
+        if (checkDisruptions(c, a)) {
+            markNoConvoy(c, a);
+        } else {
+            convoySucceeded(c, a);
+            grew = true;
+        }
+    }
+    return grew;
+}
+
+static void resolveConvoys(mv_ctx *c)
+{
+    do
+        markEndangeredConvoys(c);
+    while (markConvoyDisruptions(c));
+}
+
+/* ---- steps 6 to 9 ------------------------------------------------------- */
+
+static bool unmarked_mover(const mv_unit *u)
+{
+    return mv_is_mover(u) && u->mark == MK_NONE;
+}
+
+/* Step 6: two units trading places over land cannot both succeed. */
+static bool markSwapBounces(mv_ctx *c)
+{
+    bool any = false, again;
+    do {
+        again = false;
+        for (int m = 0; m < c->nunits; m++) {
+            mv_unit *u = &c->u[m];
+            if (!unmarked_mover(u) || u->by_convoy)
+                continue;
+            int o = c->unit_at[u->dest_prov];
+            if (o < 0 || !unmarked_mover(&c->u[o]) || c->u[o].by_convoy ||
+                c->u[o].dest_prov != u->prov)
+                continue;
+            int mine = u->support, theirs = c->u[o].support;
+            if (mine <= theirs)
+                bounce(c, m);
+            if (theirs <= mine)
+                bounce(c, o);
+            again = any = true;
+        }
+    } while (again);
+    return any;
+}
+
+/* Step 7: a move not stronger than every rival for the province fails. */
+static bool markUnderStrengthBounces(mv_ctx *c)
+{
+    bool any = false;
+    for (int m = 0; m < c->nunits; m++) {
+        mv_unit *u = &c->u[m];
+        if (unmarked_mover(u) && !beats_others(c, u->dest_prov, m, u->support)) {
+            bounce(c, m);
+            any = true;
+        }
+    }
+    return any;
+}
+
+/*
+ * Step 8: a winner may not dislodge a unit of its own power, and supports
+ * from the victim's power (its no-help list) do not count against it.
+ */
+static bool markSelfDislodgeBounces(mv_ctx *c)
+{
+    bool any = false;
+    for (int m = 0; m < c->nunits; m++) {
+        mv_unit *u = &c->u[m];
+        if (!unmarked_mover(u) || strongest_mover(c, u->dest_prov) != m)
+            continue;
+        int v = c->unit_at[u->dest_prov];
+        if (v < 0 || v == m || unmarked_mover(&c->u[v]))
+            continue;
+        if (c->u[v].power == u->power ||
+            !beats_others(c, u->dest_prov, m, u->support - u->no_help)) {
+            bounce(c, m);
+            any = true;
+        }
+    }
+    return any;
+}
+
+/* Step 9: a supporter that is about to be dislodged gives no support. */
+static bool markSupportsCutByDislodgement(mv_ctx *c)
+{
+    c->changed = false;
+    for (int m = 0; m < c->nunits; m++)
+        if (unmarked_mover(&c->u[m]))
+            mv_cut_support(c, m, true);
+    return c->changed;
+}
+
+/* ---- step 10 ------------------------------------------------------------ */
+
+/*
+ * unbounce: once a province is vacated, a bounced unit that is now the
+ * single strongest contender for it goes after all, which may in turn
+ * vacate its own province.
+ */
+static void unbounce(mv_ctx *c, int prov, int depth)
+{
+    int w = strongest_mover(c, prov);
+    if (w < 0 || c->u[w].mark != MK_BOUNCE || depth > c->nunits)
+        return;
+    mv_unit *u = &c->u[w];
+    u->mark = MK_NONE;
+    if (u->dislodged) {
+        u->dislodged = false;
+        return;
+    }
+    remove_entry(c, u->prov, w, true);
+    unbounce(c, u->prov, depth + 1);
+}
+
+static bool head_to_head(const mv_unit *a, const mv_unit *b)
+{
+    return mv_is_mover(b) && b->dest_prov == a->prov && !a->by_convoy &&
+           !b->by_convoy;
+}
+
+/* Step 10: make the moves that survived; mark the units they dislodge. */
+static void moveUnits(mv_ctx *c)
+{
+    bool again;
+    do {
+        again = false;
+        for (int m = 0; m < c->nunits; m++) {
+            mv_unit *u = &c->u[m];
+            if (!unmarked_mover(u) || u->moved)
+                continue;
+            int v = c->unit_at[u->dest_prov];
+            if (v >= 0 && v != m && !unmarked_mover(&c->u[v])) {
+                mv_unit *victim = &c->u[v];
+                victim->dislodged = true;
+                victim->dislodger = (int16_t)m;
+                /* 4.A.7: the loser of a head-to-head battle has no effect
+                 * where its attacker came from (choice b: only then). */
+                if (mv_is_mover(victim) && victim->dest_prov == u->prov &&
+                    (head_to_head(u, victim) ||
+                     dj_rule(c->rules, DJ_RULE_DISLODGED_BOUNCE) == 'a'))
+                    remove_entry(c, u->prov, v, false);
+            }
+            u->moved = true;
+            unbounce(c, u->prov, 0);
+            again = true;
+        }
+    } while (again);
+}
+
+/* ---- the whole run ------------------------------------------------------ */
+
+static void reset_run(mv_ctx *c)
+{
+    c->nentries = 0;
+    for (int p = 0; p < c->map->nlocs; p++)
+        c->head[p] = -1;
+}
+
+void mv_run_passes(mv_ctx *c)
+{
+    reset_run(c);
+    cutSupportsByNonConvoyedAttacks(c);
+    buildCombatLists(c);
+    resolveConvoys(c);
+    for (;;) {
+        markSwapBounces(c);
+        if (markUnderStrengthBounces(c))
+            continue;
+        if (markSelfDislodgeBounces(c))
+            continue;
+        if (markSupportsCutByDislodgement(c))
+            continue;
+        break;
+    }
+    moveUnits(c);
+}
+
+/* ---- from marks to results ---------------------------------------------- */
+
+static void init_context(mv_ctx *c, const dj_map *map, const dj_position *pos,
+                         const dj_rules *rules)
+{
+    c->map = map;
+    c->pos = pos;
+    c->rules = rules;
+    c->nunits = pos->nunits;
+    for (int p = 0; p < map->nlocs; p++)
+        c->unit_at[p] = -1;
+    for (int i = 0; i < pos->nunits; i++) {
+        const dj_unit *pu = &pos->units[i];
+        mv_unit *u = &c->u[i];
+        memset(u, 0, sizeof *u);
+        u->power = pu->power;
+        u->loc = pu->loc;
+        u->prov = (int16_t)dj_province(map, pu->loc);
+        u->type = pu->type;
+        u->order = -1;
+        u->kind = MV_HOLD;
+        u->target = u->target_dest = u->target_coast = -1;
+        u->dest_loc = u->dest_prov = u->dislodger = -1;
+        c->unit_at[u->prov] = (int16_t)i;
+    }
+}
+
+/* Report what the marks mean for one obeyed order. */
+static void order_outcome(const mv_ctx *c, int ui, dj_order_result *r)
+{
+    const mv_unit *u = &c->u[ui];
+    bool ok = true;
+    switch (u->kind) {
+    case MV_MOVE:
+        ok = u->moved;
+        if (u->mark == MK_NO_CONVOY)
+            r->flags |= DJ_RF_NO_CONVOY;
+        else if (!ok)
+            r->flags |= DJ_RF_BOUNCE;
+        if (u->force == CV_FAIL && u->by_convoy && u->mark == MK_NO_CONVOY &&
+            c->search.n > 0)
+            r->flags |= DJ_RF_PARADOX;
+        break;
+    case MV_SUPPORT:
+        ok = u->mark != MK_CUT && u->mark != MK_VOID;
+        if (u->mark == MK_CUT)
+            r->flags |= DJ_RF_CUT;
+        if (u->mark == MK_VOID) {
+            r->flags |= DJ_RF_VOID;
+            r->why = DJ_WHY_UNMATCHED;
+        }
+        break;
+    case MV_CONVOY:
+        if (u->mark == MK_VOID) {
+            ok = false;
+            r->flags |= DJ_RF_VOID;
+            r->why = DJ_WHY_UNMATCHED;
+        } else if (!c->u[u->target].moved || u->dislodged) {
+            ok = false;
+            r->flags |= DJ_RF_DISRUPTED;
+        }
+        break;
+    case MV_HOLD:
+        break;
+    }
+    if (u->dislodged) {
+        ok = false;
+        r->flags |= DJ_RF_DISLODGED;
+        r->dislodged_by = c->u[u->dislodger].prov;
+    }
+    r->success = ok;
+}
+
+static void fill_results(const mv_ctx *c, const dj_order *orders, int norders,
+                         dj_result *out)
+{
+    for (int i = 0; i < norders; i++) {
+        dj_order_result *r = &out->orders[i];
+        int ui = r->unit;
+        if (ui < 0)
+            continue;
+        if (c->u[ui].order == i) {
+            order_outcome(c, ui, r);
+        } else if (c->u[ui].dislodged) {
+            r->flags |= DJ_RF_DISLODGED;
+            r->dislodged_by = c->u[c->u[ui].dislodger].prov;
+        }
+        /* An exact repeat of the obeyed order shares its outcome. */
+        if (!(r->flags & (DJ_RF_ILLEGAL | DJ_RF_IGNORED | DJ_RF_VOID)) &&
+            c->u[ui].order != i && c->u[ui].order >= 0 &&
+            orders[i].kind == orders[c->u[ui].order].kind)
+            order_outcome(c, ui, r);
+    }
+}
+
+/* Provinces left empty by a standoff: no retreating into them. */
+static void mark_contested(const mv_ctx *c, dj_result *out)
+{
+    memset(out->contested, 0, sizeof(bool) * (size_t)c->map->nlocs);
+    for (int m = 0; m < c->nunits; m++) {
+        const mv_unit *u = &c->u[m];
+        if (!mv_is_mover(u) || u->moved || u->mark == MK_NO_CONVOY)
+            continue;
+        int p = u->dest_prov;
+        bool listed = false; /* a head-to-head loser no longer counts */
+        for (int i = c->head[p]; i >= 0; i = c->e[i].next)
+            if (c->e[i].unit == m && !c->e[i].home && !c->e[i].removed)
+                listed = true;
+        if (listed)
+            out->contested[p] = true;
+    }
+    for (int m = 0; m < c->nunits; m++) {
+        const mv_unit *u = &c->u[m];
+        int p = u->moved ? u->dest_prov : u->dislodged ? -1 : u->prov;
+        if (p >= 0)
+            out->contested[p] = false;
+    }
+}
+
+static void build_next_position(const mv_ctx *c, dj_result *out)
+{
+    dj_position *n = &out->next;
+    const dj_position *pos = c->pos;
+    n->phase = pos->phase;
+    n->phase.type = DJ_RETREAT;
+    memcpy(n->owner, pos->owner, sizeof n->owner);
+    n->nunits = n->ndislodged = 0;
+    for (int m = 0; m < c->nunits; m++) {
+        const mv_unit *u = &c->u[m];
+        dj_unit unit = pos->units[m];
+        if (u->moved)
+            unit.loc = u->dest_loc;
+        if (!u->dislodged) {
+            n->units[n->nunits++] = unit;
+            continue;
+        }
+        dj_dislodged *d = &n->dislodged[n->ndislodged++];
+        memset(d, 0, sizeof *d);
+        d->unit = unit;
+        d->attacker_from = c->u[u->dislodger].prov;
+        d->by_convoy = c->u[u->dislodger].by_convoy;
+    }
+    dj_position_compute_retreats(c->map, n, out->contested,
+                                 dj_rule(c->rules, DJ_RULE_CONVOY_RETREAT) == 'b');
+}
+
+int mv_adjudicate(const dj_map *map, const dj_position *pos,
+                  const dj_order *orders, int norders, const dj_rules *rules,
+                  dj_result *out, mv_ctx *c)
+{
+    init_context(c, map, pos, rules);
+    mv_assign_orders(c, orders, norders, out->orders);
+    mv_prepare(c);
+    mv_resolve_with_paradox_rule(c);
+    fill_results(c, orders, norders, out);
+    mark_contested(c, out);
+    build_next_position(c, out);
+    return 0;
+}

@@ -1,1 +1,173 @@
-/* stub: being written */
+/*
+ * position.c — building, querying and describing positions.
+ *
+ * A position is a plain value, so everything here either fills one in from
+ * the map or reads it.  Occupancy is reckoned per province: a unit on
+ * "spa/nc" occupies Spain, and every query takes any location of the
+ * province it asks about.  Out-of-range locations read as empty rather than
+ * crash, since positions can come from stored files.
+ */
+#include "position.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool valid_loc(const dj_map *map, int loc)
+{
+    return map && loc >= 0 && loc < map->nlocs;
+}
+
+/* Province of a location, or -1 for an index outside the map. */
+static int province_of(const dj_map *map, int loc)
+{
+    return valid_loc(map, loc) ? map->locs[loc].province : -1;
+}
+
+void dj_position_empty(const dj_map *map, dj_phase phase, dj_position *pos)
+{
+    memset(pos, 0, sizeof *pos);
+    pos->phase = phase;
+    for (int i = 0; i < DJ_MAX_LOCS; i++)
+        pos->owner[i] = -1;
+    for (int i = 0; i < map->nlocs && i < DJ_MAX_LOCS; i++)
+        pos->owner[i] = map->initial_owner[i];
+}
+
+void dj_position_initial(const dj_map *map, dj_position *pos)
+{
+    dj_phase first = {DJ_SPRING, map->start_year, DJ_MOVEMENT};
+    dj_position_empty(map, first, pos);
+    for (int i = 0; i < map->nstart && pos->nunits < DJ_MAX_UNITS; i++) {
+        const dj_start_unit *s = &map->start_units[i];
+        pos->units[pos->nunits++] =
+            (dj_unit){(int16_t)s->power, (int16_t)s->loc, s->type};
+    }
+}
+
+int dj_position_unit_at(const dj_map *map, const dj_position *pos, int prov)
+{
+    int want = province_of(map, prov);
+    if (want < 0)
+        return -1;
+    for (int i = 0; i < pos->nunits; i++)
+        if (province_of(map, pos->units[i].loc) == want)
+            return i;
+    return -1;
+}
+
+int dj_position_dislodged_at(const dj_map *map, const dj_position *pos,
+                             int prov)
+{
+    int want = province_of(map, prov);
+    if (want < 0)
+        return -1;
+    for (int i = 0; i < pos->ndislodged; i++)
+        if (province_of(map, pos->dislodged[i].unit.loc) == want)
+            return i;
+    return -1;
+}
+
+int dj_position_centres(const dj_map *map, const dj_position *pos, int power)
+{
+    int n = 0;
+    for (int i = 0; i < map->nlocs && i < DJ_MAX_LOCS; i++)
+        if (map->is_sc[i] && pos->owner[i] == power)
+            n++;
+    return n;
+}
+
+int dj_position_units(const dj_position *pos, int power)
+{
+    int n = 0;
+    for (int i = 0; i < pos->nunits; i++)
+        if (pos->units[i].power == power)
+            n++;
+    return n;
+}
+
+/* May a dislodged unit retreat into this province? */
+static bool retreat_open(const dj_map *map, const dj_position *pos,
+                         const dj_dislodged *d, int prov, const bool *contested,
+                         bool convoy_attacker_retreat)
+{
+    if (dj_position_unit_at(map, pos, prov) >= 0)
+        return false;
+    if (contested && contested[prov])
+        return false;
+    bool attacker_excused = d->by_convoy && convoy_attacker_retreat;
+    return attacker_excused || province_of(map, d->attacker_from) != prov;
+}
+
+static void compute_one(const dj_map *map, dj_position *pos, dj_dislodged *d,
+                        const bool *contested, bool convoy_attacker_retreat)
+{
+    d->nretreats = 0;
+    int from = d->unit.loc;
+    if (!valid_loc(map, from) ||
+        (d->unit.type != DJ_ARMY && d->unit.type != DJ_FLEET))
+        return;
+    /* Army entries are kept on the base location and name bases. */
+    if (d->unit.type == DJ_ARMY)
+        from = map->locs[from].province;
+    const dj_location *l = &map->locs[from];
+    uint8_t bit = DJ_TYPE_BIT(d->unit.type);
+    for (int i = 0; i < l->nadj && d->nretreats < DJ_MAX_RETREATS; i++) {
+        int to = l->adj[i].to;
+        if (!(l->adj[i].types & bit) || !valid_loc(map, to))
+            continue;
+        if (retreat_open(map, pos, d, map->locs[to].province, contested,
+                         convoy_attacker_retreat))
+            d->retreats[d->nretreats++] = (int16_t)to;
+    }
+}
+
+void dj_position_compute_retreats(const dj_map *map, dj_position *pos,
+                                  const bool *contested,
+                                  bool convoy_attacker_retreat)
+{
+    for (int i = 0; i < pos->ndislodged && i < DJ_MAX_UNITS; i++)
+        compute_one(map, pos, &pos->dislodged[i], contested,
+                    convoy_attacker_retreat);
+}
+
+const char *dj_season_name(dj_season s)
+{
+    switch (s) {
+    case DJ_SPRING:
+        return "Spring";
+    case DJ_FALL:
+        return "Fall";
+    case DJ_WINTER:
+        return "Winter";
+    }
+    return "?";
+}
+
+const char *dj_phase_type_name(dj_phase_type t)
+{
+    switch (t) {
+    case DJ_MOVEMENT:
+        return "Movement";
+    case DJ_RETREAT:
+        return "Retreat";
+    case DJ_ADJUSTMENT:
+        return "Adjustment";
+    }
+    return "?";
+}
+
+void dj_phase_format(dj_phase ph, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return;
+    snprintf(buf, len, "%s %d %s", dj_season_name(ph.season), ph.year,
+             dj_phase_type_name(ph.type));
+}
+
+void dj_phase_format_short(dj_phase ph, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return;
+    snprintf(buf, len, "%c%d%c", dj_season_name(ph.season)[0], ph.year,
+             dj_phase_type_name(ph.type)[0]);
+}

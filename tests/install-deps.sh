@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+#
+# install-deps.sh — make sure the Debian packages dipjudge builds and tests
+# with are installed.  Shared by demo.sh and tests/run-all.sh.
+#
+# Does nothing when every package is already installed; otherwise runs
+# `apt-get update` and `apt-get install -y` for the missing ones, through
+# sudo when not root (non-interactively when there is no terminal, so CI
+# fails fast instead of waiting for a password).
+#
+set -euo pipefail
+
+PACKAGES=(build-essential autoconf automake libtool pkg-config
+          libetpan-dev libsqlite3-dev libconfig-dev valgrind clang)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "install-deps: no dpkg here (not Debian?); please install the" \
+         "equivalents of: ${PACKAGES[*]}" >&2
+    exit 0
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    [[ "$status" == *"install ok installed"* ]] || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+    echo "install-deps: all build dependencies present"
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+        echo "install-deps: not root and no sudo; please install:" \
+             "${missing[*]}" >&2
+        exit 1
+    fi
+    if [[ -t 0 ]]; then sudo_cmd=(sudo); else sudo_cmd=(sudo -n); fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

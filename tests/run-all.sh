@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+#
+# run-all.sh — every test dipjudge has, from a clean clone on a fresh Debian
+# machine.  This is the README's test command, and CI runs exactly this
+# (.ci/run).
+#
+# Stages:
+#   1. deps      install missing build dependencies (tests/install-deps.sh)
+#   2. gcc       ./autogen.sh; out-of-tree build in build/ with gcc and
+#                `make check` (unit tests, DATC, DATC alternative rules,
+#                tests/scripts; see tests/run-suites.sh)
+#   3. asan      out-of-tree build in build-asan/ with clang and
+#                --enable-sanitizers (ASan + UBSan), `make check`
+#   4. valgrind  the gcc build's unit tests and DATC case files again under
+#                valgrind (memcheck, definite and indirect leaks are errors)
+#
+# Counting.  The closing line "N passed, N failed" is the gcc build's own
+# counts (every unit check and every DATC case), plus ONE pass or ONE
+# failure for each of the sanitizer and valgrind stages as a whole: they
+# run the same checks again, so their individual counts would only repeat
+# the gcc figures.  A gcc build that fails to compile counts as 1 failed.
+# Every stage prints its own summary line first, and the exit status is
+# non-zero when anything failed.
+#
+# Environment: JOBS (parallel make jobs, default: number of cores),
+# DJ_SKIP_DEPS=1 (skip stage 1), DJ_SKIP_ASAN=1 / DJ_SKIP_VALGRIND=1 (skip
+# those stages; a skipped stage counts as nothing).
+#
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+TOP=$(pwd)
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+SUMMARY_RE='^[0-9]+ passed, [0-9]+ failed'
+LOGDIR=$TOP/build/run-all-logs
+
+total_passed=0
+total_failed=0
+stage_lines=()
+
+banner()
+{
+    echo
+    echo "=================== $* ==================="
+}
+
+# last_summary FILE: the last "N passed, N failed" line in FILE, or nothing.
+last_summary()
+{
+    grep -E "$SUMMARY_RE" "$1" | tail -n 1
+}
+
+# record NAME PASSED FAILED SECONDS [NOTE]
+record()
+{
+    local line
+    line=$(printf '%-9s %5d passed, %5d failed  (%ds)%s' "$1:" "$2" "$3" \
+           "$4" "${5:+  $5}")
+    stage_lines+=("$line")
+    echo "== stage $line"
+    total_passed=$((total_passed + $2))
+    total_failed=$((total_failed + $3))
+}
+
+# configure_build DIR CONFIGURE-ARGS...: configure (always, so options never
+# go stale) and build into DIR.  Output goes to DIR/build.log; its tail is
+# shown on failure.
+configure_build()
+{
+    local dir=$1
+    shift
+    mkdir -p "$dir"
+    if ! (cd "$dir" && "$TOP/configure" "$@" && make -j"$JOBS") \
+        >"$dir/build.log" 2>&1; then
+        echo "build in $dir failed; last lines of $dir/build.log:"
+        tail -n 40 "$dir/build.log" | sed 's/^/    /'
+        return 1
+    fi
+    echo "built in $dir ($*)"
+}
+
+# ---- 1. dependencies -----------------------------------------------------
+banner "1. build dependencies"
+if [[ "${DJ_SKIP_DEPS:-0}" != 1 ]]; then
+    if ! bash tests/install-deps.sh; then
+        echo "could not install the build dependencies"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+fi
+if ! ./autogen.sh; then
+    echo "autogen.sh failed"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+mkdir -p "$LOGDIR"
+
+# ---- 2. gcc build and make check -----------------------------------------
+banner "2. gcc build: make check"
+t0=$SECONDS
+gcc_built=0
+if configure_build build CC=gcc; then
+    gcc_built=1
+    (cd build && make -j"$JOBS" --no-print-directory check) 2>&1 |
+        tee "$LOGDIR/gcc-check.log"
+    status=${PIPESTATUS[0]}
+    summary=$(last_summary "$LOGDIR/gcc-check.log")
+    if [[ -n "$summary" ]]; then
+        read -r p _ f _ <<<"${summary//,/}"
+        note=""
+        if ((status != 0 && f == 0)); then
+            f=1
+            note="make check exited $status"
+        fi
+        record gcc "$p" "$f" $((SECONDS - t0)) "$note"
+    else
+        record gcc 0 1 $((SECONDS - t0)) "make check printed no summary"
+    fi
+else
+    record gcc 0 1 $((SECONDS - t0)) "build failed"
+fi
+
+# ---- 3. sanitizers -------------------------------------------------------
+if [[ "${DJ_SKIP_ASAN:-0}" != 1 ]]; then
+    banner "3. clang ASan+UBSan build: make check"
+    t0=$SECONDS
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+    if configure_build build-asan CC=clang --enable-sanitizers; then
+        (cd build-asan && make -j"$JOBS" --no-print-directory check) 2>&1 |
+            tee "$LOGDIR/asan-check.log"
+        status=${PIPESTATUS[0]}
+        summary=$(last_summary "$LOGDIR/asan-check.log")
+        if ((status == 0)); then
+            record sanitize 1 0 $((SECONDS - t0)) "suites: $summary"
+        else
+            record sanitize 0 1 $((SECONDS - t0)) "suites: ${summary:-no summary}"
+        fi
+    else
+        record sanitize 0 1 $((SECONDS - t0)) "build failed"
+    fi
+fi
+
+# ---- 4. valgrind ---------------------------------------------------------
+if [[ "${DJ_SKIP_VALGRIND:-0}" != 1 ]]; then
+    banner "4. valgrind: unit tests and DATC (gcc build)"
+    t0=$SECONDS
+    if ((gcc_built == 0)) || [[ ! -x build/judgectl ]]; then
+        record valgrind 0 1 $((SECONDS - t0)) "no gcc build to run"
+    else
+        DJ_SUITES="unit datc alt" \
+        DJ_TEST_WRAPPER="valgrind -q --leak-check=full \
+--errors-for-leak-kinds=definite,indirect \
+--show-leak-kinds=definite,indirect --error-exitcode=99" \
+            bash tests/run-suites.sh build . 2>&1 | tee "$LOGDIR/valgrind.log"
+        status=${PIPESTATUS[0]}
+        summary=$(last_summary "$LOGDIR/valgrind.log")
+        if ((status == 0)); then
+            record valgrind 1 0 $((SECONDS - t0)) "suites: $summary"
+        else
+            record valgrind 0 1 $((SECONDS - t0)) "suites: ${summary:-no summary}"
+        fi
+    fi
+fi
+
+# ---- summary -------------------------------------------------------------
+banner "summary"
+for line in "${stage_lines[@]}"; do
+    echo "  $line"
+done
+echo "(gcc counts every check; the sanitizer and valgrind stages count as one each)"
+echo "$total_passed passed, $total_failed failed"
+((total_failed == 0))
