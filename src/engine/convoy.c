@@ -89,11 +89,11 @@ bool mv_convoy_route_ok(const mv_ctx *c, int army, const bool *broken)
 }
 
 /* Depth-first: is `fleet` on some simple ordered route from here to dest? */
-static bool route_through(const mv_ctx *c, int army, int at, int fleet,
-                          bool passed, bool *visited, int depth)
+static bool route_through(const mv_ctx *c, int army, int dest,
+                          bool ordered_only, int at, int fleet, bool passed,
+                          bool *visited, int depth)
 {
     const dj_map *m = c->map;
-    int dest = c->u[army].dest_prov;
     passed |= at == fleet;
     if (passed && dj_map_reaches_province(m, c->u[at].loc, dest, DJ_FLEET))
         return true;
@@ -101,10 +101,11 @@ static bool route_through(const mv_ctx *c, int army, int at, int fleet,
         return false;
     visited[at] = true;
     for (int g = 0; g < c->nunits; g++) {
-        if (visited[g] || !carrier(c, g, army, dest, true, -1) ||
+        if (visited[g] || !carrier(c, g, army, dest, ordered_only, -1) ||
             !dj_map_adjacent(m, c->u[at].loc, c->u[g].loc, DJ_FLEET))
             continue;
-        if (route_through(c, army, g, fleet, passed, visited, depth + 1)) {
+        if (route_through(c, army, dest, ordered_only, g, fleet, passed,
+                          visited, depth + 1)) {
             visited[at] = false;
             return true;
         }
@@ -113,19 +114,19 @@ static bool route_through(const mv_ctx *c, int army, int at, int fleet,
     return false;
 }
 
-bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army)
+bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
+                       bool ordered_only)
 {
     const dj_map *m = c->map;
     bool visited[DJ_MAX_UNITS];
-    int dest = c->u[army].dest_prov;
 
-    if (!carrier(c, fleet, army, dest, true, -1))
+    if (!carrier(c, fleet, army, dest, ordered_only, -1))
         return false;
     memset(visited, 0, sizeof(bool) * (size_t)c->nunits);
     for (int f = 0; f < c->nunits; f++) {
-        if (carrier(c, f, army, dest, true, -1) &&
+        if (carrier(c, f, army, dest, ordered_only, -1) &&
             dj_map_reaches_province(m, c->u[f].loc, c->u[army].prov, DJ_FLEET) &&
-            route_through(c, army, f, fleet, false, visited, 0))
+            route_through(c, army, dest, ordered_only, f, fleet, false, visited, 0))
             return true;
     }
     return false;
@@ -158,7 +159,7 @@ static bool convoy_survived(const mv_ctx *c, int a)
     for (int f = 0; f < c->nunits; f++) {
         broken[f] = c->u[f].dislodged;
         any_broken |= broken[f] && carrier(c, f, a, c->u[a].dest_prov, true, -1) &&
-                      mv_fleet_on_route(c, f, a);
+                      mv_fleet_on_route(c, f, a, c->u[a].dest_prov, true);
     }
     if (dj_rule(c->rules, DJ_RULE_MULTI_ROUTE_DISRUPTION) == 'a')
         return !any_broken;

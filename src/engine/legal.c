@@ -295,12 +295,14 @@ static bool adjacent_move_by_convoy(const mv_ctx *c, int ui,
     }
     if (via)
         return true;
-    /* 2000 rulebook: a fleet of the army's own power on a route shows intent. */
+    /* 2000 rulebook: a convoy ordered by a fleet of the army's own power
+     * shows intent, if that fleet could be part of some route (6.G.6); a
+     * fleet that could not is only confusing the judge (6.G.7). */
     for (int f = 0; f < c->nunits; f++) {
         const mv_unit *fl = &c->u[f];
         if (fl->power == u->power && fl->kind == MV_CONVOY &&
             fl->target == ui && fl->target_dest == u->dest_prov &&
-            mv_fleet_on_route(c, f, ui))
+            mv_fleet_on_route(c, f, ui, u->dest_prov, false))
             return true;
     }
     return false;

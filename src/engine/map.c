@@ -148,20 +148,19 @@ static void fail_at(parser *p, src_ref at, const char *fmt, ...)
 
 static const src_ref no_line = {0, 0};
 
-/* Grow *arr so it holds at least need elements; false when out of memory. */
-static bool grow(void **arr, int *cap, int need, size_t elem)
+/* arr grown to hold at least need elements (arr itself if it already
+ * does); NULL when out of memory, leaving arr and *cap as they were. */
+static void *grow(void *arr, int *cap, int need, size_t elem)
 {
     if (need <= *cap)
-        return true;
+        return arr;
     int ncap = *cap ? *cap : 64;
     while (ncap < need)
         ncap *= 2;
-    void *n = realloc(*arr, (size_t)ncap * elem);
-    if (!n)
-        return false;
-    *arr = n;
-    *cap = ncap;
-    return true;
+    void *n = realloc(arr, (size_t)ncap * elem);
+    if (n)
+        *cap = ncap;
+    return n;
 }
 
 static bool word_is(const char *w, const char *kw)
@@ -318,11 +317,13 @@ static void add_line(parser *p, const char *text, int len, src_ref at)
         fail_at(p, at, "more than %d lines", LINES_MAX);
         return;
     }
-    if (!grow((void **)&p->lines, &p->lines_cap, p->nlines + 1,
-              sizeof *p->lines)) {
+    void *grown =
+        grow(p->lines, &p->lines_cap, p->nlines + 1, sizeof *p->lines);
+    if (!grown) {
         fail_at(p, at, "out of memory");
         return;
     }
+    p->lines = grown;
     p->lines[p->nlines++] = (map_line){text, len, at};
 }
 
@@ -451,11 +452,13 @@ static int find_draft(const parser *p, const char *abbr)
 
 static void add_alias(parser *p, const char *text, int loc, src_ref at)
 {
-    if (!grow((void **)&p->aliases, &p->aliases_cap, p->naliases + 1,
-              sizeof *p->aliases)) {
+    void *grown =
+        grow(p->aliases, &p->aliases_cap, p->naliases + 1, sizeof *p->aliases);
+    if (!grown) {
         fail_at(p, at, "out of memory");
         return;
     }
+    p->aliases = grown;
     alias_draft *a = &p->aliases[p->naliases];
     snprintf(a->text, sizeof a->text, "%s", text);
     a->loc = loc;
@@ -481,11 +484,13 @@ static int draft_for(parser *p, const char *word, src_ref at)
         fail_at(p, at, "more than %d locations", DJ_MAX_LOCS);
         return -1;
     }
-    if (!grow((void **)&p->drafts, &p->drafts_cap, p->ndrafts + 1,
-              sizeof *p->drafts)) {
+    void *grown =
+        grow(p->drafts, &p->drafts_cap, p->ndrafts + 1, sizeof *p->drafts);
+    if (!grown) {
         fail_at(p, at, "out of memory");
         return -1;
     }
+    p->drafts = grown;
     d = p->ndrafts++;
     loc_draft *ld = &p->drafts[d];
     memset(ld, 0, sizeof *ld);

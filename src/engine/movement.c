@@ -117,7 +117,7 @@ static void markInvalidConvoys(mv_ctx *c)
     for (int f = 0; f < c->nunits; f++) {
         mv_unit *fl = &c->u[f];
         if (fl->kind == MV_CONVOY && fl->mark != MK_VOID &&
-            !mv_fleet_on_route(c, f, fl->target))
+            !mv_fleet_on_route(c, f, fl->target, fl->target_dest, true))
             fl->mark = MK_VOID;
     }
     for (int a = 0; a < c->nunits; a++) {
@@ -386,7 +386,10 @@ static bool markSwapBounces(mv_ctx *c)
             if (o < 0 || !unmarked_mover(&c->u[o]) || c->u[o].by_convoy ||
                 c->u[o].dest_prov != u->prov)
                 continue;
-            int mine = u->support, theirs = c->u[o].support;
+            /* Each side's strength leaves out the supports given by the
+             * other side's power (its no-help list), as in step 8 (6.E.6). */
+            int mine = u->support - u->no_help;
+            int theirs = c->u[o].support - c->u[o].no_help;
             if (mine <= theirs)
                 bounce(c, m);
             if (theirs <= mine)

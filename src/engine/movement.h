@@ -97,7 +97,8 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
 bool mv_fleet_path_exists(const mv_ctx *c, int army, int dest_prov,
                           bool ordered_only, int exclude_unit);
 bool mv_convoy_route_ok(const mv_ctx *c, int army, const bool *broken);
-bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army);
+bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
+                       bool ordered_only);
 void mv_resolve_with_paradox_rule(mv_ctx *c);
 
 /* movement.c — the marked passes (steps 3-10), run on a prepared context. */
