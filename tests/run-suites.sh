@@ -7,6 +7,7 @@
 # Suites, in order:
 #   unit     every BUILDDIR/tests/unit/test_* binary, run as `test_x SRCDIR`
 #   datc     judgectl check --maps SRCDIR/maps SRCDIR/tests/datc/*.txt
+#   extra    the same for SRCDIR/tests/datc-extra/*.txt (beyond the 158)
 #   alt      the same for SRCDIR/tests/datc-alt/*.txt, when there are any
 #   scripts  every executable SRCDIR/tests/scripts/*.sh, run as
 #            `script BUILDDIR SRCDIR` (absolute paths)
@@ -36,7 +37,7 @@ if [ $# -ne 2 ]; then
 fi
 BUILDDIR=$(cd "$1" && pwd) || exit 2
 SRCDIR=$(cd "$2" && pwd) || exit 2
-SUITES=${DJ_SUITES:-unit datc alt scripts}
+SUITES=${DJ_SUITES:-unit datc extra alt scripts}
 WRAPPER=${DJ_TEST_WRAPPER:-}
 TIMEOUT=${DJ_TEST_TIMEOUT:-1200}
 VERBOSE=${DJ_TEST_VERBOSE:-0}
@@ -166,6 +167,7 @@ for suite in $SUITES; do
     case $suite in
     unit) run_unit ;;
     datc) run_cases "DATC" datc "$SRCDIR/tests/datc" ;;
+    extra) run_cases "Cases beyond the DATC" datc-extra "$SRCDIR/tests/datc-extra" ;;
     alt) run_cases "DATC alternative rules" datc-alt "$SRCDIR/tests/datc-alt" ;;
     scripts) run_scripts ;;
     *) echo "run-suites: unknown suite '$suite'" >&2; exit 2 ;;

@@ -112,7 +112,6 @@ typedef struct parser {
     alias_draft *aliases;
     int naliases, aliases_cap;
     int *final_of;    /* draft index -> final location index */
-    int *by_abbr;     /* draft indices sorted by abbreviation */
     dj_map *map;
     int unit_power;   /* pass 2: power whose unit list is open, or -1 */
     bool victory_set;
