@@ -87,7 +87,7 @@ static void print_order(FILE *out, const dj_map *map, const dj_order *o,
     char text[128], flags[128];
     dj_order_format(map, o, text, sizeof text);
     describe_flags(r->flags, flags, sizeof flags);
-    fprintf(out, "  %s: %-20s %s", power_name(map, o->power), text,
+    fprintf(out, "  %s: %-24s %s", power_name(map, o->power), text,
             r->success ? "succeeds" : "fails");
     if (flags[0])
         fprintf(out, " [%s]", flags);
@@ -105,7 +105,7 @@ static void print_orders(FILE *out, const dj_map *map, const dj_order *orders,
         char text[128];
         const dj_auto_order *a = &res->autos[i];
         dj_order_format(map, &a->order, text, sizeof text);
-        fprintf(out, "  %s: %-20s by the judge", power_name(map, a->order.power),
+        fprintf(out, "  %s: %-24s by the judge", power_name(map, a->order.power),
                 text);
         if (a->why != DJ_WHY_NONE)
             fprintf(out, " (%s)", dj_why_text(a->why));

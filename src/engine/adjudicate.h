@@ -56,6 +56,8 @@ typedef enum {
     DJ_WHY_BUILD_TWICE,        /* 4.D.5: that province already has a build */
     DJ_WHY_REMOVE_NOT_NEEDED,  /* no removals owed, or all already given */
     DJ_WHY_NO_ADJUSTMENT,      /* power has nothing to build or remove */
+    DJ_WHY_WRONG_COAST,        /* 4.B.5/4.B.6 a: a coast that does not apply */
+    DJ_WHY_PATH_NEEDED,        /* 4.A.6 c: a convoy route must be written */
     DJ_WHY_COUNT
 } dj_why;
 

@@ -115,6 +115,83 @@ static bool step_allowed(const dj_map *m, int from_loc, int to_loc,
            (rule == 'e' && dj_map_adjacent(m, to_loc, from_loc, DJ_FLEET));
 }
 
+/* Does water location w hold a fleet that counts for a convoy jump (a-c)? */
+static bool water_usable(const adj_state *s, int w, int power, char rule)
+{
+    if (rule == 'a')
+        return true;
+    int u = dj_position_unit_at(s->map, s->pos, w);
+    return u >= 0 && s->pos->units[u].type == DJ_FLEET &&
+           (rule == 'c' || s->pos->units[u].power == power);
+}
+
+/*
+ * 4.D.8 a-c: an army's convoy counts as one move, to any coast reached
+ * through usable water.  Marks the provinces reached in `reach`.
+ */
+static void convoy_reach(const adj_state *s, int prov, int power, char rule,
+                         bool *reach)
+{
+    const dj_map *m = s->map;
+    int16_t queue[DJ_MAX_LOCS];
+    bool seen[DJ_MAX_LOCS];
+    int head = 0, tail = 0;
+    memset(seen, 0, sizeof(bool) * (size_t)m->nlocs);
+    for (int w = 0; w < m->nlocs; w++)
+        if (m->locs[w].terrain == DJ_WATER && water_usable(s, w, power, rule) &&
+            dj_map_reaches_province(m, w, prov, DJ_FLEET)) {
+            seen[w] = true;
+            queue[tail++] = (int16_t)w;
+        }
+    while (head < tail) {
+        int w = queue[head++];
+        for (int i = 0; i < m->locs[w].nadj; i++) {
+            int to = m->locs[w].adj[i].to;
+            int tp = dj_province(m, to);
+            if (m->locs[tp].terrain == DJ_COAST)
+                reach[tp] = true;
+            else if (m->locs[to].terrain == DJ_WATER && !seen[to] &&
+                     water_usable(s, to, power, rule)) {
+                seen[to] = true;
+                queue[tail++] = (int16_t)to;
+            }
+        }
+    }
+}
+
+/* Armies under 4.D.8 a-c: moves over land, and convoys as single moves. */
+static int army_distance_by_convoy(const adj_state *s, int loc, int power,
+                                   char rule)
+{
+    const dj_map *m = s->map;
+    int16_t dist[DJ_MAX_LOCS];
+    int16_t queue[DJ_MAX_LOCS];
+    bool reach[DJ_MAX_LOCS];
+    int head = 0, tail = 0;
+    for (int i = 0; i < m->nlocs; i++)
+        dist[i] = -1;
+    int start = dj_province(m, loc);
+    dist[start] = 0;
+    queue[tail++] = (int16_t)start;
+    while (head < tail) {
+        int at = queue[head++];
+        if (m->is_sc[at] && (m->home_of[at] & (1u << power)))
+            return dist[at];
+        memset(reach, 0, sizeof(bool) * (size_t)m->nlocs);
+        if (m->locs[at].terrain == DJ_COAST)
+            convoy_reach(s, at, power, rule, reach);
+        for (int to = 0; to < m->nlocs; to++) {
+            if (dist[to] >= 0 || dj_province(m, to) != to)
+                continue;
+            if (reach[to] || dj_map_adjacent(m, at, to, DJ_ARMY)) {
+                dist[to] = (int16_t)(dist[at] + 1);
+                queue[tail++] = (int16_t)to;
+            }
+        }
+    }
+    return FAR_AWAY;
+}
+
 /* Breadth-first distance, in moves, from loc to the nearest home centre. */
 static int distance_home(const dj_map *m, int loc, dj_unit_type type, int power,
                          char rule)
@@ -173,9 +250,12 @@ static void civil_disorder_removals(adj_state *s, int power, dj_result *out)
     int dist[DJ_MAX_UNITS];
     for (int i = 0; i < s->pos->nunits; i++) {
         const dj_unit *u = &s->pos->units[i];
-        dist[i] = u->power == power
-                      ? distance_home(s->map, u->loc, u->type, power, rule)
-                      : -1;
+        if (u->power != power)
+            dist[i] = -1;
+        else if (u->type == DJ_ARMY && rule >= 'a' && rule <= 'c')
+            dist[i] = army_distance_by_convoy(s, u->loc, power, rule);
+        else
+            dist[i] = distance_home(s->map, u->loc, u->type, power, rule);
     }
     while (s->used[power] < -s->due[power]) {
         int pick = -1;

@@ -151,19 +151,35 @@ static bool convoy_in_doubt(const mv_ctx *c, int a)
     return false;
 }
 
+/*
+ * Is army a's convoy broken when the fleets in `broken` fail?  4.A.1 b: only
+ * if no route is left.  4.A.1 a: if any fleet of the convoy fails, where the
+ * convoy leaves out foreign fleets when the army's own power can carry it
+ * alone (the DPTG's reading, 6.F.10).
+ */
+bool mv_convoy_broken(const mv_ctx *c, int a, const bool *broken)
+{
+    if (dj_rule(c->rules, DJ_RULE_MULTI_ROUTE_DISRUPTION) != 'a')
+        return !mv_convoy_route_ok(c, a, broken);
+    bool foreign[DJ_MAX_UNITS];
+    for (int f = 0; f < c->nunits; f++)
+        foreign[f] = c->u[f].power != c->u[a].power;
+    bool own_only = mv_convoy_route_ok(c, a, foreign);
+    for (int f = 0; f < c->nunits; f++)
+        if (broken[f] && !(own_only && foreign[f]) &&
+            carrier(c, f, a, c->u[a].dest_prov, true, -1) &&
+            mv_fleet_on_route(c, f, a, c->u[a].dest_prov, true))
+            return true;
+    return false;
+}
+
 /* Did the convoy really work, given who was dislodged? */
 static bool convoy_survived(const mv_ctx *c, int a)
 {
     bool broken[DJ_MAX_UNITS];
-    bool any_broken = false;
-    for (int f = 0; f < c->nunits; f++) {
+    for (int f = 0; f < c->nunits; f++)
         broken[f] = c->u[f].dislodged;
-        any_broken |= broken[f] && carrier(c, f, a, c->u[a].dest_prov, true, -1) &&
-                      mv_fleet_on_route(c, f, a, c->u[a].dest_prov, true);
-    }
-    if (dj_rule(c->rules, DJ_RULE_MULTI_ROUTE_DISRUPTION) == 'a')
-        return !any_broken;
-    return mv_convoy_route_ok(c, a, broken);
+    return !mv_convoy_broken(c, a, broken);
 }
 
 /* Run the passes with the doubtful convoys forced by the bits of `mask`. */

@@ -110,7 +110,10 @@ static dj_why check_move_to(const mv_ctx *c, int ui, int dest, bool via,
     }
     if (m->locs[prov].terrain == DJ_WATER)
         return DJ_WHY_BAD_TERRAIN;
-    *dest_loc = (int16_t)prov;  /* 4.B: an army ignores any coast written */
+    if (m->locs[dest].is_coast &&
+        dj_rule(c->rules, DJ_RULE_COAST_UNKNOWN) == 'a')
+        return DJ_WHY_WRONG_COAST; /* 4.B.6 a: an army has no coast */
+    *dest_loc = (int16_t)prov;  /* 4.B.6 b: an army ignores any coast written */
     bool adjacent = dj_map_adjacent(m, u->loc, prov, DJ_ARMY);
     bool explicit_only = dj_rule(c->rules, DJ_RULE_ADJACENT_CONVOY) == 'e';
     if (adjacent && !(explicit_only && via))
@@ -202,9 +205,8 @@ static dj_why check_order(const mv_ctx *c, int ui, const dj_order *o,
         why = check_move_to(c, ui, o->dest, o->via_convoy, -1, &dest_loc,
                             &needs_convoy);
         out->kind = MV_MOVE;
-        out->dest_loc = dest_loc;
-        out->dest_prov = dest_loc >= 0 ? (int16_t)dj_province(c->map, dest_loc)
-                                       : -1;
+        out->dest_loc = dest_loc >= 0 ? dest_loc : o->dest;
+        out->dest_prov = (int16_t)dj_province(c->map, out->dest_loc);
         out->by_convoy = needs_convoy;
         break;
     case DJ_ORDER_SUPPORT:
@@ -238,6 +240,20 @@ static bool locations_in_range(const dj_map *m, const dj_order *o)
 static bool why_is_void(dj_why why)
 {
     return why == DJ_WHY_NO_TARGET;
+}
+
+/*
+ * 4.E.1 a-c: some impossible moves are still moves (they fail, and the unit
+ * cannot be supported to hold).  Under d, the default, they are illegal.
+ */
+static bool still_a_move(const mv_ctx *c, const dj_order *o, dj_why why)
+{
+    char rule = dj_rule(c->rules, DJ_RULE_ILLEGAL_ORDERS);
+    if (o->kind != DJ_ORDER_MOVE || rule == 'd' || o->dest < 0)
+        return false;
+    if (rule == 'c') /* could be valid on this map: a convoy may come */
+        return why == DJ_WHY_NO_CONVOY_ROUTE;
+    return why != DJ_WHY_WRONG_PHASE;
 }
 
 /* 4.D.3: several different legal orders for one unit. */
@@ -284,7 +300,7 @@ static bool adjacent_move_by_convoy(const mv_ctx *c, int ui,
 
     if (rule == 'e')
         return via;
-    if (!mv_fleet_path_exists(c, ui, u->dest_prov, true, -1))
+    if (c->land_only[ui] || !mv_fleet_path_exists(c, ui, u->dest_prov, true, -1))
         return false;
     if (rule == 'a')
         return true;
@@ -306,6 +322,42 @@ static bool adjacent_move_by_convoy(const mv_ctx *c, int ui,
             return true;
     }
     return false;
+}
+
+/*
+ * 4.E.3 a: a unit left without an order moves where its own power's
+ * supports and convoys say it moves, if they all agree.
+ */
+static void add_implicit_moves(mv_ctx *c, dj_order_result *res)
+{
+    (void)res;
+    for (int ui = 0; ui < c->nunits; ui++) {
+        mv_unit *u = &c->u[ui];
+        if (u->order >= 0 || u->kind != MV_HOLD)
+            continue;
+        int dest = -1;
+        bool agree = true;
+        for (int s = 0; s < c->nunits; s++) {
+            const mv_unit *o = &c->u[s];
+            if ((o->kind != MV_SUPPORT && o->kind != MV_CONVOY) ||
+                o->target != ui || o->target_dest < 0 || o->power != u->power)
+                continue;
+            if (dest >= 0 && dest != o->target_dest)
+                agree = false;
+            dest = o->target_dest;
+        }
+        if (dest < 0 || !agree)
+            continue;
+        int16_t loc;
+        bool needs_convoy;
+        if (check_move_to(c, ui, dest, false, -1, &loc, &needs_convoy) !=
+            DJ_WHY_NONE)
+            continue;
+        u->kind = MV_MOVE;
+        u->dest_loc = loc;
+        u->dest_prov = (int16_t)dest;
+        u->by_convoy = needs_convoy;
+    }
 }
 
 void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
@@ -335,6 +387,12 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
             r->why = DJ_WHY_NOT_OWNER;
             continue;
         }
+        if (m->locs[o->loc].is_coast && o->loc != c->u[ui].loc &&
+            dj_rule(c->rules, DJ_RULE_COAST_WRONG_UNIT) == 'a') {
+            r->flags |= DJ_RF_ILLEGAL; /* 4.B.5 a: the unit is not there */
+            r->why = DJ_WHY_WRONG_COAST;
+            continue;
+        }
         next[i] = first[ui];
         first[ui] = i;
     }
@@ -346,6 +404,11 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
         for (int i = first[ui]; i >= 0; i = next[i]) {
             mv_unit p = c->u[ui];
             dj_why why = check_order(c, ui, &orders[i], &p);
+            if (why != DJ_WHY_NONE && still_a_move(c, &orders[i], why)) {
+                p.doomed = true;
+                p.doomed_why = why;
+                why = DJ_WHY_NONE;
+            }
             if (why != DJ_WHY_NONE) {
                 res[i].why = why;
                 res[i].flags |= why_is_void(why) ? DJ_RF_VOID : DJ_RF_ILLEGAL;
@@ -362,12 +425,20 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
         if (n > 0)
             settle_duplicates(c, ui, cand, n, parsed_orders, res);
     }
+    if (dj_rule(c->rules, DJ_RULE_IMPLICIT_ORDERS) == 'a')
+        add_implicit_moves(c, res);
     /* Pass 3: land or sea for armies moving next door (4.A.3). */
     for (int ui = 0; ui < c->nunits; ui++) {
         mv_unit *u = &c->u[ui];
-        if (u->kind != MV_MOVE || u->type != DJ_ARMY)
+        if (u->kind != MV_MOVE || u->type != DJ_ARMY || u->doomed)
             continue;
-        if (dj_map_adjacent(m, u->loc, u->dest_prov, DJ_ARMY))
+        if (u->order >= 0 && dj_map_adjacent(m, u->loc, u->dest_prov, DJ_ARMY))
             u->by_convoy = adjacent_move_by_convoy(c, ui, orders);
+        /* 4.A.6 c: a convoyed army must name its route. */
+        if (u->by_convoy && u->order >= 0 && orders[u->order].npath == 0 &&
+            dj_rule(c->rules, DJ_RULE_CONVOY_PATH) == 'c') {
+            u->doomed = true;
+            u->doomed_why = DJ_WHY_PATH_NEEDED;
+        }
     }
 }

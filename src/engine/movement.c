@@ -122,7 +122,7 @@ static void markInvalidConvoys(mv_ctx *c)
     }
     for (int a = 0; a < c->nunits; a++) {
         mv_unit *u = &c->u[a];
-        if (u->kind != MV_MOVE || !u->by_convoy)
+        if (u->kind != MV_MOVE || !u->by_convoy || u->doomed)
             continue;
         if (mv_fleet_path_exists(c, a, u->dest_prov, true, -1))
             c->convoyed[c->nconvoyed++] = (int16_t)a;
@@ -159,11 +159,13 @@ static void markInvalidSupports(mv_ctx *c)
         mv_unit *su = &c->u[s];
         if (su->kind != MV_SUPPORT || su->mark == MK_VOID)
             continue;
-        if (!support_matches(c, su)) {
-            su->mark = MK_VOID;
+        mv_unit *t = &c->u[su->target];
+        if (!support_matches(c, su) ||
+            (su->target_dest < 0 && (c->pos->civil_disorder >> t->power & 1u) &&
+             dj_rule(c->rules, DJ_RULE_CIVIL_DISORDER_SUPPORT) == 'a')) {
+            su->mark = MK_VOID; /* 4.D.9 a: no hold support in civil disorder */
             continue;
         }
-        mv_unit *t = &c->u[su->target];
         t->support++;
         int victim = su->target_dest >= 0 ? c->unit_at[su->target_dest] : -1;
         if (victim >= 0 && c->u[victim].power == su->power) {
@@ -173,8 +175,17 @@ static void markInvalidSupports(mv_ctx *c)
     }
 }
 
+/* 4.E.1 a-c: moves that cannot succeed still count as moves, and fail. */
+static void markImpossibleMoves(mv_ctx *c)
+{
+    for (int m = 0; m < c->nunits; m++)
+        if (c->u[m].kind == MV_MOVE && c->u[m].doomed)
+            c->u[m].mark = MK_BOUNCE;
+}
+
 void mv_prepare(mv_ctx *c)
 {
+    markImpossibleMoves(c);
     markInvalidConvoys(c);
     markInvalidSupports(c);
 }
@@ -210,12 +221,10 @@ static bool paradox_rule_spares(const mv_ctx *c, int mover, const mv_unit *s)
         return false;
     if (rule == 'b') /* 1982: support for or against any convoying fleet */
         return c->u[fleet].kind == MV_CONVOY && c->u[fleet].mark != MK_VOID;
-    if (s->target_dest < 0)
-        return false;
-    if (rule == 'a') /* 1971: an attack on one of this army's fleets */
+    if (rule == 'a') /* 1971: for or against one of this army's fleets */
         return convoys_army(c, fleet, mover);
     if (rule == 'c') /* 2000: an attack on a fleet the army needs */
-        return necessary_for(c, fleet, mover);
+        return s->target_dest >= 0 && necessary_for(c, fleet, mover);
     return false;
 }
 
@@ -265,7 +274,7 @@ static void buildCombatLists(mv_ctx *c)
         const mv_unit *u = &c->u[m];
         if (!mv_is_mover(u))
             add_entry(c, u->prov, m, false);
-        else if (u->mark == MK_NO_CONVOY)
+        else if (u->mark == MK_NO_CONVOY || u->mark == MK_BOUNCE)
             add_entry(c, u->prov, m, true);
         else
             add_entry(c, u->dest_prov, m, false);
@@ -281,18 +290,14 @@ static void buildCombatLists(mv_ctx *c)
 static bool checkDisruptions(const mv_ctx *c, int a)
 {
     bool threatened[DJ_MAX_UNITS];
-    bool any = false;
     for (int f = 0; f < c->nunits; f++) {
         threatened[f] = false;
         if (!convoys_army(c, f, a))
             continue;
         int w = mv_strongest(c, c->u[f].prov, NULL);
         threatened[f] = w >= 0 && c->u[w].power != c->u[f].power;
-        any |= threatened[f];
     }
-    if (dj_rule(c->rules, DJ_RULE_MULTI_ROUTE_DISRUPTION) == 'a')
-        return any; /* 4.A.1 a: one threatened route is enough */
-    return !mv_convoy_route_ok(c, a, threatened);
+    return mv_convoy_broken(c, a, threatened);
 }
 
 static void markNoConvoy(mv_ctx *c, int a)
@@ -567,7 +572,10 @@ static void order_outcome(const mv_ctx *c, int ui, dj_order_result *r)
     switch (u->kind) {
     case MV_MOVE:
         ok = u->moved;
-        if (u->mark == MK_NO_CONVOY)
+        if (u->doomed) {
+            r->flags |= DJ_RF_ILLEGAL;
+            r->why = u->doomed_why;
+        } else if (u->mark == MK_NO_CONVOY)
             r->flags |= DJ_RF_NO_CONVOY;
         else if (!ok)
             r->flags |= DJ_RF_BOUNCE;
@@ -633,7 +641,8 @@ static void mark_contested(const mv_ctx *c, dj_result *out)
     memset(out->contested, 0, sizeof(bool) * (size_t)c->map->nlocs);
     for (int m = 0; m < c->nunits; m++) {
         const mv_unit *u = &c->u[m];
-        if (!mv_is_mover(u) || u->moved || u->mark == MK_NO_CONVOY)
+        if (!mv_is_mover(u) || u->moved || u->mark == MK_NO_CONVOY ||
+            u->doomed)
             continue;
         int p = u->dest_prov;
         bool listed = false; /* a head-to-head loser no longer counts */
@@ -678,14 +687,43 @@ static void build_next_position(const mv_ctx *c, dj_result *out)
                                  dj_rule(c->rules, DJ_RULE_CONVOY_RETREAT) == 'b');
 }
 
+/*
+ * 4.A.3 c: an army swapping by convoy goes over land after all when its
+ * convoy is disrupted.  Returns whether some army changed its mind, in which
+ * case the phase is adjudicated again.
+ */
+static bool take_land_route_instead(mv_ctx *c)
+{
+    bool changed = false;
+    if (dj_rule(c->rules, DJ_RULE_ADJACENT_CONVOY) != 'c')
+        return false;
+    for (int a = 0; a < c->nunits; a++) {
+        const mv_unit *u = &c->u[a];
+        if (u->kind == MV_MOVE && u->by_convoy && u->mark == MK_NO_CONVOY &&
+            dj_map_adjacent(c->map, u->loc, u->dest_prov, DJ_ARMY) &&
+            !c->land_only[a]) {
+            c->land_only[a] = true;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
 int mv_adjudicate(const dj_map *map, const dj_position *pos,
                   const dj_order *orders, int norders, const dj_rules *rules,
                   dj_result *out, mv_ctx *c)
 {
-    init_context(c, map, pos, rules);
-    mv_assign_orders(c, orders, norders, out->orders);
-    mv_prepare(c);
-    mv_resolve_with_paradox_rule(c);
+    memset(c->land_only, 0, sizeof c->land_only);
+    for (int round = 0; round <= pos->nunits; round++) {
+        init_context(c, map, pos, rules);
+        for (int i = 0; i < norders; i++)
+            out->orders[i] = (dj_order_result){.unit = -1, .dislodged_by = -1};
+        mv_assign_orders(c, orders, norders, out->orders);
+        mv_prepare(c);
+        mv_resolve_with_paradox_rule(c);
+        if (!take_land_route_instead(c))
+            break;
+    }
     fill_results(c, orders, norders, out);
     mark_contested(c, out);
     build_next_position(c, out);

@@ -52,6 +52,8 @@ typedef struct mv_unit {
     bool convoy_ok;      /* convoyed army whose convoy succeeded */
     bool forced_bounce;  /* 'All Hold' paradox rule: this move fails */
     bool moved;          /* step 10 has moved it */
+    bool doomed;         /* 4.E.1 a-c: impossible move that still counts as one */
+    dj_why doomed_why;   /* why it cannot succeed */
 } mv_unit;
 
 /* One entry of a province's combat list. */
@@ -86,6 +88,7 @@ typedef struct mv_ctx {
     int nconvoyed;                 /* the "convoying armies list" */
     int16_t convoyed[DJ_MAX_UNITS];
     bool changed;                  /* a pass marked something */
+    bool land_only[DJ_MAX_UNITS];  /* 4.A.3 c: convoy disrupted, go by land */
     mv_search search;
 } mv_ctx;
 
@@ -97,6 +100,7 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
 bool mv_fleet_path_exists(const mv_ctx *c, int army, int dest_prov,
                           bool ordered_only, int exclude_unit);
 bool mv_convoy_route_ok(const mv_ctx *c, int army, const bool *broken);
+bool mv_convoy_broken(const mv_ctx *c, int army, const bool *broken);
 bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
                        bool ordered_only);
 void mv_resolve_with_paradox_rule(mv_ctx *c);
