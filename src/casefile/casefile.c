@@ -18,6 +18,7 @@
  * the next CASE if END is missing, so one bad case costs only itself.
  */
 #include "casefile/casefile.h"
+#include "engine/rules_map.h"
 #include "reader/notation.h"
 
 #include <ctype.h>
@@ -82,6 +83,7 @@ struct dj_casefile {
     char *mapdir;
     dj_map *map;
     char variant[DJ_NAME_MAX];  /* lower case, as loaded */
+    dj_rules map_rules;         /* defaults with the map's RULE lines */
     bool done;                  /* end of file, or the map failed */
     int lineno;
     bool pushed_back;           /* hand out the current line again */
@@ -307,8 +309,16 @@ static bool load_variant(dj_casefile *cf, const char *variant, char *err,
                variant, maperr);
         return false;
     }
+    dj_rules map_rules;
+    if (dj_rules_from_map(map, &map_rules, maperr, sizeof maperr) != 0) {
+        errorf(cf, cf->lineno, err, errlen, "variant '%s' (%s): %s", variant,
+               path, maperr);
+        dj_map_free(map);
+        return false;
+    }
     dj_map_free(cf->map);
     cf->map = map;
+    cf->map_rules = map_rules;
     snprintf(cf->variant, sizeof cf->variant, "%s", lower);
     return true;
 }
@@ -926,7 +936,7 @@ static void begin_case(dj_casefile *cf, dj_case *c, const char *name)
     snprintf(c->name, sizeof c->name, "%s", name);
     c->file = cf->path;
     c->line = cf->lineno;
-    dj_rules_default(&c->rules);
+    c->rules = cf->map_rules;  /* the case's RULE lines come on top */
     dj_phase spring = {DJ_SPRING, 1901, DJ_MOVEMENT};
     dj_position_empty(cf->map, spring, &c->pre);
     c->norders = 0;

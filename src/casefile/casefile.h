@@ -9,7 +9,7 @@
  * carries on.
  *
  * Everything a case needs to run is resolved while reading: the rules
- * (defaults plus RULE lines), the position before the phase (dislodged
+ * (defaults, then the map's RULE lines, then the case's), the position before the phase (dislodged
  * units with their attackers and legal retreats worked out from
  * PRESTATE_RESULTS), the orders (parsed, with their source text), and the
  * expected units afterwards.
@@ -42,7 +42,7 @@ typedef struct dj_case {
     char name[DJ_CASE_NAME_MAX];  /* "6.A.1 Moving to an area that is not..." */
     const char *file;             /* the reader's path; valid while it lives */
     int line;                     /* line of the CASE keyword */
-    dj_rules rules;               /* defaults with the case's RULE lines */
+    dj_rules rules;               /* defaults, map's, then case's RULEs */
     dj_position pre;              /* the position the orders are given in */
     int norders;
     dj_case_order orders[DJ_CASE_MAX_ORDERS];

@@ -23,6 +23,7 @@
 
 #include "casefile/casefile.h"
 #include "casefile/check.h"
+#include "cli/commands.h"
 
 #ifndef DJ_MAPDIR
 #define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
@@ -45,6 +46,10 @@ static const command COMMANDS[] = {
      "run adjudicator test cases and compare with their expected outcome",
      cmd_check},
     {"help", "[COMMAND]", "show the commands, or how to use one", cmd_help},
+    {"rules",
+     "[--brief] [--maps DIR] [--map MAP] [--rule NAME=VALUE]... [OPTION...]",
+     "list the DATC chapter-4 rule options and the values in force",
+     cmd_rules},
 };
 
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])

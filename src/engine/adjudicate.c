@@ -43,6 +43,7 @@ static const char *const why_text[DJ_WHY_COUNT] = {
     [DJ_WHY_REMOVE_NOT_NEEDED] = "no removal needed",
     [DJ_WHY_NO_ADJUSTMENT] = "nothing to build or remove",
     [DJ_WHY_WRONG_COAST] = "that coast does not apply to this unit",
+    [DJ_WHY_NO_ORDER] = "no order given",
     [DJ_WHY_PATH_NEEDED] = "a convoy route must be written (A LON-NTH-BEL)",
 };
 

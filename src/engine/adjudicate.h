@@ -58,6 +58,7 @@ typedef enum {
     DJ_WHY_NO_ADJUSTMENT,      /* power has nothing to build or remove */
     DJ_WHY_WRONG_COAST,        /* 4.B.5/4.B.6 a: a coast that does not apply */
     DJ_WHY_PATH_NEEDED,        /* 4.A.6 c: a convoy route must be written */
+    DJ_WHY_NO_ORDER,           /* the judge acted because no order came */
     DJ_WHY_COUNT
 } dj_why;
 

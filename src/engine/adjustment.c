@@ -272,7 +272,7 @@ static void civil_disorder_removals(adj_state *s, int power, dj_result *out)
         const dj_unit *u = &s->pos->units[pick];
         dj_auto_order *a = &out->autos[out->nauto++];
         a->order = dj_order_make(DJ_ORDER_REMOVE, power, u->type, u->loc);
-        a->why = DJ_WHY_NONE;
+        a->why = DJ_WHY_NO_ORDER;
     }
 }
 

@@ -152,6 +152,6 @@ void rt_adjudicate(const dj_map *map, const dj_position *pos,
             out->orders[i].flags |= DJ_RF_BOUNCE;
         dj_auto_order *a = &out->autos[out->nauto++];
         a->order = dj_order_make(DJ_ORDER_DISBAND, u->power, u->type, u->loc);
-        a->why = i >= 0 ? DJ_WHY_NONE : DJ_WHY_NO_UNIT;
+        a->why = i >= 0 ? DJ_WHY_NONE : DJ_WHY_NO_ORDER;
     }
 }

@@ -1,0 +1,335 @@
+/*
+ * cmd_rules.c — `judgectl rules`: the disputable rules of DATC chapter 4.
+ *
+ * Lists every rule option with its DATC issue, its choices, the DATC's
+ * preferred choice (the default) and the value in force.  With --map the
+ * map's RULE lines are applied on top of the defaults, with --rule the
+ * overrides on top of those, exactly as a game builds its rules
+ * (engine/rules_map.h); every bad line or override is reported, not just
+ * the first.
+ *
+ * Output, one block per option (documented in judgectl(8)):
+ *
+ *   4.A.2 convoy_paradox=d default           header: issue, name=value,
+ *       How are convoy disruption ...        source (default|map|override)
+ *       a  1971: ...                         choices: mark, letter, text,
+ *     * d  Szykman: ... [default]            tags for the layers that
+ *                                            chose this letter
+ * then a blank line.  --brief prints the header lines only.
+ */
+#define _POSIX_C_SOURCE 200809L /* stat() */
+
+#include "config.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/commands.h"
+#include "engine/map.h"
+#include "engine/rules.h"
+#include "engine/rules_map.h"
+
+#ifndef DJ_MAPDIR
+#define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
+#endif
+
+enum { RULES_OK = 0, RULES_USAGE = 2 };
+
+#define RULES_MAX_ARGS 128 /* --rule options, or option names, at once */
+#define RULES_PATH_MAX 1024
+#define RULES_ERR_MAX 512
+
+static const char RULES_SYNOPSIS[] =
+    "usage: judgectl rules [--brief] [--maps DIR] [--map MAP]"
+    " [--rule NAME=VALUE]... [OPTION...]\n";
+
+typedef struct rules_options {
+    bool brief;
+    const char *maps; /* --maps DIR */
+    const char *map;  /* --map MAP */
+    int nrules;
+    const char *rules[RULES_MAX_ARGS]; /* --rule NAME=VALUE, in order */
+    int nnames;
+    const char *names[RULES_MAX_ARGS]; /* options to show; none: all */
+} rules_options;
+
+/* What each layer chose for each option ('\0': that layer did not). */
+typedef struct rules_layers {
+    dj_rules value; /* the result */
+    dj_rule_source from[DJ_RULE_COUNT];
+    char map_choice[DJ_RULE_COUNT];
+    char override_choice[DJ_RULE_COUNT];
+} rules_layers;
+
+static int rules_usage(const char *message, const char *arg)
+{
+    if (arg)
+        fprintf(stderr, "judgectl rules: %s '%s'\n", message, arg);
+    else
+        fprintf(stderr, "judgectl rules: %s\n", message);
+    fputs(RULES_SYNOPSIS, stderr);
+    return -1;
+}
+
+/* "--name=value" or "--name value": the value, advancing *i; NULL if none. */
+static const char *option_value(int argc, char **argv, int *i,
+                                const char *name, bool *matched)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    *matched = false;
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=') {
+        *matched = true;
+        return a + n + 1;
+    }
+    if (a[n] != '\0')
+        return NULL;
+    *matched = true;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int parse_rules_args(int argc, char **argv, rules_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+        const char *a = argv[i], *v;
+        bool matched;
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "--brief") == 0 || strcmp(a, "-b") == 0) {
+            opt->brief = true;
+            continue;
+        }
+        if ((v = option_value(argc, argv, &i, "--maps", &matched)) || matched) {
+            if (!v || !*v)
+                return rules_usage("a directory is needed after", a);
+            opt->maps = v;
+        } else if ((v = option_value(argc, argv, &i, "--map", &matched)) ||
+                   matched) {
+            if (!v || !*v)
+                return rules_usage("a map is needed after", a);
+            opt->map = v;
+        } else if ((v = option_value(argc, argv, &i, "--rule", &matched)) ||
+                   matched) {
+            if (!v)
+                return rules_usage("NAME=VALUE is needed after", a);
+            if (opt->nrules == RULES_MAX_ARGS)
+                return rules_usage("too many --rule options", NULL);
+            opt->rules[opt->nrules++] = v;
+        } else {
+            return rules_usage("unknown option", a);
+        }
+    }
+    for (; i < argc; i++) {
+        if (opt->nnames == RULES_MAX_ARGS)
+            return rules_usage("too many option names", NULL);
+        opt->names[opt->nnames++] = argv[i];
+    }
+    return 0;
+}
+
+/* ---- finding and loading the map ----------------------------------------- */
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --maps, else $DIPJUDGE_MAPDIR, else ./maps, else the installed maps. */
+static const char *maps_directory(const char *option)
+{
+    if (option)
+        return option;
+    const char *env = getenv("DIPJUDGE_MAPDIR");
+    if (env && *env)
+        return env;
+    if (is_directory("maps"))
+        return "maps";
+    return DJ_MAPDIR;
+}
+
+/*
+ * MAP is a file if one of that name exists or it has a '/'; otherwise a
+ * map name, "Standard" meaning standard.map in the maps directory.
+ */
+static bool map_path(const char *map, const char *maps, char *path,
+                     size_t len)
+{
+    if (is_file(map) || strchr(map, '/')) {
+        int n = snprintf(path, len, "%s", map);
+        return n >= 0 && (size_t)n < len;
+    }
+    char lower[DJ_NAME_MAX];
+    size_t i = 0;
+    for (; map[i] && i + 1 < sizeof lower; i++)
+        lower[i] = (char)tolower((unsigned char)map[i]);
+    lower[i] = '\0';
+    if (map[i])
+        return false;
+    size_t ext = strlen(lower);
+    bool has_ext = ext > 4 && strcmp(lower + ext - 4, ".map") == 0;
+    int n = snprintf(path, len, "%s/%s%s", maps_directory(maps), lower,
+                     has_ext ? "" : ".map");
+    return n >= 0 && (size_t)n < len;
+}
+
+/* ---- building the rules, reporting every bad line ------------------------ */
+
+/* Apply one assignment as layer `src`; false (message printed) if bad. */
+static bool apply_one(rules_layers *L, const char *text, dj_rule_source src,
+                      const char *where)
+{
+    char err[RULES_ERR_MAX];
+    int id = dj_rule_assign(&L->value, text, err, sizeof err);
+    if (id < 0) {
+        if (src == DJ_RULE_FROM_MAP)
+            fprintf(stderr, "judgectl rules: %s: RULE '%s': %s\n", where,
+                    text, err);
+        else
+            fprintf(stderr, "judgectl rules: --rule '%s': %s\n", text, err);
+        return false;
+    }
+    L->from[id] = src;
+    if (src == DJ_RULE_FROM_MAP)
+        L->map_choice[id] = L->value.choice[id];
+    else
+        L->override_choice[id] = L->value.choice[id];
+    return true;
+}
+
+static bool build_layers(const dj_map *map, const char *where,
+                         const rules_options *opt, rules_layers *L)
+{
+    memset(L, 0, sizeof *L);
+    dj_rules_default(&L->value);
+    for (int i = 0; i < DJ_RULE_COUNT; i++)
+        L->from[i] = DJ_RULE_FROM_DEFAULT;
+    bool ok = true;
+    for (int i = 0; map && i < map->nrules && i < DJ_MAX_RULES; i++)
+        ok &= apply_one(L, map->rules[i], DJ_RULE_FROM_MAP, where);
+    for (int i = 0; i < opt->nrules; i++)
+        ok &= apply_one(L, opt->rules[i], DJ_RULE_FROM_OVERRIDE, NULL);
+    return ok;
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+static const char *source_word(dj_rule_source s)
+{
+    switch (s) {
+    case DJ_RULE_FROM_MAP:
+        return "map";
+    case DJ_RULE_FROM_OVERRIDE:
+        return "override";
+    default:
+        return "default";
+    }
+}
+
+static void print_rule(FILE *out, const dj_rule_info *r, const rules_layers *L,
+                       bool brief)
+{
+    char value = dj_rule(&L->value, r->id);
+    fprintf(out, "%s %s=%c %s\n", r->issue, r->name, value,
+            source_word(L->from[r->id]));
+    if (brief)
+        return;
+    fprintf(out, "    %s\n", r->summary);
+    for (size_t k = 0; r->choices[k]; k++) {
+        char c = r->choices[k];
+        const char *text = r->choice_text ? r->choice_text[k] : NULL;
+        fprintf(out, "    %c %c  %s", c == value ? '*' : ' ', c,
+                text ? text : "");
+        if (c == r->preferred)
+            fputs(" [default]", out);
+        if (c == L->map_choice[r->id])
+            fputs(" [map]", out);
+        if (c == L->override_choice[r->id])
+            fputs(" [override]", out);
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+}
+
+/* The rules named on the command line, or all; false if one is unknown. */
+static bool select_rules(const rules_options *opt, bool show[DJ_RULE_COUNT])
+{
+    bool ok = true;
+    for (int i = 0; i < DJ_RULE_COUNT; i++)
+        show[i] = opt->nnames == 0;
+    for (int i = 0; i < opt->nnames; i++) {
+        const dj_rule_info *r = dj_rule_find(opt->names[i]);
+        if (r) {
+            show[r->id] = true;
+        } else {
+            fprintf(stderr, "judgectl rules: unknown rule option '%s'\n",
+                    opt->names[i]);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+int cmd_rules(int argc, char **argv)
+{
+    rules_options *opt = malloc(sizeof *opt);
+    if (!opt) {
+        fprintf(stderr, "judgectl: out of memory\n");
+        return RULES_USAGE;
+    }
+    int status = RULES_USAGE;
+    dj_map *map = NULL;
+    if (parse_rules_args(argc, argv, opt) < 0)
+        goto done;
+
+    bool show[DJ_RULE_COUNT];
+    if (!select_rules(opt, show))
+        goto done;
+
+    char path[RULES_PATH_MAX];
+    if (opt->map) {
+        char err[RULES_ERR_MAX];
+        if (!map_path(opt->map, opt->maps, path, sizeof path)) {
+            fprintf(stderr, "judgectl rules: map name too long '%s'\n",
+                    opt->map);
+            goto done;
+        }
+        map = dj_map_load(path, err, sizeof err);
+        if (!map) {
+            fprintf(stderr, "judgectl rules: %s\n", err);
+            goto done;
+        }
+    }
+
+    rules_layers layers;
+    if (!build_layers(map, opt->map ? path : NULL, opt, &layers))
+        goto done;
+
+    const dj_rule_info *table = dj_rule_table();
+    for (int i = 0; i < DJ_RULE_COUNT; i++)
+        if (show[i])
+            print_rule(stdout, &table[i], &layers, opt->brief);
+    status = RULES_OK;
+done:
+    dj_map_free(map);
+    free(opt);
+    return status;
+}
