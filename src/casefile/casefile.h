@@ -9,10 +9,10 @@
  * carries on.
  *
  * Everything a case needs to run is resolved while reading: the rules
- * (defaults, then the map's RULE lines, then the case's), the position before the phase (dislodged
- * units with their attackers and legal retreats worked out from
- * PRESTATE_RESULTS), the orders (parsed, with their source text), and the
- * expected units afterwards.
+ * (defaults, then the map's RULE lines, then the case's), the position
+ * before the phase (dislodged units with their attackers and legal retreats
+ * worked out from PRESTATE_RESULTS), the orders (parsed, with their source
+ * text), and the expected units afterwards.
  */
 #ifndef DJ_CASEFILE_CASEFILE_H
 #define DJ_CASEFILE_CASEFILE_H
