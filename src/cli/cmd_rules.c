@@ -8,14 +8,17 @@
  * (engine/rules_map.h); every bad line or override is reported, not just
  * the first.
  *
- * Output, one block per option (documented in judgectl(8)):
+ * Output, one block per option (the format is documented in judgectl(8)
+ * and kept stable for scripts):
  *
- *   4.A.2 convoy_paradox=d default           header: issue, name=value,
- *       How are convoy disruption ...        source (default|map|override)
- *       a  1971: ...                         choices: mark, letter, text,
- *     * d  Szykman: ... [default]            tags for the layers that
- *                                            chose this letter
- * then a blank line.  --brief prints the header lines only.
+ *   4.A.2  convoy_paradox=e          map       issue, name=value, source
+ *       How are convoy disruption ...          the option's summary
+ *         d  Szykman: ... [default]            mark, letter, text, and a tag
+ *       * e  All Hold: ... [map]               for each layer choosing it
+ *   (blank line)
+ *
+ * The source is default, map or override; the mark '*' is the choice in
+ * force.  --brief prints the header lines only.
  */
 #define _POSIX_C_SOURCE 200809L /* stat() */
 
@@ -76,8 +79,8 @@ static int rules_usage(const char *message, const char *arg)
 }
 
 /* "--name=value" or "--name value": the value, advancing *i; NULL if none. */
-static const char *option_value(int argc, char **argv, int *i,
-                                const char *name, bool *matched)
+static const char *option_value(int argc, char **argv, int *i, const char *name,
+                                bool *matched)
 {
     size_t n = strlen(name);
     const char *a = argv[*i];
@@ -170,8 +173,7 @@ static const char *maps_directory(const char *option)
  * MAP is a file if one of that name exists or it has a '/'; otherwise a
  * map name, "Standard" meaning standard.map in the maps directory.
  */
-static bool map_path(const char *map, const char *maps, char *path,
-                     size_t len)
+static bool map_path(const char *map, const char *maps, char *path, size_t len)
 {
     if (is_file(map) || strchr(map, '/')) {
         int n = snprintf(path, len, "%s", map);
@@ -201,8 +203,8 @@ static bool apply_one(rules_layers *L, const char *text, dj_rule_source src,
     int id = dj_rule_assign(&L->value, text, err, sizeof err);
     if (id < 0) {
         if (src == DJ_RULE_FROM_MAP)
-            fprintf(stderr, "judgectl rules: %s: RULE '%s': %s\n", where,
-                    text, err);
+            fprintf(stderr, "judgectl rules: %s: RULE '%s': %s\n", where, text,
+                    err);
         else
             fprintf(stderr, "judgectl rules: --rule '%s': %s\n", text, err);
         return false;
@@ -244,11 +246,24 @@ static const char *source_word(dj_rule_source s)
     }
 }
 
+/* Width of the longest "name=x", to line the sources up. */
+static int setting_width(void)
+{
+    const dj_rule_info *t = dj_rule_table();
+    size_t w = 0;
+    for (int i = 0; i < DJ_RULE_COUNT; i++)
+        if (strlen(t[i].name) + 2 > w)
+            w = strlen(t[i].name) + 2;
+    return (int)w;
+}
+
 static void print_rule(FILE *out, const dj_rule_info *r, const rules_layers *L,
                        bool brief)
 {
     char value = dj_rule(&L->value, r->id);
-    fprintf(out, "%s %s=%c %s\n", r->issue, r->name, value,
+    char setting[DJ_NAME_MAX + 4];
+    snprintf(setting, sizeof setting, "%s=%c", r->name, value);
+    fprintf(out, "%s  %-*s  %s\n", r->issue, setting_width(), setting,
             source_word(L->from[r->id]));
     if (brief)
         return;

@@ -10,6 +10,7 @@
  * distance, then in alphabetical order of the province's full name.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "phases.h"
@@ -22,7 +23,6 @@ typedef struct adj_state {
     const dj_rules *rules;
     int due[DJ_MAX_POWERS];    /* builds (>0) or removals (<0) owed */
     int used[DJ_MAX_POWERS];   /* builds/waives or removals accepted */
-    bool built[DJ_MAX_LOCS];   /* province already has a build */
     bool removed[DJ_MAX_UNITS];
 } adj_state;
 
@@ -284,53 +284,126 @@ static void reject(dj_order_result *r, uint16_t flag, dj_why why)
     r->why = why;
 }
 
-static void take_order(adj_state *s, const dj_order *o, dj_order_result *r,
-                       dj_position *next)
+/* Pass 1: is this order legal on its own?  Builds remember their unit. */
+static void check_order(adj_state *s, const dj_order *o, dj_order_result *r,
+                        dj_unit *unit)
 {
-    int p = o->power;
     if (o->kind == DJ_ORDER_BUILD || o->kind == DJ_ORDER_WAIVE) {
-        dj_unit unit;
-        dj_why why = check_build(s, o, &unit);
-        if (why != DJ_WHY_NONE) {
+        dj_why why = check_build(s, o, unit);
+        if (why != DJ_WHY_NONE)
             reject(r, DJ_RF_ILLEGAL, why);
-        } else if (o->kind == DJ_ORDER_WAIVE &&
-                   dj_rule(s->rules, DJ_RULE_WAIVE) == 'b') {
+        else if (o->kind == DJ_ORDER_WAIVE &&
+                 dj_rule(s->rules, DJ_RULE_WAIVE) == 'b')
             reject(r, DJ_RF_IGNORED, DJ_WHY_WRONG_PHASE);
-        } else if (s->used[p] >= s->due[p]) {
-            reject(r, DJ_RF_IGNORED, DJ_WHY_BUILD_NO_ROOM);
-        } else if (o->kind == DJ_ORDER_BUILD &&
-                   s->built[dj_province(s->map, unit.loc)]) {
-            reject(r, DJ_RF_IGNORED, DJ_WHY_BUILD_TWICE);
-        } else {
-            s->used[p]++;
-            r->success = true;
-            if (o->kind == DJ_ORDER_BUILD) {
-                s->built[dj_province(s->map, unit.loc)] = true;
-                next->units[next->nunits++] = unit;
-            }
-        }
         return;
     }
     if (o->kind == DJ_ORDER_REMOVE || o->kind == DJ_ORDER_DISBAND) {
-        int unit = -1;
-        dj_why why = check_remove(s, o, &unit);
-        if (why != DJ_WHY_NONE) {
+        int u = -1;
+        dj_why why = check_remove(s, o, &u);
+        if (why != DJ_WHY_NONE)
             reject(r, DJ_RF_ILLEGAL, why);
-        } else if (s->removed[unit]) {
-            r->unit = (int16_t)unit;
-            reject(r, DJ_RF_IGNORED, DJ_WHY_DUPLICATE);
-        } else if (s->used[p] >= -s->due[p]) {
-            r->unit = (int16_t)unit;
-            reject(r, DJ_RF_IGNORED, DJ_WHY_REMOVE_NOT_NEEDED);
-        } else {
-            r->unit = (int16_t)unit;
-            s->removed[unit] = true;
-            s->used[p]++;
-            r->success = true;
-        }
+        else
+            r->unit = (int16_t)u;
         return;
     }
     reject(r, DJ_RF_ILLEGAL, DJ_WHY_WRONG_PHASE);
+}
+
+static bool still_open(const dj_order_result *r)
+{
+    return !(r->flags & (DJ_RF_ILLEGAL | DJ_RF_IGNORED));
+}
+
+/*
+ * Keep `limit` of the n candidates by a 4.D.4-4.D.6 style choice: 'a' none
+ * (when there are too many), 'b' the first, 'c' the last; the others are
+ * ignored with `why`.
+ */
+static void keep_some(dj_result *out, const int *cand, int n, int limit,
+                      char rule, dj_why why)
+{
+    if (n <= limit)
+        return;
+    for (int k = 0; k < n; k++) {
+        bool keep = rule == 'b' ? k < limit : rule == 'c' ? k >= n - limit : false;
+        if (!keep)
+            reject(&out->orders[cand[k]], DJ_RF_IGNORED, why);
+    }
+}
+
+/* 4.D.5: two builds in one province. */
+static void settle_same_area(adj_state *s, const dj_order *orders,
+                             const int *cand, int n, const dj_unit *units,
+                             dj_result *out)
+{
+    char rule = dj_rule(s->rules, DJ_RULE_BUILD_SAME_AREA);
+    for (int k = 0; k < n; k++) {
+        const dj_order *o = &orders[cand[k]];
+        if (o->kind != DJ_ORDER_BUILD || !still_open(&out->orders[cand[k]]))
+            continue;
+        int prov = dj_province(s->map, units[cand[k]].loc);
+        int same[DJ_MAX_ORDERS], m = 0;
+        for (int j = k; j < n; j++)
+            if (orders[cand[j]].kind == DJ_ORDER_BUILD &&
+                still_open(&out->orders[cand[j]]) &&
+                dj_province(s->map, units[cand[j]].loc) == prov)
+                same[m++] = cand[j];
+        keep_some(out, same, m, 1, rule, DJ_WHY_BUILD_TWICE);
+    }
+}
+
+/* Pass 2 for one power: which of its legal orders are used. */
+static void select_orders(adj_state *s, int p, const dj_order *orders,
+                          int norders, const dj_unit *units, dj_result *out,
+                          dj_position *next)
+{
+    int cand[DJ_MAX_ORDERS], n = 0;
+    for (int i = 0; i < norders; i++)
+        if (orders[i].power == p && still_open(&out->orders[i]))
+            cand[n++] = i;
+    if (s->due[p] > 0) {
+        settle_same_area(s, orders, cand, n, units, out);
+        int m = 0;
+        for (int k = 0; k < n; k++)
+            if (still_open(&out->orders[cand[k]]))
+                cand[m++] = cand[k];
+        keep_some(out, cand, m, s->due[p],
+                  dj_rule(s->rules, DJ_RULE_TOO_MANY_BUILDS),
+                  DJ_WHY_BUILD_NO_ROOM);
+        for (int k = 0; k < m; k++) {
+            dj_order_result *r = &out->orders[cand[k]];
+            if (!still_open(r))
+                continue;
+            r->success = true;
+            s->used[p]++;
+            if (orders[cand[k]].kind == DJ_ORDER_BUILD)
+                next->units[next->nunits++] = units[cand[k]];
+        }
+        return;
+    }
+    /* Removals: the same unit twice counts once. */
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        dj_order_result *r = &out->orders[cand[k]];
+        bool seen = false;
+        for (int j = 0; j < m; j++)
+            seen |= out->orders[cand[j]].unit == r->unit;
+        if (seen)
+            reject(r, DJ_RF_IGNORED, DJ_WHY_DUPLICATE);
+        else
+            cand[m++] = cand[k];
+    }
+    keep_some(out, cand, m, -s->due[p],
+              dj_rule(s->rules, DJ_RULE_TOO_MANY_DISBANDS),
+              DJ_WHY_REMOVE_NOT_NEEDED);
+    for (int k = 0; k < m; k++) {
+        dj_order_result *r = &out->orders[cand[k]];
+        if (!still_open(r))
+            continue;
+        r->success = true;
+        s->removed[r->unit] = true;
+        s->used[p]++;
+    }
 }
 
 void adj_adjudicate(const dj_map *map, const dj_position *pos,
@@ -349,11 +422,17 @@ void adj_adjudicate(const dj_map *map, const dj_position *pos,
     memcpy(next, pos, sizeof *next);
     next->ndislodged = 0;
     memset(out->contested, 0, sizeof(bool) * (size_t)map->nlocs);
+    dj_unit *units = calloc((size_t)(norders > 0 ? norders : 1), sizeof *units);
+    if (!units)
+        return;
     for (int i = 0; i < norders; i++)
-        take_order(&s, &orders[i], &out->orders[i], next);
-    for (int p = 0; p < map->npowers; p++)
+        check_order(&s, &orders[i], &out->orders[i], &units[i]);
+    for (int p = 0; p < map->npowers; p++) {
+        select_orders(&s, p, orders, norders, units, out, next);
         if (s.due[p] < 0)
             civil_disorder_removals(&s, p, out);
+    }
+    free(units);
 
     int kept = 0;
     for (int i = 0; i < next->nunits; i++) {

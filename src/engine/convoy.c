@@ -38,8 +38,7 @@ static bool carrier(const mv_ctx *c, int f, int army, int dest_prov,
 
 /*
  * Breadth-first search from the army's coast through carrier fleets (not
- * broken) to the destination.  `on_path`, if given, receives every fleet
- * reached.  Returns whether the destination can be reached.
+ * broken): can the destination be reached?
  */
 static bool search_route(const mv_ctx *c, int army, int dest_prov,
                          bool ordered_only, int exclude, const bool *broken)

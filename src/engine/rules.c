@@ -79,7 +79,7 @@ static const dj_rule_info table[DJ_RULE_COUNT] = {
      "An order naming the wrong unit type",
      CHOICES("invalid: the unit holds", "valid: the type is ignored",
              "valid unless the unit has another order naming its type")},
-    {DJ_RULE_BUILD_UNIT_MISSING, "build_unit_missing", "4.C.3", "abc", 'b',
+    {DJ_RULE_BUILD_UNIT_MISSING, "build_unit_missing", "4.C.3", "abc", 'c',
      "A build without a unit type",
      CHOICES("the build fails", "an army inland; fails on a coast",
              "an army inland; a fleet on a written coast; else fails")},

@@ -90,8 +90,7 @@ int dj_rules_from_map(const dj_map *map, dj_rules *rules, char *err,
 
 int dj_rules_build(const dj_map *map, const char *const *overrides,
                    int noverrides, dj_rules *rules,
-                   dj_rule_source from[DJ_RULE_COUNT], char *err,
-                   size_t errlen)
+                   dj_rule_source from[DJ_RULE_COUNT], char *err, size_t errlen)
 {
     dj_rules work;
     dj_rule_source src[DJ_RULE_COUNT];

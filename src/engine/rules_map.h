@@ -22,9 +22,9 @@
 
 /* Where the value of one option came from. */
 typedef enum {
-    DJ_RULE_FROM_DEFAULT = 0,  /* the DATC's preferred choice */
-    DJ_RULE_FROM_MAP,          /* a RULE line of the map */
-    DJ_RULE_FROM_OVERRIDE      /* an explicit override */
+    DJ_RULE_FROM_DEFAULT = 0, /* the DATC's preferred choice */
+    DJ_RULE_FROM_MAP,         /* a RULE line of the map */
+    DJ_RULE_FROM_OVERRIDE     /* an explicit override */
 } dj_rule_source;
 
 /*

@@ -1,0 +1,66 @@
+/*
+ * stmt.h — private to src/store: the one way this module talks SQL.
+ *
+ * Every statement goes through st_prepare(), which prepares it and binds
+ * its parameters from a small format string, one letter per '?':
+ *
+ *   'i' int        'I' int64_t      's' const char * (NULL binds NULL)
+ *   'n' NULL (takes no argument)
+ *
+ * so no value ever reaches the SQL text.  st_exec() runs a statement that
+ * returns no rows; st_step() steps one that does.  Both count write points
+ * for the crash tests (see dj_store_crash_at()).
+ */
+#ifndef DJ_STORE_STMT_H
+#define DJ_STORE_STMT_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+struct dj_store {
+    sqlite3 *db;
+    char err[512];
+    int depth;        /* 1 inside dj_store_begin() .. commit/rollback */
+    long crash_at;    /* fault injection: crash at this write point */
+    long writes;      /* write points passed so far */
+};
+
+/* Prepare `sql` and bind the arguments; NULL (error recorded) on failure. */
+sqlite3_stmt *st_prepare(dj_store *s, const char *sql, const char *fmt, ...);
+
+/* Step: SQLITE_ROW, SQLITE_DONE, or -1 (error recorded). */
+int st_step(dj_store *s, sqlite3_stmt *st);
+
+/* Prepare, bind, run to completion, finalize: 0 or -1.  A write point. */
+int st_exec(dj_store *s, const char *sql, const char *fmt, ...);
+
+/* Like st_exec, and the number of rows changed in *changes. */
+int st_exec_changes(dj_store *s, int *changes, const char *sql,
+                    const char *fmt, ...);
+
+/* The rowid of the last INSERT. */
+int64_t st_last_id(dj_store *s);
+
+/* A write point: crash here when the fault injection says so. */
+void st_write_point(dj_store *s);
+
+/* Copy column `col` as text into buf (empty for NULL), truncating. */
+void st_text(sqlite3_stmt *st, int col, char *buf, size_t len);
+
+/* Column `col` as a malloc'd string ("" for NULL); NULL when out of memory. */
+char *st_text_dup(sqlite3_stmt *st, int col);
+
+/* Column as int64, with `null_value` for NULL. */
+int64_t st_int64(sqlite3_stmt *st, int col, int64_t null_value);
+
+/*
+ * Run a query expected to return one integer: 0 with *out set,
+ * DJ_STORE_NOTFOUND when no row, -1 on error.
+ */
+int st_query_int(dj_store *s, int64_t *out, const char *sql,
+                 const char *fmt, ...);
+
+#endif

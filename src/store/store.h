@@ -1,0 +1,79 @@
+/*
+ * store.h — the judge's database: one SQLite file holding every game,
+ * player, order, result and piece of mail waiting to go out.
+ *
+ * Design.  A dj_store is an open connection plus the last error message.
+ * Opening sets WAL journaling (readers never block the writer), a busy
+ * timeout (a second judgectl waits for the first instead of failing),
+ * foreign keys, and brings the schema up to date: the schema version is
+ * PRAGMA user_version and every migration from the file's version to the
+ * current one runs, each in its own transaction, when the file is opened.
+ *
+ * Every statement is prepared with bound parameters; no text from a user
+ * is ever spliced into SQL.  The table families each have their own file
+ * and header (games.h, participants.h, phases.h, mail.h); this one holds
+ * the connection, transactions, the judge's key/value settings and the
+ * fault-injection hook the crash tests use.
+ *
+ * Transactions.  Everything that changes a game runs between
+ * dj_store_begin() (BEGIN IMMEDIATE: the write lock is taken at once, so
+ * two processes deciding "this phase is due" cannot both go on to write)
+ * and dj_store_commit(); on any error the caller calls dj_store_rollback()
+ * and nothing of the change remains.
+ *
+ * Errors.  Functions return 0 on success and -1 on failure with a one-line
+ * message in dj_store_error(); lookups return DJ_STORE_NOTFOUND (1) when
+ * no row matches.
+ */
+#ifndef DJ_STORE_STORE_H
+#define DJ_STORE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DJ_STORE_NOTFOUND 1
+#define DJ_STORE_SCHEMA_VERSION 1
+#define DJ_STORE_BUSY_MS 30000  /* how long to wait for another writer */
+
+typedef struct dj_store dj_store;
+
+/*
+ * Open (creating when missing) the database at `path` and migrate it to
+ * DJ_STORE_SCHEMA_VERSION.  A file from a newer dipjudge is refused.
+ * Returns NULL with a message in err on failure.
+ */
+dj_store *dj_store_open(const char *path, char *err, size_t errlen);
+void dj_store_close(dj_store *s);
+
+/* The message of the last failure. */
+const char *dj_store_error(const dj_store *s);
+
+/* Record a failure message (printf-style) for dj_store_error(); returns -1. */
+int dj_store_fail(dj_store *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The file's schema version (PRAGMA user_version). */
+int dj_store_schema_version(dj_store *s);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK.  Rollback never fails visibly. */
+int dj_store_begin(dj_store *s);
+int dj_store_commit(dj_store *s);
+void dj_store_rollback(dj_store *s);
+bool dj_store_in_transaction(const dj_store *s);
+
+/* The judge's own settings: a key/value table. */
+int dj_store_setting_get(dj_store *s, const char *key, char *value,
+                         size_t len);  /* 0, DJ_STORE_NOTFOUND or -1 */
+int dj_store_setting_set(dj_store *s, const char *key, const char *value);
+
+/*
+ * Fault injection for the crash tests: with n > 0, the process ends with
+ * _exit(DJ_STORE_CRASH_STATUS) at the n-th write point (each write
+ * statement, before and after it runs, and each commit, before and after),
+ * exactly as if it had been killed there.  0 turns it off.
+ */
+#define DJ_STORE_CRASH_STATUS 86
+void dj_store_crash_at(dj_store *s, long n);
+
+#endif

@@ -1,0 +1,2 @@
+#include "testlib.h"
+int main(void){return test_summary();}
