@@ -46,6 +46,11 @@ static const command COMMANDS[] = {
      "run adjudicator test cases and compare with their expected outcome",
      cmd_check},
     {"help", "[COMMAND]", "show the commands, or how to use one", cmd_help},
+    {"orders",
+     "--map MAP --position CASEFILE --power POWER [--phase PHASE]"
+     " [--rule NAME=VALUE]... [--maps DIR] [--explain]",
+     "read a power's orders as players write them; say what is understood",
+     cmd_orders},
     {"rules",
      "[--brief] [--maps DIR] [--map MAP] [--rule NAME=VALUE]... [OPTION...]",
      "list the DATC chapter-4 rule options and the values in force",

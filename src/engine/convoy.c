@@ -276,6 +276,14 @@ static void fail_attacks_on_core(mv_ctx *c, search *s, unsigned core)
     }
 }
 
+/* Tell the report which armies the paradox rule stopped. */
+static void mark_core(mv_ctx *c, const search *s, unsigned core)
+{
+    for (int i = 0; i < s->n; i++)
+        if (core >> i & 1u)
+            c->u[s->army[i]].in_paradox = true;
+}
+
 /* The assignment of convoy outcomes the paradox rule settles on. */
 static void settle_paradox(mv_ctx *c, search *s, unsigned found, unsigned differ,
                            int count)
@@ -287,13 +295,16 @@ static void settle_paradox(mv_ctx *c, search *s, unsigned found, unsigned differ
     if (rule == 'f') {
         /* DPTG: if every convoy of the core failing is consistent, take it. */
         run_forced(c, s, keep, core);
-        if (consistent(c, s, 0))
+        if (consistent(c, s, 0)) {
+            mark_core(c, s, core);
             return;
+        }
         rule = 'e';
     }
     if (rule == 'e')
         fail_attacks_on_core(c, s, core);
     run_forced(c, s, keep, core);
+    mark_core(c, s, core);
 }
 
 void mv_resolve_with_paradox_rule(mv_ctx *c)

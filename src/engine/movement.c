@@ -579,8 +579,7 @@ static void order_outcome(const mv_ctx *c, int ui, dj_order_result *r)
             r->flags |= DJ_RF_NO_CONVOY;
         else if (!ok)
             r->flags |= DJ_RF_BOUNCE;
-        if (u->force == CV_FAIL && u->by_convoy && u->mark == MK_NO_CONVOY &&
-            c->search.n > 0)
+        if (u->in_paradox)
             r->flags |= DJ_RF_PARADOX;
         break;
     case MV_SUPPORT:
@@ -667,6 +666,7 @@ static void build_next_position(const mv_ctx *c, dj_result *out)
     n->phase = pos->phase;
     n->phase.type = DJ_RETREAT;
     memcpy(n->owner, pos->owner, sizeof n->owner);
+    n->civil_disorder = pos->civil_disorder;
     n->nunits = n->ndislodged = 0;
     for (int m = 0; m < c->nunits; m++) {
         const mv_unit *u = &c->u[m];

@@ -52,6 +52,7 @@ typedef struct mv_unit {
     bool convoy_ok;      /* convoyed army whose convoy succeeded */
     bool forced_bounce;  /* 'All Hold' paradox rule: this move fails */
     bool moved;          /* step 10 has moved it */
+    bool in_paradox;     /* convoyed army failed by the paradox rule */
     bool doomed;         /* 4.E.1 a-c: impossible move that still counts as one */
     dj_why doomed_why;   /* why it cannot succeed */
 } mv_unit;

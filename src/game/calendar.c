@@ -441,12 +441,12 @@ static int tzif_block(const unsigned char *p, const tzif_counts *c,
             return -1;
         }
         const char *a = chars + ti[5];
-        size_t n = strnlen(a, c->chars - ti[5]);
-        if (n == c->chars - ti[5]) {
+        const char *nul = memchr(a, '\0', c->chars - ti[5]);
+        if (!nul) {
             set_err(err, errlen, "zone file has an unterminated abbreviation");
             return -1;
         }
-        copy_abbr(ty->abbr, a, n);
+        copy_abbr(ty->abbr, a, (size_t)(nul - a));
     }
     for (uint32_t i = 0; i < c->time; i++) {
         z->trans[i] = tsize == 8 ? be64(times + 8 * i)
@@ -805,7 +805,11 @@ int64_t dj_deadline_next(const dj_schedule *s, const dj_zone *zone,
                          const dj_absence *abs, int nabs)
 {
     int delay = (type >= DJ_MOVEMENT && type <= DJ_ADJUSTMENT) ? s->delay[type] : 0;
-    int64_t d0 = dj_deadline_snap(s, zone, start + (int64_t)delay * 60);
+    if (delay < 0)
+        delay = 0;
+    /* Whole days by the calendar, so "3 days" stays 3 days across DST. */
+    int64_t due = delay >= 1440 ? add_local_days(zone, start, delay / 1440) : start;
+    int64_t d0 = dj_deadline_snap(s, zone, due + (int64_t)(delay % 1440) * 60);
     int64_t d = d0;
     /* Each absence can move the deadline once: it ends up past its end. */
     for (int i = 0; i <= nabs; i++) {

@@ -171,7 +171,10 @@ void dj_schedule_default(dj_schedule *s);
 
 /*
  * The deadline of a phase of type `type` starting at `start`:
- *   1. start + the phase type's delay;
+ *   1. start + the phase type's delay, its whole days counted as local
+ *      calendar days at the same wall time (a 1-day delay from Saturday
+ *      20:00 ends Sunday 20:00 even when the clocks change that night),
+ *      the remaining minutes as elapsed time;
  *   2. with a time of day, the first instant at or after that which is that
  *      time of day locally;
  *   3. while the local weekday is not allowed, one local day later (same

@@ -106,6 +106,9 @@ typedef struct ir_item {
     dj_read_kind kind;           /* outcome */
 } ir_item;
 
+/* Copy src into dst, cut to fit (always NUL-terminated). */
+void ir_copy(char *dst, size_t len, const char *src);
+
 /* ---- interpret_parse.c ---------------------------------------------------- */
 
 /*

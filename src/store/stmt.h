@@ -44,6 +44,13 @@ int st_exec_changes(dj_store *s, int *changes, const char *sql,
 /* The rowid of the last INSERT. */
 int64_t st_last_id(dj_store *s);
 
+/*
+ * Make room for one more element in a malloc'd array of n elements of
+ * `size` bytes with capacity *cap.  Returns the array (moved or not), or
+ * NULL with the error recorded and the old array left as it was.
+ */
+void *st_grow(dj_store *s, void *array, int n, int *cap, size_t size);
+
 /* A write point: crash here when the fault injection says so. */
 void st_write_point(dj_store *s);
 

@@ -58,6 +58,8 @@ int dj_store_schema_version(dj_store *s);
 
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK.  Rollback never fails visibly. */
 int dj_store_begin(dj_store *s);
+/* BEGIN (deferred): a consistent view for reading; end with rollback. */
+int dj_store_begin_read(dj_store *s);
 int dj_store_commit(dj_store *s);
 void dj_store_rollback(dj_store *s);
 bool dj_store_in_transaction(const dj_store *s);

@@ -26,7 +26,8 @@ void dj_buf_append(dj_buf *b, const char *s);
 void dj_buf_append_n(dj_buf *b, const char *s, size_t n);
 void dj_buf_printf(dj_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void dj_buf_vprintf(dj_buf *b, const char *fmt, va_list ap);
+void dj_buf_vprintf(dj_buf *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 bool dj_buf_ok(const dj_buf *b);
 
 #endif

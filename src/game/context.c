@@ -1,0 +1,326 @@
+/*
+ * context.c — the session (dj_judge) and loading a game for an operation.
+ *
+ * A session caches the maps it reads (a game names its map; a tick over
+ * many games reads each map file once).  Loading a game (gv_load) reads
+ * its row, builds its rules (defaults, the map's RULE lines, the game's
+ * overrides), its schedule and zone, its current phase and position and
+ * its participants, so that each operation starts from one consistent
+ * picture taken inside its transaction.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/rules_map.h"
+#include "game/game_int.h"
+#include "game/snapshot.h"
+#include "store/mail.h"
+
+int judge_fail(dj_judge *j, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(j->err, sizeof j->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int judge_store_fail(dj_judge *j)
+{
+    return judge_fail(j, "%s", dj_store_error(j->store));
+}
+
+dj_judge *dj_judge_open(const dj_config *cfg, const char *maps_dir,
+                        char *err, size_t errlen)
+{
+    dj_judge *j = calloc(1, sizeof *j);
+    if (!j) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    j->cfg = *cfg;
+    snprintf(j->maps_dir, sizeof j->maps_dir, "%s", maps_dir);
+    snprintf(j->actor, sizeof j->actor, "judge");
+    j->store = dj_store_open(cfg->database, err, errlen);
+    if (!j->store) {
+        free(j);
+        return NULL;
+    }
+    return j;
+}
+
+void dj_judge_close(dj_judge *j)
+{
+    if (!j)
+        return;
+    for (int i = 0; i < j->nmaps; i++)
+        dj_map_free(j->maps[i].map);
+    dj_store_close(j->store);
+    free(j);
+}
+
+const char *dj_judge_error(const dj_judge *j)
+{
+    return j->err[0] ? j->err : "unknown error";
+}
+
+dj_store *dj_judge_store(dj_judge *j)
+{
+    return j->store;
+}
+
+void dj_judge_set_now(dj_judge *j, int64_t now)
+{
+    j->now = now;
+}
+
+void dj_judge_set_actor(dj_judge *j, const char *actor)
+{
+    snprintf(j->actor, sizeof j->actor, "%s", actor ? actor : "");
+}
+
+/* Map names are file names: letters, digits, '_' and '-' only. */
+static bool map_name_ok(const char *name)
+{
+    if (!*name || strlen(name) >= 64)
+        return false;
+    for (const char *c = name; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+            return false;
+    return true;
+}
+
+const dj_map *judge_map(dj_judge *j, const char *name)
+{
+    for (int i = 0; i < j->nmaps; i++)
+        if (strcmp(j->maps[i].name, name) == 0)
+            return j->maps[i].map;
+    if (!map_name_ok(name)) {
+        judge_fail(j, "bad map name '%s'", name);
+        return NULL;
+    }
+    char path[DJ_PATH_MAX + 80], why[512];
+    snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, name);
+    dj_map *map = dj_map_load(path, why, sizeof why);
+    if (!map) {
+        judge_fail(j, "cannot load map '%s': %s", name, why);
+        return NULL;
+    }
+    if (j->nmaps == JUDGE_MAX_MAPS) {
+        dj_map_free(j->maps[0].map);
+        memmove(&j->maps[0], &j->maps[1],
+                sizeof j->maps[0] * (JUDGE_MAX_MAPS - 1));
+        j->nmaps--;
+    }
+    snprintf(j->maps[j->nmaps].name, sizeof j->maps[j->nmaps].name, "%s",
+             name);
+    j->maps[j->nmaps++].map = map;
+    return map;
+}
+
+/* ---- a game ----------------------------------------------------------------- */
+
+void gv_schedule(const dj_game_rec *g, dj_schedule *s)
+{
+    dj_schedule_default(s);
+    s->delay[DJ_MOVEMENT] = g->move_delay;
+    s->delay[DJ_RETREAT] = g->retreat_delay;
+    s->delay[DJ_ADJUSTMENT] = g->adjust_delay;
+    s->time_of_day = g->time_of_day;
+    s->days = (uint8_t)g->days;
+    s->grace = g->grace;
+    s->absence_limit = g->absence_limit;
+    snprintf(s->zone, sizeof s->zone, "%s", g->zone);
+}
+
+int gv_rules(dj_judge *j, const dj_map *map, const char *overrides,
+             dj_rules *rules)
+{
+    char copy[DJ_STORE_TEXT_MAX];
+    const char *list[DJ_RULE_COUNT * 2];
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", overrides);
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w && n < DJ_RULE_COUNT * 2;
+         w = strtok_r(NULL, " ", &save))
+        list[n++] = w;
+    char why[256];
+    if (dj_rules_build(map, list, n, rules, NULL, why, sizeof why) < 0)
+        return judge_fail(j, "%s", why);
+    return 0;
+}
+
+void gv_free(game_view *v)
+{
+    free(v->zone);
+    free(v->pos);
+    free(v->parts);
+    dj_phase_rec_free(&v->phase);
+    memset(v, 0, sizeof *v);
+}
+
+int gv_reload_parts(dj_judge *j, game_view *v)
+{
+    free(v->parts);
+    v->parts = NULL;
+    v->nparts = 0;
+    if (dj_store_participant_list(j->store, v->g.id, &v->parts, &v->nparts) <
+        0)
+        return judge_store_fail(j);
+    for (int p = 0; p < DJ_MAX_POWERS; p++)
+        v->player[p] = -1;
+    for (int i = 0; i < v->nparts; i++) {
+        const dj_participant_rec *p = &v->parts[i];
+        if (strcmp(p->role, "player") == 0 && p->power >= 0 &&
+            p->power < DJ_MAX_POWERS && strcmp(p->status, "resigned") != 0 &&
+            strcmp(p->status, "replaced") != 0)
+            v->player[p->power] = i;
+    }
+    return 0;
+}
+
+int gv_load(dj_judge *j, const char *name, game_view *v)
+{
+    memset(v, 0, sizeof *v);
+    j->err[0] = '\0';
+    int rc = dj_store_game_get(j->store, name, &v->g);
+    if (rc == DJ_STORE_NOTFOUND)
+        return judge_fail(j, "game '%s' does not exist", name);
+    if (rc < 0)
+        return judge_store_fail(j);
+    v->map = judge_map(j, v->g.map);
+    if (!v->map)
+        return -1;
+    if (gv_rules(j, v->map, v->g.rules, &v->rules) < 0)
+        return -1;
+    gv_schedule(&v->g, &v->sched);
+    v->zone = malloc(sizeof *v->zone);
+    v->pos = malloc(sizeof *v->pos);
+    if (!v->zone || !v->pos)
+        return judge_fail(j, "out of memory");
+    char why[512];
+    if (dj_zone_load(v->g.zone, v->zone, why, sizeof why) < 0)
+        return judge_fail(j, "game '%s': %s", v->g.name, why);
+    rc = dj_store_phase_open(j->store, v->g.id, &v->phase);
+    if (rc < 0)
+        return judge_store_fail(j);
+    v->has_phase = rc == 0;
+    if (v->has_phase &&
+        dj_snapshot_read(v->map, v->phase.position, v->pos, why,
+                         sizeof why) < 0)
+        return judge_fail(j, "game '%s', phase %s: %s", v->g.name,
+                          v->phase.name, why);
+    return gv_reload_parts(j, v);
+}
+
+int gv_power(dj_judge *j, const game_view *v, const char *text)
+{
+    int p = dj_map_find_power(v->map, text);
+    if (p < 0)
+        p = dj_snapshot_power(v->map, text);
+    if (p < 0)
+        return judge_fail(j, "no power '%s' on map '%s'", text, v->g.map);
+    return p;
+}
+
+const char *gv_power_name(const game_view *v, int power)
+{
+    return v->map->powers[power].name;
+}
+
+dj_participant_rec *gv_player(game_view *v, int power)
+{
+    if (power < 0 || power >= DJ_MAX_POWERS || v->player[power] < 0)
+        return NULL;
+    return &v->parts[v->player[power]];
+}
+
+bool gv_in_disorder(const game_view *v, int power)
+{
+    int i = power >= 0 && power < DJ_MAX_POWERS ? v->player[power] : -1;
+    return i < 0 || strcmp(v->parts[i].status, "civil-disorder") == 0;
+}
+
+int gv_require(dj_judge *j, const game_view *v, const char *states)
+{
+    char copy[64];
+    snprintf(copy, sizeof copy, "%s", states);
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w;
+         w = strtok_r(NULL, " ", &save))
+        if (strcmp(w, v->g.state) == 0)
+            return 0;
+    if (strcmp(v->g.state, "finished") == 0)
+        return judge_fail(j, "game '%s' is finished", v->g.name);
+    return judge_fail(j, "game '%s' is %s", v->g.name, v->g.state);
+}
+
+int gv_log(dj_judge *j, const game_view *v, const char *action,
+           const char *fmt, ...)
+{
+    char detail[DJ_STORE_TEXT_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    if (dj_store_game_log(j->store, v->g.id, j->now, j->actor, action,
+                          detail) < 0)
+        return judge_store_fail(j);
+    return 0;
+}
+
+void gv_subject(dj_judge *j, const game_view *v, const char *phase,
+                const char *what, dj_buf *out)
+{
+    dj_buf_printf(out, "%s:%s - %s %s", j->cfg.judge_name, v->g.name, phase,
+                  what);
+}
+
+int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
+                const char *kind, const char *subject, const char *body,
+                uint32_t powers, bool observers)
+{
+    for (int i = 0; i < v->nparts; i++) {
+        const dj_participant_rec *p = &v->parts[i];
+        if (!p->email[0] || strcmp(p->status, "resigned") == 0 ||
+            strcmp(p->status, "replaced") == 0)
+            continue;
+        if (strcmp(p->role, "player") == 0) {
+            if (p->power < 0 || !(powers >> p->power & 1u))
+                continue;
+        } else if (strcmp(p->role, "observer") == 0 && !observers) {
+            continue;
+        }
+        if (dj_store_outbox_add(j->store, v->g.id, phase_id, kind, p->email,
+                                subject, body, j->now) < 0)
+            return judge_store_fail(j);
+    }
+    return 0;
+}
+
+void gv_time(const game_view *v, int64_t t, dj_buf *out)
+{
+    dj_time_format(v->zone, t, out);
+}
+
+int64_t gv_deadline(dj_judge *j, const game_view *v, dj_phase_type type)
+{
+    dj_absence_rec *recs = NULL;
+    int n = 0;
+    dj_absence abs[64];
+    int nabs = 0;
+    if (dj_store_absence_list(j->store, v->g.id, j->now, &recs, &n) == 0) {
+        for (int i = 0; i < n && nabs < 64; i++) {
+            abs[nabs].start = recs[i].start;
+            abs[nabs].end = recs[i].end;
+            nabs++;
+        }
+    }
+    free(recs);
+    return dj_deadline_next(&v->sched, v->zone, type, j->now, abs, nabs);
+}

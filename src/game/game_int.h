@@ -1,0 +1,157 @@
+/*
+ * game_int.h — private to src/game: the session, a loaded game, and the
+ * helpers the lifecycle, processing and reading files share.
+ */
+#ifndef DJ_GAME_GAME_INT_H
+#define DJ_GAME_GAME_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/adjudicate.h"
+#include "engine/map.h"
+#include "engine/position.h"
+#include "engine/rules.h"
+#include "game/calendar.h"
+#include "game/config.h"
+#include "game/game.h"
+#include "store/games.h"
+#include "store/participants.h"
+#include "store/phases.h"
+#include "store/store.h"
+#include "util/buf.h"
+
+#define JUDGE_MAX_MAPS 8
+
+struct dj_judge {
+    dj_store *store;
+    dj_config cfg;
+    char maps_dir[DJ_PATH_MAX];
+    int64_t now;
+    char actor[256];
+    char err[512];
+    int nmaps;
+    struct {
+        char name[64];
+        dj_map *map;
+    } maps[JUDGE_MAX_MAPS];
+};
+
+/* A game as loaded for one operation. */
+typedef struct game_view {
+    dj_game_rec g;
+    const dj_map *map;
+    dj_rules rules;
+    dj_schedule sched;
+    dj_zone *zone;                 /* the schedule's zone, loaded */
+    bool has_phase;                /* false while forming */
+    dj_phase_rec phase;            /* the current (or final) phase */
+    dj_position *pos;              /* its position */
+    dj_participant_rec *parts;
+    int nparts;
+    int player[DJ_MAX_POWERS];     /* index in parts of a power's player */
+} game_view;
+
+/* ---- session (context.c) ----------------------------------------------- */
+
+int judge_fail(dj_judge *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Copy the store's error into the session's; returns -1. */
+int judge_store_fail(dj_judge *j);
+
+/* A map by name, loaded once per session. */
+const dj_map *judge_map(dj_judge *j, const char *name);
+
+/*
+ * Load a game with its rules, schedule, zone, current phase and position
+ * and participants.  Returns 0 or -1 ("game 'x' does not exist").
+ */
+int gv_load(dj_judge *j, const char *name, game_view *v);
+void gv_free(game_view *v);
+
+/* Reload participants after a change. */
+int gv_reload_parts(dj_judge *j, game_view *v);
+
+/* The power named (name, adjective or letter), or -1 with an error. */
+int gv_power(dj_judge *j, const game_view *v, const char *text);
+
+/* A power's name. */
+const char *gv_power_name(const game_view *v, int power);
+
+/* The live player record of a power, or NULL. */
+dj_participant_rec *gv_player(game_view *v, int power);
+
+/* Is a power in civil disorder (no player, a dummy, or status)? */
+bool gv_in_disorder(const game_view *v, int power);
+
+/* Require a state: returns -1 with "game 'x' is forming" otherwise. */
+int gv_require(dj_judge *j, const game_view *v, const char *states);
+
+/* Schedule of a game record; zone loaded into *zone (UTC on error). */
+void gv_schedule(const dj_game_rec *g, dj_schedule *s);
+
+/* Build a game's rules from its map and overrides. */
+int gv_rules(dj_judge *j, const dj_map *map, const char *overrides,
+             dj_rules *rules);
+
+/* Append to the game log (actor = the session's). */
+int gv_log(dj_judge *j, const game_view *v, const char *action,
+           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* "dipjudge:alpha - S1901M Results" */
+void gv_subject(dj_judge *j, const game_view *v, const char *phase,
+                const char *what, dj_buf *out);
+
+/*
+ * Queue one mail per participant who receives game mail (players still
+ * in the game, observers, masters; those with an address).  `powers`
+ * (a bit mask) limits players to those powers; masters always receive
+ * it, observers only when `observers` is true.
+ */
+int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
+                const char *kind, const char *subject, const char *body,
+                uint32_t powers, bool observers);
+
+/* Format a time in the game's zone ("Sat 09 Jan 2027 20:00 CET"). */
+void gv_time(const game_view *v, int64_t t, dj_buf *out);
+
+/* The deadline of a phase of this type opening now. */
+int64_t gv_deadline(dj_judge *j, const game_view *v, dj_phase_type type);
+
+/* ---- orders (orders.c) ------------------------------------------------------ */
+
+typedef struct order_set {
+    int n;
+    dj_order orders[DJ_MAX_ORDERS];
+    bool has[DJ_MAX_POWERS];        /* the power sent orders (maybe none) */
+    int64_t last_at[DJ_MAX_POWERS]; /* when its latest orders came */
+} order_set;
+
+/* Every power's orders on file for the phase, parsed.  -1 on error. */
+int orders_load(dj_judge *j, const game_view *v, int64_t phase_id,
+                order_set *set);
+
+/* Must the power order in this position (and is not in disorder)? */
+bool power_must_order(const dj_map *map, const dj_position *pos, int power);
+
+/* Orders needed and orders given of a power in the set. */
+void power_order_count(const dj_map *map, const dj_position *pos, int power,
+                       const order_set *set, int *needed, int *given);
+
+/* ---- processing (process.c) ----------------------------------------------- */
+
+/*
+ * Adjudicate the loaded game's current phase and save everything, inside
+ * the caller's transaction.  `nmr_disorder`: powers that must order and
+ * sent nothing are put in civil disorder.  Appends a one-line summary.
+ */
+int process_phase(dj_judge *j, game_view *v, dj_buf *out);
+
+/* End the game without adjudicating (draw, concession, termination). */
+int end_game(dj_judge *j, game_view *v, const char *ending);
+
+/* ---- JSON (export.c) --------------------------------------------------------- */
+
+void json_string(dj_buf *out, const char *s);
+
+#endif

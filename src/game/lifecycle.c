@@ -1,0 +1,675 @@
+/*
+ * lifecycle.c — a game from forming to its end: joining, starting, votes,
+ * absences, pausing, replacing players, termination.
+ *
+ * Each public function is one transaction: load the game (gv_load), check
+ * the state allows the action, write, log it, commit.  Powers are assigned
+ * at start to players who did not choose one, at random with a generator
+ * seeded from the game and the clock (so a test with a fixed clock always
+ * gets the same assignment).  A power with nobody to play it is played by
+ * a "dummy": a player row without an address, in civil disorder, which a
+ * real player can later replace.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/game_int.h"
+#include "game/password.h"
+#include "game/report.h"
+#include "game/snapshot.h"
+
+/* ---- helpers ----------------------------------------------------------------- */
+
+typedef int (*action_fn)(dj_judge *j, game_view *v, void *arg, dj_buf *out);
+
+/* Run one action on a game inside a write transaction. */
+static int with_game(dj_judge *j, const char *game, action_fn fn, void *arg,
+                     dj_buf *out)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    dj_buf part;
+    dj_buf_init(&part);
+    int rc = gv_load(j, game, &v);
+    if (rc == 0)
+        rc = fn(j, &v, arg, &part);
+    if (rc == 0 && dj_store_commit(j->store) < 0)
+        rc = judge_store_fail(j);
+    if (rc < 0)
+        dj_store_rollback(j->store);
+    else
+        dj_buf_append(out, part.data);
+    dj_buf_free(&part);
+    gv_free(&v);
+    return rc;
+}
+
+static int new_player(dj_judge *j, game_view *v, int power, const char *email,
+                      const char *name, const char *status)
+{
+    dj_participant_rec p;
+    memset(&p, 0, sizeof p);
+    p.game_id = v->g.id;
+    snprintf(p.role, sizeof p.role, "player");
+    p.power = power;
+    snprintf(p.email, sizeof p.email, "%s", email ? email : "");
+    snprintf(p.name, sizeof p.name, "%s", name ? name : "");
+    snprintf(p.status, sizeof p.status, "%s", status);
+    p.joined_at = j->now;
+    if (dj_store_participant_insert(j->store, &p) < 0)
+        return judge_store_fail(j);
+    return gv_reload_parts(j, v);
+}
+
+/* A player leaves (replaced or resigned). */
+static int retire_player(dj_judge *j, dj_participant_rec *p,
+                         const char *status)
+{
+    snprintf(p->status, sizeof p->status, "%s", status);
+    p->left_at = j->now;
+    p->vote[0] = '\0';
+    if (dj_store_participant_update(j->store, p) < 0)
+        return judge_store_fail(j);
+    return 0;
+}
+
+static int count_players(const game_view *v, int *unassigned)
+{
+    int n = 0;
+    *unassigned = 0;
+    for (int i = 0; i < v->nparts; i++) {
+        const dj_participant_rec *p = &v->parts[i];
+        if (strcmp(p->role, "player") != 0 ||
+            strcmp(p->status, "resigned") == 0 ||
+            strcmp(p->status, "replaced") == 0)
+            continue;
+        n++;
+        if (p->power < 0)
+            (*unassigned)++;
+    }
+    return n;
+}
+
+/* splitmix64: small, good enough to deal powers. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* ---- join --------------------------------------------------------------------- */
+
+static int start_game(dj_judge *j, game_view *v, bool force, dj_buf *out);
+
+static int do_join(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const dj_join_request *req = arg;
+    const char *role = req->role && *req->role ? req->role : "player";
+    if (strcmp(role, "player") && strcmp(role, "observer") &&
+        strcmp(role, "master"))
+        return judge_fail(j, "unknown role '%s'", role);
+    if (!req->email || !*req->email)
+        return judge_fail(j, "an address is needed to join");
+    if (gv_require(j, v, strcmp(role, "player") == 0
+                             ? "forming"
+                             : "forming active paused") < 0)
+        return -1;
+    int power = -1;
+    if (strcmp(role, "player") == 0) {
+        for (int i = 0; i < v->nparts; i++)
+            if (strcmp(v->parts[i].role, "player") == 0 &&
+                strcmp(v->parts[i].email, req->email) == 0 &&
+                strcmp(v->parts[i].status, "resigned") != 0)
+                return judge_fail(j, "%s already plays in game '%s'",
+                                  req->email, v->g.name);
+        if (req->power && *req->power) {
+            if (strcmp(v->g.assignment, "random") == 0)
+                return judge_fail(j, "powers are dealt at random in game "
+                                     "'%s'", v->g.name);
+            if ((power = gv_power(j, v, req->power)) < 0)
+                return -1;
+            if (gv_player(v, power))
+                return judge_fail(j, "%s is already taken in game '%s'",
+                                  gv_power_name(v, power), v->g.name);
+        }
+    } else if (req->power && *req->power) {
+        return judge_fail(j, "only players take a power");
+    }
+    dj_participant_rec p;
+    memset(&p, 0, sizeof p);
+    p.game_id = v->g.id;
+    snprintf(p.role, sizeof p.role, "%s", role);
+    p.power = power;
+    snprintf(p.name, sizeof p.name, "%s", req->name ? req->name : "");
+    snprintf(p.email, sizeof p.email, "%s", req->email);
+    snprintf(p.status, sizeof p.status, "playing");
+    p.joined_at = j->now;
+    if (req->password && *req->password &&
+        dj_password_hash(req->password, p.password_hash,
+                         sizeof p.password_hash) < 0)
+        return judge_fail(j, "cannot hash the password");
+    if (dj_store_participant_insert(j->store, &p) < 0)
+        return judge_store_fail(j);
+    if (gv_reload_parts(j, v) < 0 ||
+        gv_log(j, v, "join", "%s %s%s%s", role, req->email,
+               power >= 0 ? " as " : "",
+               power >= 0 ? gv_power_name(v, power) : "") < 0)
+        return -1;
+    dj_buf_printf(out, "%s: %s joined as %s%s\n", v->g.name, req->email,
+                  power >= 0 ? gv_power_name(v, power) : role,
+                  power < 0 && strcmp(role, "player") == 0
+                      ? " (power dealt at start)"
+                      : "");
+    int unassigned;
+    if (strcmp(role, "player") == 0 &&
+        count_players(v, &unassigned) == v->map->npowers)
+        return start_game(j, v, false, out);
+    return 0;
+}
+
+int dj_game_join(dj_judge *j, const char *game, const dj_join_request *req,
+                 dj_buf *out)
+{
+    return with_game(j, game, do_join, (void *)req, out);
+}
+
+/* ---- start ---------------------------------------------------------------------- */
+
+static int deal_powers(dj_judge *j, game_view *v)
+{
+    int free_powers[DJ_MAX_POWERS], nfree = 0;
+    for (int p = 0; p < v->map->npowers; p++)
+        if (!gv_player(v, p))
+            free_powers[nfree++] = p;
+    uint64_t seed = (uint64_t)v->g.id * 0x100000001b3ull ^ (uint64_t)j->now;
+    for (int i = nfree - 1; i > 0; i--) {
+        int k = (int)(next_random(&seed) % (uint64_t)(i + 1));
+        int t = free_powers[i];
+        free_powers[i] = free_powers[k];
+        free_powers[k] = t;
+    }
+    int next = 0;
+    for (int i = 0; i < v->nparts; i++) {
+        dj_participant_rec *p = &v->parts[i];
+        if (strcmp(p->role, "player") != 0 || p->power >= 0 ||
+            strcmp(p->status, "playing") != 0)
+            continue;
+        if (next == nfree)
+            return judge_fail(j, "more players than powers in game '%s'",
+                              v->g.name);
+        p->power = free_powers[next++];
+        if (dj_store_participant_update(j->store, p) < 0)
+            return judge_store_fail(j);
+    }
+    return gv_reload_parts(j, v);
+}
+
+static int start_mail(dj_judge *j, game_view *v)
+{
+    dj_buf body, subject, when;
+    dj_buf_init(&body);
+    dj_buf_init(&subject);
+    dj_buf_init(&when);
+    gv_time(v, v->phase.deadline, &when);
+    dj_report_info info = {j->cfg.judge_name, v->g.name, v->g.map,
+                           when.data, false, NULL};
+    dj_report_header(v->map, &v->pos->phase, &info, &body);
+    dj_buf_printf(&body, "\nGame '%s' has started.\n\n", v->g.name);
+    for (int p = 0; p < v->map->npowers; p++) {
+        const dj_participant_rec *pl = gv_player(v, p);
+        dj_buf_printf(&body, "  %-10s %s\n", gv_power_name(v, p),
+                      !pl || !pl->email[0] ? "(civil disorder)"
+                      : pl->name[0]        ? pl->name
+                                           : "(a player)");
+    }
+    dj_buf_append(&body, "\n");
+    dj_report_position(v->map, v->pos, &body);
+    dj_buf_printf(&body, "\nThe deadline for orders is %s.\n", when.data);
+    gv_subject(j, v, v->phase.name, "Game started", &subject);
+    int rc = dj_buf_ok(&body) && dj_buf_ok(&subject)
+                 ? gv_mail_all(j, v, v->phase.id, "start", subject.data,
+                               body.data, ~0u, true)
+                 : judge_fail(j, "out of memory");
+    dj_buf_free(&body);
+    dj_buf_free(&subject);
+    dj_buf_free(&when);
+    return rc;
+}
+
+static int start_game(dj_judge *j, game_view *v, bool force, dj_buf *out)
+{
+    if (gv_require(j, v, "forming") < 0)
+        return -1;
+    int unassigned, n = count_players(v, &unassigned);
+    if (n > v->map->npowers)
+        return judge_fail(j, "game '%s' has %d players for %d powers",
+                          v->g.name, n, v->map->npowers);
+    if (n < v->map->npowers && !force)
+        return judge_fail(j,
+                          "game '%s' has %d of %d players (start --force "
+                          "fills the rest with civil-disorder dummies)",
+                          v->g.name, n, v->map->npowers);
+    if (deal_powers(j, v) < 0)
+        return -1;
+    for (int p = 0; p < v->map->npowers; p++)
+        if (!gv_player(v, p) &&
+            new_player(j, v, p, "", "(civil disorder)", "civil-disorder") < 0)
+            return -1;
+    dj_position_initial(v->map, v->pos);
+    for (int p = 0; p < v->map->npowers; p++)
+        if (gv_in_disorder(v, p))
+            v->pos->civil_disorder |= 1u << p;
+    dj_buf snap;
+    dj_buf_init(&snap);
+    dj_snapshot_write(v->map, v->pos, &snap);
+    dj_phase_rec *ph = &v->phase;
+    dj_phase_rec_free(ph);
+    memset(ph, 0, sizeof *ph);
+    ph->game_id = v->g.id;
+    ph->seq = 0;
+    dj_phase_format_short(v->pos->phase, ph->name, sizeof ph->name);
+    ph->year = v->pos->phase.year;
+    ph->season = v->pos->phase.season;
+    ph->type = v->pos->phase.type;
+    snprintf(ph->status, sizeof ph->status, "current");
+    ph->opened_at = j->now;
+    ph->deadline = gv_deadline(j, v, v->pos->phase.type);
+    ph->position = snap.data; /* owned by snap until the insert is done */
+    int rc = dj_buf_ok(&snap) ? dj_store_phase_insert(j->store, ph)
+                              : dj_store_fail(j->store, "out of memory");
+    ph->position = NULL;
+    dj_buf_free(&snap);
+    if (rc < 0)
+        return judge_store_fail(j);
+    v->has_phase = true;
+    snprintf(v->g.state, sizeof v->g.state, "active");
+    v->g.started_at = j->now;
+    if (dj_store_game_set_state(j->store, &v->g) < 0)
+        return judge_store_fail(j);
+    if (gv_log(j, v, "start", "%s", force ? "forced" : "full") < 0 ||
+        start_mail(j, v) < 0)
+        return -1;
+    dj_buf_printf(out, "%s: started; %s deadline ", v->g.name, ph->name);
+    gv_time(v, ph->deadline, out);
+    dj_buf_append(out, "\n");
+    return 0;
+}
+
+static int do_start(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    return start_game(j, v, *(bool *)arg, out);
+}
+
+int dj_game_start(dj_judge *j, const char *game, bool force, dj_buf *out)
+{
+    return with_game(j, game, do_start, &force, out);
+}
+
+/* ---- votes ------------------------------------------------------------------------ */
+
+/* Surviving powers with a person to vote (not dummies). */
+static uint32_t voters(const game_view *v)
+{
+    uint32_t m = 0;
+    for (int p = 0; p < v->map->npowers; p++) {
+        int i = v->player[p];
+        if (i < 0 || !v->parts[i].email[0] ||
+            strcmp(v->parts[i].status, "eliminated") == 0)
+            continue;
+        if (dj_position_units(v->pos, p) > 0 ||
+            dj_position_centres(v->map, v->pos, p) > 0)
+            m |= 1u << p;
+    }
+    return m;
+}
+
+static void names_of(const game_view *v, uint32_t mask, dj_buf *out)
+{
+    int n = 0, total = __builtin_popcount(mask);
+    for (int p = 0; p < v->map->npowers; p++)
+        if (mask >> p & 1u) {
+            n++;
+            dj_buf_printf(out, "%s%s",
+                          n == 1 ? "" : n == total ? " and " : ", ",
+                          gv_power_name(v, p));
+        }
+}
+
+/* Has the game ended by the votes on file?  Ends it if so. */
+static int check_votes(dj_judge *j, game_view *v, dj_buf *out)
+{
+    uint32_t who = voters(v);
+    if (!who)
+        return 0;
+    bool all_draw = true;
+    for (int p = 0; p < v->map->npowers; p++)
+        if ((who >> p & 1u) && strcmp(gv_player(v, p)->vote, "draw") != 0)
+            all_draw = false;
+    dj_buf ending;
+    dj_buf_init(&ending);
+    if (all_draw) {
+        dj_buf_append(&ending, "Draw declared by ");
+        names_of(v, who, &ending);
+        dj_buf_append(&ending, ".");
+    } else {
+        for (int w = 0; w < v->map->npowers && !ending.len; w++) {
+            if (!(who >> w & 1u))
+                continue;
+            char want[24];
+            snprintf(want, sizeof want, "concede:%d", w);
+            bool all = __builtin_popcount(who) > 1;
+            for (int p = 0; p < v->map->npowers; p++)
+                if (p != w && (who >> p & 1u) &&
+                    strcmp(gv_player(v, p)->vote, want) != 0)
+                    all = false;
+            if (all) {
+                dj_buf_printf(&ending, "%s wins: conceded by ",
+                              gv_power_name(v, w));
+                names_of(v, who & ~(1u << w), &ending);
+                dj_buf_append(&ending, ".");
+            }
+        }
+    }
+    int rc = 0;
+    if (ending.len) {
+        rc = end_game(j, v, ending.data);
+        if (rc == 0)
+            rc = gv_log(j, v, "end", "%s", ending.data);
+        if (rc == 0)
+            dj_buf_printf(out, "%s: %s\n", v->g.name, ending.data);
+    }
+    dj_buf_free(&ending);
+    return rc;
+}
+
+typedef struct vote_arg {
+    const char *power;
+    const char *vote;
+} vote_arg;
+
+static int do_vote(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const vote_arg *a = arg;
+    if (gv_require(j, v, "active paused") < 0)
+        return -1;
+    int p = gv_power(j, v, a->power);
+    if (p < 0)
+        return -1;
+    dj_participant_rec *pl = gv_player(v, p);
+    if (!pl || !pl->email[0])
+        return judge_fail(j, "%s has no player to vote", gv_power_name(v, p));
+    char vote[24];
+    if (strcmp(a->vote, "draw") == 0 || strcmp(a->vote, "none") == 0) {
+        snprintf(vote, sizeof vote, "%s",
+                 strcmp(a->vote, "none") == 0 ? "" : "draw");
+    } else if (strncmp(a->vote, "concede ", 8) == 0) {
+        int to = gv_power(j, v, a->vote + 8);
+        if (to < 0)
+            return -1;
+        if (to == p)
+            return judge_fail(j, "a power cannot concede to itself");
+        snprintf(vote, sizeof vote, "concede:%d", to);
+    } else {
+        return judge_fail(j, "vote 'draw', 'concede POWER' or 'none', got "
+                             "'%s'", a->vote);
+    }
+    snprintf(pl->vote, sizeof pl->vote, "%s", vote);
+    if (dj_store_participant_update(j->store, pl) < 0)
+        return judge_store_fail(j);
+    if (gv_log(j, v, "vote", "%s %s", gv_power_name(v, p),
+               vote[0] ? a->vote : "none") < 0)
+        return -1;
+    dj_buf_printf(out, "%s: %s votes %s\n", v->g.name, gv_power_name(v, p),
+                  vote[0] ? a->vote : "nothing");
+    return check_votes(j, v, out);
+}
+
+int dj_game_vote(dj_judge *j, const char *game, const char *power,
+                 const char *vote, dj_buf *out)
+{
+    vote_arg a = {power, vote};
+    return with_game(j, game, do_vote, &a, out);
+}
+
+/* ---- absences ---------------------------------------------------------------------- */
+
+typedef struct absence_arg {
+    const char *power, *from, *to;
+} absence_arg;
+
+static int do_absence(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const absence_arg *a = arg;
+    if (gv_require(j, v, "forming active paused") < 0)
+        return -1;
+    int p = gv_power(j, v, a->power);
+    if (p < 0)
+        return -1;
+    dj_participant_rec *pl = gv_player(v, p);
+    if (!pl)
+        return judge_fail(j, "%s has no player", gv_power_name(v, p));
+    if (strcmp(a->from, "clear") == 0) {
+        dj_absence_rec *recs = NULL;
+        int n = 0;
+        if (dj_store_absence_list(j->store, v->g.id, 0, &recs, &n) < 0)
+            return judge_store_fail(j);
+        int rc = 0;
+        for (int i = 0; i < n && rc == 0; i++)
+            if (recs[i].participant_id == pl->id &&
+                dj_store_absence_delete(j->store, pl->id, recs[i].id) < 0)
+                rc = judge_store_fail(j);
+        free(recs);
+        if (rc == 0)
+            dj_buf_printf(out, "%s: absences of %s cleared\n", v->g.name,
+                          gv_power_name(v, p));
+        return rc < 0 ? -1 : gv_log(j, v, "absence", "%s cleared",
+                                    gv_power_name(v, p));
+    }
+    int64_t from, to;
+    char why[256];
+    if (dj_time_parse(v->zone, a->from, j->now, &from, why, sizeof why) < 0)
+        return judge_fail(j, "absence start: %s", why);
+    if (!a->to || dj_time_parse(v->zone, a->to, j->now, &to, why,
+                                sizeof why) < 0)
+        return judge_fail(j, "absence end: %s", a->to ? why : "missing");
+    if (to <= from)
+        return judge_fail(j, "an absence must end after it starts");
+    if (dj_store_absence_insert(j->store, pl->id, from, to) < 0)
+        return judge_store_fail(j);
+    dj_buf_printf(out, "%s: %s absent from ", v->g.name, gv_power_name(v, p));
+    gv_time(v, from, out);
+    dj_buf_append(out, " to ");
+    gv_time(v, to, out);
+    dj_buf_append(out, "\n");
+    /* A current deadline inside the absence moves to its end, snapped to
+     * the schedule, unless that is past the absence limit. */
+    if (v->has_phase && strcmp(v->phase.status, "current") == 0 &&
+        v->phase.deadline >= from && v->phase.deadline < to) {
+        int64_t d = dj_deadline_snap(&v->sched, v->zone, to);
+        int64_t cap = (int64_t)v->sched.absence_limit * 86400;
+        if (!cap || d - v->phase.deadline <= cap) {
+            if (dj_store_phase_set_deadline(j->store, v->phase.id, d) < 0)
+                return judge_store_fail(j);
+            dj_buf_printf(out, "%s: deadline of %s moved to ", v->g.name,
+                          v->phase.name);
+            gv_time(v, d, out);
+            dj_buf_append(out, "\n");
+        }
+    }
+    return gv_log(j, v, "absence", "%s %s..%s", gv_power_name(v, p), a->from,
+                  a->to);
+}
+
+int dj_game_absence(dj_judge *j, const char *game, const char *power,
+                    const char *from, const char *to, dj_buf *out)
+{
+    absence_arg a = {power, from, to};
+    return with_game(j, game, do_absence, &a, out);
+}
+
+/* ---- pause, resume, terminate -------------------------------------------------------- */
+
+static int notice(dj_judge *j, game_view *v, const char *what,
+                  const char *text)
+{
+    dj_buf body, subject;
+    dj_buf_init(&body);
+    dj_buf_init(&subject);
+    dj_report_info info = {j->cfg.judge_name, v->g.name, v->g.map, NULL,
+                           false, NULL};
+    dj_buf when;
+    dj_buf_init(&when);
+    if (v->phase.deadline) {
+        gv_time(v, v->phase.deadline, &when);
+        info.deadline = when.data;
+    }
+    dj_report_header(v->map, &v->pos->phase, &info, &body);
+    dj_buf_printf(&body, "\n%s\n", text);
+    gv_subject(j, v, v->phase.name, what, &subject);
+    int rc = gv_mail_all(j, v, 0, "notice", subject.data, body.data, ~0u,
+                         true);
+    dj_buf_free(&body);
+    dj_buf_free(&subject);
+    dj_buf_free(&when);
+    return rc;
+}
+
+static int do_pause(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    (void)arg;
+    if (gv_require(j, v, "active") < 0)
+        return -1;
+    snprintf(v->g.state, sizeof v->g.state, "paused");
+    v->g.paused_at = j->now;
+    if (dj_store_game_set_state(j->store, &v->g) < 0)
+        return judge_store_fail(j);
+    if (gv_log(j, v, "pause", "%s", v->phase.name) < 0 ||
+        notice(j, v, "Paused",
+               "The game master has paused the game: no deadline will "
+               "pass until it resumes.") < 0)
+        return -1;
+    dj_buf_printf(out, "%s: paused\n", v->g.name);
+    return 0;
+}
+
+int dj_game_pause(dj_judge *j, const char *game, dj_buf *out)
+{
+    return with_game(j, game, do_pause, NULL, out);
+}
+
+static int do_resume(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    (void)arg;
+    if (gv_require(j, v, "paused") < 0)
+        return -1;
+    snprintf(v->g.state, sizeof v->g.state, "active");
+    v->g.paused_at = 0;
+    if (dj_store_game_set_state(j->store, &v->g) < 0)
+        return judge_store_fail(j);
+    /* A deadline that passed while paused starts afresh from now. */
+    if (v->phase.deadline && v->phase.deadline <= j->now) {
+        v->phase.deadline = gv_deadline(j, v, v->pos->phase.type);
+        if (dj_store_phase_set_deadline(j->store, v->phase.id,
+                                        v->phase.deadline) < 0)
+            return judge_store_fail(j);
+    }
+    if (gv_log(j, v, "resume", "%s", v->phase.name) < 0 ||
+        notice(j, v, "Resumed", "The game master has resumed the game.") < 0)
+        return -1;
+    dj_buf_printf(out, "%s: resumed; %s deadline ", v->g.name, v->phase.name);
+    gv_time(v, v->phase.deadline, out);
+    dj_buf_append(out, "\n");
+    return 0;
+}
+
+int dj_game_resume(dj_judge *j, const char *game, dj_buf *out)
+{
+    return with_game(j, game, do_resume, NULL, out);
+}
+
+static int do_terminate(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const char *reason = arg;
+    if (gv_require(j, v, "forming active paused") < 0)
+        return -1;
+    char ending[DJ_STORE_TEXT_MAX];
+    snprintf(ending, sizeof ending, "Terminated by the game master%s%s%s",
+             reason && *reason ? ": " : ".", reason ? reason : "",
+             reason && *reason ? "." : "");
+    if (end_game(j, v, ending) < 0 ||
+        gv_log(j, v, "terminate", "%s", reason ? reason : "") < 0)
+        return -1;
+    dj_buf_printf(out, "%s: %s\n", v->g.name, ending);
+    return 0;
+}
+
+int dj_game_terminate(dj_judge *j, const char *game, const char *reason,
+                      dj_buf *out)
+{
+    return with_game(j, game, do_terminate, (void *)reason, out);
+}
+
+/* ---- replace and eject ---------------------------------------------------------------- */
+
+typedef struct replace_arg {
+    const char *power, *email, *name;
+} replace_arg;
+
+static int do_replace(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const replace_arg *a = arg;
+    if (gv_require(j, v, "active paused") < 0)
+        return -1;
+    int p = gv_power(j, v, a->power);
+    if (p < 0)
+        return -1;
+    dj_participant_rec *old = gv_player(v, p);
+    bool eject = !a->email;
+    if (eject && (!old || !old->email[0]))
+        return judge_fail(j, "%s has no player to eject",
+                          gv_power_name(v, p));
+    char was[DJ_EMAIL_MAX] = "(dummy)";
+    if (old) {
+        if (old->email[0])
+            snprintf(was, sizeof was, "%s", old->email);
+        if (retire_player(j, old, eject ? "resigned" : "replaced") < 0)
+            return -1;
+    }
+    if (eject) {
+        if (new_player(j, v, p, "", "(civil disorder)", "civil-disorder") < 0 ||
+            gv_log(j, v, "eject", "%s %s", gv_power_name(v, p), was) < 0)
+            return -1;
+        dj_buf_printf(out, "%s: %s ejected; %s is in civil disorder\n",
+                      v->g.name, was, gv_power_name(v, p));
+        return 0;
+    }
+    if (new_player(j, v, p, a->email, a->name, "playing") < 0 ||
+        gv_log(j, v, "replace", "%s %s by %s", gv_power_name(v, p), was,
+               a->email) < 0)
+        return -1;
+    dj_buf_printf(out, "%s: %s now plays %s\n", v->g.name, a->email,
+                  gv_power_name(v, p));
+    return 0;
+}
+
+int dj_game_replace(dj_judge *j, const char *game, const char *power,
+                    const char *email, const char *name, dj_buf *out)
+{
+    if (!email || !*email)
+        return judge_fail(j, "an address is needed for the new player");
+    replace_arg a = {power, email, name};
+    return with_game(j, game, do_replace, &a, out);
+}
+
+int dj_game_eject(dj_judge *j, const char *game, const char *power,
+                  dj_buf *out)
+{
+    replace_arg a = {power, NULL, NULL};
+    return with_game(j, game, do_replace, &a, out);
+}

@@ -1,0 +1,341 @@
+/*
+ * orders.c — a power's orders: entering them, reading them back, and what
+ * "complete" means in each kind of phase.
+ *
+ * Orders arrive as people write them and are read best-effort
+ * (reader/interpret.h) against the current position; what is stored is
+ * their canonical text ("A PAR - BUR"), one per line, which the strict
+ * notation reader turns back into orders when the phase is processed.
+ * An order set that cannot be read whole is refused whole: a master
+ * never leaves half a power's orders behind by mistake.
+ *
+ * A power must order when it has something to decide: units in a
+ * movement phase, dislodged units with somewhere to go in a retreat phase,
+ * builds or removals due in an adjustment phase.  Its orders are complete
+ * when every such unit has an order (or, in adjustments, as many builds,
+ * waives or removals as are due).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/game_int.h"
+#include "reader/interpret.h"
+#include "reader/notation.h"
+#include "store/phases.h"
+
+/* ---- what a power must do ------------------------------------------------- */
+
+bool power_must_order(const dj_map *map, const dj_position *pos, int power)
+{
+    switch (pos->phase.type) {
+    case DJ_MOVEMENT:
+        return dj_position_units(pos, power) > 0;
+    case DJ_RETREAT:
+        for (int i = 0; i < pos->ndislodged; i++)
+            if (pos->dislodged[i].unit.power == power &&
+                pos->dislodged[i].nretreats > 0)
+                return true;
+        return false;
+    case DJ_ADJUSTMENT:
+        return dj_adjustment_due(map, pos, power) != 0;
+    }
+    return false;
+}
+
+static bool order_covers(const dj_map *map, const dj_order *o, int power,
+                         int loc)
+{
+    return o->power == power && o->loc >= 0 &&
+           dj_province(map, o->loc) == dj_province(map, loc);
+}
+
+void power_order_count(const dj_map *map, const dj_position *pos, int power,
+                       const order_set *set, int *needed, int *given)
+{
+    *needed = *given = 0;
+    if (pos->phase.type == DJ_ADJUSTMENT) {
+        int due = dj_adjustment_due(map, pos, power);
+        *needed = due < 0 ? -due : due;
+        for (int k = 0; k < set->n; k++) {
+            const dj_order *o = &set->orders[k];
+            if (o->power != power)
+                continue;
+            bool fits = due > 0 ? (o->kind == DJ_ORDER_BUILD ||
+                                   o->kind == DJ_ORDER_WAIVE)
+                                : (o->kind == DJ_ORDER_REMOVE ||
+                                   o->kind == DJ_ORDER_DISBAND);
+            if (fits && *given < *needed)
+                (*given)++;
+        }
+        return;
+    }
+    if (pos->phase.type == DJ_MOVEMENT) {
+        for (int i = 0; i < pos->nunits; i++) {
+            if (pos->units[i].power != power)
+                continue;
+            (*needed)++;
+            for (int k = 0; k < set->n; k++)
+                if (order_covers(map, &set->orders[k], power,
+                                 pos->units[i].loc)) {
+                    (*given)++;
+                    break;
+                }
+        }
+        return;
+    }
+    for (int i = 0; i < pos->ndislodged; i++) {
+        const dj_dislodged *d = &pos->dislodged[i];
+        if (d->unit.power != power || d->nretreats == 0)
+            continue;
+        (*needed)++;
+        for (int k = 0; k < set->n; k++)
+            if (order_covers(map, &set->orders[k], power, d->unit.loc)) {
+                (*given)++;
+                break;
+            }
+    }
+}
+
+/* ---- orders on file ---------------------------------------------------------- */
+
+int orders_load(dj_judge *j, const game_view *v, int64_t phase_id,
+                order_set *set)
+{
+    set->n = 0;
+    memset(set->has, 0, sizeof set->has);
+    memset(set->last_at, 0, sizeof set->last_at);
+    dj_orders_rec *recs = NULL;
+    int n = 0;
+    if (dj_store_orders_latest(j->store, phase_id, &recs, &n) < 0)
+        return judge_store_fail(j);
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        int power = recs[i].power;
+        if (power < 0 || power >= v->map->npowers)
+            continue;
+        set->has[power] = true;
+        set->last_at[power] = recs[i].received_at;
+        char *save = NULL;
+        for (char *line = strtok_r(recs[i].orders, "\n", &save); line;
+             line = strtok_r(NULL, "\n", &save)) {
+            if (!*line)
+                continue;
+            if (set->n == DJ_MAX_ORDERS) {
+                rc = judge_fail(j, "too many orders in phase %s",
+                                v->phase.name);
+                break;
+            }
+            char why[256];
+            if (dj_notation_parse(v->map, power, v->pos->phase.type, line,
+                                  &set->orders[set->n], why,
+                                  sizeof why) < 0) {
+                rc = judge_fail(j, "stored order '%s' of %s: %s", line,
+                                gv_power_name(v, power), why);
+                break;
+            }
+            set->n++;
+        }
+    }
+    dj_orders_recs_free(recs, n);
+    return rc;
+}
+
+/* ---- entering orders ---------------------------------------------------------- */
+
+/* Split text into lines (in place); returns the count. */
+static int split_lines(char *text, const char **lines, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *l = strtok_r(text, "\n", &save); l && n < max;
+         l = strtok_r(NULL, "\n", &save)) {
+        size_t len = strlen(l);
+        if (len && l[len - 1] == '\r')
+            l[len - 1] = '\0';
+        lines[n++] = l;
+    }
+    return n;
+}
+
+#define MAX_INPUT_LINES 1024
+
+/* Read the orders; append canonical lines to canon, notes/errors to out. */
+static int read_orders(dj_judge *j, const game_view *v, int power,
+                       const char *text, dj_buf *canon, dj_buf *out)
+{
+    char *copy = strdup(text);
+    const char **lines = malloc(sizeof *lines * MAX_INPUT_LINES);
+    dj_reading *reads = malloc(sizeof *reads * DJ_READ_MAX_ORDERS);
+    if (!copy || !lines || !reads) {
+        free(copy);
+        free(lines);
+        free(reads);
+        return judge_fail(j, "out of memory");
+    }
+    int nlines = split_lines(copy, lines, MAX_INPUT_LINES);
+    int n = dj_interpret_lines(v->map, v->pos, power, &v->rules, lines,
+                               nlines, reads, DJ_READ_MAX_ORDERS);
+    int rc = 0, bad = 0;
+    if (n < 0 || n > DJ_READ_MAX_ORDERS) {
+        rc = judge_fail(j, "too many orders");
+    } else {
+        dj_buf errors;
+        dj_buf_init(&errors);
+        for (int i = 0; i < n; i++) {
+            const dj_reading *r = &reads[i];
+            if (r->kind == DJ_READ_OK) {
+                dj_buf_printf(canon, "%s\n", r->text);
+                if (r->message[0])
+                    dj_buf_printf(out, "note: %s: %s\n", r->text,
+                                  r->message);
+                continue;
+            }
+            char line[DJ_READ_MSG_MAX + 64];
+            dj_reading_format(r, line, sizeof line);
+            dj_buf_printf(&errors, "%sline %d: %s",
+                          bad++ ? "; " : "", r->line + 1, line);
+        }
+        if (bad)
+            rc = judge_fail(j, "orders of %s not accepted: %s",
+                            gv_power_name(v, power), errors.data);
+        dj_buf_free(&errors);
+    }
+    free(copy);
+    free(lines);
+    free(reads);
+    return rc;
+}
+
+static int open_power(dj_judge *j, game_view *v, const char *game,
+                      const char *power_text, int *power)
+{
+    if (gv_load(j, game, v) < 0)
+        return -1;
+    if (gv_require(j, v, "active paused") < 0)
+        return -1;
+    *power = gv_power(j, v, power_text);
+    return *power < 0 ? -1 : 0;
+}
+
+int dj_game_set_orders(dj_judge *j, const char *game, const char *power_text,
+                       const char *text, const char *source, bool ready,
+                       dj_buf *out)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    dj_buf canon;
+    dj_buf_init(&canon);
+    int power;
+    if (open_power(j, &v, game, power_text, &power) < 0)
+        goto fail;
+    if (read_orders(j, &v, power, text, &canon, out) < 0)
+        goto fail;
+    if (!dj_buf_ok(&canon)) {
+        judge_fail(j, "out of memory");
+        goto fail;
+    }
+    if (dj_store_orders_add(j->store, v.phase.id, power, canon.data,
+                            source ? source : "judgectl", j->actor,
+                            j->now) < 0)
+        goto store_fail;
+    /* A power in civil disorder that orders again is back in the game. */
+    dj_participant_rec *p = gv_player(&v, power);
+    if (p && p->email[0] && strcmp(p->status, "civil-disorder") == 0) {
+        snprintf(p->status, sizeof p->status, "playing");
+        if (dj_store_participant_update(j->store, p) < 0)
+            goto store_fail;
+    }
+    int r0, w0;
+    if (dj_store_readiness_get(j->store, v.phase.id, power, &r0, &w0) < 0 ||
+        dj_store_readiness_set(j->store, v.phase.id, power, ready ? 1 : 0,
+                               w0) < 0)
+        goto store_fail;
+    if (dj_store_commit(j->store) < 0)
+        goto store_fail;
+    int n = 0;
+    for (const char *c = canon.data; *c; c++)
+        n += *c == '\n';
+    dj_buf_printf(out, "%s: %d order%s for %s recorded%s\n", v.g.name, n,
+                  n == 1 ? "" : "s", gv_power_name(&v, power),
+                  ready ? ", ready" : "");
+    dj_buf_free(&canon);
+    gv_free(&v);
+    return 0;
+store_fail:
+    judge_store_fail(j);
+fail:
+    dj_store_rollback(j->store);
+    dj_buf_free(&canon);
+    gv_free(&v);
+    return -1;
+}
+
+int dj_game_get_orders(dj_judge *j, const char *game, const char *power_text,
+                       dj_buf *out)
+{
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    int power, rc = -1;
+    if (open_power(j, &v, game, power_text, &power) == 0) {
+        dj_orders_rec *recs = NULL;
+        int n = 0;
+        if (dj_store_orders_latest(j->store, v.phase.id, &recs, &n) < 0) {
+            judge_store_fail(j);
+        } else {
+            for (int i = 0; i < n; i++)
+                if (recs[i].power == power)
+                    dj_buf_append(out, recs[i].orders);
+            dj_orders_recs_free(recs, n);
+            rc = 0;
+        }
+    }
+    dj_store_rollback(j->store);
+    gv_free(&v);
+    return rc;
+}
+
+int dj_game_flag(dj_judge *j, const char *game, const char *power_text,
+                 const char *flag, dj_buf *out)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    int power, ready, wait;
+    if (open_power(j, &v, game, power_text, &power) < 0)
+        goto fail;
+    if (dj_store_readiness_get(j->store, v.phase.id, power, &ready, &wait) <
+        0)
+        goto store_fail;
+    if (strcmp(flag, "ready") == 0)
+        ready = 1;
+    else if (strcmp(flag, "not-ready") == 0)
+        ready = 0;
+    else if (strcmp(flag, "wait") == 0)
+        wait = 1;
+    else if (strcmp(flag, "no-wait") == 0)
+        wait = 0;
+    else {
+        judge_fail(j, "unknown flag '%s' (ready, not-ready, wait, no-wait)",
+                   flag);
+        goto fail;
+    }
+    if (dj_store_readiness_set(j->store, v.phase.id, power, ready, wait) < 0 ||
+        dj_store_commit(j->store) < 0)
+        goto store_fail;
+    dj_buf_printf(out, "%s: %s is %sready%s\n", v.g.name,
+                  gv_power_name(&v, power), ready ? "" : "not ",
+                  wait ? " and asks to wait" : "");
+    gv_free(&v);
+    return 0;
+store_fail:
+    judge_store_fail(j);
+fail:
+    dj_store_rollback(j->store);
+    gv_free(&v);
+    return -1;
+}

@@ -1,0 +1,21 @@
+/*
+ * password.h — players' passwords, kept only as hashes.
+ *
+ * The hash is crypt(3)'s, with the strongest method the C library offers
+ * (yescrypt "$y$" on Debian's libxcrypt, else SHA-512 "$6$") and a random
+ * salt; checking a password uses whatever method its hash names, so old
+ * hashes keep working when the default changes.
+ */
+#ifndef DJ_GAME_PASSWORD_H
+#define DJ_GAME_PASSWORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Hash a password into out (at least 128 bytes).  Returns 0 or -1. */
+int dj_password_hash(const char *password, char *out, size_t len);
+
+/* Does the password match the hash?  An empty hash matches nothing. */
+bool dj_password_check(const char *password, const char *hash);
+
+#endif

@@ -1,0 +1,542 @@
+/*
+ * process.c — adjudicating a phase, and the clock that decides when.
+ *
+ * Processing a phase, in one transaction (the caller's):
+ *
+ *   1. the orders on file, parsed (orders.c);
+ *   2. civil disorder: powers already in disorder (no player, a dummy, or
+ *      a player who missed a deadline and has not ordered since), and
+ *      every power that must order and sent nothing now joins them; the
+ *      position carries them as civil_disorder bits, for 4.D.9;
+ *   3. dj_adjudicate: units without orders hold, dislodged units without
+ *      orders disband, missing builds are waived and missing removals are
+ *      chosen by the civil-disorder rule (4.D.8) — all in the engine;
+ *   4. the report (report.h), the next phase and its deadline;
+ *   5. writes: the result row first (its key refuses a second result for
+ *      the phase), the phase marked done, the next phase (or the final
+ *      position), eliminated players, the game's end, and the results mail
+ *      for every participant in the outbox.
+ *
+ * Any failure rolls the whole transaction back: the phase stays as it was,
+ * orders included, and the next attempt starts afresh.
+ *
+ * The tick (dj_judge_tick) looks at each active game in its own
+ * transaction, taken with BEGIN IMMEDIATE before anything is read, so two
+ * ticks running at once see each other's work: the second finds the phase
+ * already processed and its successor not yet due.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/game_int.h"
+#include "game/report.h"
+#include "game/snapshot.h"
+#include "store/mail.h"
+
+/* ---- one adjudication -------------------------------------------------------- */
+
+typedef struct adjudication {
+    order_set set;
+    dj_result res;
+    uint32_t disorder;  /* powers in civil disorder this phase */
+    uint32_t newly;     /* of which, put there now for sending nothing */
+} adjudication;
+
+static bool power_alive(const dj_map *map, const dj_position *pos, int p)
+{
+    return dj_position_units(pos, p) > 0 || dj_position_centres(map, pos, p) > 0;
+}
+
+static int adjudicate_view(dj_judge *j, game_view *v, adjudication *a)
+{
+    if (orders_load(j, v, v->phase.id, &a->set) < 0)
+        return -1;
+    a->disorder = a->newly = 0;
+    for (int p = 0; p < v->map->npowers; p++) {
+        if (!power_alive(v->map, v->pos, p))
+            continue;
+        if (gv_in_disorder(v, p))
+            a->disorder |= 1u << p;
+        else if (power_must_order(v->map, v->pos, p) && !a->set.has[p])
+            a->newly |= 1u << p;
+    }
+    a->disorder |= a->newly;
+    v->pos->civil_disorder = a->disorder;
+    if (dj_adjudicate(v->map, v->pos, a->set.orders, a->set.n, &v->rules,
+                      &a->res) < 0)
+        return judge_fail(j, "game '%s': the position or orders of %s are "
+                             "malformed", v->g.name, v->phase.name);
+    a->res.next.civil_disorder = 0;
+    for (int p = 0; p < v->map->npowers; p++)
+        if ((a->disorder >> p & 1u) && power_alive(v->map, &a->res.next, p))
+            a->res.next.civil_disorder |= 1u << p;
+    return 0;
+}
+
+static void report_info(dj_judge *j, const game_view *v, const char *deadline,
+                        bool over, const char *ending_text,
+                        dj_report_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->judge = j->cfg.judge_name;
+    info->game = v->g.name;
+    info->variant = v->g.map;
+    info->deadline = deadline;
+    info->game_over = over;
+    info->ending = ending_text;
+}
+
+/* ---- the detail kept with a result (export reads it) ----------------------- */
+
+static const char *const FLAG_NAMES[] = {
+    "bounce", "cut", "void", "no-convoy", "dislodged", "illegal",
+    "paradox", "disrupted", "destroyed", "ignored"};
+
+static void detail_line(const game_view *v, const dj_order *o,
+                        const dj_order_result *r, const dj_auto_order *au,
+                        dj_buf *out)
+{
+    char text[128];
+    dj_order_format(v->map, o, text, sizeof text);
+    dj_buf_printf(out, "%s\t%s\t", gv_power_name(v, o->power), text);
+    if (au) {
+        dj_buf_printf(out, "by-judge\t%s\n", dj_why_text(au->why));
+        return;
+    }
+    dj_buf_append(out, r->success ? "succeeded" : "failed");
+    for (size_t f = 0; f < sizeof FLAG_NAMES / sizeof FLAG_NAMES[0]; f++)
+        if (r->flags >> f & 1u)
+            dj_buf_printf(out, ",%s", FLAG_NAMES[f]);
+    dj_buf_printf(out, "\t%s\n",
+                  r->why != DJ_WHY_NONE ? dj_why_text(r->why) : "");
+}
+
+static void result_detail(const game_view *v, const adjudication *a,
+                          dj_buf *out)
+{
+    for (int k = 0; k < a->set.n; k++)
+        detail_line(v, &a->set.orders[k], &a->res.orders[k], NULL, out);
+    for (int k = 0; k < a->res.nauto; k++)
+        detail_line(v, &a->res.autos[k].order, NULL, &a->res.autos[k], out);
+}
+
+static void power_list(const game_view *v, uint32_t mask, dj_buf *out)
+{
+    bool first = true;
+    for (int p = 0; p < v->map->npowers; p++)
+        if (mask >> p & 1u) {
+            dj_buf_printf(out, "%s%s", first ? "" : " ", gv_power_name(v, p));
+            first = false;
+        }
+}
+
+/* ---- saving a processed phase -------------------------------------------------- */
+
+/* Statuses after the phase: new civil disorder, eliminations. */
+static int update_players(dj_judge *j, game_view *v, const adjudication *a)
+{
+    for (int p = 0; p < v->map->npowers; p++) {
+        dj_participant_rec *pl = gv_player(v, p);
+        if (!pl)
+            continue;
+        const char *status = pl->status;
+        if (!power_alive(v->map, &a->res.next, p))
+            status = "eliminated";
+        else if (a->newly >> p & 1u)
+            status = "civil-disorder";
+        if (strcmp(status, pl->status) == 0)
+            continue;
+        snprintf(pl->status, sizeof pl->status, "%s", status);
+        if (dj_store_participant_update(j->store, pl) < 0)
+            return judge_store_fail(j);
+    }
+    return 0;
+}
+
+static int save_next_phase(dj_judge *j, game_view *v, const dj_position *next,
+                           bool over, int64_t deadline)
+{
+    dj_buf snap;
+    dj_buf_init(&snap);
+    dj_snapshot_write(v->map, next, &snap);
+    if (!dj_buf_ok(&snap)) {
+        dj_buf_free(&snap);
+        return judge_fail(j, "out of memory");
+    }
+    dj_phase_rec ph;
+    memset(&ph, 0, sizeof ph);
+    ph.game_id = v->g.id;
+    ph.seq = v->phase.seq + 1;
+    dj_phase_format_short(next->phase, ph.name, sizeof ph.name);
+    ph.year = next->phase.year;
+    ph.season = next->phase.season;
+    ph.type = next->phase.type;
+    snprintf(ph.status, sizeof ph.status, "%s", over ? "final" : "current");
+    ph.position = snap.data;
+    ph.opened_at = j->now;
+    ph.deadline = over ? 0 : deadline;
+    int rc = dj_store_phase_insert(j->store, &ph);
+    dj_buf_free(&snap);
+    return rc < 0 ? judge_store_fail(j) : 0;
+}
+
+int process_phase(dj_judge *j, game_view *v, dj_buf *out)
+{
+    if (!v->has_phase || strcmp(v->phase.status, "current") != 0)
+        return judge_fail(j, "game '%s' has no phase to process", v->g.name);
+    adjudication *a = malloc(sizeof *a);
+    if (!a)
+        return judge_fail(j, "out of memory");
+    dj_position before = *v->pos;
+    dj_buf report, detail, disorder, deadline_text, subject;
+    dj_buf_init(&report);
+    dj_buf_init(&detail);
+    dj_buf_init(&disorder);
+    dj_buf_init(&deadline_text);
+    dj_buf_init(&subject);
+    int rc = -1;
+    if (adjudicate_view(j, v, a) < 0)
+        goto done;
+    before.civil_disorder = a->disorder;
+
+    int winner = a->res.winner;
+    bool over = winner >= 0;
+    char ending[DJ_STORE_TEXT_MAX] = "";
+    if (over)
+        snprintf(ending, sizeof ending, "Victory of %s.",
+                 gv_power_name(v, winner));
+    int64_t deadline = 0;
+    if (!over) {
+        /* Absences count from the players' point of view of the new phase. */
+        deadline = gv_deadline(j, v, a->res.next.phase.type);
+        gv_time(v, deadline, &deadline_text);
+    }
+    dj_report_info info;
+    report_info(j, v, over ? NULL : deadline_text.data, over, NULL, &info);
+    if (dj_report_results(v->map, &before, a->set.orders, a->set.n, &a->res,
+                          &info, &report) < 0) {
+        judge_fail(j, "out of memory");
+        goto done;
+    }
+    result_detail(v, a, &detail);
+    power_list(v, a->disorder, &disorder);
+    gv_subject(j, v, v->phase.name, "Results", &subject);
+    if (!dj_buf_ok(&detail) || !dj_buf_ok(&disorder) || !dj_buf_ok(&subject)) {
+        judge_fail(j, "out of memory");
+        goto done;
+    }
+
+    dj_result_rec r = {v->phase.id, j->now, report.data, detail.data,
+                       disorder.data};
+    if (dj_store_result_insert(j->store, &r) < 0 ||
+        dj_store_phase_set_status(j->store, v->phase.id, "done", 0) < 0) {
+        judge_store_fail(j);
+        goto done;
+    }
+    if (save_next_phase(j, v, &a->res.next, over, deadline) < 0 ||
+        update_players(j, v, a) < 0)
+        goto done;
+    if (over) {
+        snprintf(v->g.state, sizeof v->g.state, "finished");
+        snprintf(v->g.ending, sizeof v->g.ending, "%s", ending);
+        v->g.finished_at = j->now;
+        if (dj_store_game_set_state(j->store, &v->g) < 0) {
+            judge_store_fail(j);
+            goto done;
+        }
+    }
+    if (gv_mail_all(j, v, v->phase.id, "results", subject.data, report.data,
+                    ~0u, true) < 0)
+        goto done;
+    if (gv_log(j, v, "process", "%s%s%s", v->phase.name,
+               a->newly ? "; civil disorder: " : "",
+               a->newly ? disorder.data : "") < 0)
+        goto done;
+
+    char next_name[16];
+    dj_phase_format_short(a->res.next.phase, next_name, sizeof next_name);
+    if (over)
+        dj_buf_printf(out, "%s: %s processed; %s\n", v->g.name,
+                      v->phase.name, ending);
+    else
+        dj_buf_printf(out, "%s: %s processed; next %s, deadline %s\n",
+                      v->g.name, v->phase.name, next_name,
+                      deadline_text.data);
+    rc = 0;
+done:
+    dj_buf_free(&report);
+    dj_buf_free(&detail);
+    dj_buf_free(&disorder);
+    dj_buf_free(&deadline_text);
+    dj_buf_free(&subject);
+    free(a);
+    return rc;
+}
+
+/* ---- ending a game without a phase ------------------------------------------- */
+
+int end_game(dj_judge *j, game_view *v, const char *ending)
+{
+    snprintf(v->g.state, sizeof v->g.state, "finished");
+    snprintf(v->g.ending, sizeof v->g.ending, "%s", ending);
+    v->g.finished_at = j->now;
+    v->g.paused_at = 0;
+    if (dj_store_game_set_state(j->store, &v->g) < 0)
+        return judge_store_fail(j);
+    if (v->has_phase && strcmp(v->phase.status, "current") == 0) {
+        if (dj_store_phase_set_status(j->store, v->phase.id, "final", 0) < 0)
+            return judge_store_fail(j);
+        snprintf(v->phase.status, sizeof v->phase.status, "final");
+    }
+    dj_buf body, subject;
+    dj_buf_init(&body);
+    dj_buf_init(&subject);
+    dj_report_info info;
+    report_info(j, v, NULL, true, ending, &info);
+    dj_report_header(v->map, NULL, &info, &body);
+    dj_buf_printf(&body, "\n%s\nThe game '%s' is over.\n", ending, v->g.name);
+    gv_subject(j, v, v->has_phase ? v->phase.name : "-", "Game over",
+               &subject);
+    int rc = 0;
+    if (!dj_buf_ok(&body) || !dj_buf_ok(&subject))
+        rc = judge_fail(j, "out of memory");
+    else
+        rc = gv_mail_all(j, v, v->has_phase ? v->phase.id : 0, "end",
+                         subject.data, body.data, ~0u, true);
+    dj_buf_free(&body);
+    dj_buf_free(&subject);
+    return rc;
+}
+
+/* ---- the master's process and preview ---------------------------------------- */
+
+int dj_game_process(dj_judge *j, const char *game, dj_buf *out)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    if (gv_load(j, game, &v) < 0 || gv_require(j, &v, "active paused") < 0 ||
+        process_phase(j, &v, out) < 0 || dj_store_commit(j->store) < 0) {
+        if (!j->err[0])
+            judge_store_fail(j);
+        dj_store_rollback(j->store);
+        gv_free(&v);
+        return -1;
+    }
+    gv_free(&v);
+    return 0;
+}
+
+int dj_game_preview(dj_judge *j, const char *game, dj_buf *out)
+{
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    adjudication *a = malloc(sizeof *a);
+    int rc = -1;
+    if (!a) {
+        judge_fail(j, "out of memory");
+    } else if (gv_load(j, game, &v) == 0 &&
+               gv_require(j, &v, "active paused") == 0) {
+        if (strcmp(v.phase.status, "current") != 0) {
+            judge_fail(j, "game '%s' has no phase to process", v.g.name);
+        } else {
+            dj_position before = *v.pos;
+            if (adjudicate_view(j, &v, a) == 0) {
+                before.civil_disorder = a->disorder;
+                dj_report_info info;
+                report_info(j, &v, "(preview: nothing saved)",
+                            a->res.winner >= 0, NULL, &info);
+                if (dj_report_results(v.map, &before, a->set.orders, a->set.n,
+                                      &a->res, &info, out) < 0)
+                    judge_fail(j, "out of memory");
+                else
+                    rc = 0;
+            }
+        }
+    }
+    dj_store_rollback(j->store);
+    gv_free(&v);
+    free(a);
+    return rc;
+}
+
+/* ---- the clock ----------------------------------------------------------------- */
+
+typedef struct readiness {
+    uint32_t must;   /* powers that must order (not in disorder) */
+    uint32_t late;   /* of which, orders incomplete */
+    bool all_ready;  /* every one complete and ready, nobody waiting */
+} readiness;
+
+static int assess(dj_judge *j, game_view *v, readiness *r)
+{
+    order_set *set = malloc(sizeof *set);
+    if (!set)
+        return judge_fail(j, "out of memory");
+    if (orders_load(j, v, v->phase.id, set) < 0) {
+        free(set);
+        return -1;
+    }
+    memset(r, 0, sizeof *r);
+    r->all_ready = true;
+    int rc = 0;
+    for (int p = 0; p < v->map->npowers && rc == 0; p++) {
+        int ready = 0, wait = 0;
+        if (dj_store_readiness_get(j->store, v->phase.id, p, &ready, &wait) <
+            0) {
+            rc = judge_store_fail(j);
+            break;
+        }
+        if (wait)
+            r->all_ready = false;
+        if (gv_in_disorder(v, p) || !power_must_order(v->map, v->pos, p))
+            continue;
+        r->must |= 1u << p;
+        int needed, given;
+        power_order_count(v->map, v->pos, p, set, &needed, &given);
+        bool complete = given >= needed;
+        if (!complete)
+            r->late |= 1u << p;
+        bool waited = v->g.early_delay >= 0 && set->has[p] &&
+                      j->now >= set->last_at[p] + v->g.early_delay * 60;
+        if (!complete || !(ready || waited))
+            r->all_ready = false;
+    }
+    free(set);
+    return rc;
+}
+
+/* Announce, once per phase, who is late. */
+static int announce_late(dj_judge *j, game_view *v, uint32_t late,
+                         dj_buf *out)
+{
+    if (v->phase.late_at)
+        return 0;
+    if (dj_store_phase_set_late(j->store, v->phase.id, j->now) < 0)
+        return judge_store_fail(j);
+    dj_buf names, body, subject, grace;
+    dj_buf_init(&names);
+    dj_buf_init(&body);
+    dj_buf_init(&subject);
+    dj_buf_init(&grace);
+    power_list(v, late, &names);
+    gv_time(v, dj_grace_expiry(&v->sched, v->phase.deadline), &grace);
+    dj_report_info info;
+    report_info(j, v, NULL, false, NULL, &info);
+    dj_phase ph = v->pos->phase;
+    dj_report_header(v->map, &ph, &info, &body);
+    dj_buf_printf(&body,
+                  "\nThe deadline for %s has passed.  Orders are missing "
+                  "from: %s.\n",
+                  v->phase.name, names.data);
+    if (strcmp(v->g.nmr, "cd") == 0)
+        dj_buf_printf(&body,
+                      "Unless orders arrive by %s, the phase will be "
+                      "processed and a power that sent none will be in "
+                      "civil disorder.\n",
+                      grace.data);
+    else
+        dj_buf_printf(&body,
+                      "The game waits for the missing orders or for a "
+                      "replacement player.\n");
+    gv_subject(j, v, v->phase.name, "Late notice", &subject);
+    int rc = gv_mail_all(j, v, v->phase.id, "late", subject.data, body.data,
+                         late, false);
+    if (rc == 0)
+        rc = gv_log(j, v, "late", "%s: %s", v->phase.name, names.data);
+    if (rc == 0)
+        dj_buf_printf(out, "%s: %s late: %s\n", v->g.name, v->phase.name,
+                      names.data);
+    dj_buf_free(&names);
+    dj_buf_free(&body);
+    dj_buf_free(&subject);
+    dj_buf_free(&grace);
+    return rc;
+}
+
+/* Decide and act for one game; *did is set when a phase was processed. */
+static int tick_decide(dj_judge *j, game_view *v, dj_buf *out, bool *did)
+{
+    readiness r;
+    if (assess(j, v, &r) < 0)
+        return -1;
+    if (v->g.early && r.all_ready) {
+        *did = true;
+        return process_phase(j, v, out);
+    }
+    if (!v->phase.deadline || j->now < v->phase.deadline)
+        return 0;
+    if (!r.late) {
+        *did = true;
+        return process_phase(j, v, out);
+    }
+    if (announce_late(j, v, r.late, out) < 0)
+        return -1;
+    if (j->now < dj_grace_expiry(&v->sched, v->phase.deadline))
+        return 0;
+    if (strcmp(v->g.nmr, "cd") != 0)
+        return 0; /* the game waits for a replacement */
+    *did = true;
+    return process_phase(j, v, out);
+}
+
+static int tick_game(dj_judge *j, const char *name, dj_buf *out,
+                     int *processed)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    bool did = false;
+    j->err[0] = '\0';
+    if (gv_load(j, name, &v) < 0)
+        goto fail;
+    if (strcmp(v.g.state, "active") == 0 && v.has_phase &&
+        strcmp(v.phase.status, "current") == 0 &&
+        tick_decide(j, &v, out, &did) < 0)
+        goto fail;
+    if (dj_store_commit(j->store) < 0)
+        goto fail;
+    if (did)
+        (*processed)++;
+    gv_free(&v);
+    return 0;
+fail:
+    if (!j->err[0])
+        judge_store_fail(j);
+    dj_store_rollback(j->store);
+    gv_free(&v);
+    return -1;
+}
+
+int dj_judge_tick(dj_judge *j, dj_buf *out, int *processed)
+{
+    *processed = 0;
+    dj_game_rec *games = NULL;
+    int n = 0;
+    if (dj_store_game_list(j->store, "active", &games, &n) < 0)
+        return judge_store_fail(j);
+    int rc = 0;
+    char last_err[sizeof j->err] = "";
+    for (int i = 0; i < n; i++) {
+        dj_buf part;
+        dj_buf_init(&part);
+        if (tick_game(j, games[i].name, &part, processed) < 0) {
+            rc = -1;
+            snprintf(last_err, sizeof last_err, "game '%s': %s",
+                     games[i].name, dj_judge_error(j));
+            dj_buf_printf(out, "%s: error: %s\n", games[i].name,
+                          dj_judge_error(j));
+        } else {
+            dj_buf_append(out, part.data);
+        }
+        dj_buf_free(&part);
+    }
+    free(games);
+    if (rc < 0)
+        snprintf(j->err, sizeof j->err, "%s", last_err);
+    return rc;
+}

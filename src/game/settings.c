@@ -1,0 +1,348 @@
+/*
+ * settings.c — creating a game and changing its settings.
+ *
+ * Settings are "key=value" words, the same for `judgectl create` and
+ * `judgectl set`, with the names judge.conf uses for the defaults of new
+ * games.  All settings of one call are checked before any is saved: a
+ * call either changes everything it names or nothing.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/rules_map.h"
+#include "game/game_int.h"
+
+static bool game_name_ok(const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len >= DJ_GAME_NAME_MAX || !isalnum((unsigned char)*name))
+        return false;
+    for (const char *c = name; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+            return false;
+    return true;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+    if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "true") ||
+        !strcmp(v, "1"))
+        *out = 1;
+    else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false") ||
+             !strcmp(v, "0"))
+        *out = 0;
+    else
+        return -1;
+    return 0;
+}
+
+static bool one_of(const char *v, const char *const *choices)
+{
+    for (; *choices; choices++)
+        if (strcmp(v, *choices) == 0)
+            return true;
+    return false;
+}
+
+/* Drop the override of one rule (by canonical name) from a rules string. */
+static void drop_rule(char *rules, size_t len, const char *name)
+{
+    char out[DJ_STORE_TEXT_MAX] = "", copy[DJ_STORE_TEXT_MAX];
+    snprintf(copy, sizeof copy, "%s", rules);
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w;
+         w = strtok_r(NULL, " ", &save)) {
+        char key[64];
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(w, "="), w);
+        const dj_rule_info *ri = dj_rule_find(key);
+        if (ri && strcmp(ri->name, name) == 0)
+            continue;
+        size_t used = strlen(out);
+        snprintf(out + used, sizeof out - used, "%s%s", used ? " " : "", w);
+    }
+    snprintf(rules, len, "%s", out);
+}
+
+static int set_rule(dj_judge *j, dj_game_rec *g, const char *value)
+{
+    if (strcmp(value, "none") == 0) {
+        g->rules[0] = '\0';
+        return 0;
+    }
+    char key[64];
+    const char *eq = strchr(value, '=');
+    if (!eq)
+        return judge_fail(j, "rule needs NAME=VALUE, got '%s'", value);
+    snprintf(key, sizeof key, "%.*s", (int)(eq - value), value);
+    const dj_rule_info *ri = dj_rule_find(key);
+    if (!ri)
+        return judge_fail(j, "unknown rule option '%s' (see judgectl rules)",
+                          key);
+    drop_rule(g->rules, sizeof g->rules, ri->name);
+    if (strcmp(eq + 1, "default") == 0)
+        return 0;
+    dj_rules scratch;
+    char why[256], word[128];
+    dj_rules_default(&scratch);
+    snprintf(word, sizeof word, "%s=%s", ri->name, eq + 1);
+    if (dj_rule_assign(&scratch, word, why, sizeof why) < 0)
+        return judge_fail(j, "%s", why);
+    size_t used = strlen(g->rules);
+    if (used + strlen(word) + 2 > sizeof g->rules)
+        return judge_fail(j, "too many rule overrides");
+    snprintf(g->rules + used, sizeof g->rules - used, "%s%s", used ? " " : "",
+             word);
+    return 0;
+}
+
+static const char *const NMR_VALUES[] = {"cd", "wait", NULL};
+static const char *const PRESS_VALUES[] = {"none", "white", "grey",
+                                           "white+grey", NULL};
+static const char *const ASSIGN_VALUES[] = {"choice", "random", NULL};
+
+static int duration(dj_judge *j, const char *key, const char *v, int *out,
+                    bool none_ok)
+{
+    char why[128];
+    if (none_ok && strcmp(v, "none") == 0) {
+        *out = -1;
+        return 0;
+    }
+    if (dj_duration_parse(v, out, why, sizeof why) < 0)
+        return judge_fail(j, "%s: %s", key, why);
+    return 0;
+}
+
+/*
+ * Apply one "key=value" to g.  `deadline` receives a new deadline for the
+ * current phase (NULL when the game has none).  `forming` allows map.
+ */
+static int apply_setting(dj_judge *j, dj_game_rec *g, const char *kv,
+                         bool forming, int64_t *deadline)
+{
+    char key[64];
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv)
+        return judge_fail(j, "setting '%s' is not KEY=VALUE", kv);
+    snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
+    const char *v = eq + 1;
+    char why[256];
+    int x;
+    if (!strcmp(key, "map")) {
+        if (!forming)
+            return judge_fail(j, "the map of a started game cannot change");
+        if (!judge_map(j, v))
+            return -1;
+        snprintf(g->map, sizeof g->map, "%s", v);
+    } else if (!strcmp(key, "zone")) {
+        dj_zone *z = malloc(sizeof *z);
+        int rc = z ? dj_zone_load(v, z, why, sizeof why) : -1;
+        free(z);
+        if (rc < 0)
+            return judge_fail(j, "zone: %s", z ? why : "out of memory");
+        snprintf(g->zone, sizeof g->zone, "%s", v);
+    } else if (!strcmp(key, "movement_delay")) {
+        return duration(j, key, v, &g->move_delay, false);
+    } else if (!strcmp(key, "retreat_delay")) {
+        return duration(j, key, v, &g->retreat_delay, false);
+    } else if (!strcmp(key, "adjustment_delay")) {
+        return duration(j, key, v, &g->adjust_delay, false);
+    } else if (!strcmp(key, "grace")) {
+        return duration(j, key, v, &g->grace, false);
+    } else if (!strcmp(key, "early_delay")) {
+        return duration(j, key, v, &g->early_delay, true);
+    } else if (!strcmp(key, "time_of_day")) {
+        if (dj_clock_parse(v, &g->time_of_day, why, sizeof why) < 0)
+            return judge_fail(j, "time_of_day: %s", why);
+    } else if (!strcmp(key, "days")) {
+        uint8_t mask;
+        if (dj_days_parse(v, &mask, why, sizeof why) < 0)
+            return judge_fail(j, "days: %s", why);
+        g->days = mask ? mask : DJ_DAYS_ALL;
+    } else if (!strcmp(key, "absence_limit")) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (!*v || *end || n < 0 || n > 365)
+            return judge_fail(j, "absence_limit: a number of days (0-365), "
+                                 "got '%s'", v);
+        g->absence_limit = (int)n;
+    } else if (!strcmp(key, "nmr")) {
+        if (!one_of(v, NMR_VALUES))
+            return judge_fail(j, "nmr: 'cd' or 'wait', got '%s'", v);
+        snprintf(g->nmr, sizeof g->nmr, "%s", v);
+    } else if (!strcmp(key, "early")) {
+        if (parse_bool(v, &x) < 0)
+            return judge_fail(j, "early: 'yes' or 'no', got '%s'", v);
+        g->early = x;
+    } else if (!strcmp(key, "press")) {
+        if (!one_of(v, PRESS_VALUES))
+            return judge_fail(j, "press: none, white, grey or white+grey, "
+                                 "got '%s'", v);
+        snprintf(g->press, sizeof g->press, "%s", v);
+    } else if (!strcmp(key, "assignment")) {
+        if (!one_of(v, ASSIGN_VALUES))
+            return judge_fail(j, "assignment: 'choice' or 'random', got '%s'",
+                              v);
+        snprintf(g->assignment, sizeof g->assignment, "%s", v);
+    } else if (!strcmp(key, "rule")) {
+        return set_rule(j, g, v);
+    } else if (!strcmp(key, "deadline")) {
+        if (!deadline)
+            return judge_fail(j, "game '%s' has no phase to set a deadline "
+                                 "for", g->name);
+        dj_zone *z = malloc(sizeof *z);
+        if (!z)
+            return judge_fail(j, "out of memory");
+        dj_zone_load(g->zone, z, why, sizeof why);
+        int rc = dj_time_parse(z, v, j->now, deadline, why, sizeof why);
+        free(z);
+        if (rc < 0)
+            return judge_fail(j, "deadline: %s", why);
+    } else {
+        return judge_fail(j, "unknown setting '%s' (see judgectl help set)",
+                          key);
+    }
+    return 0;
+}
+
+/* Apply all settings to a copy, then check the rules build on the map. */
+static int apply_all(dj_judge *j, dj_game_rec *g, const char *const *settings,
+                     int n, bool forming, int64_t *deadline)
+{
+    dj_game_rec copy = *g;
+    for (int i = 0; i < n; i++)
+        if (apply_setting(j, &copy, settings[i], forming, deadline) < 0)
+            return -1;
+    const dj_map *map = judge_map(j, copy.map);
+    dj_rules rules;
+    if (!map || gv_rules(j, map, copy.rules, &rules) < 0)
+        return -1;
+    *g = copy;
+    return 0;
+}
+
+int dj_game_create(dj_judge *j, const char *name, const char *map,
+                   const char *master, const char *const *settings,
+                   int nsettings, dj_buf *out)
+{
+    j->err[0] = '\0';
+    if (!game_name_ok(name))
+        return judge_fail(j, "bad game name '%s': 1 to 32 letters, digits, "
+                             "'_' or '-', starting with a letter or digit",
+                          name);
+    const dj_game_defaults *d = &j->cfg.game;
+    dj_game_rec g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "%s", name);
+    snprintf(g.map, sizeof g.map, "%s", map && *map ? map : d->map);
+    snprintf(g.zone, sizeof g.zone, "%s", j->cfg.zone);
+    g.move_delay = d->move_delay;
+    g.retreat_delay = d->retreat_delay;
+    g.adjust_delay = d->adjust_delay;
+    g.time_of_day = d->time_of_day;
+    g.days = d->days;
+    g.grace = d->grace;
+    g.absence_limit = d->absence_limit;
+    snprintf(g.nmr, sizeof g.nmr, "%s", d->nmr);
+    g.early = d->early;
+    g.early_delay = d->early_delay;
+    snprintf(g.press, sizeof g.press, "%s", d->press);
+    snprintf(g.assignment, sizeof g.assignment, "%s", d->assignment);
+    g.created_at = j->now;
+    if (apply_all(j, &g, settings, nsettings, true, NULL) < 0)
+        return -1;
+
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    dj_game_rec existing;
+    int rc = dj_store_game_get(j->store, name, &existing);
+    if (rc == 0) {
+        judge_fail(j, "game '%s' already exists", existing.name);
+        goto fail;
+    }
+    if (rc < 0 || dj_store_game_insert(j->store, &g) < 0)
+        goto store_fail;
+    if (master && *master) {
+        dj_participant_rec p;
+        memset(&p, 0, sizeof p);
+        p.game_id = g.id;
+        snprintf(p.role, sizeof p.role, "master");
+        p.power = -1;
+        snprintf(p.email, sizeof p.email, "%s", master);
+        snprintf(p.status, sizeof p.status, "playing");
+        p.joined_at = j->now;
+        if (dj_store_participant_insert(j->store, &p) < 0)
+            goto store_fail;
+    }
+    if (dj_store_game_log(j->store, g.id, j->now, j->actor, "create",
+                          g.map) < 0 ||
+        dj_store_commit(j->store) < 0)
+        goto store_fail;
+    dj_buf_printf(out, "%s: created on map %s; players join with "
+                       "'judgectl join %s EMAIL'\n",
+                  g.name, g.map, g.name);
+    return 0;
+store_fail:
+    judge_store_fail(j);
+fail:
+    dj_store_rollback(j->store);
+    return -1;
+}
+
+int dj_game_set(dj_judge *j, const char *game, const char *const *settings,
+                int nsettings, dj_buf *out)
+{
+    if (nsettings == 0)
+        return judge_fail(j, "no settings given");
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    int64_t deadline = 0;
+    bool has_current = false;
+    if (gv_load(j, game, &v) < 0 ||
+        gv_require(j, &v, "forming active paused") < 0)
+        goto fail;
+    has_current = v.has_phase && strcmp(v.phase.status, "current") == 0;
+    if (has_current)
+        deadline = v.phase.deadline;
+    int64_t before = deadline;
+    if (apply_all(j, &v.g, settings, nsettings,
+                  strcmp(v.g.state, "forming") == 0,
+                  has_current ? &deadline : NULL) < 0)
+        goto fail;
+    if (dj_store_game_update(j->store, &v.g) < 0)
+        goto store_fail;
+    if (has_current && deadline != before &&
+        dj_store_phase_set_deadline(j->store, v.phase.id, deadline) < 0)
+        goto store_fail;
+    dj_buf what;
+    dj_buf_init(&what);
+    for (int i = 0; i < nsettings; i++)
+        dj_buf_printf(&what, "%s%s", i ? " " : "", settings[i]);
+    int rc = gv_log(j, &v, "set", "%s", what.data);
+    dj_buf_free(&what);
+    if (rc < 0)
+        goto fail;
+    if (dj_store_commit(j->store) < 0)
+        goto store_fail;
+    dj_buf_printf(out, "%s: %d setting%s changed\n", v.g.name, nsettings,
+                  nsettings == 1 ? "" : "s");
+    if (has_current && deadline != before) {
+        dj_buf_printf(out, "%s: deadline of %s is now ", v.g.name,
+                      v.phase.name);
+        gv_time(&v, deadline, out);
+        dj_buf_append(out, "\n");
+    }
+    gv_free(&v);
+    return 0;
+store_fail:
+    judge_store_fail(j);
+fail:
+    dj_store_rollback(j->store);
+    gv_free(&v);
+    return -1;
+}

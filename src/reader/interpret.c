@@ -1,0 +1,290 @@
+/*
+ * interpret.c — the best-effort reader's entry point and its output.
+ *
+ * Design.  dj_interpret_lines runs the stages of interpret_int.h over the
+ * whole set of lines at once, because choosing between readings needs the
+ * power's other orders: split the lines into orders and parse each; make
+ * every reading of each against the position; choose; settle several
+ * orders for one unit; then write one dj_reading per order.
+ *
+ * Memory is taken per call and given back before returning: the items
+ * grow with the input up to DJ_READ_MAX_ORDERS (after which the rest of
+ * the input is reported as not read), and the readings of an order are
+ * bounded by IR_MAX_READINGS.  Nothing is kept between calls.
+ */
+#include "reader/interpret_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PIECES_MAX 64  /* orders on one line */
+#define NAMES_SHOWN 4  /* places listed in an "ambiguous" question */
+
+typedef struct item_list {
+    ir_item *v;
+    int n, cap;
+    bool full;  /* DJ_READ_MAX_ORDERS reached: the rest is not read */
+} item_list;
+
+/* A fresh item at the end of the list, or NULL when there is no room. */
+static ir_item *new_item(item_list *l, int line)
+{
+    if (l->full)
+        return NULL;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        ir_item *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return NULL;
+        l->v = v;
+        l->cap = cap;
+    }
+    ir_item *it = &l->v[l->n++];
+    memset(it, 0, sizeof *it);
+    it->line = line;
+    it->chosen = -1;
+    return it;
+}
+
+static void fail_item(ir_item *it, const char *message)
+{
+    it->failed = true;
+    snprintf(it->message, sizeof it->message, "%s", message);
+}
+
+/* One order's text: parsed into a new item (nothing for a blank one). */
+static void add_piece(const ir_ctx *c, item_list *l, int line,
+                      const char *piece, ir_skel *skel)
+{
+    char msg[DJ_READ_MSG_MAX];
+    int got = ir_parse_piece(c, piece, skel, msg, sizeof msg);
+    if (got == 0)
+        return;
+    if (l->n == DJ_READ_MAX_ORDERS) {
+        ir_item *it = new_item(l, line);
+        if (it)
+            fail_item(it, "too many orders: the rest is not read");
+        l->full = true;
+        return;
+    }
+    ir_item *it = new_item(l, line);
+    if (!it)
+        return;
+    if (got < 0) {
+        fail_item(it, msg);
+        return;
+    }
+    it->skel = malloc(sizeof *it->skel);
+    if (!it->skel) {
+        fail_item(it, "out of memory");
+        return;
+    }
+    *it->skel = *skel;
+}
+
+static void read_line(const ir_ctx *c, item_list *l, int line,
+                      const char *text, ir_skel *skel)
+{
+    char buf[DJ_READ_LINE_MAX];
+    char *pieces[PIECES_MAX];
+    if (!text)
+        return;
+    if (strlen(text) >= DJ_READ_LINE_MAX) {
+        ir_item *it = l->full ? NULL : new_item(l, line);
+        if (it)
+            fail_item(it, "line too long");
+        return;
+    }
+    int n = ir_split_line(text, buf, sizeof buf, pieces, PIECES_MAX);
+    for (int i = 0; i < n && !l->full; i++)
+        add_piece(c, l, line, pieces[i], skel);
+}
+
+/* Every reading of one parsed order. */
+static void expand_item(const ir_ctx *c, ir_item *it)
+{
+    if (it->failed)
+        return;
+    int n = ir_count_readings(it->skel);
+    it->readings = malloc((size_t)n * sizeof *it->readings);
+    it->alive = malloc((size_t)n * sizeof *it->alive);
+    if (!it->readings || !it->alive) {
+        fail_item(it, "out of memory");
+        return;
+    }
+    it->nreadings = ir_expand(c, it->skel, it->readings, n);
+    for (int i = 0; i < it->nreadings; i++)
+        it->alive[i] = true;
+}
+
+static void free_items(item_list *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        free(l->v[i].skel);
+        free(l->v[i].readings);
+        free(l->v[i].alive);
+    }
+    free(l->v);
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+/* The slot whose alive readings pick different places, or -1. */
+static int differing_slot(const ir_item *it)
+{
+    for (int s = 0; s < 3; s++) {
+        int first = -1;
+        for (int i = 0; i < it->nreadings; i++) {
+            if (!it->alive[i])
+                continue;
+            if (first < 0)
+                first = it->readings[i].pick[s];
+            else if (it->readings[i].pick[s] != first)
+                return s;
+        }
+    }
+    return -1;
+}
+
+/* "'pir' could be Paris or Picardy". */
+static void ambiguity_question(const ir_ctx *c, const ir_item *it, char *msg,
+                               size_t len)
+{
+    int s = differing_slot(it);
+    const ir_slot *slots[3] = {&it->skel->unit, &it->skel->target,
+                               &it->skel->dest};
+    if (s < 0) {
+        snprintf(msg, len, "several readings are possible");
+        return;
+    }
+    const ir_slot *sl = slots[s];
+    bool shown[IR_SLOT_CANDS] = {false};
+    int nshown = 0;
+    size_t n = (size_t)snprintf(msg, len, "'%s' could be", sl->written);
+    for (int i = 0; i < it->nreadings && nshown < NAMES_SHOWN && n < len; i++) {
+        int p = it->readings[i].pick[s];
+        if (!it->alive[i] || p >= sl->ncand || shown[p])
+            continue;
+        shown[p] = true;
+        n += (size_t)snprintf(msg + n, len - n, "%s %s",
+                              nshown++ ? " or" : "",
+                              ir_place_name(c->map, sl->cand[p].prov));
+    }
+}
+
+static void list_candidates(const ir_item *it, dj_reading *out)
+{
+    out->ncandidates = 0;
+    for (int i = 0; i < it->nreadings; i++) {
+        if (!it->alive[i])
+            continue;
+        bool dup = false;
+        for (int k = 0; k < out->ncandidates; k++)
+            dup |= strcmp(out->candidates[k], it->readings[i].text) == 0;
+        if (dup)
+            continue;
+        if (out->ncandidates == DJ_READ_MAX_CANDIDATES)
+            break;
+        snprintf(out->candidates[out->ncandidates++], DJ_READ_TEXT_MAX, "%s",
+                 it->readings[i].text);
+    }
+}
+
+static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
+{
+    memset(out, 0, sizeof *out);
+    out->line = it->line;
+    out->kind = it->kind;
+    out->order = dj_order_make(DJ_ORDER_NONE, c->power, DJ_NO_UNIT, -1);
+    switch (it->kind) {
+    case DJ_READ_OK: {
+        const ir_reading *r = &it->readings[it->chosen];
+        out->order = r->order;
+        snprintf(out->text, sizeof out->text, "%s", r->text);
+        ir_explain(c, it->skel, r, out->message, sizeof out->message);
+        if (it->message[0])
+            ir_note(out->message, sizeof out->message, "%s", it->message);
+        break;
+    }
+    case DJ_READ_AMBIGUOUS:
+        list_candidates(it, out);
+        ambiguity_question(c, it, out->message, sizeof out->message);
+        break;
+    case DJ_READ_ERROR:
+        snprintf(out->message, sizeof out->message, "%s", it->message);
+        break;
+    }
+}
+
+/* ---- entry points --------------------------------------------------------- */
+
+static bool arguments_ok(const dj_map *map, const dj_position *pos,
+                         int power, const dj_rules *rules,
+                         const char *const *lines, int nlines,
+                         const dj_reading *out, int max_out)
+{
+    return map && pos && rules && power >= 0 && power < map->npowers &&
+           nlines >= 0 && (lines || nlines == 0) && (out || max_out <= 0);
+}
+
+int dj_interpret_lines(const dj_map *map, const dj_position *pos, int power,
+                       const dj_rules *rules, const char *const *lines,
+                       int nlines, dj_reading *out, int max_out)
+{
+    if (!arguments_ok(map, pos, power, rules, lines, nlines, out, max_out))
+        return -1;
+    ir_ctx c = {map, pos, rules, power, pos->phase.type};
+    item_list l = {NULL, 0, 0, false};
+    ir_skel *skel = malloc(sizeof *skel);
+    if (!skel)
+        return -1;
+    for (int i = 0; i < nlines && !l.full; i++)
+        read_line(&c, &l, i, lines[i], skel);
+    free(skel);
+    for (int i = 0; i < l.n; i++)
+        expand_item(&c, &l.v[i]);
+    ir_choose(&c, l.v, l.n);
+    ir_settle_duplicates(&c, l.v, l.n);
+    for (int i = 0; i < l.n && i < max_out; i++)
+        write_reading(&c, &l.v[i], &out[i]);
+    int n = l.n;
+    free_items(&l);
+    return n;
+}
+
+const char *dj_read_kind_name(dj_read_kind kind)
+{
+    switch (kind) {
+    case DJ_READ_OK:
+        return "OK";
+    case DJ_READ_ERROR:
+        return "ERROR";
+    case DJ_READ_AMBIGUOUS:
+        return "AMBIGUOUS";
+    }
+    return "?";
+}
+
+int dj_reading_format(const dj_reading *r, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return 0;
+    buf[0] = '\0';
+    if (!r)
+        return 0;
+    size_t n = (size_t)snprintf(buf, len, "%s", dj_read_kind_name(r->kind));
+    if (r->kind == DJ_READ_OK)
+        n += (size_t)snprintf(buf + (n < len ? n : len - 1),
+                              n < len ? len - n : 1, " %s", r->text);
+    else if (r->kind == DJ_READ_ERROR)
+        n += (size_t)snprintf(buf + (n < len ? n : len - 1),
+                              n < len ? len - n : 1, " %s", r->message);
+    for (int i = 0; r->kind == DJ_READ_AMBIGUOUS && i < r->ncandidates &&
+                    i < DJ_READ_MAX_CANDIDATES; i++)
+        n += (size_t)snprintf(buf + (n < len ? n : len - 1),
+                              n < len ? len - n : 1, "%s%.*s",
+                              i ? " | " : " ", DJ_READ_TEXT_MAX,
+                              r->candidates[i]);
+    return (int)(n < len ? n : len - 1);
+}

@@ -1,0 +1,349 @@
+/*
+ * db.c — the connection: opening, pragmas, transactions, settings, and the
+ * statement helpers of stmt.h.
+ *
+ * Opening order matters: the busy timeout is set first (so that even the
+ * pragmas wait for a concurrent writer instead of failing), then WAL mode
+ * and foreign keys, then the migrations of schema.c.  synchronous=FULL in
+ * WAL mode makes every commit durable: a result the judge has announced
+ * (queued in the outbox) survives a power cut as well as a kill.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/schema.h"
+#include "store/stmt.h"
+
+const char *dj_store_error(const dj_store *s)
+{
+    return s->err[0] ? s->err : "unknown database error";
+}
+
+int dj_store_fail(dj_store *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int fail_db(dj_store *s, const char *what)
+{
+    return dj_store_fail(s, "database: %s: %s", what, sqlite3_errmsg(s->db));
+}
+
+void dj_store_crash_at(dj_store *s, long n)
+{
+    s->crash_at = n > 0 ? n : 0;
+    s->writes = 0;
+}
+
+void st_write_point(dj_store *s)
+{
+    if (s->crash_at > 0 && ++s->writes >= s->crash_at)
+        _exit(DJ_STORE_CRASH_STATUS);
+}
+
+/* ---- statements ---------------------------------------------------------- */
+
+static int bind_args(dj_store *s, sqlite3_stmt *st, const char *fmt,
+                     va_list ap)
+{
+    int idx = 1, rc = SQLITE_OK;
+    for (const char *f = fmt; f && *f && rc == SQLITE_OK; f++, idx++) {
+        switch (*f) {
+        case 'i':
+            rc = sqlite3_bind_int(st, idx, va_arg(ap, int));
+            break;
+        case 'I':
+            rc = sqlite3_bind_int64(st, idx, va_arg(ap, int64_t));
+            break;
+        case 's': {
+            const char *v = va_arg(ap, const char *);
+            rc = v ? sqlite3_bind_text(st, idx, v, -1, SQLITE_TRANSIENT)
+                   : sqlite3_bind_null(st, idx);
+            break;
+        }
+        case 'n':
+            rc = sqlite3_bind_null(st, idx);
+            break;
+        default:
+            return dj_store_fail(s, "database: bad bind format '%c'", *f);
+        }
+    }
+    if (rc != SQLITE_OK)
+        return fail_db(s, "bind");
+    return 0;
+}
+
+static sqlite3_stmt *prepare_v(dj_store *s, const char *sql, const char *fmt,
+                               va_list ap)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        fail_db(s, "prepare");
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    if (bind_args(s, st, fmt, ap) < 0) {
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    return st;
+}
+
+sqlite3_stmt *st_prepare(dj_store *s, const char *sql, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sqlite3_stmt *st = prepare_v(s, sql, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+int st_step(dj_store *s, sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+        return rc;
+    if (rc == SQLITE_CONSTRAINT)
+        dj_store_fail(s, "database: constraint failed: %s",
+                      sqlite3_errmsg(s->db));
+    else
+        fail_db(s, "step");
+    return -1;
+}
+
+static int exec_v(dj_store *s, int *changes, const char *sql, const char *fmt,
+                  va_list ap)
+{
+    sqlite3_stmt *st = prepare_v(s, sql, fmt, ap);
+    if (!st)
+        return -1;
+    st_write_point(s);
+    int rc = st_step(s, st);
+    sqlite3_finalize(st);
+    if (rc < 0)
+        return -1;
+    if (changes)
+        *changes = sqlite3_changes(s->db);
+    st_write_point(s);
+    return 0;
+}
+
+int st_exec(dj_store *s, const char *sql, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = exec_v(s, NULL, sql, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int st_exec_changes(dj_store *s, int *changes, const char *sql,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = exec_v(s, changes, sql, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+void *st_grow(dj_store *s, void *array, int n, int *cap, size_t size)
+{
+    if (n < *cap)
+        return array;
+    int want = *cap ? *cap * 2 : 8;
+    void *grown = realloc(array, size * (size_t)want);
+    if (!grown) {
+        dj_store_fail(s, "out of memory");
+        return NULL;
+    }
+    *cap = want;
+    return grown;
+}
+
+int64_t st_last_id(dj_store *s)
+{
+    return sqlite3_last_insert_rowid(s->db);
+}
+
+void st_text(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
+char *st_text_dup(sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    return strdup(t ? (const char *)t : "");
+}
+
+int64_t st_int64(sqlite3_stmt *st, int col, int64_t null_value)
+{
+    if (sqlite3_column_type(st, col) == SQLITE_NULL)
+        return null_value;
+    return sqlite3_column_int64(st, col);
+}
+
+int st_query_int(dj_store *s, int64_t *out, const char *sql,
+                 const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sqlite3_stmt *st = prepare_v(s, sql, fmt, ap);
+    va_end(ap);
+    if (!st)
+        return -1;
+    int rc = st_step(s, st);
+    if (rc == SQLITE_ROW)
+        *out = st_int64(st, 0, 0);
+    sqlite3_finalize(st);
+    return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
+}
+
+/* ---- connection ------------------------------------------------------------ */
+
+/* A pragma or other fixed statement with no parameters and no user text. */
+static int run_fixed(dj_store *s, const char *sql)
+{
+    sqlite3_stmt *st = st_prepare(s, sql, "");
+    if (!st)
+        return -1;
+    int rc;
+    while ((rc = st_step(s, st)) == SQLITE_ROW)
+        ;
+    sqlite3_finalize(st);
+    return rc < 0 ? -1 : 0;
+}
+
+dj_store *dj_store_open(const char *path, char *err, size_t errlen)
+{
+    dj_store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "cannot open database %s: %s", path,
+                 s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        dj_store_close(s);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, DJ_STORE_BUSY_MS);
+    sqlite3_extended_result_codes(s->db, 0);
+    if (run_fixed(s, "PRAGMA journal_mode=WAL") < 0 ||
+        run_fixed(s, "PRAGMA synchronous=FULL") < 0 ||
+        run_fixed(s, "PRAGMA foreign_keys=ON") < 0 ||
+        dj_schema_migrate(s) < 0) {
+        snprintf(err, errlen, "%s: %s", path, dj_store_error(s));
+        dj_store_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+void dj_store_close(dj_store *s)
+{
+    if (!s)
+        return;
+    if (s->depth)
+        dj_store_rollback(s);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+int dj_store_schema_version(dj_store *s)
+{
+    int64_t v = 0;
+    if (st_query_int(s, &v, "PRAGMA user_version", "") != 0)
+        return -1;
+    return (int)v;
+}
+
+/* ---- transactions ---------------------------------------------------------- */
+
+int dj_store_begin(dj_store *s)
+{
+    if (s->depth)
+        return dj_store_fail(s, "database: transaction already open");
+    if (run_fixed(s, "BEGIN IMMEDIATE") < 0)
+        return -1;
+    s->depth = 1;
+    return 0;
+}
+
+int dj_store_begin_read(dj_store *s)
+{
+    if (s->depth)
+        return dj_store_fail(s, "database: transaction already open");
+    if (run_fixed(s, "BEGIN") < 0)
+        return -1;
+    s->depth = 1;
+    return 0;
+}
+
+int dj_store_commit(dj_store *s)
+{
+    if (!s->depth)
+        return dj_store_fail(s, "database: no transaction to commit");
+    st_write_point(s);
+    if (run_fixed(s, "COMMIT") < 0) {
+        dj_store_rollback(s);
+        return -1;
+    }
+    s->depth = 0;
+    st_write_point(s);
+    return 0;
+}
+
+void dj_store_rollback(dj_store *s)
+{
+    if (!s->depth)
+        return;
+    char keep[sizeof s->err];
+    memcpy(keep, s->err, sizeof keep);
+    if (sqlite3_get_autocommit(s->db) == 0)
+        run_fixed(s, "ROLLBACK");
+    memcpy(s->err, keep, sizeof keep);
+    s->depth = 0;
+}
+
+bool dj_store_in_transaction(const dj_store *s)
+{
+    return s->depth != 0;
+}
+
+/* ---- settings ---------------------------------------------------------------- */
+
+int dj_store_setting_get(dj_store *s, const char *key, char *value,
+                         size_t len)
+{
+    sqlite3_stmt *st =
+        st_prepare(s, "SELECT value FROM settings WHERE key = ?", "s", key);
+    if (!st)
+        return -1;
+    int rc = st_step(s, st);
+    if (rc == SQLITE_ROW)
+        st_text(st, 0, value, len);
+    sqlite3_finalize(st);
+    return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
+}
+
+int dj_store_setting_set(dj_store *s, const char *key, const char *value)
+{
+    return st_exec(s,
+                   "INSERT INTO settings (key, value) VALUES (?, ?) "
+                   "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                   "ss", key, value);
+}

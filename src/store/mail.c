@@ -1,0 +1,122 @@
+/*
+ * mail.c — rows of the outbox, maillog and press tables.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/mail.h"
+#include "store/stmt.h"
+
+void dj_outbox_recs_free(dj_outbox_rec *o, int n)
+{
+    for (int i = 0; o && i < n; i++) {
+        free(o[i].recipients);
+        free(o[i].subject);
+        free(o[i].body);
+    }
+    free(o);
+}
+
+int dj_store_outbox_add(dj_store *s, int64_t game_id, int64_t phase_id,
+                        const char *kind, const char *recipients,
+                        const char *subject, const char *body, int64_t at)
+{
+    return st_exec(s,
+                   "INSERT INTO outbox (game_id, phase_id, kind, recipients,"
+                   " subject, body, created_at)"
+                   " VALUES (NULLIF(?, 0), NULLIF(?, 0), ?, ?, ?, ?, ?)",
+                   "IIssssI", game_id, phase_id, kind, recipients, subject,
+                   body, at);
+}
+
+int dj_store_outbox_list(dj_store *s, int64_t game_id, const char *state,
+                         dj_outbox_rec **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st = st_prepare(
+        s,
+        "SELECT id, IFNULL(game_id, 0), IFNULL(phase_id, 0), kind,"
+        " recipients, subject, body, state, attempts, created_at, sent_at"
+        " FROM outbox WHERE (?1 = 0 OR game_id = ?1)"
+        " AND (?2 IS NULL OR state = ?2) ORDER BY id",
+        "Is", game_id, state);
+    if (!st)
+        return -1;
+    int rc, cap = 0;
+    while ((rc = st_step(s, st)) == SQLITE_ROW) {
+        void *grown = st_grow(s, *out, *n, &cap, sizeof **out);
+        if (!grown) {
+            rc = -1;
+            break;
+        }
+        *out = grown;
+        dj_outbox_rec *o = &(*out)[(*n)++];
+        memset(o, 0, sizeof *o);
+        o->id = sqlite3_column_int64(st, 0);
+        o->game_id = sqlite3_column_int64(st, 1);
+        o->phase_id = sqlite3_column_int64(st, 2);
+        st_text(st, 3, o->kind, sizeof o->kind);
+        o->recipients = st_text_dup(st, 4);
+        o->subject = st_text_dup(st, 5);
+        o->body = st_text_dup(st, 6);
+        st_text(st, 7, o->state, sizeof o->state);
+        o->attempts = sqlite3_column_int(st, 8);
+        o->created_at = sqlite3_column_int64(st, 9);
+        o->sent_at = st_int64(st, 10, 0);
+        if (!o->recipients || !o->subject || !o->body) {
+            rc = dj_store_fail(s, "out of memory");
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc < 0) {
+        dj_outbox_recs_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int dj_store_outbox_set_state(dj_store *s, int64_t id, const char *state,
+                              const char *error, int64_t at)
+{
+    return st_exec(s,
+                   "UPDATE outbox SET state = ?1,"
+                   " attempts = attempts + (?1 IN ('sent', 'failed')),"
+                   " last_error = ?2,"
+                   " sent_at = CASE WHEN ?1 = 'sent' THEN ?3 ELSE sent_at END"
+                   " WHERE id = ?4",
+                   "ssII", state, error ? error : "", at, id);
+}
+
+int dj_store_maillog_add(dj_store *s, const char *message_id,
+                         const char *sender, int64_t game_id,
+                         const char *outcome, int64_t at)
+{
+    int changes = 0;
+    if (st_exec_changes(s, &changes,
+                        "INSERT INTO maillog (message_id, received_at, sender,"
+                        " game_id, outcome)"
+                        " VALUES (?, ?, ?, NULLIF(?, 0), ?)"
+                        " ON CONFLICT (message_id) DO NOTHING",
+                        "sIsIs", message_id, at, sender ? sender : "",
+                        game_id, outcome ? outcome : "") < 0)
+        return -1;
+    return changes ? 0 : DJ_STORE_DUPLICATE;
+}
+
+int dj_store_press_add(dj_store *s, int64_t game_id, int64_t phase_id,
+                       int from_power, const char *author,
+                       const char *to_powers, int grey, const char *body,
+                       int64_t at)
+{
+    return st_exec(s,
+                   "INSERT INTO press (game_id, phase_id, sent_at, from_power,"
+                   " author, to_powers, grey, body)"
+                   " VALUES (?, NULLIF(?, 0), ?, NULLIF(?, -1), ?, ?, ?, ?)",
+                   "IIIissis", game_id, phase_id, at, from_power,
+                   author ? author : "", to_powers ? to_powers : "", grey,
+                   body);
+}

@@ -1,0 +1,64 @@
+/*
+ * mail.h — the mail the judge keeps: the outbox (mail waiting to be sent,
+ * and mail sent), the log of Message-IDs received (to drop duplicates),
+ * and the press archive.
+ *
+ * The outbox is written in the same transaction as whatever the mail
+ * announces (a phase's results, a late notice), so a result is queued for
+ * every recipient exactly when it exists.  The mail issue's sender picks
+ * queued rows, marks them sending/sent/failed; nothing here sends mail.
+ * Subjects follow one pattern: "JUDGE:GAME - PHASE What", e.g.
+ * "dipjudge:alpha - S1901M Results".
+ */
+#ifndef DJ_STORE_MAIL_H
+#define DJ_STORE_MAIL_H
+
+#include <stdint.h>
+
+#include "store/store.h"
+
+typedef struct dj_outbox_rec {
+    int64_t id;
+    int64_t game_id;     /* 0: not about a game */
+    int64_t phase_id;    /* 0: not about a phase */
+    char kind[16];       /* results, late, notice, end */
+    char *recipients;    /* addresses, comma-separated; malloc'd */
+    char *subject;       /* malloc'd */
+    char *body;          /* malloc'd */
+    char state[12];      /* queued, sending, sent, failed */
+    int attempts;
+    int64_t created_at;
+    int64_t sent_at;     /* 0: not sent */
+} dj_outbox_rec;
+
+void dj_outbox_recs_free(dj_outbox_rec *o, int n);
+
+/* Queue one mail. */
+int dj_store_outbox_add(dj_store *s, int64_t game_id, int64_t phase_id,
+                        const char *kind, const char *recipients,
+                        const char *subject, const char *body, int64_t at);
+
+/* Mail of one game (0: all), in order; state NULL for every state. */
+int dj_store_outbox_list(dj_store *s, int64_t game_id, const char *state,
+                         dj_outbox_rec **out, int *n);
+
+/* Set a row's state (and sent_at when it becomes "sent"). */
+int dj_store_outbox_set_state(dj_store *s, int64_t id, const char *state,
+                              const char *error, int64_t at);
+
+/*
+ * Record a received Message-ID.  Returns 0 when new, DJ_STORE_DUPLICATE
+ * when it was seen before, -1 on error.
+ */
+#define DJ_STORE_DUPLICATE 1
+int dj_store_maillog_add(dj_store *s, const char *message_id,
+                         const char *sender, int64_t game_id,
+                         const char *outcome, int64_t at);
+
+/* Archive one press message; to_powers "" means broadcast. */
+int dj_store_press_add(dj_store *s, int64_t game_id, int64_t phase_id,
+                       int from_power, const char *author,
+                       const char *to_powers, int grey, const char *body,
+                       int64_t at);
+
+#endif

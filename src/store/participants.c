@@ -1,0 +1,178 @@
+/*
+ * participants.c — rows of the participants and absences tables.
+ *
+ * Power -1 in a record is NULL in the table (NULLIF on the way in,
+ * IFNULL on the way out), so the partial unique index on (game, power)
+ * only concerns players that hold a power.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/participants.h"
+#include "store/stmt.h"
+
+#define PART_COLUMNS                                                      \
+    "id, game_id, role, IFNULL(power, -1), name, email, password_hash,"  \
+    " status, vote, joined_at, left_at"
+
+static void read_participant(sqlite3_stmt *st, dj_participant_rec *p)
+{
+    memset(p, 0, sizeof *p);
+    p->id = sqlite3_column_int64(st, 0);
+    p->game_id = sqlite3_column_int64(st, 1);
+    st_text(st, 2, p->role, sizeof p->role);
+    p->power = sqlite3_column_int(st, 3);
+    st_text(st, 4, p->name, sizeof p->name);
+    st_text(st, 5, p->email, sizeof p->email);
+    st_text(st, 6, p->password_hash, sizeof p->password_hash);
+    st_text(st, 7, p->status, sizeof p->status);
+    st_text(st, 8, p->vote, sizeof p->vote);
+    p->joined_at = st_int64(st, 9, 0);
+    p->left_at = st_int64(st, 10, 0);
+}
+
+int dj_store_participant_insert(dj_store *s, dj_participant_rec *p)
+{
+    if (st_exec(s,
+                "INSERT INTO participants (game_id, role, power, name, email,"
+                " password_hash, status, vote, joined_at)"
+                " VALUES (?, ?, NULLIF(?, -1), ?, ?, ?, ?, ?, ?)",
+                "IsissssssI", p->game_id, p->role, p->power, p->name,
+                p->email, p->password_hash, p->status, p->vote,
+                p->joined_at) < 0)
+        return -1;
+    p->id = st_last_id(s);
+    return 0;
+}
+
+int dj_store_participant_list(dj_store *s, int64_t game_id,
+                              dj_participant_rec **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st = st_prepare(s,
+                                  "SELECT " PART_COLUMNS
+                                  " FROM participants WHERE game_id = ?"
+                                  " ORDER BY id",
+                                  "I", game_id);
+    if (!st)
+        return -1;
+    int rc, cap = 0;
+    while ((rc = st_step(s, st)) == SQLITE_ROW) {
+        void *grown = st_grow(s, *out, *n, &cap, sizeof **out);
+        if (!grown) {
+            rc = -1;
+            break;
+        }
+        *out = grown;
+        read_participant(st, &(*out)[(*n)++]);
+    }
+    sqlite3_finalize(st);
+    if (rc < 0) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int dj_store_participant_of_power(dj_store *s, int64_t game_id, int power,
+                                  dj_participant_rec *p)
+{
+    sqlite3_stmt *st = st_prepare(
+        s,
+        "SELECT " PART_COLUMNS " FROM participants"
+        " WHERE game_id = ? AND role = 'player' AND power = ?"
+        " AND status NOT IN ('resigned', 'replaced')",
+        "Ii", game_id, power);
+    if (!st)
+        return -1;
+    int rc = st_step(s, st);
+    if (rc == SQLITE_ROW)
+        read_participant(st, p);
+    sqlite3_finalize(st);
+    return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
+}
+
+int dj_store_participant_update(dj_store *s, const dj_participant_rec *p)
+{
+    return st_exec(s,
+                   "UPDATE participants SET power = NULLIF(?, -1), name = ?,"
+                   " email = ?, password_hash = ?, status = ?, vote = ?,"
+                   " left_at = NULLIF(?, 0) WHERE id = ?",
+                   "isssssII", p->power, p->name, p->email, p->password_hash,
+                   p->status, p->vote, p->left_at, p->id);
+}
+
+int dj_store_participant_clear_votes(dj_store *s, int64_t game_id)
+{
+    return st_exec(s,
+                   "UPDATE participants SET vote = '' WHERE game_id = ?"
+                   " AND vote <> ''",
+                   "I", game_id);
+}
+
+/* ---- absences -------------------------------------------------------------- */
+
+int dj_store_absence_insert(dj_store *s, int64_t participant_id,
+                            int64_t start, int64_t end)
+{
+    return st_exec(s,
+                   "INSERT INTO absences (participant_id, start_at, end_at)"
+                   " VALUES (?, ?, ?)",
+                   "III", participant_id, start, end);
+}
+
+int dj_store_absence_list(dj_store *s, int64_t game_id, int64_t after,
+                          dj_absence_rec **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st = st_prepare(
+        s,
+        "SELECT a.id, a.participant_id, IFNULL(p.power, -1), a.start_at,"
+        " a.end_at FROM absences a JOIN participants p"
+        " ON p.id = a.participant_id"
+        " WHERE p.game_id = ? AND a.end_at > ?"
+        " AND p.status NOT IN ('resigned', 'replaced')"
+        " ORDER BY a.start_at, a.id",
+        "II", game_id, after);
+    if (!st)
+        return -1;
+    int rc, cap = 0;
+    while ((rc = st_step(s, st)) == SQLITE_ROW) {
+        void *grown = st_grow(s, *out, *n, &cap, sizeof **out);
+        if (!grown) {
+            rc = -1;
+            break;
+        }
+        *out = grown;
+        dj_absence_rec *a = &(*out)[(*n)++];
+        a->id = sqlite3_column_int64(st, 0);
+        a->participant_id = sqlite3_column_int64(st, 1);
+        a->power = sqlite3_column_int(st, 2);
+        a->start = sqlite3_column_int64(st, 3);
+        a->end = sqlite3_column_int64(st, 4);
+    }
+    sqlite3_finalize(st);
+    if (rc < 0) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int dj_store_absence_delete(dj_store *s, int64_t participant_id,
+                            int64_t absence_id)
+{
+    int changes = 0;
+    if (st_exec_changes(s, &changes,
+                        "DELETE FROM absences WHERE id = ? AND"
+                        " participant_id = ?",
+                        "II", absence_id, participant_id) < 0)
+        return -1;
+    return changes ? 0 : DJ_STORE_NOTFOUND;
+}

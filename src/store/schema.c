@@ -1,0 +1,277 @@
+/*
+ * schema.c — the tables, and how a database file gets them.
+ *
+ * Design.  The schema version lives in the file itself (PRAGMA
+ * user_version).  MIGRATIONS[v] takes a file from version v to v+1; on open
+ * every missing step runs, each inside BEGIN IMMEDIATE together with the
+ * new user_version, so two programs opening a fresh file at once cannot
+ * both migrate it, and a crash mid-migration leaves the old version whole.
+ * A migration is never edited once released: changes are a new step.
+ *
+ * What the tables hold (version 1):
+ *
+ *   settings      the judge's key/value settings.
+ *   games         one row per game: map, rule options, state, deadline
+ *                 schedule (minutes; days a weekday mask, bit 0 Sunday),
+ *                 NMR policy, early processing, press, how it ended.
+ *   participants  players (a power, or none yet), observers and masters:
+ *                 addresses, password hash, status, draw/concede vote.
+ *                 At most one live player per power (a partial unique
+ *                 index); a replaced player's row stays, marked replaced.
+ *   absences      a participant's declared absences [start, end).
+ *   phases        every phase a game has had: its position snapshot (the
+ *                 text of game/snapshot.c), deadline, when the lateness of
+ *                 its powers was announced.  A snapshot is never changed.
+ *                 status: current (awaiting orders), done (adjudicated),
+ *                 final (the position the game ended in), undone (taken
+ *                 back by a rollback; kept so rollforward can restore it).
+ *                 Live rows (not undone) are unique per (game, seq), and a
+ *                 game has at most one current-or-final phase.
+ *   orders        every set of orders received for a phase and power, with
+ *                 time, source and author; the latest one counts.
+ *   readiness     per phase and power: READY and WAIT flags.
+ *   results       one row per adjudicated phase, keyed by the phase: the
+ *                 primary key is what makes adjudicating a phase twice
+ *                 impossible, whatever two processes try.
+ *   rollbacks     each rollback: where it went, the phase it reopened, the
+ *                 game's state before it, and whether it was rolled forward.
+ *   outbox        mail waiting to be sent (and sent mail, by state).
+ *   maillog       Message-IDs of mail received, to drop duplicates.
+ *   press         the press archive.
+ *   game_log      what masters and the judge did to a game, and when.
+ *
+ * Times are INTEGER seconds since 1970, UTC.
+ */
+#include <stdio.h>
+
+#include "store/schema.h"
+#include "store/stmt.h"
+
+static const char *const MIGRATION_1[] = {
+    "CREATE TABLE settings ("
+    " key TEXT PRIMARY KEY,"
+    " value TEXT NOT NULL"
+    ") WITHOUT ROWID",
+
+    "CREATE TABLE games ("
+    " id INTEGER PRIMARY KEY,"
+    " name TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+    " map TEXT NOT NULL,"
+    " rules TEXT NOT NULL DEFAULT '',"
+    " state TEXT NOT NULL DEFAULT 'forming'"
+    "  CHECK (state IN ('forming', 'active', 'paused', 'finished')),"
+    " zone TEXT NOT NULL DEFAULT 'UTC',"
+    " move_delay INTEGER NOT NULL CHECK (move_delay >= 0),"
+    " retreat_delay INTEGER NOT NULL CHECK (retreat_delay >= 0),"
+    " adjust_delay INTEGER NOT NULL CHECK (adjust_delay >= 0),"
+    " time_of_day INTEGER NOT NULL DEFAULT -1"
+    "  CHECK (time_of_day BETWEEN -1 AND 1439),"
+    " days INTEGER NOT NULL DEFAULT 127 CHECK (days BETWEEN 1 AND 127),"
+    " grace INTEGER NOT NULL CHECK (grace >= 0),"
+    " absence_limit INTEGER NOT NULL DEFAULT 14 CHECK (absence_limit >= 0),"
+    " nmr TEXT NOT NULL DEFAULT 'cd' CHECK (nmr IN ('cd', 'wait')),"
+    " early INTEGER NOT NULL DEFAULT 1 CHECK (early IN (0, 1)),"
+    " early_delay INTEGER NOT NULL DEFAULT -1 CHECK (early_delay >= -1),"
+    " press TEXT NOT NULL DEFAULT 'white'"
+    "  CHECK (press IN ('none', 'white', 'grey', 'white+grey')),"
+    " assignment TEXT NOT NULL DEFAULT 'choice'"
+    "  CHECK (assignment IN ('choice', 'random')),"
+    " ending TEXT NOT NULL DEFAULT '',"
+    " created_at INTEGER NOT NULL,"
+    " started_at INTEGER,"
+    " finished_at INTEGER,"
+    " paused_at INTEGER"
+    ")",
+
+    "CREATE TABLE participants ("
+    " id INTEGER PRIMARY KEY,"
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " role TEXT NOT NULL CHECK (role IN ('player', 'observer', 'master')),"
+    " power INTEGER CHECK (power IS NULL OR power BETWEEN 0 AND 31),"
+    " name TEXT NOT NULL DEFAULT '',"
+    " email TEXT NOT NULL DEFAULT '',"
+    " password_hash TEXT NOT NULL DEFAULT '',"
+    " status TEXT NOT NULL DEFAULT 'playing'"
+    "  CHECK (status IN ('playing', 'resigned', 'civil-disorder',"
+    "                    'eliminated', 'replaced')),"
+    " vote TEXT NOT NULL DEFAULT '',"
+    " joined_at INTEGER NOT NULL,"
+    " left_at INTEGER"
+    ")",
+    "CREATE UNIQUE INDEX participants_power ON participants (game_id, power)"
+    " WHERE role = 'player' AND power IS NOT NULL"
+    " AND status NOT IN ('resigned', 'replaced')",
+    "CREATE INDEX participants_game ON participants (game_id, role)",
+
+    "CREATE TABLE absences ("
+    " id INTEGER PRIMARY KEY,"
+    " participant_id INTEGER NOT NULL"
+    "  REFERENCES participants (id) ON DELETE CASCADE,"
+    " start_at INTEGER NOT NULL,"
+    " end_at INTEGER NOT NULL,"
+    " CHECK (end_at > start_at)"
+    ")",
+    "CREATE INDEX absences_participant ON absences (participant_id)",
+
+    "CREATE TABLE rollbacks ("
+    " id INTEGER PRIMARY KEY,"
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " created_at INTEGER NOT NULL,"
+    " to_seq INTEGER NOT NULL,"
+    " copy_phase_id INTEGER,"
+    " prev_state TEXT NOT NULL,"
+    " prev_ending TEXT NOT NULL DEFAULT '',"
+    " undone_at INTEGER"
+    ")",
+
+    "CREATE TABLE phases ("
+    " id INTEGER PRIMARY KEY,"
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " seq INTEGER NOT NULL CHECK (seq >= 0),"
+    " name TEXT NOT NULL,"
+    " year INTEGER NOT NULL,"
+    " season INTEGER NOT NULL CHECK (season BETWEEN 0 AND 2),"
+    " type INTEGER NOT NULL CHECK (type BETWEEN 0 AND 2),"
+    " status TEXT NOT NULL"
+    "  CHECK (status IN ('current', 'done', 'final', 'undone')),"
+    " position TEXT NOT NULL,"
+    " opened_at INTEGER NOT NULL,"
+    " deadline INTEGER,"
+    " late_at INTEGER,"
+    " rollback_id INTEGER REFERENCES rollbacks (id)"
+    ")",
+    "CREATE UNIQUE INDEX phases_live ON phases (game_id, seq)"
+    " WHERE status <> 'undone'",
+    "CREATE UNIQUE INDEX phases_open ON phases (game_id)"
+    " WHERE status IN ('current', 'final')",
+
+    "CREATE TABLE orders ("
+    " id INTEGER PRIMARY KEY,"
+    " phase_id INTEGER NOT NULL REFERENCES phases (id) ON DELETE CASCADE,"
+    " power INTEGER NOT NULL CHECK (power BETWEEN 0 AND 31),"
+    " orders TEXT NOT NULL,"
+    " source TEXT NOT NULL,"
+    " author TEXT NOT NULL DEFAULT '',"
+    " received_at INTEGER NOT NULL"
+    ")",
+    "CREATE INDEX orders_phase ON orders (phase_id, power, id)",
+
+    "CREATE TABLE readiness ("
+    " phase_id INTEGER NOT NULL REFERENCES phases (id) ON DELETE CASCADE,"
+    " power INTEGER NOT NULL,"
+    " ready INTEGER NOT NULL DEFAULT 0,"
+    " wait INTEGER NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (phase_id, power)"
+    ") WITHOUT ROWID",
+
+    "CREATE TABLE results ("
+    " phase_id INTEGER PRIMARY KEY REFERENCES phases (id) ON DELETE CASCADE,"
+    " processed_at INTEGER NOT NULL,"
+    " report TEXT NOT NULL,"
+    " detail TEXT NOT NULL,"
+    " disorder TEXT NOT NULL DEFAULT ''"
+    ")",
+
+    "CREATE TABLE outbox ("
+    " id INTEGER PRIMARY KEY,"
+    " game_id INTEGER REFERENCES games (id) ON DELETE SET NULL,"
+    " phase_id INTEGER REFERENCES phases (id) ON DELETE SET NULL,"
+    " kind TEXT NOT NULL,"
+    " recipients TEXT NOT NULL,"
+    " subject TEXT NOT NULL,"
+    " body TEXT NOT NULL,"
+    " state TEXT NOT NULL DEFAULT 'queued'"
+    "  CHECK (state IN ('queued', 'sending', 'sent', 'failed')),"
+    " attempts INTEGER NOT NULL DEFAULT 0,"
+    " created_at INTEGER NOT NULL,"
+    " sent_at INTEGER,"
+    " last_error TEXT NOT NULL DEFAULT ''"
+    ")",
+    "CREATE UNIQUE INDEX outbox_once ON outbox (phase_id, kind, recipients)"
+    " WHERE phase_id IS NOT NULL",
+    "CREATE INDEX outbox_state ON outbox (state, id)",
+
+    "CREATE TABLE maillog ("
+    " id INTEGER PRIMARY KEY,"
+    " message_id TEXT NOT NULL UNIQUE,"
+    " received_at INTEGER NOT NULL,"
+    " sender TEXT NOT NULL DEFAULT '',"
+    " game_id INTEGER REFERENCES games (id) ON DELETE SET NULL,"
+    " outcome TEXT NOT NULL DEFAULT ''"
+    ")",
+
+    "CREATE TABLE press ("
+    " id INTEGER PRIMARY KEY,"
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " phase_id INTEGER REFERENCES phases (id) ON DELETE SET NULL,"
+    " sent_at INTEGER NOT NULL,"
+    " from_power INTEGER,"
+    " author TEXT NOT NULL DEFAULT '',"
+    " to_powers TEXT NOT NULL DEFAULT '',"
+    " grey INTEGER NOT NULL DEFAULT 0,"
+    " body TEXT NOT NULL"
+    ")",
+    "CREATE INDEX press_game ON press (game_id, id)",
+
+    "CREATE TABLE game_log ("
+    " id INTEGER PRIMARY KEY,"
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " at INTEGER NOT NULL,"
+    " actor TEXT NOT NULL DEFAULT '',"
+    " action TEXT NOT NULL,"
+    " detail TEXT NOT NULL DEFAULT ''"
+    ")",
+    "CREATE INDEX game_log_game ON game_log (game_id, id)",
+    NULL};
+
+/* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
+static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
+    MIGRATION_1,
+};
+
+/* PRAGMA user_version takes no parameters: the value is our own integer. */
+static int set_version(dj_store *s, int v)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v);
+    return st_exec(s, sql, "");
+}
+
+static int migrate_step(dj_store *s, int from)
+{
+    if (dj_store_begin(s) < 0)
+        return -1;
+    /* Someone else may have migrated while we waited for the lock. */
+    int now = dj_store_schema_version(s);
+    if (now < 0)
+        goto fail;
+    if (now == from) {
+        for (const char *const *sql = MIGRATIONS[from]; *sql; sql++)
+            if (st_exec(s, *sql, "") < 0)
+                goto fail;
+        if (set_version(s, from + 1) < 0)
+            goto fail;
+    }
+    return dj_store_commit(s);
+fail:
+    dj_store_rollback(s);
+    return -1;
+}
+
+int dj_schema_migrate(dj_store *s)
+{
+    for (;;) {
+        int v = dj_store_schema_version(s);
+        if (v < 0)
+            return -1;
+        if (v == DJ_STORE_SCHEMA_VERSION)
+            return 0;
+        if (v > DJ_STORE_SCHEMA_VERSION)
+            return dj_store_fail(s,
+                                 "database schema version %d is newer than "
+                                 "this program's (%d): upgrade dipjudge",
+                                 v, DJ_STORE_SCHEMA_VERSION);
+        if (migrate_step(s, v) < 0)
+            return -1;
+    }
+}
