@@ -289,8 +289,16 @@ static void settle_paradox(mv_ctx *c, search *s, unsigned found, unsigned differ
                            int count)
 {
     char rule = dj_rule(c->rules, DJ_RULE_CONVOY_PARADOX);
-    unsigned core = count == 0 ? paradox_core(c, s) : differ;
-    unsigned keep = found & ~core;
+    unsigned core = differ, keep = found & ~differ;
+    if (count == 0) {
+        /* The convoys outside the core keep the outcome that is consistent
+         * once the core fails; any still undecided join the core. */
+        unsigned rest_found = 0, rest_differ = 0;
+        core = paradox_core(c, s);
+        int rest = count_consistent(c, s, core, &rest_found, &rest_differ);
+        core |= rest_differ;
+        keep = rest > 0 ? rest_found & ~core : 0;
+    }
 
     if (rule == 'f') {
         /* DPTG: if every convoy of the core failing is consistent, take it. */
