@@ -11,7 +11,7 @@
 set -euo pipefail
 
 PACKAGES=(build-essential autoconf automake libtool pkg-config
-          libetpan-dev libsqlite3-dev libconfig-dev valgrind clang
+          libetpan-dev libsqlite3-dev libconfig-dev libcrypt-dev valgrind clang
           libclang-rt-dev tzdata sqlite3)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

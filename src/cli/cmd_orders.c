@@ -19,9 +19,10 @@
  * the question.  Exit status: 0 every order understood, 1 some were not,
  * 2 bad usage or an unreadable position.
  *
- * Options come first: the games database will add a positional form
- * (`judgectl orders GAME POWER`); until then positional arguments are
- * refused with a message.
+ * Options come first: `judgectl orders GAME POWER`, the form for stored
+ * games, is dispatched elsewhere (cmd_game.c) and comes here only when the
+ * first argument is an option.  Positional arguments after the options
+ * are refused with a message.
  */
 #define _POSIX_C_SOURCE 200809L /* stat() */
 
@@ -46,10 +47,10 @@
 
 enum { ORDERS_OK = 0, ORDERS_UNREAD = 1, ORDERS_USAGE = 2 };
 
-#define ORDERS_MAX_RULES 128     /* --rule options */
+#define ORDERS_MAX_RULES 128 /* --rule options */
 #define ORDERS_PATH_MAX 1024
 #define ORDERS_ERR_MAX 512
-#define ORDERS_MAX_LINES 100000  /* input lines kept */
+#define ORDERS_MAX_LINES 100000 /* input lines kept */
 
 static const char ORDERS_SYNOPSIS[] =
     "usage: judgectl orders --map MAP --position CASEFILE --power POWER\n"
@@ -57,11 +58,11 @@ static const char ORDERS_SYNOPSIS[] =
     " [--maps DIR] [--explain]\n";
 
 typedef struct orders_options {
-    const char *map;       /* --map */
-    const char *maps;      /* --maps */
-    const char *position;  /* --position */
-    const char *power;     /* --power */
-    const char *phase;     /* --phase */
+    const char *map;      /* --map */
+    const char *maps;     /* --maps */
+    const char *position; /* --position */
+    const char *power;    /* --power */
+    const char *phase;    /* --phase */
     bool explain;
     int nrules;
     const char *rules[ORDERS_MAX_RULES];
@@ -78,8 +79,8 @@ static int orders_usage(const char *message, const char *arg)
 }
 
 /* "--name=value" or "--name value"; *matched says the name was seen. */
-static const char *option_value(int argc, char **argv, int *i,
-                                const char *name, bool *matched)
+static const char *option_value(int argc, char **argv, int *i, const char *name,
+                                bool *matched)
 {
     size_t n = strlen(name);
     const char *a = argv[*i];
@@ -97,8 +98,8 @@ static const char **string_option(orders_options *opt, const char *name)
 {
     static const char *const NAMES[] = {"--map", "--maps", "--position",
                                         "--power", "--phase"};
-    const char **slots[] = {&opt->map, &opt->maps, &opt->position,
-                            &opt->power, &opt->phase};
+    const char **slots[] = {&opt->map, &opt->maps, &opt->position, &opt->power,
+                            &opt->phase};
     for (size_t k = 0; k < sizeof NAMES / sizeof NAMES[0]; k++)
         if (strcmp(NAMES[k], name) == 0)
             return slots[k];
@@ -108,7 +109,7 @@ static const char **string_option(orders_options *opt, const char *name)
 /* One option at argv[*i]; returns 0, or -1 after a usage message. */
 static int parse_option(int argc, char **argv, int *i, orders_options *opt)
 {
-    static const char *const VALUED[] = {"--map", "--maps", "--position",
+    static const char *const VALUED[] = {"--map",   "--maps",  "--position",
                                          "--power", "--phase", "--rule"};
     const char *a = argv[*i];
     if (strcmp(a, "--explain") == 0 || strcmp(a, "-e") == 0) {
@@ -147,16 +148,15 @@ static int parse_orders_args(int argc, char **argv, orders_options *opt)
             return -1;
     }
     if (i < argc)
-        return orders_usage("reading a stored game (GAME POWER) needs the "
-                            "games database, not available yet; use --map, "
-                            "--position and --power, not", argv[i]);
+        return orders_usage("no GAME or POWER argument with --map (for a "
+                            "stored game: judgectl orders GAME POWER), not",
+                            argv[i]);
     if (!opt->map || !opt->position || !opt->power)
-        return orders_usage("--map, --position and --power are required",
-                            NULL);
+        return orders_usage("--map, --position and --power are required", NULL);
     return 0;
 }
 
-/* ---- the map and the position --------------------------------------------- */
+/* ---- the map and the position -------------------------------------------- */
 
 static bool is_file(const char *path)
 {
@@ -230,8 +230,8 @@ static int load_position(const orders_options *opt, dj_casefile **cf,
         return -1;
     }
     *cf = dj_casefile_open(opt->position, dir, err, sizeof err);
-    dj_case_status st = *cf ? dj_casefile_next(*cf, c, err, sizeof err)
-                            : DJ_CASE_ERROR;
+    dj_case_status st =
+        *cf ? dj_casefile_next(*cf, c, err, sizeof err) : DJ_CASE_ERROR;
     if (st != DJ_CASE_OK) {
         fprintf(stderr, "judgectl orders: %s\n",
                 st == DJ_CASE_EOF ? "no case in the position file" : err);
@@ -240,8 +240,10 @@ static int load_position(const orders_options *opt, dj_casefile **cf,
     }
     bool same = same_text(map->name, dj_casefile_map(*cf)->name);
     if (!same)
-        fprintf(stderr, "judgectl orders: the position is on map '%s', "
-                        "not '%s'\n", dj_casefile_map(*cf)->name, map->name);
+        fprintf(stderr,
+                "judgectl orders: the position is on map '%s', "
+                "not '%s'\n",
+                dj_casefile_map(*cf)->name, map->name);
     dj_map_free(map);
     return same ? 0 : -1;
 }
@@ -281,7 +283,7 @@ static int apply_rules(const orders_options *opt, dj_rules *rules)
     return 0;
 }
 
-/* ---- input and output ----------------------------------------------------- */
+/* ---- input and output ---------------------------------------------------- */
 
 typedef struct line_list {
     char **v;
@@ -336,8 +338,8 @@ static void free_lines(line_list *l)
 /* Print the readings; returns how many were not understood. */
 static int print_readings(const dj_reading *r, int n, bool explain)
 {
-    char text[DJ_READ_TEXT_MAX * (DJ_READ_MAX_CANDIDATES + 1) +
-              DJ_READ_MSG_MAX];
+    char
+        text[DJ_READ_TEXT_MAX * (DJ_READ_MAX_CANDIDATES + 1) + DJ_READ_MSG_MAX];
     int unread = 0;
     for (int i = 0; i < n; i++) {
         dj_reading_format(&r[i], text, sizeof text);
@@ -349,8 +351,8 @@ static int print_readings(const dj_reading *r, int n, bool explain)
     return unread;
 }
 
-static int interpret_stdin(const dj_map *map, const dj_position *pos,
-                           int power, const dj_rules *rules, bool explain)
+static int interpret_stdin(const dj_map *map, const dj_position *pos, int power,
+                           const dj_rules *rules, bool explain)
 {
     line_list lines = {NULL, 0, 0};
     int max = DJ_READ_MAX_ORDERS + 1;
@@ -389,8 +391,8 @@ int cmd_orders(int argc, char **argv)
         else if (opt.phase && !parse_phase(opt.phase, &c->pre.phase))
             orders_usage("cannot read the phase", opt.phase);
         else
-            status = interpret_stdin(map, &c->pre, power, &c->rules,
-                                     opt.explain);
+            status =
+                interpret_stdin(map, &c->pre, power, &c->rules, opt.explain);
     }
     if (cf)
         dj_casefile_close(cf);

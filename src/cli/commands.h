@@ -14,4 +14,61 @@ int cmd_rules(int argc, char **argv);
 /* judgectl orders: read one power's orders as a player writes them. */
 int cmd_orders(int argc, char **argv);
 
+/*
+ * Games (cmd_game.c): one function per subcommand, and their synopses,
+ * shared by the usage messages there and the command table.
+ */
+#define SYN_NONE ""
+#define SYN_GAME "GAME"
+#define SYN_CREATE "GAME [--map MAP] [--master EMAIL] [KEY=VALUE]..."
+#define SYN_JOIN                                                            \
+    "GAME EMAIL [--power POWER] [--name NAME] [--password PASSWORD]"        \
+    " [--observer | --master]"
+#define SYN_ADD_PLAYER "GAME POWER EMAIL [--name NAME] [--password PASSWORD]"
+#define SYN_START "GAME [--force]"
+#define SYN_SET "GAME KEY=VALUE..."
+#define SYN_ORDERS                                                          \
+    "GAME POWER [--set [--ready] [--source SOURCE]]\n"                      \
+    "       judgectl orders --map MAP --position CASEFILE --power POWER ..."
+#define SYN_READY "GAME POWER [ready | not-ready | wait | no-wait]"
+#define SYN_VOTE "GAME POWER draw | concede POWER | none"
+#define SYN_ABSENCE "GAME POWER FROM TO | GAME POWER clear"
+#define SYN_ROLLBACK "GAME [PHASE]"
+#define SYN_TERMINATE "GAME [REASON...]"
+#define SYN_REPLACE "GAME POWER EMAIL [--name NAME]"
+#define SYN_EJECT "GAME POWER"
+#define SYN_HISTORY "GAME [FROM [TO]]"
+#define SYN_OUTBOX "[GAME]"
+#define SYN_TICK "[--quiet]"
+
+/* Global options given before the command: --config, --db, --maps. */
+void cli_set_global(const char *config, const char *db, const char *maps);
+
+int cmd_create(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_join(int argc, char **argv);
+int cmd_add_player(int argc, char **argv);
+int cmd_start(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+/* `orders GAME POWER`, or cmd_orders when the first argument is an option. */
+int cmd_game_orders(int argc, char **argv);
+int cmd_ready(int argc, char **argv);
+int cmd_vote(int argc, char **argv);
+int cmd_absence(int argc, char **argv);
+int cmd_process(int argc, char **argv);
+int cmd_preview(int argc, char **argv);
+int cmd_rollback(int argc, char **argv);
+int cmd_rollforward(int argc, char **argv);
+int cmd_pause(int argc, char **argv);
+int cmd_resume(int argc, char **argv);
+int cmd_terminate(int argc, char **argv);
+int cmd_replace(int argc, char **argv);
+int cmd_eject(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_outbox(int argc, char **argv);
+int cmd_tick(int argc, char **argv);
+
 #endif

@@ -36,25 +36,108 @@ typedef struct command {
     const char *synopsis;  /* arguments, for usage lines */
     const char *summary;   /* one line for `judgectl help` */
     int (*run)(int argc, char **argv);  /* argv[0] is the command name */
+    const char *details;   /* more for `judgectl help COMMAND`, or NULL */
 } command;
+
+#define SETTINGS_HELP                                                        \
+    "settings, KEY=VALUE (create takes them too):\n"                         \
+    "  movement_delay, retreat_delay, adjustment_delay\n"                    \
+    "                  time from a phase's start to its deadline: 90m 36h 3d\n" \
+    "  time_of_day     snap deadlines to this local time (20:00), or none\n"  \
+    "  days            weekdays deadlines may fall on, Sunday first: -MTWTF-\n" \
+    "  grace           time after the deadline before missing orders count\n" \
+    "  absence_limit   days an absence may push a deadline (0: no limit)\n"   \
+    "  nmr             cd: a power without orders goes into civil disorder;\n" \
+    "                  wait: the game waits for a replacement\n"             \
+    "  early           yes/no: process as soon as every power is ready\n"     \
+    "  early_delay     complete orders count as ready after this, or none\n"  \
+    "  press           none, white, grey or white+grey\n"                     \
+    "  assignment      choice (players pick powers) or random\n"              \
+    "  zone            the game's time zone (Europe/Paris)\n"                 \
+    "  map             the map (forming games only)\n"                        \
+    "  rule            NAME=VALUE, a DATC option (judgectl rules);\n"         \
+    "                  NAME=default drops it, none drops all\n"               \
+    "  deadline        the current phase's: \"2027-01-09 20:00\", +2d, now\n"
+
+#define TICK_HELP                                                            \
+    "Run it from cron every few minutes.  Environment for tests:\n"          \
+    "  DIPJUDGE_NOW=SECONDS      the time to act at (or \"2027-01-09 20:00\")\n" \
+    "  DIPJUDGE_CRASH_AT=N       exit at the N-th database write (crash tests)\n"
 
 static int cmd_check(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const command COMMANDS[] = {
+    {"absence", SYN_ABSENCE,
+     "declare a player's absence: no deadline falls inside it", cmd_absence,
+     NULL},
+    {"add-player", SYN_ADD_PLAYER,
+     "add a player for a power to a forming game (as the master)",
+     cmd_add_player, NULL},
     {"check", "[--verbose] [--maps DIR] FILE...",
      "run adjudicator test cases and compare with their expected outcome",
-     cmd_check},
-    {"help", "[COMMAND]", "show the commands, or how to use one", cmd_help},
-    {"orders",
-     "--map MAP --position CASEFILE --power POWER [--phase PHASE]"
-     " [--rule NAME=VALUE]... [--maps DIR] [--explain]",
-     "read a power's orders as players write them; say what is understood",
-     cmd_orders},
+     cmd_check, NULL},
+    {"create", SYN_CREATE, "create a game; players then join it", cmd_create,
+     SETTINGS_HELP},
+    {"eject", SYN_EJECT,
+     "remove a power's player; the power goes into civil disorder",
+     cmd_eject, NULL},
+    {"export", SYN_GAME, "write the whole game as JSON", cmd_export, NULL},
+    {"help", "[COMMAND]", "show the commands, or how to use one", cmd_help,
+     NULL},
+    {"history", SYN_HISTORY,
+     "print the results of past phases (phases like S1901M, or years)",
+     cmd_history, NULL},
+    {"join", SYN_JOIN,
+     "join a forming game (a power, or one dealt at start), or observe",
+     cmd_join, NULL},
+    {"list", SYN_NONE, "list the games with their phase and deadline",
+     cmd_list, NULL},
+    {"orders", SYN_ORDERS,
+     "print a power's orders on file; --set enters them from stdin",
+     cmd_game_orders,
+     "With --map (the scripting form), read a power's orders as players\n"
+     "write them against a case file's position and say what is understood:\n"
+     "  judgectl orders --map MAP --position CASEFILE --power POWER\n"
+     "    [--phase PHASE] [--rule NAME=VALUE]... [--maps DIR] [--explain]\n"},
+    {"outbox", SYN_OUTBOX, "list the mail queued for sending", cmd_outbox,
+     NULL},
+    {"pause", SYN_GAME, "stop a game's clock", cmd_pause, NULL},
+    {"preview", SYN_GAME,
+     "show the results the current phase would have now, saving nothing",
+     cmd_preview, NULL},
+    {"process", SYN_GAME,
+     "adjudicate the current phase now with the orders in hand",
+     cmd_process, NULL},
+    {"ready", SYN_READY, "set a power's READY or WAIT flag", cmd_ready, NULL},
+    {"replace", SYN_REPLACE, "give a power to a new player", cmd_replace,
+     NULL},
+    {"resume", SYN_GAME, "restart a paused game's clock", cmd_resume, NULL},
+    {"rollback", SYN_ROLLBACK,
+     "go back to an earlier phase (default: the previous one)", cmd_rollback,
+     NULL},
+    {"rollforward", SYN_GAME, "undo the latest rollback", cmd_rollforward,
+     NULL},
     {"rules",
      "[--brief] [--maps DIR] [--map MAP] [--rule NAME=VALUE]... [OPTION...]",
      "list the DATC chapter-4 rule options and the values in force",
-     cmd_rules},
+     cmd_rules, NULL},
+    {"set", SYN_SET, "change a game's settings, schedule or deadline",
+     cmd_set, SETTINGS_HELP},
+    {"show", SYN_GAME,
+     "show a game: position, players, who has ordered, deadline", cmd_show,
+     NULL},
+    {"start", SYN_START,
+     "start a forming game (--force: dummies for the missing players)",
+     cmd_start, NULL},
+    {"summary", SYN_GAME, "print the supply-centre history, one row a year",
+     cmd_summary, NULL},
+    {"terminate", SYN_TERMINATE, "end a game", cmd_terminate, NULL},
+    {"tick", SYN_TICK,
+     "process every game whose deadline (or early processing) is due",
+     cmd_tick, TICK_HELP},
+    {"vote", SYN_VOTE, "record a power's draw or concession vote", cmd_vote,
+     NULL},
 };
 
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
@@ -71,17 +154,30 @@ static const command *find_command(const char *name)
 
 static void print_usage(FILE *out)
 {
-    fprintf(out, "usage: judgectl COMMAND [ARGUMENTS]\n"
+    fprintf(out, "usage: judgectl [--config FILE] [--db FILE] [--maps DIR]"
+                 " COMMAND [ARGUMENTS]\n"
                  "       judgectl --help | --version\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
-    fprintf(out, "\nSee judgectl(8) for details.\n");
+        fprintf(out, "  %-12s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fprintf(out, "\nglobal options (before the command):\n"
+                 "  --config FILE  configuration (else $DIPJUDGE_CONF, else "
+                 "the installed\n"
+                 "                 judge.conf if any, else built-in "
+                 "defaults)\n"
+                 "  --db FILE      the database (else $DIPJUDGE_DB, else "
+                 "the configuration's)\n"
+                 "  --maps DIR     the maps (else $DIPJUDGE_MAPDIR, the "
+                 "configuration's, ./maps)\n"
+                 "\n'judgectl help COMMAND' shows one command; "
+                 "see judgectl(8) for details.\n");
 }
 
 static void print_command_usage(FILE *out, const command *cmd)
 {
     fprintf(out, "usage: judgectl %s %s\n  %s\n", cmd->name, cmd->synopsis,
             cmd->summary);
+    if (cmd->details)
+        fprintf(out, "\n%s", cmd->details);
 }
 
 static int cmd_help(int argc, char **argv)
@@ -238,6 +334,35 @@ static int cmd_check(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    if (argc < 2) {
+        print_usage(stderr);
+        return EXIT_USAGE;
+    }
+    /* Global options: --config FILE, --db FILE, --maps DIR. */
+    const char *global[3] = {NULL, NULL, NULL};
+    static const char *const global_names[3] = {"--config", "--db", "--maps"};
+    while (argc >= 2) {
+        int k = 0;
+        size_t len = strcspn(argv[1], "=");
+        while (k < 3 && (strncmp(argv[1], global_names[k], len) != 0 ||
+                         global_names[k][len] != '\0'))
+            k++;
+        if (k == 3)
+            break;
+        if (argv[1][len] == '=') {
+            global[k] = argv[1] + len + 1;
+        } else if (argc >= 3) {
+            global[k] = argv[2];
+            argc--;
+            argv++;
+        } else {
+            fprintf(stderr, "judgectl: %s needs a value\n", global_names[k]);
+            return EXIT_USAGE;
+        }
+        argc--;
+        argv++;
+    }
+    cli_set_global(global[0], global[1], global[2]);
     if (argc < 2) {
         print_usage(stderr);
         return EXIT_USAGE;

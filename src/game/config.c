@@ -95,8 +95,8 @@ static int get_choice(reader *r, const config_setting_t *s, char *out,
     if (get_string(r, s, v, sizeof v) < 0)
         return -1;
     for (const char *const *c = choices; *c; c++)
-        if (strcmp(v, *c) == 0) {
-            snprintf(out, len, "%s", v);
+        if (strcmp(v, *c) == 0 && strlen(*c) < len) {
+            memcpy(out, *c, strlen(*c) + 1);
             return 0;
         }
     return bad(r, s, "unknown value for '%s'", config_setting_name(s));

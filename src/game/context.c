@@ -233,7 +233,7 @@ const char *gv_power_name(const game_view *v, int power)
     return v->map->powers[power].name;
 }
 
-dj_participant_rec *gv_player(game_view *v, int power)
+dj_participant_rec *gv_player(const game_view *v, int power)
 {
     if (power < 0 || power >= DJ_MAX_POWERS || v->player[power] < 0)
         return NULL;
@@ -281,11 +281,24 @@ void gv_subject(dj_judge *j, const game_view *v, const char *phase,
                   what);
 }
 
+/* Was this address already given the mail (a master who also plays)? */
+static bool mailed_before(const game_view *v, int i, const bool *sent)
+{
+    for (int k = 0; k < i; k++)
+        if (sent[k] && strcmp(v->parts[k].email, v->parts[i].email) == 0)
+            return true;
+    return false;
+}
+
 int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
                 const char *kind, const char *subject, const char *body,
                 uint32_t powers, bool observers)
 {
-    for (int i = 0; i < v->nparts; i++) {
+    bool *sent = calloc((size_t)v->nparts + 1, sizeof *sent);
+    if (!sent)
+        return judge_fail(j, "out of memory");
+    int rc = 0;
+    for (int i = 0; i < v->nparts && rc == 0; i++) {
         const dj_participant_rec *p = &v->parts[i];
         if (!p->email[0] || strcmp(p->status, "resigned") == 0 ||
             strcmp(p->status, "replaced") == 0)
@@ -296,11 +309,15 @@ int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
         } else if (strcmp(p->role, "observer") == 0 && !observers) {
             continue;
         }
+        if (mailed_before(v, i, sent))
+            continue;
+        sent[i] = true;
         if (dj_store_outbox_add(j->store, v->g.id, phase_id, kind, p->email,
                                 subject, body, j->now) < 0)
-            return judge_store_fail(j);
+            rc = judge_store_fail(j);
     }
-    return 0;
+    free(sent);
+    return rc;
 }
 
 void gv_time(const game_view *v, int64_t t, dj_buf *out)
@@ -316,6 +333,13 @@ int64_t gv_deadline(dj_judge *j, const game_view *v, dj_phase_type type)
     int nabs = 0;
     if (dj_store_absence_list(j->store, v->g.id, j->now, &recs, &n) == 0) {
         for (int i = 0; i < n && nabs < 64; i++) {
+            /* Only players still in the game hold the deadline back. */
+            const dj_participant_rec *pl =
+                recs[i].power >= 0 ? gv_player(v, recs[i].power)
+                                   : NULL;
+            if (!pl || pl->id != recs[i].participant_id ||
+                strcmp(pl->status, "eliminated") == 0)
+                continue;
             abs[nabs].start = recs[i].start;
             abs[nabs].end = recs[i].end;
             nabs++;

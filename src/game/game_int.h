@@ -79,7 +79,7 @@ int gv_power(dj_judge *j, const game_view *v, const char *text);
 const char *gv_power_name(const game_view *v, int power);
 
 /* The live player record of a power, or NULL. */
-dj_participant_rec *gv_player(game_view *v, int power);
+dj_participant_rec *gv_player(const game_view *v, int power);
 
 /* Is a power in civil disorder (no player, a dummy, or status)? */
 bool gv_in_disorder(const game_view *v, int power);
@@ -142,8 +142,8 @@ void power_order_count(const dj_map *map, const dj_position *pos, int power,
 
 /*
  * Adjudicate the loaded game's current phase and save everything, inside
- * the caller's transaction.  `nmr_disorder`: powers that must order and
- * sent nothing are put in civil disorder.  Appends a one-line summary.
+ * the caller's transaction; powers that must order and sent nothing are
+ * put in civil disorder.  Appends a one-line summary to out.
  */
 int process_phase(dj_judge *j, game_view *v, dj_buf *out);
 

@@ -26,43 +26,26 @@
 #include "game/game_int.h"
 #include "game/snapshot.h"
 
-/* Which seq does "phase" name?  NULL: the one before the current phase. */
+/* Does the position have a winner (so its phase cannot be played)? */
+static bool has_winner(const game_view *v)
+{
+    for (int p = 0; p < v->map->npowers; p++)
+        if (dj_position_centres(v->map, v->pos, p) >= v->map->victory)
+            return true;
+    return false;
+}
+
+/*
+ * Which seq does "phase" name?  NULL: the one before the current phase,
+ * or, in a game that ended without a victory (a draw, a concession, the
+ * master's termination), the phase it ended in.
+ */
 static int target_seq(dj_judge *j, game_view *v, const char *phase,
                       int *seq)
 {
-    bool finished = strcmp(v->g.state, "finished") == 0;
+    bool reopen_last = strcmp(v->g.state, "finished") == 0 && !has_winner(v);
     if (!phase) {
-        /* A finished game ended by vote or termination reopens its
-         * last phase; otherwise go one phase back. */
-        bool final_unplayed = finished && v->phase.seq > 0;
-        dj_result_rec r;
-        int rc = dj_store_result_get(j->store, v->phase.id, &r);
-        dj_result_rec_free(&r);
-        if (rc < 0)
-            return judge_store_fail(j);
-        (void)final_unplayed;
-        *seq = v->phase.seq - 1;
-        if (finished && rc == DJ_STORE_NOTFOUND && v->phase.seq >= 0) {
-            /* The final phase was never processed: was the game ended by a
-             * vote or by the master in it?  Reopen it. */
-            dj_phase_rec prev;
-            int prc = v->phase.seq > 0
-                          ? dj_store_phase_at_seq(j->store, v->g.id,
-                                                  v->phase.seq - 1, &prev)
-                          : DJ_STORE_NOTFOUND;
-            if (prc < 0)
-                return judge_store_fail(j);
-            bool ended_by_result = false;
-            if (prc == 0) {
-                dj_result_rec pr;
-                int rrc = dj_store_result_get(j->store, prev.id, &pr);
-                ended_by_result = rrc == 0 && strstr(v->g.ending, "Victory");
-                dj_result_rec_free(&pr);
-                dj_phase_rec_free(&prev);
-            }
-            if (!ended_by_result)
-                *seq = v->phase.seq;
-        }
+        *seq = reopen_last ? v->phase.seq : v->phase.seq - 1;
         if (*seq < 0)
             return judge_fail(j, "game '%s' is at its first phase",
                               v->g.name);
@@ -83,7 +66,7 @@ static int target_seq(dj_judge *j, game_view *v, const char *phase,
     dj_phase_recs_free(list, n);
     if (found < 0)
         return judge_fail(j, "game '%s' has no phase %s", v->g.name, phase);
-    if (found > v->phase.seq || (found == v->phase.seq && !finished))
+    if (found > v->phase.seq || (found == v->phase.seq && !reopen_last))
         return judge_fail(j, "%s is the current phase of game '%s'", phase,
                           v->g.name);
     *seq = found;
@@ -97,7 +80,7 @@ static int do_rollback(dj_judge *j, game_view *v, const char *phase,
         return -1;
     if (!v->has_phase)
         return judge_fail(j, "game '%s' has no phases", v->g.name);
-    int seq;
+    int seq = -1;
     if (target_seq(j, v, phase, &seq) < 0)
         return -1;
     dj_phase_rec target;
@@ -215,9 +198,6 @@ static int do_rollforward(dj_judge *j, game_view *v, dj_buf *out)
     dj_buf_printf(out, "%s: rolled forward to %s\n", v->g.name, last_name);
     return 0;
 }
-
-typedef int (*view_fn)(dj_judge *j, game_view *v, const char *arg,
-                       dj_buf *out);
 
 static int run(dj_judge *j, const char *game, const char *arg, bool forward,
                dj_buf *out)

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define ROW (DJ_FUZZY_TEXT_MAX + 1)
-#define PREFIX_MIN 4  /* letters a shortened name needs to count */
+#define PREFIX_MIN 4 /* letters a shortened name needs to count */
 
 static int min2(int a, int b)
 {

@@ -21,7 +21,7 @@
 
 #include "engine/map.h"
 
-#define DJ_FUZZY_TEXT_MAX 64  /* longest text compared; longer never matches */
+#define DJ_FUZZY_TEXT_MAX 64 /* longest text compared; longer never matches */
 
 /*
  * Distance between a and b, or bound + 1 as soon as it is known to exceed
@@ -33,8 +33,9 @@ int dj_edit_distance(const char *a, const char *b, int bound);
 int dj_fuzzy_bound(int nletters);
 
 typedef struct dj_loc_match {
-    int16_t loc;   /* a location of the map (a coast when a coast's name matched) */
-    uint8_t dist;  /* distance of its closest name */
+    int16_t
+        loc; /* a location of the map (a coast when a coast's name matched) */
+    uint8_t dist; /* distance of its closest name */
 } dj_loc_match;
 
 /*

@@ -9,8 +9,11 @@
  *
  * Memory is taken per call and given back before returning: the items
  * grow with the input up to DJ_READ_MAX_ORDERS (after which the rest of
- * the input is reported as not read), and the readings of an order are
- * bounded by IR_MAX_READINGS.  Nothing is kept between calls.
+ * the input is reported as not read), the readings of an order are
+ * bounded by IR_MAX_READINGS and those of all orders by READINGS_BUDGET
+ * (an order that would exceed it is refused), so no mail, however
+ * crafted, costs more than a few megabytes.  Nothing is kept between
+ * calls.
  */
 #include "reader/interpret_int.h"
 
@@ -18,13 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PIECES_MAX 64  /* orders on one line */
-#define NAMES_SHOWN 4  /* places listed in an "ambiguous" question */
+#define PIECES_MAX 64         /* orders on one line */
+#define NAMES_SHOWN 4         /* places listed in an "ambiguous" question */
+#define READINGS_BUDGET 32768 /* readings of all orders of one call */
 
 typedef struct item_list {
     ir_item *v;
     int n, cap;
-    bool full;  /* DJ_READ_MAX_ORDERS reached: the rest is not read */
+    bool full; /* DJ_READ_MAX_ORDERS reached: the rest is not read */
 } item_list;
 
 /* A fresh item at the end of the list, or NULL when there is no room. */
@@ -83,8 +87,8 @@ static void add_piece(const ir_ctx *c, item_list *l, int line,
     *it->skel = *skel;
 }
 
-static void read_line(const ir_ctx *c, item_list *l, int line,
-                      const char *text, ir_skel *skel)
+static void read_line(const ir_ctx *c, item_list *l, int line, const char *text,
+                      ir_skel *skel)
 {
     char buf[DJ_READ_LINE_MAX];
     char *pieces[PIECES_MAX];
@@ -101,12 +105,18 @@ static void read_line(const ir_ctx *c, item_list *l, int line,
         add_piece(c, l, line, pieces[i], skel);
 }
 
-/* Every reading of one parsed order. */
-static void expand_item(const ir_ctx *c, ir_item *it)
+/* Every reading of one parsed order, within what is left of the budget. */
+static void expand_item(const ir_ctx *c, ir_item *it, int *budget)
 {
     if (it->failed)
         return;
     int n = ir_count_readings(it->skel);
+    if (n > *budget) {
+        fail_item(it, "too many ways to read this order: please write the "
+                      "places out");
+        return;
+    }
+    *budget -= n;
     it->readings = malloc((size_t)n * sizeof *it->readings);
     it->alive = malloc((size_t)n * sizeof *it->alive);
     if (!it->readings || !it->alive) {
@@ -128,7 +138,7 @@ static void free_items(item_list *l)
     free(l->v);
 }
 
-/* ---- output --------------------------------------------------------------- */
+/* ---- output -------------------------------------------------------------- */
 
 /* The slot whose alive readings pick different places, or -1. */
 static int differing_slot(const ir_item *it)
@@ -167,8 +177,7 @@ static void ambiguity_question(const ir_ctx *c, const ir_item *it, char *msg,
         if (!it->alive[i] || p >= sl->ncand || shown[p])
             continue;
         shown[p] = true;
-        n += (size_t)snprintf(msg + n, len - n, "%s %s",
-                              nshown++ ? " or" : "",
+        n += (size_t)snprintf(msg + n, len - n, "%s %s", nshown++ ? " or" : "",
                               ir_place_name(c->map, sl->cand[p].prov));
     }
 }
@@ -217,12 +226,11 @@ static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
     }
 }
 
-/* ---- entry points --------------------------------------------------------- */
+/* ---- entry points -------------------------------------------------------- */
 
-static bool arguments_ok(const dj_map *map, const dj_position *pos,
-                         int power, const dj_rules *rules,
-                         const char *const *lines, int nlines,
-                         const dj_reading *out, int max_out)
+static bool arguments_ok(const dj_map *map, const dj_position *pos, int power,
+                         const dj_rules *rules, const char *const *lines,
+                         int nlines, const dj_reading *out, int max_out)
 {
     return map && pos && rules && power >= 0 && power < map->npowers &&
            nlines >= 0 && (lines || nlines == 0) && (out || max_out <= 0);
@@ -242,8 +250,9 @@ int dj_interpret_lines(const dj_map *map, const dj_position *pos, int power,
     for (int i = 0; i < nlines && !l.full; i++)
         read_line(&c, &l, i, lines[i], skel);
     free(skel);
+    int budget = READINGS_BUDGET;
     for (int i = 0; i < l.n; i++)
-        expand_item(&c, &l.v[i]);
+        expand_item(&c, &l.v[i], &budget);
     ir_choose(&c, l.v, l.n);
     ir_settle_duplicates(&c, l.v, l.n);
     for (int i = 0; i < l.n && i < max_out; i++)
@@ -281,10 +290,10 @@ int dj_reading_format(const dj_reading *r, char *buf, size_t len)
         n += (size_t)snprintf(buf + (n < len ? n : len - 1),
                               n < len ? len - n : 1, " %s", r->message);
     for (int i = 0; r->kind == DJ_READ_AMBIGUOUS && i < r->ncandidates &&
-                    i < DJ_READ_MAX_CANDIDATES; i++)
+                    i < DJ_READ_MAX_CANDIDATES;
+         i++)
         n += (size_t)snprintf(buf + (n < len ? n : len - 1),
-                              n < len ? len - n : 1, "%s%.*s",
-                              i ? " | " : " ", DJ_READ_TEXT_MAX,
-                              r->candidates[i]);
+                              n < len ? len - n : 1, "%s%.*s", i ? " | " : " ",
+                              DJ_READ_TEXT_MAX, r->candidates[i]);
     return (int)(n < len ? n : len - 1);
 }

@@ -43,30 +43,26 @@
 #include "engine/position.h"
 #include "engine/rules.h"
 
-#define DJ_READ_TEXT_MAX 96       /* canonical text of one order */
-#define DJ_READ_MSG_MAX 320       /* reason, notes or question */
-#define DJ_READ_MAX_CANDIDATES 6  /* readings listed for an ambiguous order */
-#define DJ_READ_LINE_MAX 1024     /* longest line read (bytes, with NUL) */
-#define DJ_READ_MAX_ORDERS 1024   /* orders read in one call; more: ERROR */
+#define DJ_READ_TEXT_MAX 96      /* canonical text of one order */
+#define DJ_READ_MSG_MAX 320      /* reason, notes or question */
+#define DJ_READ_MAX_CANDIDATES 6 /* readings listed for an ambiguous order */
+#define DJ_READ_LINE_MAX 1024    /* longest line read (bytes, with NUL) */
+#define DJ_READ_MAX_ORDERS 1024  /* orders read in one call; more: ERROR */
 
-typedef enum {
-    DJ_READ_OK = 0,
-    DJ_READ_ERROR,
-    DJ_READ_AMBIGUOUS
-} dj_read_kind;
+typedef enum { DJ_READ_OK = 0, DJ_READ_ERROR, DJ_READ_AMBIGUOUS } dj_read_kind;
 
 typedef struct dj_reading {
-    int line;                  /* index of the input line it came from */
+    int line; /* index of the input line it came from */
     dj_read_kind kind;
-    dj_order order;            /* OK: the order understood */
-    char text[DJ_READ_TEXT_MAX];   /* OK: its canonical text */
+    dj_order order;              /* OK: the order understood */
+    char text[DJ_READ_TEXT_MAX]; /* OK: its canonical text */
     /*
      * OK: notes for the player, "; "-separated, or "" when the order was
      * read exactly as written.  ERROR: the reason.  AMBIGUOUS: the question
      * ("'pir' could be Paris or Picardy").
      */
     char message[DJ_READ_MSG_MAX];
-    int ncandidates;           /* AMBIGUOUS: the readings, canonical */
+    int ncandidates; /* AMBIGUOUS: the readings, canonical */
     char candidates[DJ_READ_MAX_CANDIDATES][DJ_READ_TEXT_MAX];
 } dj_reading;
 

@@ -27,10 +27,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the other orders say, recomputed each round. */
+/*
+ * What the other orders say, recomputed each round, with indexes by
+ * province so that every test of a reading costs about as much as the
+ * orders it concerns, not the whole set.
+ */
 typedef struct context {
-    int *certain_unit;  /* per item: province every alive reading orders, -1 */
-    int *settled;       /* per item: the one reading left, -1 */
+    int *certain_unit; /* per item: province every alive reading orders, -1 */
+    int *settled;      /* per item: the one reading left, -1 */
+    int *claims;       /* per province: items certainly ordering its unit */
+    int *by_unit;      /* per province: first settled item ordering it, -1 */
+    int *by_target;    /* per province: first settled item naming it, -1 */
+    int *next_unit;    /* per item: next settled item in its by_unit list */
+    int *next_target;  /* per item: next one in its by_target list */
 } context;
 
 static int prov_of(const ir_ctx *c, int loc)
@@ -81,25 +90,71 @@ static int certain_unit(const ir_ctx *c, const ir_item *it)
     return prov;
 }
 
+static bool context_alloc(context *ctx, int nitems, int nprov)
+{
+    size_t ni = (size_t)(nitems > 0 ? nitems : 1), np = (size_t)nprov;
+    ctx->certain_unit = malloc(ni * sizeof(int));
+    ctx->settled = malloc(ni * sizeof(int));
+    ctx->next_unit = malloc(ni * sizeof(int));
+    ctx->next_target = malloc(ni * sizeof(int));
+    ctx->claims = malloc(np * sizeof(int));
+    ctx->by_unit = malloc(np * sizeof(int));
+    ctx->by_target = malloc(np * sizeof(int));
+    return ctx->certain_unit && ctx->settled && ctx->next_unit &&
+           ctx->next_target && ctx->claims && ctx->by_unit && ctx->by_target;
+}
+
+static void context_free(context *ctx)
+{
+    free(ctx->certain_unit);
+    free(ctx->settled);
+    free(ctx->next_unit);
+    free(ctx->next_target);
+    free(ctx->claims);
+    free(ctx->by_unit);
+    free(ctx->by_target);
+}
+
+/* Put settled item i in the per-province lists of its unit and target. */
+static void index_settled(const ir_ctx *c, const dj_order *o, int i,
+                          context *ctx)
+{
+    int unit = prov_of(c, o->loc), target = prov_of(c, o->target);
+    if (unit >= 0) {
+        ctx->next_unit[i] = ctx->by_unit[unit];
+        ctx->by_unit[unit] = i;
+    }
+    if (target >= 0) {
+        ctx->next_target[i] = ctx->by_target[target];
+        ctx->by_target[target] = i;
+    }
+}
+
 static void compute_context(const ir_ctx *c, const ir_item *items, int n,
                             context *ctx)
 {
+    for (int p = 0; p < c->map->nlocs; p++)
+        ctx->claims[p] = 0, ctx->by_unit[p] = ctx->by_target[p] = -1;
     for (int i = 0; i < n; i++) {
         const ir_item *it = &items[i];
-        ctx->certain_unit[i] = -1;
-        ctx->settled[i] = -1;
+        ctx->certain_unit[i] = ctx->settled[i] = -1;
+        ctx->next_unit[i] = ctx->next_target[i] = -1;
         if (it->failed || it->nreadings == 0)
             continue;
         ctx->certain_unit[i] = certain_unit(c, it);
+        if (ctx->certain_unit[i] >= 0)
+            ctx->claims[ctx->certain_unit[i]]++;
         if (one_text(it)) {
             int f = first_alive(it);
-            if (!it->readings[f].invalid)
+            if (!it->readings[f].invalid) {
                 ctx->settled[i] = f;
+                index_settled(c, &it->readings[f].order, i, ctx);
+            }
         }
     }
 }
 
-/* ---- the sieve ------------------------------------------------------------ */
+/* ---- the sieve ----------------------------------------------------------- */
 
 typedef bool (*keep_fn)(const ir_ctx *c, const ir_item *items, int n,
                         const context *ctx, int self, const ir_reading *r);
@@ -128,14 +183,12 @@ static bool keep_possible(const ir_ctx *c, const ir_item *items, int n,
 static bool keep_unclaimed(const ir_ctx *c, const ir_item *items, int n,
                            const context *ctx, int self, const ir_reading *r)
 {
-    (void)items;
+    (void)items, (void)n;
     if (!orders_a_unit(&r->order))
         return true;
     int prov = prov_of(c, r->order.loc);
-    for (int j = 0; j < n; j++)
-        if (j != self && ctx->certain_unit[j] == prov)
-            return false;
-    return true;
+    int others = ctx->claims[prov] - (ctx->certain_unit[self] == prov);
+    return others == 0;
 }
 
 /* Does reading order r agree with the settled order o of the same power? */
@@ -162,13 +215,33 @@ static bool agrees(const ir_ctx *c, const dj_order *r, const dj_order *o)
     }
 }
 
+/* Does a settled order in the list starting at j (other than self) agree? */
+static bool list_agrees(const ir_ctx *c, const ir_item *items,
+                        const context *ctx, int self, const ir_reading *r,
+                        int j, const int *next)
+{
+    for (; j >= 0; j = next[j])
+        if (j != self &&
+            agrees(c, &r->order, &items[j].readings[ctx->settled[j]].order))
+            return true;
+    return false;
+}
+
+/* A move is matched by orders naming its unit as their target; a support
+ * or convoy by the order of the unit it names. */
 static bool keep_matching(const ir_ctx *c, const ir_item *items, int n,
                           const context *ctx, int self, const ir_reading *r)
 {
-    for (int j = 0; j < n; j++)
-        if (j != self && ctx->settled[j] >= 0 &&
-            agrees(c, &r->order, &items[j].readings[ctx->settled[j]].order))
-            return true;
+    (void)n;
+    const dj_order *o = &r->order;
+    if (o->kind == DJ_ORDER_MOVE && prov_of(c, o->loc) >= 0)
+        return list_agrees(c, items, ctx, self, r,
+                           ctx->by_target[prov_of(c, o->loc)],
+                           ctx->next_target);
+    if ((o->kind == DJ_ORDER_SUPPORT || o->kind == DJ_ORDER_CONVOY) &&
+        prov_of(c, o->target) >= 0)
+        return list_agrees(c, items, ctx, self, r,
+                           ctx->by_unit[prov_of(c, o->target)], ctx->next_unit);
     return false;
 }
 
@@ -227,10 +300,9 @@ static void decide(ir_item *it)
 void ir_choose(const ir_ctx *c, ir_item *items, int nitems)
 {
     context ctx;
-    ctx.certain_unit = malloc((size_t)(nitems > 0 ? nitems : 1) * sizeof(int));
-    ctx.settled = malloc((size_t)(nitems > 0 ? nitems : 1) * sizeof(int));
+    bool ok = context_alloc(&ctx, nitems, c->map->nlocs);
     bool *scratch = malloc(IR_MAX_READINGS * sizeof(bool));
-    if (ctx.certain_unit && ctx.settled && scratch) {
+    if (ok && scratch) {
         /* each round can only settle more; the bound is a safety net */
         for (int round = 0; round <= nitems + 1; round++) {
             compute_context(c, items, nitems, &ctx);
@@ -242,20 +314,18 @@ void ir_choose(const ir_ctx *c, ir_item *items, int nitems)
                 break;
         }
     }
-    free(ctx.certain_unit);
-    free(ctx.settled);
+    context_free(&ctx);
     free(scratch);
     for (int i = 0; i < nitems; i++)
         decide(&items[i]);
 }
 
-/* ---- several orders for one unit ------------------------------------------ */
+/* ---- several orders for one unit ----------------------------------------- */
 
 static const ir_reading *chosen_reading(const ir_item *it)
 {
-    return it->kind == DJ_READ_OK && it->chosen >= 0
-               ? &it->readings[it->chosen]
-               : NULL;
+    return it->kind == DJ_READ_OK && it->chosen >= 0 ? &it->readings[it->chosen]
+                                                     : NULL;
 }
 
 /* Items ordering the unit of province prov, OK and with an order. */
@@ -312,15 +382,17 @@ static void drop_misnamed(ir_item *items, const int *group, int k,
         ir_item *it = &items[group[i]];
         uint8_t f = chosen_reading(it)->flags;
         if (by_type >= 0 && (f & (IRF_TYPE_MISSING | IRF_TYPE_WRONG))) {
-            snprintf(msg, sizeof msg, "ignored: the order for %s on line %d "
-                     "names its unit type (rule 4.C.1/4.C.2 c)", unit,
-                     items[by_type].line + 1);
+            snprintf(msg, sizeof msg,
+                     "ignored: the order for %s on line %d "
+                     "names its unit type (rule 4.C.1/4.C.2 c)",
+                     unit, items[by_type].line + 1);
             reject(it, msg);
         } else if (by_nation >= 0 &&
                    (f & (IRF_NATION_MISSING | IRF_NATION_WRONG))) {
-            snprintf(msg, sizeof msg, "ignored: the order for %s on line %d "
-                     "names the nationality (rule 4.C.5/4.C.6 c)", unit,
-                     items[by_nation].line + 1);
+            snprintf(msg, sizeof msg,
+                     "ignored: the order for %s on line %d "
+                     "names the nationality (rule 4.C.5/4.C.6 c)",
+                     unit, items[by_nation].line + 1);
             reject(it, msg);
         }
     }
@@ -340,8 +412,8 @@ static int possible_members(const ir_item *items, const int *group, int k,
 }
 
 /* 4.D.3 among the possible orders `g` (in line order) of one unit. */
-static void apply_multiple(const ir_ctx *c, ir_item *items, const int *g,
-                           int m, const char *unit)
+static void apply_multiple(const ir_ctx *c, ir_item *items, const int *g, int m,
+                           const char *unit)
 {
     bool same = true;
     for (int i = 1; i < m; i++)
@@ -360,15 +432,23 @@ static void apply_multiple(const ir_ctx *c, ir_item *items, const int *g,
         if (i == keep)
             continue;
         if (choice == 'a')
-            snprintf(msg, sizeof msg, "%s already has an order (line %d): "
-                     "the first is used (rule 4.D.3 a)", unit,
-                     items[g[keep]].line + 1);
+            snprintf(msg, sizeof msg,
+                     "%s already has an order (line %d): "
+                     "the first is used (rule 4.D.3 a)",
+                     unit, items[g[keep]].line + 1);
         else if (choice == 'b')
-            snprintf(msg, sizeof msg, "%s has a later order (line %d): the "
-                     "last is used (rule 4.D.3 b)", unit,
-                     items[g[keep]].line + 1);
+            snprintf(msg, sizeof msg,
+                     "%s has a later order (line %d): the "
+                     "last is used (rule 4.D.3 b)",
+                     unit, items[g[keep]].line + 1);
+        else if (items[g[0]].line == items[g[m - 1]].line)
+            snprintf(msg, sizeof msg,
+                     "%s has several orders (line %d): none "
+                     "is used and the unit holds (rule 4.D.3 c)",
+                     unit, items[g[0]].line + 1);
         else
-            snprintf(msg, sizeof msg, "%s has several orders (lines %d and "
+            snprintf(msg, sizeof msg,
+                     "%s has several orders (lines %d and "
                      "%d): none is used and the unit holds (rule 4.D.3 c)",
                      unit, items[g[0]].line + 1, items[g[m - 1]].line + 1);
         reject(&items[g[i]], msg);
@@ -394,8 +474,7 @@ void ir_settle_duplicates(const ir_ctx *c, ir_item *items, int nitems)
         if (k < 2)
             continue;
         char unit[DJ_READ_TEXT_MAX];
-        snprintf(unit, sizeof unit, "%s %s",
-                 dj_unit_letter(r->order.unit_type),
+        snprintf(unit, sizeof unit, "%s %s", dj_unit_letter(r->order.unit_type),
                  c->map->locs[r->order.loc].abbr);
         for (char *u = unit; *u; u++)
             *u = (char)(*u >= 'a' && *u <= 'z' ? *u - 'a' + 'A' : *u);

@@ -27,40 +27,40 @@
 
 #include "reader/interpret.h"
 
-#define IR_SLOT_CANDS 8    /* candidate locations kept for one place */
-#define IR_COAST_MAX 8     /* a coast as written, normalised ("nc", "xyz") */
-#define IR_SHOW_MAX 32     /* words quoted back to the player */
-#define IR_PATH_MAX 8      /* places of a convoy route written out */
-#define IR_NOTE_MAX 160    /* notes gathered while parsing */
+#define IR_SLOT_CANDS 8     /* candidate locations kept for one place */
+#define IR_COAST_MAX 8      /* a coast as written, normalised ("nc", "xyz") */
+#define IR_SHOW_MAX 32      /* words quoted back to the player */
+#define IR_PATH_MAX 8       /* places of a convoy route written out */
+#define IR_NOTE_MAX 160     /* notes gathered while parsing */
 #define IR_MAX_READINGS 512 /* combinations tried for one order */
 
 /* One location a place in the order could mean. */
 typedef struct ir_cand {
-    int16_t prov;              /* base location of the province */
-    uint8_t cost;              /* edit distance from what was written */
-    char coast[IR_COAST_MAX];  /* coast written with it ("nc"), or "" */
+    int16_t prov;             /* base location of the province */
+    uint8_t cost;             /* edit distance from what was written */
+    char coast[IR_COAST_MAX]; /* coast written with it ("nc"), or "" */
 } ir_cand;
 
 /* A place in the order, as written, with what it could mean. */
 typedef struct ir_slot {
     int ncand;
     ir_cand cand[IR_SLOT_CANDS];
-    char written[IR_SHOW_MAX];  /* the words, for "'pir' read as ..." */
+    char written[IR_SHOW_MAX]; /* the words, for "'pir' read as ..." */
 } ir_slot;
 
 /* An order as parsed, before the position is consulted. */
 typedef struct ir_skel {
-    dj_order_kind kind;          /* movement kinds already mapped to phase */
-    dj_unit_type unit_type;      /* as written; DJ_NO_UNIT if none */
-    int unit_nation;             /* power written before the unit, or -1 */
-    dj_unit_type target_type;    /* support/convoy: type written, or none */
-    int target_nation;           /* nationality written for it, or -1 */
-    bool via;                    /* "via convoy" / "by convoy" */
+    dj_order_kind kind;       /* movement kinds already mapped to phase */
+    dj_unit_type unit_type;   /* as written; DJ_NO_UNIT if none */
+    int unit_nation;          /* power written before the unit, or -1 */
+    dj_unit_type target_type; /* support/convoy: type written, or none */
+    int target_nation;        /* nationality written for it, or -1 */
+    bool via;                 /* "via convoy" / "by convoy" */
     bool has_unit, has_target, has_dest;
     int npath;
     ir_slot unit, target, dest;
     ir_slot path[IR_PATH_MAX];
-    char notes[IR_NOTE_MAX];     /* words corrected while parsing */
+    char notes[IR_NOTE_MAX]; /* words corrected while parsing */
 } ir_skel;
 
 /* What every stage needs to know. */
@@ -74,42 +74,45 @@ typedef struct ir_ctx {
 
 /* Reasons a rule option makes a reading void, checked at 4.D.3 time. */
 enum {
-    IRF_TYPE_MISSING = 1 << 0,    /* 4.C.1: no unit type written */
-    IRF_TYPE_WRONG = 1 << 1,      /* 4.C.2: the other type written */
-    IRF_NATION_MISSING = 1 << 2,  /* 4.C.5: foreign unit, no nationality */
-    IRF_NATION_WRONG = 1 << 3,    /* 4.C.6: wrong nationality */
+    IRF_TYPE_MISSING = 1 << 0,   /* 4.C.1: no unit type written */
+    IRF_TYPE_WRONG = 1 << 1,     /* 4.C.2: the other type written */
+    IRF_NATION_MISSING = 1 << 2, /* 4.C.5: foreign unit, no nationality */
+    IRF_NATION_WRONG = 1 << 3,   /* 4.C.6: wrong nationality */
 };
 
 /* One way of reading an order. */
 typedef struct ir_reading {
     dj_order order;
-    uint8_t pick[3];       /* candidate used in the unit, target, dest slots */
-    uint8_t cost;          /* summed edit distances */
-    uint8_t mismatch;      /* unit types / nationalities that do not fit */
-    uint8_t flags;         /* IRF_* */
-    bool possible;         /* a legal order in this position (4.E.1 d) */
-    const char *why;       /* when not possible: why, in a few words */
-    const char *invalid;   /* a rule option voids it: the reason, else NULL */
-    char text[DJ_READ_TEXT_MAX];  /* canonical text */
+    uint8_t pick[3];     /* candidate used in the unit, target, dest slots */
+    uint8_t cost;        /* summed edit distances */
+    uint8_t mismatch;    /* unit types / nationalities that do not fit */
+    uint8_t flags;       /* IRF_* */
+    bool possible;       /* a legal order in this position (4.E.1 d) */
+    const char *why;     /* when not possible: why, in a few words */
+    const char *invalid; /* a rule option voids it: the reason, else NULL */
+    char text[DJ_READ_TEXT_MAX]; /* canonical text */
 } ir_reading;
 
 /* One order found in the input, through every stage. */
 typedef struct ir_item {
     int line;
-    bool failed;                 /* parse error: message holds the reason */
+    bool failed; /* parse error: message holds the reason */
     char message[DJ_READ_MSG_MAX];
-    ir_skel *skel;               /* owned; NULL when failed */
+    ir_skel *skel; /* owned; NULL when failed */
     int nreadings;
-    ir_reading *readings;        /* owned */
-    bool *alive;                 /* readings still in the running */
-    int chosen;                  /* the reading used, or -1 */
-    dj_read_kind kind;           /* outcome */
+    ir_reading *readings; /* owned */
+    bool *alive;          /* readings still in the running */
+    int chosen;           /* the reading used, or -1 */
+    dj_read_kind kind;    /* outcome */
 } ir_item;
 
 /* Copy src into dst, cut to fit (always NUL-terminated). */
 void ir_copy(char *dst, size_t len, const char *src);
 
-/* ---- interpret_parse.c ---------------------------------------------------- */
+/* The same, in lower case. */
+void ir_lower(char *dst, size_t len, const char *src);
+
+/* ---- interpret_parse.c --------------------------------------------------- */
 
 /*
  * Normalise one input line into `out` (lower-case ASCII, dashes and arrows
@@ -124,13 +127,13 @@ int ir_split_line(const char *line, char *out, size_t outlen, char **pieces,
  * Parse one piece.  Returns 1 with *skel filled, 0 when the piece holds no
  * order (blank, a lone power name), -1 with a reason in msg.
  */
-int ir_parse_piece(const ir_ctx *c, const char *piece, ir_skel *skel,
-                   char *msg, size_t msglen);
+int ir_parse_piece(const ir_ctx *c, const char *piece, ir_skel *skel, char *msg,
+                   size_t msglen);
 
 /* Display name of a location's province for notes: "Picardy". */
 const char *ir_place_name(const dj_map *map, int loc);
 
-/* ---- interpret_read.c ----------------------------------------------------- */
+/* ---- interpret_read.c ---------------------------------------------------- */
 
 /*
  * Every reading of a parsed order (at most max), each checked against the
@@ -152,7 +155,7 @@ void ir_explain(const ir_ctx *c, const ir_skel *s, const ir_reading *r,
 void ir_note(char *notes, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* ---- interpret_choose.c --------------------------------------------------- */
+/* ---- interpret_choose.c -------------------------------------------------- */
 
 /* Choose a reading for every item, using the whole set (4.E.2 d). */
 void ir_choose(const ir_ctx *c, ir_item *items, int nitems);

@@ -31,29 +31,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOK_MAX 64          /* tokens in one order */
-#define WORD_MAX 40         /* longest word kept, with the NUL */
-#define RUN_MAX 12          /* words in one run of places */
-#define SEG_WORDS 4         /* words in one place name */
+#define TOK_MAX 64  /* tokens in one order */
+#define WORD_MAX 40 /* longest word kept, with the NUL */
+#define RUN_MAX 12  /* words in one run of places */
+#define SEG_WORDS 4 /* words in one place name */
 #define SEG_TEXT (SEG_WORDS * WORD_MAX + 8)
 #define INF_COST 1000
-#define EXTRA_PLACE 2       /* cost of reading one more place in a run */
-#define BAD_BYTE '\x7f'     /* a byte that is not text we can read */
+#define EXTRA_PLACE 2   /* cost of reading one more place in a run */
+#define BAD_BYTE '\x7f' /* a byte that is not text we can read */
 
-/* ---- line preparation ----------------------------------------------------- */
+/* ---- line preparation ---------------------------------------------------- */
 
 /* A UTF-8 sequence we know how to read, and its ASCII stand-in. */
 static const struct {
     const char *bytes;
     char ascii;
 } UTF8_MAP[] = {
-    {"\xe2\x80\x93", '-'},  /* en dash */
-    {"\xe2\x80\x94", '-'},  /* em dash */
-    {"\xe2\x88\x92", '-'},  /* minus sign */
-    {"\xe2\x86\x92", '>'},  /* rightwards arrow */
-    {"\xe2\x80\x98", '\''}, /* curly quotes */
-    {"\xe2\x80\x99", '\''},
-    {"\xc2\xa0", ' '},      /* no-break space */
+    {"\xe2\x80\x93", '-'},                     /* en dash */
+    {"\xe2\x80\x94", '-'},                     /* em dash */
+    {"\xe2\x88\x92", '-'},                     /* minus sign */
+    {"\xe2\x86\x92", '>'},                     /* rightwards arrow */
+    {"\xe2\x80\x98", '\''},                    /* curly quotes */
+    {"\xe2\x80\x99", '\''}, {"\xc2\xa0", ' '}, /* no-break space */
 };
 
 /* Length of a known UTF-8 sequence at s (its stand-in in *c), or 0. */
@@ -110,7 +109,7 @@ const char *ir_place_name(const dj_map *map, int loc)
     return map->locs[loc].name;
 }
 
-/* ---- tokens --------------------------------------------------------------- */
+/* ---- tokens -------------------------------------------------------------- */
 
 typedef enum { TK_WORD, TK_DASH, TK_LPAREN, TK_RPAREN, TK_COLON } tk_kind;
 
@@ -122,10 +121,10 @@ typedef struct token {
 
 /* What a word means to the grammar. */
 typedef enum {
-    G_LOC,      /* part of a place name */
-    G_CON,      /* "con": Constantinople or "convoys" */
-    G_UNIT,     /* value: dj_unit_type */
-    G_NATION,   /* value: power */
+    G_LOC,    /* part of a place name */
+    G_CON,    /* "con": Constantinople or "convoys" */
+    G_UNIT,   /* value: dj_unit_type */
+    G_NATION, /* value: power */
     G_HOLD,
     G_MOVE,
     G_SUPPORT,
@@ -136,13 +135,13 @@ typedef enum {
     G_REMOVE,
     G_WAIVE,
     G_VIA,
-    G_FILLER,   /* dropped */
+    G_FILLER, /* dropped */
 } g_kind;
 
 typedef struct gtok {
     g_kind kind;
     int value;
-    int tok;    /* token it came from */
+    int tok; /* token it came from */
 } gtok;
 
 typedef struct parser {
@@ -151,7 +150,7 @@ typedef struct parser {
     token tok[TOK_MAX];
     int ng;
     gtok g[TOK_MAX];
-    int pos;          /* next gtok */
+    int pos; /* next gtok */
     ir_skel *s;
     char *msg;
     size_t msglen;
@@ -224,8 +223,11 @@ static int tokenise(parser *p, const char *text)
             if (add_token(p, TK_DASH, space) < 0)
                 return -1;
         } else if (c == '(' || c == ')' || c == ':') {
-            if (add_token(p, c == '(' ? TK_LPAREN
-                             : c == ')' ? TK_RPAREN : TK_COLON, space) < 0)
+            if (add_token(p,
+                          c == '('   ? TK_LPAREN
+                          : c == ')' ? TK_RPAREN
+                                     : TK_COLON,
+                          space) < 0)
                 return -1;
         } else {
             space = true; /* spaces and other punctuation separate words */
@@ -269,7 +271,7 @@ static void drop_numbering(parser *p)
         drop_tokens(p, 0, 1);
 }
 
-/* ---- coasts --------------------------------------------------------------- */
+/* ---- coasts -------------------------------------------------------------- */
 
 static const char *const COAST_WORDS[][4] = {
     {"nc", "n", "north", "nc"},
@@ -321,7 +323,8 @@ static void glue_coasts(parser *p)
             while (close < p->ntok && p->tok[close].kind == TK_WORD)
                 close++;
             const char *code = coast_tokens(p, i + 1, close);
-            if (code && tok_is(p, close, TK_RPAREN) && tok_is(p, i - 1, TK_WORD)) {
+            if (code && tok_is(p, close, TK_RPAREN) &&
+                tok_is(p, i - 1, TK_WORD)) {
                 glue_coast(p, i - 1, code);
                 drop_tokens(p, i, close - i + 1);
             } else {
@@ -366,7 +369,7 @@ static void glue_hyphenated(parser *p)
     }
 }
 
-/* ---- powers --------------------------------------------------------------- */
+/* ---- powers -------------------------------------------------------------- */
 
 static bool same_name(const char *word, const char *name, size_t n)
 {
@@ -397,8 +400,8 @@ static int power_word(const dj_map *map, const char *word, bool allow_prefix)
         if ((strlen(pw->name) == n && same_name(w, pw->name, n)) ||
             (strlen(pw->adjective) == n && same_name(w, pw->adjective, n)))
             return i;
-        if (allow_prefix && (same_name(w, pw->name, n) ||
-                             same_name(w, pw->adjective, n))) {
+        if (allow_prefix &&
+            (same_name(w, pw->name, n) || same_name(w, pw->adjective, n))) {
             found = i;
             nfound++;
         }
@@ -417,6 +420,8 @@ static int strip_power_prefix(parser *p)
     const char *w = p->tok[0].text;
     bool colon = tok_is(p, 1, TK_COLON);
     int power = power_word(p->c->map, w, colon);
+    if (power < 0 && colon && strlen(w) == 1)
+        power = dj_map_find_power(p->c->map, w); /* "F: A par-bur" */
     if (power < 0)
         return 0;
     if (!colon && p->ntok > 1 && dj_map_find_location(p->c->map, w) >= 0)
@@ -436,7 +441,7 @@ static void drop_colons(parser *p)
             drop_tokens(p, i--, 1);
 }
 
-/* ---- classifying words ---------------------------------------------------- */
+/* ---- classifying words --------------------------------------------------- */
 
 typedef struct keyword {
     const char *word;
@@ -445,30 +450,31 @@ typedef struct keyword {
 } keyword;
 
 static const keyword KEYWORDS[] = {
-    {"a", G_UNIT, DJ_ARMY},       {"army", G_UNIT, DJ_ARMY},
-    {"f", G_UNIT, DJ_FLEET},      {"fleet", G_UNIT, DJ_FLEET},
-    {"h", G_HOLD, 0},             {"hold", G_HOLD, 0},
-    {"holds", G_HOLD, 0},         {"stand", G_HOLD, 0},
-    {"stands", G_HOLD, 0},        {"stay", G_HOLD, 0},
-    {"stays", G_HOLD, 0},         {"m", G_MOVE, 0},
-    {"mv", G_MOVE, 0},            {"move", G_MOVE, 0},
-    {"moves", G_MOVE, 0},         {"to", G_MOVE, 0},
-    {"into", G_MOVE, 0},          {"attack", G_MOVE, 0},
-    {"attacks", G_MOVE, 0},       {"s", G_SUPPORT, 0},
-    {"sup", G_SUPPORT, 0},        {"supp", G_SUPPORT, 0},
-    {"support", G_SUPPORT, 0},    {"supports", G_SUPPORT, 0},
-    {"c", G_CONVOY, 0},           {"convoy", G_CONVOY, 0},
-    {"convoys", G_CONVOY, 0},     {"con", G_CON, 0},
-    {"r", G_RETREAT, 0},          {"retreat", G_RETREAT, 0},
-    {"retreats", G_RETREAT, 0},   {"b", G_BUILD, 0},
-    {"build", G_BUILD, 0},        {"builds", G_BUILD, 0},
-    {"d", G_DISBAND, 0},          {"disband", G_DISBAND, 0},
-    {"disbands", G_DISBAND, 0},   {"remove", G_REMOVE, 0},
-    {"removes", G_REMOVE, 0},     {"waive", G_WAIVE, 0},
-    {"waives", G_WAIVE, 0},       {"via", G_VIA, 0},
-    {"by", G_VIA, 0},             {"the", G_FILLER, 0},
-    {"in", G_FILLER, 0},          {"at", G_FILLER, 0},
-    {"from", G_FILLER, 0},        {"unit", G_FILLER, 0},
+    {"a", G_UNIT, DJ_ARMY},     {"army", G_UNIT, DJ_ARMY},
+    {"f", G_UNIT, DJ_FLEET},    {"fleet", G_UNIT, DJ_FLEET},
+    {"h", G_HOLD, 0},           {"hold", G_HOLD, 0},
+    {"holds", G_HOLD, 0},       {"stand", G_HOLD, 0},
+    {"stands", G_HOLD, 0},      {"stay", G_HOLD, 0},
+    {"stays", G_HOLD, 0},       {"m", G_MOVE, 0},
+    {"mv", G_MOVE, 0},          {"move", G_MOVE, 0},
+    {"moves", G_MOVE, 0},       {"to", G_MOVE, 0},
+    {"into", G_MOVE, 0},        {"attack", G_MOVE, 0},
+    {"attacks", G_MOVE, 0},     {"s", G_SUPPORT, 0},
+    {"sup", G_SUPPORT, 0},      {"supp", G_SUPPORT, 0},
+    {"support", G_SUPPORT, 0},  {"supports", G_SUPPORT, 0},
+    {"c", G_CONVOY, 0},         {"convoy", G_CONVOY, 0},
+    {"convoys", G_CONVOY, 0},   {"con", G_CON, 0},
+    {"r", G_RETREAT, 0},        {"retreat", G_RETREAT, 0},
+    {"retreats", G_RETREAT, 0}, {"b", G_BUILD, 0},
+    {"build", G_BUILD, 0},      {"builds", G_BUILD, 0},
+    {"d", G_DISBAND, 0},        {"disband", G_DISBAND, 0},
+    {"disbands", G_DISBAND, 0}, {"remove", G_REMOVE, 0},
+    {"removes", G_REMOVE, 0},   {"waive", G_WAIVE, 0},
+    {"waives", G_WAIVE, 0},     {"via", G_VIA, 0},
+    {"by", G_VIA, 0},           {"the", G_FILLER, 0},
+    {"in", G_FILLER, 0},        {"at", G_FILLER, 0},
+    {"from", G_FILLER, 0},      {"unit", G_FILLER, 0},
+    {"an", G_FILLER, 0},
 };
 
 #define NKEYWORDS (sizeof KEYWORDS / sizeof KEYWORDS[0])
@@ -507,6 +513,27 @@ static const keyword *near_keyword(const parser *p, const char *w)
     if (best && near_a_place(p, w))
         return NULL;
     return best;
+}
+
+/* A power's name or adjective one letter off w ("frence"), or -1. */
+static int near_power(const parser *p, const char *w)
+{
+    const dj_map *map = p->c->map;
+    int found = -1;
+    if (strlen(w) < KEYWORD_FUZZY_MIN || near_a_place(p, w))
+        return -1;
+    for (int i = 0; i < map->npowers; i++) {
+        char name[DJ_NAME_MAX], adj[DJ_NAME_MAX];
+        ir_lower(name, sizeof name, map->powers[i].name);
+        ir_lower(adj, sizeof adj, map->powers[i].adjective);
+        if (dj_edit_distance(w, name, 1) <= 1 ||
+            dj_edit_distance(w, adj, 1) <= 1) {
+            if (found >= 0 && found != i)
+                return -1;
+            found = i;
+        }
+    }
+    return found;
 }
 
 static int add_gtok(parser *p, g_kind kind, int value, int tok)
@@ -563,6 +590,13 @@ static int classify_word(parser *p, int i)
         add_gtok(p, G_NATION, power, i);
         return 0;
     }
+    power = near_power(p, w);
+    if (power >= 0 && !begins_place(p, i)) {
+        ir_note(p->s->notes, sizeof p->s->notes, "'%s' read as %s", w,
+                map->powers[power].adjective);
+        add_gtok(p, G_NATION, power, i);
+        return 0;
+    }
     k = near_keyword(p, w);
     if (k) {
         ir_note(p->s->notes, sizeof p->s->notes, "'%s' read as '%s'", w,
@@ -585,7 +619,7 @@ static void classify(parser *p)
     }
 }
 
-/* ---- reading places ------------------------------------------------------- */
+/* ---- reading places ------------------------------------------------------ */
 
 /* Words [first, first+n) of the run joined by single spaces. */
 static void join_words(const parser *p, const int *words, int n, char *buf,
@@ -711,8 +745,7 @@ static int cmp_cand(const void *x, const void *y)
 }
 
 /* Every location n words from words[0] could name. */
-static void resolve_place(const parser *p, const int *words, int n,
-                          ir_slot *s)
+static void resolve_place(const parser *p, const int *words, int n, ir_slot *s)
 {
     char text[SEG_TEXT], prov[SEG_TEXT], coast[IR_COAST_MAX];
     join_words(p, words, n, text, sizeof text);
@@ -763,9 +796,9 @@ static int place_cost(const parser *p, const ir_slot *s)
 /* Cutting a run into places: the table of every word span's reading. */
 typedef struct run_table {
     int n;
-    int words[RUN_MAX];            /* token index of each word */
+    int words[RUN_MAX]; /* token index of each word */
     ir_slot slot[RUN_MAX][SEG_WORDS];
-    int cost[RUN_MAX][SEG_WORDS];  /* [start][len-1] */
+    int cost[RUN_MAX][SEG_WORDS]; /* [start][len-1] */
 } run_table;
 
 static void fill_run_table(const parser *p, run_table *t)
@@ -803,8 +836,8 @@ static int unreadable_word(const run_table *t)
 static int cut_run(run_table *t, int kmin, int kmax, ir_slot *out)
 {
     static const int INF = INF_COST * RUN_MAX;
-    int best[RUN_MAX + 1][RUN_MAX + 1];  /* [k][words covered] */
-    int back[RUN_MAX + 1][RUN_MAX + 1];  /* length of the last place */
+    int best[RUN_MAX + 1][RUN_MAX + 1]; /* [k][words covered] */
+    int back[RUN_MAX + 1][RUN_MAX + 1]; /* length of the last place */
     if (kmax > t->n)
         kmax = t->n;
     for (int k = 0; k <= kmax; k++)
@@ -835,7 +868,7 @@ static int cut_run(run_table *t, int kmin, int kmax, ir_slot *out)
     return k;
 }
 
-/* ---- the grammar ---------------------------------------------------------- */
+/* ---- the grammar --------------------------------------------------------- */
 
 static bool at_end(const parser *p)
 {
@@ -912,15 +945,16 @@ static int read_places(parser *p, int kmin, int kmax, ir_slot *out,
     return fail(p, "cannot read '%s' as %s", text, what);
 }
 
-/* Optional nationality and unit words around a unit. */
+/* Optional nationality and unit words around a unit; of two unit words
+ * the second counts ("build a fleet": 'a' is only the article). */
 static void unit_words(parser *p, dj_unit_type *type, int *nation)
 {
     *type = DJ_NO_UNIT;
     *nation = -1;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         if (next_is(p, G_NATION) && *nation < 0)
             *nation = p->g[p->pos++].value;
-        else if (next_is(p, G_UNIT) && *type == DJ_NO_UNIT)
+        else if (next_is(p, G_UNIT))
             *type = (dj_unit_type)p->g[p->pos++].value;
     }
 }
@@ -1106,10 +1140,21 @@ static int unit_first(parser *p)
 /* "Build A par", "Remove F bre", "Hold A par": the verb first. */
 static int verb_first(parser *p, g_kind verb)
 {
-    ir_slot place;
-    if (unit_head(p) < 0 || read_places(p, 1, 1, &place, "a unit") < 0)
+    ir_slot places[2];
+    if (unit_head(p) < 0)
         return -1;
-    p->s->unit = place;
+    /* "retreat A mun sil": the destination may follow without a word */
+    int kmax = verb == G_RETREAT && after_run(p) == G_FILLER ? 2 : 1;
+    int k = read_places(p, 1, kmax, places, "a unit");
+    if (k < 0)
+        return -1;
+    p->s->unit = places[0];
+    if (k == 2) {
+        p->s->dest = places[1];
+        p->s->has_dest = true;
+        p->s->kind = DJ_ORDER_RETREAT;
+        return 0;
+    }
     switch (verb) {
     case G_BUILD:
         p->s->kind = DJ_ORDER_BUILD;
@@ -1144,7 +1189,7 @@ static int parse_order(parser *p)
     return unit_first(p);
 }
 
-/* ---- orders in their phase ------------------------------------------------ */
+/* ---- orders in their phase ----------------------------------------------- */
 
 /* Map what was written onto the kinds the phase has, or say why not. */
 static int fit_phase(parser *p)
@@ -1186,8 +1231,8 @@ static void skel_init(ir_skel *s)
     s->unit_nation = s->target_nation = -1;
 }
 
-int ir_parse_piece(const ir_ctx *c, const char *piece, ir_skel *skel,
-                   char *msg, size_t msglen)
+int ir_parse_piece(const ir_ctx *c, const char *piece, ir_skel *skel, char *msg,
+                   size_t msglen)
 {
     parser p;
     p.c = c;

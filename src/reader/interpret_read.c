@@ -15,8 +15,8 @@
  *   - the nationality written for another unit is checked (4.C.5/4.C.6);
  *   - a written convoy route is dropped under 4.A.6 a.
  *
- * Then possible() says whether the order is legal here in the sense of
- * 4.E.1 d, in a few words when it is not.  It is a reader's check, kept
+ * Then why_impossible() says whether the order is legal here in the sense
+ * of 4.E.1 d, and if not why, in a few words.  It is a reader's check, kept
  * independent of the adjudicator: the adjudicator has the last word.
  *
  * The same function explains a chosen reading to the player: given a
@@ -25,23 +25,24 @@
 #include "engine/adjudicate.h"
 #include "reader/interpret_int.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* ---- notes ---------------------------------------------------------------- */
+/* ---- notes --------------------------------------------------------------- */
 
 void ir_note(char *notes, size_t len, const char *fmt, ...)
 {
     if (!notes || len == 0)
         return;
     size_t n = strlen(notes);
-    if (n > 0 && n + 2 < len) {
+    if (n > 0) {
+        if (n + 3 >= len)
+            return; /* no room for another note */
         memcpy(notes + n, "; ", 3);
         n += 2;
     }
-    if (n + 1 >= len)
-        return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(notes + n, len - n, fmt, ap);
@@ -57,6 +58,13 @@ void ir_copy(char *dst, size_t len, const char *src)
         n = len - 1;
     memcpy(dst, src, n);
     dst[n] = '\0';
+}
+
+void ir_lower(char *dst, size_t len, const char *src)
+{
+    ir_copy(dst, len, src);
+    for (; *dst; dst++)
+        *dst = (char)tolower((unsigned char)*dst);
 }
 
 /* The building of one reading, and where its notes go (NULL: none). */
@@ -95,7 +103,7 @@ static char rule(const builder *b, dj_rule_id id)
     return dj_rule(b->c->rules, id);
 }
 
-/* ---- the board ------------------------------------------------------------ */
+/* ---- the board ----------------------------------------------------------- */
 
 static const dj_map *map_of(const builder *b)
 {
@@ -156,7 +164,7 @@ static int reachable_coasts(const dj_map *map, int from, int prov, int *first)
     return n;
 }
 
-/* ---- coasts --------------------------------------------------------------- */
+/* ---- coasts -------------------------------------------------------------- */
 
 /* Why a coast written does not apply. */
 typedef enum { STRAY_ARMY, STRAY_NO_COASTS, STRAY_NO_SUCH } stray_kind;
@@ -202,7 +210,7 @@ static int plain_place(builder *b, const ir_cand *cand)
                     : stray_coast(b, cand, stray_reason(b, cand->prov, false));
 }
 
-/* ---- the ordered unit ----------------------------------------------------- */
+/* ---- the ordered unit ---------------------------------------------------- */
 
 /* 4.C.1/4.C.2: the type written against the unit's real type. */
 static dj_unit_type settle_unit_type(builder *b, const dj_unit *u)
@@ -239,14 +247,12 @@ static int settle_unit_coast(builder *b, const ir_cand *cand, const dj_unit *u)
     if (loc == u->loc)
         return u->loc;
     if (loc < 0 || u->type == DJ_ARMY) {
-        stray_coast(b, cand,
-                    stray_reason(b, cand->prov, u->type == DJ_ARMY));
+        stray_coast(b, cand, stray_reason(b, cand->prov, u->type == DJ_ARMY));
         return u->loc;
     }
     if (rule(b, DJ_RULE_COAST_WRONG_UNIT) == 'a')
         return loc; /* the adjudicator refuses it (4.B.5 a) */
-    note(b, "coast ignored: the fleet is on %s",
-         map->locs[u->loc].name);
+    note(b, "coast ignored: the fleet is on %s", map->locs[u->loc].name);
     return u->loc;
 }
 
@@ -323,7 +329,7 @@ static void place_build(builder *b, const ir_cand *cand, dj_order *o)
         o->loc = (int16_t)default_build_coast(b, o->loc);
 }
 
-/* ---- the other unit of a support or convoy -------------------------------- */
+/* ---- the other unit of a support or convoy ------------------------------- */
 
 /* 4.C.5/4.C.6: the nationality written for the other unit. */
 static void check_nationality(builder *b, const dj_unit *t)
@@ -372,7 +378,7 @@ static void place_target(builder *b, const ir_cand *cand, dj_order *o)
     check_nationality(b, t);
 }
 
-/* ---- destinations --------------------------------------------------------- */
+/* ---- destinations -------------------------------------------------------- */
 
 /* 4.B.1-4.B.3: where a fleet at `from` goes when it names this place. */
 static int fleet_destination(builder *b, int from, const ir_cand *cand)
@@ -399,8 +405,8 @@ static int fleet_destination(builder *b, int from, const ir_cand *cand)
     if (ncoasts == 0)
         return prov;
     int n = reachable_coasts(map, from, prov, &first);
-    char choice = rule(b, n == 1 ? DJ_RULE_COAST_ONE_OMITTED
-                                 : DJ_RULE_COAST_TWO_OMITTED);
+    char choice =
+        rule(b, n == 1 ? DJ_RULE_COAST_ONE_OMITTED : DJ_RULE_COAST_TWO_OMITTED);
     if (n == 1 && choice == 'a')
         return first; /* the only coast it can reach */
     return prov;      /* as written: the adjudicator applies 4.B.1/4.B.2 */
@@ -463,7 +469,7 @@ static void place_path(builder *b, dj_order *o)
     }
 }
 
-/* ---- is it possible? (4.E.1 d) -------------------------------------------- */
+/* ---- is it possible? (4.E.1 d) ------------------------------------------- */
 
 /* Fleets at sea linking province `from` to province `to` (any power's). */
 static bool convoy_route(const ir_ctx *c, int from, int to)
@@ -563,8 +569,8 @@ static const char *support_why(const ir_ctx *c, const dj_unit *u,
         return "no unit there to support";
     if (t == u)
         return "a unit cannot support itself";
-    int goal = o->dest >= 0 ? dj_province(map, o->dest)
-                            : dj_province(map, t->loc);
+    int goal =
+        o->dest >= 0 ? dj_province(map, o->dest) : dj_province(map, t->loc);
     if (goal == dj_province(map, u->loc))
         return "a unit cannot support a move to its own place";
     if (!dj_map_reaches_province(map, u->loc, goal, u->type))
@@ -624,7 +630,8 @@ static const char *build_type_why(const ir_ctx *c, const dj_order *o)
     case DJ_NO_UNIT:
         if (map->locs[prov].terrain == DJ_LAND)
             return dj_rule(c->rules, DJ_RULE_BUILD_UNIT_MISSING) == 'a'
-                       ? "no unit type given" : NULL;
+                       ? "no unit type given"
+                       : NULL;
         return dj_rule(c->rules, DJ_RULE_BUILD_UNIT_MISSING) == 'c' &&
                        map->locs[o->loc].is_coast
                    ? NULL
@@ -632,10 +639,12 @@ static const char *build_type_why(const ir_ctx *c, const dj_order *o)
     case DJ_FLEET:
         if (map->locs[prov].terrain == DJ_LAND)
             return dj_rule(c->rules, DJ_RULE_BUILD_FLEET_LAND) == 'b'
-                       ? NULL : "a fleet cannot be built inland";
+                       ? NULL
+                       : "a fleet cannot be built inland";
         if (dj_map_ncoasts(map, prov) > 0 && !map->locs[o->loc].is_coast)
             return dj_rule(c->rules, DJ_RULE_COAST_IN_BUILD) == 'b'
-                       ? NULL : "no coast given";
+                       ? NULL
+                       : "no coast given";
         return map->locs[o->loc].fleet_ok ? NULL : "a fleet cannot stand there";
     case DJ_ARMY:
         return map->locs[prov].army_ok ? NULL : "an army cannot stand there";
@@ -695,7 +704,7 @@ static const char *why_impossible(const ir_ctx *c, const dj_order *o)
     }
 }
 
-/* ---- readings ------------------------------------------------------------- */
+/* ---- readings ------------------------------------------------------------ */
 
 static int slot_count(bool has, const ir_slot *s)
 {

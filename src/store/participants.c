@@ -37,7 +37,7 @@ int dj_store_participant_insert(dj_store *s, dj_participant_rec *p)
                 "INSERT INTO participants (game_id, role, power, name, email,"
                 " password_hash, status, vote, joined_at)"
                 " VALUES (?, ?, NULLIF(?, -1), ?, ?, ?, ?, ?, ?)",
-                "IsissssssI", p->game_id, p->role, p->power, p->name,
+                "IsisssssI", p->game_id, p->role, p->power, p->name,
                 p->email, p->password_hash, p->status, p->vote,
                 p->joined_at) < 0)
         return -1;

@@ -147,6 +147,17 @@ int dj_store_phase_list(dj_store *s, int64_t game_id, dj_phase_rec **out,
                       out, n);
 }
 
+int dj_store_phase_list_all(dj_store *s, int64_t game_id, dj_phase_rec **out,
+                            int *n)
+{
+    return phase_many(s,
+                      st_prepare(s,
+                                 "SELECT " PHASE_COLUMNS " FROM phases"
+                                 " WHERE game_id = ? ORDER BY seq, id",
+                                 "I", game_id),
+                      out, n);
+}
+
 int dj_store_phase_list_undone(dj_store *s, int64_t rollback_id,
                                dj_phase_rec **out, int *n)
 {

@@ -46,6 +46,10 @@ int dj_store_phase_get(dj_store *s, int64_t id, dj_phase_rec *p);
 int dj_store_phase_list(dj_store *s, int64_t game_id, dj_phase_rec **out,
                         int *n);
 
+/* Every phase of a game, undone ones included, by seq then id. */
+int dj_store_phase_list_all(dj_store *s, int64_t game_id, dj_phase_rec **out,
+                            int *n);
+
 /* Phases undone by one rollback, by seq. */
 int dj_store_phase_list_undone(dj_store *s, int64_t rollback_id,
                                dj_phase_rec **out, int *n);

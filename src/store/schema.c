@@ -187,8 +187,7 @@ static const char *const MIGRATION_1[] = {
     " sent_at INTEGER,"
     " last_error TEXT NOT NULL DEFAULT ''"
     ")",
-    "CREATE UNIQUE INDEX outbox_once ON outbox (phase_id, kind, recipients)"
-    " WHERE phase_id IS NOT NULL",
+    "CREATE INDEX outbox_phase ON outbox (phase_id)",
     "CREATE INDEX outbox_state ON outbox (state, id)",
 
     "CREATE TABLE maillog ("

@@ -1,14 +1,21 @@
 /*
  * test_engine_random.c — the engine against random phases: invariants that
- * must hold whatever the orders, and independence from the order in which
- * units and orders are listed.
+ * must hold whatever the orders, independence from the order in which units
+ * and orders are listed, from the powers' numbers, and locality.
  *
  * Usage: test_engine_random SRCDIR                 (`make check`)
  *        test_engine_random SRCDIR --case FILE...  (check the pre-states of
  *                                                   case files the same way)
  *
  * Movement phases come from the benchmark's generator (bench/corpus.c, a
- * different seed).  For each one:
+ * different seed); some are made harder: denser (a second corpus phase
+ * merged in), "chaos" (more supports, moves into occupied provinces,
+ * convoys along chains of fleets), sea battles (fleets on most seas),
+ * convoy paradoxes planted (DATC 6.F.14-like), order noise (repeated and
+ * conflicting orders, wrong power, unit type missing or wrong, coast
+ * missing, orders for empty provinces), a power in civil disorder, and a
+ * quarter of the phases under random choices of the chapter-4 rules.  For
+ * each movement phase:
  *   - dj_adjudicate returns 0, twice, and the two results are the same field
  *     for field (the result buffers are filled with different garbage first,
  *     so a field the engine forgets to set shows up);
@@ -18,39 +25,52 @@
  *   - no province holds two units; every unit stands where its type may;
  *   - every moved unit went somewhere adjacent, or (an army) was convoyed;
  *   - every dislodged unit's province now holds its dislodger, of another
- *     power, which came from attacker_from by a successful move; by_convoy
- *     only for armies, and always for an army that could not walk there;
+ *     power, which came from attacker_from by a successful move with more
+ *     strength than the defence; by_convoy only for armies, and always for
+ *     an army that could not walk there;
  *   - retreat options are exactly the adjacent locations that are empty,
  *     not contested and not the attacker's province (unless by convoy,
  *     4.A.5 b); a destroyed unit really had none;
- *   - contested provinces are empty and had a failed move into them;
+ *   - contested provinces are empty and saw a standoff, and (preferred
+ *     rules) every empty province a legal move bounced from is contested;
+ *   - (preferred rules) a support attacked from elsewhere by another power
+ *     is cut, and an unopposed move into an empty province succeeds;
  *   - the calendar and centre ownership advance correctly;
  *   - ORDER INDEPENDENCE: the units and the orders are shuffled (NPERMS
  *     times) and the phase adjudicated again: the next position (as a set of
  *     units, dislodged units with their retreats, owners), the contested
  *     provinces, the judge's own orders and every order's result (mapped
- *     back) must be the same.
+ *     back) must be the same;
+ *   - the same with the powers renumbered, and in the other season (but for
+ *     calendar and centres);
+ *   - LOCALITY: units whose orders never come near each other are split
+ *     into groups, each adjudicated alone; the pieces must make the whole.
  * A movement result with dislodged units then gives a retreat phase, with
  * random retreats (including clashes, illegal ones, duplicates and orders
  * from the wrong power) and disbands, checked against a model of the rules
- * and for independence from the order of units, dislodged units and orders.
- * Each movement phase's units also give an adjustment phase: centres change
- * hands at random so that powers build or remove, with random legal and
- * illegal builds, removals and waives (sometimes none); builds only on
- * owned vacant home centres, unit counts as the rules say, order
- * independence (orders of one power keep their relative order, since the
- * first legal ones are used).
+ * and for independence from the order of units, dislodged units and orders
+ * and from the powers' numbers.  Each movement phase's units also give an
+ * adjustment phase: centres change hands at random so that powers build or
+ * remove, with random legal and illegal builds, removals and waives
+ * (sometimes none); builds only on owned vacant home centres, unit counts
+ * as the rules say, the first legal orders used, order independence
+ * (orders of one power keep their relative order, since it matters).
  *
  * A phase that fails is printed (the first MAX_DUMPS of them) as a case
  * file (tests/datc format) so it can be reproduced with `judgectl check
  * --verbose`; for an order-dependence failure two cases, one per ordering,
  * each expecting what the OTHER ordering gave, so both fail and show the
- * difference.
+ * difference; for a locality failure the whole phase expecting what the
+ * groups gave apart.
  *
  * Environment:
  *   DJ_RANDOM_PHASES   movement phases to generate (default 3000)
  *   DJ_RANDOM_SEED     generator seed (default below), decimal or 0x hex
- *   DJ_RANDOM_CASEDIR  also write every failing phase to DIR/<kind>-<n>.txt
+ *   DJ_RANDOM_PERMS    shuffled listings per phase (default 3)
+ *   DJ_RANDOM_RULES    percent of phases under random rule choices (25)
+ *   DJ_RANDOM_PLAIN    1: corpus phases only, nothing made harder
+ *   DJ_RANDOM_CASEDIR  also write failing phases to DIR/<kind>-<n>.txt (up
+ *                      to MAX_FILES_PER_CHECK per failing check)
  *   DJ_RANDOM_DUMP     write every phase (passing too) there: a test of the
  *                      case-file writer itself
  */
@@ -111,6 +131,7 @@ static long nmessages, nfailed_phases, ndumped;
 static long count_movement, count_retreat, count_adjustment;
 static long count_dislodged, count_destroyed, count_retreats_ok;
 static long count_builds, count_removals, count_autoremovals;
+static long count_split;    /* movement phases checked for locality */
 static long count_flag[10]; /* movement order results per DJ_RF_ bit */
 
 /* ---- failures ------------------------------------------------------------ */
@@ -118,6 +139,9 @@ static long count_flag[10]; /* movement order results per DJ_RF_ bit */
 /* Messages printed per check (source line): the same failure in every
  * phase would drown the others. */
 static int line_count[4096];
+
+static void note_at(int line, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static void note_at(int line, const char *fmt, ...)
 {
@@ -405,6 +429,9 @@ static void put_case(FILE *f, const char *name, const char *comment,
  * Write a failing phase: one case, or (b given) two, one per ordering, each
  * expecting what the other ordering gave.
  */
+/* Replaces the POSTSTATE comment of a single-case dump. */
+static const char *dump_comment;
+
 static void dump_phase(const phase_input *a, const dj_result *ra,
                        const phase_input *b, const dj_result *rb,
                        const movement_origin *origin)
@@ -460,8 +487,10 @@ static void dump_phase(const phase_input *a, const dj_result *ra,
                      origin);
         } else {
             snprintf(name, sizeof name, "random %s %ld", cur.kind, cur.number);
-            put_case(f, name, "# POSTSTATE: what the engine gave\n", a, ra,
-                     origin);
+            put_case(f, name,
+                     dump_comment ? dump_comment
+                                  : "# POSTSTATE: what the engine gave\n",
+                     a, ra, origin);
         }
         if (f == stderr)
             fprintf(f, "---- end ----\n");
@@ -508,6 +537,11 @@ static int cmp_int(const void *a, const void *b)
 static bool same_unit(const dj_unit *a, const dj_unit *b)
 {
     return a->power == b->power && a->type == b->type && a->loc == b->loc;
+}
+
+static bool fleet_at_sea(const dj_unit *u)
+{
+    return u->type == DJ_FLEET && map->locs[u->loc].terrain == DJ_WATER;
 }
 
 static bool may_stand(const dj_unit *u)
@@ -808,6 +842,19 @@ static void auto_keys(const dj_result *r, auto_key *keys)
     qsort(keys, (size_t)r->nauto, sizeof *keys, cmp_auto);
 }
 
+static const char *label(int perm)
+{
+    static char buf[32];
+    if (perm == -1)
+        return "powers renumbered";
+    if (perm == -2)
+        return "other season";
+    if (perm == -3)
+        return "groups apart";
+    snprintf(buf, sizeof buf, "ordering %d", perm);
+    return buf;
+}
+
 /*
  * Same outcome for the original (a) and permuted (b) listing?  `ps` maps
  * the permuted listing back.  Notes every difference; returns true if none.
@@ -821,17 +868,17 @@ static bool same_outcome(const phase_input *in, const dj_result *a,
 
     if (x->phase.season != y->phase.season || x->phase.year != y->phase.year ||
         x->phase.type != y->phase.type) {
-        note_at(__LINE__, "ordering %d: next phase differs", perm);
+        note_at(__LINE__, "%s: next phase differs", label(perm));
         same = false;
     }
     if (!same_units(x->units, x->nunits, y->units, y->nunits, diff,
                     sizeof diff)) {
-        note_at(__LINE__, "ordering %d: units after differ:%s", perm, diff);
+        note_at(__LINE__, "%s: units after differ:%s", label(perm), diff);
         same = false;
     }
     static dis_key ka[DJ_MAX_UNITS], kb[DJ_MAX_UNITS];
     if (x->ndislodged != y->ndislodged) {
-        note_at(__LINE__, "ordering %d: %d vs %d dislodged units", perm,
+        note_at(__LINE__, "%s: %d vs %d dislodged units", label(perm),
                 x->ndislodged, y->ndislodged);
         same = false;
     } else {
@@ -840,40 +887,39 @@ static bool same_outcome(const phase_input *in, const dj_result *a,
         for (int i = 0; i < x->ndislodged; i++)
             if (memcmp(&ka[i], &kb[i], sizeof ka[i]) != 0) {
                 note_at(__LINE__,
-                        "ordering %d: dislodged units or their retreats differ",
-                        perm);
+                        "%s: dislodged units or their retreats differ",
+                        label(perm));
                 same = false;
                 break;
             }
     }
     for (int p = 0; p < map->nlocs; p++)
         if (x->owner[p] != y->owner[p]) {
-            note_at(__LINE__, "ordering %d: owner of %s differs", perm,
+            note_at(__LINE__, "%s: owner of %s differs", label(perm),
                     loc_name(p));
             same = false;
         }
     for (int p = 0; p < map->nlocs; p++)
         if (a->contested[p] != b->contested[p]) {
-            note_at(__LINE__, "ordering %d: contested[%s] %d vs %d", perm,
+            note_at(__LINE__, "%s: contested[%s] %d vs %d", label(perm),
                     loc_name(p), a->contested[p], b->contested[p]);
             same = false;
         }
     if (a->winner != b->winner) {
-        note_at(__LINE__, "ordering %d: winner %d vs %d", perm, a->winner,
+        note_at(__LINE__, "%s: winner %d vs %d", label(perm), a->winner,
                 b->winner);
         same = false;
     }
     static auto_key aa[DJ_MAX_UNITS], ab[DJ_MAX_UNITS];
     if (a->nauto != b->nauto) {
-        note_at(__LINE__, "ordering %d: %d vs %d orders made by the judge",
-                perm, a->nauto, b->nauto);
+        note_at(__LINE__, "%s: %d vs %d orders made by the judge", label(perm),
+                a->nauto, b->nauto);
         same = false;
     } else {
         auto_keys(a, aa);
         auto_keys(b, ab);
         if (a->nauto && memcmp(aa, ab, sizeof aa[0] * (size_t)a->nauto)) {
-            note_at(__LINE__, "ordering %d: the judge's own orders differ",
-                    perm);
+            note_at(__LINE__, "%s: the judge's own orders differ", label(perm));
             same = false;
         }
     }
@@ -891,10 +937,10 @@ static bool same_outcome(const phase_input *in, const dj_result *a,
             flags_text(p, fa, sizeof fa);
             flags_text(q, fb, sizeof fb);
             note_at(__LINE__,
-                    "ordering %d: '%s': %s (by %s, unit %d) vs %s (by %s, unit "
+                    "%s: '%s': %s (by %s, unit %d) vs %s (by %s, unit "
                     "%d)",
-                    perm, line, fa, loc_name(p->dislodged_by), p->unit, fb,
-                    loc_name(q->dislodged_by), qunit);
+                    label(perm), line, fa, loc_name(p->dislodged_by), p->unit,
+                    fb, loc_name(q->dislodged_by), qunit);
             same = false;
         }
     }
@@ -1134,7 +1180,9 @@ static void check_movement(const phase_input *in, const dj_result *r)
         if (at < 0)
             continue;
         const dj_unit *v = &next->units[at];
-        if (u->type == DJ_FLEET && map->locs[dest[i]].fleet_ok)
+        /* (4.B.3 a would correct a wrong coast.) */
+        if (u->type == DJ_FLEET && map->locs[dest[i]].fleet_ok &&
+            dj_rule(&rules, DJ_RULE_COAST_IMPOSSIBLE) == 'b')
             EXPECT(v->loc == dest[i], "fleet %s sent to %s stands on %s",
                    loc_name(u->loc), loc_name(dest[i]), loc_name(v->loc));
         /* Adjacent, or an army convoyed by a fleet whose order worked. */
@@ -1372,8 +1420,28 @@ static void check_movement(const phase_input *in, const dj_result *r)
             if (in->orders[k].kind == DJ_ORDER_MOVE && !r->orders[k].success &&
                 prov_of(in->orders[k].dest) == p)
                 failed++;
-        EXPECT(failed >= 2, "contested %s: %d failed moves into it",
-               loc_name(p), failed);
+        /* 4.E.3 a: a move implied by a support is not in the orders. */
+        EXPECT(failed >= (implicit ? 0 : 2),
+               "contested %s: %d failed moves into it", loc_name(p), failed);
+    }
+    /* Under the preferred rules (4.A.7 b) a province left empty where a
+     * legal move bounced, by a unit not beaten head to head by one from
+     * there, saw a standoff. */
+    for (int k = 0; default_rules && k < in->norders; k++) {
+        const dj_order *m = &in->orders[k];
+        const dj_order_result *mr = &r->orders[k];
+        if (m->kind != DJ_ORDER_MOVE || mr->success || mr->unit < 0 ||
+            !(mr->flags & DJ_RF_BOUNCE) ||
+            (mr->flags & (DJ_RF_ILLEGAL | DJ_RF_NO_CONVOY | DJ_RF_IGNORED)))
+            continue;
+        int p = prov_of(m->dest);
+        if (p < 0 || dj_position_unit_at(map, next, p) >= 0 ||
+            mr->dislodged_by == p)
+            continue;
+        char line[160];
+        order_line(m, line, sizeof line);
+        EXPECT(r->contested[p], "'%s' bounced, %s is empty, not contested",
+               line, loc_name(p));
     }
 
     /* The calendar. */
@@ -1716,11 +1784,307 @@ static void check_adjustment(const phase_input *in, const dj_result *r)
     }
 }
 
-/* ---- one phase, all checks ----------------------------------------------- */
-
 static dj_result *res_a, *res_b, *res_p;
 static phase_input *perm_in;
 static perm_set *perms;
+
+/* ---- other powers, other season ------------------------------------------ */
+
+/*
+ * Powers are only names: give every power another index (a random
+ * bijection) and the movement or retreat phase must come out the same,
+ * renamed.  And a movement phase comes out the same in Spring and in Fall
+ * but for the calendar and the centres.
+ */
+
+static int map_power(int p, const int *pi)
+{
+    return p >= 0 && p < map->npowers ? pi[p] : p;
+}
+
+static uint32_t map_mask(uint32_t m, const int *pi)
+{
+    uint32_t out = 0;
+    for (int p = 0; p < map->npowers; p++)
+        if (m >> p & 1u)
+            out |= 1u << pi[p];
+    return out;
+}
+
+static void relabel_position(dj_position *pos, const int *pi)
+{
+    for (int i = 0; i < pos->nunits; i++)
+        pos->units[i].power = (int16_t)map_power(pos->units[i].power, pi);
+    for (int i = 0; i < pos->ndislodged; i++)
+        pos->dislodged[i].unit.power =
+            (int16_t)map_power(pos->dislodged[i].unit.power, pi);
+    for (int l = 0; l < map->nlocs; l++)
+        pos->owner[l] = (int16_t)map_power(pos->owner[l], pi);
+    pos->civil_disorder = map_mask(pos->civil_disorder, pi);
+}
+
+static void relabel_input(const phase_input *in, phase_input *out,
+                          const int *pi)
+{
+    out->pos = in->pos;
+    relabel_position(&out->pos, pi);
+    out->norders = in->norders;
+    for (int k = 0; k < in->norders; k++) {
+        out->orders[k] = in->orders[k];
+        out->orders[k].power = (int16_t)map_power(in->orders[k].power, pi);
+    }
+}
+
+static void relabel_result(const dj_result *r, dj_result *out, const int *pi)
+{
+    memcpy(out, r, sizeof *out);
+    relabel_position(&out->next, pi);
+    for (int a = 0; a < r->nauto; a++)
+        out->autos[a].order.power =
+            (int16_t)map_power(r->autos[a].order.power, pi);
+    out->winner = map_power(r->winner, pi);
+}
+
+static dj_result *res_q, *res_r;
+static phase_input *other_in;
+
+static void identity_perms(perm_set *ps, const phase_input *in)
+{
+    for (int i = 0; i < in->pos.nunits; i++)
+        ps->units[i] = i;
+    for (int i = 0; i < in->pos.ndislodged; i++)
+        ps->dislodged[i] = i;
+    for (int k = 0; k < in->norders; k++)
+        ps->orders[k] = ps->order_inv[k] = k;
+}
+
+static void check_relabelled(const phase_input *in, const dj_result *ra,
+                             const movement_origin *origin)
+{
+    int pi[DJ_MAX_POWERS], inv[DJ_MAX_POWERS];
+    random_perm(pi, map->npowers);
+    for (int p = 0; p < map->npowers; p++)
+        inv[pi[p]] = p;
+    relabel_input(in, other_in, pi);
+    if (run(other_in, res_p, 0x3c) != 0) {
+        EXPECT(false, "powers renamed: dj_adjudicate failed");
+        return;
+    }
+    relabel_result(res_p, res_q, inv);
+    identity_perms(perms, in);
+    bool same = same_outcome(in, ra, res_q, perms, -1);
+    EXPECT(same, "outcome changes when the powers are renumbered");
+    if (!same) {
+        relabel_result(ra, res_r, pi);
+        dump_phase(in, res_r, other_in, res_q, origin);
+    }
+}
+
+static void check_other_season(const phase_input *in, const dj_result *ra)
+{
+    other_in->pos = in->pos;
+    other_in->pos.phase.season =
+        in->pos.phase.season == DJ_SPRING ? DJ_FALL : DJ_SPRING;
+    other_in->norders = in->norders;
+    memcpy(other_in->orders, in->orders,
+           sizeof(dj_order) * (size_t)in->norders);
+    if (run(other_in, res_p, 0x3c) != 0) {
+        EXPECT(false, "other season: dj_adjudicate failed");
+        return;
+    }
+    /* The calendar and the centres differ, the rest may not. */
+    memcpy(res_q, res_p, sizeof *res_q);
+    res_q->next.phase = ra->next.phase;
+    memcpy(res_q->next.owner, ra->next.owner, sizeof ra->next.owner);
+    res_q->winner = ra->winner;
+    identity_perms(perms, in);
+    bool same = same_outcome(in, ra, res_q, perms, -2);
+    EXPECT(same, "outcome changes between Spring and Fall");
+    if (!same)
+        dump_phase(in, ra, other_in, res_p, NULL);
+}
+
+/* ---- locality ------------------------------------------------------------ */
+
+/*
+ * Adjudication is local: units whose orders never come near each other do
+ * not affect each other.  Units (with their orders) are joined when the
+ * provinces they stand on or name are the same or adjacent (a convoy route
+ * is a chain of adjacent fleets, so it stays in one group).  When that
+ * leaves several groups, each is adjudicated alone and
+ * the pieces must make up the whole: the same units after, the same
+ * dislodged units and retreats, the same order results and standoffs.
+ */
+
+static bool *prov_near; /* nlocs x nlocs: provinces equal or adjacent */
+
+static void init_prov_near(void)
+{
+    size_t n = (size_t)map->nlocs;
+    prov_near = calloc(n * n, sizeof *prov_near);
+    if (!prov_near)
+        return;
+    for (int l = 0; l < map->nlocs; l++) {
+        int p = prov_of(l);
+        prov_near[(size_t)p * n + (size_t)p] = true;
+        for (int i = 0; i < map->locs[l].nadj; i++) {
+            int q = prov_of(map->locs[l].adj[i].to);
+            prov_near[(size_t)p * n + (size_t)q] = true;
+            prov_near[(size_t)q * n + (size_t)p] = true;
+        }
+    }
+}
+
+static bool near(int p, int q)
+{
+    return p >= 0 && q >= 0 &&
+           prov_near[(size_t)p * (size_t)map->nlocs + (size_t)q];
+}
+
+static int uf_find(int *parent, int x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+static void uf_join(int *parent, int a, int b)
+{
+    a = uf_find(parent, a);
+    b = uf_find(parent, b);
+    if (a != b)
+        parent[a] = b;
+}
+
+#define MAX_TOUCH 24
+
+/* Provinces an order names. */
+static int order_touches(const dj_order *o, int *t, int n)
+{
+    int cand[4 + DJ_MAX_PATH], k = 0;
+    cand[k++] = prov_of(o->loc);
+    cand[k++] = prov_of(o->dest);
+    cand[k++] = prov_of(o->target);
+    for (int i = 0; i < o->npath && i < DJ_MAX_PATH; i++)
+        cand[k++] = prov_of(o->path[i]);
+    for (int i = 0; i < k && n < MAX_TOUCH; i++)
+        if (cand[i] >= 0)
+            t[n++] = cand[i];
+    return n;
+}
+
+static phase_input *part_in;
+static dj_result *part_res, *union_res;
+
+static void check_locality(const phase_input *in, const dj_result *ra)
+{
+    if (!prov_near)
+        return;
+    const dj_position *pos = &in->pos;
+    int nu = pos->nunits, no = in->norders;
+    /* Nodes: units 0..nu-1, then orders for no unit nu..nu+no-1. */
+    static int parent[DJ_MAX_UNITS + DJ_MAX_ORDERS];
+    static int touch[DJ_MAX_UNITS + DJ_MAX_ORDERS][MAX_TOUCH];
+    static int ntouch[DJ_MAX_UNITS + DJ_MAX_ORDERS];
+    static int node_of_order[DJ_MAX_ORDERS];
+    int nn = nu + no;
+    for (int i = 0; i < nn; i++) {
+        parent[i] = i;
+        ntouch[i] = 0;
+    }
+    static bool used[DJ_MAX_UNITS + DJ_MAX_ORDERS];
+    for (int i = 0; i < nn; i++)
+        used[i] = i < nu;
+    for (int i = 0; i < nu; i++)
+        touch[i][ntouch[i]++] = prov_of(pos->units[i].loc);
+    for (int k = 0; k < no; k++) {
+        const dj_order *o = &in->orders[k];
+        int u = dj_position_unit_at(map, pos, prov_of(o->loc));
+        int node = u >= 0 ? u : nu + k;
+        node_of_order[k] = node;
+        used[node] = true;
+        ntouch[node] = order_touches(o, touch[node], ntouch[node]);
+    }
+    for (int i = 0; i < nn; i++)
+        for (int j = i + 1; j < nn; j++) {
+            if (!used[i] || !used[j] ||
+                uf_find(parent, i) == uf_find(parent, j))
+                continue;
+            bool joined = false;
+            for (int a = 0; a < ntouch[i] && !joined; a++)
+                for (int b = 0; b < ntouch[j] && !joined; b++)
+                    joined = near(touch[i][a], touch[j][b]);
+            if (joined)
+                uf_join(parent, i, j);
+        }
+    int groups = 0;
+    for (int i = 0; i < nn; i++)
+        groups += used[i] && uf_find(parent, i) == i;
+    if (groups < 2)
+        return;
+    count_split++;
+
+    /* Adjudicate each group alone and put the pieces together. */
+    memcpy(union_res, ra, sizeof *union_res);
+    union_res->next.nunits = union_res->next.ndislodged = 0;
+    union_res->nauto = 0;
+    memset(union_res->contested, 0, sizeof union_res->contested);
+    static int unit_index[DJ_MAX_UNITS], order_index[DJ_MAX_ORDERS];
+    for (int root = 0; root < nn; root++) {
+        if (!used[root] || uf_find(parent, root) != root)
+            continue;
+        part_in->pos = *pos;
+        part_in->pos.nunits = 0;
+        part_in->norders = 0;
+        for (int i = 0; i < nu; i++)
+            if (uf_find(parent, i) == root) {
+                unit_index[part_in->pos.nunits] = i;
+                part_in->pos.units[part_in->pos.nunits++] = pos->units[i];
+            }
+        for (int k = 0; k < no; k++)
+            if (uf_find(parent, node_of_order[k]) == root) {
+                order_index[part_in->norders] = k;
+                part_in->orders[part_in->norders++] = in->orders[k];
+            }
+        if (run(part_in, part_res, 0x00) != 0) {
+            EXPECT(false, "locality: dj_adjudicate failed on a group");
+            return;
+        }
+        dj_position *un = &union_res->next;
+        for (int i = 0; i < part_res->next.nunits; i++)
+            un->units[un->nunits++] = part_res->next.units[i];
+        for (int i = 0; i < part_res->next.ndislodged; i++)
+            un->dislodged[un->ndislodged++] = part_res->next.dislodged[i];
+        for (int a = 0; a < part_res->nauto; a++)
+            union_res->autos[union_res->nauto++] = part_res->autos[a];
+        for (int p = 0; p < map->nlocs; p++)
+            union_res->contested[p] |= part_res->contested[p];
+        for (int k = 0; k < part_in->norders; k++) {
+            dj_order_result r = part_res->orders[k];
+            if (r.unit >= 0)
+                r.unit = (int16_t)unit_index[r.unit];
+            union_res->orders[order_index[k]] = r;
+        }
+    }
+    identity_perms(perms, in);
+    /* The calendar and the centres are the whole board's business. */
+    union_res->next.phase = ra->next.phase;
+    memcpy(union_res->next.owner, ra->next.owner, sizeof ra->next.owner);
+    union_res->winner = ra->winner;
+    bool same = same_outcome(in, ra, union_res, perms, -3);
+    EXPECT(same,
+           "locality: %d independent groups adjudicated apart give "
+           "another outcome",
+           groups);
+    if (!same) {
+        dump_comment = "# POSTSTATE: what the independent groups gave, "
+                       "each adjudicated alone\n";
+        dump_phase(in, union_res, NULL, NULL, NULL);
+        dump_comment = NULL;
+    }
+}
+
+/* ---- one phase, all checks ----------------------------------------------- */
 
 /* Adjudicate `in`, check it, return false if it did not run. */
 static bool check_phase(const phase_input *in, const movement_origin *origin,
@@ -1763,6 +2127,12 @@ static bool check_phase(const phase_input *in, const movement_origin *origin,
             dump_phase(in, ra, perm_in, res_p, origin);
             break;
         }
+    }
+    if (in->pos.phase.type != DJ_ADJUSTMENT)
+        check_relabelled(in, ra, origin);
+    if (in->pos.phase.type == DJ_MOVEMENT) {
+        check_other_season(in, ra);
+        check_locality(in, ra);
     }
     if (cur.failed)
         nfailed_phases++;
@@ -2029,15 +2399,12 @@ static void merge_phase(phase_input *in, const corpus_phase *extra)
     }
 }
 
-static bool fleet_at_sea(const dj_unit *u)
-{
-    return u->type == DJ_FLEET && map->locs[u->loc].terrain == DJ_WATER;
-}
-
 /*
  * Convoy the army of unit `a` along a random chain of fleets at sea to a
  * random coast the chain reaches; false if there is none.
  */
+static int last_convoy_fleet, last_convoy_dest; /* of the last chaos_convoy */
+
 static bool chaos_convoy(phase_input *in, int a)
 {
     const dj_position *pos = &in->pos;
@@ -2084,6 +2451,8 @@ static bool chaos_convoy(phase_input *in, int a)
         if (n == 0)
             continue;
         int dest = cand[corpus_rng_below(&rng, n)];
+        last_convoy_fleet = f;
+        last_convoy_dest = dest;
         for (int c = f; c >= 0; c = parent[c]) {
             const dj_unit *fu = &pos->units[c];
             dj_order *o = &in->orders[c];
@@ -2165,6 +2534,146 @@ static void chaos(phase_input *in)
     for (int i = 0; i < n; i++)
         if (corpus_rng_below(&rng, 100) < rate / 2)
             chaos_support(in, i);
+}
+
+/*
+ * A sea battle: fleets on most seas, units on many coasts, armies convoyed
+ * along chains of fleets, fleets attacking fleets, supports everywhere -
+ * where convoy paradoxes come from.
+ */
+static void sea_battle(const corpus_phase *cp, phase_input *in)
+{
+    dj_position *pos = &in->pos;
+    dj_position_empty(map, cp->phase, pos);
+    int sea_pct = 50 + corpus_rng_below(&rng, 45);
+    int coast_pct = 30 + corpus_rng_below(&rng, 50);
+    for (int p = 0; p < map->nlocs && pos->nunits < DJ_MAX_UNITS; p++) {
+        if (prov_of(p) != p)
+            continue;
+        const dj_location *l = &map->locs[p];
+        dj_unit u = {(int16_t)corpus_rng_below(&rng, map->npowers), (int16_t)p,
+                     DJ_FLEET};
+        if (l->terrain == DJ_WATER) {
+            if (corpus_rng_below(&rng, 100) >= sea_pct)
+                continue;
+        } else if (l->terrain == DJ_COAST) {
+            if (corpus_rng_below(&rng, 100) >= coast_pct)
+                continue;
+            int nc = dj_map_ncoasts(map, p);
+            if (corpus_rng_below(&rng, 3) != 0 || (!l->fleet_ok && nc == 0))
+                u.type = DJ_ARMY;
+            else if (nc > 0)
+                u.loc =
+                    (int16_t)dj_map_coast(map, p, corpus_rng_below(&rng, nc));
+        } else {
+            continue;
+        }
+        pos->units[pos->nunits++] = u;
+    }
+    in->norders = pos->nunits;
+    for (int i = 0; i < pos->nunits; i++) {
+        const dj_unit *u = &pos->units[i];
+        in->orders[i] = dj_order_make(DJ_ORDER_HOLD, u->power, u->type, u->loc);
+    }
+    for (int i = 0; i < pos->nunits; i++) {
+        if (pos->units[i].type == DJ_ARMY) {
+            if (corpus_rng_below(&rng, 100) < 70)
+                chaos_convoy(in, i);
+            else if (corpus_rng_below(&rng, 2))
+                chaos_move(in, i);
+        }
+    }
+    for (int i = 0; i < pos->nunits; i++)
+        if (in->orders[i].kind == DJ_ORDER_HOLD &&
+            corpus_rng_below(&rng, 3) == 0)
+            chaos_move(in, i);
+    for (int i = 0; i < pos->nunits; i++)
+        if (in->orders[i].kind == DJ_ORDER_HOLD &&
+            corpus_rng_below(&rng, 4) != 0)
+            chaos_support(in, i);
+}
+
+/* Put a fleet at `loc` (replacing whatever stands in its province) with a
+ * hold order; returns its index. */
+static int place_fleet(phase_input *in, int loc, int power)
+{
+    dj_position *pos = &in->pos;
+    int i = dj_position_unit_at(map, pos, prov_of(loc));
+    if (i < 0) {
+        if (pos->nunits >= DJ_MAX_UNITS || in->norders >= DJ_MAX_ORDERS)
+            return -1;
+        i = pos->nunits++;
+        in->norders++;
+    }
+    pos->units[i] = (dj_unit){(int16_t)power, (int16_t)loc, DJ_FLEET};
+    in->orders[i] = dj_order_make(DJ_ORDER_HOLD, power, DJ_FLEET, loc);
+    return i;
+}
+
+/*
+ * Plant the seed of a convoy paradox (DATC 6.F.14 and its relatives): an
+ * army convoyed to a province whose fleet supports an attack on the last
+ * fleet of the convoy, so that the army, if it lands, cuts the support
+ * that would break its own convoy.
+ */
+static void plant_paradox(phase_input *in)
+{
+    dj_position *pos = &in->pos;
+    int armies[DJ_MAX_UNITS], na = 0;
+    for (int i = 0; i < pos->nunits; i++)
+        if (pos->units[i].type == DJ_ARMY &&
+            map->locs[prov_of(pos->units[i].loc)].terrain == DJ_COAST)
+            armies[na++] = i;
+    if (na == 0)
+        return;
+    int a = armies[corpus_rng_below(&rng, na)];
+    if (!chaos_convoy(in, a))
+        return;
+    int f = last_convoy_fleet, dest = last_convoy_dest;
+    int fl = pos->units[f].loc;
+    /* The supporter: a fleet on a coast of dest next to the fleet. */
+    int sloc = -1;
+    for (int l = 0; l < map->nlocs; l++)
+        if (prov_of(l) == dest && map->locs[l].fleet_ok &&
+            dj_map_adjacent(map, l, fl, DJ_FLEET))
+            sloc = l;
+    if (sloc < 0)
+        return;
+    /* The attacker: next to the fleet, not on the route or the landing. */
+    int cand[DJ_MAX_ADJ], n = 0;
+    const dj_location *L = &map->locs[fl];
+    for (int i = 0; i < L->nadj; i++) {
+        int to = L->adj[i].to, q = prov_of(to);
+        if (!(L->adj[i].types & DJ_TYPE_BIT(DJ_FLEET)) || q == dest ||
+            q == prov_of(pos->units[a].loc) || !map->locs[to].fleet_ok)
+            continue;
+        int there = dj_position_unit_at(map, pos, q);
+        if (there >= 0 && in->orders[there].kind == DJ_ORDER_CONVOY)
+            continue;
+        cand[n++] = to;
+    }
+    if (n == 0)
+        return;
+    int xloc = cand[corpus_rng_below(&rng, n)];
+    int fpower = pos->units[f].power;
+    int xpower =
+        (fpower + 1 + corpus_rng_below(&rng, map->npowers - 1)) % map->npowers;
+    int spower = corpus_rng_below(&rng, 2)
+                     ? xpower
+                     : corpus_rng_below(&rng, map->npowers);
+    int s = place_fleet(in, sloc, spower);
+    int x = place_fleet(in, xloc, xpower);
+    if (s < 0 || x < 0)
+        return;
+    dj_order *xo = &in->orders[x];
+    *xo = dj_order_make(DJ_ORDER_MOVE, xpower, DJ_FLEET, xloc);
+    xo->dest = (int16_t)fl;
+    dj_order *so = &in->orders[s];
+    *so = dj_order_make(DJ_ORDER_SUPPORT, spower, DJ_FLEET, sloc);
+    so->target_type = DJ_FLEET;
+    so->target = (int16_t)xloc;
+    so->dest = (int16_t)prov_of(fl);
+    /* The convoy's army still lands on dest: the chain was not touched. */
 }
 
 /*
@@ -2281,7 +2790,11 @@ static int run_cases(const char *mapdir, int argc, char **argv)
                 test_failed++;
                 continue;
             }
-            map = dj_casefile_map(cf);
+            if (map != dj_casefile_map(cf)) {
+                map = dj_casefile_map(cf);
+                free(prov_near);
+                init_prov_near();
+            }
             rules = c.rules;
             dj_rules def;
             dj_rules_default(&def);
@@ -2323,7 +2836,14 @@ int main(int argc, char **argv)
     res_p = malloc(sizeof *res_p);
     perm_in = malloc(sizeof *perm_in);
     perms = malloc(sizeof *perms);
-    if (!res_a || !res_b || !res_p || !perm_in || !perms) {
+    res_q = malloc(sizeof *res_q);
+    res_r = malloc(sizeof *res_r);
+    other_in = malloc(sizeof *other_in);
+    part_in = malloc(sizeof *part_in);
+    part_res = malloc(sizeof *part_res);
+    union_res = malloc(sizeof *union_res);
+    if (!res_a || !res_b || !res_p || !perm_in || !perms || !res_q || !res_r ||
+        !other_in || !part_in || !part_res || !union_res) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
@@ -2341,6 +2861,7 @@ int main(int argc, char **argv)
         return 1;
     }
     map = m;
+    init_prov_near();
     long nphases = (long)env_u64("DJ_RANDOM_PHASES", DEFAULT_PHASES);
 
     corpus_gen g;
@@ -2348,6 +2869,7 @@ int main(int argc, char **argv)
     corpus_phase *cp = malloc(sizeof *cp), *extra = malloc(sizeof *extra);
     bool plain = env_u64("DJ_RANDOM_PLAIN", 0) != 0;
     int rules_percent = (int)env_u64("DJ_RANDOM_RULES", 25);
+    nperms = (int)env_u64("DJ_RANDOM_PERMS", NPERMS);
     phase_input *mv = malloc(sizeof *mv), *other = malloc(sizeof *other);
     dj_result *mv_res = malloc(sizeof *mv_res);
     if (!cp || !extra || !mv || !other || !mv_res) {
@@ -2360,14 +2882,21 @@ int main(int argc, char **argv)
         load_corpus_phase(cp, mv);
         choose_rules(rules_percent);
         if (!plain) {
-            /* 40% as generated, 20% denser, 20% chaos, 20% both. */
-            int mode = corpus_rng_below(&rng, 5);
+            /* 2/7 as generated, 1/7 each denser, chaos, both, a sea
+             * battle, paradoxes planted (in the sea battle too). */
+            int mode = corpus_rng_below(&rng, 7);
+            if (mode == 5)
+                sea_battle(cp, mv);
             if (mode == 2 || mode == 4) {
                 corpus_generate(&g, extra);
                 merge_phase(mv, extra);
             }
-            if (mode >= 3)
+            if (mode == 3 || mode == 4 ||
+                (mode == 6 && corpus_rng_below(&rng, 2)))
                 chaos(mv);
+            if (mode >= 5)
+                for (int k = corpus_rng_below(&rng, 4); k >= 0; k--)
+                    plant_paradox(mv);
             if (corpus_rng_below(&rng, 4) == 0)
                 noise(mv);
             if (corpus_rng_below(&rng, 10) == 0)
@@ -2397,10 +2926,11 @@ int main(int argc, char **argv)
     printf("phases: %ld movement (%ld dislodged units, %ld destroyed), "
            "%ld retreat (%ld retreats made), %ld adjustment (%ld builds, "
            "%ld removals, %ld by civil disorder); %d orderings each; "
-           "%ld phases failed\n",
+           "%ld phases failed; %ld movement phases split into independent "
+           "groups\n",
            count_movement, count_dislodged, count_destroyed, count_retreat,
            count_retreats_ok, count_adjustment, count_builds, count_removals,
-           count_autoremovals, nperms, nfailed_phases);
+           count_autoremovals, nperms, nfailed_phases, count_split);
     printf("movement results: %ld bounce, %ld cut, %ld void, %ld no convoy, "
            "%ld dislodged, %ld illegal, %ld paradox, %ld disrupted, "
            "%ld destroyed\n",
@@ -2420,5 +2950,12 @@ int main(int argc, char **argv)
     free(res_p);
     free(perm_in);
     free(perms);
+    free(res_q);
+    free(res_r);
+    free(other_in);
+    free(part_in);
+    free(part_res);
+    free(union_res);
+    free(prov_near);
     return test_summary();
 }

@@ -27,7 +27,7 @@
 #define MAX_OUT 16
 #define LINE_LEN 1024
 
-/* ---- helpers -------------------------------------------------------------- */
+/* ---- helpers ------------------------------------------------------------- */
 
 static int power_of(const dj_map *map, const char *name)
 {
@@ -56,9 +56,8 @@ static void empty_board(const dj_map *map, dj_position *pos, dj_phase_type t)
 /* Read `text` (lines separated by '\n') and return the readings, formatted
  * and joined by " || ", in buf. */
 static int read_text(const dj_map *map, const dj_position *pos,
-                     const char *power, const dj_rules *rules,
-                     const char *text, dj_reading *out, char *buf,
-                     size_t len)
+                     const char *power, const dj_rules *rules, const char *text,
+                     dj_reading *out, char *buf, size_t len)
 {
     char copy[4096];
     const char *lines[64];
@@ -70,8 +69,8 @@ static int read_text(const dj_map *map, const dj_position *pos,
             break;
         *nl = '\0';
     }
-    int got = dj_interpret_lines(map, pos, power_of(map, power), rules,
-                                 lines, n, out, MAX_OUT);
+    int got = dj_interpret_lines(map, pos, power_of(map, power), rules, lines,
+                                 n, out, MAX_OUT);
     buf[0] = '\0';
     for (int i = 0; i < got && i < MAX_OUT; i++) {
         char one[1024];
@@ -91,35 +90,35 @@ typedef struct fixture {
 } fixture;
 
 /* Check that reading `text` for `power` prints `want`. */
-#define EXPECT(f, power, text, want)                                         \
-    do {                                                                     \
-        read_text((f)->map, (f)->pos, power, &(f)->rules, text, (f)->out,    \
-                  (f)->buf, sizeof (f)->buf);                                \
-        CHECK_STR((f)->buf, want);                                           \
+#define EXPECT(f, power, text, want)                                           \
+    do {                                                                       \
+        read_text((f)->map, (f)->pos, power, &(f)->rules, text, (f)->out,      \
+                  (f)->buf, sizeof(f)->buf);                                   \
+        CHECK_STR((f)->buf, want);                                             \
     } while (0)
 
 /* The message of reading i contains `part`. */
-#define EXPECT_MSG(f, i, part)                                               \
-    do {                                                                     \
-        const char *m_ = (f)->out[i].message;                                \
-        if (strstr(m_, part)) {                                              \
-            test_passed++;                                                   \
-        } else {                                                             \
-            test_failed++;                                                   \
-            fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n",         \
-                    __FILE__, __LINE__, m_, part);                           \
-        }                                                                    \
+#define EXPECT_MSG(f, i, part)                                                 \
+    do {                                                                       \
+        const char *m_ = (f)->out[i].message;                                  \
+        if (strstr(m_, part)) {                                                \
+            test_passed++;                                                     \
+        } else {                                                               \
+            test_failed++;                                                     \
+            fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__,  \
+                    __LINE__, m_, part);                                       \
+        }                                                                      \
     } while (0)
 
-/* ---- edit distance -------------------------------------------------------- */
+/* ---- edit distance ------------------------------------------------------- */
 
 static void check_distance(void)
 {
     CHECK(dj_edit_distance("paris", "paris", 3) == 0);
-    CHECK(dj_edit_distance("pariz", "paris", 3) == 1);       /* substitution */
-    CHECK(dj_edit_distance("bohmeia", "bohemia", 3) == 1);   /* swap */
-    CHECK(dj_edit_distance("pars", "paris", 3) == 1);        /* insertion */
-    CHECK(dj_edit_distance("parris", "paris", 3) == 1);      /* deletion */
+    CHECK(dj_edit_distance("pariz", "paris", 3) == 1);     /* substitution */
+    CHECK(dj_edit_distance("bohmeia", "bohemia", 3) == 1); /* swap */
+    CHECK(dj_edit_distance("pars", "paris", 3) == 1);      /* insertion */
+    CHECK(dj_edit_distance("parris", "paris", 3) == 1);    /* deletion */
     CHECK(dj_edit_distance("kitten", "sitting", 5) == 3);
     CHECK(dj_edit_distance("", "abc", 5) == 3);
     CHECK(dj_edit_distance("abc", "", 5) == 3);
@@ -171,12 +170,12 @@ static void check_fuzzy_locations(const dj_map *map)
     n = dj_fuzzy_locations(map, "english chanel", m, 16);
     CHECK(n >= 1 && m[0].loc == dj_map_find_location(map, "eng"));
     CHECK(dj_fuzzy_locations(map, "qqqqqq", m, 16) == 0);
-    CHECK(dj_fuzzy_locations(map, "x", m, 16) == 0); /* too short */
+    CHECK(dj_fuzzy_locations(map, "x", m, 16) == 0);  /* too short */
     CHECK(dj_fuzzy_locations(map, "pir", m, 1) == 1); /* max respected */
     CHECK(dj_fuzzy_locations(NULL, "pir", m, 16) == 0);
 }
 
-/* ---- DATC 4.E.2 ----------------------------------------------------------- */
+/* ---- DATC 4.E.2 ---------------------------------------------------------- */
 
 static void check_datc_examples(fixture *f)
 {
@@ -238,7 +237,27 @@ static void check_own_units_only(fixture *f)
            "ERROR cannot order a German unit");
 }
 
-/* ---- rule options --------------------------------------------------------- */
+/* Words other than places: keywords and nationalities misspelt, "con". */
+static void check_words(fixture *f)
+{
+    const dj_map *map = f->map;
+    empty_board(map, f->pos, DJ_MOVEMENT);
+    put(map, f->pos, "Turkey", DJ_FLEET, "aeg");
+    put(map, f->pos, "Turkey", DJ_ARMY, "smy");
+    put(map, f->pos, "Turkey", DJ_ARMY, "bul");
+    put(map, f->pos, "Russia", DJ_ARMY, "gre");
+    EXPECT(f, "Turkey", "A bul suport A smy - con", "OK A BUL S A SMY - CON");
+    EXPECT_MSG(f, 0, "'suport' read as 'support'");
+    EXPECT(f, "Turkey", "F aeg S Rusian A gre", "OK F AEG S A GRE");
+    EXPECT_MSG(f, 0, "'rusian' read as Russian");
+    /* "con": a convoy after the unit's place, else Constantinople */
+    EXPECT(f, "Turkey", "F aeg con A smy - gre", "OK F AEG C A SMY - GRE");
+    EXPECT(f, "Turkey", "A smy con", "OK A SMY - CON");
+    EXPECT(f, "Turkey", "A con - smy", "OK A CON - SMY");
+    EXPECT(f, "Turkey", "A bul S A smy con", "OK A BUL S A SMY - CON");
+}
+
+/* ---- rule options -------------------------------------------------------- */
 
 static void check_unit_type_rules(fixture *f)
 {
@@ -247,16 +266,15 @@ static void check_unit_type_rules(fixture *f)
     put(map, f->pos, "France", DJ_ARMY, "par");
     put(map, f->pos, "France", DJ_FLEET, "bre");
     dj_rules_default(&f->rules);
-    EXPECT(f, "France", "par - bur", "OK A PAR - BUR");      /* 4.C.1 b */
-    EXPECT(f, "France", "F par - bur", "OK A PAR - BUR");    /* 4.C.2 b */
+    EXPECT(f, "France", "par - bur", "OK A PAR - BUR");   /* 4.C.1 b */
+    EXPECT(f, "France", "F par - bur", "OK A PAR - BUR"); /* 4.C.2 b */
     EXPECT_MSG(f, 0, "the unit in Paris is an army");
     char err[128];
     CHECK(dj_rules_set(&f->rules, "unit_missing=a", err, sizeof err));
     CHECK(dj_rules_set(&f->rules, "unit_wrong=a", err, sizeof err));
     EXPECT(f, "France", "par - bur",
            "ERROR no unit type written (rule 4.C.1 a)");
-    EXPECT(f, "France", "F par - bur",
-           "ERROR wrong unit type (rule 4.C.2 a)");
+    EXPECT(f, "France", "F par - bur", "ERROR wrong unit type (rule 4.C.2 a)");
     CHECK(dj_rules_set(&f->rules, "unit_missing=c", err, sizeof err));
     CHECK(dj_rules_set(&f->rules, "unit_wrong=c", err, sizeof err));
     EXPECT(f, "France", "par - bur", "OK A PAR - BUR");
@@ -330,14 +348,14 @@ static void check_coast_rules(fixture *f)
     put(map, f->pos, "France", DJ_FLEET, "gas");
     put(map, f->pos, "France", DJ_FLEET, "spa/nc");
     dj_rules_default(&f->rules);
-    EXPECT(f, "France", "F gas - spa", "OK F GAS - SPA/NC");    /* 4.B.2 a */
-    EXPECT(f, "France", "F mao - spa", "OK F MAO - SPA");       /* 4.B.1 a */
+    EXPECT(f, "France", "F gas - spa", "OK F GAS - SPA/NC"); /* 4.B.2 a */
+    EXPECT(f, "France", "F mao - spa", "OK F MAO - SPA");    /* 4.B.1 a */
     EXPECT_MSG(f, 0, "no coast given");
-    EXPECT(f, "France", "F gas - spa/sc", "OK F GAS - SPA/SC");  /* 4.B.3 b */
+    EXPECT(f, "France", "F gas - spa/sc", "OK F GAS - SPA/SC"); /* 4.B.3 b */
     EXPECT_MSG(f, 0, "will fail");
-    EXPECT(f, "France", "F spa/sc - por", "OK F SPA/NC - POR");  /* 4.B.5 b */
+    EXPECT(f, "France", "F spa/sc - por", "OK F SPA/NC - POR"); /* 4.B.5 b */
     EXPECT_MSG(f, 0, "coast ignored");
-    EXPECT(f, "France", "F mao - spa/wc", "OK F MAO - SPA");     /* 4.B.6 b */
+    EXPECT(f, "France", "F mao - spa/wc", "OK F MAO - SPA"); /* 4.B.6 b */
     EXPECT_MSG(f, 0, "coast 'wc' ignored");
     CHECK(dj_rules_set(&f->rules, "4.B.3=a", err, sizeof err));
     CHECK(dj_rules_set(&f->rules, "4.B.5=a", err, sizeof err));
@@ -367,7 +385,7 @@ static void check_convoy_path_rule(fixture *f)
     dj_rules_default(&f->rules);
 }
 
-/* ---- phases --------------------------------------------------------------- */
+/* ---- phases -------------------------------------------------------------- */
 
 static void check_phases(fixture *f)
 {
@@ -403,7 +421,7 @@ static void check_phases(fixture *f)
            "ERROR builds and disbands are ordered in the adjustment phase");
 }
 
-/* ---- limits and odd input ------------------------------------------------- */
+/* ---- limits and odd input ------------------------------------------------ */
 
 static void check_limits(fixture *f)
 {
@@ -420,16 +438,15 @@ static void check_limits(fixture *f)
                              MAX_OUT) == -1);
     CHECK(dj_interpret_lines(map, f->pos, 99, &f->rules, one, 1, f->out,
                              MAX_OUT) == -1);
-    CHECK(dj_interpret_lines(map, f->pos, fr, NULL, one, 1, f->out,
-                             MAX_OUT) == -1);
+    CHECK(dj_interpret_lines(map, f->pos, fr, NULL, one, 1, f->out, MAX_OUT) ==
+          -1);
     CHECK(dj_interpret_lines(map, f->pos, fr, &f->rules, NULL, 1, f->out,
                              MAX_OUT) == -1);
     /* counting only, as with snprintf */
-    CHECK(dj_interpret_lines(map, f->pos, fr, &f->rules, one, 1, NULL, 0) ==
-          1);
+    CHECK(dj_interpret_lines(map, f->pos, fr, &f->rules, one, 1, NULL, 0) == 1);
     const char *three[] = {"A par H, A par H; A par H"};
-    CHECK(dj_interpret_lines(map, f->pos, fr, &f->rules, three, 1, f->out,
-                             1) == 3);
+    CHECK(dj_interpret_lines(map, f->pos, fr, &f->rules, three, 1, f->out, 1) ==
+          3);
     /* blank lines and NULL lines give nothing */
     const char *blank[] = {"", "   ", NULL, "France:", ",,;"};
     CHECK(dj_interpret_lines(map, f->pos, fr, &f->rules, blank, 5, f->out,
@@ -454,17 +471,32 @@ static void check_limits(fixture *f)
     CHECK(got == DJ_READ_MAX_ORDERS + 1);
     free(many);
 
+    /* every order with many readings: the budget refuses the excess */
+    const char **wide = malloc(600 * sizeof *wide);
+    for (int i = 0; i < 600; i++) /* 64 readings each */
+        wide[i] = "A pir S A pir - pir";
+    dj_reading *outs = malloc(600 * sizeof *outs);
+    got = dj_interpret_lines(map, f->pos, fr, &f->rules, wide, 600, outs, 600);
+    CHECK(got == 600);
+    CHECK(outs[0].kind == DJ_READ_AMBIGUOUS);
+    CHECK(outs[599].kind == DJ_READ_ERROR &&
+          strstr(outs[599].message, "too many ways to read"));
+    free(outs);
+    free(wide);
+
     /* odd characters */
     EXPECT(f, "France", "A par \xe2\x80\x93 bur", "OK A PAR - BUR");
     EXPECT(f, "France", "A par - b\xc3\xbcr",
            "ERROR cannot read a character that is not plain text");
     EXPECT(f, "France", "A par - xyz", "ERROR unknown place 'xyz'");
-    EXPECT(f, "France", "A par", "ERROR incomplete order: what should 'par' do?");
+    EXPECT(f, "France", "A par",
+           "ERROR incomplete order: what should 'par' do?");
     EXPECT(f, "France", "A par - bur bur bur bur bur bur bur bur bur bur bur",
            "ERROR cannot read 'bur bur bur bur bur bur bur bur bur bur bur' "
            "as a destination");
-    EXPECT(f, "France", "A par - bur bur bur bur bur bur bur bur bur bur bur "
-                        "bur bur bur",
+    EXPECT(f, "France",
+           "A par - bur bur bur bur bur bur bur bur bur bur bur "
+           "bur bur bur",
            "ERROR too many words in a place name near 'bur'");
 }
 
@@ -507,6 +539,7 @@ int main(int argc, char **argv)
     check_fuzzy_locations(map);
     check_datc_examples(f);
     check_own_units_only(f);
+    check_words(f);
     check_unit_type_rules(f);
     check_nationality_rules(f);
     check_multiple_orders(f);

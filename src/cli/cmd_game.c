@@ -1,0 +1,579 @@
+/*
+ * cmd_game.c — the judgectl subcommands that run games: argument parsing
+ * and wiring only; the work is in src/game/game.h.
+ *
+ * Every subcommand opens a session the same way (open_judge):
+ *
+ *   configuration  --config FILE, else $DIPJUDGE_CONF, else the installed
+ *                  judge.conf when it exists, else the embedded defaults;
+ *   database       --db FILE, else $DIPJUDGE_DB, else the configuration's;
+ *   maps           --maps DIR, else $DIPJUDGE_MAPDIR, else the
+ *                  configuration's maps_dir, else ./maps, else the
+ *                  installed maps;
+ *   clock          $DIPJUDGE_NOW (seconds since 1970, or "2027-01-09
+ *                  20:00" UTC) when set, for tests and for replaying a
+ *                  game; else the system clock;
+ *   fault hook     $DIPJUDGE_CRASH_AT=N ends the process at the N-th
+ *                  database write point (crash tests only).
+ *
+ * The global options (--config, --db, --maps) come before the command
+ * name; judgectl.c hands them over with cli_set_global().
+ *
+ * Output goes to stdout; errors are one line on stderr, "judgectl CMD:
+ * message".  Exit status: 0 done, 1 the operation failed (unknown game,
+ * a state that does not allow it, a database error), 2 bad usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli/commands.h"
+#include "game/calendar.h"
+#include "game/config.h"
+#include "game/game.h"
+
+#ifndef DJ_MAPDIR
+#define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
+#endif
+#ifndef DJ_SYSCONFDIR
+#define DJ_SYSCONFDIR "/usr/local/etc"
+#endif
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+
+#define MAX_STDIN (1 << 20)  /* orders read from stdin, at most */
+#define MAX_SETTINGS 64
+
+static const char *opt_config, *opt_db, *opt_maps;
+
+void cli_set_global(const char *config, const char *db, const char *maps)
+{
+    opt_config = config;
+    opt_db = db;
+    opt_maps = maps;
+}
+
+/* ---- the session -------------------------------------------------------- */
+
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static const char *env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+static int parse_now(const char *text, int64_t *now)
+{
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    if (*text && !*end) {
+        *now = v;
+        return 0;
+    }
+    dj_zone utc;
+    dj_zone_utc(&utc);
+    char why[128];
+    return dj_time_parse(&utc, text, (int64_t)time(NULL), now, why,
+                         sizeof why);
+}
+
+static dj_judge *open_judge(const char *cmd)
+{
+    static const char installed[] = DJ_SYSCONFDIR "/dipjudge/judge.conf";
+    dj_config cfg;
+    char err[1024];
+    const char *file = dj_config_find(opt_config, installed);
+    if (file) {
+        if (dj_config_load(file, &cfg, err, sizeof err) < 0) {
+            fprintf(stderr, "judgectl %s: %s\n", cmd, err);
+            return NULL;
+        }
+    } else {
+        dj_config_defaults(&cfg);
+    }
+    const char *db = opt_db ? opt_db : env("DIPJUDGE_DB");
+    if (db)
+        snprintf(cfg.database, sizeof cfg.database, "%s", db);
+    const char *maps = opt_maps ? opt_maps : env("DIPJUDGE_MAPDIR");
+    if (!maps && cfg.maps_dir[0])
+        maps = cfg.maps_dir;
+    if (!maps)
+        maps = is_directory("maps") ? "maps" : DJ_MAPDIR;
+
+    int64_t now = (int64_t)time(NULL);
+    const char *fake = env("DIPJUDGE_NOW");
+    if (fake && parse_now(fake, &now) < 0) {
+        fprintf(stderr, "judgectl %s: bad DIPJUDGE_NOW '%s'\n", cmd, fake);
+        return NULL;
+    }
+    dj_judge *j = dj_judge_open(&cfg, maps, err, sizeof err);
+    if (!j) {
+        fprintf(stderr, "judgectl %s: %s\n", cmd, err);
+        return NULL;
+    }
+    dj_judge_set_now(j, now);
+    dj_judge_set_actor(j, "judgectl");
+    const char *crash = env("DIPJUDGE_CRASH_AT");
+    if (crash)
+        dj_store_crash_at(dj_judge_store(j), strtol(crash, NULL, 10));
+    return j;
+}
+
+/* Print the output, or the error; close; the exit status. */
+static int finish(dj_judge *j, const char *cmd, int rc, dj_buf *out)
+{
+    fputs(out->data, stdout);
+    if (rc < 0)
+        fprintf(stderr, "judgectl %s: %s\n", cmd, dj_judge_error(j));
+    dj_buf_free(out);
+    dj_judge_close(j);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "judgectl %s: cannot write the output\n", cmd);
+        return EXIT_FAILED;
+    }
+    return rc < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/* ---- argument parsing ------------------------------------------------------ */
+
+static int usage(const char *cmd, const char *synopsis, const char *why,
+                 const char *arg)
+{
+    if (arg)
+        fprintf(stderr, "judgectl %s: %s '%s'\n", cmd, why, arg);
+    else
+        fprintf(stderr, "judgectl %s: %s\n", cmd, why);
+    fprintf(stderr, "usage: judgectl %s %s\n", cmd, synopsis);
+    return EXIT_USAGE;
+}
+
+/*
+ * Options and positional arguments.  `with_value` lists the options that
+ * take a value ("--map", ...), `flags` those that do not; both as
+ * space-separated names.  Values: "--map X" or "--map=X".
+ */
+typedef struct args {
+    int npos;
+    char *pos[MAX_SETTINGS + 8];
+    int nopt;
+    struct {
+        const char *name;
+        char *value;  /* NULL for a flag */
+    } opt[32];
+} args;
+
+static bool listed(const char *list, const char *name, size_t len)
+{
+    const char *p = list;
+    while (p && *p) {
+        size_t n = strcspn(p, " ");
+        if (n == len && strncmp(p, name, len) == 0)
+            return true;
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    return false;
+}
+
+static int parse_args(int argc, char **argv, const char *with_value,
+                      const char *flags, const char *synopsis, args *a)
+{
+    memset(a, 0, sizeof *a);
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        char *w = argv[i];
+        if (!options_done && strcmp(w, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        if (options_done || w[0] != '-' || w[1] != '-') {
+            if (a->npos == (int)(sizeof a->pos / sizeof a->pos[0]))
+                return usage(argv[0], synopsis, "too many arguments", NULL);
+            a->pos[a->npos++] = w;
+            continue;
+        }
+        size_t len = strcspn(w, "=");
+        if (a->nopt == (int)(sizeof a->opt / sizeof a->opt[0]))
+            return usage(argv[0], synopsis, "too many options", NULL);
+        if (listed(with_value, w, len)) {
+            char *value = w[len] == '=' ? w + len + 1 : NULL;
+            if (!value) {
+                if (++i >= argc)
+                    return usage(argv[0], synopsis, "a value is needed after",
+                                 w);
+                value = argv[i];
+            }
+            w[len] = '\0';
+            a->opt[a->nopt].name = w;
+            a->opt[a->nopt++].value = value;
+        } else if (w[len] == '\0' && listed(flags, w, len)) {
+            a->opt[a->nopt].name = w;
+            a->opt[a->nopt++].value = NULL;
+        } else {
+            return usage(argv[0], synopsis, "unknown option", w);
+        }
+    }
+    return 0;
+}
+
+static const char *opt_value(const args *a, const char *name)
+{
+    const char *v = NULL;
+    for (int i = 0; i < a->nopt; i++)
+        if (strcmp(a->opt[i].name, name) == 0)
+            v = a->opt[i].value;
+    return v;
+}
+
+static bool opt_flag(const args *a, const char *name)
+{
+    for (int i = 0; i < a->nopt; i++)
+        if (strcmp(a->opt[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* Parse; check the positional count; on error return from the caller. */
+#define PARSE(with_value, flags, synopsis, min, max)                        \
+    args a;                                                                 \
+    do {                                                                    \
+        if (parse_args(argc, argv, with_value, flags, synopsis, &a) != 0)   \
+            return EXIT_USAGE;                                              \
+        if (a.npos < (min))                                                 \
+            return usage(argv[0], synopsis, "missing arguments", NULL);     \
+        if (a.npos > (max))                                                 \
+            return usage(argv[0], synopsis, "unexpected argument",          \
+                         a.pos[max]);                                       \
+    } while (0)
+
+/* Open the session and start an output buffer; return on failure. */
+#define OPEN()                                                              \
+    dj_judge *j = open_judge(argv[0]);                                      \
+    if (!j)                                                                 \
+        return EXIT_FAILED;                                                 \
+    dj_buf out;                                                             \
+    dj_buf_init(&out)
+
+/* ---- forming ---------------------------------------------------------------- */
+
+int cmd_create(int argc, char **argv)
+{
+    PARSE("--map --master", "", SYN_CREATE, 1, MAX_SETTINGS + 1);
+    OPEN();
+    int rc = dj_game_create(j, a.pos[0], opt_value(&a, "--map"),
+                            opt_value(&a, "--master"),
+                            (const char *const *)a.pos + 1, a.npos - 1, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+static int join_common(int argc, char **argv, bool add_player)
+{
+    const char *syn = add_player ? SYN_ADD_PLAYER : SYN_JOIN;
+    PARSE("--power --name --password", "--observer --master", syn,
+          add_player ? 3 : 2, add_player ? 3 : 2);
+    dj_join_request req = {0};
+    req.email = a.pos[add_player ? 2 : 1];
+    req.power = add_player ? a.pos[1] : opt_value(&a, "--power");
+    req.name = opt_value(&a, "--name");
+    req.password = opt_value(&a, "--password");
+    if (opt_flag(&a, "--observer") && opt_flag(&a, "--master"))
+        return usage(argv[0], syn, "--observer or --master, not both", NULL);
+    req.role = opt_flag(&a, "--observer") ? "observer"
+               : opt_flag(&a, "--master") ? "master"
+                                          : "player";
+    OPEN();
+    int rc = dj_game_join(j, a.pos[0], &req, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_join(int argc, char **argv)
+{
+    return join_common(argc, argv, false);
+}
+
+int cmd_add_player(int argc, char **argv)
+{
+    return join_common(argc, argv, true);
+}
+
+int cmd_start(int argc, char **argv)
+{
+    PARSE("", "--force", SYN_START, 1, 1);
+    OPEN();
+    int rc = dj_game_start(j, a.pos[0], opt_flag(&a, "--force"), &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_set(int argc, char **argv)
+{
+    PARSE("", "", SYN_SET, 2, MAX_SETTINGS + 1);
+    OPEN();
+    int rc = dj_game_set(j, a.pos[0], (const char *const *)a.pos + 1,
+                         a.npos - 1, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+/* ---- orders and flags ---------------------------------------------------------- */
+
+/* All of stdin, bounded; NULL on error (message printed). */
+static char *read_stdin(const char *cmd)
+{
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    while (text) {
+        if (len + 1 == cap) {
+            if (cap >= MAX_STDIN) {
+                fprintf(stderr, "judgectl %s: more than %d bytes of orders\n",
+                        cmd, MAX_STDIN);
+                free(text);
+                return NULL;
+            }
+            char *grown = realloc(text, cap * 2);
+            if (!grown)
+                break;
+            text = grown;
+            cap *= 2;
+        }
+        size_t n = fread(text + len, 1, cap - len - 1, stdin);
+        len += n;
+        if (n == 0) {
+            if (ferror(stdin)) {
+                fprintf(stderr, "judgectl %s: cannot read stdin\n", cmd);
+                free(text);
+                return NULL;
+            }
+            text[len] = '\0';
+            if (memchr(text, '\0', len)) {
+                fprintf(stderr, "judgectl %s: NUL byte in the orders\n", cmd);
+                free(text);
+                return NULL;
+            }
+            return text;
+        }
+    }
+    free(text);
+    fprintf(stderr, "judgectl %s: out of memory\n", cmd);
+    return NULL;
+}
+
+static int game_orders(int argc, char **argv)
+{
+    PARSE("--source", "--set --ready", SYN_ORDERS, 2, 2);
+    if ((opt_flag(&a, "--ready") || opt_value(&a, "--source")) &&
+        !opt_flag(&a, "--set"))
+        return usage(argv[0], SYN_ORDERS, "--ready and --source go with --set",
+                     NULL);
+    if (!opt_flag(&a, "--set")) {
+        OPEN();
+        int rc = dj_game_get_orders(j, a.pos[0], a.pos[1], &out);
+        return finish(j, argv[0], rc, &out);
+    }
+    char *text = read_stdin(argv[0]);
+    if (!text)
+        return EXIT_USAGE;
+    dj_judge *j = open_judge(argv[0]);
+    if (!j) {
+        free(text);
+        return EXIT_FAILED;
+    }
+    dj_buf out;
+    dj_buf_init(&out);
+    const char *source = opt_value(&a, "--source");
+    int rc = dj_game_set_orders(j, a.pos[0], a.pos[1], text,
+                                source ? source : "judgectl",
+                                opt_flag(&a, "--ready"), &out);
+    free(text);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_game_orders(int argc, char **argv)
+{
+    /* `judgectl orders --map ...` is the order reader's scripting form. */
+    if (argc > 1 && argv[1][0] == '-')
+        return cmd_orders(argc, argv);
+    return game_orders(argc, argv);
+}
+
+int cmd_ready(int argc, char **argv)
+{
+    PARSE("", "", SYN_READY, 2, 3);
+    OPEN();
+    int rc = dj_game_flag(j, a.pos[0], a.pos[1],
+                          a.npos > 2 ? a.pos[2] : "ready", &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_vote(int argc, char **argv)
+{
+    PARSE("", "", SYN_VOTE, 3, 4);
+    char vote[128];
+    if (a.npos == 4) {
+        if (strcmp(a.pos[2], "concede") != 0)
+            return usage(argv[0], SYN_VOTE, "unexpected argument", a.pos[3]);
+        snprintf(vote, sizeof vote, "concede %s", a.pos[3]);
+    } else {
+        if (strcmp(a.pos[2], "concede") == 0)
+            return usage(argv[0], SYN_VOTE, "concede to which power?", NULL);
+        snprintf(vote, sizeof vote, "%s", a.pos[2]);
+    }
+    OPEN();
+    int rc = dj_game_vote(j, a.pos[0], a.pos[1], vote, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_absence(int argc, char **argv)
+{
+    PARSE("", "", SYN_ABSENCE, 3, 4);
+    if (a.npos == 3 && strcmp(a.pos[2], "clear") != 0)
+        return usage(argv[0], SYN_ABSENCE, "an absence needs FROM and TO",
+                     NULL);
+    OPEN();
+    int rc = dj_game_absence(j, a.pos[0], a.pos[1], a.pos[2],
+                             a.npos > 3 ? a.pos[3] : NULL, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+/* ---- the master's actions ------------------------------------------------------ */
+
+typedef int (*game_fn)(dj_judge *j, const char *game, dj_buf *out);
+
+static int simple(int argc, char **argv, const char *synopsis, game_fn fn)
+{
+    PARSE("", "", synopsis, 1, 1);
+    OPEN();
+    int rc = fn(j, a.pos[0], &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_process(int argc, char **argv)
+{
+    return simple(argc, argv, SYN_GAME, dj_game_process);
+}
+
+int cmd_preview(int argc, char **argv)
+{
+    return simple(argc, argv, SYN_GAME, dj_game_preview);
+}
+
+int cmd_rollforward(int argc, char **argv)
+{
+    return simple(argc, argv, SYN_GAME, dj_game_rollforward);
+}
+
+int cmd_pause(int argc, char **argv)
+{
+    return simple(argc, argv, SYN_GAME, dj_game_pause);
+}
+
+int cmd_resume(int argc, char **argv)
+{
+    return simple(argc, argv, SYN_GAME, dj_game_resume);
+}
+
+int cmd_show(int argc, char **argv)
+{
+    return simple(argc, argv, SYN_GAME, dj_game_show);
+}
+
+int cmd_summary(int argc, char **argv)
+{
+    return simple(argc, argv, SYN_GAME, dj_game_summary);
+}
+
+int cmd_export(int argc, char **argv)
+{
+    return simple(argc, argv, SYN_GAME, dj_game_export);
+}
+
+int cmd_rollback(int argc, char **argv)
+{
+    PARSE("", "", SYN_ROLLBACK, 1, 2);
+    OPEN();
+    int rc = dj_game_rollback(j, a.pos[0], a.npos > 1 ? a.pos[1] : NULL, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_terminate(int argc, char **argv)
+{
+    PARSE("", "", SYN_TERMINATE, 1, MAX_SETTINGS);
+    char reason[512] = "";
+    for (int i = 1; i < a.npos; i++) {
+        size_t used = strlen(reason);
+        snprintf(reason + used, sizeof reason - used, "%s%s", i > 1 ? " " : "",
+                 a.pos[i]);
+    }
+    OPEN();
+    int rc = dj_game_terminate(j, a.pos[0], reason, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_replace(int argc, char **argv)
+{
+    PARSE("--name", "", SYN_REPLACE, 3, 3);
+    OPEN();
+    int rc = dj_game_replace(j, a.pos[0], a.pos[1], a.pos[2],
+                             opt_value(&a, "--name"), &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_eject(int argc, char **argv)
+{
+    PARSE("", "", SYN_EJECT, 2, 2);
+    OPEN();
+    int rc = dj_game_eject(j, a.pos[0], a.pos[1], &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+/* ---- reading ------------------------------------------------------------------------ */
+
+int cmd_list(int argc, char **argv)
+{
+    PARSE("", "", SYN_NONE, 0, 0);
+    OPEN();
+    int rc = dj_game_list(j, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_history(int argc, char **argv)
+{
+    PARSE("", "", SYN_HISTORY, 1, 3);
+    OPEN();
+    int rc = dj_game_history(j, a.pos[0], a.npos > 1 ? a.pos[1] : NULL,
+                             a.npos > 2 ? a.pos[2] : NULL, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_outbox(int argc, char **argv)
+{
+    PARSE("", "", SYN_OUTBOX, 0, 1);
+    OPEN();
+    int rc = dj_game_outbox(j, a.npos ? a.pos[0] : NULL, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+/* ---- the clock ------------------------------------------------------------------------- */
+
+int cmd_tick(int argc, char **argv)
+{
+    PARSE("", "--quiet", SYN_TICK, 0, 0);
+    OPEN();
+    int processed = 0;
+    int rc = dj_judge_tick(j, &out, &processed);
+    if (!opt_flag(&a, "--quiet"))
+        dj_buf_printf(&out, "%d phase%s processed\n", processed,
+                      processed == 1 ? "" : "s");
+    return finish(j, argv[0], rc, &out);
+}

@@ -1,0 +1,763 @@
+/*
+ * export.c — reading games: list, show, history, summary, the JSON export
+ * and the outbox listing.  Nothing here writes; each function reads inside
+ * one read transaction so it sees a single state of the game.
+ *
+ * The JSON export is the whole game for tools: settings, participants
+ * (no password hashes), every phase (undone ones included, marked) with
+ * its position, the orders received, the result, then the mail queued and
+ * the game log.  Times are UTC seconds.  Two runs of the same game with the
+ * same clock export byte for byte the same text, which the crash tests
+ * rely on.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/game_int.h"
+#include "game/report.h"
+#include "game/snapshot.h"
+#include "store/mail.h"
+
+typedef int (*read_fn)(dj_judge *j, game_view *v, void *arg, dj_buf *out);
+
+static int with_game_read(dj_judge *j, const char *game, read_fn fn,
+                          void *arg, dj_buf *out)
+{
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    int rc = gv_load(j, game, &v);
+    if (rc == 0)
+        rc = fn(j, &v, arg, out);
+    dj_store_rollback(j->store);
+    gv_free(&v);
+    return rc;
+}
+
+/* ---- list ------------------------------------------------------------------- */
+
+int dj_game_list(dj_judge *j, dj_buf *out)
+{
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    dj_game_rec *games = NULL;
+    int n = 0, rc = 0;
+    if (dj_store_game_list(j->store, NULL, &games, &n) < 0) {
+        rc = judge_store_fail(j);
+        goto done;
+    }
+    if (n == 0) {
+        dj_buf_append(out, "no games\n");
+        goto done;
+    }
+    dj_buf_printf(out, "%-16s %-9s %-8s %-10s %s\n", "GAME", "STATE", "PHASE",
+                  "MAP", "DEADLINE (UTC)");
+    for (int i = 0; i < n; i++) {
+        dj_phase_rec ph;
+        int prc = dj_store_phase_open(j->store, games[i].id, &ph);
+        if (prc < 0) {
+            rc = judge_store_fail(j);
+            break;
+        }
+        dj_buf when;
+        dj_buf_init(&when);
+        if (prc == 0 && ph.deadline && strcmp(ph.status, "current") == 0) {
+            dj_zone utc;
+            dj_zone_utc(&utc);
+            dj_time_format_iso(&utc, ph.deadline, &when);
+        } else {
+            dj_buf_append(&when, "-");
+        }
+        dj_buf_printf(out, "%-16s %-9s %-8s %-10s %s\n", games[i].name,
+                      games[i].state, prc == 0 ? ph.name : "-", games[i].map,
+                      when.data);
+        dj_buf_free(&when);
+        if (prc == 0)
+            dj_phase_rec_free(&ph);
+    }
+done:
+    free(games);
+    dj_store_rollback(j->store);
+    return rc;
+}
+
+/* ---- show ------------------------------------------------------------------------ */
+
+static void duration(int minutes, dj_buf *out)
+{
+    if (minutes < 0)
+        dj_buf_append(out, "none");
+    else
+        dj_duration_format(minutes, out);
+}
+
+static void show_settings(const game_view *v, dj_buf *out)
+{
+    const dj_game_rec *g = &v->g;
+    char days[8];
+    dj_days_format((uint8_t)g->days, days);
+    dj_buf_append(out, "Schedule: movement ");
+    duration(g->move_delay, out);
+    dj_buf_append(out, ", retreats ");
+    duration(g->retreat_delay, out);
+    dj_buf_append(out, ", adjustments ");
+    duration(g->adjust_delay, out);
+    if (g->time_of_day >= 0)
+        dj_buf_printf(out, ", at %02d:%02d", g->time_of_day / 60,
+                      g->time_of_day % 60);
+    dj_buf_printf(out, ", days %s, grace ", days);
+    duration(g->grace, out);
+    dj_buf_printf(out, ", zone %s\n", g->zone);
+    dj_buf_printf(out, "NMR: %s; early processing: %s", g->nmr,
+                  g->early ? "yes" : "no");
+    if (g->early && g->early_delay >= 0) {
+        dj_buf_append(out, " (or ");
+        duration(g->early_delay, out);
+        dj_buf_append(out, " after complete orders)");
+    }
+    dj_buf_printf(out, "; press: %s; powers: %s; absences up to %d days\n",
+                  g->press, g->assignment, g->absence_limit);
+    dj_buf_printf(out, "Rules: %s\n",
+                  g->rules[0] ? g->rules : "the map's (DATC preferred)");
+}
+
+/* "draw", "concede Russia" from a stored vote ("concede:5"). */
+static void vote_text(const game_view *v, const char *vote, char *buf,
+                      size_t len)
+{
+    int to;
+    if (sscanf(vote, "concede:%d", &to) == 1 && to >= 0 &&
+        to < v->map->npowers)
+        snprintf(buf, len, "concede %s", gv_power_name(v, to));
+    else
+        snprintf(buf, len, "%s", vote);
+}
+
+static int show_powers(dj_judge *j, game_view *v, dj_buf *out)
+{
+    order_set *set = NULL;
+    bool current = v->has_phase && strcmp(v->phase.status, "current") == 0;
+    if (current) {
+        set = malloc(sizeof *set);
+        if (!set)
+            return judge_fail(j, "out of memory");
+        if (orders_load(j, v, v->phase.id, set) < 0) {
+            free(set);
+            return -1;
+        }
+    }
+    dj_buf_append(out, "\nPowers:\n");
+    for (int p = 0; p < v->map->npowers; p++) {
+        const dj_participant_rec *pl = gv_player(v, p);
+        dj_buf_printf(out, "  %-10s %-28s %-15s", gv_power_name(v, p),
+                      !pl ? "(open)" : pl->email[0] ? pl->email : "(dummy)",
+                      pl ? pl->status : "-");
+        if (current && power_must_order(v->map, v->pos, p)) {
+            int needed, given, ready = 0, wait = 0;
+            power_order_count(v->map, v->pos, p, set, &needed, &given);
+            dj_store_readiness_get(j->store, v->phase.id, p, &ready, &wait);
+            dj_buf_printf(out, " orders %d/%d%s%s%s", given, needed,
+                          given >= needed      ? ""
+                          : gv_in_disorder(v, p) ? " (the judge orders)"
+                                                 : " (missing)",
+                          ready ? " ready" : "", wait ? " wait" : "");
+        } else if (current) {
+            dj_buf_append(out, " no orders needed");
+        }
+        if (pl && pl->vote[0]) {
+            char vote[64];
+            vote_text(v, pl->vote, vote, sizeof vote);
+            dj_buf_printf(out, " vote %s", vote);
+        }
+        dj_buf_append(out, "\n");
+    }
+    for (int i = 0; i < v->nparts; i++) {
+        const dj_participant_rec *p = &v->parts[i];
+        if (strcmp(p->role, "player") == 0 && p->power >= 0)
+            continue;
+        if (strcmp(p->role, "player") == 0 &&
+            (strcmp(p->status, "resigned") == 0 ||
+             strcmp(p->status, "replaced") == 0))
+            continue;
+        dj_buf_printf(out, "  %-10s %s%s%s\n",
+                      strcmp(p->role, "player") == 0 ? "(unassigned)"
+                                                     : p->role,
+                      p->email, p->name[0] ? " " : "", p->name);
+    }
+    free(set);
+    return 0;
+}
+
+static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    (void)arg;
+    dj_buf_printf(out, "Game %s on map %s: %s\n", v->g.name, v->g.map,
+                  v->g.state);
+    if (v->g.ending[0])
+        dj_buf_printf(out, "Ended: %s\n", v->g.ending);
+    if (v->has_phase) {
+        char long_name[64];
+        dj_phase_format(v->pos->phase, long_name, sizeof long_name);
+        dj_buf_printf(out, "Phase: %s (%s)", v->phase.name, long_name);
+        if (strcmp(v->phase.status, "current") == 0 && v->phase.deadline) {
+            dj_buf_append(out, "; deadline ");
+            gv_time(v, v->phase.deadline, out);
+            dj_buf_append(out, ", grace until ");
+            gv_time(v, dj_grace_expiry(&v->sched, v->phase.deadline), out);
+            if (v->phase.late_at)
+                dj_buf_append(out, " (late)");
+        }
+        dj_buf_append(out, "\n");
+    }
+    show_settings(v, out);
+    if (show_powers(j, v, out) < 0)
+        return -1;
+    if (v->has_phase) {
+        dj_buf_append(out, "\n");
+        dj_report_position(v->map, v->pos, out);
+    }
+    return 0;
+}
+
+int dj_game_show(dj_judge *j, const char *game, dj_buf *out)
+{
+    return with_game_read(j, game, do_show, NULL, out);
+}
+
+/* ---- history -------------------------------------------------------------------- */
+
+static int phase_key(int year, int season, int type)
+{
+    return year * 100 + season * 10 + type;
+}
+
+/* A bound: a phase name or a year.  *key set; end picks a year's end. */
+static int parse_bound(dj_judge *j, const char *text, bool end, int *key)
+{
+    dj_phase ph;
+    char *tail;
+    long year = strtol(text, &tail, 10);
+    if (*text && !*tail && year > 0 && year < 100000) {
+        *key = phase_key((int)year, end ? 9 : 0, end ? 9 : 0);
+        return 0;
+    }
+    if (dj_phase_parse_short(text, &ph) < 0)
+        return judge_fail(j, "bad phase or year '%s' (S1901M, 1901)", text);
+    *key = phase_key(ph.year, ph.season, ph.type);
+    return 0;
+}
+
+typedef struct range {
+    const char *from, *to;
+} range;
+
+static int do_history(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const range *r = arg;
+    int lo = 0, hi = 1 << 30;
+    if ((r->from && parse_bound(j, r->from, false, &lo) < 0) ||
+        (r->to && parse_bound(j, r->to, true, &hi) < 0))
+        return -1;
+    if (r->from && !r->to && !strchr("0123456789", r->from[0]) )
+        hi = lo; /* one phase */
+    else if (r->from && !r->to)
+        parse_bound(j, r->from, true, &hi); /* one year */
+    dj_phase_rec *list = NULL;
+    int n = 0, shown = 0;
+    if (dj_store_phase_list(j->store, v->g.id, &list, &n) < 0)
+        return judge_store_fail(j);
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        int key = phase_key(list[i].year, list[i].season, list[i].type);
+        if (key < lo || key > hi)
+            continue;
+        dj_result_rec res;
+        int got = dj_store_result_get(j->store, list[i].id, &res);
+        if (got < 0)
+            rc = judge_store_fail(j);
+        if (got != 0)
+            continue;
+        if (shown++)
+            dj_buf_append(out, "\n----------------------------------------"
+                               "--------------------------------------\n\n");
+        dj_buf_append(out, res.report);
+        dj_result_rec_free(&res);
+    }
+    dj_phase_recs_free(list, n);
+    if (rc == 0 && !shown)
+        dj_buf_printf(out, "%s: no results%s\n", v->g.name,
+                      r->from ? " in that range" : " yet");
+    return rc;
+}
+
+int dj_game_history(dj_judge *j, const char *game, const char *from,
+                    const char *to, dj_buf *out)
+{
+    range r = {from, to};
+    return with_game_read(j, game, do_history, &r, out);
+}
+
+/* ---- summary ----------------------------------------------------------------------- */
+
+static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    (void)arg;
+    dj_phase_rec *list = NULL;
+    int n = 0;
+    if (dj_store_phase_list(j->store, v->g.id, &list, &n) < 0)
+        return judge_store_fail(j);
+    dj_summary_year *years = calloc((size_t)n + 1, sizeof *years);
+    int16_t(*owners)[DJ_MAX_LOCS] = calloc((size_t)n + 1, sizeof *owners);
+    dj_position *pos = malloc(sizeof *pos);
+    int ny = 0, rc = 0;
+    if (!years || !owners || !pos)
+        rc = judge_fail(j, "out of memory");
+    for (int i = 0; rc == 0 && i < n; i++) {
+        /* The first position after a year's Fall holds its captures. */
+        int year;
+        if (list[i].season == DJ_WINTER)
+            year = list[i].year;
+        else if (list[i].season == DJ_SPRING && i > 0)
+            year = list[i].year - 1;
+        else
+            continue;
+        if (ny > 0 && years[ny - 1].year == year)
+            continue;
+        char why[256];
+        if (dj_snapshot_read(v->map, list[i].position, pos, why, sizeof why) <
+            0) {
+            rc = judge_fail(j, "phase %s: %s", list[i].name, why);
+            break;
+        }
+        memcpy(owners[ny], pos->owner, sizeof owners[ny]);
+        years[ny].year = year;
+        years[ny].owner = owners[ny];
+        ny++;
+    }
+    if (rc == 0) {
+        dj_report_summary(v->map, years, ny, out);
+    }
+    free(years);
+    free(owners);
+    free(pos);
+    dj_phase_recs_free(list, n);
+    return rc;
+}
+
+int dj_game_summary(dj_judge *j, const char *game, dj_buf *out)
+{
+    return with_game_read(j, game, do_summary, NULL, out);
+}
+
+/* ---- JSON ------------------------------------------------------------------------------ */
+
+void json_string(dj_buf *out, const char *s)
+{
+    dj_buf_append(out, "\"");
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        switch (*c) {
+        case '"': dj_buf_append(out, "\\\""); break;
+        case '\\': dj_buf_append(out, "\\\\"); break;
+        case '\n': dj_buf_append(out, "\\n"); break;
+        case '\t': dj_buf_append(out, "\\t"); break;
+        case '\r': dj_buf_append(out, "\\r"); break;
+        default:
+            if (*c < 0x20)
+                dj_buf_printf(out, "\\u%04x", *c);
+            else
+                dj_buf_append_n(out, (const char *)c, 1);
+        }
+    }
+    dj_buf_append(out, "\"");
+}
+
+static void json_key(dj_buf *out, const char *key)
+{
+    json_string(out, key);
+    dj_buf_append(out, ": ");
+}
+
+static void json_kv_str(dj_buf *out, const char *key, const char *value,
+                        bool comma)
+{
+    json_key(out, key);
+    json_string(out, value);
+    if (comma)
+        dj_buf_append(out, ", ");
+}
+
+static void json_kv_int(dj_buf *out, const char *key, long long value,
+                        bool comma)
+{
+    json_key(out, key);
+    dj_buf_printf(out, "%lld%s", value, comma ? ", " : "");
+}
+
+static void json_kv_time(dj_buf *out, const char *key, int64_t t, bool comma)
+{
+    json_key(out, key);
+    if (t)
+        dj_buf_printf(out, "%lld", (long long)t);
+    else
+        dj_buf_append(out, "null");
+    if (comma)
+        dj_buf_append(out, ", ");
+}
+
+static void json_game(const game_view *v, dj_buf *out)
+{
+    const dj_game_rec *g = &v->g;
+    char days[8];
+    dj_days_format((uint8_t)g->days, days);
+    dj_buf_append(out, "  \"game\": {");
+    json_kv_str(out, "name", g->name, true);
+    json_kv_str(out, "map", g->map, true);
+    json_kv_str(out, "state", g->state, true);
+    json_kv_str(out, "ending", g->ending, true);
+    json_kv_str(out, "rules", g->rules, true);
+    json_kv_str(out, "zone", g->zone, true);
+    json_kv_int(out, "movement_delay", g->move_delay, true);
+    json_kv_int(out, "retreat_delay", g->retreat_delay, true);
+    json_kv_int(out, "adjustment_delay", g->adjust_delay, true);
+    json_kv_int(out, "time_of_day", g->time_of_day, true);
+    json_kv_str(out, "days", days, true);
+    json_kv_int(out, "grace", g->grace, true);
+    json_kv_int(out, "absence_limit", g->absence_limit, true);
+    json_kv_str(out, "nmr", g->nmr, true);
+    json_key(out, "early");
+    dj_buf_append(out, g->early ? "true, " : "false, ");
+    json_kv_int(out, "early_delay", g->early_delay, true);
+    json_kv_str(out, "press", g->press, true);
+    json_kv_str(out, "assignment", g->assignment, true);
+    json_kv_time(out, "created_at", g->created_at, true);
+    json_kv_time(out, "started_at", g->started_at, true);
+    json_kv_time(out, "finished_at", g->finished_at, true);
+    json_kv_time(out, "paused_at", g->paused_at, false);
+    dj_buf_append(out, "},\n");
+}
+
+static void json_participants(const game_view *v, dj_buf *out)
+{
+    dj_buf_append(out, "  \"participants\": [");
+    for (int i = 0; i < v->nparts; i++) {
+        const dj_participant_rec *p = &v->parts[i];
+        dj_buf_append(out, i ? ",\n    {" : "\n    {");
+        json_kv_str(out, "role", p->role, true);
+        json_key(out, "power");
+        if (p->power >= 0)
+            json_string(out, gv_power_name(v, p->power));
+        else
+            dj_buf_append(out, "null");
+        dj_buf_append(out, ", ");
+        json_kv_str(out, "name", p->name, true);
+        json_kv_str(out, "email", p->email, true);
+        json_kv_str(out, "status", p->status, true);
+        char vote[64];
+        vote_text(v, p->vote, vote, sizeof vote);
+        json_kv_str(out, "vote", vote, true);
+        json_kv_time(out, "joined_at", p->joined_at, true);
+        json_kv_time(out, "left_at", p->left_at, false);
+        dj_buf_append(out, "}");
+    }
+    dj_buf_append(out, "\n  ],\n");
+}
+
+static void json_power_list(const game_view *v, uint32_t mask, dj_buf *out)
+{
+    dj_buf_append(out, "[");
+    bool first = true;
+    for (int p = 0; p < v->map->npowers; p++)
+        if (mask >> p & 1u) {
+            if (!first)
+                dj_buf_append(out, ", ");
+            json_string(out, gv_power_name(v, p));
+            first = false;
+        }
+    dj_buf_append(out, "]");
+}
+
+static void json_position(const game_view *v, const dj_position *pos,
+                          dj_buf *out)
+{
+    const dj_map *m = v->map;
+    dj_buf_append(out, "{\"units\": [");
+    for (int i = 0; i < pos->nunits; i++) {
+        const dj_unit *u = &pos->units[i];
+        dj_buf_append(out, i ? ", {" : "{");
+        json_kv_str(out, "power", gv_power_name(v, u->power), true);
+        json_kv_str(out, "type", dj_unit_letter(u->type), true);
+        json_kv_str(out, "loc", m->locs[u->loc].abbr, false);
+        dj_buf_append(out, "}");
+    }
+    dj_buf_append(out, "], \"dislodged\": [");
+    for (int i = 0; i < pos->ndislodged; i++) {
+        const dj_dislodged *d = &pos->dislodged[i];
+        dj_buf_append(out, i ? ", {" : "{");
+        json_kv_str(out, "power", gv_power_name(v, d->unit.power), true);
+        json_kv_str(out, "type", dj_unit_letter(d->unit.type), true);
+        json_kv_str(out, "loc", m->locs[d->unit.loc].abbr, true);
+        json_kv_str(out, "from",
+                    d->attacker_from >= 0 ? m->locs[d->attacker_from].abbr
+                                          : "",
+                    true);
+        json_key(out, "retreats");
+        dj_buf_append(out, "[");
+        for (int k = 0; k < d->nretreats; k++) {
+            if (k)
+                dj_buf_append(out, ", ");
+            json_string(out, m->locs[d->retreats[k]].abbr);
+        }
+        dj_buf_append(out, "]}");
+    }
+    dj_buf_append(out, "], \"centres\": {");
+    bool first_power = true;
+    for (int p = 0; p < m->npowers; p++) {
+        bool any = false;
+        for (int l = 0; l < m->nlocs; l++) {
+            if (pos->owner[l] != p || !m->is_sc[l])
+                continue;
+            if (!any) {
+                if (!first_power)
+                    dj_buf_append(out, ", ");
+                json_key(out, gv_power_name(v, p));
+                dj_buf_append(out, "[");
+                first_power = false;
+            } else {
+                dj_buf_append(out, ", ");
+            }
+            json_string(out, m->locs[l].abbr);
+            any = true;
+        }
+        if (any)
+            dj_buf_append(out, "]");
+    }
+    dj_buf_append(out, "}, \"disorder\": ");
+    json_power_list(v, pos->civil_disorder, out);
+    dj_buf_append(out, "}");
+}
+
+static void json_orders(dj_judge *j, const game_view *v, int64_t phase_id,
+                        dj_buf *out)
+{
+    dj_orders_rec *recs = NULL;
+    int n = 0;
+    dj_buf_append(out, "\"orders\": [");
+    if (dj_store_orders_all(j->store, phase_id, &recs, &n) == 0) {
+        for (int i = 0; i < n; i++) {
+            dj_buf_append(out, i ? ",\n        {" : "\n        {");
+            json_kv_str(out, "power",
+                        recs[i].power < v->map->npowers
+                            ? gv_power_name(v, recs[i].power)
+                            : "?",
+                        true);
+            json_kv_time(out, "received_at", recs[i].received_at, true);
+            json_kv_str(out, "source", recs[i].source, true);
+            json_kv_str(out, "author", recs[i].author, true);
+            json_key(out, "orders");
+            dj_buf_append(out, "[");
+            char *save = NULL;
+            bool first = true;
+            for (char *l = strtok_r(recs[i].orders, "\n", &save); l;
+                 l = strtok_r(NULL, "\n", &save)) {
+                if (!first)
+                    dj_buf_append(out, ", ");
+                json_string(out, l);
+                first = false;
+            }
+            dj_buf_append(out, "]}");
+        }
+    }
+    dj_orders_recs_free(recs, n);
+    dj_buf_append(out, "]");
+}
+
+/* One result detail line: power TAB order TAB outcome TAB reason. */
+static void json_detail_line(char *line, dj_buf *out)
+{
+    char *f[4] = {line, "", "", ""};
+    for (int k = 1; k < 4; k++) {
+        char *tab = strchr(f[k - 1], '\t');
+        if (!tab)
+            break;
+        *tab = '\0';
+        f[k] = tab + 1;
+    }
+    dj_buf_append(out, "{");
+    json_kv_str(out, "power", f[0], true);
+    json_kv_str(out, "order", f[1], true);
+    json_kv_str(out, "outcome", f[2], true);
+    json_kv_str(out, "reason", f[3], false);
+    dj_buf_append(out, "}");
+}
+
+static int json_result(dj_judge *j, const game_view *v, int64_t phase_id,
+                       dj_buf *out)
+{
+    (void)v;
+    dj_result_rec r;
+    int rc = dj_store_result_get(j->store, phase_id, &r);
+    if (rc < 0)
+        return judge_store_fail(j);
+    dj_buf_append(out, "\"result\": ");
+    if (rc == DJ_STORE_NOTFOUND) {
+        dj_buf_append(out, "null");
+        return 0;
+    }
+    dj_buf_append(out, "{");
+    json_kv_time(out, "processed_at", r.processed_at, true);
+    json_kv_str(out, "disorder", r.disorder, true);
+    json_key(out, "orders");
+    dj_buf_append(out, "[");
+    char *save = NULL;
+    bool first = true;
+    for (char *l = strtok_r(r.detail, "\n", &save); l;
+         l = strtok_r(NULL, "\n", &save)) {
+        dj_buf_append(out, first ? "\n          " : ",\n          ");
+        json_detail_line(l, out);
+        first = false;
+    }
+    dj_buf_append(out, "],\n        ");
+    json_kv_str(out, "report", r.report, false);
+    dj_buf_append(out, "}");
+    dj_result_rec_free(&r);
+    return 0;
+}
+
+static int json_phases(dj_judge *j, const game_view *v, dj_buf *out)
+{
+    dj_phase_rec *list = NULL;
+    int n = 0;
+    if (dj_store_phase_list_all(j->store, v->g.id, &list, &n) < 0)
+        return judge_store_fail(j);
+    dj_position *pos = malloc(sizeof *pos);
+    int rc = pos ? 0 : judge_fail(j, "out of memory");
+    dj_buf_append(out, "  \"phases\": [");
+    for (int i = 0; rc == 0 && i < n; i++) {
+        const dj_phase_rec *ph = &list[i];
+        char why[256];
+        if (dj_snapshot_read(v->map, ph->position, pos, why, sizeof why) < 0) {
+            rc = judge_fail(j, "phase %s: %s", ph->name, why);
+            break;
+        }
+        dj_buf_append(out, i ? ",\n    {" : "\n    {");
+        json_kv_int(out, "seq", ph->seq, true);
+        json_kv_str(out, "phase", ph->name, true);
+        json_kv_str(out, "status", ph->status, true);
+        json_kv_time(out, "opened_at", ph->opened_at, true);
+        json_kv_time(out, "deadline", ph->deadline, true);
+        json_kv_time(out, "late_at", ph->late_at, true);
+        dj_buf_append(out, "\n      \"position\": ");
+        json_position(v, pos, out);
+        dj_buf_append(out, ",\n      ");
+        json_orders(j, v, ph->id, out);
+        dj_buf_append(out, ",\n      ");
+        rc = json_result(j, v, ph->id, out);
+        dj_buf_append(out, "}");
+    }
+    dj_buf_append(out, "\n  ],\n");
+    free(pos);
+    dj_phase_recs_free(list, n);
+    return rc;
+}
+
+static int json_mail(dj_judge *j, const game_view *v, dj_buf *out)
+{
+    dj_outbox_rec *mail = NULL;
+    int n = 0;
+    if (dj_store_outbox_list(j->store, v->g.id, NULL, &mail, &n) < 0)
+        return judge_store_fail(j);
+    dj_buf_append(out, "  \"mail\": [");
+    for (int i = 0; i < n; i++) {
+        dj_buf_append(out, i ? ",\n    {" : "\n    {");
+        json_kv_str(out, "kind", mail[i].kind, true);
+        json_kv_str(out, "recipients", mail[i].recipients, true);
+        json_kv_str(out, "subject", mail[i].subject, true);
+        json_kv_str(out, "state", mail[i].state, true);
+        json_kv_time(out, "created_at", mail[i].created_at, false);
+        dj_buf_append(out, "}");
+    }
+    dj_buf_append(out, "\n  ],\n");
+    dj_outbox_recs_free(mail, n);
+    return 0;
+}
+
+static int json_log(dj_judge *j, const game_view *v, dj_buf *out)
+{
+    dj_game_log_rec *log = NULL;
+    int n = 0;
+    if (dj_store_game_log_list(j->store, v->g.id, &log, &n) < 0)
+        return judge_store_fail(j);
+    dj_buf_append(out, "  \"log\": [");
+    for (int i = 0; i < n; i++) {
+        dj_buf_append(out, i ? ",\n    {" : "\n    {");
+        json_kv_time(out, "at", log[i].at, true);
+        json_kv_str(out, "actor", log[i].actor, true);
+        json_kv_str(out, "action", log[i].action, true);
+        json_kv_str(out, "detail", log[i].detail, false);
+        dj_buf_append(out, "}");
+    }
+    dj_buf_append(out, "\n  ]\n");
+    free(log);
+    return 0;
+}
+
+static int do_export(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    (void)arg;
+    dj_buf_append(out, "{\n  \"format\": \"dipjudge-game\",\n"
+                       "  \"version\": 1,\n");
+    dj_buf_printf(out, "  \"judge\": ");
+    json_string(out, j->cfg.judge_name);
+    dj_buf_append(out, ",\n");
+    json_game(v, out);
+    json_participants(v, out);
+    if (json_phases(j, v, out) < 0 || json_mail(j, v, out) < 0 ||
+        json_log(j, v, out) < 0)
+        return -1;
+    dj_buf_append(out, "}\n");
+    if (!dj_buf_ok(out))
+        return judge_fail(j, "out of memory");
+    return 0;
+}
+
+int dj_game_export(dj_judge *j, const char *game, dj_buf *out)
+{
+    return with_game_read(j, game, do_export, NULL, out);
+}
+
+/* ---- outbox ------------------------------------------------------------------------------- */
+
+int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out)
+{
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    int64_t id = 0;
+    int rc = 0;
+    if (game) {
+        dj_game_rec g;
+        int got = dj_store_game_get(j->store, game, &g);
+        if (got != 0) {
+            rc = got < 0 ? judge_store_fail(j)
+                         : judge_fail(j, "game '%s' does not exist", game);
+            dj_store_rollback(j->store);
+            return rc;
+        }
+        id = g.id;
+    }
+    dj_outbox_rec *mail = NULL;
+    int n = 0;
+    if (dj_store_outbox_list(j->store, id, NULL, &mail, &n) < 0) {
+        rc = judge_store_fail(j);
+    } else {
+        for (int i = 0; i < n; i++)
+            dj_buf_printf(out, "%lld\t%s\t%s\t%s\t%s\n",
+                          (long long)mail[i].id, mail[i].state, mail[i].kind,
+                          mail[i].recipients, mail[i].subject);
+        dj_outbox_recs_free(mail, n);
+    }
+    dj_store_rollback(j->store);
+    return rc;
+}

@@ -1,0 +1,71 @@
+# play.sh — sourced by the game tests (tests/scripts/game-*.sh) and by
+# demo.sh: set up a seven-player game and feed it scripted orders.
+#
+# The caller sets J to the judgectl command line, options included
+# ("build/judgectl --maps maps --db /tmp/x/judge.db").  Times are given
+# explicitly (DIPJUDGE_NOW) so that a game replayed twice is the same game
+# to the second.
+#
+# A scripted game is a directory of phase files, NN-PHASE.txt, each with
+# lines "Power: ORDER" (see tests/games/make_game.c).
+
+# game_tmpdir: a fresh temporary directory, in memory (/dev/shm) when
+# possible: the tests exercise the judge's logic and crash recovery, which
+# do not depend on the disk, and every commit's fsync would slow them down.
+game_tmpdir()
+{
+    if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+        mktemp -d /dev/shm/dipjudge-test.XXXXXX
+    else
+        mktemp -d
+    fi
+}
+
+POWERS="Austria England France Germany Italy Russia Turkey"
+GAME_T0=1800000000   # Fri 15 Jan 2027 08:00 UTC
+GAME_STEP=432000     # five days a phase: past every deadline and grace
+
+# game_setup NAME NOW [SETTING...]: create a game with a master and seven
+# players (power@NAME.example), which starts when the seventh joins.
+game_setup()
+{
+    gs_name=$1
+    gs_now=$2
+    shift 2
+    DIPJUDGE_NOW=$gs_now $J create "$gs_name" --master "gm@$gs_name.example" \
+        movement_delay=72h retreat_delay=24h adjustment_delay=24h \
+        grace=24h nmr=cd "$@" >/dev/null || return 1
+    for gs_p in $POWERS; do
+        gs_lp=$(echo "$gs_p" | tr 'A-Z' 'a-z')
+        DIPJUDGE_NOW=$gs_now $J join "$gs_name" "$gs_lp@$gs_name.example" \
+            --power "$gs_p" --name "$gs_p player" >/dev/null || return 1
+    done
+}
+
+# phase_of FILE: "S1901M" from ".../01-S1901M.txt".
+phase_of()
+{
+    basename "$1" .txt | sed 's/^[0-9]*-//'
+}
+
+# game_phase NAME: the game's current phase, from `judgectl list`.
+game_phase()
+{
+    $J list | awk -v g="$1" '$1 == g { print $3 }'
+}
+
+# game_state NAME: forming, active, paused or finished.
+game_state()
+{
+    $J list | awk -v g="$1" '$1 == g { print $2 }'
+}
+
+# game_orders NAME FILE NOW: enter every power's orders from a phase file.
+game_orders()
+{
+    for go_p in $POWERS; do
+        grep -q "^$go_p: " "$2" || continue
+        grep "^$go_p: " "$2" | sed "s/^$go_p: //" |
+            DIPJUDGE_NOW=$3 $J orders "$1" "$go_p" --set >/dev/null || return 1
+    done
+}

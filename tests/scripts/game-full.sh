@@ -1,0 +1,127 @@
+#!/bin/sh
+#
+# game-full.sh BUILDDIR SRCDIR — a whole game through judgectl: eleven
+# years of scripted orders (tests/games/full, made by make_game.c) played
+# by `judgectl tick` on a fake clock, with retreats, builds, removals,
+# Austria silent from 1904 (civil disorder: the judge holds, disbands and
+# removes for it) and Russia's victory in the Fall of 1911.
+# Ends with "N passed, N failed".
+#
+set -u
+B=$1
+S=$2
+. "$S/tests/games/play.sh"
+T=$(game_tmpdir) || exit 2
+trap 'rm -rf "$T"' EXIT
+J="$B/judgectl --maps $S/maps --db $T/judge.db"
+GAME=$S/tests/games/full
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+# check DESCRIPTION COMMAND...: one check.
+check()
+{
+    d=$1
+    shift
+    if "$@"; then ok; else bad "$d"; fi
+}
+# count PATTERN FILE: lines of FILE matching PATTERN (grep -c, never fails).
+count()
+{
+    grep -c -- "$1" "$2" || true
+}
+
+now=$GAME_T0
+check "game set up" game_setup full "$now"
+check "seven players: the game started" [ "$(game_phase full)" = S1901M ]
+
+expected=$(awk '$1 == "phases" { print $2 }' "$GAME/expect.txt")
+played=0
+for f in "$GAME"/[0-9]*-*.txt; do
+    want=$(phase_of "$f")
+    have=$(game_phase full)
+    if [ "$have" != "$want" ]; then
+        bad "before $(basename "$f"): the game is at '$have', not $want"
+        break
+    fi
+    game_orders full "$f" "$now" || { bad "orders of $want refused"; break; }
+    now=$((now + GAME_STEP))
+    DIPJUDGE_NOW=$now $J tick >"$T/tick.out" 2>&1 ||
+        { bad "tick at $want failed"; cat "$T/tick.out"; break; }
+    played=$((played + 1))
+done
+check "all $expected phases played ($played)" [ "$played" -eq "$expected" ]
+ok_phases=$played
+[ "$ok_phases" -gt 0 ] && passed=$((passed + ok_phases - 1))
+
+# The end.
+$J show full >"$T/show" 2>&1
+check "game finished" grep -q '^Game full on map standard: finished$' "$T/show"
+check "ended by Russia's victory" grep -qx 'Ended: Victory of Russia.' "$T/show"
+check "Austria, in civil disorder from 1904, is eliminated" \
+    grep -Eq '^  Austria +austria@full.example +eliminated' "$T/show"
+check "no more ticking" sh -c "DIPJUDGE_NOW=$((now + GAME_STEP)) $J tick |
+    grep -qx '0 phases processed'"
+
+# The results, as players received them.
+$J history full >"$T/history" 2>&1
+check "history has every phase" \
+    [ "$(count '^:: Judge: dipjudge  Game: full  Variant: standard$' \
+        "$T/history")" -eq "$expected" ]
+check "victory announced" \
+    grep -q 'Russia has won the game with 18 supply centers' "$T/history"
+check "three retreat phases" \
+    [ "$(count '^Retreat results for' "$T/history")" -eq 3 ]
+check "ten adjustment phases (no Winter after the victory)" \
+    [ "$(count '^Adjustment results for' "$T/history")" -eq 10 ]
+check "units dislodged" grep -q 'dislodged' "$T/history"
+$J history full F1907R >"$T/one" 2>&1
+check "history of one phase" \
+    [ "$(count '^Retreat results for Fall of 1907' "$T/one")" -eq 1 ]
+$J history full 1905 >"$T/year" 2>&1
+check "history of one year: S, F, W" \
+    [ "$(count '^:: Judge' "$T/year")" -eq 3 ]
+
+# Builds, removals and the judge's own orders, from the export.
+$J export full >"$T/export.json" 2>&1
+builds=$(awk '$1 == "builds" { print $2 }' "$GAME/expect.txt")
+judge_rm=$(awk '$1 == "judge_removals" { print $2 }' "$GAME/expect.txt")
+check "builds in the results ($builds)" \
+    [ "$(grep -c '"order": "[AF] [A-Z/]* B", "outcome": "succeeded' \
+        "$T/export.json")" -ge 1 ]
+check "the judge removed Austrian units ($judge_rm)" \
+    [ "$(grep -c '"power": "Austria", "order": "[AF] [A-Z/]* D", "outcome": "by-judge"' \
+        "$T/export.json")" -eq "$judge_rm" ]
+check "players removed units" \
+    grep -q '"order": "[AF] [A-Z/]* D", "outcome": "succeeded' \
+        "$T/export.json"
+check "Austria's disorder recorded with the S1904M result" \
+    grep -q '"detail": "S1904M; civil disorder: Austria"' "$T/export.json"
+check "Austria's disorder in the later results" \
+    grep -q '"disorder": "Austria' "$T/export.json"
+check "final position stored" \
+    [ "$(count '"status": "final"' "$T/export.json")" -eq 1 ]
+check "every phase kept" \
+    [ "$(count '"seq": ' "$T/export.json")" -eq $((expected + 1)) ]
+if command -v python3 >/dev/null 2>&1; then
+    check "export is valid JSON" \
+        python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \
+        "$T/export.json"
+fi
+
+# One results mail per phase for the seven players and the master.
+$J outbox full >"$T/outbox" 2>&1
+check "results mail: 8 per phase" \
+    [ "$(count '	results	' "$T/outbox")" -eq $((expected * 8)) ]
+check "subjects follow the pattern" \
+    grep -q '	dipjudge:full - F1911M Results$' "$T/outbox"
+
+# The supply-centre summary.
+$J summary full >"$T/summary" 2>&1
+check "summary has 1901 to 1911" \
+    sh -c "grep -q '^ *1901 ' '$T/summary' && grep -q '^ *1911 ' '$T/summary'"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

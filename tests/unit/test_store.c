@@ -1,0 +1,418 @@
+/*
+ * test_store.c — the SQLite store on a real database file in a temporary
+ * directory: opening and migrations, the constraints that make a phase
+ * processable once (one result per phase, one open phase per game, one
+ * live player per power), orders, readiness, the outbox and mail log,
+ * settings, transactions, and a crash at a write point leaving the file
+ * whole.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "store/games.h"
+#include "store/mail.h"
+#include "store/participants.h"
+#include "store/phases.h"
+#include "store/store.h"
+#include "testlib.h"
+
+static char dir[256], path[512];
+
+static dj_store *open_db(void)
+{
+    char err[512];
+    dj_store *s = dj_store_open(path, err, sizeof err);
+    if (!s)
+        fprintf(stderr, "open: %s\n", err);
+    return s;
+}
+
+/* A pragma's value through a separate connection. */
+static void pragma_text(const char *sql, char *out, size_t len)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    out[0] = '\0';
+    if (sqlite3_open(path, &db) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+}
+
+static dj_game_rec new_game(const char *name)
+{
+    dj_game_rec g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "%s", name);
+    strcpy(g.map, "standard");
+    strcpy(g.zone, "UTC");
+    g.move_delay = 4320;
+    g.retreat_delay = g.adjust_delay = 1440;
+    g.time_of_day = -1;
+    g.days = 127;
+    g.grace = 1440;
+    g.absence_limit = 14;
+    strcpy(g.nmr, "cd");
+    g.early = 1;
+    g.early_delay = -1;
+    strcpy(g.press, "white");
+    strcpy(g.assignment, "choice");
+    g.created_at = 1000;
+    return g;
+}
+
+static void test_open(void)
+{
+    dj_store *s = open_db();
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK(dj_store_schema_version(s) == DJ_STORE_SCHEMA_VERSION);
+    dj_store_close(s);
+    char v[64];
+    pragma_text("PRAGMA journal_mode", v, sizeof v);
+    CHECK_STR(v, "wal");
+    pragma_text("PRAGMA user_version", v, sizeof v);
+    CHECK_STR(v, "1");
+    /* Opening again migrates nothing and keeps the data. */
+    s = open_db();
+    CHECK(s && dj_store_schema_version(s) == 1);
+    dj_store_close(s);
+}
+
+static void test_newer_refused(void)
+{
+    char other[600], err[512];
+    snprintf(other, sizeof other, "%s/newer.db", dir);
+    sqlite3 *db;
+    sqlite3_open(other, &db);
+    sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL);
+    sqlite3_close(db);
+    dj_store *s = dj_store_open(other, err, sizeof err);
+    CHECK(s == NULL);
+    CHECK(strstr(err, "newer") != NULL);
+    dj_store_close(s);
+}
+
+static void test_games(dj_store *s)
+{
+    dj_game_rec g = new_game("alpha"), got;
+    CHECK(dj_store_game_insert(s, &g) == 0);
+    CHECK(g.id > 0);
+    CHECK(dj_store_game_get(s, "ALPHA", &got) == 0);
+    CHECK_STR(got.name, "alpha");
+    CHECK_STR(got.state, "forming");
+    CHECK(got.move_delay == 4320 && got.early_delay == -1);
+    CHECK(got.started_at == 0);
+    dj_game_rec dup = new_game("Alpha");
+    CHECK(dj_store_game_insert(s, &dup) < 0);
+    CHECK(strstr(dj_store_error(s), "constraint") != NULL);
+    CHECK(dj_store_game_get(s, "beta", &got) == DJ_STORE_NOTFOUND);
+
+    strcpy(g.state, "active");
+    g.started_at = 2000;
+    CHECK(dj_store_game_set_state(s, &g) == 0);
+    strcpy(g.nmr, "wait");
+    g.grace = 60;
+    CHECK(dj_store_game_update(s, &g) == 0);
+    CHECK(dj_store_game_get_id(s, g.id, &got) == 0);
+    CHECK_STR(got.state, "active");
+    CHECK(got.started_at == 2000 && got.finished_at == 0);
+    CHECK_STR(got.nmr, "wait");
+    CHECK(got.grace == 60);
+    strcpy(g.nmr, "never");
+    CHECK(dj_store_game_update(s, &g) < 0); /* CHECK constraint */
+
+    dj_game_rec *list;
+    int n;
+    dj_game_rec b = new_game("beta");
+    dj_store_game_insert(s, &b);
+    CHECK(dj_store_game_list(s, NULL, &list, &n) == 0 && n == 2);
+    free(list);
+    CHECK(dj_store_game_list(s, "active", &list, &n) == 0 && n == 1);
+    CHECK(n == 1 && strcmp(list[0].name, "alpha") == 0);
+    free(list);
+
+    CHECK(dj_store_game_log(s, g.id, 5, "me", "test", "detail") == 0);
+    dj_game_log_rec *log;
+    CHECK(dj_store_game_log_list(s, g.id, &log, &n) == 0 && n == 1);
+    CHECK(n == 1 && strcmp(log[0].action, "test") == 0);
+    free(log);
+}
+
+static dj_participant_rec player(int64_t game, int power, const char *email)
+{
+    dj_participant_rec p;
+    memset(&p, 0, sizeof p);
+    p.game_id = game;
+    strcpy(p.role, "player");
+    p.power = power;
+    snprintf(p.email, sizeof p.email, "%s", email);
+    strcpy(p.status, "playing");
+    p.joined_at = 10;
+    return p;
+}
+
+static void test_participants(dj_store *s)
+{
+    dj_game_rec g;
+    dj_store_game_get(s, "alpha", &g);
+    dj_participant_rec a = player(g.id, 2, "a@x"), b = player(g.id, 2, "b@x");
+    dj_participant_rec c = player(g.id, -1, "c@x");
+    CHECK(dj_store_participant_insert(s, &a) == 0);
+    CHECK(dj_store_participant_insert(s, &b) < 0); /* power 2 is taken */
+    CHECK(dj_store_participant_insert(s, &c) == 0); /* no power yet */
+    strcpy(a.status, "replaced");
+    a.left_at = 20;
+    CHECK(dj_store_participant_update(s, &a) == 0);
+    CHECK(dj_store_participant_insert(s, &b) == 0); /* now it is free */
+    dj_participant_rec got;
+    CHECK(dj_store_participant_of_power(s, g.id, 2, &got) == 0);
+    CHECK_STR(got.email, "b@x");
+    CHECK(dj_store_participant_of_power(s, g.id, 3, &got) ==
+          DJ_STORE_NOTFOUND);
+    dj_participant_rec *list;
+    int n;
+    CHECK(dj_store_participant_list(s, g.id, &list, &n) == 0 && n == 3);
+    CHECK(n == 3 && list[1].power == -1 && list[0].left_at == 20);
+    free(list);
+
+    CHECK(dj_store_absence_insert(s, b.id, 100, 200) == 0);
+    CHECK(dj_store_absence_insert(s, b.id, 300, 300) < 0); /* empty */
+    dj_absence_rec *abs;
+    CHECK(dj_store_absence_list(s, g.id, 150, &abs, &n) == 0 && n == 1);
+    CHECK(n == 1 && abs[0].power == 2 && abs[0].end == 200);
+    int64_t id = n ? abs[0].id : 0;
+    free(abs);
+    CHECK(dj_store_absence_list(s, g.id, 200, &abs, &n) == 0 && n == 0);
+    free(abs);
+    CHECK(dj_store_absence_delete(s, b.id, id) == 0);
+    CHECK(dj_store_absence_delete(s, b.id, id) == DJ_STORE_NOTFOUND);
+}
+
+static dj_phase_rec phase(int64_t game, int seq, const char *status)
+{
+    dj_phase_rec p;
+    memset(&p, 0, sizeof p);
+    p.game_id = game;
+    p.seq = seq;
+    snprintf(p.name, sizeof p.name, "S%dM", 1901 + seq);
+    p.year = 1901 + seq;
+    snprintf(p.status, sizeof p.status, "%s", status);
+    p.position = (char *)"phase S1901M\n";
+    p.opened_at = 50;
+    p.deadline = 5000;
+    return p;
+}
+
+static void test_phases(dj_store *s)
+{
+    dj_game_rec g;
+    dj_store_game_get(s, "alpha", &g);
+    dj_phase_rec p0 = phase(g.id, 0, "current"), p1 = phase(g.id, 1, "current");
+    CHECK(dj_store_phase_insert(s, &p0) == 0);
+    CHECK(dj_store_phase_insert(s, &p1) < 0); /* one open phase per game */
+    dj_phase_rec again = phase(g.id, 0, "done");
+    CHECK(dj_store_phase_insert(s, &again) < 0); /* seq 0 is live */
+    dj_phase_rec bad = phase(9999, 0, "current");
+    CHECK(dj_store_phase_insert(s, &bad) < 0); /* foreign key */
+
+    /* One result per phase: the second is refused. */
+    dj_result_rec r = {p0.id, 60, (char *)"report", (char *)"detail",
+                       (char *)""};
+    CHECK(dj_store_result_insert(s, &r) == 0);
+    CHECK(dj_store_result_insert(s, &r) < 0);
+    CHECK(strstr(dj_store_error(s), "constraint") != NULL);
+    dj_result_rec got;
+    CHECK(dj_store_result_get(s, p0.id, &got) == 0);
+    CHECK_STR(got.report, "report");
+    dj_result_rec_free(&got);
+
+    CHECK(dj_store_phase_set_status(s, p0.id, "done", 0) == 0);
+    CHECK(dj_store_phase_insert(s, &p1) == 0);
+    dj_phase_rec open;
+    CHECK(dj_store_phase_open(s, g.id, &open) == 0);
+    CHECK(open.id == p1.id && open.deadline == 5000 && open.late_at == 0);
+    CHECK_STR(open.position, "phase S1901M\n");
+    dj_phase_rec_free(&open);
+    CHECK(dj_store_phase_set_late(s, p1.id, 77) == 0);
+    CHECK(dj_store_phase_get(s, p1.id, &open) == 0 && open.late_at == 77);
+    dj_phase_rec_free(&open);
+    CHECK(dj_store_phase_set_deadline(s, p1.id, 6000) == 0);
+    CHECK(dj_store_phase_get(s, p1.id, &open) == 0 && open.late_at == 0 &&
+          open.deadline == 6000);
+    dj_phase_rec_free(&open);
+
+    /* Undone phases step aside for a copy with the same seq. */
+    dj_rollback_rec rb;
+    memset(&rb, 0, sizeof rb);
+    rb.game_id = g.id;
+    rb.to_seq = 1;
+    strcpy(rb.prev_state, "active");
+    CHECK(dj_store_rollback_insert(s, &rb) == 0);
+    CHECK(dj_store_phase_set_status(s, p1.id, "undone", rb.id) == 0);
+    dj_phase_rec copy = phase(g.id, 1, "current");
+    CHECK(dj_store_phase_insert(s, &copy) == 0);
+    CHECK(dj_store_rollback_set_copy(s, rb.id, copy.id) == 0);
+    dj_rollback_rec latest;
+    CHECK(dj_store_rollback_latest(s, g.id, &latest) == 0);
+    CHECK(latest.copy_phase_id == copy.id);
+    dj_phase_rec *list;
+    int n;
+    CHECK(dj_store_phase_list(s, g.id, &list, &n) == 0 && n == 2);
+    dj_phase_recs_free(list, n);
+    CHECK(dj_store_phase_list_all(s, g.id, &list, &n) == 0 && n == 3);
+    dj_phase_recs_free(list, n);
+    CHECK(dj_store_phase_list_undone(s, rb.id, &list, &n) == 0 && n == 1);
+    dj_phase_recs_free(list, n);
+    CHECK(dj_store_rollback_set_undone(s, rb.id, 99) == 0);
+    CHECK(dj_store_rollback_latest(s, g.id, &latest) == DJ_STORE_NOTFOUND);
+
+    /* Orders: the latest set per power counts; copies keep it. */
+    CHECK(dj_store_orders_add(s, copy.id, 0, "A VIE H\n", "t", "me", 1) == 0);
+    CHECK(dj_store_orders_add(s, copy.id, 0, "A VIE - TRI\n", "t", "me",
+                              2) == 0);
+    CHECK(dj_store_orders_add(s, copy.id, 3, "A BER H\n", "t", "me", 3) == 0);
+    dj_orders_rec *o;
+    CHECK(dj_store_orders_latest(s, copy.id, &o, &n) == 0 && n == 2);
+    CHECK(n == 2 && o[0].power == 0 && strcmp(o[0].orders, "A VIE - TRI\n") == 0);
+    CHECK(n == 2 && o[1].received_at == 3);
+    dj_orders_recs_free(o, n);
+    CHECK(dj_store_orders_all(s, copy.id, &o, &n) == 0 && n == 3);
+    dj_orders_recs_free(o, n);
+    CHECK(dj_store_orders_copy(s, copy.id, p0.id) == 0);
+    CHECK(dj_store_orders_latest(s, p0.id, &o, &n) == 0 && n == 2);
+    dj_orders_recs_free(o, n);
+
+    int ready, wait;
+    CHECK(dj_store_readiness_get(s, copy.id, 0, &ready, &wait) == 0 &&
+          !ready && !wait);
+    CHECK(dj_store_readiness_set(s, copy.id, 0, 1, 0) == 0);
+    CHECK(dj_store_readiness_set(s, copy.id, 0, 1, 1) == 0);
+    CHECK(dj_store_readiness_get(s, copy.id, 0, &ready, &wait) == 0 &&
+          ready && wait);
+}
+
+static void test_mail(dj_store *s)
+{
+    dj_game_rec g;
+    dj_store_game_get(s, "alpha", &g);
+    CHECK(dj_store_outbox_add(s, g.id, 0, "notice", "a@x", "subj", "body",
+                              5) == 0);
+    CHECK(dj_store_outbox_add(s, 0, 0, "notice", "b@x", "subj2", "body", 6) ==
+          0);
+    dj_outbox_rec *m;
+    int n;
+    CHECK(dj_store_outbox_list(s, g.id, NULL, &m, &n) == 0 && n == 1);
+    int64_t id = n ? m[0].id : 0;
+    dj_outbox_recs_free(m, n);
+    CHECK(dj_store_outbox_list(s, 0, "queued", &m, &n) == 0 && n == 2);
+    dj_outbox_recs_free(m, n);
+    CHECK(dj_store_outbox_set_state(s, id, "sent", NULL, 9) == 0);
+    CHECK(dj_store_outbox_list(s, 0, "sent", &m, &n) == 0 && n == 1);
+    CHECK(n == 1 && m[0].sent_at == 9 && m[0].attempts == 1);
+    dj_outbox_recs_free(m, n);
+    CHECK(dj_store_outbox_set_state(s, id, "lost", NULL, 9) < 0);
+
+    CHECK(dj_store_maillog_add(s, "<1@x>", "a@x", g.id, "ok", 1) == 0);
+    CHECK(dj_store_maillog_add(s, "<1@x>", "a@x", g.id, "ok", 2) ==
+          DJ_STORE_DUPLICATE);
+    CHECK(dj_store_press_add(s, g.id, 0, -1, "a@x", "", 0, "hello", 3) == 0);
+
+    char v[64];
+    CHECK(dj_store_setting_get(s, "k", v, sizeof v) == DJ_STORE_NOTFOUND);
+    CHECK(dj_store_setting_set(s, "k", "one") == 0);
+    CHECK(dj_store_setting_set(s, "k", "two") == 0);
+    CHECK(dj_store_setting_get(s, "k", v, sizeof v) == 0);
+    CHECK_STR(v, "two");
+}
+
+static void test_transactions(dj_store *s)
+{
+    CHECK(dj_store_begin(s) == 0);
+    CHECK(dj_store_in_transaction(s));
+    CHECK(dj_store_begin(s) < 0); /* no nesting */
+    dj_game_rec g = new_game("gamma"), got;
+    CHECK(dj_store_game_insert(s, &g) == 0);
+    dj_store_rollback(s);
+    CHECK(!dj_store_in_transaction(s));
+    CHECK(dj_store_game_get(s, "gamma", &got) == DJ_STORE_NOTFOUND);
+    CHECK(dj_store_begin(s) == 0);
+    CHECK(dj_store_game_insert(s, &g) == 0);
+    CHECK(dj_store_commit(s) == 0);
+    CHECK(dj_store_game_get(s, "gamma", &got) == 0);
+    CHECK(dj_store_commit(s) < 0); /* nothing open */
+}
+
+/* A process that dies at its n-th write point leaves nothing of its
+ * transaction behind, and the file stays sound. */
+static void test_crash(void)
+{
+    for (int n = 1; n <= 6; n++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            dj_store *s = open_db();
+            if (!s)
+                _exit(1);
+            dj_store_crash_at(s, n);
+            dj_game_rec g = new_game("crashing");
+            dj_store_begin(s);
+            dj_store_game_insert(s, &g);
+            dj_store_game_log(s, g.id, 1, "t", "crash", "");
+            dj_store_commit(s);
+            _exit(0);
+        }
+        int status = 0;
+        waitpid(pid, &status, 0);
+        /* Points 1-4: the two statements; 5: before COMMIT; 6: after. */
+        CHECK(WIFEXITED(status) &&
+              WEXITSTATUS(status) == DJ_STORE_CRASH_STATUS);
+        dj_store *s = open_db();
+        dj_game_rec got;
+        int rc = s ? dj_store_game_get(s, "crashing", &got) : -1;
+        CHECK(rc == (n == 6 ? 0 : DJ_STORE_NOTFOUND));
+        dj_store_close(s);
+    }
+    char v[64];
+    pragma_text("PRAGMA integrity_check", v, sizeof v);
+    CHECK_STR(v, "ok");
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/test_store.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    snprintf(path, sizeof path, "%s/judge.db", dir);
+    test_open();
+    test_newer_refused();
+    dj_store *s = open_db();
+    if (s) {
+        test_games(s);
+        test_participants(s);
+        test_phases(s);
+        test_mail(s);
+        test_transactions(s);
+        dj_store_close(s);
+    }
+    test_crash();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return test_summary();
+}
