@@ -605,7 +605,10 @@ static void order_outcome(const mv_ctx *c, int ui, dj_order_result *r)
         break;
     }
     if (u->dislodged) {
-        ok = false;
+        /* A support the paradox rule (4.A.2 a-c) spared from its dislodger
+         * still counted: it succeeded although the unit is dislodged. */
+        if (u->kind != MV_SUPPORT || u->mark != MK_NONE)
+            ok = false;
         r->flags |= DJ_RF_DISLODGED;
         r->dislodged_by = c->u[u->dislodger].prov;
     }
