@@ -284,6 +284,67 @@ static void mark_core(mv_ctx *c, const search *s, unsigned core)
             c->u[s->army[i]].in_paradox = true;
 }
 
+/* Final run: the core fails; under All Hold the attacks on `hold` too. */
+static void core_fail_with_attacks(mv_ctx *c, search *s, unsigned keep,
+                                   unsigned core, unsigned hold)
+{
+    if (hold)
+        fail_attacks_on_core(c, s, hold);
+    run_forced(c, s, keep, core);
+    mark_core(c, s, core);
+}
+
+/*
+ * The provinces army a's paradox plays out in: where it starts and goes,
+ * where its fleets are, and where the unit at its destination gives
+ * support.  Two paradoxes that share none are independent.
+ */
+static void paradox_zone(const mv_ctx *c, const search *s, int a, bool *zone)
+{
+    const mv_unit *u = &s->saved[a];
+    zone[u->prov] = zone[u->dest_prov] = true;
+    for (int f = 0; f < c->nunits; f++)
+        if (carrier(c, f, a, u->dest_prov, true, -1))
+            zone[s->saved[f].prov] = true;
+    int d = c->unit_at[u->dest_prov];
+    if (d >= 0 && s->saved[d].kind == MV_SUPPORT) {
+        int t = s->saved[d].target_dest >= 0 ? s->saved[d].target_dest
+                                             : s->saved[s->saved[d].target].prov;
+        zone[t] = true;
+    }
+}
+
+/* The armies of `core` linked, through shared zones, to the first in `left`. */
+static unsigned paradox_group(const mv_ctx *c, const search *s, unsigned core,
+                              unsigned left)
+{
+    bool zone[MV_MAX_DOUBTFUL][DJ_MAX_LOCS];
+    for (int i = 0; i < s->n; i++) {
+        memset(zone[i], 0, sizeof(bool) * (size_t)c->map->nlocs);
+        if (core >> i & 1u)
+            paradox_zone(c, s, s->army[i], zone[i]);
+    }
+    unsigned group = left & -left, grew = 1;
+    while (grew) {
+        grew = 0;
+        for (int i = 0; i < s->n; i++) {
+            if (!(core >> i & 1u) || (group >> i & 1u))
+                continue;
+            for (int j = 0; j < s->n && !(grew >> i & 1u); j++) {
+                if (!(group >> j & 1u))
+                    continue;
+                for (int p = 0; p < c->map->nlocs; p++)
+                    if (zone[i][p] && zone[j][p]) {
+                        grew |= 1u << i;
+                        break;
+                    }
+            }
+        }
+        group |= grew;
+    }
+    return group;
+}
+
 /* The assignment of convoy outcomes the paradox rule settles on. */
 static void settle_paradox(mv_ctx *c, search *s, unsigned found, unsigned differ,
                            int count)
@@ -301,18 +362,21 @@ static void settle_paradox(mv_ctx *c, search *s, unsigned found, unsigned differ
     }
 
     if (rule == 'f') {
-        /* DPTG: if every convoy of the core failing is consistent, take it. */
+        /* DPTG: a paradox whose convoys all failing is consistent is settled
+         * that way; any other falls back to All Hold.  Independent paradoxes
+         * are judged one by one. */
+        unsigned full = (1u << s->n) - 1u, hold = 0;
         run_forced(c, s, keep, core);
-        if (consistent(c, s, 0)) {
-            mark_core(c, s, core);
-            return;
+        for (unsigned left = core; left;) {
+            unsigned group = paradox_group(c, s, core, left);
+            if (!consistent(c, s, full & ~group))
+                hold |= group;
+            left &= ~group;
         }
-        rule = 'e';
+        core_fail_with_attacks(c, s, keep, core, hold);
+        return;
     }
-    if (rule == 'e')
-        fail_attacks_on_core(c, s, core);
-    run_forced(c, s, keep, core);
-    mark_core(c, s, core);
+    core_fail_with_attacks(c, s, keep, core, rule == 'e' ? core : 0);
 }
 
 void mv_resolve_with_paradox_rule(mv_ctx *c)
