@@ -12,7 +12,8 @@ set -euo pipefail
 
 PACKAGES=(build-essential autoconf automake libtool pkg-config
           libetpan-dev libsqlite3-dev libconfig-dev libcrypt-dev valgrind clang
-          libclang-rt-dev tzdata sqlite3)
+          libclang-rt-dev tzdata sqlite3
+          postfix dovecot-imapd dovecot-pop3d libsasl2-modules openssl)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: no dpkg here (not Debian?); please install the" \
@@ -43,5 +44,12 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
+# The mail-server tests run their own Postfix instance: the machine's
+# Postfix gets "No configuration", so installing it asks nothing and
+# starts nothing.
+if [[ " ${missing[*]} " == *" postfix "* ]]; then
+    echo "postfix postfix/main_mailer_type select No configuration" |
+        "${sudo_cmd[@]}" debconf-set-selections
+fi
 "${sudo_cmd[@]}" apt-get update -q
 "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "command/command.h"
 #include "game/calendar.h"
 #include "game/config.h"
 #include "game/game.h"
@@ -576,4 +577,50 @@ int cmd_tick(int argc, char **argv)
         dj_buf_printf(&out, "%d phase%s processed\n", processed,
                       processed == 1 ? "" : "s");
     return finish(j, argv[0], rc, &out);
+}
+
+/* ---- the mail command language ------------------------------------------------------- */
+
+/*
+ * judgectl command --from ADDR [--subject S] [--message-id ID]
+ * [--queue-reply] < BODY: run a message as judged would (one transaction)
+ * and print the reply, "Subject: ..." then the body.
+ */
+int cmd_command(int argc, char **argv)
+{
+    PARSE("--from --subject --message-id", "--queue-reply", SYN_COMMAND, 0,
+          0);
+    const char *from = opt_value(&a, "--from");
+    if (!from || !*from)
+        return usage(argv[0], SYN_COMMAND, "--from ADDRESS is needed", NULL);
+    char *text = read_stdin(argv[0]);
+    if (!text)
+        return EXIT_USAGE;
+    dj_judge *j = open_judge(argv[0]);
+    if (!j) {
+        free(text);
+        return EXIT_FAILED;
+    }
+    dj_command_msg msg = {from, opt_value(&a, "--subject"), text,
+                          dj_judge_now(j)};
+    dj_command_reply reply;
+    dj_command_reply_init(&reply);
+    int rc = dj_command_run(j, &msg, opt_value(&a, "--message-id"),
+                            opt_flag(&a, "--queue-reply"), &reply);
+    if (rc == 0)
+        printf("Subject: %s\n\n%s", reply.subject.data, reply.body.data);
+    else if (rc == 1)
+        fprintf(stderr, "judgectl %s: message %s was seen before: not run "
+                        "again\n",
+                argv[0], opt_value(&a, "--message-id"));
+    else
+        fprintf(stderr, "judgectl %s: %s\n", argv[0], reply.error);
+    dj_command_reply_free(&reply);
+    free(text);
+    dj_judge_close(j);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "judgectl %s: cannot write the output\n", argv[0]);
+        return EXIT_FAILED;
+    }
+    return rc == 0 ? EXIT_OK : EXIT_FAILED;
 }

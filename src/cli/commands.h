@@ -40,6 +40,9 @@ int cmd_orders(int argc, char **argv);
 #define SYN_HISTORY "GAME [FROM [TO]]"
 #define SYN_OUTBOX "[GAME]"
 #define SYN_TICK "[--quiet]"
+#define SYN_COMMAND                                                         \
+    "--from ADDRESS [--subject SUBJECT] [--message-id ID] [--queue-reply]" \
+    " < BODY"
 
 /* Global options given before the command: --config, --db, --maps. */
 void cli_set_global(const char *config, const char *db, const char *maps);
@@ -70,5 +73,7 @@ int cmd_summary(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_outbox(int argc, char **argv);
 int cmd_tick(int argc, char **argv);
+/* Run a mail message's commands (src/command) and print the reply. */
+int cmd_command(int argc, char **argv);
 
 #endif

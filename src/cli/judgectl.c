@@ -52,6 +52,9 @@ typedef struct command {
     "  early           yes/no: process as soon as every power is ready\n"     \
     "  early_delay     complete orders count as ready after this, or none\n"  \
     "  press           none, white, grey or white+grey\n"                     \
+    "  partial_press   yes/no: press to some powers (no: broadcasts only)\n"  \
+    "  fake_press      yes/no: press may show other recipients\n"            \
+    "  observer_press  any, white or none: what observers may send\n"       \
     "  assignment      choice (players pick powers) or random\n"              \
     "  zone            the game's time zone (Europe/Paris)\n"                 \
     "  map             the map (forming games only)\n"                        \
@@ -77,6 +80,14 @@ static const command COMMANDS[] = {
     {"check", "[--verbose] [--maps DIR] FILE...",
      "run adjudicator test cases and compare with their expected outcome",
      cmd_check, NULL},
+    {"command", SYN_COMMAND,
+     "run a mail message's commands (body on stdin) and print the reply",
+     cmd_command,
+     "The message runs as the mail judge runs it: one transaction, the\n"
+     "commands of dipjudge(7), side-effect mail (press, notices, results)\n"
+     "queued in the outbox.  --message-id records it in the mail log (a\n"
+     "message seen before is not run again); --queue-reply queues the\n"
+     "reply to the sender too.\n"},
     {"create", SYN_CREATE, "create a game; players then join it", cmd_create,
      SETTINGS_HELP},
     {"eject", SYN_EJECT,

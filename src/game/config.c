@@ -24,6 +24,9 @@ void dj_config_defaults(dj_config *c)
     snprintf(c->judge_name, sizeof c->judge_name, "dipjudge");
     snprintf(c->judge_address, sizeof c->judge_address, "judge@localhost");
     snprintf(c->zone, sizeof c->zone, "UTC");
+    c->allow_create = false;
+    c->signon_limit = 5;
+    c->signon_window = 60;
     dj_game_defaults *g = &c->game;
     g->move_delay = 72 * 60;
     g->retreat_delay = 24 * 60;
@@ -36,8 +39,35 @@ void dj_config_defaults(dj_config *c)
     g->early = true;
     g->early_delay = -1;
     snprintf(g->press, sizeof g->press, "white");
+    g->partial_press = true;
+    g->fake_press = false;
+    snprintf(g->observer_press, sizeof g->observer_press, "any");
     snprintf(g->assignment, sizeof g->assignment, "choice");
     snprintf(g->map, sizeof g->map, "standard");
+    c->reminder = 24 * 60;
+    dj_mail_settings *m = &c->mail;
+    m->tick_interval = 60;
+    m->max_message_size = 4 << 20;
+    m->max_lines = 2000;
+    m->reply_limit = 30;
+    m->reply_window = 3600;
+    m->retry_attempts = 8;
+    m->retry_delay = 60;
+    m->retry_max_delay = 6 * 3600;
+    snprintf(m->in.type, sizeof m->in.type, "maildir");
+    snprintf(m->in.path, sizeof m->in.path, "mail/in");
+    snprintf(m->in.host, sizeof m->in.host, "127.0.0.1");
+    snprintf(m->in.tls, sizeof m->in.tls, "none");
+    snprintf(m->in.mailbox, sizeof m->in.mailbox, "INBOX");
+    m->in.idle = true;
+    m->in.poll_interval = 60;
+    m->in.timeout = 60;
+    snprintf(m->out.type, sizeof m->out.type, "maildir");
+    snprintf(m->out.path, sizeof m->out.path, "mail/out");
+    snprintf(m->out.sendmail, sizeof m->out.sendmail, "/usr/sbin/sendmail");
+    snprintf(m->out.host, sizeof m->out.host, "127.0.0.1");
+    snprintf(m->out.tls, sizeof m->out.tls, "none");
+    m->out.timeout = 60;
 }
 
 const char *dj_config_find(const char *option, const char *installed)
@@ -139,10 +169,154 @@ static int get_bool(reader *r, const config_setting_t *s, bool *out)
     return 0;
 }
 
+/*
+ * A time in seconds: a whole number, or a string "45s", "5m", "2h", "1d"
+ * (units may be combined: "1h30m").
+ */
+static int get_seconds(reader *r, const config_setting_t *s, int *out,
+                       int min, int max)
+{
+    if (config_setting_type(s) == CONFIG_TYPE_INT)
+        return get_int(r, s, out, min, max);
+    char v[64];
+    if (get_string(r, s, v, sizeof v) < 0)
+        return -1;
+    long long total = 0;
+    const char *p = v;
+    while (*p) {
+        if (*p < '0' || *p > '9')
+            return bad(r, s, "'%s': a time like \"30s\", \"5m\", \"2h\""
+                             " or \"1d\"",
+                       config_setting_name(s));
+        long long n = 0;
+        while (*p >= '0' && *p <= '9' && n < 100000000)
+            n = n * 10 + (*p++ - '0');
+        long long unit = *p == 's' ? 1 : *p == 'm' ? 60 : *p == 'h' ? 3600
+                       : *p == 'd' ? 86400 : 0;
+        if (!unit)
+            return bad(r, s, "'%s': a number needs a unit s, m, h or d",
+                       config_setting_name(s));
+        p++;
+        total += n * unit;
+        if (total > max)
+            break;
+    }
+    if (!v[0] || total < min || total > max)
+        return bad(r, s, "'%s' is out of range", config_setting_name(s));
+    *out = (int)total;
+    return 0;
+}
+
+static const char *const IN_TYPES[] = {"maildir", "imap", "pop3", NULL};
+static const char *const OUT_TYPES[] = {"maildir", "sendmail", "smtp", NULL};
+static const char *const TLS_CHOICES[] = {"none", "may", "starttls", "tls",
+                                          NULL};
+
+/* A group { ... }: each member read by `one`. */
+static int read_group(reader *r, const config_setting_t *s, void *target,
+                      int (*one)(reader *, const config_setting_t *, void *))
+{
+    if (config_setting_type(s) != CONFIG_TYPE_GROUP)
+        return bad(r, s, "'%s' must be a group { ... }",
+                   config_setting_name(s));
+    for (int i = 0; i < config_setting_length(s); i++)
+        if (one(r, config_setting_get_elem(s, (unsigned)i), target) < 0)
+            return -1;
+    return 0;
+}
+
+static int read_inbound(reader *r, const config_setting_t *s, void *target)
+{
+    dj_inbound_config *in = target;
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "type") == 0)
+        return get_choice(r, s, in->type, sizeof in->type, IN_TYPES);
+    if (strcmp(name, "path") == 0)
+        return get_string(r, s, in->path, sizeof in->path);
+    if (strcmp(name, "host") == 0)
+        return get_string(r, s, in->host, sizeof in->host);
+    if (strcmp(name, "port") == 0)
+        return get_int(r, s, &in->port, 0, 65535);
+    if (strcmp(name, "user") == 0)
+        return get_string(r, s, in->user, sizeof in->user);
+    if (strcmp(name, "password") == 0)
+        return get_string(r, s, in->password, sizeof in->password);
+    if (strcmp(name, "tls") == 0)
+        return get_choice(r, s, in->tls, sizeof in->tls, TLS_CHOICES);
+    if (strcmp(name, "mailbox") == 0)
+        return get_string(r, s, in->mailbox, sizeof in->mailbox);
+    if (strcmp(name, "idle") == 0)
+        return get_bool(r, s, &in->idle);
+    if (strcmp(name, "expunge") == 0)
+        return get_bool(r, s, &in->expunge);
+    if (strcmp(name, "poll_interval") == 0)
+        return get_seconds(r, s, &in->poll_interval, 1, 86400);
+    if (strcmp(name, "timeout") == 0)
+        return get_seconds(r, s, &in->timeout, 1, 3600);
+    return bad(r, s, "unknown setting 'inbound.%s'", name);
+}
+
+static int read_outbound(reader *r, const config_setting_t *s, void *target)
+{
+    dj_outbound_config *out = target;
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "type") == 0)
+        return get_choice(r, s, out->type, sizeof out->type, OUT_TYPES);
+    if (strcmp(name, "path") == 0)
+        return get_string(r, s, out->path, sizeof out->path);
+    if (strcmp(name, "sendmail") == 0)
+        return get_string(r, s, out->sendmail, sizeof out->sendmail);
+    if (strcmp(name, "host") == 0)
+        return get_string(r, s, out->host, sizeof out->host);
+    if (strcmp(name, "port") == 0)
+        return get_int(r, s, &out->port, 0, 65535);
+    if (strcmp(name, "tls") == 0)
+        return get_choice(r, s, out->tls, sizeof out->tls, TLS_CHOICES);
+    if (strcmp(name, "user") == 0)
+        return get_string(r, s, out->user, sizeof out->user);
+    if (strcmp(name, "password") == 0)
+        return get_string(r, s, out->password, sizeof out->password);
+    if (strcmp(name, "helo") == 0)
+        return get_string(r, s, out->helo, sizeof out->helo);
+    if (strcmp(name, "timeout") == 0)
+        return get_seconds(r, s, &out->timeout, 1, 3600);
+    return bad(r, s, "unknown setting 'outbound.%s'", name);
+}
+
+static int read_limits(reader *r, const config_setting_t *s, void *target)
+{
+    dj_mail_settings *m = target;
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "max_message_size") == 0)
+        return get_int(r, s, &m->max_message_size, 1024, 256 << 20);
+    if (strcmp(name, "max_lines") == 0)
+        return get_int(r, s, &m->max_lines, 10, 1000000);
+    if (strcmp(name, "reply_limit") == 0)
+        return get_int(r, s, &m->reply_limit, 0, 1000000);
+    if (strcmp(name, "reply_window") == 0)
+        return get_seconds(r, s, &m->reply_window, 1, 30 * 86400);
+    return bad(r, s, "unknown setting 'limits.%s'", name);
+}
+
+static int read_retry(reader *r, const config_setting_t *s, void *target)
+{
+    dj_mail_settings *m = target;
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "attempts") == 0)
+        return get_int(r, s, &m->retry_attempts, 1, 1000);
+    if (strcmp(name, "delay") == 0)
+        return get_seconds(r, s, &m->retry_delay, 1, 7 * 86400);
+    if (strcmp(name, "max_delay") == 0)
+        return get_seconds(r, s, &m->retry_max_delay, 1, 30 * 86400);
+    return bad(r, s, "unknown setting 'retry.%s'", name);
+}
+
 static const char *const NMR_CHOICES[] = {"cd", "wait", NULL};
 static const char *const PRESS_CHOICES[] = {"none", "white", "grey",
                                             "white+grey", NULL};
 static const char *const ASSIGN_CHOICES[] = {"choice", "random", NULL};
+static const char *const OBSERVER_PRESS_CHOICES[] = {"any", "white", "none",
+                                                     NULL};
 
 static int read_game_setting(reader *r, const config_setting_t *s,
                              dj_game_defaults *g)
@@ -172,6 +346,13 @@ static int read_game_setting(reader *r, const config_setting_t *s,
     if (strcmp(name, "assignment") == 0)
         return get_choice(r, s, g->assignment, sizeof g->assignment,
                           ASSIGN_CHOICES);
+    if (strcmp(name, "partial_press") == 0)
+        return get_bool(r, s, &g->partial_press);
+    if (strcmp(name, "fake_press") == 0)
+        return get_bool(r, s, &g->fake_press);
+    if (strcmp(name, "observer_press") == 0)
+        return get_choice(r, s, g->observer_press, sizeof g->observer_press,
+                          OBSERVER_PRESS_CHOICES);
     if (strcmp(name, "time_of_day") == 0) {
         if (get_string(r, s, v, sizeof v) < 0)
             return -1;
@@ -213,6 +394,27 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
             return bad(r, s, "%s", z ? why : "out of memory");
         return 0;
     }
+    if (strcmp(name, "allow_create") == 0)
+        return get_bool(r, s, &c->allow_create);
+    if (strcmp(name, "signon_limit") == 0)
+        return get_int(r, s, &c->signon_limit, 1, 1000);
+    if (strcmp(name, "signon_window") == 0)
+        return get_duration(r, s, &c->signon_window, false);
+    if (strcmp(name, "admin_address") == 0)
+        return get_string(r, s, c->mail.admin_address,
+                          sizeof c->mail.admin_address);
+    if (strcmp(name, "reminder") == 0)
+        return get_duration(r, s, &c->reminder, true);
+    if (strcmp(name, "tick_interval") == 0)
+        return get_seconds(r, s, &c->mail.tick_interval, 1, 86400);
+    if (strcmp(name, "inbound") == 0)
+        return read_group(r, s, &c->mail.in, read_inbound);
+    if (strcmp(name, "outbound") == 0)
+        return read_group(r, s, &c->mail.out, read_outbound);
+    if (strcmp(name, "limits") == 0)
+        return read_group(r, s, &c->mail, read_limits);
+    if (strcmp(name, "retry") == 0)
+        return read_group(r, s, &c->mail, read_retry);
     if (strcmp(name, "games") == 0) {
         if (config_setting_type(s) != CONFIG_TYPE_GROUP)
             return bad(r, s, "'%s' must be a group { ... }", name);

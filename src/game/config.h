@@ -30,9 +30,60 @@ typedef struct dj_game_defaults {
     bool early;                                   /* early processing */
     int early_delay;                              /* minutes, or -1 */
     char press[16];                               /* none|white|grey|white+grey */
+    bool partial_press;                           /* press to some powers */
+    bool fake_press;                              /* fake recipients */
+    char observer_press[8];                       /* any | white | none */
     char assignment[8];                           /* choice | random */
     char map[64];                                 /* map of new games */
 } dj_game_defaults;
+
+/*
+ * Mail settings: read here with the rest of judge.conf, used only by
+ * judged (src/cli/judged.c turns them into the transports' own structs).
+ * Times are in seconds; the file writes them "30s", "5m", "2h", "1d" or as
+ * a plain number of seconds.
+ */
+typedef struct dj_inbound_config {
+    char type[12];              /* maildir | imap | pop3 */
+    char path[DJ_PATH_MAX];     /* maildir: the inbox Maildir */
+    char host[256];             /* imap, pop3 */
+    int port;                   /* 0: the protocol's usual port */
+    char user[128];
+    char password[256];
+    char tls[12];               /* none | may | starttls | tls */
+    char mailbox[128];          /* IMAP folder */
+    bool idle;                  /* IMAP: wait with IDLE when offered */
+    bool expunge;               /* IMAP: delete handled mail (else \Seen) */
+    int poll_interval;          /* seconds between looks for new mail */
+    int timeout;                /* seconds per network operation */
+} dj_inbound_config;
+
+typedef struct dj_outbound_config {
+    char type[12];              /* maildir | sendmail | smtp */
+    char path[DJ_PATH_MAX];     /* maildir: the outbox Maildir */
+    char sendmail[DJ_PATH_MAX]; /* sendmail: the program */
+    char host[256];             /* smtp */
+    int port;                   /* 0: 25 (465 with tls = "tls") */
+    char tls[12];               /* none | may | starttls | tls */
+    char user[128];             /* "": no AUTH */
+    char password[256];
+    char helo[256];             /* "": the host name */
+    int timeout;                /* seconds per network operation */
+} dj_outbound_config;
+
+typedef struct dj_mail_settings {
+    char admin_address[256];    /* undeliverable mail is reported here */
+    int tick_interval;          /* seconds between deadline checks */
+    int max_message_size;       /* bytes; larger mail is refused */
+    int max_lines;              /* lines of a message's text */
+    int reply_limit;            /* replies per sender per window; 0: no cap */
+    int reply_window;           /* seconds */
+    int retry_attempts;         /* sending attempts before giving up */
+    int retry_delay;            /* seconds before the first retry */
+    int retry_max_delay;        /* seconds: the backoff's cap */
+    dj_inbound_config in;
+    dj_outbound_config out;
+} dj_mail_settings;
 
 typedef struct dj_config {
     char file[DJ_PATH_MAX];       /* the file read; "" for embedded defaults */
@@ -41,7 +92,13 @@ typedef struct dj_config {
     char judge_name[64];          /* in subjects and report headers */
     char judge_address[256];      /* the judge's mail address */
     char zone[64];                /* time zone of new games */
+    bool allow_create;            /* CREATE by mail allowed */
+    int signon_limit;             /* failed sign-ons allowed per window */
+    int signon_window;            /* minutes */
+    int reminder;                 /* minutes before a deadline to remind
+                                     powers missing orders; -1: never */
     dj_game_defaults game;
+    dj_mail_settings mail;        /* judged's mail settings */
 } dj_config;
 
 /* The embedded defaults. */

@@ -79,9 +79,24 @@ void dj_judge_set_now(dj_judge *j, int64_t now)
     j->now = now;
 }
 
+int64_t dj_judge_now(const dj_judge *j)
+{
+    return j->now;
+}
+
 void dj_judge_set_actor(dj_judge *j, const char *actor)
 {
     snprintf(j->actor, sizeof j->actor, "%s", actor ? actor : "");
+}
+
+const char *dj_judge_actor(const dj_judge *j)
+{
+    return j->actor;
+}
+
+const dj_config *dj_judge_config(const dj_judge *j)
+{
+    return &j->cfg;
 }
 
 /* Map names are file names: letters, digits, '_' and '-' only. */

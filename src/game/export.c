@@ -84,6 +84,31 @@ done:
     return rc;
 }
 
+int dj_game_phase(dj_judge *j, const char *game, char *name, size_t namelen,
+                  char *phase, size_t phaselen)
+{
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    dj_game_rec g;
+    dj_phase_rec ph;
+    int rc = dj_store_game_get(j->store, game, &g);
+    if (rc == DJ_STORE_NOTFOUND)
+        rc = judge_fail(j, "game '%s' does not exist", game);
+    else if (rc < 0)
+        rc = judge_store_fail(j);
+    int prc = rc == 0 ? dj_store_phase_open(j->store, g.id, &ph) : -1;
+    if (rc == 0 && prc < 0)
+        rc = judge_store_fail(j);
+    if (rc == 0) {
+        snprintf(name, namelen, "%s", g.name);
+        snprintf(phase, phaselen, "%s", prc == 0 ? ph.name : "");
+    }
+    if (prc == 0)
+        dj_phase_rec_free(&ph);
+    dj_store_rollback(j->store);
+    return rc;
+}
+
 /* ---- show ------------------------------------------------------------------------ */
 
 static void duration(int minutes, dj_buf *out)
@@ -118,8 +143,15 @@ static void show_settings(const game_view *v, dj_buf *out)
         duration(g->early_delay, out);
         dj_buf_append(out, " after complete orders)");
     }
-    dj_buf_printf(out, "; press: %s; powers: %s; absences up to %d days\n",
-                  g->press, g->assignment, g->absence_limit);
+    dj_buf_printf(out, "; press: %s%s%s%s", g->press,
+                  g->partial_press ? "" : " (broadcasts only)",
+                  g->fake_press ? ", fake allowed" : "",
+                  strcmp(g->observer_press, "any") == 0 ? ""
+                  : strcmp(g->observer_press, "none") == 0
+                      ? ", none by observers"
+                      : ", observers white only");
+    dj_buf_printf(out, "; powers: %s; absences up to %d days\n",
+                  g->assignment, g->absence_limit);
     dj_buf_printf(out, "Rules: %s\n",
                   g->rules[0] ? g->rules : "the map's (DATC preferred)");
 }
@@ -136,7 +168,12 @@ static void vote_text(const game_view *v, const char *vote, char *buf,
         snprintf(buf, len, "%s", vote);
 }
 
-static int show_powers(dj_judge *j, game_view *v, dj_buf *out)
+/*
+ * The powers and participants.  `public` (LIST by mail, for anyone)
+ * leaves out addresses, votes and flags: only whether a power is played,
+ * its status and whether its orders are still awaited.
+ */
+static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
 {
     order_set *set = NULL;
     bool current = v->has_phase && strcmp(v->phase.status, "current") == 0;
@@ -153,9 +190,22 @@ static int show_powers(dj_judge *j, game_view *v, dj_buf *out)
     for (int p = 0; p < v->map->npowers; p++) {
         const dj_participant_rec *pl = gv_player(v, p);
         dj_buf_printf(out, "  %-10s %-28s %-15s", gv_power_name(v, p),
-                      !pl ? "(open)" : pl->email[0] ? pl->email : "(dummy)",
+                      !pl             ? "(open)"
+                      : !pl->email[0] ? "(dummy)"
+                      : !public       ? pl->email
+                      : pl->name[0]   ? pl->name
+                                      : "(a player)",
                       pl ? pl->status : "-");
-        if (current && power_must_order(v->map, v->pos, p)) {
+        if (public && current && power_must_order(v->map, v->pos, p)) {
+            int needed, given;
+            power_order_count(v->map, v->pos, p, set, &needed, &given);
+            dj_buf_append(out, given >= needed ? " orders in"
+                               : gv_in_disorder(v, p)
+                                   ? " (the judge orders)"
+                                   : " orders awaited");
+        } else if (public && current) {
+            dj_buf_append(out, " no orders needed");
+        } else if (current && power_must_order(v->map, v->pos, p)) {
             int needed, given, ready = 0, wait = 0;
             power_order_count(v->map, v->pos, p, set, &needed, &given);
             dj_store_readiness_get(j->store, v->phase.id, p, &ready, &wait);
@@ -167,14 +217,14 @@ static int show_powers(dj_judge *j, game_view *v, dj_buf *out)
         } else if (current) {
             dj_buf_append(out, " no orders needed");
         }
-        if (pl && pl->vote[0]) {
+        if (pl && pl->vote[0] && !public) {
             char vote[64];
             vote_text(v, pl->vote, vote, sizeof vote);
             dj_buf_printf(out, " vote %s", vote);
         }
         dj_buf_append(out, "\n");
     }
-    for (int i = 0; i < v->nparts; i++) {
+    for (int i = 0; i < v->nparts && !public; i++) {
         const dj_participant_rec *p = &v->parts[i];
         if (strcmp(p->role, "player") == 0 && p->power >= 0)
             continue;
@@ -193,7 +243,7 @@ static int show_powers(dj_judge *j, game_view *v, dj_buf *out)
 
 static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
-    (void)arg;
+    bool public = arg != NULL;
     dj_buf_printf(out, "Game %s on map %s: %s\n", v->g.name, v->g.map,
                   v->g.state);
     if (v->g.ending[0])
@@ -213,8 +263,19 @@ static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         dj_buf_append(out, "\n");
     }
     show_settings(v, out);
-    if (show_powers(j, v, out) < 0)
+    if (show_powers(j, v, public, out) < 0)
         return -1;
+    if (public) {
+        int waiting = 0;
+        for (int i = 0; i < v->nparts; i++)
+            waiting += strcmp(v->parts[i].role, "player") == 0 &&
+                       v->parts[i].power < 0 &&
+                       strcmp(v->parts[i].status, "playing") == 0;
+        if (waiting)
+            dj_buf_printf(out, "  %d player%s waiting for a power to be "
+                               "dealt\n",
+                          waiting, waiting == 1 ? "" : "s");
+    }
     if (v->has_phase) {
         dj_buf_append(out, "\n");
         dj_report_position(v->map, v->pos, out);
@@ -225,6 +286,12 @@ static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 int dj_game_show(dj_judge *j, const char *game, dj_buf *out)
 {
     return with_game_read(j, game, do_show, NULL, out);
+}
+
+int dj_game_show_public(dj_judge *j, const char *game, dj_buf *out)
+{
+    static const char public_view[] = "public";
+    return with_game_read(j, game, do_show, (void *)public_view, out);
 }
 
 /* ---- history -------------------------------------------------------------------- */
@@ -431,6 +498,11 @@ static void json_game(const game_view *v, dj_buf *out)
     dj_buf_append(out, g->early ? "true, " : "false, ");
     json_kv_int(out, "early_delay", g->early_delay, true);
     json_kv_str(out, "press", g->press, true);
+    json_key(out, "partial_press");
+    dj_buf_append(out, g->partial_press ? "true, " : "false, ");
+    json_key(out, "fake_press");
+    dj_buf_append(out, g->fake_press ? "true, " : "false, ");
+    json_kv_str(out, "observer_press", g->observer_press, true);
     json_kv_str(out, "assignment", g->assignment, true);
     json_kv_time(out, "created_at", g->created_at, true);
     json_kv_time(out, "started_at", g->started_at, true);

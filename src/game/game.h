@@ -26,9 +26,11 @@
 #define DJ_GAME_GAME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "game/config.h"
+#include "reader/interpret.h"
 #include "store/store.h"
 #include "util/buf.h"
 
@@ -47,6 +49,7 @@ dj_store *dj_judge_store(dj_judge *j);
 
 /* The current time (UTC seconds) for everything the session does. */
 void dj_judge_set_now(dj_judge *j, int64_t now);
+int64_t dj_judge_now(const dj_judge *j);
 /* Who acts, for the game log ("judgectl", an address). */
 void dj_judge_set_actor(dj_judge *j, const char *actor);
 
@@ -125,8 +128,8 @@ int dj_game_vote(dj_judge *j, const char *game, const char *power,
 
 /*
  * A player's absence: no deadline falls in [from, to) (times as
- * dj_time_parse reads them, in the game's zone).  from "clear" drops
- * every absence of the power.
+ * dj_time_parse reads them, in the game's zone; to NULL: one day from
+ * `from`).  from "clear" drops every absence of the power.
  */
 int dj_game_absence(dj_judge *j, const char *game, const char *power,
                     const char *from, const char *to, dj_buf *out);
@@ -174,6 +177,133 @@ int dj_game_summary(dj_judge *j, const char *game, dj_buf *out);
 int dj_game_export(dj_judge *j, const char *game, dj_buf *out);
 /* The mail queued for a game (NULL: every game). */
 int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out);
+
+/* ---- players by mail (access.c, orders.c, press.c) ---------------------------
+ *
+ * The mail command language (src/command) acts for whoever signed on; the
+ * functions below take that identity, found by dj_game_signon().
+ */
+
+/* Who a sign-on identified. */
+typedef struct dj_signon {
+    char game[64];          /* the game's name as stored */
+    char role[12];          /* player, observer, master */
+    int power;              /* the player's power, else -1 */
+    char power_name[48];    /* "France"; "" unless a player */
+    int64_t participant_id;
+} dj_signon;
+
+#define DJ_SIGNON_REFUSED 1
+
+/*
+ * Check a sign-on by mail.  `who` is a power (name, adjective or letter),
+ * "master" or "observer" (an observer is found by the sender's address);
+ * `sender` is the address the mail came from.  Returns 0 when signed on
+ * (*id filled in); DJ_SIGNON_REFUSED with the reason in dj_judge_error()
+ * when not: no such game or power, no password set, a wrong password, or
+ * too many failures from this sender for this game within the
+ * configuration's signon_window (then even the right password is refused).
+ * Each failure is recorded (counted for the limit, written to the game's
+ * log without the password; the masters are told when a sender reaches
+ * the limit) and stays recorded: the refusal is not an error rolled back.
+ * -1 on a database error.  Passwords are checked against the stored hash
+ * in constant time, and a sign-on for a power without a password costs the
+ * same time as one with, so timing does not tell which exist.
+ */
+int dj_game_signon(dj_judge *j, const char *game, const char *who,
+                   const char *password, const char *sender, dj_signon *id);
+
+/* A signed-on participant's new password (stored hashed). */
+int dj_game_set_password(dj_judge *j, const dj_signon *id,
+                         const char *password, dj_buf *out);
+
+/* A signed-on participant's new address, where the judge's mail goes. */
+int dj_game_set_address(dj_judge *j, const dj_signon *id,
+                        const char *address, dj_buf *out);
+
+/*
+ * A signed-on participant leaves the game: a player of a forming game
+ * frees the place; a player of a running game leaves the power in civil
+ * disorder (everyone is told); an observer stops observing.  Masters
+ * cannot resign.
+ */
+int dj_game_resign(dj_judge *j, const dj_signon *id, dj_buf *out);
+
+/* Mail the game's masters a notice ("dipjudge:GAME - PHASE What"). */
+int dj_game_notify_masters(dj_judge *j, const char *game, const char *what,
+                           const char *text);
+
+/*
+ * What anyone may see of a game (LIST GAME by mail): state, phase and
+ * deadline, settings, the powers with their status and who still has to
+ * order, the position.  No addresses and no votes.
+ */
+int dj_game_show_public(dj_judge *j, const char *game, dj_buf *out);
+
+/*
+ * A power's orders by mail.  `lines` are read best-effort for the power
+ * (reader/interpret.h); one reading per order found goes to
+ * reads[0..*nreads) (at most max_reads; *nreads may say more, as
+ * dj_interpret_lines) for the caller to echo.  Every order read goes on
+ * file, replacing the power's earlier order for the same unit, except in
+ * an adjustment phase, where the orders read replace the whole set; a line
+ * that could not be read (an error, an ambiguity) changes nothing.  The
+ * READY flag is left as it was.  Fails only when the game cannot take
+ * orders from the power now (finished, forming, nothing to order).
+ */
+int dj_game_submit_orders(dj_judge *j, const char *game, const char *power,
+                          const char *const *lines, int nlines,
+                          const char *source, dj_reading *reads,
+                          int max_reads, int *nreads);
+
+/* Withdraw all the power's orders for the current phase: its units hold. */
+int dj_game_clear_orders(dj_judge *j, const char *game, const char *power,
+                         const char *source, dj_buf *out);
+
+/*
+ * The power's situation in the current phase, for its player: the orders
+ * on file (canonical), the units still without an order or the builds or
+ * removals still due, its READY and WAIT flags, and the deadline.
+ */
+int dj_game_order_status(dj_judge *j, const char *game, const char *power,
+                         dj_buf *out);
+
+/*
+ * Press from a signed-on participant, under the game's press rules
+ * (settings press, partial_press, fake_press, observer_press).  Lists of
+ * recipients are written as players write them: power names, adjectives
+ * or letters, "master" (M), "observers" (O), separated by spaces or
+ * commas, or a run of letters ("FGR"); "all" for every power, "all but
+ * R T" for every power except those.
+ */
+typedef struct dj_press_request {
+    const char *to;       /* recipients as written; NULL: a broadcast */
+    const char *fake_to;  /* with fake: the recipients shown; NULL: shown
+                             as a broadcast */
+    bool fake;            /* show other recipients than the real ones */
+    int grey;             /* -1 the game's default, 0 white, 1 grey */
+    const char *body;     /* the text, lines ending in '\n' */
+} dj_press_request;
+
+/*
+ * Send press: one mail per recipient (never back to the sender), and a
+ * copy in the press archive.  Press to the master alone is always allowed
+ * and always white.  A message that breaks a rule is refused whole, with
+ * the rule in the error.
+ */
+int dj_game_press(dj_judge *j, const dj_signon *id,
+                  const dj_press_request *req, dj_buf *out);
+
+/* The session's actor (see dj_judge_set_actor) and configuration. */
+const char *dj_judge_actor(const dj_judge *j);
+const dj_config *dj_judge_config(const dj_judge *j);
+
+/*
+ * The game's name as stored and its current (or final) phase ("S1901M";
+ * "" while forming), for mail subjects.  Fails when there is no such game.
+ */
+int dj_game_phase(dj_judge *j, const char *game, char *name, size_t namelen,
+                  char *phase, size_t phaselen);
 
 /* ---- the clock ------------------------------------------------------------- */
 

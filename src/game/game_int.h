@@ -69,6 +69,16 @@ const dj_map *judge_map(dj_judge *j, const char *name);
 int gv_load(dj_judge *j, const char *name, game_view *v);
 void gv_free(game_view *v);
 
+/*
+ * Run one action on a game inside a write transaction (a savepoint when
+ * the caller has one open): load the game, call fn, commit; on failure
+ * nothing of it remains.  fn's output reaches `out` only on success.
+ */
+typedef int (*gv_action_fn)(dj_judge *j, game_view *v, void *arg,
+                            dj_buf *out);
+int gv_with_game(dj_judge *j, const char *game, gv_action_fn fn, void *arg,
+                 dj_buf *out);
+
 /* Reload participants after a change. */
 int gv_reload_parts(dj_judge *j, game_view *v);
 

@@ -23,11 +23,8 @@
 
 /* ---- helpers ----------------------------------------------------------------- */
 
-typedef int (*action_fn)(dj_judge *j, game_view *v, void *arg, dj_buf *out);
-
-/* Run one action on a game inside a write transaction. */
-static int with_game(dj_judge *j, const char *game, action_fn fn, void *arg,
-                     dj_buf *out)
+int gv_with_game(dj_judge *j, const char *game, gv_action_fn fn, void *arg,
+                 dj_buf *out)
 {
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
@@ -176,7 +173,7 @@ static int do_join(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 int dj_game_join(dj_judge *j, const char *game, const dj_join_request *req,
                  dj_buf *out)
 {
-    return with_game(j, game, do_join, (void *)req, out);
+    return gv_with_game(j, game, do_join, (void *)req, out);
 }
 
 /* ---- start ---------------------------------------------------------------------- */
@@ -308,7 +305,7 @@ static int do_start(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 
 int dj_game_start(dj_judge *j, const char *game, bool force, dj_buf *out)
 {
-    return with_game(j, game, do_start, &force, out);
+    return gv_with_game(j, game, do_start, &force, out);
 }
 
 /* ---- votes ------------------------------------------------------------------------ */
@@ -434,7 +431,7 @@ int dj_game_vote(dj_judge *j, const char *game, const char *power,
                  const char *vote, dj_buf *out)
 {
     vote_arg a = {power, vote};
-    return with_game(j, game, do_vote, &a, out);
+    return gv_with_game(j, game, do_vote, &a, out);
 }
 
 /* ---- absences ---------------------------------------------------------------------- */
@@ -475,9 +472,10 @@ static int do_absence(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     char why[256];
     if (dj_time_parse(v->zone, a->from, j->now, &from, why, sizeof why) < 0)
         return judge_fail(j, "absence start: %s", why);
-    if (!a->to || dj_time_parse(v->zone, a->to, j->now, &to, why,
-                                sizeof why) < 0)
-        return judge_fail(j, "absence end: %s", a->to ? why : "missing");
+    if (!a->to)
+        to = from + 86400; /* one day, as "SET ABSENCE date" by mail */
+    else if (dj_time_parse(v->zone, a->to, j->now, &to, why, sizeof why) < 0)
+        return judge_fail(j, "absence end: %s", why);
     if (to <= from)
         return judge_fail(j, "an absence must end after it starts");
     if (dj_store_absence_insert(j->store, pl->id, from, to) < 0)
@@ -503,14 +501,14 @@ static int do_absence(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         }
     }
     return gv_log(j, v, "absence", "%s %s..%s", gv_power_name(v, p), a->from,
-                  a->to);
+                  a->to ? a->to : "+1d");
 }
 
 int dj_game_absence(dj_judge *j, const char *game, const char *power,
                     const char *from, const char *to, dj_buf *out)
 {
     absence_arg a = {power, from, to};
-    return with_game(j, game, do_absence, &a, out);
+    return gv_with_game(j, game, do_absence, &a, out);
 }
 
 /* ---- pause, resume, terminate -------------------------------------------------------- */
@@ -560,7 +558,7 @@ static int do_pause(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 
 int dj_game_pause(dj_judge *j, const char *game, dj_buf *out)
 {
-    return with_game(j, game, do_pause, NULL, out);
+    return gv_with_game(j, game, do_pause, NULL, out);
 }
 
 static int do_resume(dj_judge *j, game_view *v, void *arg, dj_buf *out)
@@ -590,7 +588,7 @@ static int do_resume(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 
 int dj_game_resume(dj_judge *j, const char *game, dj_buf *out)
 {
-    return with_game(j, game, do_resume, NULL, out);
+    return gv_with_game(j, game, do_resume, NULL, out);
 }
 
 static int do_terminate(dj_judge *j, game_view *v, void *arg, dj_buf *out)
@@ -612,7 +610,7 @@ static int do_terminate(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 int dj_game_terminate(dj_judge *j, const char *game, const char *reason,
                       dj_buf *out)
 {
-    return with_game(j, game, do_terminate, (void *)reason, out);
+    return gv_with_game(j, game, do_terminate, (void *)reason, out);
 }
 
 /* ---- replace and eject ---------------------------------------------------------------- */
@@ -645,6 +643,13 @@ static int do_replace(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         if (new_player(j, v, p, "", "(civil disorder)", "civil-disorder") < 0 ||
             gv_log(j, v, "eject", "%s %s", gv_power_name(v, p), was) < 0)
             return -1;
+        char text[256];
+        snprintf(text, sizeof text,
+                 "The game master has removed the player of %s: %s is in "
+                 "civil disorder until a replacement is found.",
+                 gv_power_name(v, p), gv_power_name(v, p));
+        if (notice(j, v, "Player ejected", text) < 0)
+            return -1;
         dj_buf_printf(out, "%s: %s ejected; %s is in civil disorder\n",
                       v->g.name, was, gv_power_name(v, p));
         return 0;
@@ -652,6 +657,13 @@ static int do_replace(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     if (new_player(j, v, p, a->email, a->name, "playing") < 0 ||
         gv_log(j, v, "replace", "%s %s by %s", gv_power_name(v, p), was,
                a->email) < 0)
+        return -1;
+    char text[256];
+    snprintf(text, sizeof text,
+             "%s has a new player.  Welcome!  (The game master replaced "
+             "the previous one.)",
+             gv_power_name(v, p));
+    if (notice(j, v, "Player replaced", text) < 0)
         return -1;
     dj_buf_printf(out, "%s: %s now plays %s\n", v->g.name, a->email,
                   gv_power_name(v, p));
@@ -664,12 +676,68 @@ int dj_game_replace(dj_judge *j, const char *game, const char *power,
     if (!email || !*email)
         return judge_fail(j, "an address is needed for the new player");
     replace_arg a = {power, email, name};
-    return with_game(j, game, do_replace, &a, out);
+    return gv_with_game(j, game, do_replace, &a, out);
 }
 
 int dj_game_eject(dj_judge *j, const char *game, const char *power,
                   dj_buf *out)
 {
     replace_arg a = {power, NULL, NULL};
-    return with_game(j, game, do_replace, &a, out);
+    return gv_with_game(j, game, do_replace, &a, out);
+}
+
+/* ---- resigning by mail ------------------------------------------------------------------ */
+
+/*
+ * A player leaves: in a forming game the place is simply free again; in a
+ * running one the power goes to a civil-disorder dummy (as an eject) and
+ * everyone is told, so the master can look for a replacement.  Observers
+ * stop observing.  A master cannot resign this way: a game must keep one.
+ */
+static int do_resign(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const dj_signon *id = arg;
+    dj_participant_rec *p = NULL;
+    for (int i = 0; i < v->nparts && !p; i++)
+        if (v->parts[i].id == id->participant_id)
+            p = &v->parts[i];
+    if (!p || strcmp(p->status, "resigned") == 0 ||
+        strcmp(p->status, "replaced") == 0)
+        return judge_fail(j, "you are no longer in game '%s'", v->g.name);
+    if (strcmp(p->role, "master") == 0)
+        return judge_fail(j, "a master cannot resign by mail; the judge's "
+                             "administrator can change the master");
+    if (gv_require(j, v, "forming active paused") < 0)
+        return -1;
+    int power = strcmp(p->role, "player") == 0 ? p->power : -1;
+    bool running = strcmp(v->g.state, "forming") != 0 && power >= 0;
+    char was[DJ_EMAIL_MAX];
+    snprintf(was, sizeof was, "%s", p->email);
+    if (retire_player(j, p, "resigned") < 0)
+        return -1;
+    if (running &&
+        new_player(j, v, power, "", "(civil disorder)", "civil-disorder") < 0)
+        return -1;
+    if (gv_log(j, v, "resign", "%s %s", power >= 0 ? gv_power_name(v, power)
+                                                   : p->role, was) < 0)
+        return -1;
+    if (!running) {
+        dj_buf_printf(out, "%s: %s has left the game\n", v->g.name, was);
+        return gv_reload_parts(j, v);
+    }
+    char text[256];
+    snprintf(text, sizeof text,
+             "The player of %s has resigned: %s is in civil disorder until "
+             "the game master finds a replacement.",
+             gv_power_name(v, power), gv_power_name(v, power));
+    if (notice(j, v, "Player resigned", text) < 0)
+        return -1;
+    dj_buf_printf(out, "%s: %s has resigned; %s is in civil disorder\n",
+                  v->g.name, was, gv_power_name(v, power));
+    return 0;
+}
+
+int dj_game_resign(dj_judge *j, const dj_signon *id, dj_buf *out)
+{
+    return gv_with_game(j, id->game, do_resign, (void *)id, out);
 }

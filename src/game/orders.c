@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "game/game_int.h"
+#include "game/report.h"
 #include "reader/interpret.h"
 #include "reader/notation.h"
 #include "store/phases.h"
@@ -220,6 +221,18 @@ static int open_power(dj_judge *j, game_view *v, const char *game,
     return *power < 0 ? -1 : 0;
 }
 
+/* A power in civil disorder that orders again is back in the game. */
+static int back_from_disorder(dj_judge *j, game_view *v, int power)
+{
+    dj_participant_rec *p = gv_player(v, power);
+    if (p && p->email[0] && strcmp(p->status, "civil-disorder") == 0) {
+        snprintf(p->status, sizeof p->status, "playing");
+        if (dj_store_participant_update(j->store, p) < 0)
+            return judge_store_fail(j);
+    }
+    return 0;
+}
+
 int dj_game_set_orders(dj_judge *j, const char *game, const char *power_text,
                        const char *text, const char *source, bool ready,
                        dj_buf *out)
@@ -242,13 +255,8 @@ int dj_game_set_orders(dj_judge *j, const char *game, const char *power_text,
                             source ? source : "judgectl", j->actor,
                             j->now) < 0)
         goto store_fail;
-    /* A power in civil disorder that orders again is back in the game. */
-    dj_participant_rec *p = gv_player(&v, power);
-    if (p && p->email[0] && strcmp(p->status, "civil-disorder") == 0) {
-        snprintf(p->status, sizeof p->status, "playing");
-        if (dj_store_participant_update(j->store, p) < 0)
-            goto store_fail;
-    }
+    if (back_from_disorder(j, &v, power) < 0)
+        goto fail;
     int r0, w0;
     if (dj_store_readiness_get(j->store, v.phase.id, power, &r0, &w0) < 0 ||
         dj_store_readiness_set(j->store, v.phase.id, power, ready ? 1 : 0,
@@ -338,4 +346,285 @@ fail:
     dj_store_rollback(j->store);
     gv_free(&v);
     return -1;
+}
+
+/* ---- orders by mail ------------------------------------------------------------ */
+
+/* The power's latest orders on file, canonical text ("" when none). */
+static int latest_text(dj_judge *j, const game_view *v, int power,
+                       dj_buf *out)
+{
+    dj_orders_rec *recs = NULL;
+    int n = 0;
+    if (dj_store_orders_latest(j->store, v->phase.id, &recs, &n) < 0)
+        return judge_store_fail(j);
+    for (int i = 0; i < n; i++)
+        if (recs[i].power == power)
+            dj_buf_append(out, recs[i].orders);
+    dj_orders_recs_free(recs, n);
+    return 0;
+}
+
+/* Does a new order replace an earlier one: the same unit (province)? */
+static bool same_unit(const dj_map *map, const dj_order *a, const dj_order *b)
+{
+    return a->loc >= 0 && b->loc >= 0 &&
+           dj_province(map, a->loc) == dj_province(map, b->loc);
+}
+
+/* The orders read, without the earlier ones of a line for the same unit
+ * (the later line is the player's correction). */
+static bool superseded(const dj_map *map, const dj_reading *reads, int n,
+                       int k)
+{
+    for (int i = k + 1; i < n; i++)
+        if (reads[i].kind == DJ_READ_OK &&
+            same_unit(map, &reads[i].order, &reads[k].order))
+            return true;
+    return false;
+}
+
+/*
+ * The merged set: earlier orders for units not ordered now, then the new
+ * ones.  In an adjustment phase new orders replace everything: builds and
+ * removals are a count, not one order per unit, so keeping half of an old
+ * set would give the player a mix of two plans.
+ */
+static int merge_orders(dj_judge *j, const game_view *v, int power,
+                        const dj_reading *reads, int n, dj_buf *merged)
+{
+    if (v->pos->phase.type != DJ_ADJUSTMENT) {
+        dj_buf old;
+        dj_buf_init(&old);
+        if (latest_text(j, v, power, &old) < 0) {
+            dj_buf_free(&old);
+            return -1;
+        }
+        char *save = NULL;
+        for (char *line = strtok_r(old.data, "\n", &save); line;
+             line = strtok_r(NULL, "\n", &save)) {
+            dj_order o;
+            char why[256];
+            if (!*line || dj_notation_parse(v->map, power, v->pos->phase.type,
+                                            line, &o, why, sizeof why) < 0)
+                continue;
+            bool replaced = false;
+            for (int k = 0; k < n && !replaced; k++)
+                replaced = reads[k].kind == DJ_READ_OK &&
+                           same_unit(v->map, &reads[k].order, &o);
+            if (!replaced)
+                dj_buf_printf(merged, "%s\n", line);
+        }
+        dj_buf_free(&old);
+    }
+    for (int k = 0; k < n; k++)
+        if (reads[k].kind == DJ_READ_OK && !superseded(v->map, reads, n, k))
+            dj_buf_printf(merged, "%s\n", reads[k].text);
+    return dj_buf_ok(merged) ? 0 : judge_fail(j, "out of memory");
+}
+
+/* The game and power, with a current phase in which the power orders. */
+static int open_ordering(dj_judge *j, game_view *v, const char *game,
+                         const char *power_text, int *power)
+{
+    if (open_power(j, v, game, power_text, power) < 0)
+        return -1;
+    if (!v->has_phase || strcmp(v->phase.status, "current") != 0)
+        return judge_fail(j, "game '%s' has no phase taking orders",
+                          v->g.name);
+    if (!power_must_order(v->map, v->pos, *power))
+        return judge_fail(j, "%s has no orders to give in %s",
+                          gv_power_name(v, *power), v->phase.name);
+    return 0;
+}
+
+static int submit(dj_judge *j, game_view *v, int power,
+                  const char *const *lines, int nlines, const char *source,
+                  dj_reading *reads, int max_reads, int *nreads)
+{
+    int n = dj_interpret_lines(v->map, v->pos, power, &v->rules, lines,
+                               nlines, reads, max_reads);
+    if (n < 0)
+        return judge_fail(j, "orders could not be read");
+    *nreads = n;
+    if (n > max_reads)
+        n = max_reads; /* the rest are not even echoed: too many */
+    int ok = 0;
+    for (int k = 0; k < n; k++)
+        ok += reads[k].kind == DJ_READ_OK;
+    if (ok == 0)
+        return 0; /* nothing understood: what is on file stays */
+    dj_buf merged;
+    dj_buf_init(&merged);
+    int rc = merge_orders(j, v, power, reads, n, &merged);
+    if (rc == 0 &&
+        dj_store_orders_add(j->store, v->phase.id, power, merged.data,
+                            source ? source : "mail", j->actor, j->now) < 0)
+        rc = judge_store_fail(j);
+    dj_buf_free(&merged);
+    if (rc == 0)
+        rc = back_from_disorder(j, v, power);
+    if (rc == 0)
+        rc = gv_log(j, v, "orders", "%s: %d read", gv_power_name(v, power),
+                    ok);
+    return rc;
+}
+
+int dj_game_submit_orders(dj_judge *j, const char *game, const char *power,
+                          const char *const *lines, int nlines,
+                          const char *source, dj_reading *reads,
+                          int max_reads, int *nreads)
+{
+    *nreads = 0;
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    int p;
+    int rc = open_ordering(j, &v, game, power, &p);
+    if (rc == 0)
+        rc = submit(j, &v, p, lines, nlines, source, reads, max_reads,
+                    nreads);
+    if (rc == 0 && dj_store_commit(j->store) < 0)
+        rc = judge_store_fail(j);
+    if (rc < 0)
+        dj_store_rollback(j->store);
+    gv_free(&v);
+    return rc;
+}
+
+int dj_game_clear_orders(dj_judge *j, const char *game, const char *power,
+                         const char *source, dj_buf *out)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    int p;
+    int rc = open_ordering(j, &v, game, power, &p);
+    if (rc == 0 &&
+        dj_store_orders_add(j->store, v.phase.id, p, "",
+                            source ? source : "mail", j->actor, j->now) < 0)
+        rc = judge_store_fail(j);
+    if (rc == 0)
+        rc = gv_log(j, &v, "orders", "%s: cleared", gv_power_name(&v, p));
+    if (rc == 0 && dj_store_commit(j->store) < 0)
+        rc = judge_store_fail(j);
+    if (rc < 0) {
+        dj_store_rollback(j->store);
+    } else {
+        dj_buf_printf(out, "%s: orders of %s cleared; %s until new orders "
+                           "come\n",
+                      v.g.name, gv_power_name(&v, p),
+                      v.pos->phase.type == DJ_ADJUSTMENT
+                          ? "builds are waived and removals chosen for it"
+                      : v.pos->phase.type == DJ_RETREAT
+                          ? "its dislodged units disband"
+                          : "its units hold");
+    }
+    gv_free(&v);
+    return rc;
+}
+
+/* ---- a power's situation ---------------------------------------------------------- */
+
+/* Units of the power that must order and have no order in the set. */
+static void list_missing(const game_view *v, int power, const order_set *set,
+                         dj_buf *out)
+{
+    int n = 0;
+    bool retreat = v->pos->phase.type == DJ_RETREAT;
+    int count = retreat ? v->pos->ndislodged : v->pos->nunits;
+    for (int i = 0; i < count; i++) {
+        const dj_unit *u =
+            retreat ? &v->pos->dislodged[i].unit : &v->pos->units[i];
+        if (u->power != power ||
+            (retreat && v->pos->dislodged[i].nretreats == 0))
+            continue;
+        bool covered = false;
+        for (int k = 0; k < set->n && !covered; k++)
+            covered = order_covers(v->map, &set->orders[k], power, u->loc);
+        if (covered)
+            continue;
+        dj_buf_append(out, n++ ? ", " : "Still without orders: ");
+        dj_report_unit(v->map, u->type, u->loc, out);
+    }
+    dj_buf_append(out, n ? ".\n" : "Every unit has an order.\n");
+}
+
+static void deadline_text(const game_view *v, dj_buf *out)
+{
+    if (!v->phase.deadline)
+        return;
+    dj_buf_append(out, "Deadline: ");
+    gv_time(v, v->phase.deadline, out);
+    dj_buf_append(out, strcmp(v->g.state, "paused") == 0
+                           ? " (the game is paused)\n"
+                           : "\n");
+}
+
+static void status_text(const game_view *v, int power, const order_set *set,
+                        const char *on_file, int ready, int wait,
+                        dj_buf *out)
+{
+    char long_name[64];
+    dj_phase_format(v->pos->phase, long_name, sizeof long_name);
+    if (!power_must_order(v->map, v->pos, power)) {
+        dj_buf_printf(out, "%s has no orders to give in %s (%s).\n",
+                      gv_power_name(v, power), v->phase.name, long_name);
+        deadline_text(v, out);
+        return;
+    }
+    dj_buf_printf(out, "Orders of %s for %s (%s):\n", gv_power_name(v, power),
+                  v->phase.name, long_name);
+    if (!*on_file)
+        dj_buf_append(out, "  (none)\n");
+    for (const char *l = on_file; *l;) {
+        size_t len = strcspn(l, "\n");
+        if (len)
+            dj_buf_printf(out, "  %.*s\n", (int)len, l);
+        l += len + (l[len] == '\n');
+    }
+    if (v->pos->phase.type == DJ_ADJUSTMENT) {
+        int due = dj_adjustment_due(v->map, v->pos, power), needed, given;
+        power_order_count(v->map, v->pos, power, set, &needed, &given);
+        dj_buf_printf(out, "%s due: %d; given: %d%s\n",
+                      due > 0 ? "Builds" : "Removals", needed, given,
+                      given >= needed ? "." : " (the rest: the judge "
+                                              "decides if none come).");
+    } else {
+        list_missing(v, power, set, out);
+    }
+    dj_buf_printf(out, "READY: %s.  WAIT: %s.\n", ready ? "yes" : "no",
+                  wait ? "yes" : "no");
+    deadline_text(v, out);
+}
+
+int dj_game_order_status(dj_judge *j, const char *game, const char *power,
+                         dj_buf *out)
+{
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    memset(&v, 0, sizeof v);
+    int p, ready = 0, wait = 0;
+    order_set *set = malloc(sizeof *set);
+    dj_buf on_file;
+    dj_buf_init(&on_file);
+    int rc = set ? open_power(j, &v, game, power, &p)
+                 : judge_fail(j, "out of memory");
+    if (rc == 0 && (!v.has_phase || strcmp(v.phase.status, "current") != 0))
+        rc = judge_fail(j, "game '%s' has no phase taking orders", v.g.name);
+    if (rc == 0)
+        rc = orders_load(j, &v, v.phase.id, set);
+    if (rc == 0)
+        rc = latest_text(j, &v, p, &on_file);
+    if (rc == 0 &&
+        dj_store_readiness_get(j->store, v.phase.id, p, &ready, &wait) < 0)
+        rc = judge_store_fail(j);
+    if (rc == 0)
+        status_text(&v, p, set, on_file.data, ready, wait, out);
+    dj_store_rollback(j->store);
+    dj_buf_free(&on_file);
+    free(set);
+    gv_free(&v);
+    return rc;
 }

@@ -1,7 +1,8 @@
 /*
  * password.c — see password.h.  crypt_gensalt_rn() draws the salt from
  * the operating system's random source; crypt_r() keeps no state between
- * calls.
+ * calls; the computed hash is compared with the stored one in constant
+ * time.
  */
 #define _DEFAULT_SOURCE
 
@@ -33,6 +34,24 @@ int dj_password_hash(const char *password, char *out, size_t len)
     return rc;
 }
 
+/*
+ * Compare without an early exit: the time taken depends on the lengths
+ * only, never on how many leading characters match, so an attacker timing
+ * replies learns nothing about the stored hash.
+ */
+static bool same_constant_time(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t n = la > lb ? la : lb;
+    unsigned char diff = (unsigned char)(la != lb);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ca = i < la ? (unsigned char)a[i] : 0;
+        unsigned char cb = i < lb ? (unsigned char)b[i] : 0;
+        diff |= (unsigned char)(ca ^ cb);
+    }
+    return diff == 0;
+}
+
 bool dj_password_check(const char *password, const char *hash)
 {
     if (!hash || !*hash)
@@ -41,7 +60,7 @@ bool dj_password_check(const char *password, const char *hash)
     if (!data)
         return false;
     const char *h = crypt_r(password, hash, data);
-    bool ok = h && h[0] != '*' && strcmp(h, hash) == 0;
+    bool ok = h && h[0] != '*' && same_constant_time(h, hash);
     free(data);
     return ok;
 }

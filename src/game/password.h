@@ -15,7 +15,10 @@
 /* Hash a password into out (at least 128 bytes).  Returns 0 or -1. */
 int dj_password_hash(const char *password, char *out, size_t len);
 
-/* Does the password match the hash?  An empty hash matches nothing. */
+/*
+ * Does the password match the hash?  An empty hash matches nothing.  The
+ * comparison takes the same time wherever the first difference is.
+ */
 bool dj_password_check(const char *password, const char *hash);
 
 #endif

@@ -458,6 +458,65 @@ static int announce_late(dj_judge *j, game_view *v, uint32_t late,
     return rc;
 }
 
+/*
+ * The deadline reminder: once per deadline, when it is less than the
+ * configuration's `reminder` away, each power still missing orders gets a
+ * mail saying so (its player only: the master hears of lateness in the
+ * late notice).  Moving the deadline re-arms it (phases.reminded_at).
+ */
+static int remind(dj_judge *j, game_view *v, uint32_t late, dj_buf *out)
+{
+    if (j->cfg.reminder < 0 || !late || !v->phase.deadline ||
+        j->now >= v->phase.deadline ||
+        j->now < v->phase.deadline - (int64_t)j->cfg.reminder * 60)
+        return 0;
+    int rc = dj_store_phase_claim_reminder(j->store, v->phase.id, j->now);
+    if (rc == DJ_STORE_NOTFOUND)
+        return 0;
+    if (rc < 0)
+        return judge_store_fail(j);
+    dj_buf body, subject, when, names;
+    dj_buf_init(&body);
+    dj_buf_init(&subject);
+    dj_buf_init(&when);
+    dj_buf_init(&names);
+    gv_time(v, v->phase.deadline, &when);
+    power_list(v, late, &names);
+    gv_subject(j, v, v->phase.name, "Reminder", &subject);
+    for (int p = 0; p < v->map->npowers && rc == 0; p++) {
+        const dj_participant_rec *pl = gv_player(v, p);
+        if (!(late >> p & 1u) || !pl || !pl->email[0])
+            continue;
+        dj_buf_reset(&body);
+        dj_report_info info;
+        report_info(j, v, when.data, false, NULL, &info);
+        dj_report_header(v->map, &v->pos->phase, &info, &body);
+        dj_buf_printf(&body,
+                      "\nReminder: the deadline for %s is %s, and %s's "
+                      "orders are not complete.\n"
+                      "Sign on and send them (the reply lists what is "
+                      "still missing), or STATUS to see your orders on "
+                      "file.\n",
+                      v->phase.name, when.data, gv_power_name(v, p));
+        if (!dj_buf_ok(&body) || !dj_buf_ok(&subject))
+            rc = judge_fail(j, "out of memory");
+        else if (dj_store_outbox_add(j->store, v->g.id, v->phase.id,
+                                     "reminder", pl->email, subject.data,
+                                     body.data, j->now) < 0)
+            rc = judge_store_fail(j);
+    }
+    if (rc == 0)
+        rc = gv_log(j, v, "reminder", "%s: %s", v->phase.name, names.data);
+    if (rc == 0)
+        dj_buf_printf(out, "%s: %s reminder to %s\n", v->g.name,
+                      v->phase.name, names.data);
+    dj_buf_free(&body);
+    dj_buf_free(&subject);
+    dj_buf_free(&when);
+    dj_buf_free(&names);
+    return rc;
+}
+
 /* Decide and act for one game; *did is set when a phase was processed. */
 static int tick_decide(dj_judge *j, game_view *v, dj_buf *out, bool *did)
 {
@@ -468,6 +527,8 @@ static int tick_decide(dj_judge *j, game_view *v, dj_buf *out, bool *did)
         *did = true;
         return process_phase(j, v, out);
     }
+    if (remind(j, v, r.late, out) < 0)
+        return -1;
     if (!v->phase.deadline || j->now < v->phase.deadline)
         return 0;
     if (!r.late) {

@@ -103,6 +103,8 @@ static const char *const NMR_VALUES[] = {"cd", "wait", NULL};
 static const char *const PRESS_VALUES[] = {"none", "white", "grey",
                                            "white+grey", NULL};
 static const char *const ASSIGN_VALUES[] = {"choice", "random", NULL};
+static const char *const OBSERVER_PRESS_VALUES[] = {"any", "white", "none",
+                                                    NULL};
 
 static int duration(dj_judge *j, const char *key, const char *v, int *out,
                     bool none_ok)
@@ -183,6 +185,15 @@ static int apply_setting(dj_judge *j, dj_game_rec *g, const char *kv,
             return judge_fail(j, "press: none, white, grey or white+grey, "
                                  "got '%s'", v);
         snprintf(g->press, sizeof g->press, "%s", v);
+    } else if (!strcmp(key, "partial_press") || !strcmp(key, "fake_press")) {
+        if (parse_bool(v, &x) < 0)
+            return judge_fail(j, "%s: 'yes' or 'no', got '%s'", key, v);
+        *(key[0] == 'p' ? &g->partial_press : &g->fake_press) = x;
+    } else if (!strcmp(key, "observer_press")) {
+        if (!one_of(v, OBSERVER_PRESS_VALUES))
+            return judge_fail(j, "observer_press: any, white or none, got "
+                                 "'%s'", v);
+        snprintf(g->observer_press, sizeof g->observer_press, "%s", v);
     } else if (!strcmp(key, "assignment")) {
         if (!one_of(v, ASSIGN_VALUES))
             return judge_fail(j, "assignment: 'choice' or 'random', got '%s'",
@@ -251,6 +262,10 @@ int dj_game_create(dj_judge *j, const char *name, const char *map,
     g.early = d->early;
     g.early_delay = d->early_delay;
     snprintf(g.press, sizeof g.press, "%s", d->press);
+    g.partial_press = d->partial_press;
+    g.fake_press = d->fake_press;
+    snprintf(g.observer_press, sizeof g.observer_press, "%s",
+             d->observer_press);
     snprintf(g.assignment, sizeof g.assignment, "%s", d->assignment);
     g.created_at = j->now;
     if (apply_all(j, &g, settings, nsettings, true, NULL) < 0)

@@ -257,7 +257,7 @@ void dj_store_close(dj_store *s)
 {
     if (!s)
         return;
-    if (s->depth)
+    while (s->depth)
         dj_store_rollback(s);
     sqlite3_close(s->db);
     free(s);
@@ -273,10 +273,40 @@ int dj_store_schema_version(dj_store *s)
 
 /* ---- transactions ---------------------------------------------------------- */
 
+/*
+ * Inside an open transaction, "begin" opens a savepoint (dj2, dj3, ...):
+ * a game operation run from a larger unit of work (one mail message with
+ * many commands) is then atomic on its own, and its commit only releases
+ * the savepoint, so the outer transaction still decides for everything.
+ * The names are our own fixed words: no user text reaches the SQL.
+ */
+static int savepoint_sql(dj_store *s, const char *verb, int level)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "%s dj%d", verb, level);
+    return run_fixed(s, sql);
+}
+
+/* The outer transaction may have been rolled back by SQLite itself (an
+ * I/O error, a full disk): a savepoint opened now would silently start a
+ * new, separate transaction, so nesting refuses instead. */
+static int begin_nested(dj_store *s)
+{
+    if (sqlite3_get_autocommit(s->db))
+        return dj_store_fail(s, "database: the enclosing transaction was "
+                                "rolled back");
+    if (s->depth >= DJ_STORE_MAX_DEPTH)
+        return dj_store_fail(s, "database: transactions nested too deep");
+    if (savepoint_sql(s, "SAVEPOINT", s->depth + 1) < 0)
+        return -1;
+    s->depth++;
+    return 0;
+}
+
 int dj_store_begin(dj_store *s)
 {
     if (s->depth)
-        return dj_store_fail(s, "database: transaction already open");
+        return begin_nested(s);
     if (run_fixed(s, "BEGIN IMMEDIATE") < 0)
         return -1;
     s->depth = 1;
@@ -286,7 +316,7 @@ int dj_store_begin(dj_store *s)
 int dj_store_begin_read(dj_store *s)
 {
     if (s->depth)
-        return dj_store_fail(s, "database: transaction already open");
+        return begin_nested(s);
     if (run_fixed(s, "BEGIN") < 0)
         return -1;
     s->depth = 1;
@@ -297,6 +327,14 @@ int dj_store_commit(dj_store *s)
 {
     if (!s->depth)
         return dj_store_fail(s, "database: no transaction to commit");
+    if (s->depth > 1) {
+        if (savepoint_sql(s, "RELEASE", s->depth) < 0) {
+            dj_store_rollback(s);
+            return -1;
+        }
+        s->depth--;
+        return 0;
+    }
     st_write_point(s);
     if (run_fixed(s, "COMMIT") < 0) {
         dj_store_rollback(s);
@@ -307,21 +345,34 @@ int dj_store_commit(dj_store *s)
     return 0;
 }
 
+/* Roll back the innermost level: a savepoint (undone, then released so
+ * the level is gone) or the whole transaction. */
 void dj_store_rollback(dj_store *s)
 {
     if (!s->depth)
         return;
     char keep[sizeof s->err];
     memcpy(keep, s->err, sizeof keep);
-    if (sqlite3_get_autocommit(s->db) == 0)
-        run_fixed(s, "ROLLBACK");
+    if (sqlite3_get_autocommit(s->db) == 0) {
+        if (s->depth > 1) {
+            savepoint_sql(s, "ROLLBACK TO", s->depth);
+            savepoint_sql(s, "RELEASE", s->depth);
+        } else {
+            run_fixed(s, "ROLLBACK");
+        }
+    }
     memcpy(s->err, keep, sizeof keep);
-    s->depth = 0;
+    s->depth--;
 }
 
 bool dj_store_in_transaction(const dj_store *s)
 {
     return s->depth != 0;
+}
+
+bool dj_store_transaction_alive(const dj_store *s)
+{
+    return s->depth != 0 && sqlite3_get_autocommit(s->db) == 0;
 }
 
 /* ---- settings ---------------------------------------------------------------- */

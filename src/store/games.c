@@ -14,7 +14,7 @@
     "id, name, map, rules, state, zone, move_delay, retreat_delay,"        \
     " adjust_delay, time_of_day, days, grace, absence_limit, nmr, early,"  \
     " early_delay, press, assignment, ending, created_at, started_at,"     \
-    " finished_at, paused_at"
+    " finished_at, paused_at, partial_press, fake_press, observer_press"
 
 static void read_game(sqlite3_stmt *st, dj_game_rec *g)
 {
@@ -42,6 +42,15 @@ static void read_game(sqlite3_stmt *st, dj_game_rec *g)
     g->started_at = st_int64(st, 20, 0);
     g->finished_at = st_int64(st, 21, 0);
     g->paused_at = st_int64(st, 22, 0);
+    g->partial_press = sqlite3_column_int(st, 23);
+    g->fake_press = sqlite3_column_int(st, 24);
+    st_text(st, 25, g->observer_press, sizeof g->observer_press);
+}
+
+/* A record filled by hand may leave the newer press fields empty. */
+static const char *observer_press(const dj_game_rec *g)
+{
+    return g->observer_press[0] ? g->observer_press : "any";
 }
 
 int dj_store_game_insert(dj_store *s, dj_game_rec *g)
@@ -50,14 +59,15 @@ int dj_store_game_insert(dj_store *s, dj_game_rec *g)
                 "INSERT INTO games (name, map, rules, state, zone, move_delay,"
                 " retreat_delay, adjust_delay, time_of_day, days, grace,"
                 " absence_limit, nmr, early, early_delay, press, assignment,"
-                " created_at)"
+                " created_at, partial_press, fake_press, observer_press)"
                 " VALUES (?, ?, ?, 'forming', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                " ?, ?, ?, ?)",
-                "ssssiiiiiiisiissI", g->name, g->map, g->rules, g->zone,
+                " ?, ?, ?, ?, ?, ?, ?)",
+                "ssssiiiiiiisiissIiis", g->name, g->map, g->rules, g->zone,
                 g->move_delay, g->retreat_delay, g->adjust_delay,
                 g->time_of_day, g->days, g->grace, g->absence_limit, g->nmr,
                 g->early, g->early_delay, g->press, g->assignment,
-                g->created_at) < 0)
+                g->created_at, g->partial_press ? 1 : 0,
+                g->fake_press ? 1 : 0, observer_press(g)) < 0)
         return -1;
     g->id = st_last_id(s);
     strcpy(g->state, "forming");
@@ -131,12 +141,15 @@ int dj_store_game_update(dj_store *s, const dj_game_rec *g)
                    "UPDATE games SET rules = ?, zone = ?, move_delay = ?,"
                    " retreat_delay = ?, adjust_delay = ?, time_of_day = ?,"
                    " days = ?, grace = ?, absence_limit = ?, nmr = ?,"
-                   " early = ?, early_delay = ?, press = ?, assignment = ?"
+                   " early = ?, early_delay = ?, press = ?, assignment = ?,"
+                   " partial_press = ?, fake_press = ?, observer_press = ?"
                    " WHERE id = ?",
-                   "ssiiiiiiisiissI", g->rules, g->zone, g->move_delay,
+                   "ssiiiiiiisiissiisI", g->rules, g->zone, g->move_delay,
                    g->retreat_delay, g->adjust_delay, g->time_of_day,
                    g->days, g->grace, g->absence_limit, g->nmr, g->early,
-                   g->early_delay, g->press, g->assignment, g->id);
+                   g->early_delay, g->press, g->assignment,
+                   g->partial_press ? 1 : 0, g->fake_press ? 1 : 0,
+                   observer_press(g), g->id);
 }
 
 /* Times of 0 are stored as NULL ("not yet"). */

@@ -33,6 +33,10 @@ typedef struct dj_game_rec {
     int early;                      /* 0/1: process once everyone is ready */
     int early_delay;                /* minutes after complete orders, or -1 */
     char press[16];                 /* none, white, grey, white+grey */
+    int partial_press;              /* 0/1: press to some powers, not only
+                                       broadcasts */
+    int fake_press;                 /* 0/1: press may show other recipients */
+    char observer_press[8];         /* any, white, none ("": any) */
     char assignment[8];             /* choice, random */
     char ending[DJ_STORE_TEXT_MAX]; /* how it ended, "" while running */
     int64_t created_at;

@@ -182,8 +182,8 @@ int dj_store_phase_set_status(dj_store *s, int64_t id, const char *status,
 int dj_store_phase_set_deadline(dj_store *s, int64_t id, int64_t deadline)
 {
     return st_exec(s,
-                   "UPDATE phases SET deadline = NULLIF(?, 0), late_at = NULL"
-                   " WHERE id = ?",
+                   "UPDATE phases SET deadline = NULLIF(?, 0), late_at = NULL,"
+                   " reminded_at = NULL WHERE id = ?",
                    "II", deadline, id);
 }
 
@@ -191,6 +191,17 @@ int dj_store_phase_set_late(dj_store *s, int64_t id, int64_t late_at)
 {
     return st_exec(s, "UPDATE phases SET late_at = NULLIF(?, 0) WHERE id = ?",
                    "II", late_at, id);
+}
+
+int dj_store_phase_claim_reminder(dj_store *s, int64_t id, int64_t at)
+{
+    int changes = 0;
+    if (st_exec_changes(s, &changes,
+                        "UPDATE phases SET reminded_at = ?"
+                        " WHERE id = ? AND reminded_at IS NULL",
+                        "II", at, id) < 0)
+        return -1;
+    return changes ? 0 : DJ_STORE_NOTFOUND;
 }
 
 /* ---- orders -------------------------------------------------------------- */

@@ -62,6 +62,12 @@ int dj_store_phase_set_status(dj_store *s, int64_t id, const char *status,
                               int64_t rollback_id);
 int dj_store_phase_set_deadline(dj_store *s, int64_t id, int64_t deadline);
 int dj_store_phase_set_late(dj_store *s, int64_t id, int64_t late_at);
+/*
+ * Claim the phase's deadline reminder (sent once per deadline; moving the
+ * deadline resets it): 0 when this call claimed it, DJ_STORE_NOTFOUND
+ * when it was claimed before.
+ */
+int dj_store_phase_claim_reminder(dj_store *s, int64_t id, int64_t at);
 
 /* ---- orders ------------------------------------------------------------ */
 

@@ -40,6 +40,22 @@
  *   press         the press archive.
  *   game_log      what masters and the judge did to a game, and when.
  *
+ * Version 2 adds the rest of the press rules to games (partial_press:
+ * press to some powers allowed, else broadcasts only; fake_press: press
+ * may claim other recipients; observer_press: any, white or none) and
+ * signon_failures: one row per failed mail sign-on (sender address, the
+ * game name as written, time), counted to rate-limit password guessing
+ * and pruned as the rows age out of the window.
+ *
+ * Version 3 is the mail sender's (src/store/sending.h): the outbox learns
+ * when a row may next be tried (next_attempt_at, for retries with
+ * backoff), when it was claimed for sending (claimed_at), the Message-ID
+ * it goes out with (fixed at its first claim, so a copy re-sent after a
+ * crash carries the same one) and the Message-ID it answers
+ * (in_reply_to); an index finds the replies to one address (the reply
+ * rate limit).  Phases learn when their deadline reminder went out
+ * (reminded_at, reset with late_at when the deadline moves).
+ *
  * Times are INTEGER seconds since 1970, UTC.
  */
 #include <stdio.h>
@@ -223,9 +239,38 @@ static const char *const MIGRATION_1[] = {
     "CREATE INDEX game_log_game ON game_log (game_id, id)",
     NULL};
 
+static const char *const MIGRATION_2[] = {
+    "ALTER TABLE games ADD COLUMN partial_press INTEGER NOT NULL DEFAULT 1"
+    " CHECK (partial_press IN (0, 1))",
+    "ALTER TABLE games ADD COLUMN fake_press INTEGER NOT NULL DEFAULT 0"
+    " CHECK (fake_press IN (0, 1))",
+    "ALTER TABLE games ADD COLUMN observer_press TEXT NOT NULL"
+    " DEFAULT 'any' CHECK (observer_press IN ('any', 'white', 'none'))",
+
+    "CREATE TABLE signon_failures ("
+    " id INTEGER PRIMARY KEY,"
+    " sender TEXT NOT NULL,"
+    " game TEXT NOT NULL COLLATE NOCASE,"
+    " at INTEGER NOT NULL"
+    ")",
+    "CREATE INDEX signon_failures_key ON signon_failures (sender, game, at)",
+    NULL};
+
+static const char *const MIGRATION_3[] = {
+    "ALTER TABLE outbox ADD COLUMN next_attempt_at INTEGER NOT NULL"
+    " DEFAULT 0",
+    "ALTER TABLE outbox ADD COLUMN claimed_at INTEGER",
+    "ALTER TABLE outbox ADD COLUMN message_id TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE outbox ADD COLUMN in_reply_to TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX outbox_recipient ON outbox (recipients, kind, created_at)",
+    "ALTER TABLE phases ADD COLUMN reminded_at INTEGER",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
+    MIGRATION_2,
+    MIGRATION_3,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

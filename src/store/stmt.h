@@ -23,7 +23,7 @@
 struct dj_store {
     sqlite3 *db;
     char err[512];
-    int depth;        /* 1 inside dj_store_begin() .. commit/rollback */
+    int depth;        /* open levels: 1 the transaction, 2.. savepoints */
     long crash_at;    /* fault injection: crash at this write point */
     long writes;      /* write points passed so far */
 };

@@ -21,6 +21,13 @@
  * and dj_store_commit(); on any error the caller calls dj_store_rollback()
  * and nothing of the change remains.
  *
+ * Nesting.  A begin inside an open transaction opens a SAVEPOINT instead:
+ * its commit releases the savepoint, its rollback undoes just that level.
+ * So a front end may run many game operations in one transaction of its
+ * own (the mail command language runs a whole message so, together with
+ * the record of the message's Message-ID): each operation stays atomic,
+ * and only the outermost commit makes anything durable.
+ *
  * Errors.  Functions return 0 on success and -1 on failure with a one-line
  * message in dj_store_error(); lookups return DJ_STORE_NOTFOUND (1) when
  * no row matches.
@@ -33,7 +40,7 @@
 #include <stdint.h>
 
 #define DJ_STORE_NOTFOUND 1
-#define DJ_STORE_SCHEMA_VERSION 1
+#define DJ_STORE_SCHEMA_VERSION 3
 #define DJ_STORE_BUSY_MS 30000  /* how long to wait for another writer */
 
 typedef struct dj_store dj_store;
@@ -56,13 +63,23 @@ int dj_store_fail(dj_store *s, const char *fmt, ...)
 /* The file's schema version (PRAGMA user_version). */
 int dj_store_schema_version(dj_store *s);
 
-/* BEGIN IMMEDIATE / COMMIT / ROLLBACK.  Rollback never fails visibly. */
+/*
+ * BEGIN IMMEDIATE / COMMIT / ROLLBACK, or SAVEPOINT / RELEASE /
+ * ROLLBACK TO inside an open transaction.  Rollback never fails visibly.
+ */
+#define DJ_STORE_MAX_DEPTH 16
 int dj_store_begin(dj_store *s);
 /* BEGIN (deferred): a consistent view for reading; end with rollback. */
 int dj_store_begin_read(dj_store *s);
 int dj_store_commit(dj_store *s);
 void dj_store_rollback(dj_store *s);
 bool dj_store_in_transaction(const dj_store *s);
+/*
+ * Is the transaction opened with dj_store_begin still there?  False when
+ * none is open, or when SQLite rolled it back by itself after an error
+ * (then the caller must roll back and retry the whole unit of work).
+ */
+bool dj_store_transaction_alive(const dj_store *s);
 
 /* The judge's own settings: a key/value table. */
 int dj_store_setting_get(dj_store *s, const char *key, char *value,

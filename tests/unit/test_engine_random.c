@@ -1086,8 +1086,14 @@ static void check_movement(const phase_input *in, const dj_result *r)
         EXPECT(prov_of(pos->units[u].loc) == prov_of(o->loc),
                "'%s': result names the unit in %s", line,
                loc_name(pos->units[u].loc));
+        /* A support spared by 4.A.2 a-c succeeds although its unit is
+         * dislodged (notes/engine-bugs/04, 8a5435f). */
+        uint16_t spared = o->kind == DJ_ORDER_SUPPORT &&
+                                  dj_rule(&rules, DJ_RULE_CONVOY_PARADOX) <= 'c'
+                              ? DJ_RF_DISLODGED | DJ_RF_DESTROYED
+                              : 0;
         EXPECT(!res->success ||
-                   !(res->flags &
+                   !(res->flags & ~spared &
                      (DJ_RF_BOUNCE | DJ_RF_CUT | DJ_RF_VOID | DJ_RF_NO_CONVOY |
                       DJ_RF_DISLODGED | DJ_RF_ILLEGAL | DJ_RF_DISRUPTED |
                       DJ_RF_DESTROYED | DJ_RF_IGNORED)),
@@ -1329,9 +1335,9 @@ static void check_movement(const phase_input *in, const dj_result *r)
         EXPECT(same, "%s: %d retreat options, %d expected", ut, ng, nw);
     }
 
-    /* Strengths.  A dislodgement needs an attack (1 + successful supports
-     * from powers other than the defender's) stronger than the defence
-     * (1 + successful supports to hold). */
+    /* Strengths.  A dislodgement needs an attack (1 + supports given by
+     * powers other than the defender's) stronger than the defence (1 +
+     * supports given to hold). */
     for (int d = 0; d < next->ndislodged; d++) {
         const dj_dislodged *dd = &next->dislodged[d];
         int prov = prov_of(dd->unit.loc);
@@ -1344,7 +1350,14 @@ static void check_movement(const phase_input *in, const dj_result *r)
         for (int k = 0; k < in->norders; k++) {
             const dj_order *o = &in->orders[k];
             const dj_order_result *res = &r->orders[k];
-            if (o->kind != DJ_ORDER_SUPPORT || !res->success || res->unit < 0 ||
+            /* Given: succeeded, or (4.A.2 a-c spare it from the army that
+             * dislodges the supporter: notes/engine-bugs/04) dislodged but
+             * not cut. */
+            bool given = res->success ||
+                         ((res->flags & DJ_RF_DISLODGED) &&
+                          !(res->flags & (DJ_RF_CUT | DJ_RF_VOID |
+                                          DJ_RF_ILLEGAL | DJ_RF_IGNORED)));
+            if (o->kind != DJ_ORDER_SUPPORT || !given || res->unit < 0 ||
                 res->unit >= n || counted[res->unit])
                 continue;
             counted[res->unit] = true;

@@ -19,6 +19,7 @@
 #include "store/mail.h"
 #include "store/participants.h"
 #include "store/phases.h"
+#include "store/signons.h"
 #include "store/store.h"
 #include "testlib.h"
 
@@ -82,10 +83,53 @@ static void test_open(void)
     pragma_text("PRAGMA journal_mode", v, sizeof v);
     CHECK_STR(v, "wal");
     pragma_text("PRAGMA user_version", v, sizeof v);
-    CHECK_STR(v, "1");
+    char want[16];
+    snprintf(want, sizeof want, "%d", DJ_STORE_SCHEMA_VERSION);
+    CHECK_STR(v, want);
     /* Opening again migrates nothing and keeps the data. */
     s = open_db();
-    CHECK(s && dj_store_schema_version(s) == 1);
+    CHECK(s && dj_store_schema_version(s) == DJ_STORE_SCHEMA_VERSION);
+    dj_store_close(s);
+}
+
+/* A version-1 file (before the press columns and signon_failures) is
+ * brought up to date on open, its games keeping the press defaults. */
+static void test_migrate_from_1(void)
+{
+    char old[600], err[512];
+    snprintf(old, sizeof old, "%s/v1.db", dir);
+    dj_store *s = dj_store_open(old, err, sizeof err);
+    CHECK(s != NULL);
+    dj_game_rec g = new_game("kept");
+    CHECK(s && dj_store_game_insert(s, &g) == 0);
+    dj_store_close(s);
+    sqlite3 *db;
+    sqlite3_open(old, &db);
+    int rc = sqlite3_exec(db,
+                          "DROP TABLE signon_failures;"
+                          "ALTER TABLE games DROP COLUMN partial_press;"
+                          "ALTER TABLE games DROP COLUMN fake_press;"
+                          "ALTER TABLE games DROP COLUMN observer_press;"
+                          /* version 3's columns, so the file is v1 */
+                          "DROP INDEX outbox_recipient;"
+                          "ALTER TABLE outbox DROP COLUMN next_attempt_at;"
+                          "ALTER TABLE outbox DROP COLUMN claimed_at;"
+                          "ALTER TABLE outbox DROP COLUMN message_id;"
+                          "ALTER TABLE outbox DROP COLUMN in_reply_to;"
+                          "ALTER TABLE phases DROP COLUMN reminded_at;"
+                          "PRAGMA user_version = 1;",
+                          NULL, NULL, NULL);
+    sqlite3_close(db);
+    if (rc != SQLITE_OK)
+        return; /* an SQLite without DROP COLUMN: nothing to test */
+    s = dj_store_open(old, err, sizeof err);
+    CHECK(s && dj_store_schema_version(s) == DJ_STORE_SCHEMA_VERSION);
+    dj_game_rec got;
+    CHECK(s && dj_store_game_get(s, "kept", &got) == 0);
+    CHECK(got.partial_press == 1 && got.fake_press == 0);
+    CHECK_STR(got.observer_press, "any");
+    int n = -1;
+    CHECK(s && dj_store_signon_failures(s, "a", "kept", 0, &n) == 0 && n == 0);
     dj_store_close(s);
 }
 
@@ -336,11 +380,65 @@ static void test_mail(dj_store *s)
     CHECK_STR(v, "two");
 }
 
+/* A begin inside a transaction is a savepoint: its rollback undoes only
+ * its own level, its commit only releases it. */
+static void test_nesting(dj_store *s)
+{
+    dj_game_rec a = new_game("outer"), b = new_game("inner"), got;
+    CHECK(dj_store_begin(s) == 0);
+    CHECK(dj_store_transaction_alive(s));
+    CHECK(dj_store_game_insert(s, &a) == 0);
+    CHECK(dj_store_begin(s) == 0);
+    CHECK(dj_store_game_insert(s, &b) == 0);
+    dj_store_rollback(s); /* the inner level only */
+    CHECK(dj_store_in_transaction(s));
+    CHECK(dj_store_game_get(s, "inner", &got) == DJ_STORE_NOTFOUND);
+    CHECK(dj_store_game_get(s, "outer", &got) == 0);
+    CHECK(dj_store_begin_read(s) == 0);
+    CHECK(dj_store_begin(s) == 0); /* three levels */
+    CHECK(dj_store_game_insert(s, &b) == 0);
+    CHECK(dj_store_commit(s) == 0);
+    dj_store_rollback(s); /* the read level: undoes the insert above */
+    CHECK(dj_store_game_get(s, "inner", &got) == DJ_STORE_NOTFOUND);
+    CHECK(dj_store_begin(s) == 0);
+    CHECK(dj_store_game_insert(s, &b) == 0);
+    CHECK(dj_store_commit(s) == 0); /* released into the outer */
+    dj_store_rollback(s);           /* the outer: everything goes */
+    CHECK(!dj_store_in_transaction(s));
+    CHECK(!dj_store_transaction_alive(s));
+    CHECK(dj_store_game_get(s, "outer", &got) == DJ_STORE_NOTFOUND);
+    CHECK(dj_store_game_get(s, "inner", &got) == DJ_STORE_NOTFOUND);
+    /* Too deep is refused, and the levels opened still unwind. */
+    int opened = 0;
+    while (opened < DJ_STORE_MAX_DEPTH + 2 && dj_store_begin(s) == 0)
+        opened++;
+    CHECK(opened == DJ_STORE_MAX_DEPTH);
+    CHECK(strstr(dj_store_error(s), "too deep") != NULL);
+    while (opened--)
+        dj_store_rollback(s);
+    CHECK(!dj_store_in_transaction(s));
+}
+
+/* Failed sign-ons: counted per sender and game in a window, pruned. */
+static void test_signons(dj_store *s)
+{
+    int n = -1;
+    CHECK(dj_store_signon_failures(s, "a@x", "alpha", 0, &n) == 0 && n == 0);
+    CHECK(dj_store_signon_failure_add(s, "A@X", "alpha", 100, 0) == 0);
+    CHECK(dj_store_signon_failure_add(s, "a@x", "ALPHA", 200, 0) == 0);
+    CHECK(dj_store_signon_failure_add(s, "b@x", "alpha", 200, 0) == 0);
+    CHECK(dj_store_signon_failure_add(s, "a@x", "beta", 200, 0) == 0);
+    CHECK(dj_store_signon_failures(s, "a@x", "Alpha", 0, &n) == 0 && n == 2);
+    CHECK(dj_store_signon_failures(s, "a@x", "alpha", 150, &n) == 0 && n == 1);
+    /* A new failure prunes what is older than its window. */
+    CHECK(dj_store_signon_failure_add(s, "a@x", "alpha", 300, 150) == 0);
+    CHECK(dj_store_signon_failures(s, "a@x", "alpha", 0, &n) == 0 && n == 2);
+}
+
 static void test_transactions(dj_store *s)
 {
     CHECK(dj_store_begin(s) == 0);
     CHECK(dj_store_in_transaction(s));
-    CHECK(dj_store_begin(s) < 0); /* no nesting */
     dj_game_rec g = new_game("gamma"), got;
     CHECK(dj_store_game_insert(s, &g) == 0);
     dj_store_rollback(s);
@@ -400,6 +498,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/judge.db", dir);
     test_open();
     test_newer_refused();
+    test_migrate_from_1();
     dj_store *s = open_db();
     if (s) {
         test_games(s);
@@ -407,6 +506,8 @@ int main(int argc, char **argv)
         test_phases(s);
         test_mail(s);
         test_transactions(s);
+        test_nesting(s);
+        test_signons(s);
         dj_store_close(s);
     }
     test_crash();

@@ -1,0 +1,105 @@
+/*
+ * command.h — the email command language: what players, observers and
+ * game masters write to the judge, run against the game layer.
+ *
+ * Design.  The mail front end (judged) has already turned a message into
+ * plain UTF-8 text: the sender's address, the subject, and the body with
+ * quoted lines and the signature removed.  dj_command_execute() reads that
+ * text command by command (the language is modelled on njudge's and
+ * DPjudge's; players' guide: dipjudge(7)), acts through game.h as the
+ * participant who signed on, and writes a reply: every line echoed with
+ * what came of it, passwords masked, then the power's orders on file and
+ * what is still missing, and a summary of what the message did.
+ *
+ * Transactions.  The whole message runs inside ONE transaction that the
+ * caller owns:
+ *
+ *     dj_store_begin(store);
+ *     dj_store_maillog_add(store, message_id, ...);    duplicate? stop
+ *     dj_command_execute(judge, &msg, &reply);        -1? roll back
+ *     dj_command_queue_reply(judge, &msg, &reply);
+ *     dj_store_commit(store);
+ *
+ * so the record of the message, everything its commands changed, the mail
+ * they queued (press, notices to the master, results of a PROCESS) and the
+ * reply become durable together or not at all: a crash anywhere leaves the
+ * message to be read again, never half-applied.  Inside, each command runs
+ * in a savepoint of its own: a command that fails (a wrong password, a
+ * game that does not allow it) changes nothing, is explained in the reply,
+ * and the rest of the message still runs.  Only a failure of the message
+ * as a whole (the database lost the transaction, memory ran out) returns
+ * -1, and then the caller must roll everything back.
+ *
+ * One game per message: the first command that signs on to, joins,
+ * observes or creates a game fixes it; a command acting on another game
+ * is refused (reading commands, LIST, HISTORY and SUMMARY, may name any).
+ *
+ * Reply subjects follow the judge's one pattern,
+ *     JUDGE:GAME - PHASE What       "dipjudge:demo - S1901M Orders"
+ *     JUDGE:GAME - What             a game without a phase yet
+ *     JUDGE - What                  no game
+ * where What is "Orders" when the message gave orders, "Signon failed"
+ * when its sign-on was refused, else "Reply".
+ */
+#ifndef DJ_COMMAND_COMMAND_H
+#define DJ_COMMAND_COMMAND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game/game.h"
+#include "util/buf.h"
+
+typedef struct dj_command_msg {
+    const char *from;     /* the sender's address (already extracted) */
+    const char *subject;  /* may be NULL */
+    const char *body;     /* UTF-8; quotes and signature already stripped */
+    int64_t now;          /* the time the message is acted on (UTC) */
+} dj_command_msg;
+
+typedef struct dj_command_reply {
+    dj_buf subject;       /* see the pattern above */
+    dj_buf body;          /* plain UTF-8 text */
+    char game[64];        /* the message's game, "" when none */
+    char outcome[24];     /* for the mail log: ok, errors, signon-failed,
+                             empty (nothing to do) */
+    int commands;         /* commands and order lines run */
+    int failed;           /* of which failed or not understood */
+    bool orders;          /* the message gave orders */
+    char error[256];      /* why dj_command_execute returned -1 */
+} dj_command_reply;
+
+void dj_command_reply_init(dj_command_reply *r);
+void dj_command_reply_free(dj_command_reply *r);
+
+/*
+ * Run the message inside the caller's open transaction (see above) and
+ * fill in the reply.  The session's clock is set to msg->now and its actor
+ * (the game log's "who") to the sender for the duration.  Returns 0 (even
+ * when commands failed: the reply says which and why) or -1 when the
+ * message could not be run at all (no transaction open, the transaction
+ * was lost, out of memory; the reason in reply->error): the caller must
+ * roll back and may retry the message later.
+ */
+int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
+                       dj_command_reply *reply);
+
+/* Queue the reply to the sender in the outbox (kind "reply"). */
+int dj_command_queue_reply(dj_judge *j, const dj_command_msg *msg,
+                           const dj_command_reply *reply);
+
+/*
+ * Begin, execute, optionally queue the reply, commit: the whole message in
+ * one transaction of its own (for judgectl command and tests).  A
+ * message_id, when given, is recorded in the mail log first; a message
+ * seen before is not run again (returns 1, nothing changed).  Returns 0,
+ * 1 or -1 (everything rolled back).
+ */
+int dj_command_run(dj_judge *j, const dj_command_msg *msg,
+                   const char *message_id, bool queue_reply,
+                   dj_command_reply *reply);
+
+/* The HELP text, as the judge mails it. */
+void dj_command_help(dj_buf *out);
+
+#endif

@@ -1,0 +1,334 @@
+/*
+ * access.c — who may act on a game by mail: signing on, passwords,
+ * addresses, and notices to a game's masters.
+ *
+ * Design.  A sign-on names a game and a role in it (a power, "master",
+ * "observer") and gives a password; the participant found is the
+ * identity every later command of the message acts as.  Passwords are
+ * only ever compared with their stored hash (password.h: a slow salted
+ * hash, compared in constant time).  When there is no hash to compare
+ * with (no such game, power or observer, or nobody set a password) the
+ * password is hashed anyway, so that a wrong guess costs the same time
+ * whatever exists: replies do not tell an attacker by their speed which
+ * games and powers are there.
+ *
+ * Guessing is rate-limited: every failure is a row in signon_failures
+ * (store/signons.h) for the sender's address and the game name as
+ * written; once `signon_limit` failures fall inside `signon_window`, the
+ * sender's sign-ons for that game are refused before any password is
+ * looked at, until the oldest failure ages out.  The failure rows and the
+ * game-log lines are written in a transaction of their own that commits
+ * even though the sign-on is refused (a refusal is an answer, not an
+ * error), and neither ever holds the password.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "game/game_int.h"
+#include "game/password.h"
+#include "game/report.h"
+#include "store/mail.h"
+#include "store/signons.h"
+
+/* ---- notices to masters ----------------------------------------------------- */
+
+static int mail_masters(dj_judge *j, const game_view *v, const char *what,
+                        const char *text)
+{
+    dj_buf body, subject;
+    dj_buf_init(&body);
+    dj_buf_init(&subject);
+    dj_buf_printf(&body, "Game '%s': %s\n", v->g.name, text);
+    gv_subject(j, v, v->has_phase ? v->phase.name : "-", what, &subject);
+    int rc = dj_buf_ok(&body) && dj_buf_ok(&subject)
+                 ? gv_mail_all(j, v, 0, "notice", subject.data, body.data, 0,
+                               false)
+                 : judge_fail(j, "out of memory");
+    dj_buf_free(&body);
+    dj_buf_free(&subject);
+    return rc;
+}
+
+typedef struct notice_arg {
+    const char *what, *text;
+} notice_arg;
+
+static int do_notify(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    (void)out;
+    const notice_arg *a = arg;
+    return mail_masters(j, v, a->what, a->text);
+}
+
+int dj_game_notify_masters(dj_judge *j, const char *game, const char *what,
+                           const char *text)
+{
+    notice_arg a = {what, text};
+    dj_buf ignored;
+    dj_buf_init(&ignored);
+    int rc = gv_with_game(j, game, do_notify, &a, &ignored);
+    dj_buf_free(&ignored);
+    return rc;
+}
+
+/* ---- signing on --------------------------------------------------------------- */
+
+static bool same_address(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static bool live(const dj_participant_rec *p)
+{
+    return strcmp(p->status, "resigned") != 0 &&
+           strcmp(p->status, "replaced") != 0;
+}
+
+/* Spend the time of one password check when there is nothing to check. */
+static void check_nothing(const char *password)
+{
+    char scratch[DJ_HASH_MAX];
+    (void)dj_password_hash(password, scratch, sizeof scratch);
+}
+
+/* The participant the sign-on names and whose password matches, or NULL;
+ * *why says what failed (kept vague on purpose: the reply is the same
+ * whether a power exists without a password or the password is wrong). */
+static const dj_participant_rec *find_signon(const game_view *v,
+                                             const char *who,
+                                             const char *password,
+                                             const char *sender, int *power)
+{
+    *power = -1;
+    bool master = strcasecmp(who, "master") == 0 ||
+                  (strlen(who) == 1 && toupper((unsigned char)*who) == 'M' &&
+                   dj_map_find_power(v->map, who) < 0);
+    bool observer = strcasecmp(who, "observer") == 0 ||
+                    (strlen(who) == 1 &&
+                     toupper((unsigned char)*who) == 'O' &&
+                     dj_map_find_power(v->map, who) < 0);
+    const dj_participant_rec *found = NULL;
+    bool checked = false;
+    for (int i = 0; i < v->nparts && !found; i++) {
+        const dj_participant_rec *p = &v->parts[i];
+        if (!live(p) || !p->password_hash[0])
+            continue;
+        if (master && strcmp(p->role, "master") != 0)
+            continue;
+        if (observer && (strcmp(p->role, "observer") != 0 ||
+                         !same_address(p->email, sender)))
+            continue;
+        if (!master && !observer)
+            continue;
+        checked = true;
+        if (dj_password_check(password, p->password_hash))
+            found = p;
+    }
+    if (!master && !observer) {
+        int pw = dj_map_find_power(v->map, who);
+        const dj_participant_rec *p = pw >= 0 ? gv_player(v, pw) : NULL;
+        if (p && p->password_hash[0]) {
+            checked = true;
+            if (dj_password_check(password, p->password_hash)) {
+                found = p;
+                *power = pw;
+            }
+        }
+    }
+    if (!checked)
+        check_nothing(password);
+    return found;
+}
+
+static void fill_signon(const game_view *v, const dj_participant_rec *p,
+                        int power, dj_signon *id)
+{
+    memset(id, 0, sizeof *id);
+    snprintf(id->game, sizeof id->game, "%s", v->g.name);
+    snprintf(id->role, sizeof id->role, "%s", p->role);
+    id->power = power;
+    if (power >= 0)
+        snprintf(id->power_name, sizeof id->power_name, "%s",
+                 gv_power_name(v, power));
+    id->participant_id = p->id;
+}
+
+/* Record one failure; tell the masters when it reaches the limit. */
+static int record_failure(dj_judge *j, const game_view *v, const char *game,
+                          const char *who, const char *sender, int before)
+{
+    int64_t window = (int64_t)j->cfg.signon_window * 60;
+    if (dj_store_signon_failure_add(j->store, sender, game, j->now,
+                                    j->now - window) < 0)
+        return judge_store_fail(j);
+    if (!v)
+        return 0;
+    if (gv_log(j, v, "signon-failed", "%s from %s", who, sender) < 0)
+        return -1;
+    if (before + 1 != j->cfg.signon_limit)
+        return 0;
+    char text[DJ_EMAIL_MAX + 256];
+    snprintf(text, sizeof text,
+             "%d failed sign-ons from %s (the latest as %s); further "
+             "sign-ons from that address are refused for a while.",
+             j->cfg.signon_limit, sender, who);
+    return mail_masters(j, v, "Failed sign-ons", text);
+}
+
+/* The sign-on itself, inside the caller's transaction.  Returns 0,
+ * DJ_SIGNON_REFUSED (reason in j->err) or -1. */
+static int signon(dj_judge *j, const char *game, const char *who,
+                  const char *password, const char *sender, dj_signon *id)
+{
+    int failures = 0;
+    int64_t since = j->now - (int64_t)j->cfg.signon_window * 60;
+    if (dj_store_signon_failures(j->store, sender, game, since, &failures) <
+        0)
+        return judge_store_fail(j);
+    if (failures >= j->cfg.signon_limit) {
+        judge_fail(j, "too many failed sign-ons for game '%s' from your "
+                      "address; try again later",
+                   game);
+        return DJ_SIGNON_REFUSED;
+    }
+    dj_game_rec g;
+    int rc = dj_store_game_get(j->store, game, &g);
+    if (rc < 0)
+        return judge_store_fail(j);
+    bool exists = rc == 0;
+    game_view v;
+    memset(&v, 0, sizeof v);
+    if (exists && gv_load(j, game, &v) < 0) {
+        gv_free(&v);
+        return -1;
+    }
+    const dj_participant_rec *p = NULL;
+    int power = -1;
+    if (exists)
+        p = find_signon(&v, who, password, sender, &power);
+    else
+        check_nothing(password);
+    if (p) {
+        fill_signon(&v, p, power, id);
+        gv_free(&v);
+        return 0;
+    }
+    rc = record_failure(j, exists ? &v : NULL, game, who, sender, failures);
+    gv_free(&v);
+    if (rc < 0)
+        return -1;
+    judge_fail(j, "sign-on as %s in game '%s' refused: no such game or "
+                  "power, or a wrong password",
+               who, game);
+    return DJ_SIGNON_REFUSED;
+}
+
+int dj_game_signon(dj_judge *j, const char *game, const char *who,
+                   const char *password, const char *sender, dj_signon *id)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    char why[sizeof j->err];
+    int rc = signon(j, game, who, password, sender, id);
+    snprintf(why, sizeof why, "%s", j->err);
+    if (rc < 0 || dj_store_commit(j->store) < 0) {
+        if (rc >= 0)
+            judge_store_fail(j);
+        dj_store_rollback(j->store);
+        return -1;
+    }
+    snprintf(j->err, sizeof j->err, "%s", why);
+    return rc;
+}
+
+/* ---- the participant's own settings ------------------------------------------ */
+
+typedef struct own_arg {
+    const dj_signon *id;
+    const char *value;
+} own_arg;
+
+static dj_participant_rec *own_row(dj_judge *j, game_view *v,
+                                   const dj_signon *id)
+{
+    for (int i = 0; i < v->nparts; i++)
+        if (v->parts[i].id == id->participant_id && live(&v->parts[i]))
+            return &v->parts[i];
+    judge_fail(j, "you are no longer in game '%s'", v->g.name);
+    return NULL;
+}
+
+static int do_password(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const own_arg *a = arg;
+    dj_participant_rec *p = own_row(j, v, a->id);
+    if (!p)
+        return -1;
+    if (dj_password_hash(a->value, p->password_hash,
+                         sizeof p->password_hash) < 0)
+        return judge_fail(j, "cannot hash the password");
+    if (dj_store_participant_update(j->store, p) < 0)
+        return judge_store_fail(j);
+    if (gv_log(j, v, "password", "%s", p->power >= 0
+                                           ? gv_power_name(v, p->power)
+                                           : p->role) < 0)
+        return -1;
+    dj_buf_printf(out, "%s: password changed\n", v->g.name);
+    return 0;
+}
+
+int dj_game_set_password(dj_judge *j, const dj_signon *id,
+                         const char *password, dj_buf *out)
+{
+    own_arg a = {id, password};
+    return gv_with_game(j, id->game, do_password, &a, out);
+}
+
+/* One address: something@something, no spaces, quotes, commas or angle
+ * brackets (it goes into mail headers later). */
+static bool address_ok(const char *a)
+{
+    const char *at = strchr(a, '@');
+    if (!at || at == a || !at[1] || strchr(at + 1, '@') ||
+        strlen(a) >= DJ_EMAIL_MAX)
+        return false;
+    for (const char *c = a; *c; c++)
+        if ((unsigned char)*c <= ' ' || strchr("\"'<>,;()[]\\", *c) ||
+            (unsigned char)*c == 0x7f)
+            return false;
+    return true;
+}
+
+static int do_address(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const own_arg *a = arg;
+    if (!address_ok(a->value))
+        return judge_fail(j, "'%s' is not a mail address", a->value);
+    dj_participant_rec *p = own_row(j, v, a->id);
+    if (!p)
+        return -1;
+    char was[DJ_EMAIL_MAX];
+    snprintf(was, sizeof was, "%s", p->email);
+    snprintf(p->email, sizeof p->email, "%s", a->value);
+    if (dj_store_participant_update(j->store, p) < 0)
+        return judge_store_fail(j);
+    if (gv_log(j, v, "address", "%s -> %s", was, p->email) < 0)
+        return -1;
+    dj_buf_printf(out, "%s: mail now goes to %s\n", v->g.name, p->email);
+    return 0;
+}
+
+int dj_game_set_address(dj_judge *j, const dj_signon *id,
+                        const char *address, dj_buf *out)
+{
+    own_arg a = {id, address};
+    return gv_with_game(j, id->game, do_address, &a, out);
+}

@@ -1,0 +1,395 @@
+/*
+ * press.c — press: messages between the participants of a game, sent by
+ * the judge under the game's press rules (after njudge's).
+ *
+ *   press           none: only press to the master; white: the sender is
+ *                   named; grey: anonymous; white+grey: the sender chooses
+ *                   (white unless GREY is asked for).
+ *   partial_press   no: broadcasts only ("public press"); yes: press to
+ *                   some powers too.
+ *   fake_press      yes: a partial press may show other recipients than
+ *                   the real ones ("PRESS TO F FAKE BROADCAST": France
+ *                   reads it as a broadcast).
+ *   observer_press  any: observers press as players; white: never
+ *                   anonymously; none: only to the master.
+ *
+ * Press to the master alone is always allowed and always white: players
+ * must be able to reach their game master whatever the rules.  A press
+ * message that breaks a rule is refused whole, saying which rule.
+ *
+ * Delivery: one outbox mail per recipient address (the sender never gets
+ * its own press back; an address that is several recipients gets one
+ * copy), and one row in the press archive with the real recipients.  The
+ * subject carries only names the judge knows (powers, "Master"), never
+ * text from the message, so no header can be forged through it.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "game/game_int.h"
+#include "store/mail.h"
+
+typedef struct recipients {
+    uint32_t powers;
+    bool master, observers;
+} recipients;
+
+static bool letter_is_power(const game_view *v, char c)
+{
+    for (int p = 0; p < v->map->npowers; p++)
+        if (v->map->powers[p].letter == toupper((unsigned char)c))
+            return true;
+    return false;
+}
+
+/* One word of a list: a power, master, observers, or a run of letters. */
+static int add_word(dj_judge *j, const game_view *v, const char *w,
+                    recipients *r)
+{
+    int p = dj_map_find_power(v->map, w);
+    if (p >= 0) {
+        r->powers |= 1u << p;
+        return 0;
+    }
+    if (!strcasecmp(w, "master") || !strcasecmp(w, "gm")) {
+        r->master = true;
+        return 0;
+    }
+    if (!strcasecmp(w, "observers") || !strcasecmp(w, "observer")) {
+        r->observers = true;
+        return 0;
+    }
+    /* A run of letters ("FGR") must be written in capitals when longer
+     * than one letter: a misspelt lower-case name ("fame") would
+     * otherwise read as letters and send the press where nobody meant. */
+    recipients run = *r;
+    for (const char *c = w; *c; c++) {
+        if (w[1] && !isupper((unsigned char)*c))
+            return judge_fail(j, "unknown recipient '%s' (write power "
+                                 "names, or their letters in capitals: "
+                                 "FGR)",
+                              w);
+        char one[2] = {*c, '\0'};
+        if (letter_is_power(v, *c))
+            run.powers |= 1u << dj_map_find_power(v->map, one);
+        else if (toupper((unsigned char)*c) == 'M')
+            run.master = true;
+        else if (toupper((unsigned char)*c) == 'O')
+            run.observers = true;
+        else
+            return judge_fail(j, "unknown recipient '%s'", w);
+    }
+    *r = run;
+    return 0;
+}
+
+static uint32_t all_powers(const game_view *v)
+{
+    return v->map->npowers >= 32 ? ~0u : (1u << v->map->npowers) - 1;
+}
+
+/* "France Germany", "F,G", "FG", "all", "all but R T", "master". */
+static int parse_recipients(dj_judge *j, const game_view *v,
+                            const char *text, recipients *r)
+{
+    memset(r, 0, sizeof *r);
+    char copy[512];
+    if (strlen(text) >= sizeof copy)
+        return judge_fail(j, "the list of recipients is too long");
+    snprintf(copy, sizeof copy, "%s", text);
+    recipients but = {0, false, false};
+    bool all = false, after_but = false;
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ,\t", &save); w;
+         w = strtok_r(NULL, " ,\t", &save)) {
+        if (!strcasecmp(w, "and"))
+            continue;
+        if (!strcasecmp(w, "all") && !after_but && !all) {
+            all = true;
+            continue;
+        }
+        if (!strcasecmp(w, "but") && all && !after_but) {
+            after_but = true;
+            continue;
+        }
+        if (add_word(j, v, w, after_but ? &but : r) < 0)
+            return -1;
+    }
+    if (all)
+        r->powers |= all_powers(v) & ~but.powers;
+    if (but.master)
+        r->master = false;
+    if (but.observers)
+        r->observers = false;
+    if (!r->powers && !r->master && !r->observers)
+        return judge_fail(j, "press to whom? no recipients given");
+    return 0;
+}
+
+/* Append the n-th (from 1) of `total` names: "A", "A and B", "A, B and C". */
+static void list_name(dj_buf *out, int n, int total, const char *name)
+{
+    dj_buf_printf(out, "%s%s", n == 1 ? "" : n == total ? " and " : ", ",
+                  name);
+}
+
+/* "Germany, Italy and the master" */
+static void names_of(const game_view *v, const recipients *r, dj_buf *out)
+{
+    int total = __builtin_popcount(r->powers) + r->master + r->observers;
+    int n = 0;
+    for (int p = 0; p < v->map->npowers; p++)
+        if (r->powers >> p & 1u)
+            list_name(out, ++n, total, gv_power_name(v, p));
+    if (r->master)
+        list_name(out, ++n, total, "the master");
+    if (r->observers)
+        list_name(out, ++n, total, "the observers");
+}
+
+/* ---- the rules ------------------------------------------------------------------ */
+
+typedef struct press_plan {
+    const dj_signon *id;
+    bool broadcast;
+    recipients to;     /* real recipients (all of them for a broadcast) */
+    bool fake;
+    bool fake_broadcast;
+    recipients shown;  /* with fake and not fake_broadcast */
+    bool grey;
+} press_plan;
+
+static bool only_master(const press_plan *pl)
+{
+    return !pl->broadcast && pl->to.master && !pl->to.powers &&
+           !pl->to.observers;
+}
+
+/* Decide white or grey, then check every rule; -1 with the rule broken. */
+static int check_rules(dj_judge *j, const game_view *v,
+                       const dj_press_request *req, press_plan *pl)
+{
+    const dj_game_rec *g = &v->g;
+    bool observer = strcmp(pl->id->role, "observer") == 0;
+    bool master = strcmp(pl->id->role, "master") == 0;
+    bool white_ok = strcmp(g->press, "white") == 0 ||
+                    strcmp(g->press, "white+grey") == 0;
+    bool grey_ok = strcmp(g->press, "grey") == 0 ||
+                   strcmp(g->press, "white+grey") == 0;
+    bool observer_white = observer && strcmp(g->observer_press, "white") == 0;
+    /* The default is the game's; observers limited to white press send
+     * white even in a grey-only game (njudge's "Observer white"). */
+    pl->grey = req->grey > 0 || (req->grey < 0 && !white_ok && grey_ok &&
+                                 !observer_white && !master);
+    if (only_master(pl) && !pl->fake) {
+        pl->grey = false; /* always allowed, always white */
+        return 0;
+    }
+    if (master) {
+        if (pl->grey || pl->fake)
+            return judge_fail(j, "the master's press is white and never "
+                                 "fake");
+        return 0;
+    }
+    if (strcmp(g->press, "none") == 0)
+        return judge_fail(j, "game '%s' has no press, except to the master",
+                          g->name);
+    if (observer && strcmp(g->observer_press, "none") == 0)
+        return judge_fail(j, "observers of game '%s' may press only to the "
+                             "master",
+                          g->name);
+    if (observer_white && pl->grey)
+        return judge_fail(j, "observers' press in game '%s' is white only",
+                          g->name);
+    if (pl->grey && !grey_ok)
+        return judge_fail(j, "game '%s' has no grey (anonymous) press",
+                          g->name);
+    if (!pl->grey && !white_ok && !observer_white)
+        return judge_fail(j, "press in game '%s' is grey only: send it GREY",
+                          g->name);
+    if (!pl->broadcast && !g->partial_press)
+        return judge_fail(j, "game '%s' allows only broadcasts (press to "
+                             "everyone), or press to the master",
+                          g->name);
+    if (pl->fake && !g->fake_press)
+        return judge_fail(j, "game '%s' has no fake press", g->name);
+    if (pl->fake && pl->broadcast)
+        return judge_fail(j, "a broadcast cannot be faked: name the real "
+                             "recipients with PRESS TO");
+    return 0;
+}
+
+/* ---- delivery --------------------------------------------------------------------- */
+
+static bool receives(const game_view *v, const dj_participant_rec *p,
+                     const press_plan *pl)
+{
+    if (!p->email[0] || strcmp(p->status, "resigned") == 0 ||
+        strcmp(p->status, "replaced") == 0 ||
+        p->id == pl->id->participant_id)
+        return false;
+    if (strcmp(p->role, "master") == 0)
+        return pl->broadcast || pl->to.master;
+    if (strcmp(p->role, "observer") == 0)
+        return pl->broadcast || pl->to.observers;
+    return p->power >= 0 && gv_player(v, p->power) == p &&
+           (pl->broadcast || (pl->to.powers >> p->power & 1u));
+}
+
+static void sender_name(const game_view *v, const press_plan *pl,
+                        dj_buf *out)
+{
+    if (pl->grey)
+        dj_buf_append(out, "an anonymous sender");
+    else if (strcmp(pl->id->role, "master") == 0)
+        dj_buf_append(out, "the master");
+    else if (strcmp(pl->id->role, "observer") == 0)
+        dj_buf_append(out, "an observer");
+    else
+        dj_buf_append(out, gv_power_name(v, pl->id->power));
+}
+
+/* Subject and body as the recipients see them. */
+static void compose(dj_judge *j, const game_view *v, const press_plan *pl,
+                    const char *text, dj_buf *subject, dj_buf *body)
+{
+    dj_buf what;
+    dj_buf_init(&what);
+    bool shown_broadcast = pl->broadcast || pl->fake_broadcast;
+    dj_buf_append(&what, shown_broadcast ? "Broadcast" : "Press");
+    if (!pl->grey) {
+        dj_buf_append(&what, " from ");
+        if (strcmp(pl->id->role, "player") == 0)
+            dj_buf_append(&what, gv_power_name(v, pl->id->power));
+        else
+            dj_buf_append(&what, strcmp(pl->id->role, "master") == 0
+                                     ? "Master"
+                                     : "Observer");
+    }
+    gv_subject(j, v, v->has_phase ? v->phase.name : "-", what.data, subject);
+    dj_buf_printf(body, "Game '%s'%s%s: ", v->g.name,
+                  v->has_phase ? ", " : "", v->has_phase ? v->phase.name : "");
+    dj_buf_append(body, shown_broadcast ? "broadcast from " : "press from ");
+    sender_name(v, pl, body);
+    if (!shown_broadcast) {
+        dj_buf_append(body, " to ");
+        names_of(v, pl->fake ? &pl->shown : &pl->to, body);
+    }
+    dj_buf_printf(body, ".\n\n%s", text);
+    if (body->len && body->data[body->len - 1] != '\n')
+        dj_buf_append(body, "\n");
+    dj_buf_free(&what);
+}
+
+static int deliver(dj_judge *j, const game_view *v, const press_plan *pl,
+                   const char *subject, const char *body, int *sent)
+{
+    *sent = 0;
+    for (int i = 0; i < v->nparts; i++) {
+        const dj_participant_rec *p = &v->parts[i];
+        if (!receives(v, p, pl))
+            continue;
+        bool dup = false;
+        for (int k = 0; k < i && !dup; k++)
+            dup = receives(v, &v->parts[k], pl) &&
+                  strcasecmp(v->parts[k].email, p->email) == 0;
+        if (dup)
+            continue;
+        if (dj_store_outbox_add(j->store, v->g.id, 0, "press", p->email,
+                                subject, body, j->now) < 0)
+            return judge_store_fail(j);
+        (*sent)++;
+    }
+    return 0;
+}
+
+static int archive(dj_judge *j, const game_view *v, const press_plan *pl,
+                   const char *text)
+{
+    dj_buf to;
+    dj_buf_init(&to);
+    if (!pl->broadcast)
+        names_of(v, &pl->to, &to);
+    int rc = dj_store_press_add(j->store, v->g.id,
+                                v->has_phase ? v->phase.id : 0,
+                                pl->id->power, j->actor, to.data,
+                                pl->grey ? 1 : 0, text, j->now);
+    dj_buf_free(&to);
+    return rc < 0 ? judge_store_fail(j) : 0;
+}
+
+typedef struct press_arg {
+    press_plan plan;
+    const dj_press_request *req;
+} press_arg;
+
+static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const press_arg *a = arg;
+    const dj_press_request *req = a->req;
+    press_plan pl = a->plan;
+    if (gv_require(j, v, "forming active paused") < 0)
+        return -1;
+    if (!pl.broadcast && parse_recipients(j, v, req->to, &pl.to) < 0)
+        return -1;
+    if (pl.id->power >= 0) /* "all" means all the others */
+        pl.to.powers &= ~(1u << pl.id->power);
+    if (pl.fake && !pl.fake_broadcast &&
+        parse_recipients(j, v, req->fake_to, &pl.shown) < 0)
+        return -1;
+    if (check_rules(j, v, req, &pl) < 0)
+        return -1;
+    dj_buf subject, body;
+    dj_buf_init(&subject);
+    dj_buf_init(&body);
+    compose(j, v, &pl, req->body, &subject, &body);
+    int sent = 0;
+    int rc = dj_buf_ok(&subject) && dj_buf_ok(&body)
+                 ? deliver(j, v, &pl, subject.data, body.data, &sent)
+                 : judge_fail(j, "out of memory");
+    if (rc == 0 && sent == 0)
+        rc = judge_fail(j, "nobody to send the press to (no recipient "
+                           "with an address)");
+    if (rc == 0)
+        rc = archive(j, v, &pl, req->body);
+    if (rc == 0) {
+        dj_buf_printf(out, "%s: %s%s sent to ", v->g.name,
+                      pl.grey ? "grey " : "",
+                      pl.broadcast ? "broadcast" : "press");
+        if (pl.broadcast)
+            dj_buf_append(out, "everyone");
+        else
+            names_of(v, &pl.to, out);
+        if (pl.fake) {
+            dj_buf_append(out, ", shown as ");
+            if (pl.fake_broadcast)
+                dj_buf_append(out, "a broadcast");
+            else
+                names_of(v, &pl.shown, out);
+        }
+        dj_buf_append(out, "\n");
+    }
+    dj_buf_free(&subject);
+    dj_buf_free(&body);
+    return rc;
+}
+
+int dj_game_press(dj_judge *j, const dj_signon *id,
+                  const dj_press_request *req, dj_buf *out)
+{
+    press_arg a;
+    memset(&a, 0, sizeof a);
+    a.req = req;
+    a.plan.id = id;
+    a.plan.broadcast = req->to == NULL;
+    a.plan.fake = req->fake;
+    a.plan.fake_broadcast = req->fake && req->fake_to == NULL;
+    if (!req->body || !*req->body)
+        return judge_fail(j, "empty press: nothing sent");
+    return gv_with_game(j, id->game, do_press, &a, out);
+}

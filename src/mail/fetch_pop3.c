@@ -1,0 +1,227 @@
+/*
+ * fetch_pop3.c — the POP3 reader (libetpan): connect (plain, STLS or
+ * implicit TLS), USER/PASS, then LIST+UIDL for the messages, RETR to read
+ * (TOP 0 — the header only — when a message is over the size limit, which
+ * is all a polite refusal needs), DELE to confirm.
+ *
+ * POP3 has no "seen" flag and a session sees a snapshot of the maildrop:
+ * DELEs are applied when the session ends with QUIT, and a session that
+ * dies keeps every message.  So confirmation is durable only after
+ * dj_pop3_disconnect(f, true); fetch.c ends the session before each wait,
+ * and the next list starts a fresh one that also sees new mail.
+ * Ids are UIDLs (stable across sessions); a server without UIDL is
+ * refused, since message numbers change between sessions.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <libetpan/libetpan.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mail/fetch_int.h"
+
+#define REPLY_KEEP 200
+
+static mailpop3 *session_of(dj_fetcher *f)
+{
+    return f->pop3;
+}
+
+void dj_pop3_disconnect(dj_fetcher *f, bool polite)
+{
+    mailpop3 *pop = session_of(f);
+    if (!pop)
+        return;
+    if (polite)
+        mailpop3_quit(pop); /* applies the DELEs */
+    mailpop3_free(pop);
+    f->pop3 = NULL;
+}
+
+static dj_mail_status pop3_fail(dj_fetcher *f, int r, const char *what,
+                                char *err, size_t errlen)
+{
+    mailpop3 *pop = session_of(f);
+    char reply[REPLY_KEEP + 1] = "";
+    const char *text = pop && pop->pop3_response ? pop->pop3_response : "";
+    size_t n = 0;
+    for (; text[n] && n < REPLY_KEEP; n++)
+        reply[n] = (unsigned char)text[n] < 0x20 ? ' ' : text[n];
+    reply[n] = '\0';
+    bool auth = r == MAILPOP3_ERROR_BAD_USER ||
+                r == MAILPOP3_ERROR_BAD_PASSWORD ||
+                r == MAILPOP3_ERROR_DENIED;
+    dj_mail_status st = auth || r == MAILPOP3_ERROR_STLS_NOT_SUPPORTED
+                            ? DJ_MAIL_PERMFAIL
+                            : DJ_MAIL_TEMPFAIL;
+    if (r != MAILPOP3_ERROR_NO_SUCH_MESSAGE)
+        dj_pop3_disconnect(f, false); /* without QUIT: DELEs roll back */
+    return dj_mail_fail(err, errlen, st, "POP3 %s failed%s (libetpan error %d)%s%s",
+                        what, auth ? ": login refused" : "", r,
+                        reply[0] ? ": " : "", reply);
+}
+
+/* Does the server list capability name (CAPA)? */
+static bool has_capa(mailpop3 *pop, const char *name)
+{
+    clist *caps = NULL;
+    bool found = false;
+    if (mailpop3_capa(pop, &caps) != MAILPOP3_NO_ERROR || !caps)
+        return false;
+    for (clistiter *it = clist_begin(caps); it; it = clist_next(it)) {
+        struct mailpop3_capa *c = clist_content(it);
+        if (c->cap_name && strcmp(c->cap_name, name) == 0)
+            found = true;
+    }
+    mailpop3_capa_resp_free(caps);
+    return found;
+}
+
+static dj_mail_status pop3_stls(dj_fetcher *f, char *err, size_t errlen)
+{
+    dj_tls_mode tls = f->cfg.tls;
+    if (tls != DJ_TLS_STARTTLS && tls != DJ_TLS_STARTTLS_MAY)
+        return DJ_MAIL_OK;
+    if (!has_capa(session_of(f), "STLS")) {
+        if (tls == DJ_TLS_STARTTLS_MAY)
+            return DJ_MAIL_OK;
+        dj_pop3_disconnect(f, true);
+        return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
+                            "POP3 server does not offer STLS");
+    }
+    int r = mailpop3_socket_starttls(session_of(f));
+    return r == MAILPOP3_NO_ERROR ? DJ_MAIL_OK
+                                  : pop3_fail(f, r, "STLS", err, errlen);
+}
+
+static dj_mail_status pop3_connect(dj_fetcher *f, char *err, size_t errlen)
+{
+    if (f->pop3)
+        return DJ_MAIL_OK;
+    const char *host = f->cfg.host ? f->cfg.host : "127.0.0.1";
+    int port = f->cfg.port ? f->cfg.port
+               : f->cfg.tls == DJ_TLS_IMPLICIT ? 995
+                                               : 110;
+    mailpop3 *pop = mailpop3_new(0, NULL);
+    if (!pop)
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "out of memory");
+    f->pop3 = pop;
+    mailpop3_set_timeout(pop, (time_t)f->cfg.timeout);
+    int r = f->cfg.tls == DJ_TLS_IMPLICIT
+                ? mailpop3_ssl_connect(pop, host, (uint16_t)port)
+                : mailpop3_socket_connect(pop, host, (uint16_t)port);
+    if (r != MAILPOP3_NO_ERROR) {
+        dj_pop3_disconnect(f, false);
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
+                            "cannot connect to POP3 server %s:%d "
+                            "(libetpan error %d)",
+                            host, port, r);
+    }
+    dj_mail_status st = pop3_stls(f, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    r = mailpop3_user(pop, f->cfg.user);
+    if (r == MAILPOP3_NO_ERROR)
+        r = mailpop3_pass(pop, f->cfg.password);
+    if (r != MAILPOP3_NO_ERROR)
+        return pop3_fail(f, r, "login", err, errlen);
+    return DJ_MAIL_OK;
+}
+
+/* The session's message table (LIST + UIDL), fetched once per session. */
+static dj_mail_status message_table(dj_fetcher *f, carray **tab, char *err,
+                                    size_t errlen)
+{
+    dj_mail_status st = pop3_connect(f, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    int r = mailpop3_list(session_of(f), tab);
+    if (r != MAILPOP3_NO_ERROR)
+        return pop3_fail(f, r, "LIST", err, errlen);
+    return DJ_MAIL_OK;
+}
+
+dj_mail_status dj_pop3_list(dj_fetcher *f, dj_fetch_items *l, char *err,
+                            size_t errlen)
+{
+    carray *tab;
+    dj_mail_status st = message_table(f, &tab, err, errlen);
+    for (unsigned i = 0; st == DJ_MAIL_OK && i < carray_count(tab); i++) {
+        struct mailpop3_msg_info *m = carray_get(tab, i);
+        if (!m || m->msg_deleted)
+            continue;
+        if (!m->msg_uidl)
+            return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
+                                "POP3 server does not support UIDL");
+        if (!dj_fetch_items_push(l, m->msg_uidl, m->msg_size))
+            st = dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "out of memory");
+    }
+    return st;
+}
+
+/* The live (not deleted) message with this UIDL, or NULL. */
+static struct mailpop3_msg_info *find_uidl(carray *tab, const char *id)
+{
+    for (unsigned i = 0; i < carray_count(tab); i++) {
+        struct mailpop3_msg_info *m = carray_get(tab, i);
+        if (m && !m->msg_deleted && m->msg_uidl &&
+            strcmp(m->msg_uidl, id) == 0)
+            return m;
+    }
+    return NULL;
+}
+
+static dj_mail_status lookup(dj_fetcher *f, const char *id,
+                             struct mailpop3_msg_info **m, char *err,
+                             size_t errlen)
+{
+    carray *tab;
+    dj_mail_status st = message_table(f, &tab, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    *m = find_uidl(tab, id);
+    if (!*m)
+        return dj_mail_fail(err, errlen, DJ_MAIL_GONE, "no POP3 message %s",
+                            id);
+    return DJ_MAIL_OK;
+}
+
+dj_mail_status dj_pop3_read(dj_fetcher *f, const char *id, size_t max,
+                            dj_buf *out, bool *truncated, char *err,
+                            size_t errlen)
+{
+    struct mailpop3_msg_info *m;
+    dj_mail_status st = lookup(f, id, &m, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    char *data = NULL;
+    size_t len = 0;
+    bool header_only = max && m->msg_size > max;
+    int r = header_only
+                ? mailpop3_top(session_of(f), m->msg_index, 0, &data, &len)
+                : mailpop3_retr(session_of(f), m->msg_index, &data, &len);
+    if (r != MAILPOP3_NO_ERROR)
+        return pop3_fail(f, r, header_only ? "TOP" : "RETR", err, errlen);
+    *truncated = header_only || (max && len > max);
+    dj_buf_append_n(out, data, max && len > max ? max : len);
+    if (header_only)
+        mailpop3_top_free(data);
+    else
+        mailpop3_retr_free(data);
+    if (!dj_buf_ok(out))
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "out of memory");
+    return DJ_MAIL_OK;
+}
+
+dj_mail_status dj_pop3_confirm(dj_fetcher *f, const char *id, char *err,
+                               size_t errlen)
+{
+    struct mailpop3_msg_info *m;
+    dj_mail_status st = lookup(f, id, &m, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    int r = mailpop3_dele(session_of(f), m->msg_index);
+    if (r != MAILPOP3_NO_ERROR)
+        return pop3_fail(f, r, "DELE", err, errlen);
+    return DJ_MAIL_OK;
+}

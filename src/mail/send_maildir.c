@@ -1,0 +1,42 @@
+/*
+ * send_maildir.c — the Maildir "transport": the judge's outbox for the
+ * demo and for sites that pick mail up themselves.  One file per message,
+ * delivered atomically (maildir.h), with the envelope written on top as
+ * Return-Path and X-Envelope-To lines (addresses already checked, so
+ * they cannot break the header), since a Maildir has no envelope.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <string.h>
+
+#include "mail/send_int.h"
+#include "util/buf.h"
+
+dj_mail_status dj_send_maildir(dj_sender *s, const char *msg, size_t len,
+                               const char *from, const char *const *rcpts,
+                               size_t nrcpt, dj_mail_status *rcpt_status,
+                               char *err, size_t errlen)
+{
+    dj_buf b;
+    dj_buf_init(&b);
+    dj_buf_printf(&b, "Return-Path: <%s>\nX-Envelope-To:", from);
+    const char *sep = " ";
+    for (size_t i = 0; i < nrcpt; i++) {
+        if (rcpt_status[i] != DJ_MAIL_OK)
+            continue;
+        dj_buf_printf(&b, "%s%s", sep, rcpts[i]);
+        sep = ",\n ";
+    }
+    dj_buf_append(&b, "\n");
+    dj_buf_append_n(&b, msg, len);
+    dj_mail_status st =
+        dj_buf_ok(&b)
+            ? dj_maildir_deliver(&s->outbox, b.data, b.len, NULL, err, errlen)
+            : dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "out of memory");
+    dj_buf_free(&b);
+    for (size_t i = 0; st != DJ_MAIL_OK && i < nrcpt; i++) {
+        if (rcpt_status[i] == DJ_MAIL_OK)
+            rcpt_status[i] = st;
+    }
+    return st;
+}

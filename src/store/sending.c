@@ -1,0 +1,204 @@
+/*
+ * sending.c — the outbox rows' life while they are sent, and the mail
+ * log's outcome.  See sending.h.
+ *
+ * Every change is one UPDATE guarded by the state it expects ("WHERE
+ * state = 'queued'"), so two senders racing for a row cannot both claim
+ * it, and a row marked sent is never queued again.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/sending.h"
+#include "store/stmt.h"
+
+void dj_outbox_send_rec_free(dj_outbox_send_rec *r)
+{
+    if (!r)
+        return;
+    free(r->recipients);
+    free(r->subject);
+    free(r->body);
+    memset(r, 0, sizeof *r);
+}
+
+int dj_store_outbox_recover(dj_store *s, int64_t now, int *n)
+{
+    int changes = 0;
+    int rc = st_exec_changes(s, &changes,
+                             "UPDATE outbox SET state = 'queued',"
+                             " next_attempt_at = ?,"
+                             " last_error = 'sender stopped while sending:"
+                             " sent again'"
+                             " WHERE state = 'sending'",
+                             "I", now);
+    if (n)
+        *n = rc < 0 ? 0 : changes;
+    return rc;
+}
+
+int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
+                             dj_outbox_send_rec *r)
+{
+    memset(r, 0, sizeof *r);
+    sqlite3_stmt *st = st_prepare(
+        s,
+        "SELECT id, kind, recipients, subject, body, attempts, created_at,"
+        " message_id, in_reply_to FROM outbox"
+        " WHERE state = 'queued' AND next_attempt_at <= ? AND id > ?"
+        " ORDER BY id LIMIT 1",
+        "II", now, after_id);
+    if (!st)
+        return -1;
+    int rc = st_step(s, st);
+    if (rc == SQLITE_ROW) {
+        r->id = sqlite3_column_int64(st, 0);
+        st_text(st, 1, r->kind, sizeof r->kind);
+        r->recipients = st_text_dup(st, 2);
+        r->subject = st_text_dup(st, 3);
+        r->body = st_text_dup(st, 4);
+        r->attempts = sqlite3_column_int(st, 5);
+        r->created_at = sqlite3_column_int64(st, 6);
+        st_text(st, 7, r->message_id, sizeof r->message_id);
+        st_text(st, 8, r->in_reply_to, sizeof r->in_reply_to);
+        rc = 0;
+        if (!r->recipients || !r->subject || !r->body) {
+            dj_outbox_send_rec_free(r);
+            rc = dj_store_fail(s, "out of memory");
+        }
+    } else if (rc == SQLITE_DONE) {
+        rc = DJ_STORE_NOTFOUND;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int dj_store_outbox_claim(dj_store *s, dj_outbox_send_rec *r,
+                          const char *message_id, int64_t now)
+{
+    int changes = 0;
+    if (st_exec_changes(s, &changes,
+                        "UPDATE outbox SET state = 'sending',"
+                        " attempts = attempts + 1, claimed_at = ?,"
+                        " message_id = CASE WHEN message_id = '' THEN ?"
+                        "  ELSE message_id END"
+                        " WHERE id = ? AND state = 'queued'",
+                        "IsI", now, message_id, r->id) < 0)
+        return -1;
+    if (!changes)
+        return DJ_STORE_NOTFOUND;
+    sqlite3_stmt *st = st_prepare(
+        s, "SELECT message_id, attempts FROM outbox WHERE id = ?", "I",
+        r->id);
+    if (!st)
+        return -1;
+    int rc = st_step(s, st);
+    if (rc == SQLITE_ROW) {
+        st_text(st, 0, r->message_id, sizeof r->message_id);
+        r->attempts = sqlite3_column_int(st, 1);
+        rc = 0;
+    } else if (rc == SQLITE_DONE) {
+        rc = dj_store_fail(s, "outbox row %lld vanished", (long long)r->id);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int dj_store_outbox_mark_sent(dj_store *s, int64_t id, int64_t now)
+{
+    return st_exec(s,
+                   "UPDATE outbox SET state = 'sent', sent_at = ?,"
+                   " last_error = '' WHERE id = ? AND state = 'sending'",
+                   "II", now, id);
+}
+
+int dj_store_outbox_mark_retry(dj_store *s, int64_t id, int64_t next_at,
+                               const char *error)
+{
+    return st_exec(s,
+                   "UPDATE outbox SET state = 'queued', next_attempt_at = ?,"
+                   " last_error = ? WHERE id = ? AND state = 'sending'",
+                   "IsI", next_at, error ? error : "", id);
+}
+
+int dj_store_outbox_mark_failed(dj_store *s, int64_t id, const char *error,
+                                int64_t now)
+{
+    (void)now;
+    return st_exec(s,
+                   "UPDATE outbox SET state = 'failed', last_error = ?"
+                   " WHERE id = ? AND state IN ('queued', 'sending')",
+                   "sI", error ? error : "", id);
+}
+
+int dj_store_outbox_next_time(dj_store *s, int64_t *at)
+{
+    /* MIN() over no rows is one NULL row: ask for the row itself. */
+    return st_query_int(s, at,
+                        "SELECT next_attempt_at FROM outbox"
+                        " WHERE state = 'queued'"
+                        " ORDER BY next_attempt_at LIMIT 1",
+                        "");
+}
+
+int dj_store_outbox_counts(dj_store *s, int *queued, int *sending, int *sent,
+                           int *failed)
+{
+    static const char *const states[] = {"queued", "sending", "sent",
+                                         "failed"};
+    int *outs[] = {queued, sending, sent, failed};
+    for (int i = 0; i < 4; i++) {
+        if (!outs[i])
+            continue;
+        int64_t n = 0;
+        if (st_query_int(s, &n,
+                         "SELECT count(*) FROM outbox WHERE state = ?", "s",
+                         states[i]) < 0)
+            return -1;
+        *outs[i] = (int)n;
+    }
+    return 0;
+}
+
+int dj_store_outbox_count_replies(dj_store *s, const char *addr,
+                                  int64_t since, int *n)
+{
+    int64_t v = 0;
+    int rc = st_query_int(s, &v,
+                          "SELECT count(*) FROM outbox"
+                          " WHERE recipients = ? COLLATE NOCASE"
+                          " AND kind IN ('reply', 'refusal')"
+                          " AND created_at >= ?",
+                          "sI", addr, since);
+    *n = rc < 0 ? 0 : (int)v;
+    return rc < 0 ? -1 : 0;
+}
+
+int dj_store_outbox_add_reply(dj_store *s, const char *kind, const char *to,
+                              const char *subject, const char *body,
+                              const char *in_reply_to, int64_t at)
+{
+    return st_exec(s,
+                   "INSERT INTO outbox (kind, recipients, subject, body,"
+                   " created_at, in_reply_to) VALUES (?, ?, ?, ?, ?, ?)",
+                   "ssssIs", kind, to, subject, body, at,
+                   in_reply_to ? in_reply_to : "");
+}
+
+int dj_store_outbox_thread_last(dj_store *s, const char *in_reply_to)
+{
+    return st_exec(s, "UPDATE outbox SET in_reply_to = ? WHERE id = ?",
+                   "sI", in_reply_to ? in_reply_to : "", st_last_id(s));
+}
+
+int dj_store_maillog_set_outcome(dj_store *s, const char *message_id,
+                                 const char *game, const char *outcome)
+{
+    return st_exec(s,
+                   "UPDATE maillog SET outcome = ?,"
+                   " game_id = (SELECT id FROM games WHERE name = ?"
+                   "  COLLATE NOCASE)"
+                   " WHERE message_id = ?",
+                   "sss", outcome ? outcome : "", game ? game : "",
+                   message_id);
+}

@@ -1,0 +1,116 @@
+/*
+ * sending.h — the outbox as the mail sender (src/mail/outbox.c) and the
+ * mail reader (src/mail/ingest.c) use it: claiming a row before it is
+ * handed to a transport, marking it sent, retried or failed, finding
+ * rows a crashed sender left half-done, counting the replies an address
+ * was sent (the reply rate limit), and the mail log's outcome.
+ *
+ * A row's life:
+ *
+ *   queued --claim--> sending --sent--> sent
+ *     ^                  |  \---fail--> failed   (permanent, or too many
+ *     |                  |                        attempts: the admin is told)
+ *     +-----retry--------+   (temporary failure: next_attempt_at moves on)
+ *
+ * The claim (attempts + 1, claimed_at, the Message-ID fixed) is committed
+ * before any byte goes to the transport, and "sent" is written right
+ * after the transport accepted the message.  A row still "sending" when
+ * a sender starts (it holds the outbox lock, so no other sender is at
+ * work) was left by one that died between the two: whether the transport
+ * got it is unknown, so dj_store_outbox_recover() queues it again — the
+ * at-least-once side of the trade, documented in src/mail/outbox.h.
+ */
+#ifndef DJ_STORE_SENDING_H
+#define DJ_STORE_SENDING_H
+
+#include <stdint.h>
+
+#include "store/store.h"
+
+#define DJ_OUTBOX_MSGID_MAX 256
+
+/* One row as the sender needs it; free with dj_outbox_send_rec_free. */
+typedef struct dj_outbox_send_rec {
+    int64_t id;
+    char kind[16];
+    char *recipients;   /* comma-separated; malloc'd */
+    char *subject;      /* malloc'd */
+    char *body;         /* malloc'd */
+    int attempts;       /* before this claim */
+    int64_t created_at;
+    char message_id[DJ_OUTBOX_MSGID_MAX];   /* "" until first claimed */
+    char in_reply_to[DJ_OUTBOX_MSGID_MAX];  /* "" unless a reply */
+} dj_outbox_send_rec;
+
+void dj_outbox_send_rec_free(dj_outbox_send_rec *r);
+
+/*
+ * Queue again every row left "sending" (by a sender that died), due at
+ * `now`.  *n (may be NULL) counts them.
+ */
+int dj_store_outbox_recover(dj_store *s, int64_t now, int *n);
+
+/*
+ * The queued row with the lowest id above after_id that is due at `now`
+ * (next_attempt_at <= now).  0 with *r filled, DJ_STORE_NOTFOUND, -1.
+ */
+int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
+                             dj_outbox_send_rec *r);
+
+/*
+ * Claim a queued row for sending: state "sending", attempts + 1,
+ * claimed_at = now, and its Message-ID set to message_id unless it has
+ * one already (a row re-sent keeps its first).  0 when claimed,
+ * DJ_STORE_NOTFOUND when the row is no longer queued.  The caller's copy
+ * gets the Message-ID in force and the new attempt count.
+ */
+int dj_store_outbox_claim(dj_store *s, dj_outbox_send_rec *r,
+                          const char *message_id, int64_t now);
+
+/* The transport accepted the row: "sent" at `now`. */
+int dj_store_outbox_mark_sent(dj_store *s, int64_t id, int64_t now);
+
+/* A temporary failure: queued again, not before next_at. */
+int dj_store_outbox_mark_retry(dj_store *s, int64_t id, int64_t next_at,
+                               const char *error);
+
+/* Given up: "failed" with the reason. */
+int dj_store_outbox_mark_failed(dj_store *s, int64_t id, const char *error,
+                                int64_t now);
+
+/*
+ * When the next queued row falls due: 0 with *at set, DJ_STORE_NOTFOUND
+ * when nothing is queued.
+ */
+int dj_store_outbox_next_time(dj_store *s, int64_t *at);
+
+/* Rows in each state (for logs and tests); any pointer may be NULL. */
+int dj_store_outbox_counts(dj_store *s, int *queued, int *sending, int *sent,
+                           int *failed);
+
+/*
+ * Replies (kinds "reply" and "refusal") queued to addr (compared without
+ * regard to case) at or after `since`.
+ */
+int dj_store_outbox_count_replies(dj_store *s, const char *addr,
+                                  int64_t since, int *n);
+
+/*
+ * Queue one mail answering the Message-ID in_reply_to (may be NULL or
+ * ""): kind "reply" or "refusal", not about a game.
+ */
+int dj_store_outbox_add_reply(dj_store *s, const char *kind, const char *to,
+                              const char *subject, const char *body,
+                              const char *in_reply_to, int64_t at);
+
+/*
+ * Mark the row inserted last on this connection (the reply
+ * dj_command_queue_reply() just queued) as answering in_reply_to.
+ */
+int dj_store_outbox_thread_last(dj_store *s, const char *in_reply_to);
+
+/* Set the outcome (and game) of a message already in the mail log. */
+int dj_store_maillog_set_outcome(dj_store *s, const char *message_id,
+                                 const char *game, const char *outcome);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * signons.c — rows of the signon_failures table.  See signons.h.
+ */
+#include "store/signons.h"
+
+#include "store/stmt.h"
+
+int dj_store_signon_failure_add(dj_store *s, const char *sender,
+                                const char *game, int64_t at,
+                                int64_t prune_before)
+{
+    if (st_exec(s, "DELETE FROM signon_failures WHERE at < ?", "I",
+                prune_before) < 0)
+        return -1;
+    return st_exec(s,
+                   "INSERT INTO signon_failures (sender, game, at)"
+                   " VALUES (lower(?), ?, ?)",
+                   "ssI", sender ? sender : "", game ? game : "", at);
+}
+
+int dj_store_signon_failures(dj_store *s, const char *sender,
+                             const char *game, int64_t since, int *count)
+{
+    int64_t n = 0;
+    int rc = st_query_int(s, &n,
+                          "SELECT count(*) FROM signon_failures"
+                          " WHERE sender = lower(?) AND game = ? AND at >= ?",
+                          "ssI", sender ? sender : "", game ? game : "",
+                          since);
+    *count = rc == 0 ? (int)n : 0;
+    return rc < 0 ? -1 : 0;
+}

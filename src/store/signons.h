@@ -1,0 +1,30 @@
+/*
+ * signons.h — failed mail sign-ons, counted to rate-limit password
+ * guessing.
+ *
+ * Design.  One row per failure: the sender's address (lower case), the
+ * game name as written (so guesses at games that do not exist count too,
+ * and a game's name does not have to be resolved first) and the time.
+ * The game layer counts a sender's failures for a game inside a window and
+ * refuses further sign-ons while the count is at the limit; rows older
+ * than the window are pruned whenever a new failure is recorded, so the
+ * table stays as small as the attacks currently under way.  Never holds a
+ * password, right or wrong.
+ */
+#ifndef DJ_STORE_SIGNONS_H
+#define DJ_STORE_SIGNONS_H
+
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* Record a failure at `at`, dropping rows from before `prune_before`. */
+int dj_store_signon_failure_add(dj_store *s, const char *sender,
+                                const char *game, int64_t at,
+                                int64_t prune_before);
+
+/* Failures of `sender` for `game` (case-insensitive) at or after `since`. */
+int dj_store_signon_failures(dj_store *s, const char *sender,
+                             const char *game, int64_t since, int *count);
+
+#endif

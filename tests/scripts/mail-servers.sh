@@ -1,0 +1,279 @@
+#!/usr/bin/env bash
+#
+# mail-servers.sh BUILDDIR SRCDIR — the mail transports against real
+# servers: tests/mailserver/start.sh starts Dovecot (IMAP, POP3) and a
+# private Postfix instance (SMTP, sendmail) on loopback in a temporary
+# directory, and BUILDDIR/tests/mailserver/djmail (a thin command-line
+# front to src/mail) sends and fetches through them:
+#   - SMTP: composed mail delivered; a header-injection attempt in the
+#     subject adds no header and no recipient; an unknown recipient is
+#     refused alone while the others get the mail; AUTH PLAIN with a good
+#     and a bad password; lines starting with "." survive dot-stuffing;
+#   - the sendmail program (Postfix's, pointed at the private instance);
+#   - IMAP: list, read, a message not confirmed is listed again after a
+#     reconnect, confirm (\Seen) removes it, expunge mode deletes it, IDLE
+#     wakes a waiting reader as soon as mail arrives, a size limit
+#     truncates a read;
+#   - POP3: the same list/read/confirm cycle (DELE applied at QUIT);
+#   - STARTTLS on SMTP, IMAP and POP3 (self-signed certificate);
+#   - clear failures: bad password (permanent), nothing listening
+#     (temporary).
+# The servers are started twice on the same directory (the second start
+# must clean up the first) and stopped at the end, whatever happens.
+#
+# Ends with "N passed, N failed".  When Postfix or Dovecot is missing, or
+# this is not root, it says so and skips (0 failed) — except under CI
+# (CI=true), where the servers must run and a skip counts as a failure.
+#
+set -uo pipefail
+
+if [[ $# -ne 2 ]]; then
+    echo "usage: $0 BUILDDIR SRCDIR" >&2
+    exit 2
+fi
+BUILDDIR=$(cd "$1" && pwd)
+SRCDIR=$(cd "$2" && pwd)
+DJMAIL=$BUILDDIR/tests/mailserver/djmail
+MS=$SRCDIR/tests/mailserver
+export PATH=$PATH:/usr/sbin:/sbin
+passed=0
+failed=0
+T0=$SECONDS
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() { # check DESCRIPTION COMMAND...: the command must succeed
+    local what=$1
+    shift
+    if "$@"; then ok; else bad "$what"; fi
+}
+
+quiet() { "$@" >/dev/null; }
+
+# skip WHY: no servers here.  Under CI that is a failure.
+skip()
+{
+    if [[ ${CI:-} == true ]]; then
+        echo "mail-servers: cannot run: $1 (CI must run this test;" \
+             "tests/install-deps.sh installs postfix and dovecot)"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+    echo "mail-servers: SKIPPED: $1 (install with tests/install-deps.sh," \
+         "run as root)"
+    echo "0 passed, 0 failed"
+    exit 0
+}
+
+[[ $(id -u) -eq 0 ]] || skip "not root (Postfix must be started as root)"
+command -v dovecot >/dev/null || skip "dovecot is not installed"
+command -v postfix >/dev/null || skip "postfix is not installed"
+if [[ ! -x $DJMAIL ]]; then
+    echo "mail-servers: $DJMAIL not built"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+DIR=$(mktemp -d /tmp/dj-mailserver-XXXXXX)
+cleanup() { "$MS/stop.sh" "$DIR"; }
+trap cleanup EXIT
+
+# ---- start, twice: the second start must take over the same directory --
+if ! "$MS/start.sh" "$DIR" >"$DIR.start1.log" 2>&1; then
+    cat "$DIR.start1.log"
+    rm -f "$DIR.start1.log"
+    echo "mail-servers: the servers did not start"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+old_env=$(cat "$DIR/env")
+check "second start on the same directory" "$MS/start.sh" "$DIR"
+rm -f "$DIR.start1.log"
+[[ -f $DIR/env ]] || { echo "0 passed, 1 failed"; exit 1; }
+# shellcheck source=/dev/null
+. "$DIR/env"
+check "second start picked fresh ports" test "$old_env" != "$(cat "$DIR/env")"
+D=$MS_DOMAIN
+SMTP=(--smtp "127.0.0.1:$MS_SMTP_PORT")
+
+imap() { local u=$1; shift; "$DJMAIL" "$@" --imap "127.0.0.1:$MS_IMAP_PORT" --user "$u" --password "pw-$u"; }
+pop3() { local u=$1; shift; "$DJMAIL" "$@" --pop3 "127.0.0.1:$MS_POP3_PORT" --user "$u" --password "pw-$u"; }
+
+# count_ids USER PROTO: messages the reader lists.
+count_ids()
+{
+    "$2" "$1" list 2>/dev/null | grep -c .
+}
+
+# wait_mail USER N: wait (at most 15 s) until USER's inbox lists N messages.
+wait_mail()
+{
+    local i
+    for ((i = 0; i < 75; i++)); do
+        [[ $(count_ids "$1" imap) -ge $2 ]] && return 0
+        sleep 0.2
+    done
+    echo "no mail for $1 after 15 s; postfix log:"
+    tail -n 15 "$DIR/log/postfix.log"
+    return 1
+}
+
+first_id() { "$2" "$1" list 2>/dev/null | head -n 1 | cut -d' ' -f1; }
+
+# ---- SMTP: a composed message, with an injection attempt -------------------
+out=$("$DJMAIL" send "${SMTP[@]}" --from "judge@$D" --to "p1@$D" \
+    --name "Player One" --subject $'S1901M Results\r\nBcc: p3@'"$D" \
+    --body $'Your orders:\nA PAR-BUR\n')
+check "SMTP send accepted" test $? -eq 0
+check "SMTP per-recipient ok" grep -q "p1@$D ok" <<<"$out"
+check "delivered to p1" wait_mail p1 1
+id=$(first_id p1 imap)
+msg=$(imap p1 read "$id" | tr -d '\r')
+check "IMAP read returns the message" grep -q "^A PAR-BUR$" <<<"$msg"
+check "subject arrives on one line" \
+    grep -q "^Subject: S1901M Results Bcc: p3@$D$" <<<"$msg"
+check "no injected Bcc header" bash -c '! grep -qi "^Bcc:" <<<"$1"' _ "$msg"
+check "X-Loop and Auto-Submitted present" \
+    bash -c 'grep -q "^X-Loop: judge@" <<<"$1" && grep -q "^Auto-Submitted: auto-generated" <<<"$1"' _ "$msg"
+check "p3 got nothing" test "$(count_ids p3 imap)" -eq 0
+
+# ---- IMAP: unconfirmed mail comes back; confirmed mail does not ----------
+check "unconfirmed message listed again" test "$(first_id p1 imap)" = "$id"
+check "IMAP read did not mark it (PEEK)" test "$(count_ids p1 imap)" -eq 1
+check "IMAP confirm" imap p1 confirm "$id"
+check "confirmed message not listed" test "$(count_ids p1 imap)" -eq 0
+check "confirmed message flagged seen on disk" \
+    bash -c 'ls "$1"/mail/p1/Maildir/cur/ | grep -q ":2,.*S"' _ "$DIR"
+imap p1 confirm "$id" >/dev/null 2>&1
+check "confirm twice is harmless" test $? -eq 0
+imap p1 read "99999999.1" >/dev/null 2>&1
+check "stale UIDVALIDITY id is gone" test $? -eq 3
+
+# ---- IMAP expunge mode ---------------------------------------------------
+"$DJMAIL" send "${SMTP[@]}" --from "judge@$D" --to "p4@$D" --subject x \
+    --body y >/dev/null
+check "delivered to p4" wait_mail p4 1
+id=$(first_id p4 imap)
+check "IMAP confirm with expunge" imap p4 confirm "$id" --expunge
+check "expunged message gone from the mailbox" \
+    test "$(find "$DIR/mail/p4/Maildir/cur" "$DIR/mail/p4/Maildir/new" -type f | wc -l)" -eq 0
+
+# ---- IMAP IDLE -----------------------------------------------------------
+check "wait without mail times out" test "$(imap p5 wait --ms 300)" = timeout
+t0=$(date +%s%N)
+imap p5 wait --ms 20000 >"$DIR/idle.out" 2>&1 &
+idle_pid=$!
+sleep 0.5
+"$DJMAIL" send "${SMTP[@]}" --from "judge@$D" --to "p5@$D" --subject idle \
+    --body "wake up" >/dev/null
+wait "$idle_pid"
+t1=$(date +%s%N)
+check "IDLE woken by new mail" grep -q woken "$DIR/idle.out"
+check "IDLE woke within 10 s" test $(((t1 - t0) / 1000000)) -lt 10000
+
+# ---- POP3 ----------------------------------------------------------------
+"$DJMAIL" send "${SMTP[@]}" --from "judge@$D" --to "p2@$D" \
+    --subject "pop me" --body "via POP3" >/dev/null
+check "delivered to p2" wait_mail p2 1
+id=$(first_id p2 pop3)
+check "POP3 lists the message" test -n "$id"
+msg=$(pop3 p2 read "$id" | tr -d '\r')
+check "POP3 read returns the message" grep -q "^via POP3$" <<<"$msg"
+check "POP3 unconfirmed message listed again" test "$(first_id p2 pop3)" = "$id"
+check "POP3 confirm (DELE, QUIT)" pop3 p2 confirm "$id"
+check "POP3 confirmed message gone" test "$(count_ids p2 pop3)" -eq 0
+pop3 p2 confirm "$id" >/dev/null 2>&1
+check "POP3 confirm of a deleted message is gone" test $? -eq 3
+
+# ---- SMTP: refused recipients, AUTH, dot-stuffing, size limits -----------
+out=$("$DJMAIL" send "${SMTP[@]}" --from "judge@$D" \
+    --to "nobody@$D,p6@$D" --subject partial --body b 2>"$DIR/err")
+check "partial delivery is ok" test $? -eq 0
+check "unknown recipient refused permanently" \
+    grep -q "nobody@$D permanent failure" <<<"$out"
+check "other recipient accepted" grep -q "p6@$D ok" <<<"$out"
+"$DJMAIL" send "${SMTP[@]}" --from "judge@$D" --to "nobody@$D" \
+    --subject x --body y >/dev/null 2>"$DIR/err"
+check "all recipients refused: permanent failure" test $? -eq 77
+check "the refusal says why" grep -qi "refused" "$DIR/err"
+check "p6 got the partial mail" wait_mail p6 1
+
+check "three messages over one SMTP connection" quiet "$DJMAIL" send \
+    "${SMTP[@]}" --from "judge@$D" --to "master@$D" --subject again \
+    --body b --repeat 3
+check "all three delivered" wait_mail master 3
+check "...in one SMTP session" grep -q " mail=3 rcpt=3 data=3 " \
+    "$DIR/log/postfix.log"
+check "SMTP AUTH PLAIN accepted" quiet "$DJMAIL" send "${SMTP[@]}" \
+    --user judge --password pw-judge --from "judge@$D" --to "p6@$D" \
+    --subject auth --body b
+"$DJMAIL" send "${SMTP[@]}" --user judge --password wrong \
+    --from "judge@$D" --to "p6@$D" --subject auth --body b \
+    >/dev/null 2>"$DIR/err"
+check "SMTP AUTH with a bad password: permanent failure" test $? -eq 77
+check "the failure names authentication" grep -qi "authentication" "$DIR/err"
+
+printf 'Subject: dots\nFrom: judge@%s\n\n.\n..two\n.leading\nend\n' "$D" |
+    "$DJMAIL" rawsend "${SMTP[@]}" --from "judge@$D" --to "judge@$D" >/dev/null
+check "raw message delivered" wait_mail judge 1
+id=$(first_id judge imap)
+body=$(imap judge read "$id" | tr -d '\r' | sed '1,/^$/d')
+check "dot lines survive SMTP" test "$body" = $'.\n..two\n.leading\nend'
+imap judge confirm "$id"
+
+{
+    printf 'Subject: big\nFrom: judge@%s\n\n' "$D"
+    head -c 300000 /dev/zero | tr '\0' 'x' | fold -w 70
+} | "$DJMAIL" rawsend "${SMTP[@]}" --from "judge@$D" --to "judge@$D" >/dev/null
+check "big message delivered" wait_mail judge 1
+id=$(first_id judge imap)
+n=$(imap judge read "$id" --max 1000 2>"$DIR/err" | wc -c)
+check "IMAP read with a limit stops at it" test "$n" -eq 1000
+check "and says truncated" grep -q truncated "$DIR/err"
+pid=$(pop3 judge list | tail -n 1 | cut -d' ' -f1) # POP3 has no \Seen
+pop3 judge read "$pid" --max 1000 2>"$DIR/err" | tr -d '\r' >"$DIR/top"
+check "POP3 over the limit gives the header" grep -q "^Subject: big$" "$DIR/top"
+check "POP3 over the limit says truncated" grep -q truncated "$DIR/err"
+
+# ---- the sendmail program (Postfix's, on the private instance) ----------
+MAIL_CONFIG=$MS_POSTFIX_CONFIG "$DJMAIL" send --sendmail /usr/sbin/sendmail \
+    --from "judge@$D" --to "p7@$D" --subject "by sendmail" \
+    --body "through postdrop" >/dev/null 2>"$DIR/err"
+check "sendmail accepted the message" test $? -eq 0
+check "delivered to p7 through sendmail" wait_mail p7 1
+msg=$(imap p7 read "$(first_id p7 imap)" | tr -d '\r')
+check "sendmail message intact" grep -q "^through postdrop$" <<<"$msg"
+
+# ---- STARTTLS (self-signed certificate; libetpan does not verify) --------
+if [[ ${MS_TLS:-0} == 1 ]]; then
+    check "SMTP with STARTTLS" quiet "$DJMAIL" send "${SMTP[@]}" --tls starttls \
+        --user judge --password pw-judge --from "judge@$D" --to "p3@$D" \
+        --subject tls --body "over TLS"
+    check "postfix saw a TLS session" \
+        grep -q "TLS connection established from" "$DIR/log/postfix.log"
+    check "delivered to p3 over TLS" wait_mail p3 1
+    check "IMAP with STARTTLS" quiet imap p3 list --tls starttls
+    check "POP3 with STARTTLS" quiet pop3 p3 list --tls starttls
+    check "dovecot saw TLS logins" \
+        test "$(grep -c "Login: user=<p3>.*TLS" "$DIR/log/dovecot.log")" -ge 2
+    check "STARTTLS when offered (may)" quiet imap p3 list --tls may
+else
+    echo "mail-servers: no openssl: STARTTLS not tested"
+fi
+
+# ---- clear failures ------------------------------------------------------
+"$DJMAIL" list --imap "127.0.0.1:$MS_IMAP_PORT" --user p1 --password nope \
+    >/dev/null 2>"$DIR/err"
+check "IMAP bad password: permanent failure" test $? -eq 77
+check "IMAP bad password reported as login" grep -qi "login" "$DIR/err"
+"$DJMAIL" list --pop3 "127.0.0.1:$MS_POP3_PORT" --user p1 --password nope \
+    >/dev/null 2>"$DIR/err"
+check "POP3 bad password: permanent failure" test $? -eq 77
+"$DJMAIL" list --imap 127.0.0.1:1 --user p1 --password pw-p1 \
+    >/dev/null 2>"$DIR/err"
+check "IMAP server unreachable: temporary failure" test $? -eq 75
+check "unreachable reported as such" grep -q "cannot connect" "$DIR/err"
+
+echo "mail-servers: done in $((SECONDS - T0)) s"
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
