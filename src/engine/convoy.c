@@ -22,6 +22,22 @@
 
 #include <string.h>
 
+/*
+ * 4.A.6 b/c: when the army's order names its route, only fleets in the
+ * provinces named may carry it.  Under a (the default) a route is ignored.
+ */
+static bool on_written_route(const mv_ctx *c, int f, int army)
+{
+    const dj_order *o = c->u[army].written;
+    if (!o || o->npath == 0 || dj_rule(c->rules, DJ_RULE_CONVOY_PATH) == 'a')
+        return true;
+    for (int i = 0; i < o->npath && i < DJ_MAX_PATH; i++)
+        if (o->path[i] >= 0 && o->path[i] < c->map->nlocs &&
+            dj_province(c->map, o->path[i]) == c->u[f].prov)
+            return true;
+    return false;
+}
+
 /* Is unit f a fleet that may carry army a toward dest_prov? */
 static bool carrier(const mv_ctx *c, int f, int army, int dest_prov,
                     bool ordered_only, int exclude)
@@ -33,7 +49,7 @@ static bool carrier(const mv_ctx *c, int f, int army, int dest_prov,
     if (!ordered_only)
         return true;
     return u->kind == MV_CONVOY && u->mark != MK_VOID && u->target == army &&
-           u->target_dest == dest_prov;
+           u->target_dest == dest_prov && on_written_route(c, f, army);
 }
 
 /*

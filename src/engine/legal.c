@@ -258,7 +258,8 @@ static bool still_a_move(const mv_ctx *c, const dj_order *o, dj_why why)
 
 /* 4.D.3: several different legal orders for one unit. */
 static void settle_duplicates(mv_ctx *c, int ui, const int *cand, int n,
-                              const mv_unit *parsed, dj_order_result *res)
+                              const mv_unit *parsed, const dj_order *orders,
+                              dj_order_result *res)
 {
     mv_unit *u = &c->u[ui];
     bool all_same = true;
@@ -288,6 +289,7 @@ static void settle_duplicates(mv_ctx *c, int ui, const int *cand, int n,
     *u = parsed[use];
     u->force = force;
     u->order = cand[use];
+    u->written = &orders[cand[use]];
 }
 
 /* 4.A.3: does an army ordered to an adjacent province go by convoy? */
@@ -423,7 +425,7 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
             }
         }
         if (n > 0)
-            settle_duplicates(c, ui, cand, n, parsed_orders, res);
+            settle_duplicates(c, ui, cand, n, parsed_orders, orders, res);
     }
     if (dj_rule(c->rules, DJ_RULE_IMPLICIT_ORDERS) == 'a')
         add_implicit_moves(c, res);

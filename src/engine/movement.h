@@ -35,6 +35,7 @@ typedef struct mv_unit {
     int16_t prov;
     dj_unit_type type;
     int order;           /* index of the order obeyed, -1: none (holds) */
+    const dj_order *written; /* that order, as written (convoy route, 4.A.6) */
     mv_kind kind;
     int16_t dest_loc;    /* MV_MOVE: destination location */
     int16_t dest_prov;   /* MV_MOVE: destination province */
