@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
 #
-# demo.sh — the README's demo: install what is missing, build, and play
-# a game on the standard map through judgectl, as a game master would.
+# demo.sh — the README's demo: install what is missing, build, and play a
+# game of Diplomacy by mail, on the judge's embedded defaults (no
+# configuration file, no mail server): the inbox is the Maildir
+# build/demo/mail/in, the outbox the Maildir build/demo/mail/out, the
+# database build/demo/dipjudge.db.
 #
-# Seven players join a game (it starts when the seventh arrives); then, for
-# each phase of 1901, 1902 and 1903, every power's orders are entered from
-# the scripted game of tests/games/full (the one the tests play to its
-# end in 1911), the master processes the phase, and the results are
-# printed exactly as the players would receive them by mail.  No mail is
-# sent: the results wait in the outbox.  Everything runs on judgectl's
-# built-in defaults, no configuration file; the database is
-# build/demo/dipjudge.db (DIPJUDGE_DB).
+#   1. the administrator creates game "demo" with judgectl;
+#   2. seven scripted players mail JOIN: each message is an RFC 5322 file
+#      dropped into mail/in/new, as a mail system would deliver it;
+#      `judged once` reads them, answers into mail/out, and the game
+#      starts when the seventh joins;
+#   3. for each phase of 1901-1903 every player mails the orders of the
+#      scripted game tests/games/full (the one the tests play to its end
+#      in 1911), `judged once` answers each, then the master mails
+#      PROCESS and `judged once` sends everyone the results;
+#   4. the demo prints what one player (France) found in the mailbox:
+#      the list of messages, then a few of them in full.
 #
-# DEMO_YEARS=N plays N years instead of 3 (up to 11: the victory).
+# DEMO_YEARS=N plays N years instead of 3 (up to 11: Russia's victory).
+# DEMO_PLAYER=Power shows another player's mail.
 #
 set -euo pipefail
 cd "$(dirname "$0")"
+ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -30,43 +38,115 @@ if [[ ! -f build/config.status ]]; then
     (cd build && ../configure CC=gcc >/dev/null)
 fi
 make -C build -j"$JOBS" --no-print-directory >/dev/null
-echo "built build/judgectl"
+echo "built build/judgectl and build/judged"
 
-export DIPJUDGE_DB=build/demo/dipjudge.db
-J=build/judgectl
 YEARS=${DEMO_YEARS:-3}
 LAST_YEAR=$((1900 + YEARS))
+SHOW=${DEMO_PLAYER:-France}
 POWERS=(Austria England France Germany Italy Russia Turkey)
 rm -rf build/demo
 mkdir -p build/demo
+cd build/demo
+ln -s "$ROOT/maps" maps # judgectl and judged find ./maps by default
+J=$ROOT/build/judgectl
+JD=$ROOT/build/judged
+unset DIPJUDGE_CONF DIPJUDGE_DB DIPJUDGE_MAPDIR DIPJUDGE_NOW
 
-step "A new game, 'demo', and seven players (database $DIPJUDGE_DB)"
-$J create demo --master gm@demo.example
+addr() { echo "${1,,}@demo.example"; }
+pw() { echo "pw-${1,,}"; }
+# drop FROM SUBJECT < BODY: one mail into the judge's inbox, as the mail
+# system would deliver it (written in tmp/, then moved into new/).  The
+# message counter is a file: drop runs at the end of pipelines.
+drop()
+{
+    local n f
+    n=$(($(cat .sent 2>/dev/null || echo 0) + 1))
+    echo "$n" >.sent
+    mkdir -p mail/in/tmp mail/in/new mail/in/cur
+    f=$(printf 'demo.%04d' "$n")
+    {
+        echo "From: $1 player <$(addr "$1")>"
+        echo "To: dipjudge <judge@localhost>"
+        echo "Subject: $2"
+        echo "Message-ID: <$f@demo.example>"
+        echo "Date: $(LC_ALL=C date -R)"
+        echo
+        cat
+    } >"mail/in/tmp/$f"
+    mv "mail/in/tmp/$f" "mail/in/new/$f"
+}
+# once: one pass of the judge (read mail, deadlines, send), log summed up.
+once()
+{
+    "$JD" once 2>judged.log || { cat judged.log; exit 1; }
+    echo "    judged once: $(grep -c ': message ' judged.log) read," \
+         "$(grep -c ': sent$' judged.log) sent"
+}
+
+step "The administrator creates game 'demo' (master: the GM)"
+$J create demo --master "$(addr GM)" >/dev/null
+$J join demo "$(addr GM)" --master --password "$(pw GM)"
+
+step "Seven players mail JOIN; judged answers and starts the game"
 for p in "${POWERS[@]}"; do
-    $J join demo "${p,,}@demo.example" --power "$p" --name "$p player"
+    echo "JOIN $p@demo $(pw "$p")" | drop "$p" "joining"
 done
+once
+$J list
 
-for f in tests/games/full/[0-9]*-*.txt; do
+for f in "$ROOT"/tests/games/full/[0-9]*-*.txt; do
     phase=$(basename "$f" .txt)
     phase=${phase#*-}
     year=${phase:1:4}
     ((year > LAST_YEAR)) && break
-    step "$phase: orders in, the master processes the phase"
+    step "$phase: the players mail their orders, the master mails PROCESS"
     for p in "${POWERS[@]}"; do
         grep -q "^$p: " "$f" || continue
-        grep "^$p: " "$f" | sed "s/^$p: //" | $J orders demo "$p" --set
+        {
+            echo "SIGNON ${p:0:1}demo $(pw "$p")"
+            grep "^$p: " "$f" | sed "s/^$p: //"
+            echo
+            echo "-- "
+            echo "$p player (a signature: the judge does not read it)"
+        } | drop "$p" "orders for $phase"
     done
-    $J process demo
-    echo
-    $J history demo "$phase"
+    once
+    printf 'SIGNON Mdemo %s\nPROCESS\n' "$(pw GM)" | drop GM "process"
+    once
 done
 
 step "Supply centres so far"
 $J summary demo
 
-step "The game now"
-$J show demo
+step "What $SHOW's player found in the mailbox ($(addr "$SHOW"))"
+# The outbox Maildir holds everyone's mail; the player's is addressed to
+# them.  In the order it was sent (the outbox row in the Message-ID).
+mine=$(grep -l "^To: $(addr "$SHOW")\$" mail/out/new/* | while read -r m; do
+    printf '%s %s\n' "$(sed -n 's/^Message-ID: <dj\.\([0-9]*\)\..*/\1/p' "$m")" "$m"
+done | sort -n | cut -d' ' -f2)
+i=0
+for m in $mine; do
+    i=$((i + 1))
+    printf '  %2d. %s\n' "$i" "$(sed -n 's/^Subject: //p' "$m")"
+done
+show()
+{
+    local m
+    m=$(grep -l "^Subject: $1\$" $mine | head -n 1)
+    [[ -n $m ]] || return 0
+    printf '\n---------------------------------------------------------------------\n'
+    sed -n '/^From:/p; /^To:/p; /^Subject:/p; /^Date:/p' "$m"
+    echo
+    sed '1,/^$/d' "$m"
+}
+show "dipjudge:demo - S1901M Orders"
+show "dipjudge:demo - S1901M Results"
+show "dipjudge:demo - W1901A Results"
 
-step "Mail waiting in the outbox (sent by the mail issue, later)"
-$J outbox demo | awk -F'\t' '{ n[$3]++ } END { for (k in n) print "  " n[k], k }' |
-    sort -k2
+step "All the mail judged sent (build/demo/mail/out)"
+grep -h "^Subject: " mail/out/new/* |
+    sed -E 's/^Subject: dipjudge:demo - ([SFW][0-9]{4}[MRA] )?//' |
+    sort | uniq -c | sort -rn | sed 's/^/  /'
+echo
+echo "The database is build/demo/dipjudge.db: try"
+echo "  cd build/demo && ../judgectl show demo"

@@ -155,12 +155,12 @@ static void echo(session *s, const cmd *c)
                   c->cut ? " [line cut: too long]" : "");
 }
 
-/* Append text with every line indented. */
+/* Append text with every line indented (empty lines stay empty). */
 static void indented(session *s, const char *text)
 {
     for (const char *l = text; *l;) {
         size_t n = strcspn(l, "\n");
-        dj_buf_printf(out(s), INDENT "%.*s\n", (int)n, l);
+        dj_buf_printf(out(s), "%s%.*s\n", n ? INDENT : "", (int)n, l);
         l += n + (l[n] == '\n');
     }
 }
@@ -767,13 +767,13 @@ static void summary(session *s, const cmd_reader *r)
                               "the list of commands.\n");
         return;
     }
-    dj_buf_printf(out(s), "Summary: %d command%s and order%s read: %d done",
-                  rep->commands, rep->commands == 1 ? "" : "s",
+    dj_buf_printf(out(s), "Summary: %d of %d command%s and order%s done",
+                  rep->commands - rep->failed, rep->commands,
                   rep->commands == 1 ? "" : "s",
-                  rep->commands - rep->failed);
+                  rep->commands == 1 ? "" : "s");
     if (rep->failed)
-        dj_buf_printf(out(s), ", %d failed or not understood (see ERROR "
-                              "above); everything else was done",
+        dj_buf_printf(out(s), "; %d failed or not understood (see ERROR "
+                              "above) and changed nothing",
                       rep->failed);
     dj_buf_append(out(s), ".\n");
 }

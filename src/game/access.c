@@ -99,40 +99,52 @@ static void check_nothing(const char *password)
     (void)dj_password_hash(password, scratch, sizeof scratch);
 }
 
-/* The participant the sign-on names and whose password matches, or NULL;
- * *why says what failed (kept vague on purpose: the reply is the same
- * whether a power exists without a password or the password is wrong). */
+/* Does `who` name the role: its word, or its letter when no power of
+ * the map has that letter ("M" is the master unless a power is M)? */
+static bool names_role(const game_view *v, const char *who, const char *word)
+{
+    if (strcasecmp(who, word) == 0)
+        return true;
+    return strlen(who) == 1 &&
+           toupper((unsigned char)*who) == toupper((unsigned char)*word) &&
+           dj_map_find_power(v->map, who) < 0;
+}
+
+/* The live master (or observer writing from `sender`) whose password
+ * matches; *checked when any password was compared. */
+static const dj_participant_rec *find_role(const game_view *v,
+                                           const char *role,
+                                           const char *password,
+                                           const char *sender, bool *checked)
+{
+    for (int i = 0; i < v->nparts; i++) {
+        const dj_participant_rec *p = &v->parts[i];
+        if (!live(p) || !p->password_hash[0] || strcmp(p->role, role) != 0 ||
+            (sender && !same_address(p->email, sender)))
+            continue;
+        *checked = true;
+        if (dj_password_check(password, p->password_hash))
+            return p;
+    }
+    return NULL;
+}
+
+/* The participant the sign-on names and whose password matches, or NULL.
+ * Which of the two failed is not said, on purpose: the reply is the same
+ * whether a power exists without a password or the password is wrong. */
 static const dj_participant_rec *find_signon(const game_view *v,
                                              const char *who,
                                              const char *password,
                                              const char *sender, int *power)
 {
     *power = -1;
-    bool master = strcasecmp(who, "master") == 0 ||
-                  (strlen(who) == 1 && toupper((unsigned char)*who) == 'M' &&
-                   dj_map_find_power(v->map, who) < 0);
-    bool observer = strcasecmp(who, "observer") == 0 ||
-                    (strlen(who) == 1 &&
-                     toupper((unsigned char)*who) == 'O' &&
-                     dj_map_find_power(v->map, who) < 0);
-    const dj_participant_rec *found = NULL;
     bool checked = false;
-    for (int i = 0; i < v->nparts && !found; i++) {
-        const dj_participant_rec *p = &v->parts[i];
-        if (!live(p) || !p->password_hash[0])
-            continue;
-        if (master && strcmp(p->role, "master") != 0)
-            continue;
-        if (observer && (strcmp(p->role, "observer") != 0 ||
-                         !same_address(p->email, sender)))
-            continue;
-        if (!master && !observer)
-            continue;
-        checked = true;
-        if (dj_password_check(password, p->password_hash))
-            found = p;
-    }
-    if (!master && !observer) {
+    const dj_participant_rec *found = NULL;
+    if (names_role(v, who, "master")) {
+        found = find_role(v, "master", password, NULL, &checked);
+    } else if (names_role(v, who, "observer")) {
+        found = find_role(v, "observer", password, sender, &checked);
+    } else {
         int pw = dj_map_find_power(v->map, who);
         const dj_participant_rec *p = pw >= 0 ? gv_player(v, pw) : NULL;
         if (p && p->password_hash[0]) {

@@ -292,8 +292,11 @@ int gv_log(dj_judge *j, const game_view *v, const char *action,
 void gv_subject(dj_judge *j, const game_view *v, const char *phase,
                 const char *what, dj_buf *out)
 {
-    dj_buf_printf(out, "%s:%s - %s %s", j->cfg.judge_name, v->g.name, phase,
-                  what);
+    if (!phase || !*phase || strcmp(phase, "-") == 0) /* no phase yet */
+        dj_buf_printf(out, "%s:%s - %s", j->cfg.judge_name, v->g.name, what);
+    else
+        dj_buf_printf(out, "%s:%s - %s %s", j->cfg.judge_name, v->g.name,
+                      phase, what);
 }
 
 /* Was this address already given the mail (a master who also plays)? */

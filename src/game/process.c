@@ -369,6 +369,7 @@ int dj_game_preview(dj_judge *j, const char *game, dj_buf *out)
 typedef struct readiness {
     uint32_t must;   /* powers that must order (not in disorder) */
     uint32_t late;   /* of which, orders incomplete */
+    uint32_t idle;   /* powers in disorder that would have to order */
     bool all_ready;  /* every one complete and ready, nobody waiting */
 } readiness;
 
@@ -393,8 +394,12 @@ static int assess(dj_judge *j, game_view *v, readiness *r)
         }
         if (wait)
             r->all_ready = false;
-        if (gv_in_disorder(v, p) || !power_must_order(v->map, v->pos, p))
+        if (!power_must_order(v->map, v->pos, p))
             continue;
+        if (gv_in_disorder(v, p)) {
+            r->idle |= 1u << p;
+            continue;
+        }
         r->must |= 1u << p;
         int needed, given;
         power_order_count(v->map, v->pos, p, set, &needed, &given);
@@ -462,13 +467,19 @@ static int announce_late(dj_judge *j, game_view *v, uint32_t late,
  * The deadline reminder: once per deadline, when it is less than the
  * configuration's `reminder` away, each power still missing orders gets a
  * mail saying so (its player only: the master hears of lateness in the
- * late notice).  Moving the deadline re-arms it (phases.reminded_at).
+ * late notice).  Never in the first half of a phase: a phase shorter
+ * than the lead time is reminded at half time, not as it opens (the
+ * players have just been sent its start).  Moving the deadline re-arms
+ * it (phases.reminded_at).
  */
 static int remind(dj_judge *j, game_view *v, uint32_t late, dj_buf *out)
 {
-    if (j->cfg.reminder < 0 || !late || !v->phase.deadline ||
-        j->now >= v->phase.deadline ||
-        j->now < v->phase.deadline - (int64_t)j->cfg.reminder * 60)
+    int64_t deadline = v->phase.deadline;
+    if (j->cfg.reminder < 0 || !late || !deadline || j->now >= deadline)
+        return 0;
+    int64_t due = deadline - (int64_t)j->cfg.reminder * 60;
+    int64_t half = v->phase.opened_at + (deadline - v->phase.opened_at) / 2;
+    if (j->now < (due > half ? due : half))
         return 0;
     int rc = dj_store_phase_claim_reminder(j->store, v->phase.id, j->now);
     if (rc == DJ_STORE_NOTFOUND)
@@ -523,7 +534,11 @@ static int tick_decide(dj_judge *j, game_view *v, dj_buf *out, bool *did)
     readiness r;
     if (assess(j, v, &r) < 0)
         return -1;
-    if (v->g.early && r.all_ready) {
+    /* Early, when everyone who must order is ready — but not when the
+     * only powers with something to order are in civil disorder: a game
+     * nobody plays any more waits for its deadlines instead of running
+     * itself a phase per tick. */
+    if (v->g.early && r.all_ready && (r.must || !r.idle)) {
         *did = true;
         return process_phase(j, v, out);
     }

@@ -103,7 +103,7 @@ has "Subject: dipjudge:post - S1904M Orders" # "nonsense here" is read as an ord
 has "Orders of France for S1904M"
 has "ERROR: "
 has "After SIGNOFF, 1 line was not read."
-has "Summary: 4 commands and orders read: 3 done, 1 failed"
+has "Summary: 3 of 4 commands and orders done; 1 failed"
 
 # ---- passwords: never in clear, in replies or in the database -------------------
 printf 'SIGNON Epost %s\nset password %s\n' "$(pw England secret)" \

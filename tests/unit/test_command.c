@@ -374,7 +374,7 @@ static void test_anyone(void)
     CHECK(has("France     (a player)"));
     CHECK(lacks("f@players.example")); /* no addresses for strangers */
     CHECK(has("not understood: no such command (and not signed on"));
-    CHECK(has("Summary: 6 commands and orders read: 5 done, 1 failed"));
+    CHECK(has("Summary: 5 of 6 commands and orders done; 1 failed"));
     CHECK_STR(R.subject.data, "dipjudge - Reply");
     CHECK_STR(R.outcome, "errors");
     CHECK(send_msg("someone@else.example", "\n\n") == 0);
@@ -642,7 +642,7 @@ static void test_master(void)
     CHECK(has("rolled back to S1901M"));
     CHECK(has("Turkey is in civil disorder"));
     CHECK(has("unknown setting 'colour'"));
-    CHECK(has("Summary: 8 commands and orders read: 7 done, 1 failed"));
+    CHECK(has("Summary: 7 of 8 commands and orders done; 1 failed"));
 }
 
 /* The last message of the game: a player resigns, the master ends it. */

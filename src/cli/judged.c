@@ -1,0 +1,806 @@
+/*
+ * judged.c — the mail judge: reads players' mail, answers it, runs the
+ * deadlines and sends what the outbox holds.  Argument parsing and
+ * wiring only: the work is in src/mail/ingest.h (one message, one
+ * transaction), src/mail/outbox.h (sending, retries, crash safety),
+ * src/mail/fetch.h and send.h (the transports) and dj_judge_tick() (the
+ * deadline scheduler judgectl tick runs too).  Manual: judged(8); the
+ * settings: judge.conf(5).
+ *
+ * Modes:
+ *   deliver  one message on stdin, from the MTA (Postfix pipe, procmail,
+ *            .forward); the exit status tells the MTA what to do
+ *            (sysexits: 75 = try again later), then the outbox is sent;
+ *   run      the daemon: inbound mailbox (Maildir, IMAP with IDLE when
+ *            offered, POP3) polled or waited on, the tick every
+ *            tick_interval, the outbox flushed after each; SIGTERM or
+ *            SIGINT end it cleanly between two steps;
+ *   once     one pass of all three, for cron;
+ *   config   print the settings in force (passwords hidden).
+ *
+ * No globals but one: the signal handler's flag (a volatile
+ * sig_atomic_t, the only thing a handler may safely write), read by the
+ * daemon's loop.  Everything else lives in one `judged` struct.
+ *
+ * Environment (for tests): DIPJUDGE_NOW (the clock starts at that time
+ * and runs on from there), DIPJUDGE_CRASH_AT=N (exit at the N-th
+ * database write), DIPJUDGE_CRASH_POINT=NAME[:N] (exit at the N-th pass
+ * through a named point of ingest or sending: ingest-logged,
+ * ingest-executed, ingest-committed, send-claimed, send-accepted,
+ * send-marked), as if killed there.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "game/calendar.h"
+#include "game/config.h"
+#include "game/game.h"
+#include "mail/fetch.h"
+#include "mail/ingest.h"
+#include "mail/outbox.h"
+#include "mail/send.h"
+#include "store/sending.h"
+
+#ifndef DJ_MAPDIR
+#define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
+#endif
+#ifndef DJ_SYSCONFDIR
+#define DJ_SYSCONFDIR "/usr/local/etc"
+#endif
+
+/* sysexits(3) values, spelled out (not every libc has the header). */
+enum {
+    EX_OK_ = 0,
+    EX_USAGE_ = 64,
+    EX_TEMPFAIL_ = 75, /* try again later: the MTA keeps the message */
+    EX_CONFIG_ = 78
+};
+
+#define INGEST_BATCH 100  /* messages per pass of the daemon */
+#define SLICE_MS 1000     /* longest sleep between looks at the stop flag */
+#define IDLE_SLICE_MS (5 * 60 * 1000) /* one IMAP IDLE at most */
+#define DELIVER_DRAIN ((size_t)64 << 20) /* stdin read at most, in all */
+
+/*
+ * The one global: set by the SIGTERM/SIGINT handler, read by the loop.
+ * A signal handler may only write a volatile sig_atomic_t.
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+typedef struct crash_point {
+    char name[32];
+    long at;    /* exit at the at-th pass through the point */
+    long seen;
+} crash_point;
+
+typedef struct judged {
+    /* options */
+    const char *config_opt, *db_opt, *maps_opt, *mode;
+    bool use_syslog, quiet, verbose, no_send, no_tick;
+    const char *envelope_sender; /* deliver -f */
+    /* state */
+    dj_config cfg;
+    char maps[DJ_PATH_MAX];
+    char lock_path[DJ_PATH_MAX + 16];
+    dj_judge *j;
+    dj_sender *sender;
+    dj_fetcher *fetcher;
+    dj_ingest_config icfg;
+    dj_outbox_config ocfg;
+    int64_t clock_base;  /* DIPJUDGE_NOW, or 0 */
+    int64_t clock_start; /* time() when the clock was set */
+    crash_point crash;
+    int last_fetch_status; /* to log a mailbox's trouble once, not per pass */
+    int last_send_failures;
+    bool trouble;          /* once: something failed */
+} judged;
+
+/* ---- logging ----------------------------------------------------------------- */
+
+static void logmsg(judged *d, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void logmsg(judged *d, int level, const char *fmt, ...)
+{
+    if (d->quiet && level > LOG_WARNING)
+        return;
+    if (!d->verbose && level >= LOG_DEBUG)
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (d->use_syslog) {
+        syslog(level, "%s", msg);
+        return;
+    }
+    char stamp[32] = "";
+    time_t t = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+    fprintf(stderr, "%sjudged %s: %s%s\n", stamp, d->mode ? d->mode : "",
+            level <= LOG_ERR       ? "error: "
+            : level == LOG_WARNING ? "warning: "
+                                   : "",
+            msg);
+}
+
+/* ---- the clock and the fault hook ------------------------------------------ */
+
+static int64_t clock_now(const judged *d)
+{
+    int64_t t = (int64_t)time(NULL);
+    return d->clock_base ? d->clock_base + (t - d->clock_start) : t;
+}
+
+static void crash_hook(void *ctx, const char *point)
+{
+    judged *d = ctx;
+    if (!d->crash.name[0] || strcmp(point, d->crash.name) != 0)
+        return;
+    if (++d->crash.seen < d->crash.at)
+        return;
+    fprintf(stderr, "judged: DIPJUDGE_CRASH_POINT %s reached: exiting as "
+                    "if killed\n",
+            point);
+    _exit(DJ_STORE_CRASH_STATUS);
+}
+
+static const char *env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+static int read_test_env(judged *d)
+{
+    const char *now = env("DIPJUDGE_NOW");
+    if (now) {
+        char *end;
+        long long v = strtoll(now, &end, 10);
+        if (*end) {
+            dj_zone utc;
+            dj_zone_utc(&utc);
+            char why[128];
+            int64_t t;
+            if (dj_time_parse(&utc, now, (int64_t)time(NULL), &t, why,
+                              sizeof why) < 0) {
+                fprintf(stderr, "judged: bad DIPJUDGE_NOW '%s': %s\n", now,
+                        why);
+                return -1;
+            }
+            v = t;
+        }
+        d->clock_base = v;
+        d->clock_start = (int64_t)time(NULL);
+    }
+    const char *point = env("DIPJUDGE_CRASH_POINT");
+    if (point) {
+        size_t n = strcspn(point, ":");
+        if (n >= sizeof d->crash.name) {
+            fprintf(stderr, "judged: bad DIPJUDGE_CRASH_POINT\n");
+            return -1;
+        }
+        memcpy(d->crash.name, point, n);
+        d->crash.name[n] = '\0';
+        d->crash.at = point[n] == ':' ? strtol(point + n + 1, NULL, 10) : 1;
+        if (d->crash.at < 1)
+            d->crash.at = 1;
+    }
+    return 0;
+}
+
+/* ---- configuration to the modules' structs ----------------------------------- */
+
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int load_config(judged *d)
+{
+    static const char installed[] = DJ_SYSCONFDIR "/dipjudge/judge.conf";
+    char err[1024];
+    const char *file = dj_config_find(d->config_opt, installed);
+    if (file) {
+        if (dj_config_load(file, &d->cfg, err, sizeof err) < 0) {
+            logmsg(d, LOG_ERR, "%s", err);
+            return -1;
+        }
+    } else {
+        dj_config_defaults(&d->cfg);
+    }
+    const char *db = d->db_opt ? d->db_opt : env("DIPJUDGE_DB");
+    if (db)
+        snprintf(d->cfg.database, sizeof d->cfg.database, "%s", db);
+    const char *maps = d->maps_opt ? d->maps_opt : env("DIPJUDGE_MAPDIR");
+    if (!maps && d->cfg.maps_dir[0])
+        maps = d->cfg.maps_dir;
+    if (!maps)
+        maps = is_directory("maps") ? "maps" : DJ_MAPDIR;
+    snprintf(d->maps, sizeof d->maps, "%s", maps);
+    snprintf(d->lock_path, sizeof d->lock_path, "%s.outbox-lock",
+             d->cfg.database);
+
+    const dj_mail_settings *m = &d->cfg.mail;
+    d->icfg.judge_address = d->cfg.judge_address;
+    d->icfg.judge_name = d->cfg.judge_name;
+    d->icfg.max_size = (size_t)m->max_message_size;
+    d->icfg.max_lines = (size_t)m->max_lines;
+    d->icfg.reply_limit = m->reply_limit;
+    d->icfg.reply_window = m->reply_window;
+    d->icfg.envelope_sender = d->envelope_sender;
+    d->icfg.fault = crash_hook;
+    d->icfg.fault_ctx = d;
+
+    d->ocfg.judge_address = d->cfg.judge_address;
+    d->ocfg.judge_name = d->cfg.judge_name;
+    d->ocfg.admin_address = m->admin_address;
+    d->ocfg.max_attempts = m->retry_attempts;
+    d->ocfg.retry_delay = m->retry_delay;
+    d->ocfg.retry_max_delay = m->retry_max_delay;
+    d->ocfg.lock_path = d->lock_path;
+    d->ocfg.fault = crash_hook;
+    d->ocfg.fault_ctx = d;
+    return 0;
+}
+
+/*
+ * Make the directories above a Maildir (the embedded defaults are
+ * ./mail/in and ./mail/out): the Maildir code makes the last one only.
+ */
+static void make_parents(const char *path)
+{
+    char p[DJ_PATH_MAX];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        mkdir(p, 0700); /* an error shows when the Maildir is opened */
+        *s = '/';
+    }
+}
+
+static dj_tls_mode tls_of(const char *name)
+{
+    dj_tls_mode mode = DJ_TLS_NONE;
+    dj_tls_mode_parse(name, &mode); /* config.c accepted only known names */
+    return mode;
+}
+
+static int open_fetcher(judged *d)
+{
+    const dj_inbound_config *in = &d->cfg.mail.in;
+    dj_fetch_config fc;
+    memset(&fc, 0, sizeof fc);
+    fc.kind = strcmp(in->type, "imap") == 0   ? DJ_FETCH_IMAP
+              : strcmp(in->type, "pop3") == 0 ? DJ_FETCH_POP3
+                                              : DJ_FETCH_MAILDIR;
+    fc.maildir = in->path;
+    if (fc.kind == DJ_FETCH_MAILDIR)
+        make_parents(in->path);
+    fc.host = in->host;
+    fc.port = in->port;
+    fc.tls = tls_of(in->tls);
+    fc.user = in->user;
+    fc.password = in->password;
+    fc.mailbox = in->mailbox;
+    fc.expunge = in->expunge;
+    fc.timeout = in->timeout;
+    char err[DJ_MAIL_ERR_MAX];
+    d->fetcher = dj_fetch_open(&fc, err, sizeof err);
+    if (!d->fetcher) {
+        logmsg(d, LOG_ERR, "inbound mailbox: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int open_sender(judged *d)
+{
+    const dj_outbound_config *out = &d->cfg.mail.out;
+    dj_send_config sc;
+    memset(&sc, 0, sizeof sc);
+    sc.kind = strcmp(out->type, "smtp") == 0       ? DJ_SEND_SMTP
+              : strcmp(out->type, "sendmail") == 0 ? DJ_SEND_SENDMAIL
+                                                   : DJ_SEND_MAILDIR;
+    sc.maildir = out->path;
+    if (sc.kind == DJ_SEND_MAILDIR)
+        make_parents(out->path);
+    sc.sendmail = out->sendmail;
+    sc.host = out->host;
+    sc.port = out->port;
+    sc.tls = tls_of(out->tls);
+    sc.user = out->user[0] ? out->user : NULL;
+    sc.password = out->password;
+    sc.helo = out->helo[0] ? out->helo : NULL;
+    sc.timeout = out->timeout;
+    char err[DJ_MAIL_ERR_MAX];
+    d->sender = dj_sender_open(&sc, err, sizeof err);
+    if (!d->sender) {
+        logmsg(d, LOG_ERR, "outbound transport: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int open_judge(judged *d)
+{
+    char err[1024];
+    d->j = dj_judge_open(&d->cfg, d->maps, err, sizeof err);
+    if (!d->j) {
+        logmsg(d, LOG_ERR, "%s", err);
+        return -1;
+    }
+    dj_judge_set_actor(d->j, "judged");
+    dj_judge_set_now(d->j, clock_now(d));
+    const char *crash = env("DIPJUDGE_CRASH_AT");
+    if (crash)
+        dj_store_crash_at(dj_judge_store(d->j), strtol(crash, NULL, 10));
+    return 0;
+}
+
+static void close_all(judged *d)
+{
+    dj_fetch_close(d->fetcher);
+    d->fetcher = NULL;
+    dj_sender_close(d->sender);
+    d->sender = NULL;
+    dj_judge_close(d->j);
+    d->j = NULL;
+}
+
+/* ---- the three steps ---------------------------------------------------------- */
+
+static void note_message(void *ud, const char *mailbox_id,
+                         const dj_ingest_result *r)
+{
+    judged *d = ud;
+    logmsg(d, r->status == DJ_INGEST_RETRY ? LOG_WARNING : LOG_INFO,
+           "message %s <%s> from %s: %s%s%s%s%s", mailbox_id ? mailbox_id : "-",
+           r->message_id, r->sender[0] ? r->sender : "(no sender)",
+           dj_ingest_status_name(r->status), r->outcome[0] ? ", " : "",
+           r->outcome, r->error[0] ? ": " : "", r->error);
+}
+
+static const char *const EVENT_NAMES[] = {"sent", "retry later", "FAILED",
+                                          "recovered"};
+
+static void note_row(void *ud, dj_outbox_event ev,
+                     const dj_outbox_send_rec *row, const char *detail)
+{
+    judged *d = ud;
+    if (ev == DJ_OUTBOX_RECOVERED) {
+        logmsg(d, LOG_WARNING,
+               "outbox: %s left 'sending' by a stopped sender: sent again "
+               "(the one possible duplicate, see judged(8))",
+               detail);
+        return;
+    }
+    logmsg(d, ev == DJ_OUTBOX_SENT ? LOG_INFO : LOG_WARNING,
+           "outbox row %lld (%s) to %s, attempt %d: %s%s%s",
+           (long long)row->id, row->kind, row->recipients, row->attempts,
+           EVENT_NAMES[ev], detail && detail[0] ? ": " : "",
+           detail ? detail : "");
+}
+
+/* One ingest pass.  Returns the messages seen (-1: mailbox trouble). */
+static int ingest_pass(judged *d, size_t batch)
+{
+    dj_judge_set_now(d->j, clock_now(d));
+    dj_ingest_pass pass;
+    char err[DJ_MAIL_ERR_MAX] = "";
+    dj_mail_status st = dj_ingest_fetch(d->j, &d->icfg, d->fetcher, batch,
+                                        note_message, d, &pass, err,
+                                        sizeof err);
+    if (st != DJ_MAIL_OK) {
+        d->trouble = true;
+        if ((int)st != d->last_fetch_status)
+            logmsg(d, st == DJ_MAIL_PERMFAIL ? LOG_ERR : LOG_WARNING,
+                   "inbound mailbox: %s: %s", dj_mail_status_name(st), err);
+        d->last_fetch_status = (int)st;
+        return -1;
+    }
+    if (d->last_fetch_status != DJ_MAIL_OK)
+        logmsg(d, LOG_INFO, "inbound mailbox: working again");
+    d->last_fetch_status = DJ_MAIL_OK;
+    return pass.seen;
+}
+
+static void tick(judged *d)
+{
+    dj_judge_set_now(d->j, clock_now(d));
+    dj_buf out;
+    dj_buf_init(&out);
+    int processed = 0;
+    int rc = dj_judge_tick(d->j, &out, &processed);
+    /* One line per thing done ("alpha: S1901M processed", reminders...). */
+    char *line = out.data;
+    while (line && *line) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (*line)
+            logmsg(d, LOG_INFO, "tick: %s", line);
+        line = nl ? nl + 1 : NULL;
+    }
+    if (rc < 0) {
+        d->trouble = true;
+        logmsg(d, LOG_ERR, "tick: %s", dj_judge_error(d->j));
+    }
+    dj_buf_free(&out);
+}
+
+static void flush(judged *d)
+{
+    if (d->no_send)
+        return;
+    dj_outbox_pass pass;
+    dj_store *s = dj_judge_store(d->j);
+    if (dj_outbox_flush(s, d->sender, &d->ocfg, clock_now(d), note_row, d,
+                        &pass) < 0) {
+        d->trouble = true;
+        logmsg(d, LOG_ERR, "outbox: %s", dj_store_error(s));
+        return;
+    }
+    if (pass.busy)
+        logmsg(d, LOG_DEBUG, "outbox: another judged is sending");
+    if (pass.retried || pass.failed)
+        d->trouble = true;
+}
+
+/* ---- modes -------------------------------------------------------------------- */
+
+/* Read stdin: at most max bytes kept, the rest read and dropped. */
+static int read_stdin(dj_buf *out, size_t max, bool *truncated)
+{
+    char chunk[65536];
+    size_t total = 0;
+    *truncated = false;
+    for (;;) {
+        ssize_t n = read(STDIN_FILENO, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        size_t keep = out->len < max ? max - out->len : 0;
+        if ((size_t)n < keep)
+            keep = (size_t)n;
+        if (keep)
+            dj_buf_append_n(out, chunk, keep);
+        if (keep < (size_t)n)
+            *truncated = true;
+        total += (size_t)n;
+        if (total > DELIVER_DRAIN)
+            break; /* enough: the message is refused anyway */
+    }
+    return dj_buf_ok(out) ? 0 : -1;
+}
+
+static int mode_deliver(judged *d)
+{
+    dj_buf raw;
+    dj_buf_init(&raw);
+    bool truncated = false;
+    size_t max = (size_t)d->cfg.mail.max_message_size;
+    if (read_stdin(&raw, max + 1, &truncated) < 0) {
+        logmsg(d, LOG_ERR, "cannot read the message from stdin");
+        dj_buf_free(&raw);
+        return EX_TEMPFAIL_;
+    }
+    if (open_judge(d) < 0) {
+        dj_buf_free(&raw);
+        return EX_TEMPFAIL_;
+    }
+    dj_judge_set_now(d->j, clock_now(d));
+    dj_ingest_result res;
+    dj_ingest_status st =
+        dj_ingest_message(d->j, &d->icfg, raw.data, raw.len,
+                          truncated || raw.len > max, &res);
+    dj_buf_free(&raw);
+    note_message(d, NULL, &res);
+    if (st == DJ_INGEST_RETRY) {
+        close_all(d);
+        return EX_TEMPFAIL_;
+    }
+    /* The message is safe in the database: whatever sending does now,
+     * the MTA must not deliver it again (exit 0). */
+    if (!d->no_send && open_sender(d) == 0)
+        flush(d);
+    close_all(d);
+    return EX_OK_;
+}
+
+static int mode_once(judged *d)
+{
+    if (open_judge(d) < 0)
+        return EX_TEMPFAIL_;
+    if (open_fetcher(d) < 0 || (!d->no_send && open_sender(d) < 0)) {
+        close_all(d);
+        return EX_CONFIG_;
+    }
+    while (ingest_pass(d, INGEST_BATCH) == INGEST_BATCH)
+        ; /* a full batch: there may be more */
+    if (!d->no_tick)
+        tick(d);
+    flush(d);
+    close_all(d);
+    return d->trouble ? EX_TEMPFAIL_ : EX_OK_;
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a wait returns at once */
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL); /* a server hanging up is an error */
+    sigaction(SIGHUP, &sa, NULL);  /* nothing to reload or reopen */
+}
+
+/* Milliseconds from now until t (seconds), at least 0, at most cap. */
+static int64_t ms_until(const judged *d, int64_t t, int64_t cap)
+{
+    int64_t ms = (t - clock_now(d)) * 1000;
+    if (ms < 0)
+        ms = 0;
+    return ms < cap ? ms : cap;
+}
+
+/*
+ * Wait for new mail, a due time or a signal, whichever comes first: in
+ * slices of at most a second (an IMAP IDLE: until the server speaks, a
+ * signal interrupts it), so SIGTERM is seen within a second.  When the
+ * mailbox cannot be waited on (IMAP with idle off, or the server gone),
+ * just sleep: the next pass looks.
+ */
+static void wait_a_while(judged *d, int64_t ms)
+{
+    const dj_inbound_config *in = &d->cfg.mail.in;
+    bool imap = strcmp(in->type, "imap") == 0;
+    bool idle = imap && in->idle;
+    bool use_wait = !imap || idle;
+    while (ms > 0 && !stop_signal) {
+        int64_t slice = idle ? IDLE_SLICE_MS : SLICE_MS;
+        if (slice > ms)
+            slice = ms;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        bool woken = false;
+        char err[DJ_MAIL_ERR_MAX];
+        if (!use_wait) {
+            struct timespec ts = {(time_t)(slice / 1000),
+                                  (long)(slice % 1000) * 1000000L};
+            nanosleep(&ts, NULL); /* a signal cuts it short */
+        } else if (dj_fetch_wait(d->fetcher, (int)slice, &woken, err,
+                                 sizeof err) != DJ_MAIL_OK) {
+            logmsg(d, LOG_DEBUG, "wait: %s", err);
+            use_wait = idle = false;
+        }
+        if (woken)
+            return;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        int64_t spent = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000 +
+                        (t1.tv_nsec - t0.tv_nsec) / 1000000;
+        ms -= spent > 0 ? spent : 1;
+    }
+}
+
+static int mode_run(judged *d)
+{
+    install_signals();
+    if (open_judge(d) < 0)
+        return EX_TEMPFAIL_;
+    if (open_fetcher(d) < 0 || open_sender(d) < 0) {
+        close_all(d);
+        return EX_CONFIG_;
+    }
+    const dj_mail_settings *m = &d->cfg.mail;
+    logmsg(d, LOG_INFO,
+           "started: %s <%s>, database %s, inbound %s, outbound %s, tick "
+           "every %ds",
+           d->cfg.judge_name, d->cfg.judge_address, d->cfg.database,
+           m->in.type, m->out.type, m->tick_interval);
+    int64_t next_tick = clock_now(d);
+    while (!stop_signal) {
+        int seen = ingest_pass(d, INGEST_BATCH);
+        if (stop_signal)
+            break;
+        if (seen > 0)
+            flush(d); /* replies out at once */
+        if (!d->no_tick && clock_now(d) >= next_tick) {
+            tick(d);
+            next_tick = clock_now(d) + m->tick_interval;
+        }
+        if (stop_signal)
+            break;
+        flush(d);
+        if (seen == INGEST_BATCH)
+            continue; /* more waiting */
+        int64_t cap = (int64_t)m->in.poll_interval * 1000;
+        int64_t ms = d->no_tick ? cap : ms_until(d, next_tick, cap);
+        int64_t due;
+        if (!d->no_send &&
+            dj_store_outbox_next_time(dj_judge_store(d->j), &due) == 0)
+            ms = ms_until(d, due, ms);
+        wait_a_while(d, ms);
+    }
+    logmsg(d, LOG_INFO, "stopping (signal %d)", (int)stop_signal);
+    close_all(d);
+    return EX_OK_;
+}
+
+static void print_config(const judged *d)
+{
+    const dj_config *c = &d->cfg;
+    const dj_mail_settings *m = &c->mail;
+    printf("file             %s\n", c->file[0] ? c->file : "(none: defaults)");
+    printf("database         %s\n", c->database);
+    printf("maps_dir         %s\n", d->maps);
+    printf("judge_name       %s\n", c->judge_name);
+    printf("judge_address    %s\n", c->judge_address);
+    printf("admin_address    %s\n", m->admin_address);
+    printf("reminder         %d minutes\n", c->reminder);
+    printf("tick_interval    %ds\n", m->tick_interval);
+    printf("inbound          %s path=%s host=%s port=%d user=%s "
+           "password=%s tls=%s mailbox=%s idle=%s expunge=%s "
+           "poll_interval=%ds timeout=%ds\n",
+           m->in.type, m->in.path, m->in.host, m->in.port, m->in.user,
+           m->in.password[0] ? "(set)" : "", m->in.tls, m->in.mailbox,
+           m->in.idle ? "true" : "false", m->in.expunge ? "true" : "false",
+           m->in.poll_interval, m->in.timeout);
+    printf("outbound         %s path=%s sendmail=%s host=%s port=%d "
+           "tls=%s user=%s password=%s helo=%s timeout=%ds\n",
+           m->out.type, m->out.path, m->out.sendmail, m->out.host,
+           m->out.port, m->out.tls, m->out.user,
+           m->out.password[0] ? "(set)" : "", m->out.helo, m->out.timeout);
+    printf("limits           max_message_size=%d max_lines=%d "
+           "reply_limit=%d reply_window=%ds\n",
+           m->max_message_size, m->max_lines, m->reply_limit,
+           m->reply_window);
+    printf("retry            attempts=%d delay=%ds max_delay=%ds\n",
+           m->retry_attempts, m->retry_delay, m->retry_max_delay);
+}
+
+/* ---- arguments ------------------------------------------------------------------ */
+
+static int usage(FILE *to)
+{
+    fprintf(to,
+            "usage: judged [--config FILE] [--db FILE] [--maps DIR]\n"
+            "              [--syslog] [--quiet | --verbose] MODE\n"
+            "modes:\n"
+            "  deliver [-f SENDER] [--no-send]   one message on stdin "
+            "(from the MTA)\n"
+            "  run [--no-tick] [--no-send]       the daemon: mailbox, "
+            "deadlines, outbox\n"
+            "  once [--no-tick] [--no-send]      one pass of each, for "
+            "cron\n"
+            "  config                            print the settings in "
+            "force\n"
+            "See judged(8) and judge.conf(5).\n");
+    return to == stderr ? EX_USAGE_ : EX_OK_;
+}
+
+/* A value option: "--db X" or "--db=X"; advances *i. */
+static const char *value_of(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static int parse_args(judged *d, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if ((v = value_of(argc, argv, &i, "--config")) ||
+            (v = value_of(argc, argv, &i, "-c")))
+            d->config_opt = v;
+        else if ((v = value_of(argc, argv, &i, "--db")))
+            d->db_opt = v;
+        else if ((v = value_of(argc, argv, &i, "--maps")))
+            d->maps_opt = v;
+        else if (d->mode && strcmp(d->mode, "deliver") == 0 &&
+                 (v = value_of(argc, argv, &i, "-f")))
+            d->envelope_sender = v;
+        else if (strcmp(a, "--syslog") == 0)
+            d->use_syslog = true;
+        else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
+            d->quiet = true;
+        else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
+            d->verbose = true;
+        else if (d->mode && strcmp(a, "--no-send") == 0 &&
+                 strcmp(d->mode, "config") != 0)
+            d->no_send = true;
+        else if (d->mode && strcmp(a, "--no-tick") == 0 &&
+                 (strcmp(d->mode, "run") == 0 ||
+                  strcmp(d->mode, "once") == 0))
+            d->no_tick = true;
+        else if (!d->mode && a[0] != '-')
+            d->mode = a;
+        else {
+            fprintf(stderr, "judged: unknown or misplaced argument '%s'\n",
+                    a);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    judged *d = calloc(1, sizeof *d);
+    if (!d) {
+        fprintf(stderr, "judged: out of memory\n");
+        return EX_TEMPFAIL_;
+    }
+    int rc;
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+                      strcmp(argv[1], "help") == 0 ||
+                      strcmp(argv[1], "-h") == 0)) {
+        rc = usage(stdout);
+    } else if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("judged (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+        rc = EX_OK_;
+    } else if (parse_args(d, argc, argv) < 0 || !d->mode) {
+        rc = usage(stderr);
+    } else if (strcmp(d->mode, "deliver") != 0 &&
+               strcmp(d->mode, "run") != 0 &&
+               strcmp(d->mode, "once") != 0 &&
+               strcmp(d->mode, "config") != 0) {
+        fprintf(stderr, "judged: unknown mode '%s'\n", d->mode);
+        rc = usage(stderr);
+    } else {
+        if (d->use_syslog)
+            openlog("judged", LOG_PID, LOG_MAIL);
+        if (read_test_env(d) < 0)
+            rc = EX_USAGE_;
+        else if (load_config(d) < 0)
+            rc = EX_CONFIG_;
+        else if (strcmp(d->mode, "config") == 0) {
+            print_config(d);
+            rc = EX_OK_;
+        } else if (strcmp(d->mode, "deliver") == 0)
+            rc = mode_deliver(d);
+        else if (strcmp(d->mode, "once") == 0)
+            rc = mode_once(d);
+        else
+            rc = mode_run(d);
+        if (d->use_syslog)
+            closelog();
+    }
+    free(d);
+    return rc;
+}

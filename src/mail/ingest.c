@@ -1,0 +1,367 @@
+/*
+ * ingest.c — one incoming mail to one committed transaction.  See
+ * ingest.h for the rules; this file is their order of work:
+ *
+ *   parse -> BEGIN -> mail log (duplicate? stop) -> classify ->
+ *   run commands | refuse | ignore -> outcome -> COMMIT
+ *
+ * and dj_ingest_fetch(), the loop over a mailbox that confirms a message
+ * only after that commit.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "mail/ingest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "command/command.h"
+#include "mail/message.h"
+#include "store/mail.h"
+#include "store/sending.h"
+
+const char *dj_ingest_status_name(dj_ingest_status st)
+{
+    switch (st) {
+    case DJ_INGEST_DONE:
+        return "done";
+    case DJ_INGEST_DUPLICATE:
+        return "duplicate";
+    case DJ_INGEST_IGNORED:
+        return "ignored";
+    case DJ_INGEST_REFUSED:
+        return "refused";
+    case DJ_INGEST_RETRY:
+        return "retry";
+    }
+    return "?";
+}
+
+static void fault(const dj_ingest_config *cfg, const char *point)
+{
+    if (cfg->fault)
+        cfg->fault(cfg->fault_ctx, point);
+}
+
+/* A stable id for bytes that are not a message (no header at all). */
+static void hash_id(const char *raw, size_t len, char *out, size_t outlen)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a, CRs ignored */
+    for (size_t i = 0; i < len; i++) {
+        if (raw[i] == '\r')
+            continue;
+        h ^= (unsigned char)raw[i];
+        h *= 1099511628211ULL;
+    }
+    snprintf(out, outlen, "%016llx.%zu@raw.dipjudge.invalid",
+             (unsigned long long)h, len);
+}
+
+/* Why an automatic message is ignored, as the mail log says it. */
+static const char *auto_outcome(unsigned flags)
+{
+    if (flags & DJ_MSG_LOOP)
+        return "ignored: our own mail (X-Loop)";
+    if (flags & DJ_MSG_BOUNCE)
+        return "ignored: bounce";
+    if (flags & DJ_MSG_LIST)
+        return "ignored: mailing list";
+    return "ignored: automatic reply";
+}
+
+static const char *limit_name(int limit)
+{
+    switch (limit) {
+    case DJ_MSG_LIMIT_SIZE:
+        return "size";
+    case DJ_MSG_LIMIT_HEADER:
+        return "header size";
+    case DJ_MSG_LIMIT_PARTS:
+        return "MIME parts";
+    case DJ_MSG_LIMIT_LINES:
+        return "lines";
+    case DJ_MSG_LIMIT_LINE_LENGTH:
+        return "line length";
+    }
+    return "limits";
+}
+
+/*
+ * May the sender get one more reply?  Counts the replies and refusals
+ * queued to it within the window.  -1 on a database error.
+ */
+static int reply_allowed(dj_store *st, const dj_ingest_config *cfg,
+                         const char *to, int64_t now)
+{
+    if (cfg->reply_limit <= 0)
+        return 1;
+    int n = 0;
+    if (dj_store_outbox_count_replies(st, to, now - cfg->reply_window, &n) <
+        0)
+        return -1;
+    return n < cfg->reply_limit;
+}
+
+/* "<id>" for In-Reply-To, or "" for a hashed id (not the mail's own). */
+static void in_reply_to(const dj_message *m, char *out, size_t outlen)
+{
+    if (m->message_id_hashed || !m->message_id[0])
+        out[0] = '\0';
+    else
+        snprintf(out, outlen, "<%s>", m->message_id);
+}
+
+/* The polite refusal of a message over a limit. */
+static int queue_refusal(dj_judge *j, const dj_ingest_config *cfg,
+                         const dj_message *m, size_t len, bool truncated)
+{
+    const dj_config *conf = dj_judge_config(j);
+    size_t max_size = cfg->max_size ? cfg->max_size : DJ_MSG_DEFAULT_MAX_SIZE;
+    size_t max_lines =
+        cfg->max_lines ? cfg->max_lines : DJ_MSG_DEFAULT_MAX_LINES;
+    dj_buf subject, body;
+    dj_buf_init(&subject);
+    dj_buf_init(&body);
+    dj_buf_printf(&subject, "%s - Message refused", cfg->judge_name);
+    dj_buf_printf(&body,
+                  "Your message%s%s%s was not read: it is over this "
+                  "judge's limit on %s.\n\n",
+                  m->subject[0] ? " (subject \"" : "", m->subject,
+                  m->subject[0] ? "\")" : "", limit_name(m->limit_hit));
+    if (m->limit_hit == DJ_MSG_LIMIT_SIZE)
+        dj_buf_printf(&body, "It is %s%zu bytes long; the limit is %zu.\n",
+                      truncated ? "more than " : "", len, max_size);
+    else if (m->limit_hit == DJ_MSG_LIMIT_LINES)
+        dj_buf_printf(&body, "The limit is %zu lines of text.\n", max_lines);
+    dj_buf_printf(&body,
+                  "\nNone of the commands in it were run.  Please send "
+                  "your commands again as plain text, without "
+                  "attachments, pictures or long quotations, and split "
+                  "long messages in two.\n\nSend HELP to %s for the "
+                  "commands.\n",
+                  conf->judge_address);
+    char irt[DJ_MSG_ID_MAX + 2];
+    in_reply_to(m, irt, sizeof irt);
+    int rc = -1;
+    if (dj_buf_ok(&subject) && dj_buf_ok(&body))
+        rc = dj_store_outbox_add_reply(dj_judge_store(j), "refusal",
+                                       m->from.addr, subject.data, body.data,
+                                       irt, dj_judge_now(j));
+    dj_buf_free(&subject);
+    dj_buf_free(&body);
+    return rc;
+}
+
+/* Run the commands; queue the reply when allowed.  -1: roll back. */
+static int run_commands(dj_judge *j, const dj_ingest_config *cfg,
+                        const dj_message *m, dj_ingest_result *res)
+{
+    dj_store *st = dj_judge_store(j);
+    dj_command_msg msg = {m->from.addr, m->subject, m->body ? m->body : "",
+                          dj_judge_now(j)};
+    dj_command_reply reply;
+    dj_command_reply_init(&reply);
+    int rc = dj_command_execute(j, &msg, &reply);
+    if (rc < 0) {
+        snprintf(res->error, sizeof res->error, "%s", reply.error);
+        dj_command_reply_free(&reply);
+        return -1;
+    }
+    snprintf(res->game, sizeof res->game, "%s", reply.game);
+    snprintf(res->outcome, sizeof res->outcome, "%s",
+             reply.outcome[0] ? reply.outcome : "ok");
+    int allowed = reply_allowed(st, cfg, m->from.addr, msg.now);
+    if (allowed > 0) {
+        char irt[DJ_MSG_ID_MAX + 2];
+        in_reply_to(m, irt, sizeof irt);
+        if (dj_command_queue_reply(j, &msg, &reply) < 0 ||
+            (irt[0] && dj_store_outbox_thread_last(st, irt) < 0))
+            allowed = -1;
+        else
+            res->replied = true;
+    } else if (allowed == 0) {
+        size_t n = strlen(res->outcome);
+        snprintf(res->outcome + n, sizeof res->outcome - n,
+                 " (not answered: reply limit)");
+    }
+    if (allowed < 0)
+        snprintf(res->error, sizeof res->error, "%s", dj_store_error(st));
+    dj_command_reply_free(&reply);
+    return allowed < 0 ? -1 : 0;
+}
+
+/* Inside the transaction, after the mail log row: decide and act. */
+static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
+               int parsed, size_t len, bool truncated,
+               dj_ingest_result *res)
+{
+    const char *own = cfg->judge_address ? cfg->judge_address : "";
+    res->status = DJ_INGEST_IGNORED;
+    if (parsed == DJ_MSG_EPARSE) {
+        snprintf(res->outcome, sizeof res->outcome,
+                 "ignored: not a mail message");
+        return 0;
+    }
+    if (dj_message_is_automatic(m)) {
+        snprintf(res->outcome, sizeof res->outcome, "%s",
+                 auto_outcome(m->flags));
+        return 0;
+    }
+    if (!m->from.addr[0]) {
+        snprintf(res->outcome, sizeof res->outcome,
+                 "ignored: no sender address");
+        return 0;
+    }
+    if (own[0] && strcasecmp(m->from.addr, own) == 0) {
+        snprintf(res->outcome, sizeof res->outcome,
+                 "ignored: from the judge's own address");
+        return 0;
+    }
+    if (parsed == DJ_MSG_ELIMIT) {
+        res->status = DJ_INGEST_REFUSED;
+        snprintf(res->outcome, sizeof res->outcome, "refused: over the %s "
+                 "limit", limit_name(m->limit_hit));
+        int allowed =
+            reply_allowed(dj_judge_store(j), cfg, m->from.addr,
+                          dj_judge_now(j));
+        if (allowed > 0 && queue_refusal(j, cfg, m, len, truncated) == 0)
+            res->replied = true;
+        else if (allowed != 0)
+            return -1;
+        else
+            snprintf(res->outcome, sizeof res->outcome,
+                     "refused: over the %s limit (not answered: reply "
+                     "limit)",
+                     limit_name(m->limit_hit));
+        return 0;
+    }
+    res->status = DJ_INGEST_DONE;
+    return run_commands(j, cfg, m, res);
+}
+
+dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
+                                   const char *raw, size_t len,
+                                   bool truncated, dj_ingest_result *res)
+{
+    memset(res, 0, sizeof *res);
+    dj_store *st = dj_judge_store(j);
+    dj_message_limits lim = {0};
+    lim.max_size = cfg->max_size;
+    lim.max_lines = cfg->max_lines;
+    lim.own_loop = cfg->judge_address;
+    lim.envelope_sender = cfg->envelope_sender;
+    dj_message m;
+    char why[256];
+    int parsed = dj_message_parse(raw, len, &lim, &m, why, sizeof why);
+    if (parsed == DJ_MSG_OK && truncated) {
+        /* Only part of a longer message was read: never act on it (the
+         * body, unused from here, is freed with the rest). */
+        parsed = DJ_MSG_ELIMIT;
+        m.limit_hit = DJ_MSG_LIMIT_SIZE;
+    }
+    if (parsed == DJ_MSG_ENOMEM) {
+        dj_message_free(&m);
+        snprintf(res->error, sizeof res->error, "out of memory");
+        return res->status = DJ_INGEST_RETRY;
+    }
+    if (m.message_id[0])
+        snprintf(res->message_id, sizeof res->message_id, "%s",
+                 m.message_id);
+    else
+        hash_id(raw, len, res->message_id, sizeof res->message_id);
+    snprintf(res->sender, sizeof res->sender, "%s", m.from.addr);
+
+    if (dj_store_begin(st) < 0)
+        goto retry;
+    int dup = dj_store_maillog_add(st, res->message_id, m.from.addr, 0,
+                                   "received", dj_judge_now(j));
+    if (dup == DJ_STORE_DUPLICATE) {
+        dj_store_rollback(st);
+        dj_message_free(&m);
+        snprintf(res->outcome, sizeof res->outcome, "seen before");
+        return res->status = DJ_INGEST_DUPLICATE;
+    }
+    if (dup < 0)
+        goto rollback;
+    fault(cfg, "ingest-logged");
+    if (act(j, cfg, &m, parsed, len, truncated, res) < 0)
+        goto rollback;
+    if (dj_store_maillog_set_outcome(st, res->message_id, res->game,
+                                     res->outcome) < 0)
+        goto rollback;
+    fault(cfg, "ingest-executed");
+    if (dj_store_commit(st) < 0)
+        goto rollback;
+    dj_message_free(&m);
+    return res->status;
+
+rollback:
+    if (!res->error[0])
+        snprintf(res->error, sizeof res->error, "%s", dj_store_error(st));
+    dj_store_rollback(st);
+    goto out;
+retry:
+    snprintf(res->error, sizeof res->error, "%s", dj_store_error(st));
+out:
+    dj_message_free(&m);
+    res->replied = false;
+    return res->status = DJ_INGEST_RETRY;
+}
+
+dj_mail_status dj_ingest_fetch(dj_judge *j, const dj_ingest_config *cfg,
+                               dj_fetcher *f, size_t max,
+                               dj_ingest_note_fn note, void *ud,
+                               dj_ingest_pass *pass, char *err,
+                               size_t errlen)
+{
+    memset(pass, 0, sizeof *pass);
+    dj_fetch_item *items = NULL;
+    size_t n = 0;
+    dj_mail_status st = dj_fetch_list(f, max, &items, &n, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    size_t max_size = cfg->max_size ? cfg->max_size : DJ_MSG_DEFAULT_MAX_SIZE;
+    dj_buf raw;
+    dj_buf_init(&raw);
+    for (size_t i = 0; i < n && st == DJ_MAIL_OK; i++) {
+        bool truncated = false;
+        st = dj_fetch_read(f, items[i].id, max_size + 1, &raw, &truncated,
+                           err, errlen);
+        if (st == DJ_MAIL_GONE) { /* handled meanwhile by someone else */
+            st = DJ_MAIL_OK;
+            continue;
+        }
+        if (st != DJ_MAIL_OK)
+            break;
+        if (!dj_buf_ok(&raw)) {
+            st = dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
+                              "out of memory reading message %s",
+                              items[i].id);
+            break;
+        }
+        pass->seen++;
+        dj_ingest_result res;
+        dj_ingest_message(j, cfg, raw.data, raw.len,
+                          truncated || raw.len > max_size, &res);
+        if (note)
+            note(ud, items[i].id, &res);
+        if (res.status == DJ_INGEST_RETRY) {
+            pass->retry++;
+            st = dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
+                              "message %s left for later: %s", items[i].id,
+                              res.error);
+            break;
+        }
+        fault(cfg, "ingest-committed");
+        st = dj_fetch_confirm(f, items[i].id, err, errlen);
+        if (st == DJ_MAIL_GONE)
+            st = DJ_MAIL_OK;
+        if (st == DJ_MAIL_OK)
+            pass->handled++;
+    }
+    dj_buf_free(&raw);
+    free(items);
+    return st;
+}

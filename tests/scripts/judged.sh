@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+#
+# judged.sh BUILDDIR SRCDIR — judged's three modes on the embedded
+# defaults (a Maildir inbox ./mail/in, a Maildir outbox ./mail/out, the
+# database ./dipjudge.db: no servers, no root), and its command line:
+#
+#   - usage, --version, unknown modes (64), a bad judge.conf (78, with
+#     file:line), `judged config` on judge.conf.example (every documented
+#     setting is one the program reads);
+#   - deliver: a reply in the outbox with In-Reply-To, X-Loop and
+#     Auto-Submitted; the same message again (exit 0, no second reply);
+#     an auto-reply, a bounce (-f ""), our own address: no reply; an
+#     oversized message: one refusal; a database that cannot be opened:
+#     75 (EX_TEMPFAIL, so the MTA keeps the message);
+#   - once: the inbox drained (messages moved to cur/ with S), the
+#     deadline scheduler (DIPJUDGE_NOW past the deadline and grace): the
+#     phase processed and its results sent; a deadline reminder before
+#     the deadline to the powers missing orders (and not to the others,
+#     nor twice);
+#   - run: answers mail dropped into the inbox while it runs, and stops
+#     cleanly on SIGTERM and on SIGINT within two seconds;
+#   - crashes (DIPJUDGE_CRASH_POINT): killed before the commit, the
+#     message stays in new/ and is answered once later; after the commit,
+#     it is a duplicate; after the outbox handed a reply over, exactly one
+#     copy more (same Message-ID); and a plain kill -9 loses nothing.
+#
+# Ends with "N passed, N failed".
+#
+set -u
+B=$(cd "$1" && pwd)
+S=$(cd "$2" && pwd)
+. "$S/tests/games/play.sh"
+T=$(game_tmpdir) || exit 2
+JPID=""
+trap '[[ -n $JPID ]] && kill -KILL $JPID 2>/dev/null; rm -rf "$T"' EXIT
+cd "$T" || exit 2
+export DIPJUDGE_MAPDIR=$S/maps
+unset DIPJUDGE_CONF DIPJUDGE_DB
+JD=$B/judged
+J=$B/judgectl
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+expect_rc() { # WANT WHAT COMMAND...
+    local want=$1 what=$2
+    shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    local rc=$?
+    ((rc == want)) && ok || bad "$what: exit $rc, wanted $want: $(head -c 300 "$T/err")"
+}
+
+# ---- the command line ---------------------------------------------------------------
+expect_rc 0 "--help" "$JD" --help
+grep -q "deliver" "$T/out" && ok || bad "usage lists no modes"
+expect_rc 0 "--version" "$JD" --version
+expect_rc 64 "no mode" "$JD"
+expect_rc 64 "unknown mode" "$JD" fly
+expect_rc 64 "misplaced option" "$JD" once -f x@y
+printf 'inbound: { type = "carrier-pigeon"; };\n' >bad.conf
+expect_rc 78 "bad judge.conf" "$JD" --config bad.conf config
+grep -q "bad.conf:1:" "$T/err" && ok || bad "no file:line: $(cat "$T/err")"
+printf 'outbound: { colour = "red"; };\n' >bad.conf
+expect_rc 78 "unknown setting" "$JD" --config bad.conf once
+grep -q "outbound.colour" "$T/err" && ok || bad "unknown setting not named"
+expect_rc 0 "judge.conf.example" "$JD" --config "$S/judge.conf.example" config
+grep -q "^inbound  *maildir path=mail/in" "$T/out" && ok ||
+    bad "example's inbound: $(cat "$T/out")"
+expect_rc 0 "defaults" "$JD" config
+grep -q "^outbound  *maildir path=mail/out" "$T/out" && ok || bad "default outbound"
+grep -q "^database  *dipjudge.db" "$T/out" && ok || bad "default database"
+
+# ---- a game on the embedded defaults -------------------------------------------------------
+NOW=$GAME_T0
+export DIPJUDGE_NOW=$NOW
+$J create demo --master gm@x.example >/dev/null
+$J join demo gm@x.example --master --password gm-pw >/dev/null
+i=0
+for p in $POWERS; do
+    $J join demo "p$i@x.example" --power "$p" --password "pw-$i" >/dev/null
+    i=$((i + 1))
+done
+[[ $(game_phase demo) == S1901M ]] && ok || bad "demo did not start"
+
+# mail FROM [HEADER...] < BODY: a message file; its path on stdout.  The
+# counter is a file: mail runs in $(...) and at the end of pipelines.
+echo 0 >"$T/n"
+mail()
+{
+    local n
+    n=$(($(cat "$T/n") + 1))
+    echo "$n" >"$T/n"
+    local from=$1 f=$T/msg-$n.eml
+    shift
+    {
+        [[ -n $from ]] && echo "From: $from"
+        echo "To: judge@localhost"
+        echo "Subject: test $n"
+        echo "Message-ID: <m$n@x.example>"
+        for h in "$@"; do echo "$h"; done
+        echo
+        cat
+    } >"$f"
+    echo "$f"
+}
+outbox() { ls mail/out/new 2>/dev/null | wc -l; }
+outbox_with() { grep -l -- "$1" mail/out/new/* 2>/dev/null | wc -l; }
+
+# ---- deliver ------------------------------------------------------------------------------------
+f=$(printf 'SIGNON Fdemo pw-2\nA par-bur\n' | mail p2@x.example)
+expect_rc 0 "deliver" "$JD" deliver <"$f"
+reply=$(grep -l "In-Reply-To: <m$(cat "$T/n")@x.example>" mail/out/new/* 2>/dev/null)
+[[ -n $reply ]] && ok || bad "no threaded reply in mail/out"
+grep -q "^Subject: dipjudge:demo - S1901M Orders" $reply && ok || bad "reply subject"
+grep -q "^Auto-Submitted: auto-replied" $reply && ok || bad "no Auto-Submitted"
+grep -q "^X-Loop: judge@localhost" $reply && ok || bad "no X-Loop"
+grep -q "A PAR - BUR" $reply && ok || bad "orders not echoed"
+grep -q "pw-2" mail/out/new/* && bad "a password in the outbox" || ok
+before=$(outbox)
+expect_rc 0 "deliver again" "$JD" deliver <"$f"
+(($(outbox) == before)) && ok || bad "a duplicate was answered"
+grep -q "duplicate" "$T/err" && ok || bad "duplicate not logged"
+
+f=$(echo HELP | mail p1@x.example "Auto-Submitted: auto-replied")
+expect_rc 0 "auto-reply" "$JD" deliver <"$f"
+f=$(echo HELP | mail p1@x.example)
+expect_rc 0 "bounce" "$JD" deliver -f "" <"$f"
+f=$(echo HELP | mail judge@localhost)
+expect_rc 0 "own address" "$JD" deliver <"$f"
+(($(outbox) == before)) && ok || bad "automatic mail was answered"
+
+cat >small.conf <<EOF
+limits: { max_message_size = 2048; };
+EOF
+f=$( (echo HELP; head -c 6000 /dev/zero | tr '\0' 'x' | fold -w 70) | mail p3@x.example)
+expect_rc 0 "oversized" "$JD" --config small.conf deliver <"$f"
+(($(outbox_with "Subject: dipjudge - Message refused") == 1)) && ok ||
+    bad "no refusal of the oversized message"
+
+f=$(echo HELP | mail p1@x.example)
+expect_rc 75 "database cannot be opened" "$JD" --db "$T/none/x.db" deliver <"$f"
+expect_rc 0 "empty input" "$JD" deliver </dev/null
+
+# ---- once: the inbox, then the clock -------------------------------------------------------------
+mkdir -p mail/in/new mail/in/cur mail/in/tmp
+i=0
+for p in $POWERS; do
+    # Orders for S1901M, all but Germany's and Italy's.
+    if [[ $p != Germany && $p != Italy ]]; then
+        grep "^$p: " "$S/tests/games/full/01-S1901M.txt" | sed "s/^$p: //" |
+            { echo "SIGNON ${p:0:1}demo pw-$i"; cat; } |
+            mail "p$i@x.example" >/dev/null
+        cp "$T/msg-$(cat "$T/n").eml" "mail/in/new/$(cat "$T/n").eml"
+    fi
+    i=$((i + 1))
+done
+before=$(outbox)
+expect_rc 0 "once" "$JD" once
+(($(ls mail/in/new | wc -l) == 0)) && ok || bad "once left mail in new/"
+(($(ls mail/in/cur | grep -c ':2,S$') == 5)) && ok || bad "handled mail not marked S"
+(($(outbox) == before + 5)) && ok || bad "once: $(($(outbox) - before)) replies, not 5"
+
+# A reminder: 23 h before the deadline (72 h), to Germany and Italy only.
+before=$(outbox)
+DIPJUDGE_NOW=$((NOW + 49 * 3600)) expect_rc 0 "once, reminder" "$JD" once
+(($(outbox_with "Subject: dipjudge:demo - S1901M Reminder") == 2)) && ok ||
+    bad "reminders: $(outbox_with "S1901M Reminder"), not 2"
+(($(grep -l "S1901M Reminder" mail/out/new/* | xargs grep -l "^To: p[34]@" | wc -l) == 2)) &&
+    ok || bad "the reminders did not go to Germany and Italy"
+DIPJUDGE_NOW=$((NOW + 50 * 3600)) expect_rc 0 "once, no second reminder" "$JD" once
+(($(outbox_with "S1901M Reminder") == 2)) && ok || bad "a second reminder"
+
+# Past the deadline and the grace: late notice, then processed.
+DIPJUDGE_NOW=$((NOW + 97 * 3600)) expect_rc 0 "once, deadline" "$JD" once
+[[ $(game_phase demo) == F1901M ]] && ok || bad "S1901M not processed by once"
+(($(outbox_with "Subject: dipjudge:demo - S1901M Results") == 8)) && ok ||
+    bad "results: $(outbox_with "S1901M Results") mails, not 8"
+(($(outbox_with "Subject: dipjudge:demo - S1901M Late notice") == 3)) && ok ||
+    bad "late notices: $(outbox_with "S1901M Late notice"), not 3"
+NOW=$((NOW + 97 * 3600))
+export DIPJUDGE_NOW=$NOW
+
+# ---- run: a daemon, stopped by signals ---------------------------------------------------------------
+cat >fast.conf <<EOF
+tick_interval = "1s";
+inbound: { poll_interval = "1s"; };
+EOF
+for sig in TERM INT; do
+    "$JD" --config fast.conf run 2>"$T/run.log" &
+    JPID=$!
+    sleep 0.5
+    before=$(outbox)
+    f=$(echo "LIST demo" | mail p1@x.example)
+    cp "$f" mail/in/tmp/x && mv mail/in/tmp/x "mail/in/new/run-$sig.eml"
+    for ((k = 0; k < 50; k++)); do
+        (($(outbox) > before)) && break
+        sleep 0.1
+    done
+    (($(outbox) == before + 1)) && ok || bad "run did not answer ($sig)"
+    t0=$SECONDS
+    kill -"$sig" $JPID
+    wait $JPID
+    rc=$?
+    JPID=""
+    ((rc == 0 && SECONDS - t0 <= 2)) && ok ||
+        bad "SIG$sig: exit $rc after $((SECONDS - t0))s"
+    grep -q "stopping" "$T/run.log" && ok || bad "no 'stopping' in the log"
+done
+
+# ---- crashes --------------------------------------------------------------------------------------
+# crash POINT: judged once dies at POINT with one new message in the inbox.
+crash()
+{
+    f=$(printf 'SIGNON Gdemo pw-3\nSTATUS\n' | mail p3@x.example)
+    cp "$f" "mail/in/new/crash-$1.eml"
+    DIPJUDGE_CRASH_POINT=$1 "$JD" once >/dev/null 2>"$T/err"
+    local rc=$?
+    ((rc == 86)) && ok || bad "$1: exit $rc, not 86: $(cat "$T/err")"
+}
+replies_to() { grep -l "In-Reply-To: <m$1@x.example>" mail/out/new/* 2>/dev/null | wc -l; }
+last() { cat "$T/n"; }
+
+crash ingest-executed
+[[ -f mail/in/new/crash-ingest-executed.eml ]] && ok || bad "message not left in new/"
+(($(replies_to $(last)) == 0)) && ok || bad "ingest-executed: a reply was sent"
+"$JD" once 2>/dev/null
+(($(replies_to $(last)) == 1)) && ok || bad "ingest-executed: $(replies_to $(last)) replies after restart"
+
+crash ingest-committed
+(($(replies_to $(last)) == 0)) && ok || bad "ingest-committed: a reply was sent"
+"$JD" once 2>"$T/err"
+grep -q "duplicate" "$T/err" && ok || bad "ingest-committed: not read as a duplicate"
+(($(replies_to $(last)) == 1)) && ok || bad "ingest-committed: $(replies_to $(last)) replies"
+(($(ls mail/in/new | wc -l) == 0)) && ok || bad "ingest-committed: mail left in new/"
+
+crash send-claimed
+"$JD" once 2>/dev/null
+(($(replies_to $(last)) == 1)) && ok || bad "send-claimed: $(replies_to $(last)) replies"
+
+crash send-accepted
+(($(replies_to $(last)) == 1)) && ok || bad "send-accepted: not handed over"
+"$JD" once 2>"$T/err"
+grep -q "sent again" "$T/err" && ok || bad "send-accepted: recovery not logged"
+(($(replies_to $(last)) == 2)) && ok || bad "send-accepted: $(replies_to $(last)) copies, not 2"
+ids=$(grep -l "In-Reply-To: <m$(last)@x.example>" mail/out/new/* | xargs grep -h "^Message-ID:" | sort -u | wc -l)
+((ids == 1)) && ok || bad "send-accepted: the copies have different Message-IDs"
+
+# A plain kill -9 in the middle of twenty messages: nothing lost.
+first=$(($(last) + 1))
+for ((k = 0; k < 20; k++)); do
+    f=$(echo "LIST" | mail "p$((k % 7))@x.example")
+    cp "$f" "mail/in/new/burst-$k.eml"
+done
+"$JD" once 2>/dev/null &
+JPID=$!
+sleep 0.0$((RANDOM % 9 + 1))
+kill -KILL $JPID 2>/dev/null
+wait $JPID 2>/dev/null
+JPID=""
+"$JD" once 2>/dev/null
+lost=0
+extra=0
+for ((m = first; m <= $(last); m++)); do
+    c=$(replies_to $m)
+    ((c == 0)) && lost=$((lost + 1))
+    ((c > 1)) && extra=$((extra + c - 1))
+done
+((lost == 0)) && ok || bad "kill -9: $lost messages never answered"
+((extra <= 1)) && ok || bad "kill -9: $extra duplicate replies (at most 1)"
+(($(ls mail/in/new | wc -l) == 0)) && ok || bad "kill -9: mail left in new/"
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
