@@ -33,10 +33,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "casefile/casefile.h"
 #include "cli/commands.h"
+#include "cli/mapdir.h"
 #include "engine/map.h"
 #include "engine/rules_map.h"
 #include "reader/interpret.h"
@@ -158,29 +158,6 @@ static int parse_orders_args(int argc, char **argv, orders_options *opt)
 
 /* ---- the map and the position -------------------------------------------- */
 
-static bool is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool is_directory(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* --maps, else $DIPJUDGE_MAPDIR, else ./maps, else the installed maps. */
-static const char *resolve_mapdir(const char *option)
-{
-    if (option)
-        return option;
-    const char *env = getenv("DIPJUDGE_MAPDIR");
-    if (env && *env)
-        return env;
-    return is_directory("maps") ? "maps" : DJ_MAPDIR;
-}
-
 /*
  * MAP is a file when one of that name exists or it has a '/' (its folder
  * is then where the case file's map is looked up); otherwise a name in
@@ -190,7 +167,7 @@ static bool locate_map(const orders_options *opt, char *path, char *dir,
                        size_t len)
 {
     const char *map = opt->map;
-    if (is_file(map) || strchr(map, '/')) {
+    if (cli_is_file(map) || strchr(map, '/')) {
         const char *slash = strrchr(map, '/');
         int n = snprintf(path, len, "%s", map);
         int m = slash ? snprintf(dir, len, "%.*s", (int)(slash - map), map)
@@ -203,7 +180,7 @@ static bool locate_map(const orders_options *opt, char *path, char *dir,
         lower[i] = (char)tolower((unsigned char)map[i]);
     lower[i] = '\0';
     bool ext = i > 4 && strcmp(lower + i - 4, ".map") == 0;
-    const char *mapdir = resolve_mapdir(opt->maps);
+    const char *mapdir = cli_maps_directory(opt->maps);
     int n = snprintf(path, len, "%s/%s%s", mapdir, lower, ext ? "" : ".map");
     int m = snprintf(dir, len, "%s", mapdir);
     return n >= 0 && (size_t)n < len && m >= 0 && (size_t)m < len;

@@ -29,9 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/mapdir.h"
 #include "engine/map.h"
 #include "engine/rules.h"
 #include "engine/rules_map.h"
@@ -144,38 +144,13 @@ static int parse_rules_args(int argc, char **argv, rules_options *opt)
 
 /* ---- finding and loading the map ----------------------------------------- */
 
-static bool is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool is_directory(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* --maps, else $DIPJUDGE_MAPDIR, else ./maps, else the installed maps. */
-static const char *maps_directory(const char *option)
-{
-    if (option)
-        return option;
-    const char *env = getenv("DIPJUDGE_MAPDIR");
-    if (env && *env)
-        return env;
-    if (is_directory("maps"))
-        return "maps";
-    return DJ_MAPDIR;
-}
-
 /*
  * MAP is a file if one of that name exists or it has a '/'; otherwise a
  * map name, "Standard" meaning standard.map in the maps directory.
  */
 static bool map_path(const char *map, const char *maps, char *path, size_t len)
 {
-    if (is_file(map) || strchr(map, '/')) {
+    if (cli_is_file(map) || strchr(map, '/')) {
         int n = snprintf(path, len, "%s", map);
         return n >= 0 && (size_t)n < len;
     }
@@ -188,7 +163,7 @@ static bool map_path(const char *map, const char *maps, char *path, size_t len)
         return false;
     size_t ext = strlen(lower);
     bool has_ext = ext > 4 && strcmp(lower + ext - 4, ".map") == 0;
-    int n = snprintf(path, len, "%s/%s%s", maps_directory(maps), lower,
+    int n = snprintf(path, len, "%s/%s%s", cli_maps_directory(maps), lower,
                      has_ext ? "" : ".map");
     return n >= 0 && (size_t)n < len;
 }

@@ -19,11 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "casefile/casefile.h"
 #include "casefile/check.h"
 #include "cli/commands.h"
+#include "cli/mapdir.h"
 
 #ifndef DJ_MAPDIR
 #define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
@@ -264,25 +264,6 @@ static int parse_check_args(int argc, char **argv, check_options *opt)
     return 0;
 }
 
-static bool is_directory(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* --maps, else $DIPJUDGE_MAPDIR, else ./maps, else the installed maps. */
-static const char *resolve_mapdir(const char *option)
-{
-    if (option)
-        return option;
-    const char *env = getenv("DIPJUDGE_MAPDIR");
-    if (env && *env)
-        return env;
-    if (is_directory("maps"))
-        return "maps";
-    return DJ_MAPDIR;
-}
-
 static void check_file(const char *path, const char *mapdir, bool verbose,
                        dj_case *c, dj_checker *ck, check_tally *t)
 {
@@ -320,7 +301,7 @@ static int cmd_check(int argc, char **argv)
     check_options opt;
     if (parse_check_args(argc, argv, &opt) < 0)
         return EXIT_USAGE;
-    const char *mapdir = resolve_mapdir(opt.maps);
+    const char *mapdir = cli_maps_directory(opt.maps);
 
     dj_case *c = malloc(sizeof *c);
     dj_checker *ck = dj_checker_new();
