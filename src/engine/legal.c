@@ -152,8 +152,8 @@ static dj_why check_support(const mv_ctx *c, int ui, const dj_order *o,
         return DJ_WHY_SUPPORT_SELF;
     if (!dj_map_reaches_province(m, u->loc, dprov, u->type))
         return DJ_WHY_SUPPORT_UNREACHABLE;
-    int16_t loc;
-    bool needs_convoy;
+    int16_t loc = -1;
+    bool needs_convoy = false;
     dj_why why = check_move_to(c, t, dprov, false, ui, &loc, &needs_convoy);
     if (why == DJ_WHY_COAST_NEEDED || why == DJ_WHY_COAST_UNREACHABLE)
         why = DJ_WHY_NONE; /* the support does not decide the coast */
@@ -350,8 +350,8 @@ static void add_implicit_moves(mv_ctx *c, dj_order_result *res)
         }
         if (dest < 0 || !agree)
             continue;
-        int16_t loc;
-        bool needs_convoy;
+        int16_t loc = -1;
+        bool needs_convoy = false;
         if (check_move_to(c, ui, dest, false, -1, &loc, &needs_convoy) !=
             DJ_WHY_NONE)
             continue;
@@ -404,7 +404,10 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
         mv_unit parsed_orders[16];
         int n = 0;
         for (int i = first[ui]; i >= 0; i = next[i]) {
-            mv_unit p = c->u[ui];
+            /* memcpy, not assignment: padding stays defined, so the
+             * compiler may compare neighbouring fields in one load. */
+            mv_unit p;
+            memcpy(&p, &c->u[ui], sizeof p);
             dj_why why = check_order(c, ui, &orders[i], &p);
             if (why != DJ_WHY_NONE && still_a_move(c, &orders[i], why)) {
                 p.doomed = true;
@@ -418,7 +421,7 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
             }
             if (n < 16) {
                 cand[n] = i;
-                parsed_orders[n++] = p;
+                memcpy(&parsed_orders[n++], &p, sizeof p);
             } else {
                 res[i].flags |= DJ_RF_IGNORED;
                 res[i].why = DJ_WHY_DUPLICATE;
