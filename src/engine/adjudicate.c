@@ -6,9 +6,13 @@
  */
 #include "adjudicate.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "haplomacy.h"
+#include "kruijswijk.h"
 #include "movement.h"
 #include "phases.h"
 
@@ -214,24 +218,62 @@ static void init_result(int norders, dj_result *out)
     }
 }
 
-int dj_adjudicate(const dj_map *map, const dj_position *pos,
-                  const dj_order *orders, int norders, const dj_rules *rules,
-                  dj_result *out)
+/* DPjudge's passes: the context is large, so it lives on the heap. */
+static int dpjudge_movement(const dj_map *map, const dj_position *pos,
+                            const dj_order *orders, int norders,
+                            const dj_rules *rules, dj_result *out)
 {
-    if (!position_ok(map, pos) || !orders_ok(map, orders, norders))
+    mv_ctx *c = malloc(sizeof *c);
+    if (!c)
+        return -1;
+    int rc = mv_adjudicate(map, pos, orders, norders, rules, out, c);
+    free(c);
+    return rc;
+}
+
+/* One row per engine: its name and its movement adjudicator, which fills
+ * out->orders, out->contested and out->next (units moved, dislodged units
+ * with their retreats; the phase not yet advanced). */
+static const struct {
+    const char *name;
+    int (*movement)(const dj_map *, const dj_position *, const dj_order *,
+                    int, const dj_rules *, dj_result *);
+} engines[DJ_ENGINE_COUNT] = {
+    [DJ_ENGINE_DPJUDGE] = {"dpjudge", dpjudge_movement},
+    [DJ_ENGINE_KRUIJSWIJK] = {"kruijswijk", kj_adjudicate_movement},
+    [DJ_ENGINE_HAPLOMACY] = {"haplomacy", hp_adjudicate_movement},
+};
+
+const char *dj_engine_name(dj_engine engine)
+{
+    if ((unsigned)engine >= DJ_ENGINE_COUNT)
+        return "?";
+    return engines[engine].name;
+}
+
+int dj_engine_lookup(const char *name)
+{
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++)
+        if (name && strcasecmp(name, engines[e].name) == 0)
+            return e;
+    return -1;
+}
+
+int dj_adjudicate_with(dj_engine engine, const dj_map *map,
+                       const dj_position *pos, const dj_order *orders,
+                       int norders, const dj_rules *rules, dj_result *out)
+{
+    if ((unsigned)engine >= DJ_ENGINE_COUNT || !position_ok(map, pos) ||
+        !orders_ok(map, orders, norders))
         return -1;
     init_result(norders, out);
     switch (pos->phase.type) {
-    case DJ_MOVEMENT: {
-        mv_ctx *c = malloc(sizeof *c);
-        if (!c)
+    case DJ_MOVEMENT:
+        if (engines[engine].movement(map, pos, orders, norders, rules, out) < 0)
             return -1;
-        mv_adjudicate(map, pos, orders, norders, rules, out, c);
-        free(c);
         destroy_trapped_units(out);
         flag_destroyed(map, pos, out);
         break;
-    }
     case DJ_RETREAT:
         rt_adjudicate(map, pos, orders, norders, rules, out);
         break;
@@ -243,4 +285,12 @@ int dj_adjudicate(const dj_map *map, const dj_position *pos,
     }
     out->winner = advance(map, &out->next);
     return 0;
+}
+
+int dj_adjudicate(const dj_map *map, const dj_position *pos,
+                  const dj_order *orders, int norders, const dj_rules *rules,
+                  dj_result *out)
+{
+    return dj_adjudicate_with(DJ_ENGINE_DPJUDGE, map, pos, orders, norders,
+                              rules, out);
 }

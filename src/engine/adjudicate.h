@@ -87,6 +87,27 @@ typedef struct dj_result {
 } dj_result;
 
 /*
+ * The movement adjudicators.  Each is an independent implementation that
+ * shares only the map, position, order and result types: DPjudge's
+ * marked-order passes (movement.c, the default), Kruijswijk's guess
+ * algorithm on the DATC decision equations (kruijswijk*.c) and the
+ * Haplomacy dispute algorithm (haplomacy*.c).  Retreat and adjustment
+ * phases are the same for all.
+ */
+typedef enum {
+    DJ_ENGINE_DPJUDGE = 0,
+    DJ_ENGINE_KRUIJSWIJK,
+    DJ_ENGINE_HAPLOMACY,
+    DJ_ENGINE_COUNT
+} dj_engine;
+
+/* "dpjudge", "kruijswijk", "haplomacy". */
+const char *dj_engine_name(dj_engine engine);
+
+/* The engine of that name (case-insensitive), or -1. */
+int dj_engine_lookup(const char *name);
+
+/*
  * Adjudicate the phase of `pos` with these orders.  Units without an order
  * hold (movement) or are disbanded (retreat); powers without adjustment
  * orders waive builds and lose units by the civil-disorder rule (4.D.8).
@@ -96,6 +117,22 @@ typedef struct dj_result {
 int dj_adjudicate(const dj_map *map, const dj_position *pos,
                   const dj_order *orders, int norders, const dj_rules *rules,
                   dj_result *out);
+
+/* The same with a chosen movement engine (dj_adjudicate is DPjudge's). */
+int dj_adjudicate_with(dj_engine engine, const dj_map *map,
+                       const dj_position *pos, const dj_order *orders,
+                       int norders, const dj_rules *rules, dj_result *out);
+
+/*
+ * Do two results of the same phase agree?  Compared: whether each order
+ * succeeded, which units were dislodged, the next position (units,
+ * dislodged units and their retreats, centre owners, phase) and the
+ * winner.  Marks that only explain a failure (cut, void, ...) are not
+ * compared: two engines may word the same outcome differently.  Returns 0
+ * when they agree, else 1 with the first difference described in `why`.
+ */
+int dj_result_diff(const dj_map *map, const dj_result *a, const dj_result *b,
+                   char *why, size_t whylen);
 
 /* The phase after `pos`, skipping retreat and adjustment phases with nothing to do. */
 dj_phase dj_next_phase(const dj_map *map, const dj_position *pos);

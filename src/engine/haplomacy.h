@@ -1,0 +1,22 @@
+/*
+ * haplomacy.h — movement adjudication by the Haplomacy dispute algorithm (seed 003).
+ *
+ * An engine of its own: it shares only the map, position, order and result
+ * types with the other engines, so a bug in one is caught by another
+ * (dj_result_diff).  Reached through dj_adjudicate_with().
+ */
+#ifndef DJ_ENGINE_HAPLOMACY_H
+#define DJ_ENGINE_HAPLOMACY_H
+
+#include "adjudicate.h"
+
+/*
+ * Adjudicate a movement phase: fill out->orders (already initialised),
+ * out->contested and out->next (units moved, dislodged units with their
+ * retreats; the phase not advanced).  Returns 0, or -1 when it cannot.
+ */
+int hp_adjudicate_movement(const dj_map *map, const dj_position *pos,
+                          const dj_order *orders, int norders,
+                          const dj_rules *rules, dj_result *out);
+
+#endif

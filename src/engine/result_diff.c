@@ -1,0 +1,140 @@
+/*
+ * result_diff.c — do two adjudications of one phase agree?
+ *
+ * The judge runs a second, independent engine over every phase before its
+ * results are stored or mailed; this is where the two answers are held
+ * side by side.  Only outcomes are compared (which orders succeeded, who
+ * was dislodged, where everything stands afterwards), never the marks an
+ * engine uses to explain a failure: "cut" and "void" are two words for the
+ * same failed support.  Units are compared as sets, since two engines may
+ * list the same units in different orders.
+ */
+#include "adjudicate.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int find_unit(const dj_position *p, const dj_unit *u)
+{
+    for (int i = 0; i < p->nunits; i++)
+        if (p->units[i].loc == u->loc && p->units[i].power == u->power &&
+            p->units[i].type == u->type)
+            return i;
+    return -1;
+}
+
+static int find_dislodged(const dj_position *p, const dj_unit *u)
+{
+    for (int i = 0; i < p->ndislodged; i++) {
+        const dj_unit *d = &p->dislodged[i].unit;
+        if (d->loc == u->loc && d->power == u->power && d->type == u->type)
+            return i;
+    }
+    return -1;
+}
+
+static bool same_retreats(const dj_dislodged *a, const dj_dislodged *b)
+{
+    if (a->nretreats != b->nretreats)
+        return false;
+    for (int i = 0; i < a->nretreats; i++) {
+        bool found = false;
+        for (int j = 0; j < b->nretreats && !found; j++)
+            found = a->retreats[i] == b->retreats[j];
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static const char *abbr(const dj_map *map, int loc)
+{
+    return loc >= 0 && loc < map->nlocs ? map->locs[loc].abbr : "?";
+}
+
+/* Every unit of `x` stands in `y` too; else describe the first that does not. */
+static int units_within(const dj_map *map, const dj_position *x,
+                        const dj_position *y, char x_name, char y_name,
+                        char *why, size_t len)
+{
+    for (int i = 0; i < x->nunits; i++)
+        if (find_unit(y, &x->units[i]) < 0) {
+            snprintf(why, len, "%s %s %s stands after engine %c, not after %c",
+                     map->powers[x->units[i].power].name,
+                     dj_unit_letter(x->units[i].type),
+                     abbr(map, x->units[i].loc), x_name, y_name);
+            return 1;
+        }
+    for (int i = 0; i < x->ndislodged; i++) {
+        const dj_dislodged *d = &x->dislodged[i];
+        int j = find_dislodged(y, &d->unit);
+        if (j < 0) {
+            snprintf(why, len, "%s %s %s is dislodged after engine %c, not after %c",
+                     map->powers[d->unit.power].name,
+                     dj_unit_letter(d->unit.type), abbr(map, d->unit.loc),
+                     x_name, y_name);
+            return 1;
+        }
+        if (!same_retreats(d, &y->dislodged[j])) {
+            snprintf(why, len, "%s %s %s has other retreats after engine %c than after %c",
+                     map->powers[d->unit.power].name,
+                     dj_unit_letter(d->unit.type), abbr(map, d->unit.loc),
+                     x_name, y_name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int dj_result_diff(const dj_map *map, const dj_result *a, const dj_result *b,
+                   char *why, size_t whylen)
+{
+    char dummy[1];
+    if (!why || whylen == 0) {
+        why = dummy;
+        whylen = sizeof dummy;
+    }
+    why[0] = '\0';
+    if (a->norders != b->norders) {
+        snprintf(why, whylen, "different order counts (%d, %d)", a->norders,
+                 b->norders);
+        return 1;
+    }
+    for (int i = 0; i < a->norders; i++) {
+        const dj_order_result *x = &a->orders[i], *y = &b->orders[i];
+        if (x->success != y->success) {
+            snprintf(why, whylen, "order %d %s after engine A, %s after B",
+                     i + 1, x->success ? "succeeds" : "fails",
+                     y->success ? "succeeds" : "fails");
+            return 1;
+        }
+        if ((x->flags & DJ_RF_DISLODGED) != (y->flags & DJ_RF_DISLODGED)) {
+            snprintf(why, whylen, "order %d: unit %sdislodged after engine A, "
+                     "%sdislodged after B", i + 1,
+                     x->flags & DJ_RF_DISLODGED ? "" : "not ",
+                     y->flags & DJ_RF_DISLODGED ? "" : "not ");
+            return 1;
+        }
+    }
+    const dj_position *p = &a->next, *q = &b->next;
+    if (p->nunits != q->nunits || p->ndislodged != q->ndislodged) {
+        snprintf(why, whylen, "%d units and %d dislodged after engine A, "
+                 "%d and %d after B", p->nunits, p->ndislodged, q->nunits,
+                 q->ndislodged);
+        return 1;
+    }
+    if (units_within(map, p, q, 'A', 'B', why, whylen) ||
+        units_within(map, q, p, 'B', 'A', why, whylen))
+        return 1;
+    for (int l = 0; l < map->nlocs; l++)
+        if (p->owner[l] != q->owner[l]) {
+            snprintf(why, whylen, "owner of %s differs", abbr(map, l));
+            return 1;
+        }
+    if (memcmp(&p->phase, &q->phase, sizeof p->phase) != 0 ||
+        a->winner != b->winner) {
+        snprintf(why, whylen, "next phase or winner differs");
+        return 1;
+    }
+    return 0;
+}
