@@ -391,13 +391,17 @@ static bool markSwapBounces(mv_ctx *c)
             if (o < 0 || !unmarked_mover(&c->u[o]) || c->u[o].by_convoy ||
                 c->u[o].dest_prov != u->prov)
                 continue;
-            /* Each side's strength leaves out the supports given by the
-             * other side's power (its no-help list), as in step 8 (6.E.6). */
-            int mine = u->support - u->no_help;
-            int theirs = c->u[o].support - c->u[o].no_help;
-            if (mine <= theirs)
+            /* DATC 5.B: each side attacks with its supports less those
+             * given by the other side's power (its no-help list, 6.E.6),
+             * and defends with every support it has, the attacker's own
+             * power's included.  Both may fail. */
+            int attack_mine = u->support - u->no_help;
+            int attack_theirs = c->u[o].support - c->u[o].no_help;
+            bool mine_fails = attack_mine <= c->u[o].support;
+            bool theirs_fails = attack_theirs <= u->support;
+            if (mine_fails)
                 bounce(c, m);
-            if (theirs <= mine)
+            if (theirs_fails)
                 bounce(c, o);
             again = any = true;
         }
