@@ -66,6 +66,19 @@ static dj_why build_unit(const adj_state *s, const dj_order *o, dj_unit *out)
     return DJ_WHY_NONE;
 }
 
+/* May power p build in supply centre prov, if it owns it (rule V.1)? */
+static bool build_site(const adj_state *s, int prov, int p)
+{
+    switch (dj_rule(s->rules, DJ_RULE_BUILD_SITES)) {
+    case 'b':
+        return true;
+    case 'c':
+        return s->map->home_of[prov] != 0;
+    default:
+        return (s->map->home_of[prov] & (1u << p)) != 0;
+    }
+}
+
 static dj_why check_build(const adj_state *s, const dj_order *o, dj_unit *unit)
 {
     const dj_map *m = s->map;
@@ -77,7 +90,7 @@ static dj_why check_build(const adj_state *s, const dj_order *o, dj_unit *unit)
     if (o->loc < 0 || o->loc >= m->nlocs)
         return DJ_WHY_BUILD_NOT_HOME;
     int prov = dj_province(m, o->loc);
-    if (!m->is_sc[prov] || !(m->home_of[prov] & (1u << p)))
+    if (!m->is_sc[prov] || !build_site(s, prov, p))
         return DJ_WHY_BUILD_NOT_HOME;
     if (s->pos->owner[prov] != p)
         return DJ_WHY_BUILD_NOT_OWNED;

@@ -114,6 +114,9 @@ typedef struct parser {
     int *final_of;    /* draft index -> final location index */
     dj_map *map;
     int unit_power;   /* pass 2: power whose unit list is open, or -1 */
+    int cur_power;    /* passes 2-3: power of the last power line, or -1 */
+    int start_file[DJ_MAX_UNITS]; /* file each starting unit was read from */
+    uint32_t homes_reset; /* pass 3: powers whose HOME list has begun */
     bool victory_set;
     src_ref victory_at;
 } parser;
@@ -353,6 +356,35 @@ static void use_file(parser *p, char **tok, int ntok, src_ref at)
     free(full);
 }
 
+/*
+ * DPjudge's "MAP name" line: a variant built on another map names it, and
+ * that map file (name.map beside this one) is read first, as by USE.  A map
+ * naming itself ("MAP standard" in standard.map), or a name with no file,
+ * only names the map.  True when the line included a file (or failed).
+ */
+static bool root_map_file(parser *p, const char *name, src_ref at)
+{
+    const char *dir = p->files[at.file].path;
+    const char *slash = strrchr(dir, '/');
+    size_t dirlen = !slash ? 0 : (size_t)(slash - dir) + 1;
+    if (strchr(name, '/') || strlen(name) > DJ_NAME_MAX)
+        return false;
+    char full[DJ_NAME_MAX + 8 + 4096];
+    if (dirlen >= 4096)
+        return false;
+    snprintf(full, sizeof full, "%.*s%s%s", (int)dirlen, dir, name,
+             strchr(name, '.') ? "" : ".map");
+    struct stat st;
+    if (stat(full, &st) != 0)
+        return false;
+    const input_file *self = &p->files[at.file];
+    if (self->dev == st.st_dev && self->ino == st.st_ino)
+        return false;
+    char *tok[2] = {"USE", full + dirlen}; /* USE resolves it beside us */
+    use_file(p, tok, 2, at);
+    return true;
+}
+
 static void flatten_lines(parser *p, int file)
 {
     const char *s = p->files[file].data;
@@ -374,6 +406,9 @@ static void flatten_lines(parser *p, int file)
         int ntok = split_words(buf, tok, 3);
         if (ntok > 0 && (word_is(tok[0], "USE") || word_is(tok[0], "USES")))
             use_file(p, tok, ntok, at);
+        else if (ntok == 2 && word_is(tok[0], "MAP") && p->allow_use &&
+                 root_map_file(p, tok[1], at))
+            ; /* "MAP standard": the variant is built on standard.map */
         else
             add_line(p, s, len, at);
         if (!nl)
@@ -906,6 +941,17 @@ static void power_line(parser *p, char **tok, int ntok, src_ref at)
     }
     tok[1][alen - 1] = '\0';
     const char *adj = tok[1] + 1;
+    char letter = '\0';
+    char *colon = strchr(tok[1], ':');
+    if (colon) { /* DPjudge's "(ADJECTIVE:L)" gives the power's letter */
+        if (strlen(colon) != 2 || !isalnum((unsigned char)colon[1])) {
+            fail_at(p, at, "power %s: the letter after ':' must be one "
+                    "letter or digit", tok[0]);
+            return;
+        }
+        letter = (char)toupper((unsigned char)colon[1]);
+        *colon = '\0';
+    }
     if (strlen(tok[0]) >= DJ_NAME_MAX || strlen(adj) >= DJ_NAME_MAX) {
         fail_at(p, at, "power name longer than %d characters", DJ_NAME_MAX - 1);
         return;
@@ -921,14 +967,45 @@ static void power_line(parser *p, char **tok, int ntok, src_ref at)
     dj_power *pw = &m->powers[m->npowers];
     title_case(pw->name, tok[0], sizeof pw->name);
     title_case(pw->adjective, adj, sizeof pw->adjective);
-    pw->letter = pick_letter(m, pw->name);
+    for (int i = 0; letter && i < m->npowers; i++)
+        if (m->powers[i].letter == letter) {
+            fail_at(p, at, "power %s: letter %c is already %s's", tok[0],
+                    letter, m->powers[i].name);
+            return;
+        }
+    pw->letter = letter ? letter : pick_letter(m, pw->name);
     if (!pw->letter) {
         fail_at(p, at, "power %s has no letter not already taken", tok[0]);
         return;
     }
     int power = m->npowers++;
+    p->cur_power = power;
     for (int i = 2; i < ntok && !p->failed; i++)
         add_centre(p, tok[i], power, at);
+}
+
+static void remove_start_unit(parser *p, int i)
+{
+    dj_map *m = p->map;
+    m->nstart--;
+    memmove(&m->start_units[i], &m->start_units[i + 1],
+            (size_t)(m->nstart - i) * sizeof m->start_units[0]);
+    memmove(&p->start_file[i], &p->start_file[i + 1],
+            (size_t)(m->nstart - i) * sizeof p->start_file[0]);
+}
+
+/* "UNITS" under a power: it starts with none of the units read so far
+ * (a variant clearing what the map it is built on gave the power). */
+static void units_line(parser *p, src_ref at)
+{
+    if (p->cur_power < 0) {
+        fail_at(p, at, "UNITS does not follow a power");
+        return;
+    }
+    for (int i = p->map->nstart - 1; i >= 0; i--)
+        if (p->map->start_units[i].power == p->cur_power)
+            remove_start_unit(p, i);
+    p->unit_power = p->cur_power;
 }
 
 /* "A BUD" / "F STP/SC" under a power name. */
@@ -956,15 +1033,23 @@ static void unit_line(parser *p, char **tok, int ntok, src_ref at)
                 type == DJ_ARMY ? "an army" : "a fleet", tok[1]);
         return;
     }
+    /* A variant may replace a unit of the map it is built on ("MAP
+     * standard", then "ITALY" / "F ROM"); within one file two units in one
+     * province are a mistake. */
     for (int i = 0; i < m->nstart; i++)
         if (m->locs[m->start_units[i].loc].province == m->locs[loc].province) {
-            fail_at(p, at, "two units start in '%s'", tok[1]);
-            return;
+            if (p->start_file[i] == at.file) {
+                fail_at(p, at, "two units start in '%s'", tok[1]);
+                return;
+            }
+            remove_start_unit(p, i);
+            break;
         }
     if (m->nstart == DJ_MAX_UNITS) {
         fail_at(p, at, "more than %d starting units", DJ_MAX_UNITS);
         return;
     }
+    p->start_file[m->nstart] = at.file;
     m->start_units[m->nstart++] = (dj_start_unit){p->unit_power, type, loc};
 }
 
@@ -977,14 +1062,66 @@ static char *after_keyword(char *line)
     return trim(s);
 }
 
-static void rule_line(parser *p, char *line, src_ref at)
+static void add_rule(parser *p, const char *text, src_ref at);
+
+/*
+ * DPjudge writes rules as words: "RULE BUILD_ANY", "RULES A !B".  The ones
+ * that change how a variant plays become dipjudge rule options; the ones
+ * about DPjudge's web pages or game set-up are not rules of play here.
+ */
+static const struct {
+    const char *word;
+    const char *assignment; /* NULL: refused, with `why` */
+    const char *why;
+} dpjudge_rules[] = {
+    {"BUILD_ANY", "build_sites=any", NULL},
+    {"!BUILD_ANY", "build_sites=home", NULL},
+    {"HOME_BUILDS", "build_sites=homes", NULL},
+    {"!HOME_BUILDS", "build_sites=home", NULL},
+    {"MOBILIZE", NULL, "starting with no units and one build is not "
+                       "supported yet"},
+    {"BLANK_BOARD", NULL, "starting on an empty board is not supported yet"},
+    {"POWER_CHOICE", NULL, "is a setting of the game, not of the map: "
+                           "powers are chosen when players join"},
+};
+
+static void dpjudge_rule_words(parser *p, char **tok, int ntok, src_ref at)
 {
-    dj_map *m = p->map;
+    for (int i = 1; i < ntok && !p->failed; i++) {
+        size_t k = 0, n = sizeof dpjudge_rules / sizeof dpjudge_rules[0];
+        while (k < n && !word_is(tok[i], dpjudge_rules[k].word))
+            k++;
+        if (k == n)
+            fail_at(p, at, "RULE %s: not a rule dipjudge knows (write "
+                    "name=value; `judgectl rules` lists them)", tok[i]);
+        else if (!dpjudge_rules[k].assignment)
+            fail_at(p, at, "RULE %s: %s", tok[i], dpjudge_rules[k].why);
+        else
+            add_rule(p, dpjudge_rules[k].assignment, at);
+    }
+}
+
+static void rule_line(parser *p, char *line, char **tok, int ntok,
+                      src_ref at)
+{
     char *text = after_keyword(line);
-    if (!strchr(text, '=') || text[0] == '=') {
+    if (!strchr(text, '=')) {
+        if (ntok < 2)
+            fail_at(p, at, "RULE needs name=value or DPjudge rule words");
+        else
+            dpjudge_rule_words(p, tok, ntok, at);
+        return;
+    }
+    if (text[0] == '=') {
         fail_at(p, at, "RULE needs name=value");
         return;
     }
+    add_rule(p, text, at);
+}
+
+static void add_rule(parser *p, const char *text, src_ref at)
+{
+    dj_map *m = p->map;
     if (strlen(text) >= DJ_NAME_MAX) {
         fail_at(p, at, "RULE longer than %d characters", DJ_NAME_MAX - 1);
         return;
@@ -1016,8 +1153,12 @@ static void number_directive(parser *p, char **tok, int ntok, src_ref at)
     }
 }
 
+/* "MAP name" names the map; in a file included by another (the map a
+ * variant is built on) it names only that file's map and is passed over. */
 static void map_name_line(parser *p, char *line, src_ref at)
 {
+    if (at.file != 0)
+        return;
     char *name = after_keyword(line);
     if (!*name || strlen(name) >= DJ_NAME_MAX) {
         fail_at(p, at, "MAP needs a name of at most %d characters",
@@ -1041,8 +1182,65 @@ static void unknown_line(parser *p, char **tok, src_ref at)
 
 typedef enum line_kind {
     LK_BLANK, LK_RULE, LK_NAME, LK_TERRAIN, LK_CENTRES, LK_NUMBER,
-    LK_MAP_NAME, LK_UNIT, LK_POWER, LK_HEADER, LK_UNKNOWN
+    LK_MAP_NAME, LK_UNIT, LK_POWER, LK_HEADER, LK_BEGIN, LK_UNITS,
+    LK_OWNS, LK_HOMES, LK_DUMMY, LK_IGNORED, LK_REFUSED, LK_UNKNOWN
 } line_kind;
+
+/*
+ * DPjudge's keywords.  Every keyword of its map dialect is here: read,
+ * passed over (it only steers DPjudge's web pages), or refused with the
+ * reason, so a map never half-loads.
+ */
+static const struct {
+    const char *word;
+    line_kind kind;
+    const char *why; /* LK_IGNORED, LK_REFUSED: the reason */
+} keywords[] = {
+    {"RULE", LK_RULE, NULL},        {"RULES", LK_RULE, NULL},
+    {"UNOWNED", LK_CENTRES, NULL},  {"NEUTRAL", LK_CENTRES, NULL},
+    {"VICTORY", LK_NUMBER, NULL},   {"YEAR", LK_NUMBER, NULL},
+    {"MAP", LK_MAP_NAME, NULL},     {"BEGIN", LK_BEGIN, NULL},
+    {"UNITS", LK_UNITS, NULL},
+    {"OWNS", LK_OWNS, NULL},        {"CENTERS", LK_OWNS, NULL},
+    {"CENTRES", LK_OWNS, NULL},
+    {"HOME", LK_HOMES, NULL},       {"HOMES", LK_HOMES, NULL},
+    {"INHABITS", LK_HOMES, NULL},
+    {"DUMMY", LK_DUMMY, NULL},      {"DUMMIES", LK_DUMMY, NULL},
+    {"FLAG", LK_IGNORED, "a flag picture for DPjudge's web pages"},
+    {"FLAGS", LK_IGNORED, "flag pictures for DPjudge's web pages"},
+    {"TEXTONLY", LK_IGNORED, "DPjudge has no PostScript map for it"},
+    {"NOTIFY", LK_IGNORED, "whom DPjudge mails when a game starts"},
+    {"FLOW", LK_REFUSED, "phase orders other than Spring and Fall "
+                         "movement with Winter adjustments are not supported"},
+    {"IN", LK_REFUSED, "a map that changes during the game is not supported"},
+    {"FROM", LK_REFUSED, "a map that changes during the game is not "
+                         "supported"},
+    {"ROTATE", LK_REFUSED, "rotating control of powers is not supported"},
+    {"NEWHOMES", LK_REFUSED, "home centres chosen during the game are not "
+                             "supported"},
+    {"TEAM", LK_REFUSED, "teams of powers are not supported"},
+    {"TEAMS", LK_REFUSED, "teams of powers are not supported"},
+    {"LEAGUE", LK_REFUSED, "leagues of powers are not supported"},
+    {"CONTROL", LK_REFUSED, "powers controlled by other powers are not "
+                            "supported"},
+    {"RESERVES", LK_REFUSED, "reserve units are not supported"},
+    {"MILITIA", LK_REFUSED, "militia units are not supported"},
+    {"DROP", LK_REFUSED, "dropping places from an inherited map is not "
+                         "supported"},
+    {"AMEND", LK_REFUSED, "amending an inherited place's neighbours is not "
+                          "supported"},
+    {"PORT", LK_REFUSED, "fleets convoying from a coastal port are not "
+                         "supported by the adjudicators"},
+    {"UNPLAYED", LK_REFUSED, "unplayed powers are not supported: use DUMMY"},
+};
+
+static int keyword_index(const char *word)
+{
+    for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+        if (word_is(word, keywords[i].word))
+            return (int)i;
+    return -1;
+}
 
 /* What a line is, from its shape; tok/ntok are its words. */
 static line_kind classify(const char *line, char **tok, int ntok)
@@ -1050,18 +1248,18 @@ static line_kind classify(const char *line, char **tok, int ntok)
     dj_terrain t;
     if (ntok == 0)
         return LK_BLANK;
-    if (word_is(tok[0], "RULE"))
+    if (word_is(tok[0], "RULE") || word_is(tok[0], "RULES"))
         return LK_RULE;
     if (strchr(line, '='))
         return LK_NAME;
     if (terrain_word(tok[0], &t))
         return LK_TERRAIN;
-    if (word_is(tok[0], "UNOWNED") || word_is(tok[0], "NEUTRAL"))
-        return LK_CENTRES;
-    if (word_is(tok[0], "VICTORY") || word_is(tok[0], "YEAR"))
-        return LK_NUMBER;
-    if (word_is(tok[0], "MAP"))
-        return LK_MAP_NAME;
+    if (word_is(tok[ntok - 1], "DIRECTIVE") ||
+        word_is(tok[ntok - 1], "DIRECTIVES"))
+        return LK_REFUSED;
+    int k = keyword_index(tok[0]);
+    if (k >= 0)
+        return keywords[k].kind;
     if ((word_is(tok[0], "A") || word_is(tok[0], "F")) && ntok >= 2)
         return LK_UNIT;
     if (ntok >= 2 && tok[1][0] == '(')
@@ -1071,15 +1269,170 @@ static line_kind classify(const char *line, char **tok, int ntok)
     return LK_UNKNOWN;
 }
 
+/* "BEGIN WINTER 1900 ADJUSTMENTS": the phase a new game starts in. */
+static void begin_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    static const struct {
+        const char *season, *type;
+        int s, t;
+    } phases[] = {
+        {"SPRING", "MOVEMENT", 0, 0},    {"FALL", "MOVEMENT", 1, 0},
+        {"AUTUMN", "MOVEMENT", 1, 0},    {"WINTER", "ADJUSTMENTS", 2, 2},
+        {"WINTER", "ADJUSTMENT", 2, 2},  {"WINTER", "BUILDS", 2, 2},
+    };
+    int year;
+    if (ntok == 4 && parse_number(tok[2], 1, 9999, &year))
+        for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++)
+            if (word_is(tok[1], phases[i].season) &&
+                word_is(tok[3], phases[i].type)) {
+                p->map->start_year = year;
+                p->map->start_season = phases[i].s;
+                p->map->start_type = phases[i].t;
+                return;
+            }
+    fail_at(p, at, "BEGIN needs a season, a year and a phase: SPRING 1901 "
+            "MOVEMENT, FALL 1901 MOVEMENT or WINTER 1900 ADJUSTMENTS");
+}
+
+/* The supply centre named by `word` (any coast of it), or -1 after failing. */
+static int centre_named(parser *p, const char *word, const char *what,
+                        src_ref at)
+{
+    int loc = dj_map_find_location(p->map, word);
+    if (loc < 0) {
+        fail_at(p, at, "%s: unknown location '%s'", what, word);
+        return -1;
+    }
+    int prov = p->map->locs[loc].province;
+    if (!p->map->is_sc[prov]) {
+        fail_at(p, at, "%s: '%s' is not a supply centre", what, word);
+        return -1;
+    }
+    return prov;
+}
+
+/*
+ * Pass 3, once every centre is known.  "OWNS X Y" (the power also owns
+ * these at the start), "CENTERS X Y" (it owns exactly these); "HOME X Y",
+ * "HOMES", "INHABITS" (its home centres are these instead of those of its
+ * power line; a second line adds to the first).
+ */
+static void centres_line(parser *p, line_kind kind, char **tok, int ntok,
+                         src_ref at)
+{
+    dj_map *m = p->map;
+    int power = p->cur_power;
+    if (power < 0) {
+        fail_at(p, at, "%s does not follow a power", tok[0]);
+        return;
+    }
+    uint32_t bit = 1u << power;
+    bool replace_owned = kind == LK_OWNS && word_is(tok[0], "OWNS") == false;
+    bool replace_homes = kind == LK_HOMES && !(p->homes_reset & bit);
+    for (int l = 0; l < m->nlocs; l++) {
+        if (replace_owned && m->initial_owner[l] == power)
+            m->initial_owner[l] = -1;
+        if (replace_homes)
+            m->home_of[l] &= ~bit;
+    }
+    if (kind == LK_HOMES)
+        p->homes_reset |= bit;
+    for (int i = 1; i < ntok && !p->failed; i++) {
+        if (strchr("-*+~@", tok[i][0])) {
+            fail_at(p, at, "%s %s: DPjudge's marked home centres (- * + ~ @) "
+                    "are not supported", tok[0], tok[i]);
+            return;
+        }
+        int prov = centre_named(p, tok[i], tok[0], at);
+        if (prov < 0)
+            return;
+        if (kind == LK_OWNS)
+            m->initial_owner[prov] = (int16_t)power;
+        else
+            m->home_of[prov] |= bit;
+    }
+}
+
+/* Pass 3: "DUMMY" under a power, "DUMMIES France Italy", "DUMMIES ALL",
+ * "DUMMIES ALL EXCEPT England": powers nobody plays (in civil disorder
+ * from the start: their units hold, 4.D.8 removes). */
+static void dummy_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    dj_map *m = p->map;
+    if (ntok == 1) {
+        if (p->cur_power < 0)
+            fail_at(p, at, "DUMMY does not follow a power");
+        else
+            m->dummies |= 1u << p->cur_power;
+        return;
+    }
+    p->cur_power = -1;
+    int first = 1;
+    uint32_t set = 0;
+    if (word_is(tok[1], "ALL")) {
+        if (ntok > 2 && !word_is(tok[2], "EXCEPT")) {
+            fail_at(p, at, "%s ALL may only be followed by EXCEPT", tok[0]);
+            return;
+        }
+        if (ntok == 3) {
+            fail_at(p, at, "%s ALL EXCEPT needs the powers left out", tok[0]);
+            return;
+        }
+        set = m->npowers >= 32 ? ~0u : (1u << m->npowers) - 1;
+        first = 3;
+    }
+    for (int i = first; i < ntok; i++) {
+        int power = power_by_name(m, tok[i]);
+        if (power < 0) {
+            fail_at(p, at, "%s: unknown power '%s'", tok[0], tok[i]);
+            return;
+        }
+        if (first == 3)
+            set &= ~(1u << power);
+        else
+            set |= 1u << power;
+    }
+    m->dummies |= set;
+}
+
+/* Pass 3 sees only what needs every centre and power to be known. */
+static void late_line(parser *p, line_kind kind, char **tok, int ntok,
+                      src_ref at)
+{
+    switch (kind) {
+    case LK_POWER:
+    case LK_HEADER:
+        p->cur_power = power_by_name(p->map, tok[0]);
+        break;
+    case LK_OWNS:
+    case LK_HOMES:
+        centres_line(p, kind, tok, ntok, at);
+        break;
+    case LK_DUMMY:
+        dummy_line(p, tok, ntok, at);
+        break;
+    default:
+        break;
+    }
+}
+
 /* Pass 2 for everything but names and terrain. */
 static void game_line(parser *p, line_kind kind, char *line, char **tok,
                       int ntok, src_ref at)
 {
-    if (kind != LK_UNIT)
-        p->unit_power = -1; /* any other line closes a unit list */
+    /* Any other line closes a unit list; lines about the power keep it. */
+    if (kind != LK_UNIT && kind != LK_IGNORED && kind != LK_OWNS &&
+        kind != LK_HOMES && !(kind == LK_DUMMY && ntok == 1))
+        p->unit_power = -1;
     switch (kind) {
+    case LK_BEGIN:
+        begin_line(p, tok, ntok, at);
+        break;
+    case LK_UNITS:
+        units_line(p, at);
+        break;
     case LK_RULE:
-        rule_line(p, line, at);
+        rule_line(p, line, tok, ntok, at);
         break;
     case LK_CENTRES:
         for (int i = 1; i < ntok && !p->failed; i++)
@@ -1098,13 +1451,24 @@ static void game_line(parser *p, line_kind kind, char *line, char **tok,
         power_line(p, tok, ntok, at);
         break;
     case LK_HEADER:
-        p->unit_power = power_by_name(p->map, tok[0]);
+        p->unit_power = p->cur_power = power_by_name(p->map, tok[0]);
         if (p->unit_power < 0)
             fail_at(p, at, "unknown power '%s'", tok[0]);
         break;
     default:
         break;
     }
+}
+
+static void refused_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    int k = keyword_index(tok[0]);
+    if (k >= 0)
+        fail_at(p, at, "keyword '%s' is not supported: %s", tok[0],
+                keywords[k].why);
+    else
+        fail_at(p, at, "'%s %s': variant directive blocks are not supported",
+                tok[0], ntok > 1 ? tok[ntok - 1] : "");
 }
 
 static bool is_empty_line(const map_line *l)
@@ -1129,14 +1493,21 @@ static void handle_line(parser *p, const map_line *l, int pass)
         return; /* a comment line does not close a unit list */
     if (pass == 1) {
         dj_terrain t;
-        if (kind == LK_NAME)
+        if (kind == LK_REFUSED)
+            refused_line(p, tok, ntok, l->at);
+        else if (kind == LK_NAME && strstr(line, "->"))
+            fail_at(p, l->at, "renaming a place of an inherited map "
+                    "(Old -> New = abbr) is not supported");
+        else if (kind == LK_NAME)
             name_line(p, line, l->at);
         else if (kind == LK_TERRAIN && terrain_word(tok[0], &t))
             terrain_line(p, t, tok, ntok, l->at);
         else if (kind == LK_UNKNOWN)
             unknown_line(p, tok, l->at);
-    } else if (kind != LK_NAME && kind != LK_TERRAIN) {
+    } else if (pass == 2 && kind != LK_NAME && kind != LK_TERRAIN) {
         game_line(p, kind, line, tok, ntok, l->at);
+    } else if (pass == 3) {
+        late_line(p, kind, tok, ntok, l->at);
     }
 }
 
@@ -1194,13 +1565,16 @@ static dj_map *build_map(parser *p, const char *path)
     }
     name_from_path(p->map, path);
     p->map->start_year = 1901;
-    p->unit_power = -1;
+    p->unit_power = p->cur_power = -1;
     for (int i = 0; i < p->nlines && !p->failed; i++)
         handle_line(p, &p->lines[i], 1);
     if (!p->failed)
         fix_locations(p);
     for (int i = 0; i < p->nlines && !p->failed; i++)
         handle_line(p, &p->lines[i], 2);
+    p->cur_power = -1;
+    for (int i = 0; i < p->nlines && !p->failed; i++)
+        handle_line(p, &p->lines[i], 3);
     if (!p->failed)
         finish_map(p);
     dj_map *m = p->map;

@@ -84,6 +84,9 @@ typedef struct dj_map {
     int nsc;
     int victory;             /* centres needed to win */
     int start_year;
+    int start_season;        /* dj_season of the first phase (BEGIN line) */
+    int start_type;          /* dj_phase_type of the first phase */
+    uint32_t dummies;        /* bit p: power p is played by nobody (DUMMY) */
     int nstart;
     dj_start_unit *start_units;
     int naliases;

@@ -35,8 +35,10 @@ void dj_position_empty(const dj_map *map, dj_phase phase, dj_position *pos)
 
 void dj_position_initial(const dj_map *map, dj_position *pos)
 {
-    dj_phase first = {DJ_SPRING, map->start_year, DJ_MOVEMENT};
+    dj_phase first = {(dj_season)map->start_season, map->start_year,
+                      (dj_phase_type)map->start_type};
     dj_position_empty(map, first, pos);
+    pos->civil_disorder = map->dummies;
     for (int i = 0; i < map->nstart && pos->nunits < DJ_MAX_UNITS; i++) {
         const dj_start_unit *s = &map->start_units[i];
         pos->units[pos->nunits++] =

@@ -129,6 +129,12 @@ static const dj_rule_info table[DJ_RULE_COUNT] = {
     {DJ_RULE_IMPLICIT_ORDERS, "implicit_orders", "4.E.3", "ab", 'b',
      "Are implicit orders (a support implying the supported move) allowed?",
      CHOICES("yes", "no")},
+    {DJ_RULE_BUILD_SITES, "build_sites", "V.1", "abc", 'a',
+     "Where may a power build new units?",
+     CHOICES("in its own home centres that it owns (standard)",
+             "in any supply centre it owns (DPjudge BUILD_ANY: Chaos)",
+             "in any centre it owns that is some power's home centre "
+             "(DPjudge HOME_BUILDS)")},
 };
 
 static const struct {
@@ -140,6 +146,8 @@ static const struct {
     {"2000", DJ_RULE_CONVOY_PARADOX, 'c'},    {"szykman", DJ_RULE_CONVOY_PARADOX, 'd'},
     {"all_hold", DJ_RULE_CONVOY_PARADOX, 'e'}, {"allhold", DJ_RULE_CONVOY_PARADOX, 'e'},
     {"dptg", DJ_RULE_CONVOY_PARADOX, 'f'},
+    {"home", DJ_RULE_BUILD_SITES, 'a'},       {"any", DJ_RULE_BUILD_SITES, 'b'},
+    {"homes", DJ_RULE_BUILD_SITES, 'c'},
 };
 
 void dj_rules_default(dj_rules *rules)

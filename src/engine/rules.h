@@ -2,7 +2,9 @@
  * rules.h — the disputable rules of DATC chapter 4, as per-game options.
  *
  * Each option is a small letter choice, exactly as lettered in the DATC
- * ('a', 'b', ...).  dj_rules_default() gives the DATC's preferred choice of
+ * ('a', 'b', ...).  A few options are rules of variants rather than DATC
+ * issues; their "issue" is V.1, V.2, ... and their default is the
+ * standard game's rule.  dj_rules_default() gives the DATC's preferred choice of
  * each; rules.c holds the table of names, choices and one-line explanations
  * that `judgectl rules` prints.
  */
@@ -42,6 +44,8 @@ typedef enum {
     DJ_RULE_CIVIL_DISORDER_SUPPORT, /* 4.D.9 */
     DJ_RULE_ILLEGAL_ORDERS,         /* 4.E.1 */
     DJ_RULE_IMPLICIT_ORDERS,        /* 4.E.3 */
+    /* Rules of variants (issue "V.n"), not disputes of the DATC. */
+    DJ_RULE_BUILD_SITES,            /* V.1: DPjudge BUILD_ANY, HOME_BUILDS */
     DJ_RULE_COUNT
 } dj_rule_id;
 

@@ -4,6 +4,7 @@
  *
  *   make tests/games/make_game
  *   tests/games/make_game maps/standard.map tests/games/full
+ *   tests/games/make_game maps/pure.map tests/games/pure Russia none
  *
  * The files it writes are committed; this program is only needed to make
  * them again (after a change of the bots or of the adjudicator's results).
@@ -11,10 +12,12 @@
  * line, "Power: ORDER" in canonical notation; a power with no line sends
  * no orders.  expect.txt lists what the game must come to.
  *
- * The bots: one conqueror (CONQUEROR below) moves every unit towards the
+ * The bots: one conqueror (CONQUEROR below, or the third argument) moves
+ * every unit towards the
  * nearest supply centre it does not own and supports its attacks on
  * occupied provinces; the others hold, wander and support at random,
- * retreat or disband, build and remove.  One power (SILENT) stops
+ * retreat or disband, build and remove.  One power (SILENT, or the fourth
+ * argument; "none" for nobody) stops
  * ordering from SILENT_FROM on: under the judge it misses its deadline,
  * falls into civil disorder, and the engine plays it (holds, disbands,
  * waived builds, removals by the civil-disorder rule).
@@ -312,8 +315,8 @@ int main(int argc, char **argv)
     const char *seed = getenv("MAKE_GAME_SEED");
     if (seed)
         rng_state = strtoull(seed, NULL, 0);
-    if (argc != 3) {
-        fprintf(stderr, "usage: make_game MAPFILE OUTDIR\n");
+    if (argc < 3 || argc > 5) {
+        fprintf(stderr, "usage: make_game MAPFILE OUTDIR [CONQUEROR [SILENT]]\n");
         return 2;
     }
     char err[512];
@@ -323,8 +326,12 @@ int main(int argc, char **argv)
         return 1;
     }
     M = map;
-    conqueror = dj_map_find_power(map, CONQUEROR);
-    silent = dj_map_find_power(map, SILENT);
+    conqueror = dj_map_find_power(map, argc > 3 ? argv[3] : CONQUEROR);
+    silent = dj_map_find_power(map, argc > 4 ? argv[4] : SILENT);
+    if (conqueror < 0) {
+        fprintf(stderr, "no power %s on this map\n", argc > 3 ? argv[3] : CONQUEROR);
+        return 2;
+    }
     dj_rules rules;
     if (dj_rules_from_map(map, &rules, err, sizeof err) < 0) {
         fprintf(stderr, "%s\n", err);
@@ -379,7 +386,8 @@ int main(int argc, char **argv)
                     nphase, name, map->powers[res->winner].name,
                     dj_position_centres(map, &res->next, res->winner),
                     retreat_phases, builds, removals, judge_removals,
-                    map->powers[silent].name, SILENT_FROM);
+                    silent >= 0 ? map->powers[silent].name : "none",
+                    SILENT_FROM);
             fclose(f);
             printf("%s wins in %s after %d phases\n",
                    map->powers[res->winner].name, name, nphase);

@@ -26,13 +26,15 @@ GAME_T0=1800000000   # Fri 15 Jan 2027 08:00 UTC
 GAME_STEP=432000     # five days a phase: past every deadline and grace
 
 # game_setup NAME NOW [SETTING...]: create a game with a master and seven
-# players (power@NAME.example), which starts when the seventh joins.
+# players (power@NAME.example), which starts when the seventh joins.  The
+# board is GAME_MAP when set (a variant with the standard seven powers).
 game_setup()
 {
     gs_name=$1
     gs_now=$2
     shift 2
     DIPJUDGE_NOW=$gs_now $J create "$gs_name" --master "gm@$gs_name.example" \
+        ${GAME_MAP:+--map "$GAME_MAP"} \
         movement_delay=72h retreat_delay=24h adjustment_delay=24h \
         grace=24h nmr=cd "$@" >/dev/null || return 1
     for gs_p in $POWERS; do

@@ -1632,6 +1632,20 @@ static bool is_home(int prov, int power)
     return map->is_sc[prov] && (map->home_of[prov] & (1u << power));
 }
 
+/* May the power build in this centre, if it owns it?  Rule V.1: its home
+ * centres (a), any centre (b), any power's home centre (c). */
+static bool build_site(int prov, int power)
+{
+    switch (dj_rule(&rules, DJ_RULE_BUILD_SITES)) {
+    case 'b':
+        return map->is_sc[prov];
+    case 'c':
+        return map->is_sc[prov] && map->home_of[prov] != 0;
+    default:
+        return is_home(prov, power);
+    }
+}
+
 /* Could this build order stand under the preferred rules (4.B.7 a, 4.C.4 a,
  * unit type always written)?  Fills the unit it makes. */
 static bool build_legal(const dj_position *pos, const dj_order *o, dj_unit *u)
@@ -1639,7 +1653,7 @@ static bool build_legal(const dj_position *pos, const dj_order *o, dj_unit *u)
     if (o->loc < 0 || o->loc >= map->nlocs)
         return false;
     int prov = prov_of(o->loc);
-    if (!is_home(prov, o->power) || pos->owner[prov] != o->power ||
+    if (!build_site(prov, o->power) || pos->owner[prov] != o->power ||
         dj_position_unit_at(map, pos, prov) >= 0)
         return false;
     int loc = o->loc;
@@ -1688,8 +1702,8 @@ static void check_adjustment(const phase_input *in, const dj_result *r)
         char ut[96];
         unit_text(u, ut, sizeof ut);
         int prov = prov_of(u->loc);
-        EXPECT(prov >= 0 && is_home(prov, u->power),
-               "built %s: not a home centre", ut);
+        EXPECT(prov >= 0 && build_site(prov, u->power),
+               "built %s: not a centre it may build in", ut);
         EXPECT(prov >= 0 && pos->owner[prov] == u->power,
                "built %s: centre not owned", ut);
         EXPECT(prov >= 0 && dj_position_unit_at(map, pos, prov) < 0,

@@ -35,12 +35,17 @@ static const struct {
     {"4.D.3", 'c'}, {"4.D.4", 'b'}, {"4.D.5", 'b'}, {"4.D.6", 'b'},
     {"4.D.7", 'a'}, {"4.D.8", 'd'}, {"4.D.9", 'b'}, {"4.E.1", 'd'},
     {"4.E.3", 'b'},
+    /* Rules of variants: the standard game's rule is the default. */
+    {"V.1", 'a'},
 };
 #define NPREFERRED (int)(sizeof datc_preferred / sizeof datc_preferred[0])
 
-/* "4.X.n": the chapter, a section letter A to E, a number. */
+/* "4.X.n": the chapter, a section letter A to E, a number; or "V.n", a
+ * rule of variants. */
 static bool issue_well_formed(const char *s)
 {
+    if (s[0] == 'V')
+        return s[1] == '.' && isdigit((unsigned char)s[2]) && s[3] == '\0';
     return s[0] == '4' && s[1] == '.' && s[2] >= 'A' && s[2] <= 'E' &&
            s[3] == '.' && isdigit((unsigned char)s[4]) && s[5] == '\0';
 }
@@ -83,7 +88,8 @@ static void test_defaults(void)
     const dj_rule_info *t = dj_rule_table();
     for (int i = 0; i < DJ_RULE_COUNT; i++)
         CHECK(dj_rule(&rules, (dj_rule_id)i) == t[i].preferred);
-    /* Every option is in the DATC's list, with its preferred choice. */
+    /* Every option is in the DATC's list (or a variant rule), with its
+     * preferred choice. */
     CHECK(NPREFERRED == DJ_RULE_COUNT);
     for (int k = 0; k < NPREFERRED; k++) {
         const dj_rule_info *r = dj_rule_find(datc_preferred[k].issue);

@@ -1,0 +1,77 @@
+#!/bin/sh
+#
+# game-variants.sh BUILDDIR SRCDIR — every shipped variant plays a whole
+# scripted game through judgectl, to its end: tests/games/VARIANT holds
+# the phases (made by make_game.c, or written by hand where its bots cannot
+# finish a game) and expect.txt how it must end.  Each game is created with
+# `judgectl create --map VARIANT`, its orders entered phase by phase and
+# processed by `judgectl tick` on a fake clock, as game-full.sh does for
+# the standard board.
+# Ends with "N passed, N failed".
+#
+set -u
+B=$1
+S=$2
+. "$S/tests/games/play.sh"
+T=$(game_tmpdir) || exit 2
+trap 'rm -rf "$T"' EXIT
+J="$B/judgectl --maps $S/maps --db $T/judge.db"
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check()
+{
+    d=$1
+    shift
+    if "$@"; then ok; else bad "$d"; fi
+}
+
+# play_variant VARIANT: the whole game of tests/games/VARIANT.
+play_variant()
+{
+    v=$1
+    dir=$S/tests/games/$v
+    now=$GAME_T0
+    GAME_MAP=$v
+    check "$v: game set up" game_setup "$v" "$now"
+    GAME_MAP=
+    $J show "$v" >"$T/show" 2>&1
+    check "$v: played on map $v" grep -q "^Game $v on map $v: " "$T/show"
+    expected=$(awk '$1 == "phases" { print $2 }' "$dir/expect.txt")
+    winner=$(awk '$1 == "winner" { print $2 }' "$dir/expect.txt")
+    played=0
+    for f in "$dir"/[0-9]*-*.txt; do
+        want=$(phase_of "$f")
+        have=$(game_phase "$v")
+        if [ "$have" != "$want" ]; then
+            bad "$v: before $(basename "$f"): the game is at '$have', not $want"
+            break
+        fi
+        game_orders "$v" "$f" "$now" || { bad "$v: orders of $want refused"; break; }
+        now=$((now + GAME_STEP))
+        DIPJUDGE_NOW=$now $J tick >"$T/tick.out" 2>&1 ||
+            { bad "$v: tick at $want failed"; cat "$T/tick.out"; break; }
+        played=$((played + 1))
+    done
+    check "$v: all $expected phases played ($played)" [ "$played" -eq "$expected" ]
+    $J show "$v" >"$T/show" 2>&1
+    check "$v: game finished" grep -q "^Game $v on map $v: finished\$" "$T/show"
+    check "$v: ended by $winner's victory" \
+        grep -qx "Ended: Victory of $winner." "$T/show"
+    $J history "$v" >"$T/history" 2>&1
+    check "$v: results name the variant" \
+        grep -q "^:: Judge: dipjudge  Game: $v  Variant: $v\$" "$T/history"
+}
+
+for v in pure fleetrome; do
+    play_variant "$v"
+done
+
+# Fleet Rome: Italy opens with a fleet in Rome, as the variant says.
+$J history fleetrome S1901M >"$T/one" 2>&1
+check "fleetrome: Italy's fleet in Rome" grep -Eq '^Italy: +Fleet Rome' "$T/one"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
