@@ -11,6 +11,9 @@
 /* judgectl rules: the chapter-4 rule options and their values. */
 int cmd_rules(int argc, char **argv);
 
+/* judgectl maps: the boards in the maps directory. */
+int cmd_maps(int argc, char **argv);
+
 /* judgectl orders: read one power's orders as a player writes them. */
 int cmd_orders(int argc, char **argv);
 

@@ -73,5 +73,18 @@ done
 $J history fleetrome S1901M >"$T/one" 2>&1
 check "fleetrome: Italy's fleet in Rome" grep -Eq '^Italy: +Fleet Rome' "$T/one"
 
+# judgectl maps: every shipped board, with its counts.
+$B/judgectl maps --maps "$S/maps" >"$T/maps" 2>&1
+check "judgectl maps succeeds" [ $? -eq 0 ]
+check "maps: standard" grep -qx 'standard: 7 powers, 34 centres, 18 to win, starts S1901M' "$T/maps"
+check "maps: fleetrome" grep -qx 'fleetrome: 7 powers, 34 centres, 18 to win, starts S1901M' "$T/maps"
+check "maps: pure" grep -qx 'pure: 7 powers, 7 centres, 4 to win, starts S1901M' "$T/maps"
+check "maps: Pure's Russia" grep -qx '  Russia (R) Mos' "$T/maps"
+mkdir "$T/badmaps"
+printf 'LAND AAA ABUTS ZZZ\n' >"$T/badmaps/broken.map"
+$B/judgectl maps --maps "$T/badmaps" >"$T/out" 2>"$T/err"
+check "a broken map makes judgectl maps fail" [ $? -eq 1 ]
+check "and is named with its line" grep -q 'broken.map:1: ' "$T/err"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
