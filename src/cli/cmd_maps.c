@@ -69,7 +69,7 @@ static void print_map(const dj_map *m)
     for (int p = 0; p < m->npowers; p++) {
         printf("  %s (%c)", m->powers[p].name, m->powers[p].letter);
         for (int l = 0; l < m->nlocs; l++)
-            if (m->is_sc[l] && (m->home_of[l] & (1u << p)))
+            if (m->is_sc[l] && (m->home_of[l] & DJ_POWER_BIT(p)))
                 printf(" %c%s", m->locs[l].abbr[0] - ('a' - 'A'),
                        m->locs[l].abbr + 1);
         printf("%s\n", (m->dummies >> p & 1u) ? "  (dummy: nobody plays it)"

@@ -75,7 +75,7 @@ static bool build_site(const adj_state *s, int prov, int p)
     case 'c':
         return s->map->home_of[prov] != 0;
     default:
-        return (s->map->home_of[prov] & (1u << p)) != 0;
+        return (s->map->home_of[prov] & DJ_POWER_BIT(p)) != 0;
     }
 }
 
@@ -188,7 +188,7 @@ static int army_distance_by_convoy(const adj_state *s, int loc, int power,
     queue[tail++] = (int16_t)start;
     while (head < tail) {
         int at = queue[head++];
-        if (m->is_sc[at] && (m->home_of[at] & (1u << power)))
+        if (m->is_sc[at] && (m->home_of[at] & DJ_POWER_BIT(power)))
             return dist[at];
         memset(reach, 0, sizeof(bool) * (size_t)m->nlocs);
         if (m->locs[at].terrain == DJ_COAST)
@@ -219,7 +219,7 @@ static int distance_home(const dj_map *m, int loc, dj_unit_type type, int power,
     while (head < tail) {
         int at = queue[head++];
         int prov = dj_province(m, at);
-        if (m->is_sc[prov] && (m->home_of[prov] & (1u << power)))
+        if (m->is_sc[prov] && (m->home_of[prov] & DJ_POWER_BIT(power)))
             return dist[at];
         for (int to = 0; to < m->nlocs; to++) {
             if (dist[to] >= 0 || !step_allowed(m, at, to, type, rule))

@@ -116,7 +116,7 @@ typedef struct parser {
     int unit_power;   /* pass 2: power whose unit list is open, or -1 */
     int cur_power;    /* passes 2-3: power of the last power line, or -1 */
     int start_file[DJ_MAX_UNITS]; /* file each starting unit was read from */
-    uint32_t homes_reset; /* pass 3: powers whose HOME list has begun */
+    dj_power_set homes_reset; /* pass 3: powers whose HOME list has begun */
     bool victory_set;
     src_ref victory_at;
 } parser;
@@ -926,7 +926,7 @@ static void add_centre(parser *p, const char *word, int owner, src_ref at)
     m->is_sc[prov] = true;
     m->initial_owner[prov] = (int16_t)owner;
     if (owner >= 0)
-        m->home_of[prov] |= 1u << owner;
+        m->home_of[prov] |= DJ_POWER_BIT(owner);
 }
 
 /* "FRANCE (FRENCH) BRE MAR PAR" */
@@ -1326,7 +1326,7 @@ static void centres_line(parser *p, line_kind kind, char **tok, int ntok,
         fail_at(p, at, "%s does not follow a power", tok[0]);
         return;
     }
-    uint32_t bit = 1u << power;
+    dj_power_set bit = DJ_POWER_BIT(power);
     bool replace_owned = kind == LK_OWNS && word_is(tok[0], "OWNS") == false;
     bool replace_homes = kind == LK_HOMES && !(p->homes_reset & bit);
     for (int l = 0; l < m->nlocs; l++) {
@@ -1363,12 +1363,12 @@ static void dummy_line(parser *p, char **tok, int ntok, src_ref at)
         if (p->cur_power < 0)
             fail_at(p, at, "DUMMY does not follow a power");
         else
-            m->dummies |= 1u << p->cur_power;
+            m->dummies |= DJ_POWER_BIT(p->cur_power);
         return;
     }
     p->cur_power = -1;
     int first = 1;
-    uint32_t set = 0;
+    dj_power_set set = 0;
     if (word_is(tok[1], "ALL")) {
         if (ntok > 2 && !word_is(tok[2], "EXCEPT")) {
             fail_at(p, at, "%s ALL may only be followed by EXCEPT", tok[0]);
@@ -1378,7 +1378,7 @@ static void dummy_line(parser *p, char **tok, int ntok, src_ref at)
             fail_at(p, at, "%s ALL EXCEPT needs the powers left out", tok[0]);
             return;
         }
-        set = m->npowers >= 32 ? ~0u : (1u << m->npowers) - 1;
+        set = DJ_POWERS_UPTO(m->npowers);
         first = 3;
     }
     for (int i = first; i < ntok; i++) {
@@ -1388,9 +1388,9 @@ static void dummy_line(parser *p, char **tok, int ntok, src_ref at)
             return;
         }
         if (first == 3)
-            set &= ~(1u << power);
+            set &= ~DJ_POWER_BIT(power);
         else
-            set |= 1u << power;
+            set |= DJ_POWER_BIT(power);
     }
     m->dummies |= set;
 }

@@ -22,12 +22,19 @@
 
 /* Hard bounds: a map exceeding one is rejected with a clear error. */
 #define DJ_MAX_LOCS 1024   /* locations, coasts included */
-#define DJ_MAX_POWERS 32   /* fits a uint32_t bit mask */
+#define DJ_MAX_POWERS 64   /* fits a dj_power_set (Chaos has 34) */
 #define DJ_MAX_UNITS 512   /* units on the board at once */
 #define DJ_MAX_ADJ 32      /* neighbours of one location */
 #define DJ_NAME_MAX 48     /* full names, including the NUL */
 #define DJ_ABBR_MAX 16     /* abbreviations such as "spa/nc" */
 #define DJ_MAX_RULES 64    /* RULE lines in a map file */
+
+/* A set of powers, bit p for power p; DJ_POWER_BIT(p) is that bit.  Every
+ * power mask in dipjudge is one of these (never a bare 1u << p). */
+typedef uint64_t dj_power_set;
+#define DJ_POWER_BIT(p) ((dj_power_set)1 << (p))
+/* The set of powers 0 .. n-1. */
+#define DJ_POWERS_UPTO(n) ((n) >= 64 ? ~(dj_power_set)0 : DJ_POWER_BIT(n) - 1)
 
 typedef enum { DJ_LAND, DJ_WATER, DJ_COAST, DJ_SHUT } dj_terrain;
 
@@ -79,14 +86,14 @@ typedef struct dj_map {
     dj_power powers[DJ_MAX_POWERS];
     /* Per location, meaningful on base locations only. */
     bool *is_sc;
-    uint32_t *home_of;       /* bit p set: a home centre of power p */
+    dj_power_set *home_of;   /* bit p set: a home centre of power p */
     int16_t *initial_owner;  /* -1 when unowned at the start */
     int nsc;
     int victory;             /* centres needed to win */
     int start_year;
     int start_season;        /* dj_season of the first phase (BEGIN line) */
     int start_type;          /* dj_phase_type of the first phase */
-    uint32_t dummies;        /* bit p: power p is played by nobody (DUMMY) */
+    dj_power_set dummies;    /* bit p: power p is played by nobody (DUMMY) */
     int nstart;
     dj_start_unit *start_units;
     int naliases;

@@ -42,7 +42,7 @@ typedef struct dj_position {
     int ndislodged;
     dj_dislodged dislodged[DJ_MAX_UNITS];
     int16_t owner[DJ_MAX_LOCS];  /* per base location: owning power or -1 */
-    uint32_t civil_disorder;     /* bit p: power p is in civil disorder (4.D.9) */
+    dj_power_set civil_disorder; /* bit p: power p is in civil disorder (4.D.9) */
 } dj_position;
 
 /* The map's opening position: its start year, Spring Movement. */

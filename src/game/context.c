@@ -310,7 +310,7 @@ static bool mailed_before(const game_view *v, int i, const bool *sent)
 
 int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
                 const char *kind, const char *subject, const char *body,
-                uint32_t powers, bool observers)
+                dj_power_set powers, bool observers)
 {
     bool *sent = calloc((size_t)v->nparts + 1, sizeof *sent);
     if (!sent)

@@ -537,7 +537,7 @@ static void json_participants(const game_view *v, dj_buf *out)
     dj_buf_append(out, "\n  ],\n");
 }
 
-static void json_power_list(const game_view *v, uint32_t mask, dj_buf *out)
+static void json_power_list(const game_view *v, dj_power_set mask, dj_buf *out)
 {
     dj_buf_append(out, "[");
     bool first = true;

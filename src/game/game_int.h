@@ -120,7 +120,7 @@ void gv_subject(dj_judge *j, const game_view *v, const char *phase,
  */
 int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
                 const char *kind, const char *subject, const char *body,
-                uint32_t powers, bool observers);
+                dj_power_set powers, bool observers);
 
 /* Format a time in the game's zone ("Sat 09 Jan 2027 20:00 CET"). */
 void gv_time(const game_view *v, int64_t t, dj_buf *out);

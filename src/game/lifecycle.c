@@ -261,7 +261,7 @@ static int start_game(dj_judge *j, game_view *v, bool force, dj_buf *out)
     dj_position_initial(v->map, v->pos);
     for (int p = 0; p < v->map->npowers; p++)
         if (gv_in_disorder(v, p))
-            v->pos->civil_disorder |= 1u << p;
+            v->pos->civil_disorder |= DJ_POWER_BIT(p);
     dj_buf snap;
     dj_buf_init(&snap);
     dj_snapshot_write(v->map, v->pos, &snap);
@@ -311,9 +311,9 @@ int dj_game_start(dj_judge *j, const char *game, bool force, dj_buf *out)
 /* ---- votes ------------------------------------------------------------------------ */
 
 /* Surviving powers with a person to vote (not dummies). */
-static uint32_t voters(const game_view *v)
+static dj_power_set voters(const game_view *v)
 {
-    uint32_t m = 0;
+    dj_power_set m = 0;
     for (int p = 0; p < v->map->npowers; p++) {
         int i = v->player[p];
         if (i < 0 || !v->parts[i].email[0] ||
@@ -321,12 +321,12 @@ static uint32_t voters(const game_view *v)
             continue;
         if (dj_position_units(v->pos, p) > 0 ||
             dj_position_centres(v->map, v->pos, p) > 0)
-            m |= 1u << p;
+            m |= DJ_POWER_BIT(p);
     }
     return m;
 }
 
-static void names_of(const game_view *v, uint32_t mask, dj_buf *out)
+static void names_of(const game_view *v, dj_power_set mask, dj_buf *out)
 {
     int n = 0, total = __builtin_popcount(mask);
     for (int p = 0; p < v->map->npowers; p++)
@@ -341,7 +341,7 @@ static void names_of(const game_view *v, uint32_t mask, dj_buf *out)
 /* Has the game ended by the votes on file?  Ends it if so. */
 static int check_votes(dj_judge *j, game_view *v, dj_buf *out)
 {
-    uint32_t who = voters(v);
+    dj_power_set who = voters(v);
     if (!who)
         return 0;
     bool all_draw = true;
@@ -368,7 +368,7 @@ static int check_votes(dj_judge *j, game_view *v, dj_buf *out)
             if (all) {
                 dj_buf_printf(&ending, "%s wins: conceded by ",
                               gv_power_name(v, w));
-                names_of(v, who & ~(1u << w), &ending);
+                names_of(v, who & ~DJ_POWER_BIT(w), &ending);
                 dj_buf_append(&ending, ".");
             }
         }

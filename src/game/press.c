@@ -35,7 +35,7 @@
 #include "store/mail.h"
 
 typedef struct recipients {
-    uint32_t powers;
+    dj_power_set powers;
     bool master, observers;
 } recipients;
 
@@ -53,7 +53,7 @@ static int add_word(dj_judge *j, const game_view *v, const char *w,
 {
     int p = dj_map_find_power(v->map, w);
     if (p >= 0) {
-        r->powers |= 1u << p;
+        r->powers |= DJ_POWER_BIT(p);
         return 0;
     }
     if (!strcasecmp(w, "master") || !strcasecmp(w, "gm")) {
@@ -76,7 +76,7 @@ static int add_word(dj_judge *j, const game_view *v, const char *w,
                               w);
         char one[2] = {*c, '\0'};
         if (letter_is_power(v, *c))
-            run.powers |= 1u << dj_map_find_power(v->map, one);
+            run.powers |= DJ_POWER_BIT(dj_map_find_power(v->map, one));
         else if (toupper((unsigned char)*c) == 'M')
             run.master = true;
         else if (toupper((unsigned char)*c) == 'O')
@@ -88,9 +88,9 @@ static int add_word(dj_judge *j, const game_view *v, const char *w,
     return 0;
 }
 
-static uint32_t all_powers(const game_view *v)
+static dj_power_set all_powers(const game_view *v)
 {
-    return v->map->npowers >= 32 ? ~0u : (1u << v->map->npowers) - 1;
+    return DJ_POWERS_UPTO(v->map->npowers);
 }
 
 /* "France Germany", "F,G", "FG", "all", "all but R T", "master". */
@@ -338,7 +338,7 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     if (!pl.broadcast && parse_recipients(j, v, req->to, &pl.to) < 0)
         return -1;
     if (pl.id->power >= 0) /* "all" means all the others */
-        pl.to.powers &= ~(1u << pl.id->power);
+        pl.to.powers &= ~DJ_POWER_BIT(pl.id->power);
     if (pl.fake && !pl.fake_broadcast &&
         parse_recipients(j, v, req->fake_to, &pl.shown) < 0)
         return -1;

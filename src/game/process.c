@@ -41,8 +41,8 @@
 typedef struct adjudication {
     order_set set;
     dj_result res;
-    uint32_t disorder;  /* powers in civil disorder this phase */
-    uint32_t newly;     /* of which, put there now for sending nothing */
+    dj_power_set disorder; /* powers in civil disorder this phase */
+    dj_power_set newly;    /* of which, put there now for sending nothing */
 } adjudication;
 
 static bool power_alive(const dj_map *map, const dj_position *pos, int p)
@@ -59,9 +59,9 @@ static int adjudicate_view(dj_judge *j, game_view *v, adjudication *a)
         if (!power_alive(v->map, v->pos, p))
             continue;
         if (gv_in_disorder(v, p))
-            a->disorder |= 1u << p;
+            a->disorder |= DJ_POWER_BIT(p);
         else if (power_must_order(v->map, v->pos, p) && !a->set.has[p])
-            a->newly |= 1u << p;
+            a->newly |= DJ_POWER_BIT(p);
     }
     a->disorder |= a->newly;
     v->pos->civil_disorder = a->disorder;
@@ -72,7 +72,7 @@ static int adjudicate_view(dj_judge *j, game_view *v, adjudication *a)
     a->res.next.civil_disorder = 0;
     for (int p = 0; p < v->map->npowers; p++)
         if ((a->disorder >> p & 1u) && power_alive(v->map, &a->res.next, p))
-            a->res.next.civil_disorder |= 1u << p;
+            a->res.next.civil_disorder |= DJ_POWER_BIT(p);
     return 0;
 }
 
@@ -123,7 +123,7 @@ static void result_detail(const game_view *v, const adjudication *a,
         detail_line(v, &a->res.autos[k].order, NULL, &a->res.autos[k], out);
 }
 
-static void power_list(const game_view *v, uint32_t mask, dj_buf *out)
+static void power_list(const game_view *v, dj_power_set mask, dj_buf *out)
 {
     bool first = true;
     for (int p = 0; p < v->map->npowers; p++)
@@ -367,9 +367,9 @@ int dj_game_preview(dj_judge *j, const char *game, dj_buf *out)
 /* ---- the clock ----------------------------------------------------------------- */
 
 typedef struct readiness {
-    uint32_t must;   /* powers that must order (not in disorder) */
-    uint32_t late;   /* of which, orders incomplete */
-    uint32_t idle;   /* powers in disorder that would have to order */
+    dj_power_set must; /* powers that must order (not in disorder) */
+    dj_power_set late; /* of which, orders incomplete */
+    dj_power_set idle; /* powers in disorder that would have to order */
     bool all_ready;  /* every one complete and ready, nobody waiting */
 } readiness;
 
@@ -397,15 +397,15 @@ static int assess(dj_judge *j, game_view *v, readiness *r)
         if (!power_must_order(v->map, v->pos, p))
             continue;
         if (gv_in_disorder(v, p)) {
-            r->idle |= 1u << p;
+            r->idle |= DJ_POWER_BIT(p);
             continue;
         }
-        r->must |= 1u << p;
+        r->must |= DJ_POWER_BIT(p);
         int needed, given;
         power_order_count(v->map, v->pos, p, set, &needed, &given);
         bool complete = given >= needed;
         if (!complete)
-            r->late |= 1u << p;
+            r->late |= DJ_POWER_BIT(p);
         bool waited = v->g.early_delay >= 0 && set->has[p] &&
                       j->now >= set->last_at[p] + v->g.early_delay * 60;
         if (!complete || !(ready || waited))
@@ -416,7 +416,7 @@ static int assess(dj_judge *j, game_view *v, readiness *r)
 }
 
 /* Announce, once per phase, who is late. */
-static int announce_late(dj_judge *j, game_view *v, uint32_t late,
+static int announce_late(dj_judge *j, game_view *v, dj_power_set late,
                          dj_buf *out)
 {
     if (v->phase.late_at)
@@ -472,7 +472,7 @@ static int announce_late(dj_judge *j, game_view *v, uint32_t late,
  * players have just been sent its start).  Moving the deadline re-arms
  * it (phases.reminded_at).
  */
-static int remind(dj_judge *j, game_view *v, uint32_t late, dj_buf *out)
+static int remind(dj_judge *j, game_view *v, dj_power_set late, dj_buf *out)
 {
     int64_t deadline = v->phase.deadline;
     if (j->cfg.reminder < 0 || !late || !deadline || j->now >= deadline)

@@ -227,7 +227,7 @@ static int read_line(const dj_map *map, cursor *c, char *line,
             int p = dj_snapshot_power(map, w);
             if (p < 0)
                 return fail(c, "unknown power", w);
-            pos->civil_disorder |= 1u << p;
+            pos->civil_disorder |= DJ_POWER_BIT(p);
         }
     } else if (strcmp(key, "unit") == 0) {
         if (pos->nunits >= DJ_MAX_UNITS)

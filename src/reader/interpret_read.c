@@ -619,7 +619,7 @@ static const char *retreat_why(const ir_ctx *c, const dj_order *o)
 
 static bool home_of(const ir_ctx *c, int prov)
 {
-    return c->map->is_sc[prov] && (c->map->home_of[prov] & (1u << c->power));
+    return c->map->is_sc[prov] && (c->map->home_of[prov] & DJ_POWER_BIT(c->power));
 }
 
 static const char *build_type_why(const ir_ctx *c, const dj_order *o)

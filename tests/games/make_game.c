@@ -356,7 +356,7 @@ int main(int argc, char **argv)
         all->n = 0;
         for (int p = 0; p < map->npowers; p++) {
             if (p == silent && pos->phase.year >= SILENT_FROM) {
-                pos->civil_disorder |= 1u << p;
+                pos->civil_disorder |= DJ_POWER_BIT(p);
                 continue;
             }
             int first = all->n;

@@ -764,9 +764,11 @@ static void check_deterministic(const phase_input *in, const dj_result *a,
            loc_name(owner_diff), owner_diff >= 0 ? x->owner[owner_diff] : 0,
            owner_diff >= 0 ? y->owner[owner_diff] : 0);
     EXPECT(x->civil_disorder == y->civil_disorder,
-           "determinism: next.civil_disorder %#x vs %#x (input %#x): not set "
-           "by the engine?",
-           x->civil_disorder, y->civil_disorder, in->pos.civil_disorder);
+           "determinism: next.civil_disorder %#llx vs %#llx (input %#llx): "
+           "not set by the engine?",
+           (unsigned long long)x->civil_disorder,
+           (unsigned long long)y->civil_disorder,
+           (unsigned long long)in->pos.civil_disorder);
     int odiff = -1;
     for (int k = 0; k < in->norders; k++) {
         const dj_order_result *p = &a->orders[k], *q = &b->orders[k];
@@ -1629,7 +1631,7 @@ static void check_retreat(const phase_input *in, const dj_result *r)
 
 static bool is_home(int prov, int power)
 {
-    return map->is_sc[prov] && (map->home_of[prov] & (1u << power));
+    return map->is_sc[prov] && (map->home_of[prov] & DJ_POWER_BIT(power));
 }
 
 /* May the power build in this centre, if it owns it?  Rule V.1: its home
@@ -1829,12 +1831,12 @@ static int map_power(int p, const int *pi)
     return p >= 0 && p < map->npowers ? pi[p] : p;
 }
 
-static uint32_t map_mask(uint32_t m, const int *pi)
+static dj_power_set map_mask(dj_power_set m, const int *pi)
 {
-    uint32_t out = 0;
+    dj_power_set out = 0;
     for (int p = 0; p < map->npowers; p++)
         if (m >> p & 1u)
-            out |= 1u << pi[p];
+            out |= DJ_POWER_BIT(pi[p]);
     return out;
 }
 
@@ -2928,7 +2930,7 @@ int main(int argc, char **argv)
                 noise(mv);
             if (corpus_rng_below(&rng, 10) == 0)
                 mv->pos.civil_disorder =
-                    1u << corpus_rng_below(&rng, map->npowers);
+                    DJ_POWER_BIT(corpus_rng_below(&rng, map->npowers));
         }
 
         begin_phase("movement", i);

@@ -74,7 +74,7 @@ static void test_snapshot(void)
     /* A retreat phase: dislodged units with retreats, civil disorder. */
     pos->phase.season = DJ_FALL;
     pos->phase.type = DJ_RETREAT;
-    pos->civil_disorder = 1u << 4 | 1u << 0;
+    pos->civil_disorder = DJ_POWER_BIT(4) | DJ_POWER_BIT(0);
     dj_dislodged *d = &pos->dislodged[pos->ndislodged++];
     memset(d, 0, sizeof *d);
     d->unit.power = 1;

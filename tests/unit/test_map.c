@@ -320,7 +320,7 @@ static void test_powers(const dj_map *m)
     CHECK(dj_map_find_power(m, NULL) == -1);
 
     int par = loc(m, "par"), bel = loc(m, "bel"), stp = loc(m, "stp");
-    CHECK(m->is_sc[par] && m->home_of[par] == 1u << france);
+    CHECK(m->is_sc[par] && m->home_of[par] == DJ_POWER_BIT(france));
     CHECK(m->initial_owner[par] == france);
     CHECK(m->is_sc[bel] && m->home_of[bel] == 0 && m->initial_owner[bel] == -1);
     CHECK(m->is_sc[stp] && m->initial_owner[stp] == 5);

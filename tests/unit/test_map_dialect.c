@@ -156,7 +156,8 @@ static void test_centres(void)
     m = expect_loaded("RED (REDDISH) AAA\nBLUE (BLUISH) BBB\n"
                       "UNOWNED GGG\nRED\nHOME GGG\nINHABITS BBB\n");
     if (m) { /* the first HOME line replaces, the next adds */
-        uint32_t red = 1u << power(m, "red"), blue = 1u << power(m, "blue");
+        dj_power_set red = DJ_POWER_BIT(power(m, "red")),
+                     blue = DJ_POWER_BIT(power(m, "blue"));
         CHECK(m->home_of[prov(m, "ggg")] == red);
         CHECK(m->home_of[prov(m, "bbb")] == (red | blue));
         CHECK(m->home_of[prov(m, "aaa")] == 0);
@@ -181,7 +182,7 @@ static void test_dummies(void)
     snprintf(text, sizeof text, "%sBLUE\nDUMMY\n", powers);
     dj_map *m = expect_loaded(text);
     if (m) {
-        CHECK(m->dummies == 1u << power(m, "blue"));
+        CHECK(m->dummies == DJ_POWER_BIT(power(m, "blue")));
         static dj_position pos;
         dj_position_initial(m, &pos);
         CHECK(pos.civil_disorder == m->dummies);
@@ -191,14 +192,14 @@ static void test_dummies(void)
     m = expect_loaded(text);
     if (m) {
         CHECK(m->dummies ==
-              ((1u << power(m, "blue")) | (1u << power(m, "green"))));
+              ((DJ_POWER_BIT(power(m, "blue"))) | (DJ_POWER_BIT(power(m, "green")))));
         dj_map_free(m);
     }
     snprintf(text, sizeof text, "%sDUMMIES RED GREEN\n", powers);
     m = expect_loaded(text);
     if (m) {
         CHECK(m->dummies ==
-              ((1u << power(m, "red")) | (1u << power(m, "green"))));
+              ((DJ_POWER_BIT(power(m, "red"))) | (DJ_POWER_BIT(power(m, "green")))));
         dj_map_free(m);
     }
     snprintf(text, sizeof text, "%sDUMMIES PURPLE\n", powers);

@@ -373,7 +373,7 @@ static void test_pieces(fixture *f)
     for (int l = 0; l < m->nlocs; l++)
         if (pos->owner[l] == italy)
             pos->owner[l] = -1;
-    pos->civil_disorder = 1u << power(f, "Russia");
+    pos->civil_disorder = DJ_POWER_BIT(power(f, "Russia"));
     dj_report_position(m, pos, &b);
     CHECK(strstr(b.data, "Status of the Movement phase for Spring of 1901.\n") != NULL);
     CHECK(strstr(b.data, "\nItaly:   eliminated.\n") != NULL);
