@@ -266,11 +266,65 @@ static const char *const MIGRATION_3[] = {
     "ALTER TABLE phases ADD COLUMN reminded_at INTEGER",
     NULL};
 
+/*
+ * Up to 64 powers (Chaos has 34): the CHECKs on power numbers were 0..31.
+ * SQLite cannot alter a CHECK, so both tables are rebuilt the way SQLite's
+ * documentation prescribes: with foreign keys off (migrate_step turns them
+ * off around every step and runs foreign_key_check before committing), a
+ * new table, the rows copied, the old dropped, the new renamed, indexes
+ * made again.  Nothing refers to an order row; absences refer to
+ * participants by id, which the copy keeps.
+ */
+static const char *const MIGRATION_4[] = {
+    "CREATE TABLE participants_v4 ("
+    " id INTEGER PRIMARY KEY,"
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " role TEXT NOT NULL CHECK (role IN ('player', 'observer', 'master')),"
+    " power INTEGER CHECK (power IS NULL OR power BETWEEN 0 AND 63),"
+    " name TEXT NOT NULL DEFAULT '',"
+    " email TEXT NOT NULL DEFAULT '',"
+    " password_hash TEXT NOT NULL DEFAULT '',"
+    " status TEXT NOT NULL DEFAULT 'playing'"
+    "  CHECK (status IN ('playing', 'resigned', 'civil-disorder',"
+    "                    'eliminated', 'replaced')),"
+    " vote TEXT NOT NULL DEFAULT '',"
+    " joined_at INTEGER NOT NULL,"
+    " left_at INTEGER"
+    ")",
+    "INSERT INTO participants_v4 (id, game_id, role, power, name, email,"
+    " password_hash, status, vote, joined_at, left_at)"
+    " SELECT id, game_id, role, power, name, email, password_hash, status,"
+    " vote, joined_at, left_at FROM participants",
+    "DROP TABLE participants",
+    "ALTER TABLE participants_v4 RENAME TO participants",
+    "CREATE UNIQUE INDEX participants_power ON participants (game_id, power)"
+    " WHERE role = 'player' AND power IS NOT NULL"
+    " AND status NOT IN ('resigned', 'replaced')",
+    "CREATE INDEX participants_game ON participants (game_id, role)",
+
+    "CREATE TABLE orders_v4 ("
+    " id INTEGER PRIMARY KEY,"
+    " phase_id INTEGER NOT NULL REFERENCES phases (id) ON DELETE CASCADE,"
+    " power INTEGER NOT NULL CHECK (power BETWEEN 0 AND 63),"
+    " orders TEXT NOT NULL,"
+    " source TEXT NOT NULL,"
+    " author TEXT NOT NULL DEFAULT '',"
+    " received_at INTEGER NOT NULL"
+    ")",
+    "INSERT INTO orders_v4 (id, phase_id, power, orders, source, author,"
+    " received_at) SELECT id, phase_id, power, orders, source, author,"
+    " received_at FROM orders",
+    "DROP TABLE orders",
+    "ALTER TABLE orders_v4 RENAME TO orders",
+    "CREATE INDEX orders_phase ON orders (phase_id, power, id)",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
     MIGRATION_2,
     MIGRATION_3,
+    MIGRATION_4,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */
@@ -281,10 +335,33 @@ static int set_version(dj_store *s, int v)
     return st_exec(s, sql, "");
 }
 
+/* Rows whose foreign keys point nowhere: 0 when there are none. */
+static int foreign_keys_hold(dj_store *s)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st,
+                           NULL) != SQLITE_OK)
+        return dj_store_fail(s, "foreign_key_check: %s",
+                             sqlite3_errmsg(s->db));
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW)
+        return dj_store_fail(s, "migration broke a foreign key");
+    return rc == SQLITE_DONE ? 0 : dj_store_fail(s, "foreign_key_check failed");
+}
+
+/*
+ * One migration in one transaction.  Foreign keys are off while it runs
+ * (a table rebuilt must not cascade deletes into the tables that refer to
+ * it; the pragma has no effect inside a transaction, so it is set around
+ * it) and checked whole before the commit.
+ */
 static int migrate_step(dj_store *s, int from)
 {
-    if (dj_store_begin(s) < 0)
+    if (st_exec(s, "PRAGMA foreign_keys = OFF", "") < 0)
         return -1;
+    if (dj_store_begin(s) < 0)
+        goto restore;
     /* Someone else may have migrated while we waited for the lock. */
     int now = dj_store_schema_version(s);
     if (now < 0)
@@ -293,12 +370,16 @@ static int migrate_step(dj_store *s, int from)
         for (const char *const *sql = MIGRATIONS[from]; *sql; sql++)
             if (st_exec(s, *sql, "") < 0)
                 goto fail;
-        if (set_version(s, from + 1) < 0)
+        if (foreign_keys_hold(s) < 0 || set_version(s, from + 1) < 0)
             goto fail;
     }
-    return dj_store_commit(s);
+    if (dj_store_commit(s) < 0)
+        goto restore;
+    return st_exec(s, "PRAGMA foreign_keys = ON", "");
 fail:
     dj_store_rollback(s);
+restore:
+    st_exec(s, "PRAGMA foreign_keys = ON", "");
     return -1;
 }
 

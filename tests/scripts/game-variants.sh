@@ -28,12 +28,21 @@ check()
     if "$@"; then ok; else bad "$d"; fi
 }
 
-# play_variant VARIANT: the whole game of tests/games/VARIANT.
+# powers_of VARIANT: its powers, from `judgectl maps`.
+powers_of()
+{
+    $B/judgectl maps --maps "$S/maps" 2>/dev/null | awk -v m="$1:" '
+        /^[^ ]/ { on = ($1 == m) } on && /^  / && $2 ~ /^\(/ { print $1 }'
+}
+
+# play_variant VARIANT: the whole game of tests/games/VARIANT, every power
+# played (the scripted orders; a power with no line sends none).
 play_variant()
 {
     v=$1
     dir=$S/tests/games/$v
     now=$GAME_T0
+    POWERS=$(powers_of "$v" | tr '\n' ' ')
     GAME_MAP=$v
     check "$v: game set up" game_setup "$v" "$now"
     GAME_MAP=
@@ -65,7 +74,7 @@ play_variant()
         grep -q "^:: Judge: dipjudge  Game: $v  Variant: $v\$" "$T/history"
 }
 
-for v in pure fleetrome; do
+for v in pure fleetrome chaos; do
     play_variant "$v"
 done
 
@@ -80,6 +89,8 @@ check "maps: standard" grep -qx 'standard: 7 powers, 34 centres, 18 to win, star
 check "maps: fleetrome" grep -qx 'fleetrome: 7 powers, 34 centres, 18 to win, starts S1901M' "$T/maps"
 check "maps: pure" grep -qx 'pure: 7 powers, 7 centres, 4 to win, starts S1901M' "$T/maps"
 check "maps: Pure's Russia" grep -qx '  Russia (R) Mos' "$T/maps"
+check "maps: chaos" grep -qx 'chaos: 34 powers, 34 centres, 18 to win, starts W1900A' "$T/maps"
+check "maps: Chaos builds anywhere" grep -qx '  RULE build_sites=any' "$T/maps"
 mkdir "$T/badmaps"
 printf 'LAND AAA ABUTS ZZZ\n' >"$T/badmaps/broken.map"
 $B/judgectl maps --maps "$T/badmaps" >"$T/out" 2>"$T/err"

@@ -317,6 +317,30 @@ static void test_variants(void)
     } else {
         fprintf(stderr, "  fleetrome: %s\n", err);
     }
+    snprintf(path, sizeof path, "%s/maps/chaos.map", srcdir_path);
+    m = dj_map_load(path, err, sizeof err);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(m->npowers == 34 && m->nsc == 34 && m->victory == 18 &&
+              m->nstart == 0);
+        CHECK(m->start_year == 1900 && m->start_season == DJ_WINTER &&
+              m->start_type == DJ_ADJUSTMENT);
+        /* One home centre each, every centre someone's home. */
+        for (int l = 0; l < m->nlocs; l++)
+            if (m->is_sc[l])
+                CHECK(m->home_of[l] != 0 &&
+                      (m->home_of[l] & (m->home_of[l] - 1)) == 0);
+        int warsaw = dj_map_find_power(m, "Warsaw");
+        CHECK(warsaw == 33 && m->powers[warsaw].letter == '7');
+        CHECK(m->nrules == 1);
+        CHECK_STR(m->rules[0], "build_sites=any");
+        static dj_position pos;
+        dj_position_initial(m, &pos);
+        CHECK(pos.nunits == 0 && dj_position_centres(m, &pos, warsaw) == 1);
+        dj_map_free(m);
+    } else {
+        fprintf(stderr, "  chaos: %s\n", err);
+    }
     snprintf(path, sizeof path, "%s/maps/pure.map", srcdir_path);
     m = dj_map_load(path, err, sizeof err);
     CHECK(m != NULL);

@@ -133,6 +133,67 @@ static void test_migrate_from_1(void)
     dj_store_close(s);
 }
 
+static dj_participant_rec player(int64_t game, int power, const char *email);
+
+static int64_t count_rows(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t n = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* A version-3 file (powers 0..31 only) becomes a version-4 one (0..63,
+ * for Chaos's 34 powers): participants and orders are rebuilt, and every
+ * row, the absences that refer to a participant included, survives. */
+static void test_migrate_from_3(void)
+{
+    char old[600], err[512];
+    snprintf(old, sizeof old, "%s/v3.db", dir);
+    dj_store *s = dj_store_open(old, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    dj_game_rec g = new_game("kept3");
+    CHECK(dj_store_game_insert(s, &g) == 0);
+    dj_participant_rec a = player(g.id, 5, "five@x");
+    CHECK(dj_store_participant_insert(s, &a) == 0);
+    CHECK(dj_store_absence_insert(s, a.id, 100, 200) == 0);
+    dj_store_close(s);
+    /* Make it a version-3 file: the CHECKs as version 3 wrote them. */
+    sqlite3 *db;
+    sqlite3_open(old, &db);
+    int rc = sqlite3_exec(db,
+                          "PRAGMA writable_schema = ON;"
+                          "UPDATE sqlite_master SET sql = replace(sql,"
+                          " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
+                          " WHERE name IN ('participants', 'orders');"
+                          "PRAGMA writable_schema = OFF;"
+                          "PRAGMA user_version = 3;",
+                          NULL, NULL, NULL);
+    sqlite3_close(db);
+    CHECK(rc == SQLITE_OK);
+    s = dj_store_open(old, err, sizeof err);
+    CHECK(s && dj_store_schema_version(s) == DJ_STORE_SCHEMA_VERSION);
+    dj_participant_rec far = player(g.id, 33, "thirty-three@x");
+    CHECK(s && dj_store_participant_insert(s, &far) == 0);
+    dj_store_close(s);
+    sqlite3_open(old, &db);
+    CHECK(count_rows(db, "SELECT count(*) FROM participants") == 2);
+    CHECK(count_rows(db, "SELECT count(*) FROM absences") == 1);
+    CHECK(count_rows(db, "SELECT count(*) FROM sqlite_master WHERE name IN"
+                         " ('participants_power', 'participants_game',"
+                         " 'orders_phase')") == 3);
+    CHECK(count_rows(db, "SELECT count(*) FROM sqlite_master WHERE sql LIKE"
+                         " '%AND 31%'") == 0);
+    CHECK(count_rows(db, "SELECT count(*) FROM pragma_foreign_key_check")
+          == 0);
+    sqlite3_close(db);
+}
+
 static void test_newer_refused(void)
 {
     char other[600], err[512];
@@ -499,6 +560,7 @@ int main(int argc, char **argv)
     test_open();
     test_newer_refused();
     test_migrate_from_1();
+    test_migrate_from_3();
     dj_store *s = open_db();
     if (s) {
         test_games(s);
