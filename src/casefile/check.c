@@ -194,10 +194,17 @@ static int compare(FILE *out, const dj_map *map, const dj_case *c,
 dj_check_verdict dj_check_case(dj_checker *ck, const dj_map *map,
                                const dj_case *c, bool verbose, FILE *out)
 {
+    return dj_check_case_with(ck, DJ_ENGINE_DPJUDGE, map, c, verbose, out);
+}
+
+dj_check_verdict dj_check_case_with(dj_checker *ck, dj_engine engine,
+                                    const dj_map *map, const dj_case *c,
+                                    bool verbose, FILE *out)
+{
     for (int i = 0; i < c->norders; i++)
         ck->orders[i] = c->orders[i].order;
-    int rc = dj_adjudicate(map, &c->pre, ck->orders, c->norders, &c->rules,
-                           &ck->result);
+    int rc = dj_adjudicate_with(engine, map, &c->pre, ck->orders, c->norders,
+                                &c->rules, &ck->result);
     if (rc < 0) {
         fprintf(out, "FAIL %s\n  the adjudicator rejected the position or "
                      "an order\n", c->name);

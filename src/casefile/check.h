@@ -30,6 +30,11 @@ void dj_checker_free(dj_checker *ck);
 dj_check_verdict dj_check_case(dj_checker *ck, const dj_map *map,
                                const dj_case *c, bool verbose, FILE *out);
 
+/* The same with a chosen movement engine (dj_check_case uses DPjudge's). */
+dj_check_verdict dj_check_case_with(dj_checker *ck, dj_engine engine,
+                                    const dj_map *map, const dj_case *c,
+                                    bool verbose, FILE *out);
+
 /* The result of the last case checked (valid until the next one). */
 const dj_result *dj_checker_result(const dj_checker *ck);
 
