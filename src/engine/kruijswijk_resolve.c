@@ -3,14 +3,21 @@
  * and the backup rule, for the Kruijswijk engine.
  *
  * kj_resolve(d): a resolved decision is returned as it is.  A decision
- * being guessed is returned as guessed, and noted in the dependency list:
- * someone depends on a guess.  Otherwise it is guessed to fail and
- * computed.  If nothing depended on a guess, the result is final.  If the
- * guess of an earlier decision was used, this decision is part of that
- * cycle and keeps its provisional result.  If the cycle starts here, it is
- * computed again guessing success: the same answer both ways is final;
+ * being guessed is returned as guessed, and the reader notes how old that
+ * guess is.  Otherwise d is guessed to fail and computed.  If no guess was
+ * read, the result is final.  If a guess older than d's own was read, d is
+ * part of a cycle that starts further up: it keeps its provisional result
+ * and goes on the dependency list, to be forgotten when that cycle is
+ * settled.  If d's own guess is the oldest read, the cycle starts here: it
+ * is computed again guessing success; the same answer both ways is final;
  * otherwise the cycle has two consistent outcomes or none, and the backup
- * rule settles it:
+ * rule settles it.
+ *
+ * (Seed 000 decides "built on a guess" by the dependency list growing.  A
+ * decision that reads only a guess already on the list, or that reads an
+ * ancestor's guess after its own, is then taken for final or for a cycle's
+ * head when it is neither: 6.F.16 and 6.G.15 under 4.A.7 a go wrong.  Ages
+ * of guesses tell exactly.)  The backup rule:
  *
  *   - no convoy path in the cycle: circular movement, every move in it
  *     succeeds (DATC 6.C);
