@@ -257,21 +257,45 @@ static int popcount(unsigned x)
 }
 
 /*
+ * The doubtful armies whose convoy survives, or fails, whatever the other
+ * convoys do: they are outside any paradox (their fleets' fate depends on
+ * no convoy), however much their outcome matters to it.
+ */
+static unsigned independent_convoys(mv_ctx *c, const search *s)
+{
+    unsigned full = (1u << s->n) - 1u, seen_ok = 0, seen_broken = 0;
+    for (unsigned mask = 0; mask <= full; mask++) {
+        run_forced(c, s, mask, 0);
+        for (int i = 0; i < s->n; i++) {
+            if (convoy_survived(c, s->army[i]))
+                seen_ok |= 1u << i;
+            else
+                seen_broken |= 1u << i;
+        }
+    }
+    return full & ~(seen_ok & seen_broken);
+}
+
+/*
  * The armies at the core of a paradox without resolution: the union of the
- * smallest sets whose failure leaves the other convoys one consistent outcome.
+ * smallest sets whose failure leaves the other convoys one consistent
+ * outcome, leaving out the independent convoys (failing one of those may
+ * also break the cycle, by changing what its army cuts, but it is not in
+ * the paradox: crosscheck case 106809).
  */
 static unsigned paradox_core(mv_ctx *c, const search *s)
 {
     unsigned full = (1u << s->n) - 1u, core = 0;
+    unsigned candidates = full & ~independent_convoys(c, s);
     for (int size = 1; size < s->n && !core; size++) {
         for (unsigned set = 1; set <= full; set++) {
             unsigned found, differ;
-            if (popcount(set) == size &&
+            if (popcount(set) == size && (set & ~candidates) == 0 &&
                 count_consistent(c, s, set, &found, &differ) == 1)
                 core |= set;
         }
     }
-    return core ? core : full;
+    return core ? core : candidates ? candidates : full;
 }
 
 /* 'All Hold' (4.A.2 e): the moves against the core's fleets fail too. */

@@ -78,14 +78,19 @@ static int prevent_strength(kj_ctx *c, int m)
     if (!path_ok(c, m))
         return 0;
     /* Beaten by the unit coming the other way: no effect where it came
-     * from (4.A.7 b, DATC 5.B; under a, also when either went by sea). */
+     * from (4.A.7 b, DATC 5.B).  Under a, also when either went by sea
+     * and so dislodged it - not when both got through (a swap by convoy). */
     int b = c->at[u->dest_prov];
     if (b >= 0 && c->u[b].kind == KJ_MOVE && !c->u[b].hopeless &&
-        c->u[b].dest_prov == u->prov &&
-        (head_to_head(c, m, b) ||
-         dj_rule(c->rules, DJ_RULE_DISLODGED_BOUNCE) == 'a') &&
-        kj_resolve(c, KJ_MAIN(b)))
-        return 0;
+        c->u[b].dest_prov == u->prov) {
+        if (head_to_head(c, m, b)) {
+            if (kj_resolve(c, KJ_MAIN(b)))
+                return 0;
+        } else if (dj_rule(c->rules, DJ_RULE_DISLODGED_BOUNCE) == 'a' &&
+                   kj_resolve(c, KJ_MAIN(b)) && !kj_resolve(c, KJ_MAIN(m))) {
+            return 0;
+        }
+    }
     return 1 + supports(c, m, -1);
 }
 

@@ -260,11 +260,13 @@ void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
 
 /* ---- step 3 ------------------------------------------------------------- */
 
-/* Step 3: supports cut by attacks over land, then every province's list. */
+/* Step 3: supports cut by attacks over land, then every province's list.
+ * A move that cannot be made (4.E.1 a/b) attacks nothing: it cuts no
+ * support, as a move without a convoy route cuts none. */
 static void cutSupportsByNonConvoyedAttacks(mv_ctx *c)
 {
     for (int m = 0; m < c->nunits; m++)
-        if (mv_is_mover(&c->u[m]) && !c->u[m].by_convoy)
+        if (mv_is_mover(&c->u[m]) && !c->u[m].by_convoy && !c->u[m].doomed)
             mv_cut_support(c, m, false);
 }
 

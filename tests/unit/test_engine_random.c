@@ -83,6 +83,7 @@
 #include <string.h>
 
 #include "../../bench/corpus.h"
+#include "../../bench/hard.h"
 #include "casefile/casefile.h"
 #include "engine/adjudicate.h"
 #include "testlib.h"
@@ -105,11 +106,7 @@ static bool dump_all;
 static int nperms = NPERMS;
 
 /* A phase to adjudicate: a position and its orders. */
-typedef struct phase_input {
-    dj_position pos;
-    int norders;
-    dj_order orders[DJ_MAX_ORDERS];
-} phase_input;
+typedef hard_phase phase_input;
 
 /* The movement phase a retreat phase came from (for PRESTATE_RESULTS). */
 typedef struct movement_origin {
@@ -537,11 +534,6 @@ static int cmp_int(const void *a, const void *b)
 static bool same_unit(const dj_unit *a, const dj_unit *b)
 {
     return a->power == b->power && a->type == b->type && a->loc == b->loc;
-}
-
-static bool fleet_at_sea(const dj_unit *u)
-{
-    return u->type == DJ_FLEET && map->locs[u->loc].terrain == DJ_WATER;
 }
 
 static bool may_stand(const dj_unit *u)
@@ -2395,396 +2387,6 @@ static void make_adjustment_phase(const corpus_phase *cp, phase_input *in)
     memcpy(in->orders, tmp, sizeof(dj_order) * (size_t)in->norders);
 }
 
-/* ---- harder movement phases ---------------------------------------------- */
-
-/*
- * The corpus is a realistic mix; engine bugs live in the crowded corners.
- * Some phases are made denser (a second corpus phase's units are added
- * where there is room, with their orders) and some get "chaos": more
- * supports of any move or hold a unit can reach, moves into occupied
- * provinces, and convoys along chains of several fleets, with the fleets
- * that could carry the army ordered to convoy it.
- */
-
-static void load_corpus_phase(const corpus_phase *cp, phase_input *in)
-{
-    dj_position_empty(map, cp->phase, &in->pos);
-    in->pos.nunits = cp->nunits;
-    memcpy(in->pos.units, cp->units, sizeof(dj_unit) * (size_t)cp->nunits);
-    in->norders = cp->nunits;
-    memcpy(in->orders, cp->orders, sizeof(dj_order) * (size_t)cp->nunits);
-}
-
-/* Add the units (and orders) of another phase where there is room. */
-static void merge_phase(phase_input *in, const corpus_phase *extra)
-{
-    for (int k = 0; k < extra->nunits; k++) {
-        const dj_unit *u = &extra->units[k];
-        if (dj_position_unit_at(map, &in->pos, prov_of(u->loc)) >= 0 ||
-            in->pos.nunits >= DJ_MAX_UNITS)
-            continue;
-        in->pos.units[in->pos.nunits++] = *u;
-        in->orders[in->norders++] = extra->orders[k];
-    }
-}
-
-/*
- * Convoy the army of unit `a` along a random chain of fleets at sea to a
- * random coast the chain reaches; false if there is none.
- */
-static int last_convoy_fleet, last_convoy_dest; /* of the last chaos_convoy */
-
-static bool chaos_convoy(phase_input *in, int a)
-{
-    const dj_position *pos = &in->pos;
-    const dj_unit *army = &pos->units[a];
-    int from = prov_of(army->loc);
-    if (army->type != DJ_ARMY || map->locs[from].terrain != DJ_COAST)
-        return false;
-    static int parent[DJ_MAX_UNITS], queue[DJ_MAX_UNITS];
-    static bool seen[DJ_MAX_UNITS];
-    int head = 0, tail = 0;
-    for (int f = 0; f < pos->nunits; f++) {
-        seen[f] = false;
-        parent[f] = -1;
-        if (fleet_at_sea(&pos->units[f]) &&
-            dj_map_reaches_province(map, pos->units[f].loc, from, DJ_FLEET)) {
-            seen[f] = true;
-            queue[tail++] = f;
-        }
-    }
-    while (head < tail) {
-        int f = queue[head++];
-        for (int g = 0; g < pos->nunits; g++)
-            if (!seen[g] && fleet_at_sea(&pos->units[g]) &&
-                dj_map_adjacent(map, pos->units[f].loc, pos->units[g].loc,
-                                DJ_FLEET)) {
-                seen[g] = true;
-                parent[g] = f;
-                queue[tail++] = g;
-            }
-    }
-    if (tail == 0)
-        return false;
-    /* A fleet of the chain, then a coast it touches. */
-    for (int tries = 0; tries < 8; tries++) {
-        int f = queue[corpus_rng_below(&rng, tail)];
-        const dj_location *l = &map->locs[pos->units[f].loc];
-        int cand[DJ_MAX_ADJ], n = 0;
-        for (int i = 0; i < l->nadj; i++) {
-            int q = prov_of(l->adj[i].to);
-            if ((l->adj[i].types & DJ_TYPE_BIT(DJ_FLEET)) && q != from &&
-                map->locs[q].army_ok && map->locs[q].terrain == DJ_COAST)
-                cand[n++] = q;
-        }
-        if (n == 0)
-            continue;
-        int dest = cand[corpus_rng_below(&rng, n)];
-        last_convoy_fleet = f;
-        last_convoy_dest = dest;
-        for (int c = f; c >= 0; c = parent[c]) {
-            const dj_unit *fu = &pos->units[c];
-            dj_order *o = &in->orders[c];
-            *o = dj_order_make(DJ_ORDER_CONVOY, fu->power, DJ_FLEET, fu->loc);
-            o->target_type = DJ_ARMY;
-            o->target = army->loc;
-            o->dest = (int16_t)dest;
-        }
-        dj_order *o = &in->orders[a];
-        *o = dj_order_make(DJ_ORDER_MOVE, army->power, DJ_ARMY, army->loc);
-        o->dest = (int16_t)dest;
-        o->via_convoy = land_adjacent(army->loc, dest)
-                            ? corpus_rng_below(&rng, 4) != 0
-                            : corpus_rng_below(&rng, 3) == 0;
-        return true;
-    }
-    return false;
-}
-
-/* Support some unit's current order (move or stay) that `i` can reach. */
-static bool chaos_support(phase_input *in, int i)
-{
-    const dj_position *pos = &in->pos;
-    const dj_unit *u = &pos->units[i];
-    int here = prov_of(u->loc);
-    int cand[DJ_MAX_UNITS], n = 0;
-    for (int j = 0; j < pos->nunits; j++) {
-        if (j == i)
-            continue;
-        const dj_order *o = &in->orders[j];
-        int q = o->kind == DJ_ORDER_MOVE ? prov_of(o->dest)
-                                         : prov_of(pos->units[j].loc);
-        if (q >= 0 && q != here &&
-            dj_map_reaches_province(map, u->loc, q, u->type))
-            cand[n++] = j;
-    }
-    if (n == 0)
-        return false;
-    int j = cand[corpus_rng_below(&rng, n)];
-    const dj_order *oj = &in->orders[j];
-    dj_order *o = &in->orders[i];
-    *o = dj_order_make(DJ_ORDER_SUPPORT, u->power, u->type, u->loc);
-    o->target_type = pos->units[j].type;
-    o->target = pos->units[j].loc;
-    if (oj->kind == DJ_ORDER_MOVE)
-        o->dest = (int16_t)prov_of(oj->dest);
-    return true;
-}
-
-static void chaos_move(phase_input *in, int i)
-{
-    const dj_unit *u = &in->pos.units[i];
-    const dj_location *l = &map->locs[u->loc];
-    int cand[DJ_MAX_ADJ], n = 0;
-    for (int k = 0; k < l->nadj; k++)
-        if (l->adj[k].types & DJ_TYPE_BIT(u->type))
-            cand[n++] = l->adj[k].to;
-    if (n == 0)
-        return;
-    dj_order *o = &in->orders[i];
-    *o = dj_order_make(DJ_ORDER_MOVE, u->power, u->type, u->loc);
-    o->dest = (int16_t)cand[corpus_rng_below(&rng, n)];
-}
-
-static void chaos(phase_input *in)
-{
-    int n = in->pos.nunits;
-    int rate = 20 + corpus_rng_below(&rng, 50); /* percent of units changed */
-    /* Moves and convoys first, supports after, so they see them. */
-    for (int i = 0; i < n; i++) {
-        if (corpus_rng_below(&rng, 100) >= rate)
-            continue;
-        int roll = corpus_rng_below(&rng, 100);
-        if (roll < 40)
-            chaos_move(in, i);
-        else if (roll < 70 && !chaos_convoy(in, i))
-            chaos_move(in, i);
-    }
-    for (int i = 0; i < n; i++)
-        if (corpus_rng_below(&rng, 100) < rate / 2)
-            chaos_support(in, i);
-}
-
-/*
- * A sea battle: fleets on most seas, units on many coasts, armies convoyed
- * along chains of fleets, fleets attacking fleets, supports everywhere -
- * where convoy paradoxes come from.
- */
-static void sea_battle(const corpus_phase *cp, phase_input *in)
-{
-    dj_position *pos = &in->pos;
-    dj_position_empty(map, cp->phase, pos);
-    int sea_pct = 50 + corpus_rng_below(&rng, 45);
-    int coast_pct = 30 + corpus_rng_below(&rng, 50);
-    for (int p = 0; p < map->nlocs && pos->nunits < DJ_MAX_UNITS; p++) {
-        if (prov_of(p) != p)
-            continue;
-        const dj_location *l = &map->locs[p];
-        dj_unit u = {(int16_t)corpus_rng_below(&rng, map->npowers), (int16_t)p,
-                     DJ_FLEET};
-        if (l->terrain == DJ_WATER) {
-            if (corpus_rng_below(&rng, 100) >= sea_pct)
-                continue;
-        } else if (l->terrain == DJ_COAST) {
-            if (corpus_rng_below(&rng, 100) >= coast_pct)
-                continue;
-            int nc = dj_map_ncoasts(map, p);
-            if (corpus_rng_below(&rng, 3) != 0 || (!l->fleet_ok && nc == 0))
-                u.type = DJ_ARMY;
-            else if (nc > 0)
-                u.loc =
-                    (int16_t)dj_map_coast(map, p, corpus_rng_below(&rng, nc));
-        } else {
-            continue;
-        }
-        pos->units[pos->nunits++] = u;
-    }
-    in->norders = pos->nunits;
-    for (int i = 0; i < pos->nunits; i++) {
-        const dj_unit *u = &pos->units[i];
-        in->orders[i] = dj_order_make(DJ_ORDER_HOLD, u->power, u->type, u->loc);
-    }
-    for (int i = 0; i < pos->nunits; i++) {
-        if (pos->units[i].type == DJ_ARMY) {
-            if (corpus_rng_below(&rng, 100) < 70)
-                chaos_convoy(in, i);
-            else if (corpus_rng_below(&rng, 2))
-                chaos_move(in, i);
-        }
-    }
-    for (int i = 0; i < pos->nunits; i++)
-        if (in->orders[i].kind == DJ_ORDER_HOLD &&
-            corpus_rng_below(&rng, 3) == 0)
-            chaos_move(in, i);
-    for (int i = 0; i < pos->nunits; i++)
-        if (in->orders[i].kind == DJ_ORDER_HOLD &&
-            corpus_rng_below(&rng, 4) != 0)
-            chaos_support(in, i);
-}
-
-/* Put a fleet at `loc` (replacing whatever stands in its province) with a
- * hold order; returns its index. */
-static int place_fleet(phase_input *in, int loc, int power)
-{
-    dj_position *pos = &in->pos;
-    int i = dj_position_unit_at(map, pos, prov_of(loc));
-    if (i < 0) {
-        if (pos->nunits >= DJ_MAX_UNITS || in->norders >= DJ_MAX_ORDERS)
-            return -1;
-        i = pos->nunits++;
-        in->norders++;
-    }
-    pos->units[i] = (dj_unit){(int16_t)power, (int16_t)loc, DJ_FLEET};
-    in->orders[i] = dj_order_make(DJ_ORDER_HOLD, power, DJ_FLEET, loc);
-    return i;
-}
-
-/*
- * Plant the seed of a convoy paradox (DATC 6.F.14 and its relatives): an
- * army convoyed to a province whose fleet supports an attack on the last
- * fleet of the convoy, so that the army, if it lands, cuts the support
- * that would break its own convoy.
- */
-static void plant_paradox(phase_input *in)
-{
-    dj_position *pos = &in->pos;
-    int armies[DJ_MAX_UNITS], na = 0;
-    for (int i = 0; i < pos->nunits; i++)
-        if (pos->units[i].type == DJ_ARMY &&
-            map->locs[prov_of(pos->units[i].loc)].terrain == DJ_COAST)
-            armies[na++] = i;
-    if (na == 0)
-        return;
-    int a = armies[corpus_rng_below(&rng, na)];
-    if (!chaos_convoy(in, a))
-        return;
-    int f = last_convoy_fleet, dest = last_convoy_dest;
-    int fl = pos->units[f].loc;
-    /* The supporter: a fleet on a coast of dest next to the fleet. */
-    int sloc = -1;
-    for (int l = 0; l < map->nlocs; l++)
-        if (prov_of(l) == dest && map->locs[l].fleet_ok &&
-            dj_map_adjacent(map, l, fl, DJ_FLEET))
-            sloc = l;
-    if (sloc < 0)
-        return;
-    /* The attacker: next to the fleet, not on the route or the landing. */
-    int cand[DJ_MAX_ADJ], n = 0;
-    const dj_location *L = &map->locs[fl];
-    for (int i = 0; i < L->nadj; i++) {
-        int to = L->adj[i].to, q = prov_of(to);
-        if (!(L->adj[i].types & DJ_TYPE_BIT(DJ_FLEET)) || q == dest ||
-            q == prov_of(pos->units[a].loc) || !map->locs[to].fleet_ok)
-            continue;
-        int there = dj_position_unit_at(map, pos, q);
-        if (there >= 0 && in->orders[there].kind == DJ_ORDER_CONVOY)
-            continue;
-        cand[n++] = to;
-    }
-    if (n == 0)
-        return;
-    int xloc = cand[corpus_rng_below(&rng, n)];
-    int fpower = pos->units[f].power;
-    int xpower =
-        (fpower + 1 + corpus_rng_below(&rng, map->npowers - 1)) % map->npowers;
-    int spower = corpus_rng_below(&rng, 2)
-                     ? xpower
-                     : corpus_rng_below(&rng, map->npowers);
-    int s = place_fleet(in, sloc, spower);
-    int x = place_fleet(in, xloc, xpower);
-    if (s < 0 || x < 0)
-        return;
-    dj_order *xo = &in->orders[x];
-    *xo = dj_order_make(DJ_ORDER_MOVE, xpower, DJ_FLEET, xloc);
-    xo->dest = (int16_t)fl;
-    dj_order *so = &in->orders[s];
-    *so = dj_order_make(DJ_ORDER_SUPPORT, spower, DJ_FLEET, sloc);
-    so->target_type = DJ_FLEET;
-    so->target = (int16_t)xloc;
-    so->dest = (int16_t)prov_of(fl);
-    /* The convoy's army still lands on dest: the chain was not touched. */
-}
-
-/*
- * Order noise for the rules of chapter 4.B-4.D: a unit given a second
- * order (the same or another), an order from the wrong power, the unit
- * type left out or wrong, a fleet sent to a two-coast province without a
- * coast, an order for a unit that is not there.
- */
-static void noise(phase_input *in)
-{
-    int n = in->norders;
-    for (int k = 0; k < n; k++) {
-        if (corpus_rng_below(&rng, 100) >= 8)
-            continue;
-        dj_order o = in->orders[k];
-        switch (corpus_rng_below(&rng, 7)) {
-        case 0: /* the same order again */
-            add_order(in, o);
-            break;
-        case 1: /* a different second order */
-            o.kind = DJ_ORDER_HOLD;
-            o.dest = o.target = -1;
-            o.target_type = DJ_NO_UNIT;
-            o.via_convoy = false;
-            if (corpus_rng_below(&rng, 2))
-                add_order(in, o);
-            else {
-                add_order(in, in->orders[k]);
-                in->orders[k] = o;
-            }
-            break;
-        case 2: /* from another power */
-            in->orders[k].power =
-                (int16_t)((o.power + 1 +
-                           corpus_rng_below(&rng, map->npowers - 1)) %
-                          map->npowers);
-            break;
-        case 3: /* unit type left out */
-            in->orders[k].unit_type = DJ_NO_UNIT;
-            if (o.target_type != DJ_NO_UNIT && corpus_rng_below(&rng, 2))
-                in->orders[k].target_type = DJ_NO_UNIT;
-            break;
-        case 4: /* unit type wrong */
-            in->orders[k].unit_type =
-                o.unit_type == DJ_ARMY ? DJ_FLEET : DJ_ARMY;
-            break;
-        case 5: /* a move to a two-coast province without the coast */
-            if (o.kind == DJ_ORDER_MOVE && map->locs[o.dest].is_coast)
-                in->orders[k].dest = (int16_t)prov_of(o.dest);
-            else if (o.kind == DJ_ORDER_SUPPORT && o.target >= 0 &&
-                     map->locs[o.target].is_coast)
-                in->orders[k].target = (int16_t)prov_of(o.target);
-            break;
-        default: { /* an order for an empty province */
-            int l = prov_of(corpus_rng_below(&rng, map->nlocs));
-            if (dj_position_unit_at(map, &in->pos, l) < 0) {
-                o.loc = (int16_t)l;
-                add_order(in, o);
-            }
-            break;
-        }
-        }
-    }
-}
-
-/* Some phases run under random choices of the disputable rules. */
-static void choose_rules(int percent)
-{
-    dj_rules_default(&rules);
-    default_rules = true;
-    if (corpus_rng_below(&rng, 100) >= percent)
-        return;
-    const dj_rule_info *t = dj_rule_table();
-    for (int i = 0; i < DJ_RULE_COUNT; i++) {
-        const char *c = t[i].choices;
-        rules.choice[i] = c[corpus_rng_below(&rng, (int)strlen(c))];
-    }
-    dj_rules def;
-    dj_rules_default(&def);
-    default_rules = memcmp(&def, &rules, sizeof def) == 0;
-}
-
 /* ---- main ---------------------------------------------------------------- */
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
@@ -2895,6 +2497,7 @@ int main(int argc, char **argv)
 
     corpus_gen g;
     corpus_init(&g, map, rng.s ^ UINT64_C(0x9e3779b97f4a7c15));
+    hard_gen hg = {map, &rng, -1, -1};
     corpus_phase *cp = malloc(sizeof *cp), *extra = malloc(sizeof *extra);
     bool plain = env_u64("DJ_RANDOM_PLAIN", 0) != 0;
     int rules_percent = (int)env_u64("DJ_RANDOM_RULES", 25);
@@ -2908,26 +2511,26 @@ int main(int argc, char **argv)
 
     for (long i = 0; i < nphases; i++) {
         corpus_generate(&g, cp);
-        load_corpus_phase(cp, mv);
-        choose_rules(rules_percent);
+        hard_load(&hg, cp, mv);
+        default_rules = hard_rules(&hg, rules_percent, &rules);
         if (!plain) {
             /* 2/7 as generated, 1/7 each denser, chaos, both, a sea
              * battle, paradoxes planted (in the sea battle too). */
             int mode = corpus_rng_below(&rng, 7);
             if (mode == 5)
-                sea_battle(cp, mv);
+                hard_sea_battle(&hg, cp, mv);
             if (mode == 2 || mode == 4) {
                 corpus_generate(&g, extra);
-                merge_phase(mv, extra);
+                hard_merge(&hg, mv, extra);
             }
             if (mode == 3 || mode == 4 ||
                 (mode == 6 && corpus_rng_below(&rng, 2)))
-                chaos(mv);
+                hard_chaos(&hg, mv);
             if (mode >= 5)
                 for (int k = corpus_rng_below(&rng, 4); k >= 0; k--)
-                    plant_paradox(mv);
+                    hard_plant_paradox(&hg, mv);
             if (corpus_rng_below(&rng, 4) == 0)
-                noise(mv);
+                hard_noise(&hg, mv);
             if (corpus_rng_below(&rng, 10) == 0)
                 mv->pos.civil_disorder =
                     DJ_POWER_BIT(corpus_rng_below(&rng, map->npowers));

@@ -53,7 +53,7 @@ static void run_file(const char *path, tally *t)
         const dj_map *map = dj_casefile_map(cf);
         t->cases++;
         dj_check_verdict v = dj_check_case_with(checker, DJ_ENGINE_KRUIJSWIJK,
-                                                map, one, false, stdout);
+                                                map, one, getenv("KJ_VERBOSE") != NULL, stdout);
         CHECK(v == DJ_CHECK_PASS);
         t->passed += v == DJ_CHECK_PASS;
         dj_order orders[DJ_CASE_MAX_ORDERS];
