@@ -140,7 +140,8 @@ static void put_case(FILE *f, harness *h, const hard_phase *p, long number)
     fprintf(f, "# The engines disagree: %s\n", h->why);
     if (p->pos.civil_disorder)
         fprintf(f, "# NOT IN THIS FILE: a power is in civil disorder "
-                   "(mask %#x)\n", (unsigned)p->pos.civil_disorder);
+                   "(mask %#llx)\n",
+                (unsigned long long)p->pos.civil_disorder);
     for (int i = 0; i < DJ_RULE_COUNT; i++)
         if (h->rules.choice[i] != def.choice[i])
             fprintf(f, "RULE %s=%c\n", t[i].name, h->rules.choice[i]);
@@ -209,7 +210,8 @@ static void generate(harness *h)
     if (corpus_rng_below(&h->rng, 4) == 0)
         hard_noise(g, p);
     if (corpus_rng_below(&h->rng, 10) == 0)
-        p->pos.civil_disorder = 1u << corpus_rng_below(&h->rng, h->map->npowers);
+        p->pos.civil_disorder =
+            DJ_POWER_BIT(corpus_rng_below(&h->rng, h->map->npowers));
 }
 
 static long arg_long(int argc, char **argv, const char *name, long dflt)

@@ -464,7 +464,7 @@ static void match_orders(kj_ctx *c)
             su->unmatched = !support_fits_move(c, su, t);
         } else {
             /* 4.D.9 a: no hold support for a power in civil disorder. */
-            bool disorder = (c->pos->civil_disorder >> t->power) & 1u;
+            bool disorder = (c->pos->civil_disorder & DJ_POWER_BIT(t->power)) != 0;
             su->unmatched = t->kind == KJ_MOVE ||
                             (disorder && dj_rule(c->rules,
                                                  DJ_RULE_CIVIL_DISORDER_SUPPORT) == 'a');
