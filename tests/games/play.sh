@@ -71,3 +71,33 @@ game_orders()
             DIPJUDGE_NOW=$3 $J orders "$1" "$go_p" --set >/dev/null || return 1
     done
 }
+
+# game_play NAME DIR: play the scripted game in DIR phase by phase from the
+# time $now on: check the game is at each file's phase, enter its orders,
+# then tick five days later (advancing $now).  Sets game_played to the
+# phases played; on a mismatch prints "FAIL: why" and returns 1.
+game_play()
+{
+    gp_name=$1
+    game_played=0
+    for gp_f in "$2"/[0-9]*-*.txt; do
+        gp_want=$(phase_of "$gp_f")
+        gp_have=$(game_phase "$gp_name")
+        if [ "$gp_have" != "$gp_want" ]; then
+            echo "FAIL: $gp_name: before $(basename "$gp_f"): the game is" \
+                "at '$gp_have', not $gp_want"
+            return 1
+        fi
+        if ! game_orders "$gp_name" "$gp_f" "$now"; then
+            echo "FAIL: $gp_name: orders of $gp_want refused"
+            return 1
+        fi
+        now=$((now + GAME_STEP))
+        if ! gp_out=$(DIPJUDGE_NOW=$now $J tick 2>&1); then
+            echo "FAIL: $gp_name: tick at $gp_want failed"
+            echo "$gp_out"
+            return 1
+        fi
+        game_played=$((game_played + 1))
+    done
+}

@@ -50,20 +50,8 @@ play_variant()
     check "$v: played on map $v" grep -q "^Game $v on map $v: " "$T/show"
     expected=$(awk '$1 == "phases" { print $2 }' "$dir/expect.txt")
     winner=$(awk '$1 == "winner" { print $2 }' "$dir/expect.txt")
-    played=0
-    for f in "$dir"/[0-9]*-*.txt; do
-        want=$(phase_of "$f")
-        have=$(game_phase "$v")
-        if [ "$have" != "$want" ]; then
-            bad "$v: before $(basename "$f"): the game is at '$have', not $want"
-            break
-        fi
-        game_orders "$v" "$f" "$now" || { bad "$v: orders of $want refused"; break; }
-        now=$((now + GAME_STEP))
-        DIPJUDGE_NOW=$now $J tick >"$T/tick.out" 2>&1 ||
-            { bad "$v: tick at $want failed"; cat "$T/tick.out"; break; }
-        played=$((played + 1))
-    done
+    game_play "$v" "$dir" || failed=$((failed + 1))
+    played=$game_played
     check "$v: all $expected phases played ($played)" [ "$played" -eq "$expected" ]
     $J show "$v" >"$T/show" 2>&1
     check "$v: game finished" grep -q "^Game $v on map $v: finished\$" "$T/show"
