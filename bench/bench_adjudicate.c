@@ -1,7 +1,9 @@
 /*
  * bench_adjudicate.c — how fast does the engine adjudicate movement phases?
  *
- * Usage: bench_adjudicate MAP [PHASES [ROUNDS]]   (`make bench`)
+ * Usage: bench_adjudicate MAP [PHASES [ROUNDS [ENGINE]]]   (`make bench`)
+ *
+ * ENGINE (a name) times that engine alone, in this process (for profiling).
  *
  * The corpus is generated, not recorded: bench/corpus.c (shared with
  * tests/unit/test_engine_random.c) places 20-34 units of random powers on
@@ -170,7 +172,7 @@ static void bench_engine(dj_engine engine, const dj_map *map,
                    "(not deterministic)\n");
     }
     fflush(stdout);
-    if (write(out_fd, &hash, sizeof hash) != (ssize_t)sizeof hash)
+    if (out_fd >= 0 && write(out_fd, &hash, sizeof hash) != (ssize_t)sizeof hash)
         perror("bench: pipe");
     free(res);
     free(pos);
@@ -183,8 +185,8 @@ static double pct(long part, long whole)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 4) {
-        fprintf(stderr, "usage: %s MAP [PHASES [ROUNDS]]\n", argv[0]);
+    if (argc < 2 || argc > 5) {
+        fprintf(stderr, "usage: %s MAP [PHASES [ROUNDS [ENGINE]]]\n", argv[0]);
         return 2;
     }
     int nphases = argc > 2 ? atoi(argv[2]) : DEFAULT_PHASES;
@@ -236,6 +238,18 @@ int main(int argc, char **argv)
            TARGET_PHASES_PER_SEC);
     fflush(stdout);
 
+    if (argc > 4) {
+        int only = dj_engine_lookup(argv[4]);
+        if (only < 0) {
+            fprintf(stderr, "%s: no engine %s\n", argv[0], argv[4]);
+            return 2;
+        }
+        bench_engine((dj_engine)only, map, corpus, nphases, rounds, -1);
+        free(corpus);
+        corpus_free(&g);
+        dj_map_free(map);
+        return 0;
+    }
     uint64_t hashes[DJ_ENGINE_COUNT] = {0};
     for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
         int fds[2];

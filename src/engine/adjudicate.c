@@ -103,12 +103,27 @@ static void capture_centres(const dj_map *map, dj_position *pos)
     }
 }
 
-static int find_winner(const dj_map *map, const dj_position *pos)
+/* Centres and units per power, counted in one pass each. */
+static void count_powers(const dj_map *map, const dj_position *pos,
+                         int *centres, int *units)
+{
+    for (int p = 0; p < map->npowers; p++)
+        centres[p] = units[p] = 0;
+    for (int i = 0; i < map->nlocs && i < DJ_MAX_LOCS; i++)
+        if (map->is_sc[i] && pos->owner[i] >= 0 &&
+            pos->owner[i] < map->npowers)
+            centres[pos->owner[i]]++;
+    for (int i = 0; i < pos->nunits; i++)
+        if (pos->units[i].power >= 0 && pos->units[i].power < map->npowers)
+            units[pos->units[i].power]++;
+}
+
+static int find_winner(const dj_map *map, const int *centres)
 {
     int winner = -1, best = 0;
     bool tie = false;
     for (int p = 0; p < map->npowers; p++) {
-        int n = dj_position_centres(map, pos, p);
+        int n = centres[p];
         if (n > best) {
             best = n;
             winner = p;
@@ -120,10 +135,11 @@ static int find_winner(const dj_map *map, const dj_position *pos)
     return !tie && best >= map->victory ? winner : -1;
 }
 
-static bool adjustments_needed(const dj_map *map, const dj_position *pos)
+static bool adjustments_needed(const dj_map *map, const int *centres,
+                               const int *units)
 {
     for (int p = 0; p < map->npowers; p++)
-        if (dj_adjustment_due(map, pos, p) != 0)
+        if (centres[p] != units[p])
             return true;
     return false;
 }
@@ -149,8 +165,10 @@ static int advance(const dj_map *map, dj_position *pos)
         return -1;
     }
     capture_centres(map, pos);
-    int winner = find_winner(map, pos);
-    if (winner < 0 && adjustments_needed(map, pos)) {
+    int centres[DJ_MAX_POWERS], units[DJ_MAX_POWERS];
+    count_powers(map, pos, centres, units);
+    int winner = find_winner(map, centres);
+    if (winner < 0 && adjustments_needed(map, centres, units)) {
         ph->season = DJ_WINTER;
         ph->type = DJ_ADJUSTMENT;
     } else {

@@ -60,31 +60,30 @@ static bool search_route(const mv_ctx *c, int army, int dest_prov,
                          bool ordered_only, int exclude, const bool *broken)
 {
     const dj_map *m = c->map;
-    int16_t queue[DJ_MAX_UNITS];
-    bool seen[DJ_MAX_UNITS];
-    int head = 0, tail = 0;
+    int16_t queue[DJ_MAX_UNITS], rest[DJ_MAX_UNITS];
+    int head = 0, tail = 0, nrest = 0;
     int src = c->u[army].prov;
 
-    memset(seen, 0, sizeof(bool) * (size_t)c->nunits);
-    for (int f = 0; f < c->nunits; f++) {
+    /* Only fleets at sea can carry (c->sea); those touching the army's
+     * coast start the search, the others wait in `rest`. */
+    for (int k = 0; k < c->nsea; k++) {
+        int f = c->sea[k];
         if (!carrier(c, f, army, dest_prov, ordered_only, exclude) ||
             (broken && broken[f]))
             continue;
-        if (dj_map_reaches_province(m, c->u[f].loc, src, DJ_FLEET)) {
-            seen[f] = true;
+        if (dj_map_reaches_province(m, c->u[f].loc, src, DJ_FLEET))
             queue[tail++] = (int16_t)f;
-        }
+        else
+            rest[nrest++] = (int16_t)f;
     }
     while (head < tail) {
         int f = queue[head++];
         if (dj_map_reaches_province(m, c->u[f].loc, dest_prov, DJ_FLEET))
             return true;
-        for (int g = 0; g < c->nunits; g++) {
-            if (seen[g] || !carrier(c, g, army, dest_prov, ordered_only, exclude) ||
-                (broken && broken[g]))
-                continue;
-            if (dj_map_adjacent(m, c->u[f].loc, c->u[g].loc, DJ_FLEET)) {
-                seen[g] = true;
+        for (int k = 0; k < nrest; k++) {
+            int g = rest[k];
+            if (g >= 0 && dj_map_adjacent(m, c->u[f].loc, c->u[g].loc, DJ_FLEET)) {
+                rest[k] = -1;
                 queue[tail++] = (int16_t)g;
             }
         }
@@ -115,7 +114,8 @@ static bool route_through(const mv_ctx *c, int army, int dest,
     if (depth >= DJ_MAX_PATH * 4)
         return false;
     visited[at] = true;
-    for (int g = 0; g < c->nunits; g++) {
+    for (int k = 0; k < c->nsea; k++) {
+        int g = c->sea[k];
         if (visited[g] || !carrier(c, g, army, dest, ordered_only, -1) ||
             !dj_map_adjacent(m, c->u[at].loc, c->u[g].loc, DJ_FLEET))
             continue;
@@ -138,7 +138,8 @@ bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
     if (!carrier(c, fleet, army, dest, ordered_only, -1))
         return false;
     memset(visited, 0, sizeof(bool) * (size_t)c->nunits);
-    for (int f = 0; f < c->nunits; f++) {
+    for (int k = 0; k < c->nsea; k++) {
+        int f = c->sea[k];
         if (carrier(c, f, army, dest, ordered_only, -1) &&
             dj_map_reaches_province(m, c->u[f].loc, c->u[army].prov, DJ_FLEET) &&
             route_through(c, army, dest, ordered_only, f, fleet, false, visited, 0))
@@ -155,7 +156,8 @@ typedef mv_search search;
 /* Is any fleet that could carry army a under attack by some move? */
 static bool convoy_in_doubt(const mv_ctx *c, int a)
 {
-    for (int f = 0; f < c->nunits; f++) {
+    for (int k = 0; k < c->nsea; k++) {
+        int f = c->sea[k];
         if (!carrier(c, f, a, c->u[a].dest_prov, true, -1))
             continue;
         for (int m = 0; m < c->nunits; m++)

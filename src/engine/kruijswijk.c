@@ -21,6 +21,7 @@ static void set_up(kj_ctx *c, const dj_map *map, const dj_position *pos,
     c->n = pos->nunits;
     for (int p = 0; p < map->nlocs; p++)
         c->at[p] = c->first_mover[p] = -1;
+    c->nsea = 0;
     for (int i = 0; i < c->n; i++) {
         const dj_unit *pu = &pos->units[i];
         kj_unit *u = &c->u[i];
@@ -36,6 +37,8 @@ static void set_up(kj_ctx *c, const dj_map *map, const dj_position *pos,
         u->first_fleet = u->next_fleet = -1;
         c->group_of[i] = -1;
         c->at[u->prov] = (int16_t)i;
+        if (u->type == DJ_FLEET && map->locs[u->loc].terrain == DJ_WATER)
+            c->sea[c->nsea++] = (int16_t)i;
     }
 }
 

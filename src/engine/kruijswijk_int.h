@@ -66,6 +66,8 @@ typedef struct kj_ctx {
     int16_t at[DJ_MAX_LOCS];          /* per province: its unit, -1 */
     int16_t first_mover[DJ_MAX_LOCS]; /* per province: first move into it */
     bool land_only[DJ_MAX_UNITS];     /* 4.A.3 c: convoy failed, go by land */
+    int nsea;                         /* fleets on water: they may convoy */
+    int16_t sea[DJ_MAX_UNITS];
     /* the guess algorithm */
     uint8_t state[KJ_MAX_DECISIONS];
     bool result[KJ_MAX_DECISIONS];

@@ -290,11 +290,13 @@ static void read_written_orders(kj_ctx *c, dj_order_result *res)
     int idx[MAX_CANDIDATES];
     kj_reading reads[MAX_CANDIDATES];
 
-    /* One unit at a time, its orders in written order. */
-    int16_t owner_of[DJ_MAX_ORDERS];
-    for (int i = 0; i < c->norders; i++) {
+    /* Each unit's orders chained in written order (built backwards). */
+    int16_t first[DJ_MAX_UNITS], next[DJ_MAX_ORDERS];
+    for (int ui = 0; ui < c->n; ui++)
+        first[ui] = -1;
+    for (int i = c->norders - 1; i >= 0; i--) {
         const dj_order *o = &c->orders[i];
-        owner_of[i] = -1;
+        next[i] = -1;
         bool in_range = o->loc >= 0 && o->loc < m->nlocs &&
                         o->dest < m->nlocs && o->target < m->nlocs;
         int ui = in_range ? c->at[dj_province(m, o->loc)] : -1;
@@ -312,14 +314,13 @@ static void read_written_orders(kj_ctx *c, dj_order_result *res)
             res[i].flags |= DJ_RF_ILLEGAL;
             res[i].why = DJ_WHY_WRONG_COAST;
         } else {
-            owner_of[i] = (int16_t)ui;
+            next[i] = first[ui];
+            first[ui] = (int16_t)i;
         }
     }
     for (int ui = 0; ui < c->n; ui++) {
         int n = 0;
-        for (int i = 0; i < c->norders; i++) {
-            if (owner_of[i] != ui)
-                continue;
+        for (int i = first[ui]; i >= 0; i = next[i]) {
             kj_reading r;
             dj_why why = read_order(c, ui, &c->orders[i], &r);
             if (why != DJ_WHY_NONE) {

@@ -58,27 +58,30 @@ static bool fleets_meet(const kj_ctx *c, int f, int g)
 bool kj_route_exists(kj_ctx *c, int army, int dest_prov, bool ordered,
                      int without, const bool *lost)
 {
-    int from = c->u[army].prov, head = 0, tail = 0;
-    memset(c->seen, 0, (size_t)c->n);
-    for (int f = 0; f < c->n; f++) {
+    int from = c->u[army].prov, head = 0, tail = 0, nusable = 0;
+    int16_t *usable = c->stack;
+    /* The fleets that may carry it; those next to its coast start. */
+    for (int k = 0; k < c->nsea; k++) {
+        int f = c->sea[k];
         if (f == without || (lost && lost[f]) ||
             !kj_carries(c, f, army, dest_prov, ordered))
             continue;
-        c->seen[f] = 2; /* usable */
-        if (touches(c, f, from)) {
-            c->seen[f] = 1; /* reached */
+        if (touches(c, f, from))
             c->queue[tail++] = (int16_t)f;
-        }
+        else
+            usable[nusable++] = (int16_t)f;
     }
     while (head < tail) {
         int f = c->queue[head++];
         if (touches(c, f, dest_prov))
             return true;
-        for (int g = 0; g < c->n; g++)
-            if (c->seen[g] == 2 && fleets_meet(c, f, g)) {
-                c->seen[g] = 1;
+        for (int k = 0; k < nusable; k++) {
+            int g = usable[k];
+            if (g >= 0 && fleets_meet(c, f, g)) {
+                usable[k] = -1;
                 c->queue[tail++] = (int16_t)g;
             }
+        }
     }
     return false;
 }
@@ -98,7 +101,8 @@ static bool extend_chain(kj_ctx *c, int depth, int fleet, int dest_prov)
         return true;
     if (--c->budget < 0)
         return false;
-    for (int g = 0; g < c->n; g++) {
+    for (int k = 0; k < c->nsea; k++) {
+        int g = c->sea[k];
         if (c->seen[g] != 2 || !fleets_meet(c, last, g))
             continue;
         c->seen[g] = 3;
@@ -118,11 +122,12 @@ bool kj_on_some_route(kj_ctx *c, int fleet, int army, int dest_prov,
         return false;
     int from = c->u[army].prov;
     memset(c->seen, 0, (size_t)c->n);
-    for (int f = 0; f < c->n; f++)
-        if (kj_carries(c, f, army, dest_prov, ordered))
-            c->seen[f] = 2;
+    for (int k = 0; k < c->nsea; k++)
+        if (kj_carries(c, c->sea[k], army, dest_prov, ordered))
+            c->seen[c->sea[k]] = 2;
     c->budget = ROUTE_BUDGET;
-    for (int f = 0; f < c->n; f++) {
+    for (int k = 0; k < c->nsea; k++) {
+        int f = c->sea[k];
         if (c->seen[f] != 2 || !touches(c, f, from))
             continue;
         c->seen[f] = 3;

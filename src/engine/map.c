@@ -1511,6 +1511,43 @@ static void handle_line(parser *p, const map_line *l, int pass)
     }
 }
 
+/* Bits of dj_map::reach. */
+enum {
+    REACH_ARMY_ADJ = 1,
+    REACH_FLEET_ADJ = 2,
+    REACH_ARMY_PROV = 4,
+    REACH_FLEET_PROV = 8,
+};
+
+/*
+ * The engines ask "adjacent?" and "reaches that province?" millions of times
+ * a second: answer every pair once, from the adjacency lists.  Skipped (the
+ * lists are searched instead) if the table would be large or memory short.
+ */
+static void tabulate_reach(dj_map *m)
+{
+    size_t n = (size_t)m->nlocs;
+    if (n == 0 || n > DJ_MAX_LOCS)
+        return;
+    uint8_t *t = calloc(n * n, 1);
+    if (!t)
+        return;
+    for (int from = 0; from < m->nlocs; from++)
+        for (int to = 0; to < m->nlocs; to++) {
+            uint8_t b = 0;
+            if (dj_map_adjacent(m, from, to, DJ_ARMY))
+                b |= REACH_ARMY_ADJ;
+            if (dj_map_adjacent(m, from, to, DJ_FLEET))
+                b |= REACH_FLEET_ADJ;
+            if (dj_map_reaches_province(m, from, to, DJ_ARMY))
+                b |= REACH_ARMY_PROV;
+            if (dj_map_reaches_province(m, from, to, DJ_FLEET))
+                b |= REACH_FLEET_PROV;
+            t[(size_t)from * n + (size_t)to] = b;
+        }
+    m->reach = t;
+}
+
 static void finish_map(parser *p)
 {
     dj_map *m = p->map;
@@ -1526,6 +1563,8 @@ static void finish_map(parser *p)
         fail_at(p, p->victory_at,
                 "VICTORY %d is more than the %d supply centres", m->victory,
                 m->nsc);
+    if (!p->failed)
+        tabulate_reach(m);
 }
 
 /* Default map name: the file's base name without ".map". */
@@ -1649,6 +1688,7 @@ void dj_map_free(dj_map *map)
     free(map->initial_owner);
     free(map->start_units);
     free(map->aliases);
+    free(map->reach);
     free(map);
 }
 
@@ -1781,6 +1821,9 @@ bool dj_map_adjacent(const dj_map *map, int from, int to, dj_unit_type type)
 {
     if (!valid_loc(map, from) || !valid_loc(map, to))
         return false;
+    if (map->reach && (type == DJ_ARMY || type == DJ_FLEET))
+        return map->reach[(size_t)from * (size_t)map->nlocs + (size_t)to] &
+               (type == DJ_ARMY ? REACH_ARMY_ADJ : REACH_FLEET_ADJ);
     if (type == DJ_ARMY) {
         /* Armies move province to province: entries name base locations. */
         from = map->locs[from].province;
@@ -1797,6 +1840,9 @@ bool dj_map_reaches_province(const dj_map *map, int from, int prov,
 {
     if (!valid_loc(map, from) || !valid_loc(map, prov))
         return false;
+    if (map->reach && (type == DJ_ARMY || type == DJ_FLEET))
+        return map->reach[(size_t)from * (size_t)map->nlocs + (size_t)prov] &
+               (type == DJ_ARMY ? REACH_ARMY_PROV : REACH_FLEET_PROV);
     prov = map->locs[prov].province;
     if (type == DJ_ARMY)
         return dj_map_adjacent(map, from, prov, DJ_ARMY);

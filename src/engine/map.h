@@ -98,6 +98,9 @@ typedef struct dj_map {
     dj_start_unit *start_units;
     int naliases;
     dj_alias *aliases;
+    /* nlocs x nlocs answers of dj_map_adjacent and dj_map_reaches_province,
+     * worked out once when the map is loaded (NULL: look them up). */
+    uint8_t *reach;
     int nrules;
     char rules[DJ_MAX_RULES][DJ_NAME_MAX];  /* "name=value" from RULE lines */
 } dj_map;

@@ -554,6 +554,7 @@ static void init_context(mv_ctx *c, const dj_map *map, const dj_position *pos,
     c->nunits = pos->nunits;
     for (int p = 0; p < map->nlocs; p++)
         c->unit_at[p] = -1;
+    c->nsea = 0;
     for (int i = 0; i < pos->nunits; i++) {
         const dj_unit *pu = &pos->units[i];
         mv_unit *u = &c->u[i];
@@ -567,6 +568,8 @@ static void init_context(mv_ctx *c, const dj_map *map, const dj_position *pos,
         u->target = u->target_dest = u->target_coast = -1;
         u->dest_loc = u->dest_prov = u->dislodger = -1;
         c->unit_at[u->prov] = (int16_t)i;
+        if (u->type == DJ_FLEET && map->locs[u->loc].terrain == DJ_WATER)
+            c->sea[c->nsea++] = (int16_t)i;
     }
 }
 

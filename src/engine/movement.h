@@ -91,6 +91,8 @@ typedef struct mv_ctx {
     int16_t convoyed[DJ_MAX_UNITS];
     bool changed;                  /* a pass marked something */
     bool land_only[DJ_MAX_UNITS];  /* 4.A.3 c: convoy disrupted, go by land */
+    int nsea;                      /* fleets on water: the only carriers */
+    int16_t sea[DJ_MAX_UNITS];
     mv_search search;
 } mv_ctx;
 
