@@ -419,6 +419,16 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
                 res[i].flags |= why_is_void(why) ? DJ_RF_VOID : DJ_RF_ILLEGAL;
                 continue;
             }
+            if (n == 0 && next[i] < 0) {
+                /* The usual case, one legal order: obey it (as
+                 * settle_duplicates would) without the candidate list. */
+                mv_convoy_force force = c->u[ui].force;
+                memcpy(&c->u[ui], &p, sizeof p);
+                c->u[ui].force = force;
+                c->u[ui].order = i;
+                c->u[ui].written = &orders[i];
+                break;
+            }
             if (n < 16) {
                 cand[n] = i;
                 memcpy(&parsed_orders[n++], &p, sizeof p);

@@ -265,9 +265,11 @@ void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
  * support, as a move without a convoy route cuts none. */
 static void cutSupportsByNonConvoyedAttacks(mv_ctx *c)
 {
-    for (int m = 0; m < c->nunits; m++)
+    for (int k = 0; k < c->nmovers; k++) {
+        int m = c->movers[k];
         if (mv_is_mover(&c->u[m]) && !c->u[m].by_convoy && !c->u[m].doomed)
             mv_cut_support(c, m, false);
+    }
 }
 
 static void buildCombatLists(mv_ctx *c)
@@ -281,9 +283,11 @@ static void buildCombatLists(mv_ctx *c)
         else
             add_entry(c, u->dest_prov, m, false);
     }
-    for (int m = 0; m < c->nunits; m++)
+    for (int k = 0; k < c->nmovers; k++) {
+        int m = c->movers[k];
         if (c->u[m].forced_bounce && c->u[m].mark == MK_NONE)
             bounce(c, m);
+    }
 }
 
 /* ---- steps 4 and 5: convoys --------------------------------------------- */
@@ -385,7 +389,8 @@ static bool markSwapBounces(mv_ctx *c)
     bool any = false, again;
     do {
         again = false;
-        for (int m = 0; m < c->nunits; m++) {
+        for (int k = 0; k < c->nmovers; k++) {
+            int m = c->movers[k];
             mv_unit *u = &c->u[m];
             if (!unmarked_mover(u) || u->by_convoy)
                 continue;
@@ -415,7 +420,8 @@ static bool markSwapBounces(mv_ctx *c)
 static bool markUnderStrengthBounces(mv_ctx *c)
 {
     bool any = false;
-    for (int m = 0; m < c->nunits; m++) {
+    for (int k = 0; k < c->nmovers; k++) {
+        int m = c->movers[k];
         mv_unit *u = &c->u[m];
         if (unmarked_mover(u) && !beats_others(c, u->dest_prov, m, u->support)) {
             bounce(c, m);
@@ -432,7 +438,8 @@ static bool markUnderStrengthBounces(mv_ctx *c)
 static bool markSelfDislodgeBounces(mv_ctx *c)
 {
     bool any = false;
-    for (int m = 0; m < c->nunits; m++) {
+    for (int k = 0; k < c->nmovers; k++) {
+        int m = c->movers[k];
         mv_unit *u = &c->u[m];
         if (!unmarked_mover(u) || strongest_mover(c, u->dest_prov) != m)
             continue;
@@ -452,9 +459,11 @@ static bool markSelfDislodgeBounces(mv_ctx *c)
 static bool markSupportsCutByDislodgement(mv_ctx *c)
 {
     c->changed = false;
-    for (int m = 0; m < c->nunits; m++)
+    for (int k = 0; k < c->nmovers; k++) {
+        int m = c->movers[k];
         if (unmarked_mover(&c->u[m]))
             mv_cut_support(c, m, true);
+    }
     return c->changed;
 }
 
@@ -492,7 +501,8 @@ static void moveUnits(mv_ctx *c)
     bool again;
     do {
         again = false;
-        for (int m = 0; m < c->nunits; m++) {
+        for (int k = 0; k < c->nmovers; k++) {
+            int m = c->movers[k];
             mv_unit *u = &c->u[m];
             if (!unmarked_mover(u) || u->moved)
                 continue;
@@ -522,6 +532,11 @@ static void reset_run(mv_ctx *c)
     c->nentries = 0;
     for (int p = 0; p < c->map->nlocs; p++)
         c->head[p] = -1;
+    /* The passes below look at moving units only: list them once. */
+    c->nmovers = 0;
+    for (int m = 0; m < c->nunits; m++)
+        if (mv_is_mover(&c->u[m]))
+            c->movers[c->nmovers++] = (int16_t)m;
 }
 
 void mv_run_passes(mv_ctx *c)

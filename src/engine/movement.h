@@ -92,6 +92,8 @@ typedef struct mv_ctx {
     bool changed;                  /* a pass marked something */
     bool land_only[DJ_MAX_UNITS];  /* 4.A.3 c: convoy disrupted, go by land */
     int nsea;                      /* fleets on water: the only carriers */
+    int nmovers;                   /* units ordered to move, in index order */
+    int16_t movers[DJ_MAX_UNITS];
     int16_t sea[DJ_MAX_UNITS];
     mv_search search;
 } mv_ctx;
