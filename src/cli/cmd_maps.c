@@ -75,6 +75,9 @@ static void print_map(const dj_map *m)
         printf("%s\n", (m->dummies >> p & 1u) ? "  (dummy: nobody plays it)"
                                               : "");
     }
+    if (m->mobilize)
+        printf("  MOBILIZE: no units at the start, one build each in any "
+               "home centre\n");
     for (int i = 0; i < m->nrules; i++)
         printf("  RULE %s\n", m->rules[i]);
 }

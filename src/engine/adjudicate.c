@@ -88,8 +88,17 @@ static bool orders_ok(const dj_map *map, const dj_order *orders, int n)
     return true;
 }
 
+bool dj_mobilizing(const dj_map *map, const dj_position *pos)
+{
+    return map->mobilize && pos->phase.type == DJ_ADJUSTMENT &&
+           (int)pos->phase.season == map->start_season &&
+           pos->phase.year == map->start_year;
+}
+
 int dj_adjustment_due(const dj_map *map, const dj_position *pos, int power)
 {
+    if (dj_mobilizing(map, pos))
+        return 1 - dj_position_units(pos, power);
     return dj_position_centres(map, pos, power) - dj_position_units(pos, power);
 }
 

@@ -140,6 +140,13 @@ dj_phase dj_next_phase(const dj_map *map, const dj_position *pos);
 /* Builds (positive) or removals (negative) a power is due in an adjustment. */
 int dj_adjustment_due(const dj_map *map, const dj_position *pos, int power);
 
+/*
+ * Is this the opening adjustment of a MOBILIZE map (1898)?  Then each
+ * power is due one build, in any of its home centres whether it owns it
+ * or not, and owns the centre it builds in.
+ */
+bool dj_mobilizing(const dj_map *map, const dj_position *pos);
+
 /* Short English reason: "no unit there", "not adjacent", ... */
 const char *dj_why_text(dj_why why);
 

@@ -2,7 +2,9 @@
  * adjustment.c — the Winter adjustment phase (DATC 6.I, 6.J).
  *
  * A power with more centres than units builds in its vacant, owned home
- * centres; one with fewer removes units.  Orders are taken one by one in
+ * centres (rule V.1 may allow others; on a MOBILIZE map the opening
+ * adjustment gives every power one build in any of its home centres, which
+ * it then owns); one with fewer removes units.  Orders are taken one by one in
  * the order written: the first legal ones are used (4.D.4-4.D.6 b), and
  * later ones are reported as ignored.  Builds not used are waived.  Removals
  * not ordered are made by the civil-disorder rule (4.D.8): the unit farthest
@@ -90,9 +92,11 @@ static dj_why check_build(const adj_state *s, const dj_order *o, dj_unit *unit)
     if (o->loc < 0 || o->loc >= m->nlocs)
         return DJ_WHY_BUILD_NOT_HOME;
     int prov = dj_province(m, o->loc);
-    if (!m->is_sc[prov] || !build_site(s, prov, p))
+    bool mobilizing = dj_mobilizing(m, s->pos);
+    if (!m->is_sc[prov] || (mobilizing ? !(m->home_of[prov] & DJ_POWER_BIT(p))
+                                       : !build_site(s, prov, p)))
         return DJ_WHY_BUILD_NOT_HOME;
-    if (s->pos->owner[prov] != p)
+    if (s->pos->owner[prov] != p && !mobilizing)
         return DJ_WHY_BUILD_NOT_OWNED;
     if (dj_position_unit_at(m, s->pos, prov) >= 0)
         return DJ_WHY_BUILD_OCCUPIED;
@@ -389,8 +393,12 @@ static void select_orders(adj_state *s, int p, const dj_order *orders,
                 continue;
             r->success = true;
             s->used[p]++;
-            if (orders[cand[k]].kind == DJ_ORDER_BUILD)
-                next->units[next->nunits++] = units[cand[k]];
+            if (orders[cand[k]].kind != DJ_ORDER_BUILD)
+                continue;
+            next->units[next->nunits++] = units[cand[k]];
+            if (dj_mobilizing(s->map, s->pos)) /* it owns where it built */
+                next->owner[dj_province(s->map, units[cand[k]].loc)] =
+                    (int16_t)p;
         }
         return;
     }

@@ -24,6 +24,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "map.h"
+#include "position.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1078,8 +1079,7 @@ static const struct {
     {"!BUILD_ANY", "build_sites=home", NULL},
     {"HOME_BUILDS", "build_sites=homes", NULL},
     {"!HOME_BUILDS", "build_sites=home", NULL},
-    {"MOBILIZE", NULL, "starting with no units and one build is not "
-                       "supported yet"},
+    {"MOBILIZE", "", NULL}, /* sets dj_map.mobilize */
     {"BLANK_BOARD", NULL, "starting on an empty board is not supported yet"},
     {"POWER_CHOICE", NULL, "is a setting of the game, not of the map: "
                            "powers are chosen when players join"},
@@ -1096,6 +1096,8 @@ static void dpjudge_rule_words(parser *p, char **tok, int ntok, src_ref at)
                     "name=value; `judgectl rules` lists them)", tok[i]);
         else if (!dpjudge_rules[k].assignment)
             fail_at(p, at, "RULE %s: %s", tok[i], dpjudge_rules[k].why);
+        else if (!dpjudge_rules[k].assignment[0])
+            p->map->mobilize = true;
         else
             add_rule(p, dpjudge_rules[k].assignment, at);
     }
@@ -1557,6 +1559,14 @@ static void finish_map(parser *p)
     }
     for (int i = 0; i < m->nlocs; i++)
         m->nsc += m->is_sc[i];
+    /* MOBILIZE starts with the builds: in the Winter before a movement
+     * phase named by BEGIN (DPjudge does the same). */
+    if (m->mobilize && m->start_type != DJ_ADJUSTMENT) {
+        if (m->start_season == DJ_SPRING)
+            m->start_year--;
+        m->start_season = DJ_WINTER;
+        m->start_type = DJ_ADJUSTMENT;
+    }
     if (!p->victory_set)
         m->victory = m->nsc / 2 + 1;
     else if (m->victory > m->nsc)

@@ -94,6 +94,10 @@ typedef struct dj_map {
     int start_season;        /* dj_season of the first phase (BEGIN line) */
     int start_type;          /* dj_phase_type of the first phase */
     dj_power_set dummies;    /* bit p: power p is played by nobody (DUMMY) */
+    bool mobilize;           /* RULE MOBILIZE: the game starts with no units
+                                and no centres owned, in an adjustment phase
+                                where each power builds one unit in any of
+                                its home centres, which it then owns */
     int nstart;
     dj_start_unit *start_units;
     int naliases;

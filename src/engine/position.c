@@ -39,6 +39,11 @@ void dj_position_initial(const dj_map *map, dj_position *pos)
                       (dj_phase_type)map->start_type};
     dj_position_empty(map, first, pos);
     pos->civil_disorder = map->dummies;
+    if (map->mobilize) { /* nothing on the board, nothing owned */
+        for (int l = 0; l < map->nlocs; l++)
+            pos->owner[l] = -1;
+        return;
+    }
     for (int i = 0; i < map->nstart && pos->nunits < DJ_MAX_UNITS; i++) {
         const dj_start_unit *s = &map->start_units[i];
         pos->units[pos->nunits++] =

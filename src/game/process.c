@@ -45,9 +45,11 @@ typedef struct adjudication {
     dj_power_set newly;    /* of which, put there now for sending nothing */
 } adjudication;
 
+/* In play: units or centres, or the opening build of a MOBILIZE map. */
 static bool power_alive(const dj_map *map, const dj_position *pos, int p)
 {
-    return dj_position_units(pos, p) > 0 || dj_position_centres(map, pos, p) > 0;
+    return dj_position_units(pos, p) > 0 ||
+           dj_position_centres(map, pos, p) > 0 || dj_mobilizing(map, pos);
 }
 
 static int adjudicate_view(dj_judge *j, game_view *v, adjudication *a)

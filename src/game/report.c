@@ -693,7 +693,7 @@ static void position_power(const dj_map *m, const dj_position *pos, int p,
     for (int d = 0; d < pos->ndislodged; d++)
         nd += pos->dislodged[d].unit.power == p;
     label(out, m->powers[p].name, width);
-    if (nu + nc + nd == 0) {
+    if (nu + nc + nd == 0 && !dj_mobilizing(m, pos)) {
         dj_buf_append(out, "eliminated.\n\n");
         return;
     }

@@ -256,7 +256,8 @@ static void adjustments(const dj_position *pos, int power, plan *out)
         int built = 0;
         for (int l = 0; l < M->nlocs && built < due; l++) {
             if (!M->is_sc[l] || !(M->home_of[l] >> power & 1u) ||
-                pos->owner[l] != power || unit_at(pos, l) >= 0)
+                (pos->owner[l] != power && !dj_mobilizing(M, pos)) ||
+                unit_at(pos, l) >= 0)
                 continue;
             dj_unit_type t = DJ_ARMY;
             int loc = l;

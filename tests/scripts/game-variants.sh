@@ -62,7 +62,7 @@ play_variant()
         grep -q "^:: Judge: dipjudge  Game: $v  Variant: $v\$" "$T/history"
 }
 
-for v in pure fleetrome chaos; do
+for v in pure fleetrome chaos 1898; do
     play_variant "$v"
 done
 
@@ -79,6 +79,12 @@ check "maps: pure" grep -qx 'pure: 7 powers, 7 centres, 4 to win, starts S1901M'
 check "maps: Pure's Russia" grep -qx '  Russia (R) Mos' "$T/maps"
 check "maps: chaos" grep -qx 'chaos: 34 powers, 34 centres, 18 to win, starts W1900A' "$T/maps"
 check "maps: Chaos builds anywhere" grep -qx '  RULE build_sites=any' "$T/maps"
+check "maps: 1898" grep -qx '1898: 7 powers, 34 centres, 18 to win, starts W1898A' "$T/maps"
+
+# 1898: the first results show every power's one build and nothing more.
+$J history 1898 W1898A >"$T/one" 2>&1
+check "1898: seven builds in the Winter of 1898" \
+    [ "$(grep -c 'Build' "$T/one")" -ge 7 ]
 mkdir "$T/badmaps"
 printf 'LAND AAA ABUTS ZZZ\n' >"$T/badmaps/broken.map"
 $B/judgectl maps --maps "$T/badmaps" >"$T/out" 2>"$T/err"

@@ -750,14 +750,16 @@ static bool append_without_use(char *buf, size_t cap, size_t *n,
     return true;
 }
 
-/* Random damage to the standard map (its geography and its powers as one
- * text) must be refused or accepted, never crash or leak. */
+/* Random damage to the standard map (its geography, politics and units
+ * as one text) must be refused or accepted, never crash or leak. */
 static void test_mutations(void)
 {
     static char orig[64 * 1024];
     char path[1024];
     size_t n = 0;
     path_in_src(path, sizeof path, "maps/standard.geography");
+    CHECK(append_without_use(orig, sizeof orig, &n, path));
+    path_in_src(path, sizeof path, "maps/standard.politics");
     CHECK(append_without_use(orig, sizeof orig, &n, path));
     path_in_src(path, sizeof path, "maps/standard.map");
     CHECK(append_without_use(orig, sizeof orig, &n, path));

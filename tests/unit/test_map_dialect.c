@@ -9,6 +9,7 @@
  * that needs a phase flow, a changing board or teams must say so, not
  * half-load).  Small boards are written here or under tests/maps/dialect/.
  */
+#include "engine/adjudicate.h"
 #include "engine/map.h"
 #include "engine/position.h"
 #include "engine/rules_map.h"
@@ -127,8 +128,14 @@ static void test_rule_words(void)
         CHECK_STR(m->rules[0], "build_sites=homes");
         dj_map_free(m);
     }
-    expect_refused("RED (REDDISH) AAA\nRULE MOBILIZE\n",
-                   "RULE MOBILIZE: starting with no units");
+    m = expect_loaded("RED (REDDISH) AAA\nRED\nA AAA\nRULE MOBILIZE\n");
+    if (m) { /* MOBILIZE: the Winter before the first movement phase */
+        CHECK(m->mobilize && m->start_season == DJ_WINTER &&
+              m->start_year == 1900 && m->start_type == DJ_ADJUSTMENT);
+        dj_map_free(m);
+    }
+    expect_refused("RED (REDDISH) AAA\nRULE BLANK_BOARD\n",
+                   "RULE BLANK_BOARD: starting on an empty board");
     expect_refused("RED (REDDISH) AAA\nRULE NO_SUCH_RULE\n",
                    "RULE NO_SUCH_RULE: not a rule dipjudge knows");
     expect_refused("RED (REDDISH) AAA\nRULE\n", "RULE needs name=value");
@@ -340,6 +347,34 @@ static void test_variants(void)
         dj_map_free(m);
     } else {
         fprintf(stderr, "  chaos: %s\n", err);
+    }
+    snprintf(path, sizeof path, "%s/maps/1898.map", srcdir_path);
+    m = dj_map_load(path, err, sizeof err);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(m->mobilize && m->npowers == 7 && m->nsc == 34);
+        static dj_position pos;
+        static dj_result res;
+        dj_position_initial(m, &pos);
+        CHECK(pos.phase.season == DJ_WINTER && pos.phase.year == 1898 &&
+              pos.phase.type == DJ_ADJUSTMENT && pos.nunits == 0);
+        int russia = dj_map_find_power(m, "russia");
+        int war = dj_map_find_location(m, "war");
+        CHECK(pos.owner[war] == -1 && dj_mobilizing(m, &pos));
+        CHECK(dj_adjustment_due(m, &pos, russia) == 1);
+        dj_order build = dj_order_make(DJ_ORDER_BUILD, russia, DJ_ARMY, war);
+        dj_rules rules;
+        dj_rules_default(&rules);
+        CHECK(dj_adjudicate(m, &pos, &build, 1, &rules, &res) == 0);
+        CHECK(res.orders[0].success && res.next.nunits == 1);
+        CHECK(res.next.owner[war] == russia); /* it owns where it built */
+        CHECK(res.next.owner[dj_map_find_location(m, "mos")] == -1);
+        CHECK(res.next.phase.season == DJ_SPRING &&
+              res.next.phase.year == 1899);
+        CHECK(!dj_mobilizing(m, &res.next));
+        dj_map_free(m);
+    } else {
+        fprintf(stderr, "  1898: %s\n", err);
     }
     snprintf(path, sizeof path, "%s/maps/pure.map", srcdir_path);
     m = dj_map_load(path, err, sizeof err);
