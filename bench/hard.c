@@ -605,3 +605,65 @@ void hard_own_target(hard_gen *g, hard_phase *in)
             }
     }
 }
+
+/* Another coast of the province of loc (or its base), at random. */
+static int other_coast(hard_gen *g, int loc)
+{
+    int prov = prov_of(g, loc), n = dj_map_ncoasts(g->map, prov);
+    if (n == 0)
+        return loc;
+    int pick = corpus_rng_below(g->rng, n + 1);
+    return pick == n ? prov : dj_map_coast(g->map, prov, pick);
+}
+
+void hard_coasts(hard_gen *g, hard_phase *in)
+{
+    for (int k = 0; k < in->norders; k++) {
+        dj_order *o = &in->orders[k];
+        if (corpus_rng_below(g->rng, 100) >= 15)
+            continue;
+        switch (corpus_rng_below(g->rng, 4)) {
+        case 0: /* 4.B.1-4.B.3: the destination's coast left out or changed */
+            if (o->dest >= 0)
+                o->dest = (int16_t)other_coast(g, o->dest);
+            break;
+        case 1: /* 4.B.4: a support's coast left out, changed or added */
+            if (o->kind == DJ_ORDER_SUPPORT && o->dest >= 0)
+                o->dest = (int16_t)other_coast(g, o->dest);
+            break;
+        case 2: /* 4.B.5: the unit's own coast written wrong */
+            if (o->loc >= 0)
+                o->loc = (int16_t)other_coast(g, o->loc);
+            break;
+        default: /* 4.B.6: a coast written for an army's destination */
+            if (o->kind == DJ_ORDER_MOVE && o->unit_type == DJ_ARMY &&
+                o->dest >= 0 && dj_map_ncoasts(g->map, prov_of(g, o->dest)) > 0)
+                o->dest = (int16_t)dj_map_coast(g->map, prov_of(g, o->dest), 0);
+            break;
+        }
+    }
+}
+
+void hard_paths(hard_gen *g, hard_phase *in)
+{
+    const dj_position *pos = &in->pos;
+    for (int k = 0; k < in->norders; k++) {
+        dj_order *o = &in->orders[k];
+        if (o->kind != DJ_ORDER_MOVE || o->unit_type != DJ_ARMY ||
+            corpus_rng_below(g->rng, 2))
+            continue;
+        /* 4.A.6: the route as the fleets convoying it stand, now and then
+         * one fleet short or with a stranger. */
+        o->npath = 0;
+        for (int f = 0; f < in->norders && o->npath < DJ_MAX_PATH; f++) {
+            const dj_order *c = &in->orders[f];
+            if (c->kind == DJ_ORDER_CONVOY && c->target == o->loc &&
+                corpus_rng_below(g->rng, 8) != 0)
+                o->path[o->npath++] = (int16_t)prov_of(g, c->loc);
+        }
+        if (corpus_rng_below(g->rng, 6) == 0 && o->npath < DJ_MAX_PATH &&
+            pos->nunits > 0)
+            o->path[o->npath++] = (int16_t)prov_of(
+                g, pos->units[corpus_rng_below(g->rng, pos->nunits)].loc);
+    }
+}

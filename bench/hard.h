@@ -18,6 +18,10 @@
  *                       the two powers' own included
  *   hard_own_target     supports of a foreign move into one's own unit, and
  *                       self-support attempts
+ *   hard_coasts         coasts left out, changed or added: destinations,
+ *                       supports, the unit's own, an army's (4.B.1-4.B.6)
+ *   hard_paths          convoy routes written in army moves (4.A.6), now
+ *                       and then short of a fleet or with a stranger
  * hard_rules draws chapter-4 rule choices for `percent` of the phases.
  */
 #ifndef DJ_BENCH_HARD_H
@@ -47,6 +51,8 @@ void hard_noise(hard_gen *g, hard_phase *in);
 void hard_circle(hard_gen *g, hard_phase *in);
 void hard_head_to_head(hard_gen *g, hard_phase *in);
 void hard_own_target(hard_gen *g, hard_phase *in);
+void hard_coasts(hard_gen *g, hard_phase *in);
+void hard_paths(hard_gen *g, hard_phase *in);
 void hard_add_order(hard_phase *in, dj_order o);
 
 /* Rule choices: the defaults, or for `percent` of the calls every rule
