@@ -63,8 +63,9 @@ bool kj_route_exists(kj_ctx *c, int army, int dest_prov, bool ordered,
     /* The fleets that may carry it; those next to its coast start. */
     for (int k = 0; k < c->nsea; k++) {
         int f = c->sea[k];
-        if (f == without || (lost && lost[f]) ||
-            !kj_carries(c, f, army, dest_prov, ordered))
+        /* lost[] is only meaningful for fleets that may carry the army. */
+        if (f == without || !kj_carries(c, f, army, dest_prov, ordered) ||
+            (lost && lost[f]))
             continue;
         if (touches(c, f, from))
             c->queue[tail++] = (int16_t)f;
