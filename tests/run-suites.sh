@@ -6,7 +6,10 @@
 #
 # Suites, in order:
 #   unit     every BUILDDIR/tests/unit/test_* binary, run as `test_x SRCDIR`
-#   datc     judgectl check --maps SRCDIR/maps SRCDIR/tests/datc/*.txt
+#   datc     judgectl check --engine all --maps SRCDIR/maps
+#            SRCDIR/tests/datc/*.txt: every case through DPjudge and
+#            Kruijswijk (each counted) and Haplomacy (scored, not counted),
+#            and the engines' results compared
 #   extra    the same for SRCDIR/tests/datc-extra/*.txt (beyond the 158)
 #   alt      the same for SRCDIR/tests/datc-alt/*.txt, when there are any
 #   scripts  every executable SRCDIR/tests/scripts/*.sh, run as
@@ -151,7 +154,7 @@ run_cases()
     shift 3
     # shellcheck disable=SC2086
     run_suite "$label" "$logname" $WRAPPER "$BUILDDIR/judgectl" check \
-        --maps "$SRCDIR/maps" "$@"
+        --engine all --maps "$SRCDIR/maps" "$@"
 }
 
 run_scripts()

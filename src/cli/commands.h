@@ -11,6 +11,12 @@
 /* judgectl rules: the chapter-4 rule options and their values. */
 int cmd_rules(int argc, char **argv);
 
+/* judgectl check: adjudicator test cases, through one engine or all. */
+#define SYN_CHECK                                                           \
+    "[--verbose] [--timing] [--engine dpjudge|kruijswijk|haplomacy|all]"    \
+    " [--maps DIR] FILE..."
+int cmd_check(int argc, char **argv);
+
 /* judgectl maps: the boards in the maps directory. */
 int cmd_maps(int argc, char **argv);
 

@@ -20,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "casefile/casefile.h"
-#include "casefile/check.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
 
@@ -67,7 +65,6 @@ typedef struct command {
     "  DIPJUDGE_NOW=SECONDS      the time to act at (or \"2027-01-09 20:00\")\n" \
     "  DIPJUDGE_CRASH_AT=N       exit at the N-th database write (crash tests)\n"
 
-static int cmd_check(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const command COMMANDS[] = {
@@ -77,7 +74,7 @@ static const command COMMANDS[] = {
     {"add-player", SYN_ADD_PLAYER,
      "add a player for a power to a forming game (as the master)",
      cmd_add_player, NULL},
-    {"check", "[--verbose] [--maps DIR] FILE...",
+    {"check", SYN_CHECK,
      "run adjudicator test cases and compare with their expected outcome",
      cmd_check, NULL},
     {"command", SYN_COMMAND,
@@ -213,116 +210,6 @@ static int print_version(void)
 {
     printf("judgectl (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
     return EXIT_OK;
-}
-
-/* ---- check --------------------------------------------------------------- */
-
-typedef struct check_options {
-    bool verbose;
-    const char *maps;  /* --maps DIR, or NULL */
-    int nfiles;
-    char **files;
-} check_options;
-
-typedef struct check_tally {
-    int passed, failed, errors;
-} check_tally;
-
-/* Usage error for `check`: "message 'arg'", then the usage line. */
-static int check_usage(const char *message, const char *arg)
-{
-    if (arg)
-        fprintf(stderr, "judgectl check: %s '%s'\n", message, arg);
-    else
-        fprintf(stderr, "judgectl check: %s\n", message);
-    print_command_usage(stderr, find_command("check"));
-    return -1;
-}
-
-static int parse_check_args(int argc, char **argv, check_options *opt)
-{
-    *opt = (check_options){false, NULL, 0, NULL};
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
-            opt->verbose = true;
-        else if (strncmp(a, "--maps=", 7) == 0)
-            opt->maps = a + 7;
-        else if (strcmp(a, "--maps") == 0) {
-            if (++i >= argc)
-                return check_usage("a directory is needed after", a);
-            opt->maps = argv[i];
-        } else
-            return check_usage("unknown option", a);
-    }
-    if (i >= argc)
-        return check_usage("no case files given", NULL);
-    opt->nfiles = argc - i;
-    opt->files = argv + i;
-    return 0;
-}
-
-static void check_file(const char *path, const char *mapdir, bool verbose,
-                       dj_case *c, dj_checker *ck, check_tally *t)
-{
-    char err[DJ_CASE_ERR_MAX];
-    dj_casefile *cf = dj_casefile_open(path, mapdir, err, sizeof err);
-    if (!cf) {
-        printf("%s\n", err);
-        t->errors++;
-        return;
-    }
-    dj_case_status st;
-    while ((st = dj_casefile_next(cf, c, err, sizeof err)) != DJ_CASE_EOF) {
-        if (st == DJ_CASE_ERROR) {
-            printf("%s\n", err);
-            t->errors++;
-        } else if (dj_check_case(ck, dj_casefile_map(cf), c, verbose,
-                                 stdout) == DJ_CHECK_PASS) {
-            t->passed++;
-        } else {
-            t->failed++;
-        }
-    }
-    dj_casefile_close(cf);
-}
-
-static void print_tally(const check_tally *t)
-{
-    if (t->errors)
-        printf("%d error%s\n", t->errors, t->errors == 1 ? "" : "s");
-    printf("%d passed, %d failed\n", t->passed, t->failed + t->errors);
-}
-
-static int cmd_check(int argc, char **argv)
-{
-    check_options opt;
-    if (parse_check_args(argc, argv, &opt) < 0)
-        return EXIT_USAGE;
-    const char *mapdir = cli_maps_directory(opt.maps);
-
-    dj_case *c = malloc(sizeof *c);
-    dj_checker *ck = dj_checker_new();
-    if (!c || !ck) {
-        fprintf(stderr, "judgectl: out of memory\n");
-        free(c);
-        dj_checker_free(ck);
-        return EXIT_USAGE;
-    }
-    check_tally t = {0, 0, 0};
-    for (int i = 0; i < opt.nfiles; i++)
-        check_file(opt.files[i], mapdir, opt.verbose, c, ck, &t);
-    print_tally(&t);
-    free(c);
-    dj_checker_free(ck);
-    if (t.errors)
-        return EXIT_USAGE;
-    return t.failed ? EXIT_FAILED : EXIT_OK;
 }
 
 /* ---- dispatch ------------------------------------------------------------ */

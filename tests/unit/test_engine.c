@@ -304,6 +304,57 @@ static void test_rules(void)
     CHECK(!dj_rules_set(&r, "missing equals", err, sizeof err));
 }
 
+/* dj_result_diff: two results of one phase agree or say how they differ. */
+static void test_result_diff(void)
+{
+    dj_position *pos = malloc(sizeof *pos);
+    dj_result *other = malloc(sizeof *other);
+    dj_position_empty(map, phase(DJ_SPRING, 1901, DJ_MOVEMENT), pos);
+    put(pos, "Germany", DJ_ARMY, "mun");
+    put(pos, "Germany", DJ_ARMY, "ruh");
+    put(pos, "France", DJ_ARMY, "bur");
+    static const char *const lines[] = {
+        "Germany: A mun-bur", "Germany: A ruh S A mun-bur", "France: A bur H",
+        NULL};
+    run(pos, lines);
+    *other = *res;
+    char why[256] = "x";
+    CHECK(dj_result_diff(map, res, other, why, sizeof why) == 0);
+    CHECK_STR(why, "");
+
+    /* Units in another order are the same board. */
+    dj_unit first = other->next.units[0];
+    other->next.units[0] = other->next.units[other->next.nunits - 1];
+    other->next.units[other->next.nunits - 1] = first;
+    CHECK(dj_result_diff(map, res, other, why, sizeof why) == 0);
+
+    /* A mark that only explains a failure is not an outcome. */
+    *other = *res;
+    other->orders[2].flags ^= DJ_RF_BOUNCE;
+    CHECK(dj_result_diff(map, res, other, why, sizeof why) == 0);
+
+    *other = *res;
+    other->orders[0].success = false;
+    CHECK(dj_result_diff(map, res, other, why, sizeof why) == 1);
+    CHECK(strstr(why, "order 1 succeeds after engine A, fails after B"));
+
+    *other = *res;
+    other->next.units[0].loc = (int16_t)loc("kie");
+    CHECK(dj_result_diff(map, res, other, why, sizeof why) == 1);
+    CHECK(strstr(why, "stands after engine"));
+
+    *other = *res;
+    other->next.dislodged[0].nretreats = 0;
+    CHECK(dj_result_diff(map, res, other, why, sizeof why) == 1);
+    CHECK(strstr(why, "other retreats"));
+
+    *other = *res;
+    other->winner = 0;
+    CHECK(dj_result_diff(map, res, other, NULL, 0) == 1);
+    free(other);
+    free(pos);
+}
+
 int main(int argc, char **argv)
 {
     const char *srcdir = argc > 1 ? argv[1] : getenv("srcdir");
@@ -325,6 +376,7 @@ int main(int argc, char **argv)
     test_victory();
     test_malformed_input();
     test_rules();
+    test_result_diff();
     free(res);
     dj_map_free(m);
     return test_summary();

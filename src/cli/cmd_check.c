@@ -1,0 +1,278 @@
+/*
+ * cmd_check.c — `judgectl check`: run adjudicator test cases (case files
+ * in the jDip/godip DATC format) and compare each outcome with the one the
+ * case expects.
+ *
+ * With --engine NAME the cases go through that movement engine; with
+ * --engine all through every engine, and each case is also a comparison:
+ * the engines' results are held side by side (dj_result_diff) and every
+ * pair that disagrees is reported, so a bug in one engine shows even where
+ * the case file has no expectation for it.  The closing "N passed, N
+ * failed" line counts the judge's two trusted engines, DPjudge and
+ * Kruijswijk (and their disagreements as failures); the Haplomacy engine's
+ * score is printed above it for information: it is known to get some cases
+ * wrong (doc/engine.md).
+ *
+ * --timing splits the process's time into reading (case files and maps)
+ * and adjudicating (the engines and the comparison), measured with the
+ * monotonic clock.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "casefile/casefile.h"
+#include "casefile/check.h"
+#include "cli/commands.h"
+#include "cli/mapdir.h"
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+
+#define ALL_ENGINES (-1)
+
+typedef struct check_options {
+    bool verbose;
+    bool timing;
+    int engine;        /* a dj_engine, or ALL_ENGINES */
+    const char *maps;  /* --maps DIR, or NULL */
+    int nfiles;
+    char **files;
+} check_options;
+
+typedef struct check_run {
+    check_options opt;
+    const char *mapdir;
+    dj_case *c;
+    dj_checker *ck[DJ_ENGINE_COUNT];
+    int passed[DJ_ENGINE_COUNT], failed[DJ_ENGINE_COUNT];
+    int disagree[DJ_ENGINE_COUNT][DJ_ENGINE_COUNT];
+    int errors;
+    double read_s, adjudicate_s;
+} check_run;
+
+static int check_usage(const char *message, const char *arg)
+{
+    if (arg)
+        fprintf(stderr, "judgectl check: %s '%s'\n", message, arg);
+    else
+        fprintf(stderr, "judgectl check: %s\n", message);
+    fprintf(stderr, "usage: judgectl check %s\n", SYN_CHECK);
+    return -1;
+}
+
+static int parse_engine(const char *name, check_options *opt)
+{
+    if (strcmp(name, "all") == 0) {
+        opt->engine = ALL_ENGINES;
+        return 0;
+    }
+    int e = dj_engine_lookup(name);
+    if (e < 0)
+        return check_usage("unknown engine (dpjudge, kruijswijk, haplomacy "
+                           "or all)", name);
+    opt->engine = e;
+    return 0;
+}
+
+static int parse_check_args(int argc, char **argv, check_options *opt)
+{
+    *opt = (check_options){false, false, DJ_ENGINE_DPJUDGE, NULL, 0, NULL};
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
+            opt->verbose = true;
+        else if (strcmp(a, "--timing") == 0)
+            opt->timing = true;
+        else if (strncmp(a, "--maps=", 7) == 0)
+            opt->maps = a + 7;
+        else if (strncmp(a, "--engine=", 9) == 0) {
+            if (parse_engine(a + 9, opt) < 0)
+                return -1;
+        } else if (strcmp(a, "--maps") == 0 || strcmp(a, "--engine") == 0) {
+            if (++i >= argc)
+                return check_usage("a value is needed after", a);
+            if (a[2] == 'm')
+                opt->maps = argv[i];
+            else if (parse_engine(argv[i], opt) < 0)
+                return -1;
+        } else
+            return check_usage("unknown option", a);
+    }
+    if (i >= argc)
+        return check_usage("no case files given", NULL);
+    opt->nfiles = argc - i;
+    opt->files = argv + i;
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One engine, its verdict printed as ever. */
+static void check_one(check_run *r, const dj_map *map)
+{
+    int e = r->opt.engine;
+    if (dj_check_case_with(r->ck[e], (dj_engine)e, map, r->c, r->opt.verbose,
+                           stdout) == DJ_CHECK_PASS)
+        r->passed[e]++;
+    else
+        r->failed[e]++;
+}
+
+/*
+ * Every engine.  The case passes when DPjudge and Kruijswijk both pass and
+ * agree; each engine's verdict and differences are printed only when it
+ * failed (or with --verbose), then every disagreement between two engines.
+ */
+static void check_all(check_run *r, const dj_map *map)
+{
+    dj_check_verdict v[DJ_ENGINE_COUNT];
+    char *text[DJ_ENGINE_COUNT] = {NULL};
+    size_t len[DJ_ENGINE_COUNT] = {0};
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
+        FILE *mem = open_memstream(&text[e], &len[e]);
+        v[e] = dj_check_case_with(r->ck[e], (dj_engine)e, map, r->c,
+                                  r->opt.verbose, mem ? mem : stdout);
+        if (mem)
+            fclose(mem);
+        if (v[e] == DJ_CHECK_PASS)
+            r->passed[e]++;
+        else
+            r->failed[e]++;
+    }
+    char why[256];
+    bool trusted_agree =
+        dj_result_diff(map, dj_checker_result(r->ck[DJ_ENGINE_DPJUDGE]),
+                       dj_checker_result(r->ck[DJ_ENGINE_KRUIJSWIJK]), why,
+                       sizeof why) == 0;
+    bool pass = v[DJ_ENGINE_DPJUDGE] == DJ_CHECK_PASS &&
+                v[DJ_ENGINE_KRUIJSWIJK] == DJ_CHECK_PASS && trusted_agree;
+    printf("%s %s\n", pass ? "PASS" : "FAIL", r->c->name);
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
+        if ((v[e] != DJ_CHECK_PASS || r->opt.verbose) && text[e]) {
+            /* The engine's own lines, after its name. */
+            printf("  %s: %s", dj_engine_name((dj_engine)e), text[e]);
+        }
+        free(text[e]);
+    }
+    for (int a = 0; a < DJ_ENGINE_COUNT; a++)
+        for (int b = a + 1; b < DJ_ENGINE_COUNT; b++) {
+            if (dj_result_diff(map, dj_checker_result(r->ck[a]),
+                               dj_checker_result(r->ck[b]), why,
+                               sizeof why) == 0)
+                continue;
+            r->disagree[a][b]++;
+            printf("  DISAGREE %s (A) and %s (B): %s\n",
+                   dj_engine_name((dj_engine)a), dj_engine_name((dj_engine)b),
+                   why);
+        }
+}
+
+static void check_file(check_run *r, const char *path)
+{
+    char err[DJ_CASE_ERR_MAX];
+    double t0 = now_s();
+    dj_casefile *cf = dj_casefile_open(path, r->mapdir, err, sizeof err);
+    r->read_s += now_s() - t0;
+    if (!cf) {
+        printf("%s\n", err);
+        r->errors++;
+        return;
+    }
+    for (;;) {
+        t0 = now_s();
+        dj_case_status st = dj_casefile_next(cf, r->c, err, sizeof err);
+        double t1 = now_s();
+        r->read_s += t1 - t0;
+        if (st == DJ_CASE_EOF)
+            break;
+        if (st == DJ_CASE_ERROR) {
+            printf("%s\n", err);
+            r->errors++;
+            continue;
+        }
+        if (r->opt.engine == ALL_ENGINES)
+            check_all(r, dj_casefile_map(cf));
+        else
+            check_one(r, dj_casefile_map(cf));
+        r->adjudicate_s += now_s() - t1;
+    }
+    t0 = now_s();
+    dj_casefile_close(cf);
+    r->read_s += now_s() - t0;
+}
+
+/* The closing lines; returns the exit status. */
+static int report(const check_run *r)
+{
+    int passed, failed;
+    if (r->opt.engine == ALL_ENGINES) {
+        for (int e = 0; e < DJ_ENGINE_COUNT; e++)
+            printf("%s: %d passed, %d failed%s\n", dj_engine_name((dj_engine)e),
+                   r->passed[e], r->failed[e],
+                   e == DJ_ENGINE_HAPLOMACY ? " (its score: not counted below)"
+                                            : "");
+        printf("disagreements:");
+        for (int a = 0; a < DJ_ENGINE_COUNT; a++)
+            for (int b = a + 1; b < DJ_ENGINE_COUNT; b++)
+                printf("%s %s/%s %d", a + b == 1 ? "" : ",",
+                       dj_engine_name((dj_engine)a),
+                       dj_engine_name((dj_engine)b), r->disagree[a][b]);
+        printf("\n");
+        int dk = r->disagree[DJ_ENGINE_DPJUDGE][DJ_ENGINE_KRUIJSWIJK];
+        passed = r->passed[DJ_ENGINE_DPJUDGE] + r->passed[DJ_ENGINE_KRUIJSWIJK];
+        failed = r->failed[DJ_ENGINE_DPJUDGE] +
+                 r->failed[DJ_ENGINE_KRUIJSWIJK] + dk;
+    } else {
+        passed = r->passed[r->opt.engine];
+        failed = r->failed[r->opt.engine];
+    }
+    if (r->errors)
+        printf("%d error%s\n", r->errors, r->errors == 1 ? "" : "s");
+    if (r->opt.timing)
+        printf("timing: reading %.1f ms (case files and maps), adjudicating "
+               "%.1f ms\n", r->read_s * 1e3, r->adjudicate_s * 1e3);
+    printf("%d passed, %d failed\n", passed, failed + r->errors);
+    if (r->errors)
+        return EXIT_USAGE;
+    return failed ? EXIT_FAILED : EXIT_OK;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    static check_run run;
+    check_run *r = &run;
+    memset(r, 0, sizeof *r);
+    if (parse_check_args(argc, argv, &r->opt) < 0)
+        return EXIT_USAGE;
+    r->mapdir = cli_maps_directory(r->opt.maps);
+    r->c = malloc(sizeof *r->c);
+    bool ok = r->c != NULL;
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++)
+        ok = (r->ck[e] = dj_checker_new()) != NULL && ok;
+    int rc = EXIT_USAGE;
+    if (!ok) {
+        fprintf(stderr, "judgectl: out of memory\n");
+    } else {
+        for (int i = 0; i < r->opt.nfiles; i++)
+            check_file(r, r->opt.files[i]);
+        rc = report(r);
+    }
+    free(r->c);
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++)
+        dj_checker_free(r->ck[e]);
+    return rc;
+}
