@@ -10,6 +10,12 @@
  * does for the DPjudge engine); the DPjudge engine adjudicates it too and
  * the two results must agree (dj_result_diff).  One line per folder gives
  * "kruijswijk FOLDER: N/M passed, K disagreements".
+ *
+ * Then a big board (a 23 x 23 grid map made here, fleets everywhere): a
+ * ring of 484 fleets moving round (circular movement, the guess
+ * algorithm's deepest recursion), a chain of 483 fleets each moving into
+ * the next one's place, and random phases of 484 units; both engines, the
+ * same answers, no crash.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -20,6 +26,7 @@
 #include "casefile/casefile.h"
 #include "casefile/check.h"
 #include "testlib.h"
+#include "../../bench/corpus.h"
 
 static dj_checker *checker;
 static dj_result *other;
@@ -100,6 +107,171 @@ static void run_folder(const char *srcdir, const char *folder)
            folder, t.passed, t.cases, t.disagree);
 }
 
+
+/* ---- the big board ------------------------------------------------------- */
+
+#define GRID 23
+#define RING 22 /* the ring and the chain use the first 22 x 22 places */
+
+static char *grid_map_text(void)
+{
+    size_t cap = 64 * 1024, n = 0;
+    char *t = malloc(cap);
+    if (!t)
+        return NULL;
+    for (int r = 0; r < GRID; r++)
+        for (int c = 0; c < GRID; c++)
+            n += (size_t)snprintf(t + n, cap - n, "Place %d %d = p%02d%02d\n",
+                                  r, c, r, c);
+    for (int r = 0; r < GRID; r++)
+        for (int c = 0; c < GRID; c++) {
+            bool sea = r % 4 == 2 && c % 3 != 0;
+            n += (size_t)snprintf(t + n, cap - n, "%s P%02d%02d ABUTS",
+                                  sea ? "WATER" : "COAST", r, c);
+            static const int dr[] = {0, 1, 0, -1}, dc[] = {1, 0, -1, 0};
+            for (int k = 0; k < 4; k++) {
+                int rr = r + dr[k], cc = c + dc[k];
+                if (rr >= 0 && rr < GRID && cc >= 0 && cc < GRID)
+                    n += (size_t)snprintf(t + n, cap - n, " P%02d%02d", rr, cc);
+            }
+            n += (size_t)snprintf(t + n, cap - n, "\n");
+        }
+    snprintf(t + n, cap - n, "NORTH (NORTHERN) P0000\nSOUTH (SOUTHERN) "
+                             "P2222\nEAST (EASTERN) P0022\nVICTORY 2\n");
+    return t;
+}
+
+/* The k-th place of a closed tour of the 22 x 22 corner: along row 0, then
+ * snaking down and up columns 21..1 through rows 1..21, back up column 0. */
+static void ring_place(int k, int *r, int *c)
+{
+    if (k < RING) {
+        *r = 0, *c = k;
+        return;
+    }
+    k -= RING;
+    int snake = (RING - 1) * (RING - 1);
+    if (k < snake) {
+        int col = RING - 1 - k / (RING - 1), i = k % (RING - 1);
+        *c = col;
+        *r = (RING - 1 - col) % 2 == 0 ? 1 + i : RING - 1 - i;
+        return;
+    }
+    k -= snake;
+    *c = 0, *r = RING - 1 - k;
+}
+
+static int grid_loc(const dj_map *m, int r, int c)
+{
+    char name[16];
+    snprintf(name, sizeof name, "p%02d%02d", r, c);
+    return dj_map_find_location(m, name);
+}
+
+static bool big_phase_agrees(const dj_map *m, const dj_position *pos,
+                             const dj_order *orders, int n, const char *what)
+{
+    dj_rules rules;
+    dj_rules_default(&rules);
+    int a = dj_adjudicate_with(DJ_ENGINE_DPJUDGE, m, pos, orders, n, &rules,
+                               other);
+    dj_result *mine = malloc(sizeof *mine);
+    if (!mine)
+        return false;
+    int b = dj_adjudicate_with(DJ_ENGINE_KRUIJSWIJK, m, pos, orders, n, &rules,
+                               mine);
+    char why[256] = "";
+    bool same = a == 0 && b == 0 &&
+                dj_result_diff(m, other, mine, why, sizeof why) == 0;
+    if (!same)
+        fprintf(stderr, "big board, %s: rc %d/%d %s\n", what, a, b, why);
+    free(mine);
+    return same;
+}
+
+static void big_board(void)
+{
+    char *text = grid_map_text();
+    char err[256];
+    dj_map *m = text ? dj_map_parse(text, "grid.map", err, sizeof err) : NULL;
+    free(text);
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    dj_position *pos = malloc(sizeof *pos);
+    dj_order *orders = malloc(sizeof(dj_order) * DJ_MAX_ORDERS);
+    if (!pos || !orders)
+        return;
+    dj_phase spring = {DJ_SPRING, 1901, DJ_MOVEMENT};
+    int ring = RING * RING;
+
+    /* The ring: every fleet moves on; all succeed. */
+    dj_position_empty(m, spring, pos);
+    for (int k = 0; k < ring; k++) {
+        int r, c, r2, c2;
+        ring_place(k, &r, &c);
+        ring_place((k + 1) % ring, &r2, &c2);
+        int loc = grid_loc(m, r, c);
+        pos->units[k] = (dj_unit){(int16_t)(k % 3), (int16_t)loc, DJ_FLEET};
+        orders[k] = dj_order_make(DJ_ORDER_MOVE, k % 3, DJ_FLEET, loc);
+        orders[k].dest = (int16_t)grid_loc(m, r2, c2);
+    }
+    pos->nunits = ring;
+    CHECK(big_phase_agrees(m, pos, orders, ring, "ring"));
+    CHECK(other->next.nunits == ring && other->next.ndislodged == 0);
+    int moved = 0;
+    for (int k = 0; k < ring; k++)
+        moved += other->orders[k].success;
+    CHECK(moved == ring);
+
+    /* The chain: the last place empty, everyone follows. */
+    pos->nunits = ring - 1;
+    CHECK(big_phase_agrees(m, pos, orders, ring - 1, "chain"));
+    moved = 0;
+    for (int k = 0; k < ring - 1; k++)
+        moved += other->orders[k].success;
+    CHECK(moved == ring - 1);
+
+    /* Random phases: any order a fleet could give its neighbours. */
+    corpus_rng rng = {UINT64_C(0x6b6a2d6269670a)};
+    for (int round = 0; round < 40; round++) {
+        dj_position_empty(m, spring, pos);
+        for (int k = 0; k < ring; k++) {
+            int r, c;
+            ring_place(k, &r, &c);
+            pos->units[k] = (dj_unit){(int16_t)corpus_rng_below(&rng, 3),
+                                      (int16_t)grid_loc(m, r, c), DJ_FLEET};
+        }
+        pos->nunits = ring;
+        for (int k = 0; k < ring; k++) {
+            const dj_unit *u = &pos->units[k];
+            const dj_location *l = &m->locs[u->loc];
+            int to = l->adj[corpus_rng_below(&rng, l->nadj)].to;
+            int roll = corpus_rng_below(&rng, 10);
+            dj_order *o = &orders[k];
+            *o = dj_order_make(DJ_ORDER_HOLD, u->power, DJ_FLEET, u->loc);
+            if (roll < 5) {
+                o->kind = DJ_ORDER_MOVE;
+                o->dest = (int16_t)to;
+            } else if (roll < 9) {
+                /* Support whatever the unit next door may do. */
+                int t = corpus_rng_below(&rng, ring);
+                o->kind = DJ_ORDER_SUPPORT;
+                o->target_type = DJ_FLEET;
+                o->target = pos->units[t].loc;
+                if (corpus_rng_below(&rng, 2))
+                    o->dest = (int16_t)to;
+            }
+        }
+        CHECK(big_phase_agrees(m, pos, orders, ring, "random"));
+    }
+    printf("kruijswijk big board: ring, chain and 40 random phases of %d "
+           "units\n", ring);
+    free(pos);
+    free(orders);
+    dj_map_free(m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -122,6 +294,7 @@ int main(int argc, char **argv)
         run_folder(argv[1], "datc");
         run_folder(argv[1], "datc-extra");
         run_folder(argv[1], "datc-alt");
+        big_board();
     }
     dj_checker_free(checker);
     free(other);
