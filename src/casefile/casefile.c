@@ -420,13 +420,14 @@ static bool parse_year(const char *w, int *year)
     return *year > 0;
 }
 
-/* "Spring 1901, Movement"; an adjustment is always the winter's. */
+/* "Spring 1901, Movement", or jDip's "Spring 1901 (Movement)"; an
+ * adjustment is always the winter's. */
 static bool parse_phase(const char *text, dj_phase *ph, char *msg, size_t len)
 {
     char copy[LINE_MAX_LEN];
     snprintf(copy, sizeof copy, "%s", text);
     char *words[4];
-    int n = split_words(copy, " \t,", words, 4);
+    int n = split_words(copy, " \t,()", words, 4);
     if (n > 3) {
         snprintf(msg, len, "unexpected '%.*s' in phase", QUOTE_MAX, words[3]);
         return false;
@@ -644,8 +645,15 @@ static bool results_line(dj_casefile *cf, char *line, char *msg, size_t len)
     prev_result *r = &cf->results[cf->nresults];
     if (dj_notation_parse(cf->map, power, DJ_MOVEMENT, text, &r->order, why,
                           sizeof why) < 0) {
-        snprintf(msg, len, "bad order '%.*s': %s", QUOTE_MAX, text, why);
-        return false;
+        /* jDip names a unit that had no order ("FAILURE: Austria: A
+         * war"): it held. */
+        char held[LINE_MAX_LEN], why2[256];
+        snprintf(held, sizeof held, "%s H", text);
+        if (dj_notation_parse(cf->map, power, DJ_MOVEMENT, held, &r->order,
+                              why2, sizeof why2) < 0) {
+            snprintf(msg, len, "bad order '%.*s': %s", QUOTE_MAX, text, why);
+            return false;
+        }
     }
     r->success = success;
     cf->nresults++;
@@ -732,19 +740,24 @@ static bool came_by_convoy(const dj_map *map, const dj_position *pos,
 
 /*
  * From PRESTATE_RESULTS: who dislodged each unit and from where, which
- * provinces a standoff left empty, and so each unit's legal retreats.
+ * provinces a standoff left empty, and so each unit's legal retreats.  A
+ * standoff needs two failed moves into a province left empty: one failed
+ * move alone (a broken convoy, an attack on a unit that then left) leaves
+ * the province open to retreats, as jDip's DATC 6.H.9 and 6.H.12 have it.
  */
 static void resolve_dislodged(const dj_casefile *cf, dj_case *c)
 {
     const dj_map *map = cf->map;
     bool contested[DJ_MAX_LOCS] = {false};
+    unsigned char bounced[DJ_MAX_LOCS] = {0};
     for (int i = 0; i < cf->nresults; i++) {
         const dj_order *o = &cf->results[i].order;
         if (o->kind != DJ_ORDER_MOVE || o->loc < 0 || o->dest < 0)
             continue;
         int to = dj_province(map, o->dest);
         if (!cf->results[i].success) {
-            if (dj_position_unit_at(map, &c->pre, to) < 0)
+            if (dj_position_unit_at(map, &c->pre, to) < 0 &&
+                ++bounced[to] >= 2)
                 contested[to] = true;
             continue;
         }

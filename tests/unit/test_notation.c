@@ -436,6 +436,37 @@ static void check_good_file(const char *srcdir)
     dj_casefile_close(cf);
 }
 
+/* jDip's own way of writing cases (tests/casefile/jdip.txt). */
+static void check_jdip_file(const char *srcdir)
+{
+    char path[PATH_LEN], mapdir[PATH_LEN], err[DJ_CASE_ERR_MAX];
+    snprintf(path, sizeof path, "%s/tests/casefile/jdip.txt", srcdir);
+    snprintf(mapdir, sizeof mapdir, "%s/maps", srcdir);
+    dj_casefile *cf = dj_casefile_open(path, mapdir, err, sizeof err);
+    CHECK(cf != NULL);
+    if (!cf)
+        return;
+    dj_case *c = malloc(sizeof *c);
+    if (next_case(cf, c)) { /* "Spring 1901 (Retreat)", "FAILURE: A war" */
+        CHECK(c->pre.phase.season == DJ_SPRING &&
+              c->pre.phase.type == DJ_RETREAT && c->pre.ndislodged == 1);
+    }
+    for (int standoff = 0; standoff <= 1; standoff++) {
+        if (!next_case(cf, c))
+            continue;
+        const dj_map *map = dj_casefile_map(cf);
+        int sil = dj_map_find_location(map, "sil");
+        const dj_dislodged *d = &c->pre.dislodged[0];
+        bool can_sil = false;
+        for (int i = 0; i < d->nretreats; i++)
+            can_sil |= d->retreats[i] == sil;
+        CHECK(can_sil == !standoff);
+    }
+    CHECK(dj_casefile_next(cf, c, err, sizeof err) == DJ_CASE_EOF);
+    free(c);
+    dj_casefile_close(cf);
+}
+
 static void check_powers(const dj_map *map)
 {
     int eng = dj_map_find_power(map, "England");
@@ -482,6 +513,7 @@ int main(int argc, char **argv)
     check_powers(map);
 
     check_good_file(srcdir);
+    check_jdip_file(srcdir);
     check_bad_file(srcdir);
     check_noend_file(srcdir);
     check_missing_file();
