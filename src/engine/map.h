@@ -35,6 +35,8 @@ typedef uint64_t dj_power_set;
 #define DJ_POWER_BIT(p) ((dj_power_set)1 << (p))
 /* The set of powers 0 .. n-1. */
 #define DJ_POWERS_UPTO(n) ((n) >= 64 ? ~(dj_power_set)0 : DJ_POWER_BIT(n) - 1)
+/* Every power (never ~0u: that is only the first 32). */
+#define DJ_ALL_POWERS (~(dj_power_set)0)
 
 typedef enum { DJ_LAND, DJ_WATER, DJ_COAST, DJ_SHUT } dj_terrain;
 

@@ -231,7 +231,7 @@ static int start_mail(dj_judge *j, game_view *v)
     gv_subject(j, v, v->phase.name, "Game started", &subject);
     int rc = dj_buf_ok(&body) && dj_buf_ok(&subject)
                  ? gv_mail_all(j, v, v->phase.id, "start", subject.data,
-                               body.data, ~0u, true)
+                               body.data, DJ_ALL_POWERS, true)
                  : judge_fail(j, "out of memory");
     dj_buf_free(&body);
     dj_buf_free(&subject);
@@ -530,7 +530,8 @@ static int notice(dj_judge *j, game_view *v, const char *what,
     dj_report_header(v->map, &v->pos->phase, &info, &body);
     dj_buf_printf(&body, "\n%s\n", text);
     gv_subject(j, v, v->phase.name, what, &subject);
-    int rc = gv_mail_all(j, v, 0, "notice", subject.data, body.data, ~0u,
+    int rc = gv_mail_all(j, v, 0, "notice", subject.data, body.data,
+                         DJ_ALL_POWERS,
                          true);
     dj_buf_free(&body);
     dj_buf_free(&subject);

@@ -251,7 +251,7 @@ int process_phase(dj_judge *j, game_view *v, dj_buf *out)
         }
     }
     if (gv_mail_all(j, v, v->phase.id, "results", subject.data, report.data,
-                    ~0u, true) < 0)
+                    DJ_ALL_POWERS, true) < 0)
         goto done;
     if (gv_log(j, v, "process", "%s%s%s", v->phase.name,
                a->newly ? "; civil disorder: " : "",
@@ -307,7 +307,7 @@ int end_game(dj_judge *j, game_view *v, const char *ending)
         rc = judge_fail(j, "out of memory");
     else
         rc = gv_mail_all(j, v, v->has_phase ? v->phase.id : 0, "end",
-                         subject.data, body.data, ~0u, true);
+                         subject.data, body.data, DJ_ALL_POWERS, true);
     dj_buf_free(&body);
     dj_buf_free(&subject);
     return rc;

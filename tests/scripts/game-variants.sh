@@ -70,6 +70,13 @@ done
 $J history fleetrome S1901M >"$T/one" 2>&1
 check "fleetrome: Italy's fleet in Rome" grep -Eq '^Italy: +Fleet Rome' "$T/one"
 
+# Chaos: the 34th power's player got every results mail (power masks are
+# 64 bits wide, not 32).
+$J outbox chaos >"$T/outbox" 2>&1
+check "chaos: Warsaw (the 34th power) got results" \
+    [ "$(grep -c 'results.warsaw@chaos.example' "$T/outbox")" -eq "$(grep -c 'results.ankara@chaos.example' "$T/outbox")" ]
+check "chaos: results mailed at all" grep -q 'results.warsaw@chaos.example' "$T/outbox"
+
 # judgectl maps: every shipped board, with its counts.
 $B/judgectl maps --maps "$S/maps" >"$T/maps" 2>&1
 check "judgectl maps succeeds" [ $? -eq 0 ]
