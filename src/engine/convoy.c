@@ -38,18 +38,27 @@ static bool on_written_route(const mv_ctx *c, int f, int army)
     return false;
 }
 
-/* Is unit f a fleet that may carry army a toward dest_prov? */
-static bool carrier(const mv_ctx *c, int f, int army, int dest_prov,
-                    bool ordered_only, int exclude)
+/* May fleet f, known to be at sea (one of c->sea), carry army a toward
+ * dest_prov? */
+static bool sea_carrier(const mv_ctx *c, int f, int army, int dest_prov,
+                        bool ordered_only, int exclude)
 {
     const mv_unit *u = &c->u[f];
-    if (f == exclude || u->type != DJ_FLEET ||
-        c->map->locs[u->loc].terrain != DJ_WATER)
+    if (f == exclude)
         return false;
     if (!ordered_only)
         return true;
     return u->kind == MV_CONVOY && u->mark != MK_VOID && u->target == army &&
            u->target_dest == dest_prov && on_written_route(c, f, army);
+}
+
+/* Is unit f a fleet that may carry army a toward dest_prov? */
+static bool carrier(const mv_ctx *c, int f, int army, int dest_prov,
+                    bool ordered_only, int exclude)
+{
+    const mv_unit *u = &c->u[f];
+    return u->type == DJ_FLEET && c->map->locs[u->loc].terrain == DJ_WATER &&
+           sea_carrier(c, f, army, dest_prov, ordered_only, exclude);
 }
 
 /*
@@ -68,7 +77,7 @@ static bool search_route(const mv_ctx *c, int army, int dest_prov,
      * coast start the search, the others wait in `rest`. */
     for (int k = 0; k < c->nsea; k++) {
         int f = c->sea[k];
-        if (!carrier(c, f, army, dest_prov, ordered_only, exclude) ||
+        if (!sea_carrier(c, f, army, dest_prov, ordered_only, exclude) ||
             (broken && broken[f]))
             continue;
         if (dj_map_reaches_province(m, c->u[f].loc, src, DJ_FLEET))
@@ -116,7 +125,7 @@ static bool route_through(const mv_ctx *c, int army, int dest,
     visited[at] = true;
     for (int k = 0; k < c->nsea; k++) {
         int g = c->sea[k];
-        if (visited[g] || !carrier(c, g, army, dest, ordered_only, -1) ||
+        if (visited[g] || !sea_carrier(c, g, army, dest, ordered_only, -1) ||
             !dj_map_adjacent(m, c->u[at].loc, c->u[g].loc, DJ_FLEET))
             continue;
         if (route_through(c, army, dest, ordered_only, g, fleet, passed,
@@ -140,7 +149,7 @@ bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
     memset(visited, 0, sizeof(bool) * (size_t)c->nunits);
     for (int k = 0; k < c->nsea; k++) {
         int f = c->sea[k];
-        if (carrier(c, f, army, dest, ordered_only, -1) &&
+        if (sea_carrier(c, f, army, dest, ordered_only, -1) &&
             dj_map_reaches_province(m, c->u[f].loc, c->u[army].prov, DJ_FLEET) &&
             route_through(c, army, dest, ordered_only, f, fleet, false, visited, 0))
             return true;
@@ -158,7 +167,7 @@ static bool convoy_in_doubt(const mv_ctx *c, int a)
 {
     for (int k = 0; k < c->nsea; k++) {
         int f = c->sea[k];
-        if (!carrier(c, f, a, c->u[a].dest_prov, true, -1))
+        if (!sea_carrier(c, f, a, c->u[a].dest_prov, true, -1))
             continue;
         for (int m = 0; m < c->nunits; m++)
             if (c->u[m].kind == MV_MOVE && c->u[m].dest_prov == c->u[f].prov &&

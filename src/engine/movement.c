@@ -106,21 +106,24 @@ static void bounce(mv_ctx *c, int unit)
 static void markInvalidConvoys(mv_ctx *c)
 {
     c->nconvoyed = 0;
-    for (int f = 0; f < c->nunits; f++) {
-        mv_unit *fl = &c->u[f];
+    /* Only fleets at sea convoy (legal.c), and only movers are convoyed. */
+    for (int k = 0; k < c->nsea; k++) {
+        mv_unit *fl = &c->u[c->sea[k]];
         if (fl->kind != MV_CONVOY || fl->mark == MK_VOID)
             continue;
         const mv_unit *a = &c->u[fl->target];
         if (a->kind != MV_MOVE || !a->by_convoy || a->dest_prov != fl->target_dest)
             fl->mark = MK_VOID;
     }
-    for (int f = 0; f < c->nunits; f++) {
+    for (int k = 0; k < c->nsea; k++) {
+        int f = c->sea[k];
         mv_unit *fl = &c->u[f];
         if (fl->kind == MV_CONVOY && fl->mark != MK_VOID &&
             !mv_fleet_on_route(c, f, fl->target, fl->target_dest, true))
             fl->mark = MK_VOID;
     }
-    for (int a = 0; a < c->nunits; a++) {
+    for (int k = 0; k < c->nmovers; k++) {
+        int a = c->movers[k];
         mv_unit *u = &c->u[a];
         if (u->kind != MV_MOVE || !u->by_convoy || u->doomed)
             continue;
@@ -178,13 +181,23 @@ static void markInvalidSupports(mv_ctx *c)
 /* 4.E.1 a-c: moves that cannot succeed still count as moves, and fail. */
 static void markImpossibleMoves(mv_ctx *c)
 {
+    for (int k = 0; k < c->nmovers; k++)
+        if (c->u[c->movers[k]].doomed)
+            c->u[c->movers[k]].mark = MK_BOUNCE;
+}
+
+/* The moving units, in index order: most passes look at nothing else. */
+static void list_movers(mv_ctx *c)
+{
+    c->nmovers = 0;
     for (int m = 0; m < c->nunits; m++)
-        if (c->u[m].kind == MV_MOVE && c->u[m].doomed)
-            c->u[m].mark = MK_BOUNCE;
+        if (mv_is_mover(&c->u[m]))
+            c->movers[c->nmovers++] = (int16_t)m;
 }
 
 void mv_prepare(mv_ctx *c)
 {
+    list_movers(c);
     markImpossibleMoves(c);
     markInvalidConvoys(c);
     markInvalidSupports(c);
@@ -532,11 +545,6 @@ static void reset_run(mv_ctx *c)
     c->nentries = 0;
     for (int p = 0; p < c->map->nlocs; p++)
         c->head[p] = -1;
-    /* The passes below look at moving units only: list them once. */
-    c->nmovers = 0;
-    for (int m = 0; m < c->nunits; m++)
-        if (mv_is_mover(&c->u[m]))
-            c->movers[c->nmovers++] = (int16_t)m;
 }
 
 void mv_run_passes(mv_ctx *c)
