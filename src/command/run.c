@@ -53,6 +53,8 @@ typedef struct session {
     const dj_command_msg *msg;
     dj_command_reply *reply;
     bool signed_on, signon_tried, signon_refused;
+    bool help_given;              /* HELP answered once per message */
+    bool body_started;            /* a command of the body has run */
     dj_signon id;
     char power[CMD_WORD_MAX];     /* orders are for this power, if any */
     char game[CMD_GAME_MAX];      /* the message's game, once fixed */
@@ -762,9 +764,17 @@ static void summary(session *s, const cmd_reader *r)
                               "last %d were not read.\n",
                       CMD_MAX_LINES, r->skipped);
     dj_buf_append(out(s), "\n");
+    if (s->signon_refused && !s->signed_on) {
+        dj_buf_append(out(s), "The sign-on was refused, so nothing after it "
+                              "was done.  Check the game's name, the power's "
+                              "letter and the password: SIGNON Fgame "
+                              "PASSWORD.\n");
+        return;
+    }
     if (rep->commands == 0) {
-        dj_buf_append(out(s), "The message held no commands.  Send HELP for "
-                              "the list of commands.\n");
+        dj_buf_append(out(s), "The message held no commands.  To give "
+                              "orders, begin with SIGNON Xgame PASSWORD; "
+                              "send HELP for the list of commands.\n");
         return;
     }
     dj_buf_printf(out(s), "Summary: %d of %d command%s and order%s done",
@@ -815,12 +825,37 @@ void dj_command_reply_free(dj_command_reply *r)
     dj_buf_free(&r->body);
 }
 
+/*
+ * Lines answered without running them: a greeting before the first
+ * command ("Hi judge,"), anything after a refused sign-on (it would only
+ * repeat the refusal), and HELP a second time (subject and body).
+ */
+static bool passed_over(session *s, const cmd *c)
+{
+    const char *why = NULL;
+    if (c->kind == CMD_TEXT && !s->body_started && !s->signon_tried)
+        why = "(passed over: not a command, and not signed on yet)";
+    else if (c->kind == CMD_TEXT && s->signon_refused && !s->signed_on)
+        why = "(not read: the sign-on was refused)";
+    else if (c->kind == CMD_HELP && s->help_given)
+        why = "(the help is above)";
+    if (!why)
+        return false;
+    echo(s, c);
+    dj_buf_printf(out(s), INDENT "%s\n", why);
+    return true;
+}
+
 static void run_message(session *s, cmd *c, dj_buf *press)
 {
     cmd_reader r;
     cmd_reader_init(&r, s->msg->subject, s->msg->body ? s->msg->body : "");
     dj_buf_printf(out(s), "Commands from %s:\n\n", s->msg->from);
+    bool from_subject = r.subject_pending;
     while (!s->fatal && cmd_next(&r, c, press)) {
+        if (!from_subject && c->kind != CMD_TEXT)
+            s->body_started = true;
+        from_subject = false;
         if (c->kind == CMD_TEXT && s->signed_on && s->power[0]) {
             batch_add(s, c);
             continue;
@@ -828,6 +863,9 @@ static void run_message(session *s, cmd *c, dj_buf *press)
         flush_batch(s);
         if (s->fatal)
             break;
+        if (passed_over(s, c))
+            continue;
+        s->help_given |= c->kind == CMD_HELP;
         run_command(s, c, press);
         remember_secret(s, c->password);
         dj_buf_reset(press);

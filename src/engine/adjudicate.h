@@ -147,6 +147,15 @@ int dj_adjustment_due(const dj_map *map, const dj_position *pos, int power);
  */
 bool dj_mobilizing(const dj_map *map, const dj_position *pos);
 
+/*
+ * May `power` build in province `prov` now: a centre it may build in
+ * (home centre, or as rule V.1 build_sites allows), owned by it (or the
+ * opening of a MOBILIZE map), empty?  DJ_WHY_NONE, or the reason
+ * (DJ_WHY_BUILD_NOT_HOME, _NOT_OWNED, _OCCUPIED).  The unit is not checked.
+ */
+dj_why dj_build_site_why(const dj_map *map, const dj_position *pos,
+                         const dj_rules *rules, int power, int prov);
+
 /* Short English reason: "no unit there", "not adjacent", ... */
 const char *dj_why_text(dj_why why);
 

@@ -81,6 +81,34 @@ static bool build_site(const adj_state *s, int prov, int p)
     }
 }
 
+/* The centre, its owner and whether a unit stands there (not the unit). */
+static dj_why check_site(const adj_state *s, int p, int prov)
+{
+    const dj_map *m = s->map;
+    bool mobilizing = dj_mobilizing(m, s->pos);
+    if (!m->is_sc[prov] || (mobilizing ? !(m->home_of[prov] & DJ_POWER_BIT(p))
+                                       : !build_site(s, prov, p)))
+        return DJ_WHY_BUILD_NOT_HOME;
+    if (s->pos->owner[prov] != p && !mobilizing)
+        return DJ_WHY_BUILD_NOT_OWNED;
+    if (dj_position_unit_at(m, s->pos, prov) >= 0)
+        return DJ_WHY_BUILD_OCCUPIED;
+    return DJ_WHY_NONE;
+}
+
+dj_why dj_build_site_why(const dj_map *map, const dj_position *pos,
+                         const dj_rules *rules, int power, int prov)
+{
+    adj_state s;
+    memset(&s, 0, sizeof s);
+    s.map = map;
+    s.pos = pos;
+    s.rules = rules;
+    if (prov < 0 || prov >= map->nlocs)
+        return DJ_WHY_BUILD_NOT_HOME;
+    return check_site(&s, power, dj_province(map, prov));
+}
+
 static dj_why check_build(const adj_state *s, const dj_order *o, dj_unit *unit)
 {
     const dj_map *m = s->map;
@@ -91,16 +119,8 @@ static dj_why check_build(const adj_state *s, const dj_order *o, dj_unit *unit)
         return DJ_WHY_NONE;
     if (o->loc < 0 || o->loc >= m->nlocs)
         return DJ_WHY_BUILD_NOT_HOME;
-    int prov = dj_province(m, o->loc);
-    bool mobilizing = dj_mobilizing(m, s->pos);
-    if (!m->is_sc[prov] || (mobilizing ? !(m->home_of[prov] & DJ_POWER_BIT(p))
-                                       : !build_site(s, prov, p)))
-        return DJ_WHY_BUILD_NOT_HOME;
-    if (s->pos->owner[prov] != p && !mobilizing)
-        return DJ_WHY_BUILD_NOT_OWNED;
-    if (dj_position_unit_at(m, s->pos, prov) >= 0)
-        return DJ_WHY_BUILD_OCCUPIED;
-    return build_unit(s, o, unit);
+    dj_why why = check_site(s, p, dj_province(m, o->loc));
+    return why != DJ_WHY_NONE ? why : build_unit(s, o, unit);
 }
 
 static dj_why check_remove(const adj_state *s, const dj_order *o, int *unit)

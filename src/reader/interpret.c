@@ -128,13 +128,56 @@ static void expand_item(const ir_ctx *c, ir_item *it, int *budget)
         it->alive[i] = true;
 }
 
+static void free_item(ir_item *it)
+{
+    free(it->skel);
+    free(it->readings);
+    free(it->alive);
+}
+
+/*
+ * A line of prose ("Dear GM, here are my orders", "Thanks, see you")
+ * splits at its commas into pieces none of which is an order, some not
+ * even readable: one error for the line, not one per piece.
+ */
+static void collapse_prose(item_list *l)
+{
+    int kept = 0;
+    for (int i = 0; i < l->n;) {
+        int end = i + 1;
+        bool orders = l->v[i].kind == DJ_READ_OK, unreadable = l->v[i].failed;
+        while (end < l->n && l->v[end].line == l->v[i].line) {
+            orders |= l->v[end].kind == DJ_READ_OK;
+            unreadable |= l->v[end].failed;
+            end++;
+        }
+        ir_item first = l->v[i];
+        if (end - i >= 2 && !orders && unreadable) {
+            int why = i;
+            while (!l->v[why].failed)
+                why++;
+            char reason[DJ_READ_MSG_MAX];
+            snprintf(reason, sizeof reason, "%s", l->v[why].message);
+            for (int k = i + 1; k < end; k++)
+                free_item(&l->v[k]);
+            first.kind = DJ_READ_ERROR;
+            snprintf(first.message, sizeof first.message,
+                     "this line is not an order (%.*s)", DJ_READ_MSG_MAX - 40,
+                     reason);
+            l->v[kept++] = first;
+        } else {
+            for (int k = i; k < end; k++)
+                l->v[kept++] = l->v[k];
+        }
+        i = end;
+    }
+    l->n = kept;
+}
+
 static void free_items(item_list *l)
 {
-    for (int i = 0; i < l->n; i++) {
-        free(l->v[i].skel);
-        free(l->v[i].readings);
-        free(l->v[i].alive);
-    }
+    for (int i = 0; i < l->n; i++)
+        free_item(&l->v[i]);
     free(l->v);
 }
 
@@ -255,6 +298,8 @@ int dj_interpret_lines(const dj_map *map, const dj_position *pos, int power,
         expand_item(&c, &l.v[i], &budget);
     ir_choose(&c, l.v, l.n);
     ir_settle_duplicates(&c, l.v, l.n);
+    ir_refuse_impossible(&c, l.v, l.n);
+    collapse_prose(&l);
     for (int i = 0; i < l.n && i < max_out; i++)
         write_reading(&c, &l.v[i], &out[i]);
     int n = l.n;

@@ -25,9 +25,13 @@
  * a reading that matches the power's other orders (a support names the
  * move it supports); the unit type and nationality written.  Readings
  * left tied are reported as ambiguous.  Exact but impossible orders are
- * never changed into possible ones: they are read as written and the
- * adjudicator rules them illegal.  Other powers' orders are never looked
- * at: only this power's lines are given.
+ * never changed into possible ones: they are read as written and, under
+ * 4.E.1 d (the default), refused with the reason (another power's unit,
+ * no unit there, a place no route reaches, builds beyond those due); under
+ * the other 4.E.1 choices they are accepted with a note and the
+ * adjudicator rules them illegal.  Letters with accents are read without
+ * them; a line none of whose pieces is an order is one error.  Other
+ * powers' orders are never looked at: only this power's lines are given.
  *
  * The rule options of DATC chapter 4 that concern reading are applied:
  * 4.A.6 (convoy routes), 4.B.2/4.B.3 (a coast filled in or replaced),

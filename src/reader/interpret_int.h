@@ -14,7 +14,8 @@
  *                       is a possible order and why not;
  *   interpret_choose.c  readings of all orders -> one choice per order, or
  *                       none: the rules-based choice of DATC 4.E.2 d, then
- *                       several orders for one unit (4.D.3).
+ *                       several orders for one unit (4.D.3);
+ *   interpret_refuse.c  orders that cannot be orders refused (4.E.1 d).
  *
  * interpret.c holds the public entry point and the output.  Not part of
  * the public API: only src/reader/ includes this file.
@@ -162,5 +163,13 @@ void ir_choose(const ir_ctx *c, ir_item *items, int nitems);
 
 /* Several orders for one unit among the chosen readings (4.C.*, 4.D.3). */
 void ir_settle_duplicates(const ir_ctx *c, ir_item *items, int nitems);
+
+/* ---- interpret_refuse.c -------------------------------------------------- */
+
+/*
+ * Under 4.E.1 d, chosen orders that cannot be valid in the position, and
+ * builds or removals beyond those due (4.D.4-4.D.6 b), become errors.
+ */
+void ir_refuse_impossible(const ir_ctx *c, ir_item *items, int nitems);
 
 #endif

@@ -55,9 +55,24 @@ static const struct {
     {"\xe2\x80\x99", '\''}, {"\xc2\xa0", ' '}, /* no-break space */
 };
 
+/*
+ * Latin letters with accents (U+00C0-U+00FF, UTF-8 0xC3 0x80-0xBF) folded
+ * to their plain letter, as players write "Piémont" or "München"; 0 for
+ * the signs of that block that are not letters.  U+00DF (sharp s) is
+ * handled by the caller: it becomes two letters.
+ */
+static const char LATIN1_FOLD[65] = "AAAAAAACEEEEIIIIDNOOOOO\0OUUUUY\0\0"
+                                    "aaaaaaaceeeeiiiidnooooo\0ouuuuy\0y";
+
 /* Length of a known UTF-8 sequence at s (its stand-in in *c), or 0. */
 static size_t known_utf8(const char *s, char *c)
 {
+    unsigned char b1 = (unsigned char)s[1];
+    if ((unsigned char)s[0] == 0xc3 && b1 >= 0x80 && b1 <= 0xbf &&
+        LATIN1_FOLD[b1 - 0x80]) {
+        *c = (char)tolower((unsigned char)LATIN1_FOLD[b1 - 0x80]);
+        return 2;
+    }
     for (size_t i = 0; i < sizeof UTF8_MAP / sizeof UTF8_MAP[0]; i++) {
         size_t n = strlen(UTF8_MAP[i].bytes);
         if (strncmp(s, UTF8_MAP[i].bytes, n) == 0) {
@@ -80,7 +95,11 @@ int ir_split_line(const char *line, char *out, size_t outlen, char **pieces,
         unsigned char b = (unsigned char)*s;
         char c;
         size_t len = b >= 0x80 ? known_utf8(s, &c) : 0;
-        if (b >= 0x80 && len == 0) {
+        if (b == 0xc3 && (unsigned char)s[1] == 0x9f && n + 2 < outlen) {
+            out[n++] = 's'; /* sharp s: "ss" */
+            c = 's';
+            len = 2;
+        } else if (b >= 0x80 && len == 0) {
             c = BAD_BYTE;
             len = 1;
         } else if (b < 0x80) {

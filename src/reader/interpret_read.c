@@ -531,7 +531,9 @@ static const char *fleet_move_why(const ir_ctx *c, const dj_unit *u, int dest)
             return "not adjacent";
         char choice = dj_rule(c->rules, n == 1 ? DJ_RULE_COAST_ONE_OMITTED
                                                : DJ_RULE_COAST_TWO_OMITTED);
-        if ((n == 1 && choice == 'c') || (n > 1 && choice == 'a'))
+        if (n > 1 && choice == 'a')
+            return "which coast? both can be reached";
+        if (n == 1 && choice == 'c')
             return "no coast given";
         return NULL;
     }
@@ -617,11 +619,6 @@ static const char *retreat_why(const ir_ctx *c, const dj_order *o)
     return "not a legal retreat";
 }
 
-static bool home_of(const ir_ctx *c, int prov)
-{
-    return c->map->is_sc[prov] && (c->map->home_of[prov] & DJ_POWER_BIT(c->power));
-}
-
 static const char *build_type_why(const ir_ctx *c, const dj_order *o)
 {
     const dj_map *map = c->map;
@@ -669,13 +666,16 @@ static const char *adjustment_why(const ir_ctx *c, const dj_order *o)
     }
     if (due <= 0)
         return "no builds due";
-    if (!home_of(c, prov))
-        return "not a home centre";
-    if (c->pos->owner[prov] != c->power)
+    switch (dj_build_site_why(map, c->pos, c->rules, c->power, prov)) {
+    case DJ_WHY_NONE:
+        return build_type_why(c, o);
+    case DJ_WHY_BUILD_NOT_HOME:
+        return map->is_sc[prov] ? "not a home centre" : "not a supply centre";
+    case DJ_WHY_BUILD_NOT_OWNED:
         return "that centre is not yours now";
-    if (board_unit(c, prov))
+    default:
         return "a unit stands there";
-    return build_type_why(c, o);
+    }
 }
 
 /* NULL when the order is possible in this position, else why not. */

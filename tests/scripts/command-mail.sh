@@ -144,15 +144,15 @@ has '"action": "signon-failed"'
 lacks "guess"
 
 # ---- a Message-ID seen twice runs once --------------------------------------------
-printf 'SIGNON Fpost %s\nA par-bur\n' "$(pw France secret)" |
+printf 'SIGNON Fpost %s\nA pic-bur\n' "$(pw France secret)" |
     mail france@post.example --message-id '<one@x>' --queue-reply
-has "A PAR - BUR"
-printf 'SIGNON Fpost %s\nA par-pic\n' "$(pw France secret)" |
+has "A PIC - BUR"
+printf 'SIGNON Fpost %s\nA pic-par\n' "$(pw France secret)" |
     mail france@post.example --message-id '<one@x>'
 [[ $? -eq 1 ]] && grep -q "seen before" "$T/err" && ok || bad "duplicate ran"
 $J orders post France >"$T/out"
-has "A PAR - BUR"
-lacks "A PAR - PIC"
+has "A PIC - BUR"
+lacks "A PIC - PAR"
 $J outbox >"$T/out"
 has "reply	france@post.example	dipjudge:post - S1904M Orders"
 

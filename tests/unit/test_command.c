@@ -382,6 +382,23 @@ static void test_anyone(void)
     CHECK_STR(R.outcome, "empty");
 }
 
+/* A greeting before the first command is no error; HELP in the subject
+ * and the body is answered once. */
+static void test_greeting_and_help_once(void)
+{
+    dj_command_reply_free(&R);
+    dj_command_reply_init(&R);
+    dj_command_msg msg = {"someone@else.example", "HELP",
+                          "Hi judge,\n\nhelp\nlist\n", NOW};
+    CHECK(dj_command_run(J, &msg, NULL, false, &R) == 0);
+    CHECK(has("> Hi judge,\n    (passed over"));
+    CHECK(lacks("ERROR"));
+    CHECK(has("(the help is above)"));
+    const char *first = strstr(R.body.data, "SIGNON Fgame password");
+    CHECK(first && !strstr(first + 1, "SIGNON Fgame password"));
+    CHECK(has("Summary: 2 of 2 commands and orders done."));
+}
+
 static void test_signon_and_orders(void)
 {
     CHECK(send_msg("f@players.example",
@@ -450,7 +467,9 @@ static void test_signon_failures(void)
     CHECK(send_msg("evil@attacker.example", "SIGNON Gdemo guess1\n"
                                             "A mun-bur\nset draw\n") == 0);
     CHECK(has("sign-on as G in game 'demo' refused"));
-    CHECK(has("not understood"));
+    CHECK(has("(not read: the sign-on was refused)"));
+    CHECK(has("The sign-on was refused, so nothing after it was done"));
+    CHECK(lacks("commands and orders done"));
     CHECK(has("not signed on: the sign-on was refused"));
     /* no game in the subject: it would tell which games exist */
     CHECK_STR(R.subject.data, "dipjudge - Signon failed");
@@ -822,6 +841,7 @@ int main(int argc, char **argv)
         setup_game("demo", settings, 1);
         test_needs_transaction();
         test_anyone();
+    test_greeting_and_help_once();
         test_signon_and_orders();
         test_signon_failures();
         test_press();

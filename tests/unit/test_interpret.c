@@ -216,8 +216,13 @@ static void check_datc_examples(fixture *f)
            "OK A PAR - GAS || OK A PIC - BEL");
     /* example 3 analogue: an exact name is never changed */
     EXPECT(f, "France", "A Bur - Mar", "OK A BUR - MAR");
+    /* 4.E.1 d: an order no route could make is refused ... */
+    EXPECT(f, "France", "A Bur - Tyr", "ERROR A BUR - TYR: not adjacent");
+    /* ... under the other choices it is read as written, and fails */
+    CHECK(dj_rules_set(&f->rules, "illegal_orders=c", NULL, 0));
     EXPECT(f, "France", "A Bur - Tyr", "OK A BUR - TYR");
     EXPECT_MSG(f, 0, "will fail");
+    dj_rules_default(&f->rules);
 }
 
 /* Orders are never read with another power's units as "theirs". */
@@ -253,7 +258,7 @@ static void check_words(fixture *f)
     /* "con": a convoy after the unit's place, else Constantinople */
     EXPECT(f, "Turkey", "F aeg con A smy - gre", "OK F AEG C A SMY - GRE");
     EXPECT(f, "Turkey", "A smy con", "OK A SMY - CON");
-    EXPECT(f, "Turkey", "A con - smy", "OK A CON - SMY");
+    EXPECT(f, "Turkey", "A con - smy", "ERROR no unit in Constantinople");
     EXPECT(f, "Turkey", "A bul S A smy con", "OK A BUL S A SMY - CON");
 }
 
@@ -327,7 +332,7 @@ static void check_multiple_orders(fixture *f)
     EXPECT_MSG(f, 1, "repeats the order on line 1");
     /* an impossible order is no second order (4.D.3 with 4.E.1) */
     EXPECT(f, "France", "A par - bur\nA par - mun",
-           "OK A PAR - BUR || OK A PAR - MUN");
+           "OK A PAR - BUR || ERROR A PAR - MUN: not adjacent");
     CHECK(dj_rules_set(&f->rules, "multiple_orders=a", err, sizeof err));
     EXPECT(f, "France", "A par - bur\nA par - pic",
            "OK A PAR - BUR || ERROR A PAR already has an order (line 1): the "
@@ -349,14 +354,14 @@ static void check_coast_rules(fixture *f)
     put(map, f->pos, "France", DJ_FLEET, "spa/nc");
     dj_rules_default(&f->rules);
     EXPECT(f, "France", "F gas - spa", "OK F GAS - SPA/NC"); /* 4.B.2 a */
-    EXPECT(f, "France", "F mao - spa", "OK F MAO - SPA");    /* 4.B.1 a */
-    EXPECT_MSG(f, 0, "no coast given");
-    EXPECT(f, "France", "F gas - spa/sc", "OK F GAS - SPA/SC"); /* 4.B.3 b */
-    EXPECT_MSG(f, 0, "will fail");
+    EXPECT(f, "France", "F mao - spa", /* 4.B.1 a */
+           "ERROR F MAO - SPA: which coast? both can be reached");
+    EXPECT(f, "France", "F gas - spa/sc", /* 4.B.3 b */
+           "ERROR F GAS - SPA/SC: that coast cannot be reached");
     EXPECT(f, "France", "F spa/sc - por", "OK F SPA/NC - POR"); /* 4.B.5 b */
     EXPECT_MSG(f, 0, "coast ignored");
-    EXPECT(f, "France", "F mao - spa/wc", "OK F MAO - SPA"); /* 4.B.6 b */
-    EXPECT_MSG(f, 0, "coast 'wc' ignored");
+    EXPECT(f, "France", "F mao - spa/wc", /* 4.B.6 b, then 4.B.1 a */
+           "ERROR F MAO - SPA: which coast? both can be reached");
     CHECK(dj_rules_set(&f->rules, "4.B.3=a", err, sizeof err));
     CHECK(dj_rules_set(&f->rules, "4.B.5=a", err, sizeof err));
     CHECK(dj_rules_set(&f->rules, "4.B.6=a", err, sizeof err));
@@ -365,7 +370,7 @@ static void check_coast_rules(fixture *f)
     EXPECT(f, "France", "F mao - spa/wc",
            "ERROR a coast that does not exist (rule 4.B.6 a)");
     CHECK(dj_rules_set(&f->rules, "4.B.2=c", err, sizeof err));
-    EXPECT(f, "France", "F gas - spa", "OK F GAS - SPA");
+    EXPECT(f, "France", "F gas - spa", "ERROR F GAS - SPA: no coast given");
     dj_rules_default(&f->rules);
 }
 
@@ -486,7 +491,8 @@ static void check_limits(fixture *f)
 
     /* odd characters */
     EXPECT(f, "France", "A par \xe2\x80\x93 bur", "OK A PAR - BUR");
-    EXPECT(f, "France", "A par - b\xc3\xbcr",
+    EXPECT(f, "France", "A par - b\xc3\xbcr", "OK A PAR - BUR");
+    EXPECT(f, "France", "A par - b\xe2\x82\xacr",
            "ERROR cannot read a character that is not plain text");
     EXPECT(f, "France", "A par - xyz", "ERROR unknown place 'xyz'");
     EXPECT(f, "France", "A par",
