@@ -459,9 +459,21 @@ static int simple(int argc, char **argv, const char *synopsis, game_fn fn)
     return finish(j, argv[0], rc, &out);
 }
 
+/* `process GAME [--engine NAME]`: with an engine, the master's decision
+ * after the engines disagreed (no verification; a paused game resumes). */
 int cmd_process(int argc, char **argv)
 {
-    return simple(argc, argv, SYN_GAME, dj_game_process);
+    PARSE("--engine", "", SYN_PROCESS, 1, 1);
+    const char *name = opt_value(&a, "--engine");
+    int engine = name ? dj_engine_lookup(name) : -1;
+    if (name && engine < 0)
+        return usage(argv[0], SYN_PROCESS,
+                     "unknown engine (dpjudge, kruijswijk or haplomacy)",
+                     name);
+    OPEN();
+    int rc = name ? dj_game_process_with(j, a.pos[0], (dj_engine)engine, &out)
+                  : dj_game_process(j, a.pos[0], &out);
+    return finish(j, argv[0], rc, &out);
 }
 
 int cmd_preview(int argc, char **argv)

@@ -29,6 +29,7 @@ int cmd_orders(int argc, char **argv);
  */
 #define SYN_NONE ""
 #define SYN_GAME "GAME"
+#define SYN_PROCESS "GAME [--engine dpjudge|kruijswijk|haplomacy]"
 #define SYN_CREATE "GAME [--map MAP] [--master EMAIL] [KEY=VALUE]..."
 #define SYN_JOIN                                                            \
     "GAME EMAIL [--power POWER] [--name NAME] [--password PASSWORD]"        \

@@ -56,6 +56,9 @@ typedef struct command {
     "  assignment      choice (players pick powers) or random\n"              \
     "  zone            the game's time zone (Europe/Paris)\n"                 \
     "  map             the map (forming games only)\n"                        \
+    "  engine          dpjudge, kruijswijk or haplomacy: the adjudicator\n"  \
+    "  verify          the engine checking every movement phase: kruijswijk,\n" \
+    "                  dpjudge, haplomacy, none or default\n"                \
     "  rule            NAME=VALUE, a DATC option (judgectl rules);\n"         \
     "                  NAME=default drops it, none drops all\n"               \
     "  deadline        the current phase's: \"2027-01-09 20:00\", +2d, now\n"
@@ -117,7 +120,7 @@ static const command COMMANDS[] = {
     {"preview", SYN_GAME,
      "show the results the current phase would have now, saving nothing",
      cmd_preview, NULL},
-    {"process", SYN_GAME,
+    {"process", SYN_PROCESS,
      "adjudicate the current phase now with the orders in hand",
      cmd_process, NULL},
     {"ready", SYN_READY, "set a power's READY or WAIT flag", cmd_ready, NULL},

@@ -154,6 +154,10 @@ static void show_settings(const game_view *v, dj_buf *out)
                   g->assignment, g->absence_limit);
     dj_buf_printf(out, "Rules: %s\n",
                   g->rules[0] ? g->rules : "the map's (DATC preferred)");
+    int verifier = dj_game_verifier(g);
+    dj_buf_printf(out, "Engines: %s, checked by %s\n",
+                  dj_engine_name(dj_game_engine(g)),
+                  verifier < 0 ? "none" : dj_engine_name((dj_engine)verifier));
 }
 
 /* "draw", "concede Russia" from a stored vote ("concede:5"). */

@@ -29,8 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/adjudicate.h"
 #include "game/config.h"
 #include "reader/interpret.h"
+#include "store/games.h"
 #include "store/store.h"
 #include "util/buf.h"
 
@@ -136,8 +138,26 @@ int dj_game_absence(dj_judge *j, const char *game, const char *power,
 
 /* ---- the master's actions ------------------------------------------------ */
 
-/* Adjudicate the current phase now, with the orders in hand. */
+/*
+ * Adjudicate the current phase now, with the orders in hand: with the
+ * game's engine, checked by its verifying engine (dj_game_verifier).  If
+ * the two disagree nothing is stored or mailed to the players: the game is
+ * paused and its master and the judge's admin get one mail with both
+ * results and the phase as a case for `judgectl check`.
+ */
 int dj_game_process(dj_judge *j, const char *game, dj_buf *out);
+
+/*
+ * The master's decision after a disagreement: adjudicate the current phase
+ * with `engine` alone (no verification), and resume the game if it was
+ * paused.
+ */
+int dj_game_process_with(dj_judge *j, const char *game, dj_engine engine,
+                         dj_buf *out);
+
+/* The game's movement engine, and the one that checks it (-1: none). */
+dj_engine dj_game_engine(const dj_game_rec *g);
+int dj_game_verifier(const dj_game_rec *g);
 
 /* The results the current phase would have now, saving nothing. */
 int dj_game_preview(dj_judge *j, const char *game, dj_buf *out);

@@ -157,6 +157,21 @@ void power_order_count(const dj_map *map, const dj_position *pos, int power,
  */
 int process_phase(dj_judge *j, game_view *v, dj_buf *out);
 
+/*
+ * Process with `engine` (-1: the game's, checked by its verifier).
+ * Returns 0 when processed, 1 when the engines disagreed (the game is then
+ * paused and its master and the admin mailed; nothing else stored), -1 on
+ * error.
+ */
+int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out);
+
+/* verify.c: the verifier's check of result `a` of the phase `before` with
+ * these orders.  0: it agrees (or there is none); 1: it does not, and the
+ * game was paused with the news mailed; -1: error. */
+int verify_phase(dj_judge *j, game_view *v, const dj_position *before,
+                 const dj_order *orders, int n, const dj_result *a,
+                 dj_buf *out);
+
 /* End the game without adjudicating (draw, concession, termination). */
 int end_game(dj_judge *j, game_view *v, const char *ending);
 

@@ -8,9 +8,12 @@
  *      a player who missed a deadline and has not ordered since), and
  *      every power that must order and sent nothing now joins them; the
  *      position carries them as civil_disorder bits, for 4.D.9;
- *   3. dj_adjudicate: units without orders hold, dislodged units without
- *      orders disband, missing builds are waived and missing removals are
- *      chosen by the civil-disorder rule (4.D.8) — all in the engine;
+ *   3. dj_adjudicate_with the game's engine: units without orders hold,
+ *      dislodged units without orders disband, missing builds are waived
+ *      and missing removals are chosen by the civil-disorder rule (4.D.8)
+ *      — all in the engine; then the verifying engine checks a movement
+ *      phase (verify.c) and, if it disagrees, the game is paused and
+ *      nothing below happens;
  *   4. the report (report.h), the next phase and its deadline;
  *   5. writes: the result row first (its key refuses a second result for
  *      the phase), the phase marked done, the next phase (or the final
@@ -52,7 +55,8 @@ static bool power_alive(const dj_map *map, const dj_position *pos, int p)
            dj_position_centres(map, pos, p) > 0 || dj_mobilizing(map, pos);
 }
 
-static int adjudicate_view(dj_judge *j, game_view *v, adjudication *a)
+static int adjudicate_view(dj_judge *j, game_view *v, dj_engine engine,
+                           adjudication *a)
 {
     if (orders_load(j, v, v->phase.id, &a->set) < 0)
         return -1;
@@ -67,8 +71,8 @@ static int adjudicate_view(dj_judge *j, game_view *v, adjudication *a)
     }
     a->disorder |= a->newly;
     v->pos->civil_disorder = a->disorder;
-    if (dj_adjudicate(v->map, v->pos, a->set.orders, a->set.n, &v->rules,
-                      &a->res) < 0)
+    if (dj_adjudicate_with(engine, v->map, v->pos, a->set.orders, a->set.n,
+                           &v->rules, &a->res) < 0)
         return judge_fail(j, "game '%s': the position or orders of %s are "
                              "malformed", v->g.name, v->phase.name);
     a->res.next.civil_disorder = 0;
@@ -187,6 +191,11 @@ static int save_next_phase(dj_judge *j, game_view *v, const dj_position *next,
 
 int process_phase(dj_judge *j, game_view *v, dj_buf *out)
 {
+    return process_phase_with(j, v, -1, out);
+}
+
+int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
+{
     if (!v->has_phase || strcmp(v->phase.status, "current") != 0)
         return judge_fail(j, "game '%s' has no phase to process", v->g.name);
     adjudication *a = malloc(sizeof *a);
@@ -200,9 +209,18 @@ int process_phase(dj_judge *j, game_view *v, dj_buf *out)
     dj_buf_init(&deadline_text);
     dj_buf_init(&subject);
     int rc = -1;
-    if (adjudicate_view(j, v, a) < 0)
+    dj_engine use = engine >= 0 ? (dj_engine)engine : dj_game_engine(&v->g);
+    if (adjudicate_view(j, v, use, a) < 0)
         goto done;
     before.civil_disorder = a->disorder;
+    if (engine < 0) {
+        /* The position as the engines saw it: civil disorder included. */
+        rc = verify_phase(j, v, v->pos, a->set.orders, a->set.n, &a->res,
+                          out);
+        if (rc != 0)
+            goto done; /* 1: paused, the master told; -1: an error */
+        rc = -1;
+    }
 
     int winner = a->res.winner;
     bool over = winner >= 0;
@@ -315,13 +333,39 @@ int end_game(dj_judge *j, game_view *v, const char *ending)
 
 /* ---- the master's process and preview ---------------------------------------- */
 
+/* After `process --engine`: a game paused by a disagreement goes on. */
+static int resume_after_decision(dj_judge *j, game_view *v, dj_engine engine,
+                                 dj_buf *out)
+{
+    if (gv_log(j, v, "decide", "processed with the %s engine",
+               dj_engine_name(engine)) < 0)
+        return -1;
+    if (strcmp(v->g.state, "paused") != 0)
+        return 0;
+    snprintf(v->g.state, sizeof v->g.state, "active");
+    v->g.paused_at = 0;
+    if (dj_store_game_set_state(j->store, &v->g) < 0)
+        return judge_store_fail(j);
+    dj_buf_printf(out, "%s: resumed\n", v->g.name);
+    return 0;
+}
+
 int dj_game_process(dj_judge *j, const char *game, dj_buf *out)
+{
+    return dj_game_process_with(j, game, (dj_engine)-1, out);
+}
+
+int dj_game_process_with(dj_judge *j, const char *game, dj_engine engine,
+                         dj_buf *out)
 {
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
     game_view v;
+    bool decided = (int)engine >= 0;
     if (gv_load(j, game, &v) < 0 || gv_require(j, &v, "active paused") < 0 ||
-        process_phase(j, &v, out) < 0 || dj_store_commit(j->store) < 0) {
+        process_phase_with(j, &v, decided ? (int)engine : -1, out) < 0 ||
+        (decided && resume_after_decision(j, &v, engine, out) < 0) ||
+        dj_store_commit(j->store) < 0) {
         if (!j->err[0])
             judge_store_fail(j);
         dj_store_rollback(j->store);
@@ -347,7 +391,7 @@ int dj_game_preview(dj_judge *j, const char *game, dj_buf *out)
             judge_fail(j, "game '%s' has no phase to process", v.g.name);
         } else {
             dj_position before = *v.pos;
-            if (adjudicate_view(j, &v, a) == 0) {
+            if (adjudicate_view(j, &v, dj_game_engine(&v.g), a) == 0) {
                 before.civil_disorder = a->disorder;
                 dj_report_info info;
                 report_info(j, &v, "(preview: nothing saved)",
@@ -530,6 +574,15 @@ static int remind(dj_judge *j, game_view *v, dj_power_set late, dj_buf *out)
     return rc;
 }
 
+/* Process for the tick: a phase the engines disagreed on (the game now
+ * paused) was not processed. */
+static int tick_process(dj_judge *j, game_view *v, dj_buf *out, bool *did)
+{
+    int rc = process_phase(j, v, out);
+    *did = rc == 0;
+    return rc < 0 ? -1 : 0;
+}
+
 /* Decide and act for one game; *did is set when a phase was processed. */
 static int tick_decide(dj_judge *j, game_view *v, dj_buf *out, bool *did)
 {
@@ -540,26 +593,21 @@ static int tick_decide(dj_judge *j, game_view *v, dj_buf *out, bool *did)
      * only powers with something to order are in civil disorder: a game
      * nobody plays any more waits for its deadlines instead of running
      * itself a phase per tick. */
-    if (v->g.early && r.all_ready && (r.must || !r.idle)) {
-        *did = true;
-        return process_phase(j, v, out);
-    }
+    if (v->g.early && r.all_ready && (r.must || !r.idle))
+        return tick_process(j, v, out, did);
     if (remind(j, v, r.late, out) < 0)
         return -1;
     if (!v->phase.deadline || j->now < v->phase.deadline)
         return 0;
-    if (!r.late) {
-        *did = true;
-        return process_phase(j, v, out);
-    }
+    if (!r.late)
+        return tick_process(j, v, out, did);
     if (announce_late(j, v, r.late, out) < 0)
         return -1;
     if (j->now < dj_grace_expiry(&v->sched, v->phase.deadline))
         return 0;
     if (strcmp(v->g.nmr, "cd") != 0)
         return 0; /* the game waits for a replacement */
-    *did = true;
-    return process_phase(j, v, out);
+    return tick_process(j, v, out, did);
 }
 
 static int tick_game(dj_judge *j, const char *name, dj_buf *out,

@@ -199,6 +199,21 @@ static int apply_setting(dj_judge *j, dj_game_rec *g, const char *kv,
             return judge_fail(j, "assignment: 'choice' or 'random', got '%s'",
                               v);
         snprintf(g->assignment, sizeof g->assignment, "%s", v);
+    } else if (!strcmp(key, "engine")) {
+        int e = dj_engine_lookup(v);
+        if (e < 0)
+            return judge_fail(j, "engine: dpjudge, kruijswijk or haplomacy, "
+                                 "got '%s'", v);
+        snprintf(g->engine, sizeof g->engine, "%s",
+                 dj_engine_name((dj_engine)e));
+    } else if (!strcmp(key, "verify")) {
+        int e = dj_engine_lookup(v);
+        if (e < 0 && strcmp(v, "none") != 0 && strcmp(v, "default") != 0)
+            return judge_fail(j, "verify: kruijswijk, dpjudge, haplomacy, "
+                                 "none or default, got '%s'", v);
+        snprintf(g->verify, sizeof g->verify, "%s",
+                 e >= 0 ? dj_engine_name((dj_engine)e)
+                        : strcmp(v, "none") == 0 ? "none" : "");
     } else if (!strcmp(key, "rule")) {
         return set_rule(j, g, v);
     } else if (!strcmp(key, "deadline")) {
@@ -267,6 +282,7 @@ int dj_game_create(dj_judge *j, const char *name, const char *map,
     snprintf(g.observer_press, sizeof g.observer_press, "%s",
              d->observer_press);
     snprintf(g.assignment, sizeof g.assignment, "%s", d->assignment);
+    snprintf(g.engine, sizeof g.engine, "dpjudge");
     g.created_at = j->now;
     if (apply_all(j, &g, settings, nsettings, true, NULL) < 0)
         return -1;

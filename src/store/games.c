@@ -14,7 +14,8 @@
     "id, name, map, rules, state, zone, move_delay, retreat_delay,"        \
     " adjust_delay, time_of_day, days, grace, absence_limit, nmr, early,"  \
     " early_delay, press, assignment, ending, created_at, started_at,"     \
-    " finished_at, paused_at, partial_press, fake_press, observer_press"
+    " finished_at, paused_at, partial_press, fake_press, observer_press,"  \
+    " engine, verify"
 
 static void read_game(sqlite3_stmt *st, dj_game_rec *g)
 {
@@ -45,6 +46,14 @@ static void read_game(sqlite3_stmt *st, dj_game_rec *g)
     g->partial_press = sqlite3_column_int(st, 23);
     g->fake_press = sqlite3_column_int(st, 24);
     st_text(st, 25, g->observer_press, sizeof g->observer_press);
+    st_text(st, 26, g->engine, sizeof g->engine);
+    st_text(st, 27, g->verify, sizeof g->verify);
+}
+
+/* A record filled by hand may leave the engine empty: DPjudge's. */
+static const char *engine(const dj_game_rec *g)
+{
+    return g->engine[0] ? g->engine : "dpjudge";
 }
 
 /* A record filled by hand may leave the newer press fields empty. */
@@ -59,15 +68,17 @@ int dj_store_game_insert(dj_store *s, dj_game_rec *g)
                 "INSERT INTO games (name, map, rules, state, zone, move_delay,"
                 " retreat_delay, adjust_delay, time_of_day, days, grace,"
                 " absence_limit, nmr, early, early_delay, press, assignment,"
-                " created_at, partial_press, fake_press, observer_press)"
+                " created_at, partial_press, fake_press, observer_press,"
+                " engine, verify)"
                 " VALUES (?, ?, ?, 'forming', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                " ?, ?, ?, ?, ?, ?, ?)",
-                "ssssiiiiiiisiissIiis", g->name, g->map, g->rules, g->zone,
+                " ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "ssssiiiiiiisiissIiisss", g->name, g->map, g->rules, g->zone,
                 g->move_delay, g->retreat_delay, g->adjust_delay,
                 g->time_of_day, g->days, g->grace, g->absence_limit, g->nmr,
                 g->early, g->early_delay, g->press, g->assignment,
                 g->created_at, g->partial_press ? 1 : 0,
-                g->fake_press ? 1 : 0, observer_press(g)) < 0)
+                g->fake_press ? 1 : 0, observer_press(g), engine(g),
+                g->verify) < 0)
         return -1;
     g->id = st_last_id(s);
     strcpy(g->state, "forming");
@@ -142,14 +153,14 @@ int dj_store_game_update(dj_store *s, const dj_game_rec *g)
                    " retreat_delay = ?, adjust_delay = ?, time_of_day = ?,"
                    " days = ?, grace = ?, absence_limit = ?, nmr = ?,"
                    " early = ?, early_delay = ?, press = ?, assignment = ?,"
-                   " partial_press = ?, fake_press = ?, observer_press = ?"
-                   " WHERE id = ?",
-                   "ssiiiiiiisiissiisI", g->rules, g->zone, g->move_delay,
+                   " partial_press = ?, fake_press = ?, observer_press = ?,"
+                   " engine = ?, verify = ? WHERE id = ?",
+                   "ssiiiiiiisiissiisssI", g->rules, g->zone, g->move_delay,
                    g->retreat_delay, g->adjust_delay, g->time_of_day,
                    g->days, g->grace, g->absence_limit, g->nmr, g->early,
                    g->early_delay, g->press, g->assignment,
                    g->partial_press ? 1 : 0, g->fake_press ? 1 : 0,
-                   observer_press(g), g->id);
+                   observer_press(g), engine(g), g->verify, g->id);
 }
 
 /* Times of 0 are stored as NULL ("not yet"). */

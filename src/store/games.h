@@ -38,6 +38,9 @@ typedef struct dj_game_rec {
     int fake_press;                 /* 0/1: press may show other recipients */
     char observer_press[8];         /* any, white, none ("": any) */
     char assignment[8];             /* choice, random */
+    char engine[16];                /* dpjudge, kruijswijk, haplomacy */
+    char verify[16];                /* the checking engine, none, or ""
+                                       for the default (dj_game_verifier) */
     char ending[DJ_STORE_TEXT_MAX]; /* how it ended, "" while running */
     int64_t created_at;
     int64_t started_at, finished_at, paused_at;  /* 0 when not yet */

@@ -319,12 +319,22 @@ static const char *const MIGRATION_4[] = {
     "CREATE INDEX orders_phase ON orders (phase_id, power, id)",
     NULL};
 
+/* The movement engine a game uses and the one that checks it ('' for the
+ * default: the other of dpjudge and kruijswijk). */
+static const char *const MIGRATION_5[] = {
+    "ALTER TABLE games ADD COLUMN engine TEXT NOT NULL DEFAULT 'dpjudge'"
+    " CHECK (engine IN ('dpjudge', 'kruijswijk', 'haplomacy'))",
+    "ALTER TABLE games ADD COLUMN verify TEXT NOT NULL DEFAULT ''"
+    " CHECK (verify IN ('', 'dpjudge', 'kruijswijk', 'haplomacy', 'none'))",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
     MIGRATION_2,
     MIGRATION_3,
     MIGRATION_4,
+    MIGRATION_5,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

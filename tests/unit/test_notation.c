@@ -13,9 +13,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "casefile/casefile.h"
+#include "casefile/casewrite.h"
+#include "casefile/check.h"
 #include "reader/notation.h"
 #include "testlib.h"
 
@@ -467,6 +470,77 @@ static void check_jdip_file(const char *srcdir)
     dj_casefile_close(cf);
 }
 
+/* A phase written by dj_case_write reads back and passes judgectl check. */
+static void check_case_roundtrip(const char *srcdir, const dj_map *map)
+{
+    static dj_position pos;
+    static dj_result res;
+    dj_phase spring = {DJ_FALL, 1902, DJ_MOVEMENT};
+    dj_position_empty(map, spring, &pos);
+    static const struct {
+        const char *power, *unit, *order;
+    } setup[] = {
+        {"England", "F nth", "F nth C A lon-bel"},
+        {"England", "A lon", "A lon-bel"},
+        {"France", "A bur", "A bur-mun"},
+        {"France", "A ruh", "A ruh S A bur-mun"},
+        {"Germany", "A mun", "A mun H"},
+    };
+    dj_order orders[8];
+    int n = 0;
+    char err[256];
+    for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++) {
+        int p = dj_map_find_power(map, setup[i].power);
+        dj_unit *u = &pos.units[pos.nunits++];
+        u->power = (int16_t)p;
+        u->type = setup[i].unit[0] == 'F' ? DJ_FLEET : DJ_ARMY;
+        u->loc = (int16_t)dj_map_find_location(map, setup[i].unit + 2);
+        CHECK(dj_notation_parse(map, p, DJ_MOVEMENT, setup[i].order,
+                                &orders[n++], err, sizeof err) == 0);
+    }
+    pos.owner[dj_map_find_location(map, "mun")] =
+        (int16_t)dj_map_find_power(map, "france");
+    dj_rules rules;
+    dj_rules_default(&rules);
+    rules.choice[DJ_RULE_CONVOY_PARADOX] = 'e';
+    CHECK(dj_adjudicate(map, &pos, orders, n, &rules, &res) == 0);
+
+    char path[PATH_LEN];
+    snprintf(path, sizeof path, "casewrite-%d.txt", (int)getpid());
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    dj_case_write_variant(f, map);
+    dj_case_write(f, map, "written", "two lines\nof comment", &pos, orders,
+                  n, &rules, &res);
+    fclose(f);
+
+    char mapdir[PATH_LEN];
+    snprintf(mapdir, sizeof mapdir, "%s/maps", srcdir);
+    dj_casefile *cf = dj_casefile_open(path, mapdir, err, sizeof err);
+    CHECK(cf != NULL);
+    dj_case *c = malloc(sizeof *c);
+    dj_checker *ck = dj_checker_new();
+    if (cf && c && ck && next_case(cf, c)) {
+        CHECK_STR(c->name, "written");
+        CHECK(dj_rule(&c->rules, DJ_RULE_CONVOY_PARADOX) == 'e');
+        CHECK(c->pre.phase.season == DJ_FALL && c->pre.phase.year == 1902);
+        CHECK(c->pre.owner[dj_map_find_location(map, "mun")] ==
+              dj_map_find_power(map, "france"));
+        FILE *devnull = fopen("/dev/null", "w");
+        CHECK(dj_check_case(ck, dj_casefile_map(cf), c, false,
+                            devnull ? devnull : stdout) == DJ_CHECK_PASS);
+        if (devnull)
+            fclose(devnull);
+    }
+    dj_checker_free(ck);
+    free(c);
+    if (cf)
+        dj_casefile_close(cf);
+    remove(path);
+}
+
 static void check_powers(const dj_map *map)
 {
     int eng = dj_map_find_power(map, "England");
@@ -514,6 +588,7 @@ int main(int argc, char **argv)
 
     check_good_file(srcdir);
     check_jdip_file(srcdir);
+    check_case_roundtrip(srcdir, map);
     check_bad_file(srcdir);
     check_noend_file(srcdir);
     check_missing_file();

@@ -117,6 +117,9 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE outbox DROP COLUMN message_id;"
                           "ALTER TABLE outbox DROP COLUMN in_reply_to;"
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
+                          /* version 5's */
+                          "ALTER TABLE games DROP COLUMN engine;"
+                          "ALTER TABLE games DROP COLUMN verify;"
                           "PRAGMA user_version = 1;",
                           NULL, NULL, NULL);
     sqlite3_close(db);
@@ -172,6 +175,8 @@ static void test_migrate_from_3(void)
                           " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
                           " WHERE name IN ('participants', 'orders');"
                           "PRAGMA writable_schema = OFF;"
+                          "ALTER TABLE games DROP COLUMN engine;"
+                          "ALTER TABLE games DROP COLUMN verify;"
                           "PRAGMA user_version = 3;",
                           NULL, NULL, NULL);
     sqlite3_close(db);
@@ -180,6 +185,10 @@ static void test_migrate_from_3(void)
     CHECK(s && dj_store_schema_version(s) == DJ_STORE_SCHEMA_VERSION);
     dj_participant_rec far = player(g.id, 33, "thirty-three@x");
     CHECK(s && dj_store_participant_insert(s, &far) == 0);
+    dj_game_rec got; /* version 5: the engines, DPjudge's by default */
+    CHECK(s && dj_store_game_get(s, "kept3", &got) == 0);
+    CHECK_STR(got.engine, "dpjudge");
+    CHECK_STR(got.verify, "");
     dj_store_close(s);
     sqlite3_open(old, &db);
     CHECK(count_rows(db, "SELECT count(*) FROM participants") == 2);
