@@ -5,7 +5,10 @@
  * case in the `judgectl check` format.
  *
  * Usage: test_crosscheck SRCDIR [--phases N] [--seed S] [--rules PERCENT]
- *                               [--cases DIR] [--show N]
+ *                               [--cases DIR] [--show N] [--map FILE]
+ *
+ * The board is SRCDIR/maps/standard.map unless --map names another (the
+ * variants: chaos.map's 34 powers, pure.map, ...).
  *
  * Phases come from the bench corpus (bench/corpus.c) made harder by
  * bench/hard.c: denser boards, chaos (supports of anything reachable,
@@ -238,7 +241,8 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: %s SRCDIR [--phases N] [--seed S] "
-                        "[--rules PERCENT] [--cases DIR] [--show N]\n",
+                        "[--rules PERCENT] [--cases DIR] [--show N] "
+                        "[--map FILE]\n",
                 argv[0]);
         return 2;
     }
@@ -249,7 +253,11 @@ int main(int argc, char **argv)
     const char *casedir = arg_str(argc, argv, "--cases");
 
     char path[4096], err[256];
-    snprintf(path, sizeof path, "%s/maps/standard.map", argv[1]);
+    const char *map_file = arg_str(argc, argv, "--map");
+    if (map_file)
+        snprintf(path, sizeof path, "%s", map_file);
+    else
+        snprintf(path, sizeof path, "%s/maps/standard.map", argv[1]);
     dj_map *map = dj_map_load(path, err, sizeof err);
     if (!map) {
         fprintf(stderr, "%s\n", err);
@@ -284,7 +292,7 @@ int main(int argc, char **argv)
             snprintf(name, sizeof name, "%s/crosscheck-%ld.txt", casedir, n);
             FILE *f = fopen(name, "w");
             if (f) {
-                fprintf(f, "VARIANT_ALL Standard\n");
+                fprintf(f, "VARIANT_ALL %s\n", map->name);
                 put_case(f, h, h->in, n);
                 fclose(f);
             }
