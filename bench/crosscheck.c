@@ -18,7 +18,8 @@
  * every side, supports of a foreign move into one's own unit and
  * self-supports, order noise (repeated, conflicting, wrong power, types and
  * coasts missing or wrong, orders for empty places), coasts left out or
- * changed everywhere, convoy routes written, a power in civil disorder; and for PERCENT of the phases (default 30) every chapter-4
+ * changed everywhere, convoy routes written, hostile orders (fields out of
+ * range), a power in civil disorder; and for PERCENT of the phases (default 30) every chapter-4
  * rule drawn at random.
  *
  * A disagreement (dj_result_diff, or one engine refusing the phase) is
@@ -216,6 +217,8 @@ static void generate(harness *h)
         hard_coasts(g, p);
     if (corpus_rng_below(&h->rng, 5) == 0)
         hard_paths(g, p);
+    if (corpus_rng_below(&h->rng, 20) == 0)
+        hard_garbage(g, p);
     if (corpus_rng_below(&h->rng, 10) == 0)
         p->pos.civil_disorder =
             DJ_POWER_BIT(corpus_rng_below(&h->rng, h->map->npowers));

@@ -667,3 +667,37 @@ void hard_paths(hard_gen *g, hard_phase *in)
                 g, pos->units[corpus_rng_below(g->rng, pos->nunits)].loc);
     }
 }
+
+/* Hostile input: fields an attacker could put in an order, out of range. */
+void hard_garbage(hard_gen *g, hard_phase *in)
+{
+    int n = g->map->nlocs;
+    for (int k = 0; k < in->norders; k++) {
+        if (corpus_rng_below(g->rng, 100) >= 5)
+            continue;
+        dj_order *o = &in->orders[k];
+        switch (corpus_rng_below(g->rng, 6)) {
+        case 0:
+            o->kind = (dj_order_kind)corpus_rng_below(g->rng, 10);
+            break;
+        case 1:
+            o->dest = (int16_t)(corpus_rng_below(g->rng, n + 4) - 2);
+            break;
+        case 2:
+            o->target = (int16_t)(corpus_rng_below(g->rng, n + 4) - 2);
+            break;
+        case 3:
+            o->unit_type = (dj_unit_type)corpus_rng_below(g->rng, 3);
+            o->target_type = (dj_unit_type)corpus_rng_below(g->rng, 3);
+            break;
+        case 4:
+            o->npath = (int8_t)(corpus_rng_below(g->rng, DJ_MAX_PATH + 5) - 2);
+            for (int i = 0; i < DJ_MAX_PATH; i++)
+                o->path[i] = (int16_t)(corpus_rng_below(g->rng, n + 4) - 2);
+            break;
+        default:
+            o->loc = (int16_t)(corpus_rng_below(g->rng, n + 4) - 2);
+            break;
+        }
+    }
+}

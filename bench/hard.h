@@ -22,6 +22,8 @@
  *                       supports, the unit's own, an army's (4.B.1-4.B.6)
  *   hard_paths          convoy routes written in army moves (4.A.6), now
  *                       and then short of a fleet or with a stranger
+ *   hard_garbage        hostile orders: kinds, places, types and routes
+ *                       out of range
  * hard_rules draws chapter-4 rule choices for `percent` of the phases.
  */
 #ifndef DJ_BENCH_HARD_H
@@ -53,6 +55,7 @@ void hard_head_to_head(hard_gen *g, hard_phase *in);
 void hard_own_target(hard_gen *g, hard_phase *in);
 void hard_coasts(hard_gen *g, hard_phase *in);
 void hard_paths(hard_gen *g, hard_phase *in);
+void hard_garbage(hard_gen *g, hard_phase *in);
 void hard_add_order(hard_phase *in, dj_order o);
 
 /* Rule choices: the defaults, or for `percent` of the calls every rule

@@ -29,7 +29,7 @@
 static bool on_written_route(const mv_ctx *c, int f, int army)
 {
     const dj_order *o = c->u[army].written;
-    if (!o || o->npath == 0 || dj_rule(c->rules, DJ_RULE_CONVOY_PATH) == 'a')
+    if (!o || o->npath <= 0 || dj_rule(c->rules, DJ_RULE_CONVOY_PATH) == 'a')
         return true;
     for (int i = 0; i < o->npath && i < DJ_MAX_PATH; i++)
         if (o->path[i] >= 0 && o->path[i] < c->map->nlocs &&

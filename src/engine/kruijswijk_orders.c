@@ -147,9 +147,8 @@ static dj_why read_support(kj_ctx *c, int ui, const dj_order *o, kj_reading *r)
 {
     const dj_map *m = c->map;
     const kj_unit *u = &c->u[ui];
-    int other = c->at[dj_province(m, o->target)];
-
     r->kind = KJ_SUPPORT;
+    int other = o->target >= 0 ? c->at[dj_province(m, o->target)] : -1;
     if (other < 0)
         return DJ_WHY_NO_TARGET;
     if (other == ui)
@@ -185,7 +184,7 @@ static dj_why read_convoy(kj_ctx *c, int ui, const dj_order *o, kj_reading *r)
     r->kind = KJ_CONVOY;
     if (u->type != DJ_FLEET || m->locs[u->loc].terrain != DJ_WATER)
         return DJ_WHY_CONVOY_NOT_AT_SEA;
-    int army = c->at[dj_province(m, o->target)];
+    int army = o->target >= 0 ? c->at[dj_province(m, o->target)] : -1;
     if (army < 0)
         return DJ_WHY_NO_TARGET;
     const kj_unit *a = &c->u[army];
@@ -414,7 +413,7 @@ static void settle_land_or_sea(kj_ctx *c)
             continue;
         if (u->order >= 0 && dj_map_adjacent(c->map, u->loc, u->dest_prov, DJ_ARMY))
             u->by_sea = goes_by_sea(c, ui);
-        if (u->by_sea && u->order >= 0 && c->orders[u->order].npath == 0 &&
+        if (u->by_sea && u->order >= 0 && c->orders[u->order].npath <= 0 &&
             dj_rule(c->rules, DJ_RULE_CONVOY_PATH) == 'c') {
             u->hopeless = true; /* 4.A.6 c: the route must be written */
             u->hopeless_why = DJ_WHY_PATH_NEEDED;

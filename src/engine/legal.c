@@ -134,7 +134,7 @@ static dj_why check_support(const mv_ctx *c, int ui, const dj_order *o,
 {
     const dj_map *m = c->map;
     const mv_unit *u = &c->u[ui];
-    int t = c->unit_at[dj_province(m, o->target)];
+    int t = o->target >= 0 ? c->unit_at[dj_province(m, o->target)] : -1;
 
     if (t < 0)
         return DJ_WHY_NO_TARGET;
@@ -172,7 +172,7 @@ static dj_why check_convoy(const mv_ctx *c, int ui, const dj_order *o,
 
     if (u->type != DJ_FLEET || m->locs[u->loc].terrain != DJ_WATER)
         return DJ_WHY_CONVOY_NOT_AT_SEA;
-    int t = c->unit_at[dj_province(m, o->target)];
+    int t = o->target >= 0 ? c->unit_at[dj_province(m, o->target)] : -1;
     if (t < 0)
         return DJ_WHY_NO_TARGET;
     int dprov = o->dest >= 0 ? dj_province(m, o->dest) : -1;
@@ -450,7 +450,7 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
         if (u->order >= 0 && dj_map_adjacent(m, u->loc, u->dest_prov, DJ_ARMY))
             u->by_convoy = adjacent_move_by_convoy(c, ui, orders);
         /* 4.A.6 c: a convoyed army must name its route. */
-        if (u->by_convoy && u->order >= 0 && orders[u->order].npath == 0 &&
+        if (u->by_convoy && u->order >= 0 && orders[u->order].npath <= 0 &&
             dj_rule(c->rules, DJ_RULE_CONVOY_PATH) == 'c') {
             u->doomed = true;
             u->doomed_why = DJ_WHY_PATH_NEEDED;
