@@ -182,6 +182,17 @@ int dj_casefile_find_power(const dj_map *map, const char *text)
 
 /* ---- lines --------------------------------------------------------------- */
 
+/* Copy a line (at most LINE_MAX_LEN - 1 characters) into a line buffer:
+ * the reader's hot path, so no snprintf. */
+static void copy_line(char dst[LINE_MAX_LEN], const char *src)
+{
+    size_t n = 0;
+    while (n < LINE_MAX_LEN - 1 && src[n])
+        n++;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 /* Read one raw line into cf->buf; false at end of file. */
 static bool read_raw_line(dj_casefile *cf)
 {
@@ -466,7 +477,7 @@ static bool parse_unit_text(const dj_map *map, const char *text,
                             char *msg, size_t len)
 {
     char copy[LINE_MAX_LEN];
-    snprintf(copy, sizeof copy, "%s", text);
+    copy_line(copy, text);
     char *where = copy;
     size_t n = strcspn(copy, " \t");
     char save = copy[n];
@@ -685,7 +696,7 @@ static bool section_line(dj_casefile *cf, dj_case *c, char *msg, size_t len)
 {
     const dj_map *map = cf->map;
     char line[LINE_MAX_LEN];
-    snprintf(line, sizeof line, "%s", cf->cur);
+    copy_line(line, cf->cur);
     if (cf->section == KW_NONE) {
         snprintf(msg, len, "'%.*s' is not in a section (expected PRESTATE, "
                  "ORDERS, POSTSTATE, ...)", QUOTE_MAX, line);

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -1796,7 +1797,13 @@ int dj_map_find_location(const dj_map *map, const char *text)
 int dj_map_find_power(const dj_map *map, const char *text)
 {
     char key[DJ_NAME_MAX], have[DJ_NAME_MAX];
-    if (!map || !text || !normalise(text, key, sizeof key) || !*key)
+    if (!map || !text)
+        return -1;
+    /* Most lookups name a power exactly: no normalising needed. */
+    for (int i = 0; i < map->npowers; i++)
+        if (strcasecmp(text, map->powers[i].name) == 0)
+            return i;
+    if (!normalise(text, key, sizeof key) || !*key)
         return -1;
     for (int i = 0; i < map->npowers; i++) {
         const dj_power *pw = &map->powers[i];

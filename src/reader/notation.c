@@ -279,7 +279,10 @@ static int lookup_run(const parser *p, int first, int last)
     char name[TEXT_MAX];
     int start = p->tok[first].start;
     int len = p->tok[last].start + p->tok[last].len - start;
-    snprintf(name, sizeof name, "%.*s", len, p->text + start);
+    if (len < 0 || len >= (int)sizeof name)
+        return -1;
+    memcpy(name, p->text + start, (size_t)len); /* hot: no snprintf */
+    name[len] = '\0';
     return dj_map_find_location(p->map, name);
 }
 
