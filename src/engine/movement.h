@@ -29,33 +29,35 @@ typedef enum { MV_HOLD, MV_MOVE, MV_SUPPORT, MV_CONVOY } mv_kind;
 /* Convoy outcome imposed while searching for paradoxes (4.A.2). */
 typedef enum { CV_FREE = 0, CV_SUCCEED, CV_FAIL } mv_convoy_force;
 
+/* Fields ordered and narrowed so a unit fits in 48 bytes: the passes walk
+ * the units again and again.  The enums are stored as uint8_t. */
 typedef struct mv_unit {
+    const dj_order *written; /* the order obeyed, as written (convoy route, 4.A.6) */
+    int order;           /* index of the order obeyed, -1: none (holds) */
+    int16_t support;     /* "support count" */
+    int16_t no_help;     /* size of this unit's no-help list */
     int16_t power;
     int16_t loc;
     int16_t prov;
-    dj_unit_type type;
-    int order;           /* index of the order obeyed, -1: none (holds) */
-    const dj_order *written; /* that order, as written (convoy route, 4.A.6) */
-    mv_kind kind;
     int16_t dest_loc;    /* MV_MOVE: destination location */
     int16_t dest_prov;   /* MV_MOVE: destination province */
-    bool by_convoy;      /* MV_MOVE: travels by convoy */
     int16_t target;      /* MV_SUPPORT/MV_CONVOY: the other unit, -1 none */
     int16_t target_dest; /* support-move/convoy: destination province; -1 hold */
     int16_t target_coast;/* support-move: location written with a coast, -1 */
-    mv_mark mark;
-    bool dislodged;
     int16_t dislodger;   /* unit that dislodged this one */
-    int support;         /* "support count" */
-    int no_help;         /* size of this unit's no-help list */
+    uint8_t type;        /* dj_unit_type */
+    uint8_t kind;        /* mv_kind */
+    uint8_t mark;        /* mv_mark */
+    uint8_t force;       /* mv_convoy_force */
+    uint8_t doomed_why;  /* dj_why: why it cannot succeed */
+    bool by_convoy;      /* MV_MOVE: travels by convoy */
+    bool dislodged;
     bool on_no_help;     /* this supporter is on its target's no-help list */
-    mv_convoy_force force;
     bool convoy_ok;      /* convoyed army whose convoy succeeded */
     bool forced_bounce;  /* 'All Hold' paradox rule: this move fails */
     bool moved;          /* step 10 has moved it */
     bool in_paradox;     /* convoyed army failed by the paradox rule */
     bool doomed;         /* 4.E.1 a-c: impossible move that still counts as one */
-    dj_why doomed_why;   /* why it cannot succeed */
 } mv_unit;
 
 /* One entry of a province's combat list. */
