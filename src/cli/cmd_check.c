@@ -258,7 +258,7 @@ int cmd_check(int argc, char **argv)
     memset(r, 0, sizeof *r);
     if (parse_check_args(argc, argv, &r->opt) < 0)
         return EXIT_USAGE;
-    r->mapdir = cli_maps_directory(r->opt.maps);
+    r->mapdir = cli_maps_directory(r->opt.maps, NULL);
     r->c = malloc(sizeof *r->c);
     bool ok = r->c != NULL;
     for (int e = 0; e < DJ_ENGINE_COUNT; e++)

@@ -7,9 +7,9 @@
  *   configuration  --config FILE, else $DIPJUDGE_CONF, else the installed
  *                  judge.conf when it exists, else the embedded defaults;
  *   database       --db FILE, else $DIPJUDGE_DB, else the configuration's;
- *   maps           --maps DIR, else $DIPJUDGE_MAPDIR, else the
- *                  configuration's maps_dir, else ./maps, else the
- *                  installed maps;
+ *   maps           cli_maps_directory (mapdir.h): --maps, then
+ *                  $DIPJUDGE_MAPDIR, the configuration's maps_dir, ./maps,
+ *                  the installed maps, the source tree's;
  *   clock          $DIPJUDGE_NOW (seconds since 1970, or "2027-01-09
  *                  20:00" UTC) when set, for tests and for replaying a
  *                  game; else the system clock;
@@ -35,14 +35,12 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/mapdir.h"
 #include "command/command.h"
 #include "game/calendar.h"
 #include "game/config.h"
 #include "game/game.h"
 
-#ifndef DJ_MAPDIR
-#define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
-#endif
 #ifndef DJ_SYSCONFDIR
 #define DJ_SYSCONFDIR "/usr/local/etc"
 #endif
@@ -63,11 +61,6 @@ void cli_set_global(const char *config, const char *db, const char *maps)
 
 /* ---- the session -------------------------------------------------------- */
 
-static bool is_directory(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 static const char *env(const char *name)
 {
@@ -90,7 +83,13 @@ static int parse_now(const char *text, int64_t *now)
                          sizeof why);
 }
 
-static dj_judge *open_judge(const char *cmd)
+/*
+ * Open the session.  With `missing`, a database file that does not exist
+ * is not created: *missing is set and NULL returned, for the commands that
+ * only read (a newcomer's `judgectl list` must not leave a database
+ * behind).
+ */
+static dj_judge *open_judge_if(const char *cmd, bool *missing)
 {
     static const char installed[] = DJ_SYSCONFDIR "/dipjudge/judge.conf";
     dj_config cfg;
@@ -107,11 +106,16 @@ static dj_judge *open_judge(const char *cmd)
     const char *db = opt_db ? opt_db : env("DIPJUDGE_DB");
     if (db)
         snprintf(cfg.database, sizeof cfg.database, "%s", db);
-    const char *maps = opt_maps ? opt_maps : env("DIPJUDGE_MAPDIR");
-    if (!maps && cfg.maps_dir[0])
-        maps = cfg.maps_dir;
-    if (!maps)
-        maps = is_directory("maps") ? "maps" : DJ_MAPDIR;
+    const char *maps = cli_maps_directory(opt_maps, cfg.maps_dir);
+    if (missing) {
+        struct stat st;
+        *missing = stat(cfg.database, &st) != 0;
+        if (*missing) {
+            printf("no database at %s: no games here yet (judgectl create "
+                   "makes one)\n", cfg.database);
+            return NULL;
+        }
+    }
 
     int64_t now = (int64_t)time(NULL);
     const char *fake = env("DIPJUDGE_NOW");
@@ -267,6 +271,11 @@ static bool opt_flag(const args *a, const char *name)
         return EXIT_FAILED;                                                 \
     dj_buf out;                                                             \
     dj_buf_init(&out)
+
+static dj_judge *open_judge(const char *cmd)
+{
+    return open_judge_if(cmd, NULL);
+}
 
 /* ---- forming ---------------------------------------------------------------- */
 
@@ -555,7 +564,12 @@ int cmd_eject(int argc, char **argv)
 int cmd_list(int argc, char **argv)
 {
     PARSE("", "", SYN_NONE, 0, 0);
-    OPEN();
+    bool missing = false;
+    dj_judge *j = open_judge_if(argv[0], &missing);
+    if (!j)
+        return missing ? EXIT_OK : EXIT_FAILED;
+    dj_buf out;
+    dj_buf_init(&out);
     int rc = dj_game_list(j, &out);
     return finish(j, argv[0], rc, &out);
 }

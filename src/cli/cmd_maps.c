@@ -95,7 +95,7 @@ int cmd_maps(int argc, char **argv)
             return 2;
         }
     }
-    const char *dir = cli_maps_directory(maps);
+    const char *dir = cli_maps_directory(maps, NULL);
     static char names[MAPS_MAX][MAPS_NAME_MAX];
     int n = map_names(dir, names, MAPS_MAX);
     if (n < 0) {

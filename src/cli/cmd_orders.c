@@ -41,10 +41,6 @@
 #include "engine/rules_map.h"
 #include "reader/interpret.h"
 
-#ifndef DJ_MAPDIR
-#define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
-#endif
-
 enum { ORDERS_OK = 0, ORDERS_UNREAD = 1, ORDERS_USAGE = 2 };
 
 #define ORDERS_MAX_RULES 128 /* --rule options */
@@ -180,7 +176,7 @@ static bool locate_map(const orders_options *opt, char *path, char *dir,
         lower[i] = (char)tolower((unsigned char)map[i]);
     lower[i] = '\0';
     bool ext = i > 4 && strcmp(lower + i - 4, ".map") == 0;
-    const char *mapdir = cli_maps_directory(opt->maps);
+    const char *mapdir = cli_maps_directory(opt->maps, NULL);
     int n = snprintf(path, len, "%s/%s%s", mapdir, lower, ext ? "" : ".map");
     int m = snprintf(dir, len, "%s", mapdir);
     return n >= 0 && (size_t)n < len && m >= 0 && (size_t)m < len;

@@ -36,9 +36,6 @@
 #include "engine/rules.h"
 #include "engine/rules_map.h"
 
-#ifndef DJ_MAPDIR
-#define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
-#endif
 
 enum { RULES_OK = 0, RULES_USAGE = 2 };
 
@@ -163,7 +160,7 @@ static bool map_path(const char *map, const char *maps, char *path, size_t len)
         return false;
     size_t ext = strlen(lower);
     bool has_ext = ext > 4 && strcmp(lower + ext - 4, ".map") == 0;
-    int n = snprintf(path, len, "%s/%s%s", cli_maps_directory(maps), lower,
+    int n = snprintf(path, len, "%s/%s%s", cli_maps_directory(maps, NULL), lower,
                      has_ext ? "" : ".map");
     return n >= 0 && (size_t)n < len;
 }

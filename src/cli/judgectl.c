@@ -23,10 +23,6 @@
 #include "cli/commands.h"
 #include "cli/mapdir.h"
 
-#ifndef DJ_MAPDIR
-#define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
-#endif
-
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 typedef struct command {

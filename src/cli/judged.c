@@ -31,6 +31,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "cli/mapdir.h"
 #include "config.h"
 
 #include <errno.h>
@@ -54,9 +55,6 @@
 #include "mail/send.h"
 #include "store/sending.h"
 
-#ifndef DJ_MAPDIR
-#define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
-#endif
 #ifndef DJ_SYSCONFDIR
 #define DJ_SYSCONFDIR "/usr/local/etc"
 #endif
@@ -212,11 +210,6 @@ static int read_test_env(judged *d)
 
 /* ---- configuration to the modules' structs ----------------------------------- */
 
-static bool is_directory(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 static int load_config(judged *d)
 {
@@ -234,11 +227,7 @@ static int load_config(judged *d)
     const char *db = d->db_opt ? d->db_opt : env("DIPJUDGE_DB");
     if (db)
         snprintf(d->cfg.database, sizeof d->cfg.database, "%s", db);
-    const char *maps = d->maps_opt ? d->maps_opt : env("DIPJUDGE_MAPDIR");
-    if (!maps && d->cfg.maps_dir[0])
-        maps = d->cfg.maps_dir;
-    if (!maps)
-        maps = is_directory("maps") ? "maps" : DJ_MAPDIR;
+    const char *maps = cli_maps_directory(d->maps_opt, d->cfg.maps_dir);
     snprintf(d->maps, sizeof d->maps, "%s", maps);
     snprintf(d->lock_path, sizeof d->lock_path, "%s.outbox-lock",
              d->cfg.database);

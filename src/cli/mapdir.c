@@ -6,6 +6,13 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#ifndef DJ_MAPDIR
+#define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
+#endif
+#ifndef DJ_SRC_MAPDIR
+#define DJ_SRC_MAPDIR DJ_MAPDIR
+#endif
+
 bool cli_is_file(const char *path)
 {
     struct stat st;
@@ -18,12 +25,18 @@ bool cli_is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-const char *cli_maps_directory(const char *option)
+const char *cli_maps_directory(const char *option, const char *configured)
 {
-    if (option)
+    if (option && *option)
         return option;
     const char *env = getenv("DIPJUDGE_MAPDIR");
     if (env && *env)
         return env;
-    return cli_is_directory("maps") ? "maps" : DJ_MAPDIR;
+    if (configured && *configured)
+        return configured;
+    if (cli_is_directory("maps"))
+        return "maps";
+    if (cli_is_directory(DJ_MAPDIR) || !cli_is_directory(DJ_SRC_MAPDIR))
+        return DJ_MAPDIR;
+    return DJ_SRC_MAPDIR;
 }

@@ -98,5 +98,17 @@ $B/judgectl maps --maps "$T/badmaps" >"$T/out" 2>"$T/err"
 check "a broken map makes judgectl maps fail" [ $? -eq 1 ]
 check "and is named with its line" grep -q 'broken.map:1: ' "$T/err"
 
+# A newcomer in an empty directory: `list` says there is no database and
+# makes none; a build tree's judgectl finds the maps with no flags.
+mkdir "$T/empty"
+(cd "$T/empty" && DIPJUDGE_MAPDIR= "$B/judgectl" list) >"$T/out" 2>&1
+check "list without a database says so" grep -q '^no database at dipjudge.db' "$T/out"
+check "and creates none" [ ! -e "$T/empty/dipjudge.db" ]
+if [ ! -d /usr/local/share/dipjudge/maps ]; then
+    (cd "$T/empty" && env -u DIPJUDGE_MAPDIR "$B/judgectl" create g1) >"$T/out" 2>&1
+    check "judgectl create finds the source tree's maps" \
+        grep -q 'created on map standard' "$T/out"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
