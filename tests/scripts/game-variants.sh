@@ -98,6 +98,18 @@ $B/judgectl maps --maps "$T/badmaps" >"$T/out" 2>"$T/err"
 check "a broken map makes judgectl maps fail" [ $? -eq 1 ]
 check "and is named with its line" grep -q 'broken.map:1: ' "$T/err"
 
+# The order reader knows a variant's own places, with the usual tolerance
+# for spelling (Pure's Vienna has the alias Wien).
+GAME_MAP=pure
+check "pure2: set up" game_setup pure2 "$GAME_T0"
+GAME_MAP=
+echo "army moskow moves to berlin" |
+    DIPJUDGE_NOW=$GAME_T0 $J orders pure2 Russia --set >"$T/out" 2>&1
+check "pure: a misspelt place read" grep -q "A MOS - BER: 'moskow' read as Moscow" "$T/out"
+echo "A Wien - Constantinopel" |
+    DIPJUDGE_NOW=$GAME_T0 $J orders pure2 Austria --set >"$T/out" 2>&1
+check "pure: an alias and a misspelling read" grep -q "A VIE - CON" "$T/out"
+
 # A newcomer in an empty directory: `list` says there is no database and
 # makes none; a build tree's judgectl finds the maps with no flags.
 mkdir "$T/empty"
