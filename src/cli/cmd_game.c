@@ -544,10 +544,11 @@ int cmd_terminate(int argc, char **argv)
 
 int cmd_replace(int argc, char **argv)
 {
-    PARSE("--name", "", SYN_REPLACE, 3, 3);
+    PARSE("--name --password", "", SYN_REPLACE, 3, 3);
     OPEN();
     int rc = dj_game_replace(j, a.pos[0], a.pos[1], a.pos[2],
-                             opt_value(&a, "--name"), &out);
+                             opt_value(&a, "--name"),
+                             opt_value(&a, "--password"), &out);
     return finish(j, argv[0], rc, &out);
 }
 

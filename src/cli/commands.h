@@ -45,7 +45,7 @@ int cmd_orders(int argc, char **argv);
 #define SYN_ABSENCE "GAME POWER FROM TO | GAME POWER clear"
 #define SYN_ROLLBACK "GAME [PHASE]"
 #define SYN_TERMINATE "GAME [REASON...]"
-#define SYN_REPLACE "GAME POWER EMAIL [--name NAME]"
+#define SYN_REPLACE "GAME POWER EMAIL [--name NAME] [--password PW]"
 #define SYN_EJECT "GAME POWER"
 #define SYN_HISTORY "GAME [FROM [TO]]"
 #define SYN_OUTBOX "[GAME]"

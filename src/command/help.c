@@ -46,6 +46,7 @@ void dj_command_help(dj_buf *out)
         "The master (SIGNON Mgame password):\n"
         "  PROCESS  PREVIEW  ROLLBACK [phase]  ROLLFORWARD  PAUSE  RESUME\n"
         "  START  BECOME power  EJECT power  TERMINATE [reason]\n"
+        "  REPLACE power address        a new player (password mailed)\n"
         "  SET DEADLINE 2027-01-09 20:00    SET key value (game settings,\n"
         "  as judgectl set: SET PRESS grey, SET MOVEMENT_DELAY 48h)\n");
 }

@@ -504,6 +504,16 @@ static void one_power(const words *ws, cmd *c, cmd_kind kind)
         c->kind = kind;
 }
 
+/* REPLACE power address: the master gives a power to a new player. */
+static void parse_replace(const words *ws, cmd *c)
+{
+    if (ws->n != 3 || !copy_word(c->who, sizeof c->who, ws->w[1]) ||
+        !copy_word(c->arg, sizeof c->arg, ws->w[2]))
+        bad(c, "%s", "REPLACE needs a power and the new player's address");
+    else
+        c->kind = CMD_REPLACE;
+}
+
 static void game_args(const words *ws, cmd *c, cmd_kind kind, int min,
                       int max)
 {
@@ -592,6 +602,8 @@ static void parse_words(const words *ws, cmd *c)
         one_power(ws, c, CMD_BECOME);
     else if (word_is(w, "EJECT"))
         one_power(ws, c, CMD_EJECT);
+    else if (word_is(w, "REPLACE"))
+        parse_replace(ws, c);
     else if (word_is(w, "TERMINATE")) {
         rest_from(ws, 1, c->arg, sizeof c->arg);
         c->kind = CMD_TERMINATE;
@@ -815,7 +827,7 @@ const char *cmd_name(cmd_kind kind)
         [CMD_ROLLFORWARD] = "ROLLFORWARD",
         [CMD_PAUSE] = "PAUSE",         [CMD_RESUME] = "RESUME",
         [CMD_START] = "START",         [CMD_BECOME] = "BECOME",
-        [CMD_EJECT] = "EJECT",         [CMD_TERMINATE] = "TERMINATE",
+        [CMD_EJECT] = "EJECT",         [CMD_REPLACE] = "REPLACE",         [CMD_TERMINATE] = "TERMINATE",
         [CMD_SETTING] = "SET",
     };
     return kind >= 0 && kind < CMD_KIND_COUNT && names[kind] ? names[kind]

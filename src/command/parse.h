@@ -78,6 +78,7 @@ typedef enum cmd_kind {
     CMD_START,
     CMD_BECOME,
     CMD_EJECT,
+    CMD_REPLACE,   /* REPLACE power address */
     CMD_TERMINATE,
     CMD_SETTING,   /* SET KEY VALUE, SET KEY=VALUE, SET DEADLINE ... */
     CMD_KIND_COUNT
@@ -93,7 +94,8 @@ typedef struct cmd {
     char who[CMD_WORD_MAX];      /* SIGNON/JOIN role or power; BECOME, EJECT,
                                     CONCEDE: a power */
     char password[CMD_WORD_MAX]; /* SIGNON, JOIN, OBSERVE, CREATE, PASSWORD */
-    char arg[CMD_LINE_MAX];      /* the rest: HISTORY from, address, absence
+    char arg[CMD_LINE_MAX];      /* the rest: HISTORY from, address (also
+                                    REPLACE's), absence
                                     from, phase, reason, setting key=value,
                                     CREATE settings */
     char arg2[CMD_LINE_MAX];     /* HISTORY to, absence to */

@@ -607,6 +607,9 @@ static int run_master_cmd(session *s, const cmd *c, dj_buf *res)
         return game_rc(s, dj_game_start(s->j, s->game, true, res));
     case CMD_EJECT:
         return game_rc(s, dj_game_eject(s->j, s->game, c->who, res));
+    case CMD_REPLACE:
+        return game_rc(s, dj_game_replace(s->j, s->game, c->who, c->arg,
+                                          NULL, NULL, res));
     case CMD_TERMINATE: {
         char reason[CMD_LINE_MAX];
         snprintf(reason, sizeof reason, "%s", c->arg);
@@ -668,6 +671,9 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
     case CMD_PASSWORD:
         if (need_signon(s) < 0 || check_new_password(s, c->password) < 0)
             return RUN_FAILED;
+        if (is_master(s) && s->power[0]) /* after BECOME: that power's */
+            return game_rc(s, dj_game_set_power_password(
+                                  s->j, s->game, s->power, c->password, res));
         return game_rc(s, dj_game_set_password(s->j, &s->id, c->password,
                                                res));
     case CMD_ADDRESS: return run_address(s, c, res);
@@ -692,6 +698,7 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
     case CMD_ROLLBACK:
     case CMD_START:
     case CMD_EJECT:
+    case CMD_REPLACE:
     case CMD_TERMINATE: return run_master_cmd(s, c, res);
     case CMD_BECOME: return run_become(s, c, res);
     case CMD_SETTING: return run_setting(s, c, res);

@@ -304,6 +304,43 @@ int dj_game_set_password(dj_judge *j, const dj_signon *id,
     return gv_with_game(j, id->game, do_password, &a, out);
 }
 
+typedef struct power_password_arg {
+    const char *power, *password;
+} power_password_arg;
+
+/* The master, having BECOME a power, sets that power's player's password. */
+static int do_power_password(dj_judge *j, game_view *v, void *arg,
+                             dj_buf *out)
+{
+    const power_password_arg *a = arg;
+    int power = gv_power(j, v, a->power);
+    if (power < 0)
+        return -1;
+    dj_participant_rec *p = gv_player(v, power);
+    if (!p || !p->email[0])
+        return judge_fail(j, "%s has no player to give a password to",
+                          gv_power_name(v, power));
+    if (dj_password_hash(a->password, p->password_hash,
+                         sizeof p->password_hash) < 0)
+        return judge_fail(j, "cannot hash the password");
+    if (dj_store_participant_update(j->store, p) < 0)
+        return judge_store_fail(j);
+    if (gv_log(j, v, "password", "%s (by the master)",
+               gv_power_name(v, power)) < 0)
+        return -1;
+    dj_buf_printf(out, "%s: password of %s changed\n", v->g.name,
+                  gv_power_name(v, power));
+    return 0;
+}
+
+int dj_game_set_power_password(dj_judge *j, const char *game,
+                               const char *power, const char *password,
+                               dj_buf *out)
+{
+    power_password_arg a = {power, password};
+    return gv_with_game(j, game, do_power_password, &a, out);
+}
+
 /* One address: something@something, no spaces, quotes, commas or angle
  * brackets (it goes into mail headers later). */
 static bool address_ok(const char *a)

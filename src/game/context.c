@@ -18,6 +18,7 @@
 
 #include "engine/rules_map.h"
 #include "game/game_int.h"
+#include "game/report.h"
 #include "game/snapshot.h"
 #include "store/mail.h"
 
@@ -335,6 +336,32 @@ int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
             rc = judge_store_fail(j);
     }
     free(sent);
+    return rc;
+}
+
+int gv_notice(dj_judge *j, const game_view *v, const char *what,
+              const char *text)
+{
+    dj_buf body, subject;
+    dj_buf_init(&body);
+    dj_buf_init(&subject);
+    dj_report_info info = {j->cfg.judge_name, v->g.name, v->g.map, NULL,
+                           false, NULL};
+    dj_buf when;
+    dj_buf_init(&when);
+    if (v->phase.deadline) {
+        gv_time(v, v->phase.deadline, &when);
+        info.deadline = when.data;
+    }
+    dj_report_header(v->map, &v->pos->phase, &info, &body);
+    dj_buf_printf(&body, "\n%s\n", text);
+    gv_subject(j, v, v->phase.name, what, &subject);
+    int rc = gv_mail_all(j, v, 0, "notice", subject.data, body.data,
+                         DJ_ALL_POWERS,
+                         true);
+    dj_buf_free(&body);
+    dj_buf_free(&subject);
+    dj_buf_free(&when);
     return rc;
 }
 

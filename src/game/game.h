@@ -176,9 +176,15 @@ int dj_game_resume(dj_judge *j, const char *game, dj_buf *out);
 int dj_game_terminate(dj_judge *j, const char *game, const char *reason,
                       dj_buf *out);
 
-/* A new player takes over a power; the old one is kept as "replaced". */
+/*
+ * A new player takes over a power; the old one is kept as "replaced".
+ * The new player's password is `password`, or one generated when NULL;
+ * either way it is mailed to them with how to sign on, and everyone is
+ * told the power has a new player.
+ */
 int dj_game_replace(dj_judge *j, const char *game, const char *power,
-                    const char *email, const char *name, dj_buf *out);
+                    const char *email, const char *name, const char *password,
+                    dj_buf *out);
 /* The power's player leaves; a civil-disorder dummy plays it. */
 int dj_game_eject(dj_judge *j, const char *game, const char *power,
                   dj_buf *out);
@@ -234,6 +240,10 @@ int dj_game_signon(dj_judge *j, const char *game, const char *who,
                    const char *password, const char *sender, dj_signon *id);
 
 /* A signed-on participant's new password (stored hashed). */
+/* A master's SET PASSWORD after BECOME: the power's player's password. */
+int dj_game_set_power_password(dj_judge *j, const char *game,
+                               const char *power, const char *password,
+                               dj_buf *out);
 int dj_game_set_password(dj_judge *j, const dj_signon *id,
                          const char *password, dj_buf *out);
 

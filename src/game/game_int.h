@@ -122,6 +122,13 @@ int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
                 const char *kind, const char *subject, const char *body,
                 dj_power_set powers, bool observers);
 
+/*
+ * A notice to everyone in the game (players, observers, masters): the
+ * report header, then `text`; subject "judge:game - PHASE what".
+ */
+int gv_notice(dj_judge *j, const game_view *v, const char *what,
+              const char *text);
+
 /* Format a time in the game's zone ("Sat 09 Jan 2027 20:00 CET"). */
 void gv_time(const game_view *v, int64_t t, dj_buf *out);
 

@@ -18,6 +18,7 @@
 
 #include "game/game_int.h"
 #include "game/password.h"
+#include "store/mail.h"
 #include "game/report.h"
 #include "game/snapshot.h"
 
@@ -45,8 +46,10 @@ int gv_with_game(dj_judge *j, const char *game, gv_action_fn fn, void *arg,
     return rc;
 }
 
-static int new_player(dj_judge *j, game_view *v, int power, const char *email,
-                      const char *name, const char *status)
+/* A new player row for a power; its password (hashed) when one is given. */
+static int new_player_with(dj_judge *j, game_view *v, int power,
+                           const char *email, const char *name,
+                           const char *status, const char *password)
 {
     dj_participant_rec p;
     memset(&p, 0, sizeof p);
@@ -57,9 +60,18 @@ static int new_player(dj_judge *j, game_view *v, int power, const char *email,
     snprintf(p.name, sizeof p.name, "%s", name ? name : "");
     snprintf(p.status, sizeof p.status, "%s", status);
     p.joined_at = j->now;
+    if (password && *password &&
+        dj_password_hash(password, p.password_hash, sizeof p.password_hash) < 0)
+        return judge_fail(j, "cannot hash the password");
     if (dj_store_participant_insert(j->store, &p) < 0)
         return judge_store_fail(j);
     return gv_reload_parts(j, v);
+}
+
+static int new_player(dj_judge *j, game_view *v, int power, const char *email,
+                      const char *name, const char *status)
+{
+    return new_player_with(j, v, power, email, name, status, NULL);
 }
 
 /* A player leaves (replaced or resigned). */
@@ -513,32 +525,6 @@ int dj_game_absence(dj_judge *j, const char *game, const char *power,
 
 /* ---- pause, resume, terminate -------------------------------------------------------- */
 
-static int notice(dj_judge *j, game_view *v, const char *what,
-                  const char *text)
-{
-    dj_buf body, subject;
-    dj_buf_init(&body);
-    dj_buf_init(&subject);
-    dj_report_info info = {j->cfg.judge_name, v->g.name, v->g.map, NULL,
-                           false, NULL};
-    dj_buf when;
-    dj_buf_init(&when);
-    if (v->phase.deadline) {
-        gv_time(v, v->phase.deadline, &when);
-        info.deadline = when.data;
-    }
-    dj_report_header(v->map, &v->pos->phase, &info, &body);
-    dj_buf_printf(&body, "\n%s\n", text);
-    gv_subject(j, v, v->phase.name, what, &subject);
-    int rc = gv_mail_all(j, v, 0, "notice", subject.data, body.data,
-                         DJ_ALL_POWERS,
-                         true);
-    dj_buf_free(&body);
-    dj_buf_free(&subject);
-    dj_buf_free(&when);
-    return rc;
-}
-
 static int do_pause(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     (void)arg;
@@ -549,7 +535,7 @@ static int do_pause(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     if (dj_store_game_set_state(j->store, &v->g) < 0)
         return judge_store_fail(j);
     if (gv_log(j, v, "pause", "%s", v->phase.name) < 0 ||
-        notice(j, v, "Paused",
+        gv_notice(j, v, "Paused",
                "The game master has paused the game: no deadline will "
                "pass until it resumes.") < 0)
         return -1;
@@ -579,7 +565,7 @@ static int do_resume(dj_judge *j, game_view *v, void *arg, dj_buf *out)
             return judge_store_fail(j);
     }
     if (gv_log(j, v, "resume", "%s", v->phase.name) < 0 ||
-        notice(j, v, "Resumed", "The game master has resumed the game.") < 0)
+        gv_notice(j, v, "Resumed", "The game master has resumed the game.") < 0)
         return -1;
     dj_buf_printf(out, "%s: resumed; %s deadline ", v->g.name, v->phase.name);
     gv_time(v, v->phase.deadline, out);
@@ -617,8 +603,41 @@ int dj_game_terminate(dj_judge *j, const char *game, const char *reason,
 /* ---- replace and eject ---------------------------------------------------------------- */
 
 typedef struct replace_arg {
-    const char *power, *email, *name;
+    const char *power, *email, *name, *password;
 } replace_arg;
+
+/* The new player is mailed the power, the password and how to sign on. */
+static int welcome_mail(dj_judge *j, game_view *v, int p, const char *email,
+                        const char *password)
+{
+    dj_buf body, subject;
+    dj_buf_init(&body);
+    dj_buf_init(&subject);
+    dj_buf_printf(&body,
+                  "Welcome to game '%s': the game master has given you %s.\n"
+                  "\nYour password: %s\n"
+                  "Sign on with:   SIGNON %c%s %s\n"
+                  "then write your orders, one a line.  Change the password "
+                  "with SET PASSWORD.\n",
+                  v->g.name, gv_power_name(v, p), password,
+                  v->map->powers[p].letter, v->g.name, password);
+    if (v->phase.deadline) {
+        dj_buf_printf(&body, "\nThe current phase is %s; deadline ",
+                      v->phase.name);
+        gv_time(v, v->phase.deadline, &body);
+        dj_buf_append(&body, ".\n");
+    }
+    gv_subject(j, v, v->phase.name, "Welcome", &subject);
+    int rc = 0;
+    if (!dj_buf_ok(&body) || !dj_buf_ok(&subject))
+        rc = judge_fail(j, "out of memory");
+    else if (dj_store_outbox_add(j->store, v->g.id, 0, "notice", email,
+                                 subject.data, body.data, j->now) < 0)
+        rc = judge_store_fail(j);
+    dj_buf_free(&body);
+    dj_buf_free(&subject);
+    return rc;
+}
 
 static int do_replace(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
@@ -649,41 +668,49 @@ static int do_replace(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                  "The game master has removed the player of %s: %s is in "
                  "civil disorder until a replacement is found.",
                  gv_power_name(v, p), gv_power_name(v, p));
-        if (notice(j, v, "Player ejected", text) < 0)
+        if (gv_notice(j, v, "Player ejected", text) < 0)
             return -1;
         dj_buf_printf(out, "%s: %s ejected; %s is in civil disorder\n",
                       v->g.name, was, gv_power_name(v, p));
         return 0;
     }
-    if (new_player(j, v, p, a->email, a->name, "playing") < 0 ||
+    char password[64];
+    if (a->password && *a->password)
+        snprintf(password, sizeof password, "%s", a->password);
+    else if (dj_password_generate(password, sizeof password) < 0)
+        return judge_fail(j, "cannot make a password: no random source");
+    if (new_player_with(j, v, p, a->email, a->name, "playing", password) < 0 ||
         gv_log(j, v, "replace", "%s %s by %s", gv_power_name(v, p), was,
-               a->email) < 0)
+               a->email) < 0 ||
+        welcome_mail(j, v, p, a->email, password) < 0)
         return -1;
     char text[256];
     snprintf(text, sizeof text,
              "%s has a new player.  Welcome!  (The game master replaced "
              "the previous one.)",
              gv_power_name(v, p));
-    if (notice(j, v, "Player replaced", text) < 0)
+    if (gv_notice(j, v, "Player replaced", text) < 0)
         return -1;
-    dj_buf_printf(out, "%s: %s now plays %s\n", v->g.name, a->email,
-                  gv_power_name(v, p));
+    dj_buf_printf(out, "%s: %s now plays %s; the password was mailed to "
+                       "them\n",
+                  v->g.name, a->email, gv_power_name(v, p));
     return 0;
 }
 
 int dj_game_replace(dj_judge *j, const char *game, const char *power,
-                    const char *email, const char *name, dj_buf *out)
+                    const char *email, const char *name, const char *password,
+                    dj_buf *out)
 {
     if (!email || !*email)
         return judge_fail(j, "an address is needed for the new player");
-    replace_arg a = {power, email, name};
+    replace_arg a = {power, email, name, password};
     return gv_with_game(j, game, do_replace, &a, out);
 }
 
 int dj_game_eject(dj_judge *j, const char *game, const char *power,
                   dj_buf *out)
 {
-    replace_arg a = {power, NULL, NULL};
+    replace_arg a = {power, NULL, NULL, NULL};
     return gv_with_game(j, game, do_replace, &a, out);
 }
 
@@ -731,7 +758,7 @@ static int do_resign(dj_judge *j, game_view *v, void *arg, dj_buf *out)
              "The player of %s has resigned: %s is in civil disorder until "
              "the game master finds a replacement.",
              gv_power_name(v, power), gv_power_name(v, power));
-    if (notice(j, v, "Player resigned", text) < 0)
+    if (gv_notice(j, v, "Player resigned", text) < 0)
         return -1;
     dj_buf_printf(out, "%s: %s has resigned; %s is in civil disorder\n",
                   v->g.name, was, gv_power_name(v, power));

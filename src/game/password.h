@@ -21,4 +21,13 @@ int dj_password_hash(const char *password, char *out, size_t len);
  */
 bool dj_password_check(const char *password, const char *hash);
 
+#define DJ_PASSWORD_GENERATED 12 /* letters in a generated password */
+
+/*
+ * A new random password (DJ_PASSWORD_GENERATED letters and digits that
+ * cannot be mistaken for one another) into out.  Returns 0, or -1 when
+ * the system's random source cannot be read or out is too small.
+ */
+int dj_password_generate(char *out, size_t len);
+
 #endif

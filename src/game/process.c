@@ -139,6 +139,62 @@ static void power_list(const game_view *v, dj_power_set mask, dj_buf *out)
         }
 }
 
+/* "France, Italy and Turkey", for players to read. */
+static void power_names(const game_view *v, dj_power_set mask, dj_buf *out)
+{
+    int total = 0, n = 0;
+    for (int p = 0; p < v->map->npowers; p++)
+        total += (mask >> p & 1u) != 0;
+    for (int p = 0; p < v->map->npowers; p++)
+        if (mask >> p & 1u) {
+            n++;
+            dj_buf_printf(out, "%s%s",
+                          n == 1 ? "" : n == total ? " and " : ", ",
+                          gv_power_name(v, p));
+        }
+}
+
+/* The results name the powers that had to order and sent nothing. */
+static void missing_orders(const game_view *v, const adjudication *a,
+                           dj_buf *out)
+{
+    dj_power_set none = 0;
+    for (int p = 0; p < v->map->npowers; p++)
+        if (power_alive(v->map, v->pos, p) &&
+            power_must_order(v->map, v->pos, p) && !a->set.has[p])
+            none |= DJ_POWER_BIT(p);
+    if (!none)
+        return;
+    dj_buf_append(out, "\nNo orders received from ");
+    power_names(v, none, out);
+    dj_buf_append(out, ".\n");
+}
+
+/* Everyone is told who went into civil disorder, and why. */
+static int disorder_notice(dj_judge *j, game_view *v, dj_power_set newly)
+{
+    dj_buf text, names;
+    dj_buf_init(&text);
+    dj_buf_init(&names);
+    power_names(v, newly, &names);
+    bool one = (newly & (newly - 1)) == 0;
+    dj_buf_printf(&text,
+                  "Civil disorder: %s sent no orders for %s by the deadline "
+                  "and %s now in civil disorder.\n"
+                  "Until %s again or the game master finds a replacement, "
+                  "%s units hold, %s dislodged units disband, %s builds "
+                  "are waived and the judge chooses %s removals.\n",
+                  names.data, v->phase.name, one ? "is" : "are",
+                  one ? "its player orders" : "their players order",
+                  one ? "its" : "their", one ? "its" : "their",
+                  one ? "its" : "their", one ? "its" : "their");
+    int rc = dj_buf_ok(&text) ? gv_notice(j, v, "Civil disorder", text.data)
+                              : judge_fail(j, "out of memory");
+    dj_buf_free(&text);
+    dj_buf_free(&names);
+    return rc;
+}
+
 /* ---- saving a processed phase -------------------------------------------------- */
 
 /* Statuses after the phase: new civil disorder, eliminations. */
@@ -243,6 +299,16 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
     }
     result_detail(v, a, &detail);
     power_list(v, a->disorder, &disorder);
+    missing_orders(v, a, &report);
+    if (over) {
+        dj_buf_append(&report, "\nThe final position:\n\n");
+        dj_report_position(v->map, &a->res.next, &report);
+        if (a->res.next.phase.type != DJ_ADJUSTMENT &&
+            before.phase.season != DJ_FALL) {
+            dj_buf_append(&report, "\n");
+            dj_report_centres(v->map, &a->res.next, &report);
+        }
+    }
     gv_subject(j, v, v->phase.name, "Results", &subject);
     if (!dj_buf_ok(&detail) || !dj_buf_ok(&disorder) || !dj_buf_ok(&subject)) {
         judge_fail(j, "out of memory");
@@ -270,6 +336,8 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
     }
     if (gv_mail_all(j, v, v->phase.id, "results", subject.data, report.data,
                     DJ_ALL_POWERS, true) < 0)
+        goto done;
+    if (a->newly && disorder_notice(j, v, a->newly) < 0)
         goto done;
     if (gv_log(j, v, "process", "%s%s%s", v->phase.name,
                a->newly ? "; civil disorder: " : "",
@@ -318,6 +386,12 @@ int end_game(dj_judge *j, game_view *v, const char *ending)
     report_info(j, v, NULL, true, ending, &info);
     dj_report_header(v->map, NULL, &info, &body);
     dj_buf_printf(&body, "\n%s\nThe game '%s' is over.\n", ending, v->g.name);
+    if (v->has_phase && v->pos) {
+        dj_buf_append(&body, "\nThe final position:\n\n");
+        dj_report_position(v->map, v->pos, &body);
+        dj_buf_append(&body, "\n");
+        dj_report_centres(v->map, v->pos, &body);
+    }
     gv_subject(j, v, v->has_phase ? v->phase.name : "-", "Game over",
                &subject);
     int rc = 0;

@@ -73,6 +73,33 @@ static int target_seq(dj_judge *j, game_view *v, const char *phase,
     return 0;
 }
 
+/* Everyone is told which results no longer count and what comes next. */
+static int rollback_notice(dj_judge *j, game_view *v,
+                           const dj_phase_rec *target, int64_t deadline,
+                           const dj_buf *voided)
+{
+    dj_buf text;
+    dj_buf_init(&text);
+    dj_buf_printf(&text, "The game master has rolled the game back to %s.\n",
+                  target->name);
+    if (voided->len)
+        dj_buf_printf(&text, "The results of %s are void: the game goes on "
+                             "from the position before them.\n",
+                      voided->data);
+    dj_buf_printf(&text, "Orders for %s are taken again; the orders that "
+                         "were on file for it still stand until you change "
+                         "them.\nDeadline: ",
+                  target->name);
+    gv_time(v, deadline, &text);
+    dj_buf_append(&text, "\n");
+    snprintf(v->phase.name, sizeof v->phase.name, "%s", target->name);
+    v->phase.deadline = deadline;
+    int rc = dj_buf_ok(&text) ? gv_notice(j, v, "Rolled back", text.data)
+                              : judge_fail(j, "out of memory");
+    dj_buf_free(&text);
+    return rc;
+}
+
 static int do_rollback(dj_judge *j, game_view *v, const char *phase,
                        dj_buf *out)
 {
@@ -95,20 +122,26 @@ static int do_rollback(dj_judge *j, game_view *v, const char *phase,
     snprintf(rb.prev_state, sizeof rb.prev_state, "%s", v->g.state);
     snprintf(rb.prev_ending, sizeof rb.prev_ending, "%s", v->g.ending);
     int rc = -1;
+    dj_buf voided;
+    dj_buf_init(&voided);
     if (dj_store_rollback_insert(j->store, &rb) < 0)
         goto store_fail;
 
     dj_phase_rec *list = NULL;
-    int n = 0;
+    int n = 0, nvoid = 0;
     if (dj_store_phase_list(j->store, v->g.id, &list, &n) < 0)
         goto store_fail;
-    for (int i = 0; i < n; i++)
-        if (list[i].seq >= seq &&
-            dj_store_phase_set_status(j->store, list[i].id, "undone",
+    for (int i = 0; i < n; i++) {
+        if (list[i].seq < seq)
+            continue;
+        if (strcmp(list[i].status, "done") == 0)
+            dj_buf_printf(&voided, "%s%s", nvoid++ ? ", " : "", list[i].name);
+        if (dj_store_phase_set_status(j->store, list[i].id, "undone",
                                       rb.id) < 0) {
             dj_phase_recs_free(list, n);
             goto store_fail;
         }
+    }
     dj_phase_recs_free(list, n);
 
     /* The copy: same position; deadline from now in the game's schedule. */
@@ -127,6 +160,8 @@ static int do_rollback(dj_judge *j, game_view *v, const char *phase,
     copy.deadline = gv_deadline(j, v, pos->phase.type);
     copy.late_at = 0;
     copy.rollback_id = 0;
+    /* The notice speaks of the phase now taking orders. */
+    *v->pos = *pos;
     free(pos);
     if (dj_store_phase_insert(j->store, &copy) < 0 ||
         dj_store_orders_copy(j->store, target.id, copy.id) < 0 ||
@@ -142,6 +177,8 @@ static int do_rollback(dj_judge *j, game_view *v, const char *phase,
     }
     if (gv_log(j, v, "rollback", "%s to %s", v->phase.name, target.name) < 0)
         goto done;
+    if (rollback_notice(j, v, &target, copy.deadline, &voided) < 0)
+        goto done;
     dj_buf_printf(out, "%s: rolled back to %s; deadline ", v->g.name,
                   target.name);
     gv_time(v, copy.deadline, out);
@@ -151,6 +188,7 @@ static int do_rollback(dj_judge *j, game_view *v, const char *phase,
 store_fail:
     judge_store_fail(j);
 done:
+    dj_buf_free(&voided);
     dj_phase_rec_free(&target);
     return rc;
 }

@@ -324,6 +324,29 @@ fail:
     return -1;
 }
 
+/* Every player hears of a change of deadline or of the game's settings. */
+static int settings_notice(dj_judge *j, game_view *v, const char *what,
+                           int64_t new_deadline)
+{
+    dj_buf text;
+    dj_buf_init(&text);
+    dj_buf_printf(&text, "The game master changed the game's settings: %s\n",
+                  what);
+    if (new_deadline) {
+        dj_buf_printf(&text, "The deadline for %s is now ", v->phase.name);
+        gv_time(v, new_deadline, &text);
+        dj_buf_append(&text, ".\n");
+        v->phase.deadline = new_deadline;
+    }
+    int rc = dj_buf_ok(&text)
+                 ? gv_notice(j, v, new_deadline ? "Deadline changed"
+                                                : "Settings changed",
+                             text.data)
+                 : judge_fail(j, "out of memory");
+    dj_buf_free(&text);
+    return rc;
+}
+
 int dj_game_set(dj_judge *j, const char *game, const char *const *settings,
                 int nsettings, dj_buf *out)
 {
@@ -355,6 +378,9 @@ int dj_game_set(dj_judge *j, const char *game, const char *const *settings,
     for (int i = 0; i < nsettings; i++)
         dj_buf_printf(&what, "%s%s", i ? " " : "", settings[i]);
     int rc = gv_log(j, &v, "set", "%s", what.data);
+    if (rc == 0 && strcmp(v.g.state, "forming") != 0)
+        rc = settings_notice(j, &v, what.data,
+                             has_current && deadline != before ? deadline : 0);
     dj_buf_free(&what);
     if (rc < 0)
         goto fail;
