@@ -11,8 +11,9 @@
 set -euo pipefail
 
 PACKAGES=(build-essential autoconf automake libtool pkg-config
-          libetpan-dev libsqlite3-dev libconfig-dev libcrypt-dev valgrind clang
-          libclang-rt-dev tzdata sqlite3
+          libetpan-dev libsqlite3-dev libconfig-dev libcrypt-dev libcairo2-dev
+          valgrind clang
+          libclang-rt-dev tzdata sqlite3 libxml2-utils poppler-utils
           postfix dovecot-imapd dovecot-pop3d libsasl2-modules openssl)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

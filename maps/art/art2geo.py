@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+# art2geo.py — turn a board drawn as a grid of letters (maps/art/*.art) into
+# a geometry file (maps/*.geo, format in maps/README.md).
+#
+# Why a grid: every cell belongs to exactly one area, so neighbouring areas
+# share their borders by construction and the board has no gaps.  Borders
+# are then rounded: each border between two junctions (where three areas
+# meet, or the frame) is smoothed once, the same way from both sides, so the
+# rounded outlines still meet exactly.
+#
+# It also checks the drawing against the map: provinces that touch in the
+# picture must be neighbours in the map file and the other way round
+# (warnings on stderr).  Usage:
+#   art2geo.py BOARD.art MAPFILE [MAPFILE...] > BOARD.geo
+import re
+import sys
+
+
+def read_art(path):
+    keys, grid, cell, in_grid, at = {}, [], 15, False, {}
+    for n, line in enumerate(open(path), 1):
+        line = line.rstrip("\n")
+        if in_grid:
+            if line:
+                grid.append(line)
+            continue
+        if not line or line.startswith("#"):
+            continue
+        w = line.split()
+        if w[0] == "cell":
+            cell = int(w[1])
+        elif w[0] == "key":
+            keys[w[1]] = (w[2], w[3])
+        elif w[0] == "at":
+            at[w[1]] = (int(w[2]), int(w[3]))
+        elif w[0] == "grid":
+            in_grid = True
+        else:
+            sys.exit(f"{path}:{n}: unknown line")
+    width = len(grid[0])
+    for y, row in enumerate(grid):
+        if len(row) != width:
+            sys.exit(f"{path}: grid row {y} has {len(row)} cells, not {width}")
+        for ch in row:
+            if ch not in keys:
+                sys.exit(f"{path}: grid row {y}: letter {ch!r} has no key")
+    return keys, grid, cell, at
+
+
+def read_neighbours(paths):
+    pairs, coasts = set(), {}
+    for path in paths:
+        for line in open(path):
+            m = re.match(r"^(WATER|COAST|LAND)\s+(\S+)\s+ABUTS\s+(.*)", line)
+            if not m:
+                continue
+            a = m.group(2).lower()
+            for b in m.group(3).split():
+                b = b.lower()
+                for x, y in ((a, b), (b, a)):
+                    if "/" in x:
+                        coasts.setdefault(x, set()).add(y.split("/")[0])
+                pairs.add(tuple(sorted((a.split("/")[0], b.split("/")[0]))))
+    return pairs, coasts
+
+
+def main():
+    keys, grid, cell, at = read_art(sys.argv[1])
+    pairs, coasts = read_neighbours(sys.argv[2:])
+    H, W = len(grid), len(grid[0])
+    name = lambda x, y: keys[grid[y][x]][0] if 0 <= x < W and 0 <= y < H else None
+    kind = {v[0]: v[1] for v in keys.values()}
+
+    # The drawing's neighbours against the map's.
+    seen = set()
+    for y in range(H):
+        for x in range(W):
+            for dx, dy in ((1, 0), (0, 1)):
+                a, b = name(x, y), name(x + dx, y + dy)
+                if b and a != b and not a.startswith("_") and not b.startswith("_") \
+                        and "impassable" not in (kind[a], kind[b]):
+                    seen.add(tuple(sorted((a, b))))
+    for p in sorted(pairs - seen):
+        print("warning: neighbours in the map, apart in the picture:", *p, file=sys.stderr)
+    for p in sorted(seen - pairs):
+        print("warning: touching in the picture, not neighbours in the map:", *p, file=sys.stderr)
+
+    # Directed border edges of each area, area on the right (clockwise).
+    edges = {}
+    for y in range(H):
+        for x in range(W):
+            a = name(x, y)
+            for (dx, dy), e in (((0, -1), ((x, y), (x + 1, y))),
+                                ((1, 0), ((x + 1, y), (x + 1, y + 1))),
+                                ((0, 1), ((x + 1, y + 1), (x, y + 1))),
+                                ((-1, 0), ((x, y + 1), (x, y)))):
+                if name(x + dx, y + dy) != a:
+                    edges.setdefault(a, {}).setdefault(e[0], []).append(e[1])
+
+    def fixed(v):
+        x, y = v
+        if x in (0, W) or y in (0, H):
+            return True
+        around = [name(x - 1, y - 1), name(x, y - 1), name(x - 1, y), name(x, y)]
+        if len(set(around)) >= 3:
+            return True
+        return around[0] == around[3] and around[1] == around[2] and around[0] != around[1]
+
+    def mid(a, b):
+        return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+
+    def chaikin_open(pts, times):
+        for _ in range(times):
+            out = [pts[0]]
+            n = len(pts) - 1
+            for i in range(n):
+                a, b = pts[i], pts[i + 1]
+                if i > 0:
+                    out.append((0.75 * a[0] + 0.25 * b[0], 0.75 * a[1] + 0.25 * b[1]))
+                if i < n - 1:
+                    out.append((0.25 * a[0] + 0.75 * b[0], 0.25 * a[1] + 0.75 * b[1]))
+            out.append(pts[-1])
+            pts = out
+        return pts
+
+    def smooth_run(run):
+        pts = [run[0]] + [mid(run[i], run[i + 1]) for i in range(len(run) - 1)] + [run[-1]]
+        return chaikin_open(pts, 2)
+
+    def smooth_closed(ring):
+        pts = [mid(ring[i], ring[(i + 1) % len(ring)]) for i in range(len(ring))]
+        for _ in range(2):
+            out = []
+            for i in range(len(pts)):
+                a, b = pts[i], pts[(i + 1) % len(pts)]
+                out.append((0.75 * a[0] + 0.25 * b[0], 0.75 * a[1] + 0.25 * b[1]))
+                out.append((0.25 * a[0] + 0.75 * b[0], 0.25 * a[1] + 0.75 * b[1]))
+            pts = out
+        return pts
+
+    def rings_of(area):
+        out = edges[area]
+        rings = []
+        while any(out.values()):
+            start = next(v for v, l in out.items() if l)
+            ring, v = [start], start
+            while True:
+                nxt = out[v].pop()
+                if nxt == start:
+                    break
+                ring.append(nxt)
+                v = nxt
+            rings.append(ring)
+        return rings
+
+    def smooth_ring(ring):
+        fix = [i for i, v in enumerate(ring) if fixed(v)]
+        if not fix:
+            return smooth_closed(ring)
+        r = ring[fix[0]:] + ring[:fix[0]] + [ring[fix[0]]]
+        fix = [i for i, v in enumerate(r) if fixed(v)]
+        pts = []
+        for a, b in zip(fix, fix[1:]):
+            seg = smooth_run(r[a:b + 1])
+            pts.extend(seg[:-1])
+        return pts
+
+    # Where things stand: the cell deepest inside the area (ties: nearest
+    # the area's middle), the centre marker and name beside it.
+    def cells(area):
+        return [(x, y) for y in range(H) for x in range(W) if name(x, y) == area]
+
+    def depth(area):
+        d = {}
+        for (x, y) in cells(area):
+            r = 0
+            while all(name(x + i, y + j) == area
+                      for i in range(-r - 1, r + 2) for j in range(-r - 1, r + 2)):
+                r += 1
+            d[(x, y)] = r
+        return d
+
+    def px(v):
+        return f"{v * cell:.1f}".rstrip("0").rstrip(".")
+
+    print("# Generated by maps/art/art2geo.py from", sys.argv[1].split("/")[-1],
+          "— edit the .art file, not this one.")
+    print("# Format: maps/README.md (Geometry files).")
+    print(f"board {W * cell} {H * cell}")
+    for area in sorted(kind, key=lambda a: (kind[a] != "sea", a)):
+        print(f"\narea {area} {kind[area]}")
+        for ring in rings_of(area):
+            pts = smooth_ring(ring)
+            print("ring " + area + " " + " ".join(px(x) + " " + px(y) for x, y in pts))
+        if area.startswith("_") or kind[area] == "impassable":
+            if kind[area] == "impassable":
+                c = cells(area)
+                mx = sum(x for x, _ in c) / len(c) + 0.5
+                my = sum(y for _, y in c) / len(c) + 0.5
+                print(f"label {area} {px(mx)} {px(my)}")
+            continue
+        d = depth(area)
+        c = list(d)
+        mx = sum(x for x, _ in c) / len(c)
+        my = sum(y for _, y in c) / len(c)
+        best = max(c, key=lambda p: (d[p], -((p[0] - mx) ** 2 + (p[1] - my) ** 2)))
+        ux, uy = best[0] + 0.5, best[1] + 0.5
+        print(f"unit {area} {px(ux)} {px(uy)}")
+
+        def beside(offsets):
+            for ox, oy in offsets:
+                if name(int(ux + ox), int(uy + oy)) == area:
+                    return ux + ox, uy + oy
+            return ux + offsets[0][0] * 0.6, uy + offsets[0][1] * 0.6
+        lx, ly = beside(((0, -1.1), (0, 1.1), (1.3, 0), (-1.3, 0)))
+        print(f"label {area} {px(lx)} {px(ly)}")
+        sx, sy = beside(((1.1, 0.9), (-1.1, 0.9), (1.1, -0.9), (-1.1, -0.9), (0, 1.1)))
+        if kind[area] == "land":
+            print(f"centre {area} {px(sx)} {px(sy)}")
+        for coast in sorted(k for k in coasts if k.split("/")[0] == area):
+            seas = {s for s in coasts[coast] if kind.get(s) == "sea"}
+            shore = [(x, y) for (x, y) in c
+                     if any(name(x + i, y + j) in seas for i, j in ((1, 0), (-1, 0), (0, 1), (0, -1)))]
+            ax = sum(x for x, _ in shore) / len(shore)
+            ay = sum(y for _, y in shore) / len(shore)
+            b = min(shore, key=lambda p: (p[0] - ax) ** 2 + (p[1] - ay) ** 2)
+            if coast in at:
+                b = at[coast]
+                shore = [b]
+            cx, cy = b[0] + 0.5, b[1] + 0.5
+            print(f"unit {coast} {px(cx)} {px(cy)}")
+            # The coast's name out over its sea.
+            sea = [(x + i, y + j) for (x, y) in shore for i, j in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                   if name(x + i, y + j) in seas]
+            tx = sum(x for x, _ in sea) / len(sea) + 0.5
+            ty = sum(y for _, y in sea) / len(sea) + 0.5
+            lx, ly = cx + (tx - cx) * 1.4, cy + (ty - cy) * 1.4
+            print(f"label {coast} {px(lx)} {px(ly)}")
+
+
+main()

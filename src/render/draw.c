@@ -1,0 +1,654 @@
+/*
+ * draw.c — draws a picture of the board: the areas coloured (sea, land,
+ * impassable, owned centres), names, supply-centre markers, units as
+ * army and fleet symbols in their power's colour carrying its initial,
+ * and, when asked, the phase's orders as a player reads them: moves as
+ * arrows (solid when they succeeded, dashed and crossed when they failed),
+ * supports as thin lines to the supported move or unit, convoys along
+ * their route, holds as rings, dislodged units set off with their retreat
+ * options, standoffs, builds and removals; then a title and a legend of
+ * each power's centres.  Every shape carries more than its colour, so a
+ * colour-blind player reads it as well.
+ */
+#define _DEFAULT_SOURCE /* M_PI */
+#include "render/draw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/palette.h"
+
+#define UNIT_RADIUS 9.0
+#define DISLODGED_OFFSET 13.0
+
+typedef struct scene {
+    cairo_t *cr;
+    const dj_picture_request *req;
+    const dj_map *map;
+    const dj_geo *geo;
+    const dj_position *pos;
+    bool dislodged_now[DJ_MAX_LOCS]; /* per province: its unit is dislodged */
+} scene;
+
+static void set_rgb(cairo_t *cr, const double rgb[3])
+{
+    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+}
+
+/* Where a unit at this location stands (its coast's place, else its
+ * province's), moved aside when it is dislodged. */
+static dj_geo_point place_of(const scene *s, int loc, bool dislodged)
+{
+    dj_geo_point p = {0, 0};
+    if (loc < 0 || loc >= s->map->nlocs)
+        return p;
+    if (s->geo->unit[loc].set)
+        p = s->geo->unit[loc].at;
+    else
+        p = s->geo->unit[dj_province(s->map, loc)].at;
+    if (dislodged) {
+        p.x += DISLODGED_OFFSET;
+        p.y += DISLODGED_OFFSET * 0.8;
+    }
+    return p;
+}
+
+static void ring_path(cairo_t *cr, const dj_geo_area *a)
+{
+    for (int k = 0; k < a->nrings; k++) {
+        const dj_geo_ring *r = &a->rings[k];
+        cairo_move_to(cr, r->points[0].x, r->points[0].y);
+        for (int i = 1; i < r->npoints; i++)
+            cairo_line_to(cr, r->points[i].x, r->points[i].y);
+        cairo_close_path(cr);
+    }
+}
+
+static void draw_areas(scene *s)
+{
+    cairo_t *cr = s->cr;
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    /* Seas first, then land over them, so coastlines are land's edges. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < s->geo->nareas; i++) {
+            const dj_geo_area *a = &s->geo->areas[i];
+            bool sea = a->kind == DJ_GEO_SEA;
+            if (sea != (pass == 0))
+                continue;
+            double fill[3];
+            if (sea)
+                memcpy(fill, palette_sea, sizeof fill);
+            else if (a->kind == DJ_GEO_NEUTRAL)
+                memcpy(fill, palette_neutral, sizeof fill);
+            else if (a->kind == DJ_GEO_IMPASSABLE)
+                memcpy(fill, palette_impassable, sizeof fill);
+            else if (a->province >= 0 && s->pos->owner[a->province] >= 0)
+                dj_render_owned_fill(s->pos->owner[a->province], fill);
+            else
+                memcpy(fill, palette_land, sizeof fill);
+            ring_path(cr, a);
+            set_rgb(cr, fill);
+            cairo_fill_preserve(cr);
+            set_rgb(cr, sea ? palette_sea_border : palette_border);
+            cairo_set_line_width(cr, sea ? 0.8 : 1.1);
+            cairo_stroke(cr);
+            if (a->kind == DJ_GEO_IMPASSABLE) {
+                /* Hatched, so it reads as "no entry" without colour. */
+                cairo_save(cr);
+                ring_path(cr, a);
+                cairo_clip(cr);
+                cairo_set_source_rgb(cr, 0.25, 0.23, 0.22);
+                cairo_set_line_width(cr, 1.0);
+                for (int x = -s->geo->height; x < s->geo->width; x += 6) {
+                    cairo_move_to(cr, x, s->geo->height);
+                    cairo_line_to(cr, x + s->geo->height, 0);
+                }
+                cairo_stroke(cr);
+                cairo_restore(cr);
+            }
+        }
+}
+
+static void centred_text(cairo_t *cr, double x, double y, const char *text)
+{
+    cairo_new_path(cr);
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, text, &e);
+    cairo_move_to(cr, x - e.width / 2 - e.x_bearing,
+                  y - e.height / 2 - e.y_bearing);
+    cairo_show_text(cr, text);
+    cairo_new_path(cr);
+}
+
+static void draw_names(scene *s)
+{
+    cairo_t *cr = s->cr;
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 8.5);
+    for (int loc = 0; loc < s->map->nlocs; loc++) {
+        if (!s->geo->label[loc].set)
+            continue;
+        const dj_location *l = &s->map->locs[loc];
+        char text[DJ_ABBR_MAX];
+        const char *slash = strchr(l->abbr, '/');
+        snprintf(text, sizeof text, "%s", slash ? slash + 1 : l->abbr);
+        for (char *c = text; *c; c++)
+            *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+        if (slash) {
+            /* A coast: its own name in italics over its sea. */
+            cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_ITALIC,
+                                   CAIRO_FONT_WEIGHT_BOLD);
+            cairo_set_source_rgb(cr, 0.10, 0.25, 0.45);
+        } else if (l->terrain == DJ_WATER) {
+            cairo_set_source_rgb(cr, 0.20, 0.35, 0.50);
+        } else {
+            cairo_set_source_rgb(cr, 0.22, 0.20, 0.18);
+        }
+        dj_geo_point p = s->geo->label[loc].at;
+        centred_text(cr, p.x, p.y, text);
+        if (slash)
+            cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                                   CAIRO_FONT_WEIGHT_NORMAL);
+    }
+    for (int i = 0; i < s->geo->nareas; i++) {
+        const dj_geo_area *a = &s->geo->areas[i];
+        if (a->kind != DJ_GEO_IMPASSABLE || !a->has_label || a->province >= 0)
+            continue;
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        centred_text(cr, a->label.x, a->label.y, a->name + 1);
+    }
+    /* Impassable provinces of the map: their names in white. */
+    for (int i = 0; i < s->geo->nareas; i++) {
+        const dj_geo_area *a = &s->geo->areas[i];
+        if (a->kind == DJ_GEO_IMPASSABLE && a->province >= 0 && a->has_label) {
+            char text[DJ_ABBR_MAX];
+            snprintf(text, sizeof text, "%s", a->name);
+            for (char *c = text; *c; c++)
+                *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+            cairo_set_source_rgb(cr, 1, 1, 1);
+            centred_text(cr, a->label.x, a->label.y, text);
+        }
+    }
+}
+
+static void draw_centres(scene *s)
+{
+    cairo_t *cr = s->cr;
+    for (int loc = 0; loc < s->map->nlocs; loc++) {
+        if (!s->geo->centre[loc].set || !s->map->is_sc[loc])
+            continue;
+        dj_geo_point p = s->geo->centre[loc].at;
+        cairo_new_path(cr);
+        int owner = s->pos->owner[loc];
+        double rgb[3] = {1, 1, 1};
+        if (owner >= 0)
+            dj_render_power_colour(owner, rgb);
+        cairo_arc(cr, p.x, p.y, 4.5, 0, 2 * M_PI);
+        set_rgb(cr, rgb);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        cairo_set_line_width(cr, 1.2);
+        cairo_stroke(cr);
+        cairo_arc(cr, p.x, p.y, 1.4, 0, 2 * M_PI);
+        cairo_fill(cr);
+    }
+}
+
+/* An army is a round token, a fleet a hull; both carry the initial. */
+static void draw_unit_symbol(cairo_t *cr, const dj_map *map, int power,
+                             dj_unit_type type, double x, double y,
+                             double scale)
+{
+    double rgb[3];
+    dj_render_power_colour(power, rgb);
+    double r = UNIT_RADIUS * scale;
+    if (type == DJ_FLEET) {
+        cairo_move_to(cr, x - 1.45 * r, y - 0.55 * r);
+        cairo_line_to(cr, x + 1.45 * r, y - 0.55 * r);
+        cairo_line_to(cr, x + 0.95 * r, y + 0.75 * r);
+        cairo_line_to(cr, x - 0.95 * r, y + 0.75 * r);
+        cairo_close_path(cr);
+        /* The mast and sail. */
+        cairo_move_to(cr, x - 0.1 * r, y - 0.55 * r);
+        cairo_line_to(cr, x - 0.1 * r, y - 1.35 * r);
+        cairo_line_to(cr, x + 0.75 * r, y - 0.55 * r);
+        cairo_close_path(cr);
+    } else {
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+    }
+    set_rgb(cr, rgb);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1.3);
+    cairo_stroke(cr);
+    char letter[2] = {power >= 0 && power < map->npowers
+                          ? map->powers[power].letter
+                          : '?',
+                      '\0'};
+    if (palette_is_dark(rgb))
+        cairo_set_source_rgb(cr, 1, 1, 1);
+    else
+        cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, 10.5 * scale);
+    centred_text(cr, x, y + (type == DJ_FLEET ? 0.1 * r : 0), letter);
+}
+
+static void draw_units(scene *s)
+{
+    for (int i = 0; i < s->pos->nunits; i++) {
+        const dj_unit *u = &s->pos->units[i];
+        bool off = s->dislodged_now[dj_province(s->map, u->loc)];
+        dj_geo_point p = place_of(s, u->loc, off);
+        draw_unit_symbol(s->cr, s->map, u->power, u->type, p.x, p.y,
+                         off ? 0.85 : 1.0);
+        if (off) {
+            /* A dislodged unit: set off, in a dark red ring. */
+            cairo_new_sub_path(s->cr);
+            cairo_arc(s->cr, p.x, p.y, UNIT_RADIUS + 3, 0, 2 * M_PI);
+            cairo_set_source_rgb(s->cr, 0.55, 0.0, 0.0);
+            cairo_set_line_width(s->cr, 2.0);
+            cairo_stroke(s->cr);
+        }
+    }
+    /* A retreat phase: the dislodged units, set off likewise. */
+    for (int i = 0; i < s->pos->ndislodged; i++) {
+        const dj_dislodged *d = &s->pos->dislodged[i];
+        dj_geo_point p = place_of(s, d->unit.loc, true);
+        draw_unit_symbol(s->cr, s->map, d->unit.power, d->unit.type, p.x,
+                         p.y, 0.85);
+        cairo_new_sub_path(s->cr);
+        cairo_arc(s->cr, p.x, p.y, UNIT_RADIUS + 3, 0, 2 * M_PI);
+        cairo_set_source_rgb(s->cr, 0.55, 0.0, 0.0);
+        cairo_set_line_width(s->cr, 2.0);
+        cairo_stroke(s->cr);
+    }
+}
+
+/* ---- orders ------------------------------------------------------------- */
+
+static void cross(cairo_t *cr, double x, double y, double size)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        cairo_move_to(cr, x - size, y - size);
+        cairo_line_to(cr, x + size, y + size);
+        cairo_move_to(cr, x - size, y + size);
+        cairo_line_to(cr, x + size, y - size);
+        if (pass == 0) {
+            cairo_set_source_rgb(cr, 1, 1, 1);
+            cairo_set_line_width(cr, 4.5);
+        } else {
+            cairo_set_source_rgb(cr, 0.1, 0.0, 0.0);
+            cairo_set_line_width(cr, 2.2);
+        }
+        cairo_stroke(cr);
+    }
+}
+
+/*
+ * An arrow along points[0..n-1], starting at the edge of the unit and
+ * stopping short of the place it goes to.  Failed: dashed, with a cross
+ * where it stops.  The line is the power's colour edged in black.
+ */
+static void arrow(scene *s, int power, const dj_geo_point *pts, int n,
+                  bool failed, double width)
+{
+    cairo_t *cr = s->cr;
+    if (n < 2)
+        return;
+    dj_geo_point a = pts[0], b = pts[n - 1], before = pts[n - 2];
+    double dx = pts[1].x - a.x, dy = pts[1].y - a.y;
+    double len = hypot(dx, dy);
+    if (len > 2 * UNIT_RADIUS) {
+        a.x += dx / len * UNIT_RADIUS;
+        a.y += dy / len * UNIT_RADIUS;
+    }
+    dx = b.x - before.x, dy = b.y - before.y;
+    len = hypot(dx, dy);
+    if (len < 1)
+        return;
+    double ux = dx / len, uy = dy / len;
+    double stop = len > 3 * UNIT_RADIUS ? UNIT_RADIUS * 0.9 : 0;
+    b.x -= ux * stop;
+    b.y -= uy * stop;
+    double head = 4 * width;
+    dj_geo_point shaft_end = {b.x - ux * head * 0.8, b.y - uy * head * 0.8};
+    double rgb[3];
+    dj_render_power_colour(power, rgb);
+    double dashes[2] = {6, 6};
+    for (int pass = 0; pass < 2; pass++) {
+        cairo_move_to(cr, a.x, a.y);
+        for (int i = 1; i < n - 1; i++)
+            cairo_line_to(cr, pts[i].x, pts[i].y);
+        cairo_line_to(cr, shaft_end.x, shaft_end.y);
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+        if (failed)
+            cairo_set_dash(cr, dashes, 2, 0);
+        if (pass == 0) {
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            cairo_set_line_width(cr, width + 2.0);
+        } else {
+            set_rgb(cr, rgb);
+            cairo_set_line_width(cr, width);
+        }
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
+    cairo_move_to(cr, b.x, b.y);
+    cairo_line_to(cr, b.x - ux * head - uy * head * 0.55,
+                  b.y - uy * head + ux * head * 0.55);
+    cairo_line_to(cr, b.x - ux * head + uy * head * 0.55,
+                  b.y - uy * head - ux * head * 0.55);
+    cairo_close_path(cr);
+    set_rgb(cr, rgb);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1.0);
+    cairo_stroke(cr);
+    if (failed)
+        cross(cr, b.x - ux * head * 1.6, b.y - uy * head * 1.6, 4.0);
+}
+
+/* A thin line for a support or a retreat option. */
+static void thin_line(cairo_t *cr, dj_geo_point a, dj_geo_point b,
+                      const double rgb[3], bool dotted)
+{
+    double dx = b.x - a.x, dy = b.y - a.y, len = hypot(dx, dy);
+    if (len < 1)
+        return;
+    a.x += dx / len * UNIT_RADIUS;
+    a.y += dy / len * UNIT_RADIUS;
+    double dash[2] = {2, 3};
+    for (int pass = 0; pass < 2; pass++) {
+        cairo_move_to(cr, a.x, a.y);
+        cairo_line_to(cr, b.x, b.y);
+        if (dotted)
+            cairo_set_dash(cr, dash, 2, 0);
+        if (pass == 0) {
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            cairo_set_line_width(cr, 3.0);
+        } else {
+            set_rgb(cr, rgb);
+            cairo_set_line_width(cr, 1.5);
+        }
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
+}
+
+static bool order_failed(const scene *s, int i)
+{
+    const dj_result *r = s->req->result;
+    if (!r || i >= r->norders)
+        return false;
+    return !r->orders[i].success;
+}
+
+/* The convoy route of an army's move: the army, the fleets convoying it to
+ * that place in order of nearness along the way, the destination. */
+static int convoy_route(const scene *s, const dj_order *move,
+                        dj_geo_point *pts, int max)
+{
+    const dj_order *o = s->req->orders;
+    bool used[DJ_MAX_ORDERS] = {false};
+    int n = 0;
+    pts[n++] = place_of(s, move->loc, false);
+    dj_geo_point last = pts[0];
+    while (n < max - 1) {
+        int best = -1;
+        double bestd = 1e18;
+        for (int i = 0; i < s->req->norders; i++) {
+            if (used[i] || o[i].kind != DJ_ORDER_CONVOY ||
+                dj_province(s->map, o[i].target) !=
+                    dj_province(s->map, move->loc) ||
+                dj_province(s->map, o[i].dest) !=
+                    dj_province(s->map, move->dest))
+                continue;
+            dj_geo_point p = place_of(s, o[i].loc, false);
+            double d = hypot(p.x - last.x, p.y - last.y);
+            if (d < bestd)
+                bestd = d, best = i;
+        }
+        if (best < 0)
+            break;
+        used[best] = true;
+        last = pts[n++] = place_of(s, o[best].loc, false);
+    }
+    pts[n++] = place_of(s, move->dest, false);
+    return n;
+}
+
+static bool convoyed(const scene *s, const dj_order *move)
+{
+    if (move->via_convoy)
+        return true;
+    if (dj_map_adjacent(s->map, move->loc, move->dest, DJ_ARMY))
+        return false;
+    for (int i = 0; i < s->req->norders; i++) {
+        const dj_order *c = &s->req->orders[i];
+        if (c->kind == DJ_ORDER_CONVOY &&
+            dj_province(s->map, c->target) == dj_province(s->map, move->loc))
+            return true;
+    }
+    return false;
+}
+
+/* Where a support points: along the supported unit's move when it moves
+ * there, else the supported unit itself. */
+static dj_geo_point support_point(const scene *s, const dj_order *o)
+{
+    dj_geo_point from = place_of(s, o->target, false);
+    if (o->dest < 0)
+        return from;
+    dj_geo_point to = place_of(s, o->dest, false);
+    dj_geo_point p = {from.x + 0.6 * (to.x - from.x),
+                      from.y + 0.6 * (to.y - from.y)};
+    return p;
+}
+
+static void draw_orders(scene *s)
+{
+    cairo_t *cr = s->cr;
+    const dj_order *o = s->req->orders;
+    /* Supports and convoy marks under the arrows. */
+    for (int i = 0; i < s->req->norders; i++) {
+        double rgb[3];
+        dj_render_power_colour(o[i].power, rgb);
+        if (o[i].kind == DJ_ORDER_SUPPORT) {
+            bool off = s->dislodged_now[dj_province(s->map, o[i].loc)];
+            dj_geo_point a = place_of(s, o[i].loc, off);
+            dj_geo_point b = support_point(s, &o[i]);
+            thin_line(cr, a, b, rgb, false);
+            cairo_new_sub_path(cr);
+            cairo_arc(cr, b.x, b.y, 3.0, 0, 2 * M_PI);
+            set_rgb(cr, rgb);
+            cairo_fill_preserve(cr);
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            cairo_set_line_width(cr, 1.0);
+            cairo_stroke(cr);
+            if (order_failed(s, i))
+                cross(cr, (a.x + b.x) / 2, (a.y + b.y) / 2, 3.5);
+        } else if (o[i].kind == DJ_ORDER_CONVOY) {
+            dj_geo_point p = place_of(s, o[i].loc, false);
+            double dash[2] = {3, 2};
+            cairo_new_sub_path(cr);
+            cairo_arc(cr, p.x, p.y, UNIT_RADIUS + 6, 0, 2 * M_PI);
+            cairo_set_dash(cr, dash, 2, 0);
+            set_rgb(cr, rgb);
+            cairo_set_line_width(cr, 2.0);
+            cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+            if (order_failed(s, i))
+                cross(cr, p.x + UNIT_RADIUS, p.y - UNIT_RADIUS, 3.5);
+        } else if (o[i].kind == DJ_ORDER_HOLD) {
+            bool off = s->dislodged_now[dj_province(s->map, o[i].loc)];
+            dj_geo_point p = place_of(s, o[i].loc, off);
+            cairo_new_sub_path(cr);
+            for (int k = 0; k < 8; k++) {
+                double t = M_PI / 8 + k * M_PI / 4;
+                cairo_line_to(cr, p.x + 14 * cos(t), p.y + 14 * sin(t));
+            }
+            cairo_close_path(cr);
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            cairo_set_line_width(cr, 1.8);
+            cairo_stroke(cr);
+        }
+    }
+    for (int i = 0; i < s->req->norders; i++) {
+        bool failed = order_failed(s, i);
+        if (o[i].kind == DJ_ORDER_MOVE && o[i].dest >= 0) {
+            bool off = s->dislodged_now[dj_province(s->map, o[i].loc)];
+            dj_geo_point pts[DJ_MAX_PATH + 2];
+            int n;
+            if (o[i].unit_type != DJ_FLEET && convoyed(s, &o[i])) {
+                n = convoy_route(s, &o[i], pts, DJ_MAX_PATH + 2);
+            } else {
+                pts[0] = place_of(s, o[i].loc, off);
+                pts[1] = place_of(s, o[i].dest, false);
+                n = 2;
+            }
+            arrow(s, o[i].power, pts, n, failed, 2.6);
+        } else if (o[i].kind == DJ_ORDER_RETREAT && o[i].dest >= 0) {
+            dj_geo_point pts[2] = {place_of(s, o[i].loc, true),
+                                   place_of(s, o[i].dest, false)};
+            arrow(s, o[i].power, pts, 2, failed, 2.2);
+        } else if (o[i].kind == DJ_ORDER_DISBAND ||
+                   o[i].kind == DJ_ORDER_REMOVE) {
+            bool off = o[i].kind == DJ_ORDER_DISBAND;
+            dj_geo_point p = place_of(s, o[i].loc, off);
+            cross(cr, p.x, p.y, 8.0);
+        } else if (o[i].kind == DJ_ORDER_BUILD && !failed) {
+            dj_geo_point p = place_of(s, o[i].loc, false);
+            draw_unit_symbol(cr, s->map, o[i].power, o[i].unit_type, p.x,
+                             p.y, 1.0);
+            for (int pass = 0; pass < 2; pass++) {
+                cairo_new_sub_path(cr);
+                cairo_arc(cr, p.x, p.y, UNIT_RADIUS + 4 + 2.5 * pass, 0,
+                          2 * M_PI);
+                cairo_set_source_rgb(cr, pass ? 0 : 1, pass ? 0 : 1,
+                                     pass ? 0 : 1);
+                cairo_set_line_width(cr, 1.6);
+                cairo_stroke(cr);
+            }
+        }
+    }
+}
+
+/* Adjudicated: standoffs, and the retreat options of dislodged units. */
+static void draw_outcome(scene *s)
+{
+    const dj_result *r = s->req->result;
+    cairo_t *cr = s->cr;
+    if (!r)
+        return;
+    for (int prov = 0; prov < s->map->nlocs; prov++) {
+        if (!r->contested[prov] || dj_province(s->map, prov) != prov)
+            continue;
+        dj_geo_point p = place_of(s, prov, false);
+        p.x -= 11;
+        p.y -= 11;
+        cairo_new_sub_path(cr);
+        for (int k = 0; k < 16; k++) {
+            double t = k * M_PI / 8, rad = (k % 2) ? 3.2 : 7.5;
+            cairo_line_to(cr, p.x + rad * cos(t), p.y + rad * sin(t));
+        }
+        cairo_close_path(cr);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        cairo_set_line_width(cr, 1.4);
+        cairo_stroke(cr);
+    }
+    for (int i = 0; i < r->next.ndislodged; i++) {
+        const dj_dislodged *d = &r->next.dislodged[i];
+        dj_geo_point from = place_of(s, d->unit.loc, true);
+        double rgb[3];
+        dj_render_power_colour(d->unit.power, rgb);
+        for (int k = 0; k < d->nretreats; k++)
+            thin_line(cr, from, place_of(s, d->retreats[k], false), rgb, true);
+    }
+}
+
+/* ---- title and legend --------------------------------------------------- */
+
+static void draw_title(scene *s, int width)
+{
+    cairo_t *cr = s->cr;
+    cairo_set_source_rgb(cr, 0.15, 0.15, 0.18);
+    cairo_rectangle(cr, 0, 0, width, DRAW_TITLE_BAND);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, 17);
+    cairo_move_to(cr, 12, 23);
+    cairo_show_text(cr, s->req->title ? s->req->title : "");
+}
+
+static void draw_legend(scene *s, int width, double top)
+{
+    cairo_t *cr = s->cr;
+    int per_row = (int)(width / DRAW_LEGEND_ENTRY);
+    if (per_row < 1)
+        per_row = 1;
+    int centres[DJ_MAX_POWERS] = {0};
+    for (int loc = 0; loc < s->map->nlocs; loc++)
+        if (dj_province(s->map, loc) == loc && s->map->is_sc[loc] &&
+            s->pos->owner[loc] >= 0 && s->pos->owner[loc] < DJ_MAX_POWERS)
+            centres[s->pos->owner[loc]]++;
+    for (int p = 0; p < s->map->npowers; p++) {
+        double x = 10 + (p % per_row) * DRAW_LEGEND_ENTRY;
+        double y = top + 14 + (p / per_row) * DRAW_LEGEND_ROW;
+        draw_unit_symbol(cr, s->map, p, DJ_ARMY, x + 8, y, 0.8);
+        char text[DJ_NAME_MAX + 16];
+        snprintf(text, sizeof text, "%s %d", s->map->powers[p].name,
+                 centres[p]);
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                               CAIRO_FONT_WEIGHT_NORMAL);
+        cairo_set_font_size(cr, 11.5);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        cairo_move_to(cr, x + 20, y + 4);
+        cairo_show_text(cr, text);
+    }
+}
+
+void draw_picture(cairo_t *cr, const dj_picture_request *req, int width,
+                  int height)
+{
+    scene s = {cr, req, req->map, req->geo, req->pos, {false}};
+    if (req->orders && req->result)
+        for (int i = 0; i < req->norders && i < req->result->norders; i++)
+            if ((req->result->orders[i].flags & DJ_RF_DISLODGED) &&
+                req->orders[i].loc >= 0 && req->orders[i].loc < req->map->nlocs)
+                s.dislodged_now[dj_province(req->map, req->orders[i].loc)] = true;
+    if (req->result)
+        for (int i = 0; i < req->result->next.ndislodged; i++) {
+            int loc = req->result->next.dislodged[i].unit.loc;
+            if (loc >= 0 && loc < req->map->nlocs)
+                s.dislodged_now[dj_province(req->map, loc)] = true;
+        }
+    cairo_set_source_rgb(cr, palette_background[0], palette_background[1],
+                         palette_background[2]);
+    cairo_rectangle(cr, 0, 0, width, height);
+    cairo_fill(cr);
+    draw_title(&s, width);
+    cairo_save(cr);
+    cairo_translate(cr, 0, DRAW_TITLE_BAND);
+    cairo_rectangle(cr, 0, 0, req->geo->width, req->geo->height);
+    cairo_clip(cr);
+    draw_areas(&s);
+    draw_names(&s);
+    draw_centres(&s);
+    draw_units(&s);
+    if (req->orders) {
+        draw_orders(&s);
+        draw_outcome(&s);
+    }
+    cairo_restore(cr);
+    draw_legend(&s, width, DRAW_TITLE_BAND + req->geo->height);
+}

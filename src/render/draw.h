@@ -1,0 +1,19 @@
+/*
+ * draw.h — the one drawing code path (render room only): everything a
+ * picture shows, drawn on any cairo context; picture.c chooses the surface.
+ */
+#ifndef DJ_RENDER_DRAW_H
+#define DJ_RENDER_DRAW_H
+
+#include <cairo.h>
+
+#include "render/render.h"
+
+#define DRAW_TITLE_BAND 34.0
+#define DRAW_LEGEND_ROW 22.0
+#define DRAW_LEGEND_ENTRY 150.0
+
+void draw_picture(cairo_t *cr, const dj_picture_request *req, int width,
+                  int height);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * geo.h — a board's geometry: what the renderer needs to draw a map that
+ * the engine only knows as places and neighbours.
+ *
+ * Read from a text file beside the map file (maps/standard.geo beside
+ * maps/standard.map; format in maps/README.md): province outlines as
+ * rings of points, the kind of each area (sea, land, impassable, or
+ * neutral land off the board), and where the unit, the supply-centre
+ * marker and the name of each location (coasts included) stand.  Nothing
+ * about any board is compiled in; any map with any number of provinces
+ * may have one.
+ */
+#ifndef DJ_RENDER_GEO_H
+#define DJ_RENDER_GEO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/map.h"
+
+typedef enum {
+    DJ_GEO_SEA,
+    DJ_GEO_LAND,
+    DJ_GEO_IMPASSABLE,
+    DJ_GEO_NEUTRAL /* land drawn for the shape of the world, not played */
+} dj_geo_kind;
+
+typedef struct dj_geo_point {
+    double x, y;
+} dj_geo_point;
+
+typedef struct dj_geo_ring {
+    int npoints;
+    dj_geo_point *points;
+} dj_geo_ring;
+
+typedef struct dj_geo_area {
+    char name[DJ_ABBR_MAX];  /* the province's abbreviation, or "_name" */
+    int province;            /* base location in the map, -1 for "_name" */
+    dj_geo_kind kind;
+    int nrings;
+    dj_geo_ring *rings;
+    dj_geo_point label;      /* where the name goes */
+    bool has_label;
+} dj_geo_area;
+
+/* Where things stand at one location; `set` false when the file says nothing. */
+typedef struct dj_geo_place {
+    bool set;
+    dj_geo_point at;
+} dj_geo_place;
+
+typedef struct dj_geo {
+    int width, height;       /* the board, in points (pixels in a PNG) */
+    int nareas;
+    dj_geo_area *areas;
+    int nlocs;               /* the map's locations */
+    int *area_of;            /* per base location: index in areas, or -1 */
+    dj_geo_place *unit;      /* per location: where a unit stands */
+    dj_geo_place *label;     /* per location: where its name goes */
+    dj_geo_place *centre;    /* per base location: the supply-centre marker */
+} dj_geo;
+
+/*
+ * Read a geometry file for this map.  Every province needs an outline and
+ * every location where a unit may stand a unit place, every supply centre
+ * a centre place.  On failure returns NULL with "file:line: message" in err.
+ */
+dj_geo *dj_geo_load(const char *path, const dj_map *map, char *err,
+                    size_t errlen);
+/* The same from text in memory; `filename` only names it in errors. */
+dj_geo *dj_geo_parse(const char *text, const char *filename,
+                     const dj_map *map, char *err, size_t errlen);
+void dj_geo_free(dj_geo *geo);
+
+/*
+ * The geometry file for a map file: NAME.geo beside NAME.map, else the
+ * .geo of a board the map file builds on (its MAP and USE lines: a variant
+ * on the standard board draws with standard.geo).  Returns 0 with the path
+ * in out, -1 when there is none.
+ */
+int dj_geo_find(const char *map_path, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * palette.h — the board's own colours and a helper for text on a colour
+ * (render room only; the powers' colours are in render.h).
+ */
+#ifndef DJ_RENDER_PALETTE_H
+#define DJ_RENDER_PALETTE_H
+
+#include <stdbool.h>
+
+extern const double palette_sea[3], palette_land[3], palette_neutral[3],
+    palette_impassable[3], palette_border[3], palette_sea_border[3],
+    palette_background[3];
+
+/* Dark enough that text on it should be white. */
+bool palette_is_dark(const double rgb[3]);
+
+#endif

@@ -1,0 +1,157 @@
+/*
+ * picture.c — chooses cairo's surface for a format (an image surface
+ * written as PNG, an SVG or a PDF surface writing to memory) and runs the
+ * one drawing code path (draw.c) on it; the bytes come back in memory for
+ * a file, a mail attachment or the outbox.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "render/draw.h"
+#include "render/render.h"
+
+#define PICTURE_MAX (64 * 1024 * 1024)
+
+typedef struct sink {
+    unsigned char *data;
+    size_t len, cap;
+    bool failed;
+} sink;
+
+static cairo_status_t sink_write(void *closure, const unsigned char *data,
+                                 unsigned int length)
+{
+    sink *k = closure;
+    if (k->failed || k->len + length > PICTURE_MAX) {
+        k->failed = true;
+        return CAIRO_STATUS_WRITE_ERROR;
+    }
+    if (k->len + length > k->cap) {
+        size_t cap = k->cap ? k->cap : 65536;
+        while (cap < k->len + length)
+            cap *= 2;
+        unsigned char *grown = realloc(k->data, cap);
+        if (!grown) {
+            k->failed = true;
+            return CAIRO_STATUS_NO_MEMORY;
+        }
+        k->data = grown;
+        k->cap = cap;
+    }
+    memcpy(k->data + k->len, data, length);
+    k->len += length;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+void dj_render_board_origin(double *x, double *y)
+{
+    *x = 0;
+    *y = DRAW_TITLE_BAND;
+}
+
+void dj_render_size(const dj_geo *geo, int npowers, int *width, int *height)
+{
+    int per_row = (int)(geo->width / DRAW_LEGEND_ENTRY);
+    if (per_row < 1)
+        per_row = 1;
+    int rows = (npowers + per_row - 1) / per_row;
+    *width = geo->width;
+    *height = (int)(DRAW_TITLE_BAND + geo->height + rows * DRAW_LEGEND_ROW + 8);
+}
+
+int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
+                      dj_picture *out, char *err, size_t errlen)
+{
+    out->data = NULL;
+    out->len = 0;
+    if (!req->map || !req->geo || !req->pos || req->geo->nlocs != req->map->nlocs) {
+        snprintf(err, errlen, "no map, geometry or position to draw");
+        return -1;
+    }
+    if (req->norders < 0 || req->norders > DJ_MAX_ORDERS ||
+        (req->norders > 0 && !req->orders)) {
+        snprintf(err, errlen, "bad order list");
+        return -1;
+    }
+    int width, height;
+    dj_render_size(req->geo, req->map->npowers, &width, &height);
+    sink k = {0};
+    cairo_surface_t *surface;
+    switch (fmt) {
+    case DJ_PICTURE_PNG:
+        surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+        break;
+    case DJ_PICTURE_SVG:
+        surface = cairo_svg_surface_create_for_stream(sink_write, &k, width,
+                                                      height);
+        break;
+    case DJ_PICTURE_PDF:
+        surface = cairo_pdf_surface_create_for_stream(sink_write, &k, width,
+                                                      height);
+        break;
+    default:
+        snprintf(err, errlen, "no such picture format");
+        return -1;
+    }
+    cairo_t *cr = cairo_create(surface);
+    draw_picture(cr, req, width, height);
+    cairo_status_t st = cairo_status(cr);
+    cairo_destroy(cr);
+    if (st == CAIRO_STATUS_SUCCESS && fmt == DJ_PICTURE_PNG)
+        st = cairo_surface_write_to_png_stream(surface, sink_write, &k);
+    cairo_surface_finish(surface);
+    if (st == CAIRO_STATUS_SUCCESS)
+        st = cairo_surface_status(surface);
+    cairo_surface_destroy(surface);
+    if (st != CAIRO_STATUS_SUCCESS || k.failed) {
+        snprintf(err, errlen, "drawing failed: %s",
+                 k.failed ? "out of memory" : cairo_status_to_string(st));
+        free(k.data);
+        return -1;
+    }
+    out->data = k.data;
+    out->len = k.len;
+    return 0;
+}
+
+void dj_picture_free(dj_picture *pic)
+{
+    free(pic->data);
+    pic->data = NULL;
+    pic->len = 0;
+}
+
+static const char *const names[] = {"png", "svg", "pdf", "none"};
+
+int dj_picture_format_from_name(const char *name)
+{
+    if (!name)
+        return -1;
+    const char *dot = strrchr(name, '.');
+    const char *word = dot ? dot + 1 : name;
+    for (int i = 0; i < 4; i++)
+        if (strcasecmp(word, names[i]) == 0 && !(dot && i == DJ_PICTURE_NONE))
+            return i;
+    return -1;
+}
+
+const char *dj_picture_format_name(dj_picture_format fmt)
+{
+    return (unsigned)fmt < 4 ? names[fmt] : "none";
+}
+
+const char *dj_picture_mime_type(dj_picture_format fmt)
+{
+    switch (fmt) {
+    case DJ_PICTURE_PNG: return "image/png";
+    case DJ_PICTURE_SVG: return "image/svg+xml";
+    case DJ_PICTURE_PDF: return "application/pdf";
+    default: return "application/octet-stream";
+    }
+}

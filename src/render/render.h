@@ -1,0 +1,65 @@
+/*
+ * render.h — pictures of the board: one drawing code path, written as
+ * PNG, SVG or PDF through cairo's surfaces.
+ *
+ * The renderer room is the only one that draws.  It knows the engine's
+ * types (map, position, orders, results) and a board's geometry (geo.h),
+ * nothing of games, storage or mail: callers hand it a position, and
+ * optionally the phase's orders and how they went, and get bytes back.
+ */
+#ifndef DJ_RENDER_RENDER_H
+#define DJ_RENDER_RENDER_H
+
+#include <stddef.h>
+
+#include "engine/adjudicate.h"
+#include "render/geo.h"
+
+typedef enum {
+    DJ_PICTURE_PNG = 0,
+    DJ_PICTURE_SVG,
+    DJ_PICTURE_PDF,
+    DJ_PICTURE_NONE /* a setting's "none": no picture */
+} dj_picture_format;
+
+typedef struct dj_picture_request {
+    const dj_map *map;
+    const dj_geo *geo;
+    const dj_position *pos;   /* the board drawn: units, owners, dislodged */
+    const dj_order *orders;   /* the phase's orders, NULL for none drawn */
+    int norders;
+    const dj_result *result;  /* how they went (success, dislodged,
+                                 standoffs), NULL when not adjudicated */
+    const char *title;        /* "Game demo: Spring 1901 Movement" */
+} dj_picture_request;
+
+typedef struct dj_picture {
+    unsigned char *data;
+    size_t len;
+} dj_picture;
+
+/* Draw; 0 with the bytes in *out (free with dj_picture_free), -1 with err. */
+int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
+                      dj_picture *out, char *err, size_t errlen);
+void dj_picture_free(dj_picture *pic);
+
+/* "png", "svg", "pdf", "none" (any case) or a file name ending in
+ * .png/.svg/.pdf; -1 when it is none of these. */
+int dj_picture_format_from_name(const char *name);
+const char *dj_picture_format_name(dj_picture_format fmt);   /* "png" */
+const char *dj_picture_mime_type(dj_picture_format fmt);     /* "image/png" */
+
+/* The size of the picture drawn for this geometry and number of powers. */
+void dj_render_size(const dj_geo *geo, int npowers, int *width, int *height);
+/* Where the board starts inside the picture (the title band above it). */
+void dj_render_board_origin(double *x, double *y);
+
+/*
+ * A power's colour (0..1 each), told apart by colour-blind players too:
+ * the first eight from Okabe and Ito's palette, more powers get evenly
+ * spread hues.  The fill of a province it owns is its colour lightened.
+ */
+void dj_render_power_colour(int power, double rgb[3]);
+void dj_render_owned_fill(int power, double rgb[3]);
+
+#endif

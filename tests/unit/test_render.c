@@ -1,0 +1,495 @@
+/*
+ * test_render.c — the pictures: the geometry loader's errors, and every
+ * phase of the scripted full game (tests/games/full) drawn and checked by
+ * probing pixels: a centre's province is filled with its owner's colour,
+ * each unit's symbol stands at its place in its power's colour, a failed
+ * move is drawn dashed where a successful one is solid.  The SVG of each
+ * phase must be valid XML (xmllint) and the PDF must open (pdfinfo).
+ * Run as `test_render SRCDIR`; DJ_RENDER_DUMP=DIR keeps each phase's PNG.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cairo.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/adjudicate.h"
+#include "reader/notation.h"
+#include "render/render.h"
+#include "testlib.h"
+
+static const dj_map *map;
+static const dj_geo *geo;
+static char tmpdir[] = "/tmp/test_render.XXXXXX";
+
+/* ---- the geometry loader ------------------------------------------------ */
+
+static void expect_geo_error(const char *text, const char *want)
+{
+    char err[512] = "";
+    dj_geo *g = dj_geo_parse(text, "t.geo", map, err, sizeof err);
+    CHECK(g == NULL);
+    if (!strstr(err, want))
+        fprintf(stderr, "error was \"%s\", want \"%s\"\n", err, want);
+    CHECK(strstr(err, want) != NULL);
+    dj_geo_free(g);
+}
+
+static void test_geo_errors(void)
+{
+    expect_geo_error("area lon land\n", "t.geo:1: the first line must be");
+    expect_geo_error("", "t.geo: empty: no 'board' line");
+    expect_geo_error("board 0 10\n", "t.geo:1: 'board' takes a width");
+    expect_geo_error("board 10 10\nboard 10 10\n", "t.geo:2: 'board' given twice");
+    expect_geo_error("board 100 100\n# c\narea xyz land\n",
+                     "t.geo:3: 'xyz' is not a province of map");
+    expect_geo_error("board 100 100\narea lon land\narea lon land\n",
+                     "t.geo:3: area 'lon' given twice");
+    expect_geo_error("board 100 100\narea lon swamp\n",
+                     "t.geo:2: area kind 'swamp'");
+    expect_geo_error("board 100 100\nring lon 1 1 2 2 3 3\n",
+                     "t.geo:2: 'ring' needs an area");
+    expect_geo_error("board 100 100\narea lon land\nring lon 1 1 2 2\n",
+                     "t.geo:3: ring of 'lon': fewer than 3 points");
+    expect_geo_error("board 100 100\narea lon land\nring lon 1 1 2 2 3\n",
+                     "t.geo:3: ring of 'lon': an x without its y");
+    expect_geo_error("board 100 100\narea lon land\nring lon 1 1 2 2 nan 3\n",
+                     "t.geo:3: ring of 'lon', point 3");
+    expect_geo_error("board 100 100\nunit lon 500 5\n",
+                     "t.geo:2: '500 5' is not a point on the board");
+    expect_geo_error("board 100 100\nunit atlantis 5 5\n",
+                     "t.geo:2: 'atlantis' is not a place of map");
+    expect_geo_error("board 100 100\nunit lon 5 5\nunit lon 6 6\n",
+                     "t.geo:3: unit of 'lon' given twice");
+    expect_geo_error("board 100 100\ncentre spa/nc 5 5\n",
+                     "t.geo:2: 'spa/nc' is a coast");
+    expect_geo_error("board 100 100\nsquare lon\n",
+                     "t.geo:2: unknown keyword 'square'");
+    expect_geo_error("board 100 100\narea _x neutral\nring _x 1 1 2 2 3 3\n",
+                     "t.geo: province 'adr' has no outline");
+    /* Everything but one unit place: the file names what is missing. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s", "maps/standard.geo");
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    static char text[4 << 20], cut[4 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *line = strstr(text, "\nunit spa/sc ");
+    CHECK(line != NULL);
+    if (line) {
+        char *end = strchr(line + 1, '\n');
+        snprintf(cut, sizeof cut, "%.*s%s", (int)(line - text), text, end);
+        expect_geo_error(cut, "t.geo: no 'unit' place for 'spa/sc'");
+    }
+    char err[256];
+    dj_geo *whole = dj_geo_parse(text, "t.geo", map, err, sizeof err);
+    CHECK(whole != NULL);
+    dj_geo_free(whole);
+}
+
+/* ---- probing pixels ---------------------------------------------------- */
+
+typedef struct image {
+    cairo_surface_t *s;
+    unsigned char *data;
+    int width, height, stride;
+} image;
+
+typedef struct reader_state {
+    const unsigned char *p;
+    size_t left;
+} reader_state;
+
+static cairo_status_t read_bytes(void *c, unsigned char *out, unsigned int n)
+{
+    reader_state *r = c;
+    if (n > r->left)
+        return CAIRO_STATUS_READ_ERROR;
+    memcpy(out, r->p, n);
+    r->p += n;
+    r->left -= n;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static bool decode(const dj_picture *pic, image *im)
+{
+    reader_state r = {pic->data, pic->len};
+    im->s = cairo_image_surface_create_from_png_stream(read_bytes, &r);
+    if (cairo_surface_status(im->s) != CAIRO_STATUS_SUCCESS)
+        return false;
+    cairo_surface_flush(im->s);
+    im->data = cairo_image_surface_get_data(im->s);
+    im->width = cairo_image_surface_get_width(im->s);
+    im->height = cairo_image_surface_get_height(im->s);
+    im->stride = cairo_image_surface_get_stride(im->s);
+    return true;
+}
+
+/* The colour at a point of the board (0..255 each). */
+static void pixel(const image *im, double bx, double by, int rgb[3])
+{
+    double ox, oy;
+    dj_render_board_origin(&ox, &oy);
+    int x = (int)floor(bx + ox), y = (int)floor(by + oy);
+    if (x < 0 || y < 0 || x >= im->width || y >= im->height) {
+        rgb[0] = rgb[1] = rgb[2] = -1000;
+        return;
+    }
+    uint32_t v = *(uint32_t *)(im->data + y * im->stride + 4 * x);
+    rgb[0] = (v >> 16) & 255;
+    rgb[1] = (v >> 8) & 255;
+    rgb[2] = v & 255;
+}
+
+static bool near_colour(const int got[3], const double want[3], int tol)
+{
+    for (int i = 0; i < 3; i++)
+        if (abs(got[i] - (int)lround(want[i] * 255)) > tol)
+            return false;
+    return true;
+}
+
+/* Is the point inside the area, at least `margin` from its edges? */
+static bool inside_area(const dj_geo_area *a, double x, double y, double margin)
+{
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
+    for (int k = 0; k < a->nrings; k++) {
+        cairo_move_to(cr, a->rings[k].points[0].x, a->rings[k].points[0].y);
+        for (int i = 1; i < a->rings[k].npoints; i++)
+            cairo_line_to(cr, a->rings[k].points[i].x, a->rings[k].points[i].y);
+        cairo_close_path(cr);
+    }
+    bool in = cairo_in_fill(cr, x, y) && cairo_in_fill(cr, x - margin, y) &&
+              cairo_in_fill(cr, x + margin, y) &&
+              cairo_in_fill(cr, x, y - margin) && cairo_in_fill(cr, x, y + margin);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    return in;
+}
+
+/* A point of the province's fill that nothing is drawn over. */
+static bool fill_probe(int prov, double *px, double *py)
+{
+    const dj_geo_area *a = &geo->areas[geo->area_of[prov]];
+    double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+    for (int k = 0; k < a->nrings; k++)
+        for (int i = 0; i < a->rings[k].npoints; i++) {
+            dj_geo_point p = a->rings[k].points[i];
+            x0 = fmin(x0, p.x), x1 = fmax(x1, p.x);
+            y0 = fmin(y0, p.y), y1 = fmax(y1, p.y);
+        }
+    for (double y = y0 + 0.5; y < y1; y += 2)
+        for (double x = x0 + 0.5; x < x1; x += 2) {
+            bool clear = true;
+            for (int loc = 0; loc < map->nlocs && clear; loc++) {
+                const dj_geo_place *pl[3] = {&geo->unit[loc], &geo->label[loc],
+                                             &geo->centre[loc]};
+                static const double room[3] = {15, 12, 8};
+                for (int k = 0; k < 3; k++)
+                    if (pl[k]->set &&
+                        hypot(pl[k]->at.x - x, pl[k]->at.y - y) < room[k])
+                        clear = false;
+            }
+            if (clear && inside_area(a, x, y, 3)) {
+                *px = x, *py = y;
+                return true;
+            }
+        }
+    return false;
+}
+
+static void check_board(const dj_position *pos, const char *phase)
+{
+    dj_picture_request rq = {map, geo, pos, NULL, 0, NULL, phase};
+    dj_picture pic;
+    char err[256];
+    image im;
+    CHECK(dj_render_picture(&rq, DJ_PICTURE_PNG, &pic, err, sizeof err) == 0);
+    CHECK(decode(&pic, &im));
+    /* Each owned centre's province is filled with its owner's colour. */
+    for (int prov = 0; prov < map->nlocs; prov++) {
+        if (dj_province(map, prov) != prov || !map->is_sc[prov] ||
+            pos->owner[prov] < 0)
+            continue;
+        double x, y, want[3];
+        int got[3];
+        bool found = fill_probe(prov, &x, &y);
+        if (!found)
+            fprintf(stderr, "%s: no clear point in %s\n", phase,
+                    map->locs[prov].abbr);
+        CHECK(found);
+        if (!found)
+            continue;
+        pixel(&im, x, y, got);
+        dj_render_owned_fill(pos->owner[prov], want);
+        bool ok = near_colour(got, want, 3);
+        if (!ok)
+            fprintf(stderr, "%s: %s at %.0f,%.0f is %d,%d,%d\n", phase,
+                    map->locs[prov].abbr, x, y, got[0], got[1], got[2]);
+        CHECK(ok);
+    }
+    /* Each unit's symbol stands at its place, in its power's colour. */
+    for (int i = 0; i < pos->nunits; i++) {
+        const dj_unit *u = &pos->units[i];
+        dj_geo_point p = geo->unit[u->loc].set ? geo->unit[u->loc].at
+                         : geo->unit[dj_province(map, u->loc)].at;
+        double want[3];
+        int got[3];
+        dj_render_power_colour(u->power, want);
+        pixel(&im, p.x + (u->type == DJ_FLEET ? -8 : -6), p.y + 2, got);
+        bool ok = near_colour(got, want, 3);
+        if (!ok)
+            fprintf(stderr, "%s: unit at %s: %d,%d,%d\n", phase,
+                    map->locs[u->loc].abbr, got[0], got[1], got[2]);
+        CHECK(ok);
+    }
+    cairo_surface_destroy(im.s);
+    dj_picture_free(&pic);
+}
+
+/* Of points along the middle of a move's arrow, how many show its colour? */
+static double arrow_coverage(const dj_position *pos, const dj_order *o,
+                             const dj_result *res, int i)
+{
+    static dj_result one;
+    one = *res;
+    one.norders = 1;
+    one.orders[0] = res->orders[i];
+    one.next.ndislodged = 0;
+    memset(one.contested, 0, sizeof one.contested);
+    dj_picture_request rq = {map, geo, pos, o, 1, &one, "arrow"};
+    dj_picture pic;
+    char err[256];
+    image im;
+    if (dj_render_picture(&rq, DJ_PICTURE_PNG, &pic, err, sizeof err) ||
+        !decode(&pic, &im))
+        return -1;
+    dj_geo_point a = geo->unit[o->loc].set ? geo->unit[o->loc].at
+                     : geo->unit[dj_province(map, o->loc)].at;
+    dj_geo_point b = geo->unit[o->dest].set ? geo->unit[o->dest].at
+                     : geo->unit[dj_province(map, o->dest)].at;
+    double want[3];
+    dj_render_power_colour(o->power, want);
+    int hits = 0, samples = 0;
+    /* The shaft only: after the unit, before the head. */
+    double len = hypot(b.x - a.x, b.y - a.y);
+    double t0 = 12 / len, t1 = (len - 9 - 11 - 3) / len;
+    for (double t = t0; len > 3 * 9 && t1 - t0 > 14 / len && t <= t1;
+         t += 1 / len) {
+        int got[3];
+        pixel(&im, a.x + t * (b.x - a.x), a.y + t * (b.y - a.y), got);
+        samples++;
+        hits += near_colour(got, want, 40);
+    }
+    cairo_surface_destroy(im.s);
+    dj_picture_free(&pic);
+    return samples ? (double)hits / samples : -1;
+}
+
+static int solid_checked, dashed_checked;
+static double min_solid = 1, max_dashed = 0;
+
+static void check_moves(const dj_position *pos, const dj_order *orders, int n,
+                        const dj_result *res)
+{
+    for (int i = 0; i < n; i++) {
+        const dj_order *o = &orders[i];
+        if (o->kind != DJ_ORDER_MOVE || o->dest < 0 ||
+            !dj_map_adjacent(map, o->loc, o->dest, o->unit_type ? o->unit_type : DJ_ARMY) ||
+            (res->orders[i].flags & DJ_RF_DISLODGED))
+            continue;
+        double c = arrow_coverage(pos, o, res, i);
+        if (c < 0)
+            continue;
+        if (res->orders[i].success) {
+            solid_checked++;
+            if (c < min_solid)
+                min_solid = c;
+            if (c < 0.9)
+                fprintf(stderr, "solid arrow %s-%s: %.2f\n",
+                        map->locs[o->loc].abbr, map->locs[o->dest].abbr, c);
+            CHECK(c >= 0.9);
+        } else {
+            dashed_checked++;
+            if (c > max_dashed)
+                max_dashed = c;
+            if (c > 0.75)
+                fprintf(stderr, "dashed arrow %s-%s: %.2f\n",
+                        map->locs[o->loc].abbr, map->locs[o->dest].abbr, c);
+            CHECK(c <= 0.75);
+        }
+    }
+}
+
+static bool run_tool(const char *cmd)
+{
+    int rc = system(cmd);
+    if (rc != 0)
+        fprintf(stderr, "failed (%d): %s\n", rc, cmd);
+    return rc == 0;
+}
+
+static void check_formats(const dj_picture_request *rq, int phase_no)
+{
+    char err[256], path[512], cmd[1200];
+    for (int fmt = DJ_PICTURE_SVG; fmt <= DJ_PICTURE_PDF; fmt++) {
+        dj_picture pic;
+        CHECK(dj_render_picture(rq, (dj_picture_format)fmt, &pic, err, sizeof err) == 0);
+        snprintf(path, sizeof path, "%s/%02d.%s", tmpdir, phase_no,
+                 dj_picture_format_name((dj_picture_format)fmt));
+        FILE *f = fopen(path, "wb");
+        CHECK(f && fwrite(pic.data, 1, pic.len, f) == pic.len);
+        if (f)
+            fclose(f);
+        dj_picture_free(&pic);
+        if (fmt == DJ_PICTURE_SVG)
+            snprintf(cmd, sizeof cmd, "xmllint --noout '%s'", path);
+        else
+            snprintf(cmd, sizeof cmd, "pdfinfo '%s' >/dev/null", path);
+        CHECK(run_tool(cmd));
+        unlink(path);
+    }
+}
+
+static int read_orders(const char *path, const dj_position *pos,
+                       dj_order *orders)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof line, f) && n < DJ_MAX_ORDERS) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        *colon = '\0';
+        int power = dj_map_find_power(map, line);
+        char err[256];
+        if (power < 0 ||
+            dj_notation_parse(map, power, pos->phase.type, colon + 1,
+                              &orders[n], err, sizeof err) != 0) {
+            fprintf(stderr, "%s: cannot read '%s'\n", path, colon + 1);
+            continue;
+        }
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static void test_full_game(const char *srcdir)
+{
+    char pattern[1024];
+    snprintf(pattern, sizeof pattern, "%s/tests/games/full/[0-9]*-*.txt", srcdir);
+    glob_t g;
+    CHECK(glob(pattern, 0, NULL, &g) == 0);
+    static dj_position pos;
+    static dj_result res;
+    static dj_order orders[DJ_MAX_ORDERS];
+    dj_rules rules;
+    dj_rules_default(&rules);
+    dj_position_initial(map, &pos);
+    int phases = 0;
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        const char *name = strrchr(g.gl_pathv[k], '-') + 1;
+        char want[16], have[16];
+        snprintf(want, sizeof want, "%.*s", (int)strcspn(name, "."), name);
+        /* Phases with nothing to order have no file: play them empty. */
+        for (int guard = 0; guard < 4; guard++) {
+            dj_phase_format_short(pos.phase, have, sizeof have);
+            if (strcmp(have, want) == 0)
+                break;
+            check_board(&pos, have);
+            CHECK(dj_adjudicate(map, &pos, NULL, 0, &rules, &res) == 0);
+            pos = res.next;
+        }
+        dj_phase_format_short(pos.phase, have, sizeof have);
+        CHECK_STR(have, want);
+        int n = read_orders(g.gl_pathv[k], &pos, orders);
+        CHECK(n >= 0);
+        CHECK(dj_adjudicate(map, &pos, orders, n, &rules, &res) == 0);
+        check_board(&pos, have);
+        check_moves(&pos, orders, n, &res);
+        dj_picture_request rq = {map, geo, &pos, orders, n, &res, have};
+        dj_picture pic;
+        char err[256];
+        CHECK(dj_render_picture(&rq, DJ_PICTURE_PNG, &pic, err, sizeof err) == 0);
+        CHECK(pic.len > 1000 && memcmp(pic.data, "\x89PNG", 4) == 0);
+        /* DJ_RENDER_DUMP=DIR keeps the pictures to look at. */
+        const char *dump = getenv("DJ_RENDER_DUMP");
+        if (dump) {
+            char out[1024];
+            snprintf(out, sizeof out, "%s/%02d-%s.png", dump, (int)k + 1, have);
+            FILE *f = fopen(out, "wb");
+            if (f) {
+                fwrite(pic.data, 1, pic.len, f);
+                fclose(f);
+            }
+        }
+        dj_picture_free(&pic);
+        check_formats(&rq, (int)k);
+        pos = res.next;
+        phases++;
+    }
+    globfree(&g);
+    printf("%d phases drawn; %d successful and %d failed moves probed "
+           "(coverage: solid %.2f at least, dashed %.2f at most)\n",
+           phases, solid_checked, dashed_checked, min_solid, max_dashed);
+    CHECK(phases > 20);
+    CHECK(solid_checked > 20 && dashed_checked > 5);
+}
+
+static void test_formats_named(void)
+{
+    CHECK(dj_picture_format_from_name("x/map.PNG") == DJ_PICTURE_PNG);
+    CHECK(dj_picture_format_from_name("map.svg") == DJ_PICTURE_SVG);
+    CHECK(dj_picture_format_from_name("pdf") == DJ_PICTURE_PDF);
+    CHECK(dj_picture_format_from_name("NONE") == DJ_PICTURE_NONE);
+    CHECK(dj_picture_format_from_name("map.gif") == -1);
+    CHECK(dj_picture_format_from_name("map.none") == -1);
+    CHECK_STR(dj_picture_mime_type(DJ_PICTURE_PNG), "image/png");
+}
+
+int main(int argc, char **argv)
+{
+    const char *srcdir = argc > 1 ? argv[1] : ".";
+    if (chdir(srcdir) != 0 || !mkdtemp(tmpdir)) {
+        perror(srcdir);
+        return 1;
+    }
+    char err[512], path[1024];
+    dj_map *m = dj_map_load("maps/standard.map", err, sizeof err);
+    if (!m) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    map = m;
+    CHECK(dj_geo_find("maps/standard.map", path, sizeof path) == 0);
+    CHECK_STR(path, "maps/standard.geo");
+    CHECK(dj_geo_find("maps/chaos.map", path, sizeof path) == 0);
+    CHECK_STR(path, "maps/standard.geo");
+    dj_geo *g = dj_geo_load("maps/standard.geo", map, err, sizeof err);
+    if (!g) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    geo = g;
+    test_formats_named();
+    test_geo_errors();
+    test_full_game(".");
+    rmdir(tmpdir);
+    dj_geo_free(g);
+    dj_map_free(m);
+    return test_summary();
+}
