@@ -45,18 +45,41 @@ static void fault(const dj_ingest_config *cfg, const char *point)
         cfg->fault(cfg->fault_ctx, point);
 }
 
+/* FNV-1a over bytes, CRs ignored (a message read twice, once with CRLF). */
+static uint64_t fnv(uint64_t h, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\r')
+            continue;
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
 /* A stable id for bytes that are not a message (no header at all). */
 static void hash_id(const char *raw, size_t len, char *out, size_t outlen)
 {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a, CRs ignored */
-    for (size_t i = 0; i < len; i++) {
-        if (raw[i] == '\r')
-            continue;
-        h ^= (unsigned char)raw[i];
-        h *= 1099511628211ULL;
-    }
+    uint64_t h = fnv(1469598103934665603ULL, raw, len);
     snprintf(out, outlen, "%016llx.%zu@raw.dipjudge.invalid",
              (unsigned long long)h, len);
+}
+
+/*
+ * The mail log's key: the Message-ID with the sender and a hash of the
+ * whole message.  The same message read again (a crash, a mailbox that
+ * offers it twice) has the same key and is acted on once; a forged mail
+ * that borrows a player's Message-ID has another, so it cannot make the
+ * player's real mail look like one already seen.
+ */
+static void log_key(const char *message_id, const char *sender,
+                    const char *raw, size_t len, char *out, size_t outlen)
+{
+    uint64_t h = fnv(1469598103934665603ULL, sender, strlen(sender));
+    h = fnv(h, "\n", 1);
+    h = fnv(h, raw, len);
+    snprintf(out, outlen, "%.200s %016llx", message_id,
+             (unsigned long long)h);
 }
 
 /* Why an automatic message is ignored, as the mail log says it. */
@@ -214,7 +237,7 @@ static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
                  "ignored: no sender address");
         return 0;
     }
-    if (own[0] && strcasecmp(m->from.addr, own) == 0) {
+    if (dj_address_is_judges(m->from.addr, own)) {
         snprintf(res->outcome, sizeof res->outcome,
                  "ignored: from the judge's own address");
         return 0;
@@ -273,10 +296,12 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
         hash_id(raw, len, res->message_id, sizeof res->message_id);
     snprintf(res->sender, sizeof res->sender, "%s", m.from.addr);
 
+    char key[300];
+    log_key(res->message_id, m.from.addr, raw, len, key, sizeof key);
     if (dj_store_begin(st) < 0)
         goto retry;
-    int dup = dj_store_maillog_add(st, res->message_id, m.from.addr, 0,
-                                   "received", dj_judge_now(j));
+    int dup = dj_store_maillog_add(st, key, m.from.addr, 0, "received",
+                                   dj_judge_now(j));
     if (dup == DJ_STORE_DUPLICATE) {
         dj_store_rollback(st);
         dj_message_free(&m);
@@ -288,8 +313,7 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
     fault(cfg, "ingest-logged");
     if (act(j, cfg, &m, parsed, len, truncated, res) < 0)
         goto rollback;
-    if (dj_store_maillog_set_outcome(st, res->message_id, res->game,
-                                     res->outcome) < 0)
+    if (dj_store_maillog_set_outcome(st, key, res->game, res->outcome) < 0)
         goto rollback;
     fault(cfg, "ingest-executed");
     if (dj_store_commit(st) < 0)

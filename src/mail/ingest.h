@@ -83,7 +83,8 @@ typedef enum dj_ingest_status {
 
 typedef struct dj_ingest_result {
     dj_ingest_status status;
-    char message_id[256];  /* as recorded in the mail log */
+    char message_id[256];  /* the mail's (or a hash); the mail log records
+                              it with the sender and a content hash */
     char sender[256];      /* the From address ("" when none) */
     char game[64];         /* the message's game, "" when none */
     char outcome[64];      /* as recorded in the mail log */

@@ -271,6 +271,10 @@ static bool id_of(const char *name, char *id)
     return true;
 }
 
+/* A bound on one listing: a mailbox a hundred thousand deep is listed
+ * that far, in arrival order, and the rest waits for the next look. */
+#define MAILDIR_LIST_MAX 100000
+
 typedef struct entry_list {
     dj_maildir_entry *v;
     size_t n, cap, max;
@@ -307,7 +311,10 @@ static dj_mail_status collect(const dj_maildir *md, const char *sub,
     bool in_cur = strcmp(sub, "cur") == 0;
     dj_mail_status st = DJ_MAIL_OK;
     struct dirent *de;
-    while ((l->max == 0 || l->n < l->max) && (de = readdir(d)) != NULL) {
+    /* Every message is listed, then sorted, then the oldest `max` kept:
+     * stopping early would keep the first names in directory order, not
+     * the first messages to arrive. */
+    while (l->n < MAILDIR_LIST_MAX && (de = readdir(d)) != NULL) {
         char id[DJ_MAILDIR_ID_MAX];
         struct stat sb;
         if (!is_unseen(de->d_name, in_cur) || !id_of(de->d_name, id) ||
@@ -326,11 +333,29 @@ static dj_mail_status collect(const dj_maildir *md, const char *sub,
     return st;
 }
 
+/* The delivery time a Maildir name begins with ("1700000000.M12P3.host"),
+ * or -1 when it does not begin with one. */
+static long long name_time(const char *id)
+{
+    long long t = 0;
+    int digits = 0;
+    for (; *id >= '0' && *id <= '9' && digits < 18; id++, digits++)
+        t = t * 10 + (*id - '0');
+    return digits && *id == '.' ? t : -1;
+}
+
+/* Arrival order: the delivery time in the name (the file's time when the
+ * name has none), then the name. */
 static int entry_cmp(const void *a, const void *b)
 {
     const dj_maildir_entry *x = a, *y = b;
-    if (x->mtime != y->mtime)
-        return x->mtime < y->mtime ? -1 : 1;
+    long long tx = name_time(x->id), ty = name_time(y->id);
+    if (tx < 0)
+        tx = x->mtime;
+    if (ty < 0)
+        ty = y->mtime;
+    if (tx != ty)
+        return tx < ty ? -1 : 1;
     return strcmp(x->id, y->id);
 }
 
@@ -350,6 +375,8 @@ dj_mail_status dj_maildir_list(const dj_maildir *md, size_t max,
     }
     if (l.n > 1)
         qsort(l.v, l.n, sizeof *l.v, entry_cmp);
+    if (max && l.n > max)
+        l.n = max;
     *out = l.v;
     *n = l.n;
     return DJ_MAIL_OK;

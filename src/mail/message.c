@@ -213,6 +213,23 @@ static void list_addresses(char *dst, size_t cap,
     }
 }
 
+/* ---- the judge's own address ----------------------------------------- */
+
+bool dj_address_is_judges(const char *addr, const char *judge)
+{
+    if (!addr || !judge || !*addr || !*judge)
+        return false;
+    if (strcasecmp(addr, judge) == 0)
+        return true;
+    const char *at = strrchr(addr, '@'), *jat = strrchr(judge, '@');
+    const char *plus = strchr(addr, '+');
+    if (!at || !jat || !plus || plus > at)
+        return false;
+    size_t local = (size_t)(plus - addr);
+    return local == (size_t)(jat - judge) &&
+           strncasecmp(addr, judge, local) == 0 && strcasecmp(at, jat) == 0;
+}
+
 /* ---- automatic mail ------------------------------------------------- */
 
 static void flag(dj_message *m, unsigned f, const char *name, const char *value)
@@ -278,7 +295,9 @@ static bool note_optional(dj_message *m, const char *name, const char *raw,
     if (eq_ci(name, "X-Loop")) {
         if (!m->x_loop[0])
             memcpy(m->x_loop, value, sizeof value);
-        if (lim->own_loop && *lim->own_loop && eq_ci(value, lim->own_loop))
+        if (lim->own_loop && *lim->own_loop &&
+            (eq_ci(value, lim->own_loop) ||
+             dj_address_is_judges(value, lim->own_loop)))
             flag(m, DJ_MSG_LOOP, "X-Loop", value);
     } else if (eq_ci(name, "Auto-Submitted")) {
         if (strcmp(tok, "no") != 0)

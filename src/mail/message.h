@@ -162,6 +162,14 @@ void dj_message_free(dj_message *m);
 bool dj_message_is_automatic(const dj_message *m);
 
 /*
+ * Is `addr` the judge's own address `judge`, a "+tag" sub-address of it
+ * included ("judge+x@host" for "judge@host"), ignoring case?  Mail from it
+ * is never acted on and never answered (loops), and the judge never mails
+ * it.
+ */
+bool dj_address_is_judges(const char *addr, const char *judge);
+
+/*
  * HTML to plain text, as used for HTML-only mail: tags dropped, script,
  * style and head skipped, entities (named and numeric) decoded, <br>,
  * <p>, <div>, <li>, <tr>, headings and the like end a line, blockquote

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "mail/compose.h"
+#include "mail/message.h"
 #include "store/mail.h"
 #include "util/buf.h"
 
@@ -101,7 +102,7 @@ static size_t split_rcpts(char *buf, const char *own, const char **out)
         size_t len = strlen(tok);
         while (len && (tok[len - 1] == ' ' || tok[len - 1] == '\t'))
             tok[--len] = '\0';
-        if (!*tok || (own && strcasecmp(tok, own) == 0))
+        if (!*tok || dj_address_is_judges(tok, own))
             continue;
         out[n++] = tok;
     }

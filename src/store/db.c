@@ -10,10 +10,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store/schema.h"
@@ -225,8 +228,40 @@ static int run_fixed(dj_store *s, const char *sql)
     return rc < 0 ? -1 : 0;
 }
 
+/*
+ * The database holds password hashes, addresses, secret orders and
+ * private press: a new file is created 0600 whatever the umask, before
+ * SQLite opens it, and SQLite gives its -wal and -shm files the database
+ * file's own mode.  An existing file is left as the admin set it.
+ */
+static int create_private(const char *path, char *err, size_t errlen)
+{
+    if (strcmp(path, ":memory:") == 0 || path[0] == '\0')
+        return 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+                  0600);
+    if (fd < 0) {
+        if (errno == EEXIST)
+            return 0;
+        snprintf(err, errlen, "cannot create database %s: %s", path,
+                 strerror(errno));
+        return -1;
+    }
+    /* O_CREAT's mode is masked by the umask; this is not. */
+    int rc = fchmod(fd, 0600);
+    close(fd);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot protect database %s: %s", path,
+                 strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 dj_store *dj_store_open(const char *path, char *err, size_t errlen)
 {
+    if (path && create_private(path, err, errlen) < 0)
+        return NULL;
     dj_store *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");

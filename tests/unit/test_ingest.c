@@ -160,6 +160,21 @@ static void test_orders_and_duplicates(void)
     CHECK(!r.replied);
     CHECK(count_rows("reply", NULL) == replies + 1);
 
+    /* A forged mail that borrows a player's Message-ID (issue 9): the mail
+     * log keys on the sender and the content too, so it is acted on as
+     * the different mail it is, and the player's real mail that follows
+     * with that same Message-ID is not lost as "seen before". */
+    const char *forged =
+        "From: attacker@evil.example\nMessage-ID: <real-2@x.example>\n"
+        "Subject: help\n\nHELP\n";
+    const char *real =
+        "From: p3@x.example\nMessage-ID: <real-2@x.example>\n"
+        "Subject: help\n\nHELP\n";
+    CHECK(ingest(&c, forged, &r) == DJ_INGEST_DONE);
+    CHECK(ingest(&c, real, &r) == DJ_INGEST_DONE);
+    CHECK(ingest(&c, real, &r) == DJ_INGEST_DUPLICATE);
+    replies += 2;
+
     /* Without a Message-ID: known by a hash of its bytes. */
     const char *noid = "From: p3@x.example\nSubject: help\n\nHELP\n";
     CHECK(ingest(&c, noid, &r) == DJ_INGEST_DONE);
@@ -190,6 +205,13 @@ static void test_ignored(void)
          "bounce"},
         {"From: " JUDGE "\nMessage-ID: <own@x>\nSubject: x\n\nHELP\n",
          "own address"},
+        /* judge+anything@host is the judge too (issue 9) */
+        {"From: JUDGE+Results@Judge.Example\nMessage-ID: <own2@x>\n"
+         "Subject: x\n\nHELP\n",
+         "own address"},
+        {"From: p1@x.example\nMessage-ID: <loop2@x>\nX-Loop: judge+x@"
+         "judge.example\nSubject: Re: results\n\nHELP\n",
+         "X-Loop"},
         {"Subject: nobody\nMessage-ID: <nobody@x>\n\nHELP\n", "no sender"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -146,6 +146,46 @@ static void test_maildir_basics(void)
 }
 
 /* Messages other programs left: flags in cur/, dotfiles, directories. */
+/* A backlog larger than one look (issue 9): the oldest messages come first
+ * however the directory lists them, by the delivery time in their names. */
+static void test_maildir_backlog_order(void)
+{
+    char path[512], file[700], err[DJ_MAIL_ERR_MAX];
+    dj_maildir md;
+    path_in(path, sizeof path, "backlog");
+    CHECK(dj_maildir_open(&md, path, true, err, sizeof err) == DJ_MAIL_OK);
+    enum { N = 2000 };
+    /* Written newest first, so that directory order is not arrival order;
+     * file times all the same, names carry the delivery times. */
+    for (int i = N - 1; i >= 0; i--) {
+        snprintf(file, sizeof file, "%s/new/%d.M%dP1.backlog", path,
+                 1700000000 + i, i);
+        FILE *f = fopen(file, "w");
+        CHECK(f != NULL);
+        if (f) {
+            fprintf(f, "Subject: %d\n\nbody %d\n", i, i);
+            fclose(f);
+        }
+    }
+    dj_maildir_entry *e;
+    size_t n;
+    CHECK(dj_maildir_list(&md, 100, &e, &n, err, sizeof err) == DJ_MAIL_OK);
+    CHECK(n == 100);
+    bool in_order = true;
+    for (size_t i = 0; i < n; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "%d.M%zuP1.backlog", 1700000000 + (int)i,
+                 i);
+        in_order = in_order && strcmp(e[i].id, want) == 0;
+    }
+    CHECK(in_order);
+    free(e);
+    CHECK(dj_maildir_list(&md, 0, &e, &n, err, sizeof err) == DJ_MAIL_OK);
+    CHECK(n == N);
+    CHECK(n == N && strcmp(e[N - 1].id, "1700001999.M1999P1.backlog") == 0);
+    free(e);
+}
+
 static void test_maildir_foreign(void)
 {
     char path[512], p[700], err[DJ_MAIL_ERR_MAX];
@@ -900,6 +940,7 @@ int main(void)
     }
     signal(SIGPIPE, SIG_IGN);
     test_maildir_basics();
+    test_maildir_backlog_order();
     test_maildir_foreign();
     test_maildir_crash();
     test_send_maildir();

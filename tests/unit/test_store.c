@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -201,6 +202,27 @@ static void test_migrate_from_3(void)
     CHECK(count_rows(db, "SELECT count(*) FROM pragma_foreign_key_check")
           == 0);
     sqlite3_close(db);
+}
+
+/* The database and its -wal and -shm files are private (0600), whatever
+ * the umask: they hold password hashes, addresses and secret orders. */
+static void test_private_files(void)
+{
+    char file[600], wal[620], shm[620], err[512];
+    snprintf(file, sizeof file, "%s/private.db", dir);
+    snprintf(wal, sizeof wal, "%s-wal", file);
+    snprintf(shm, sizeof shm, "%s-shm", file);
+    mode_t old = umask(022);
+    dj_store *s = dj_store_open(file, err, sizeof err);
+    CHECK(s != NULL);
+    dj_game_rec g = new_game("private");
+    CHECK(s && dj_store_game_insert(s, &g) == 0); /* the WAL is written */
+    struct stat st;
+    CHECK(stat(file, &st) == 0 && (st.st_mode & 077) == 0);
+    CHECK(stat(wal, &st) == 0 && (st.st_mode & 077) == 0);
+    CHECK(stat(shm, &st) == 0 && (st.st_mode & 077) == 0);
+    dj_store_close(s);
+    umask(old);
 }
 
 static void test_newer_refused(void)
@@ -570,6 +592,7 @@ int main(int argc, char **argv)
     test_newer_refused();
     test_migrate_from_1();
     test_migrate_from_3();
+    test_private_files();
     dj_store *s = open_db();
     if (s) {
         test_games(s);
