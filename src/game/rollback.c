@@ -237,36 +237,26 @@ static int do_rollforward(dj_judge *j, game_view *v, dj_buf *out)
     return 0;
 }
 
-static int run(dj_judge *j, const char *game, const char *arg, bool forward,
-               dj_buf *out)
+/* gv_with_game actions: the phase to go back to is the argument. */
+static int rollback_action(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
-    if (dj_store_begin(j->store) < 0)
-        return judge_store_fail(j);
-    game_view v;
-    dj_buf part;
-    dj_buf_init(&part);
-    int rc = gv_load(j, game, &v);
-    if (rc == 0)
-        rc = forward ? do_rollforward(j, &v, &part)
-                     : do_rollback(j, &v, arg, &part);
-    if (rc == 0 && dj_store_commit(j->store) < 0)
-        rc = judge_store_fail(j);
-    if (rc < 0)
-        dj_store_rollback(j->store);
-    else
-        dj_buf_append(out, part.data);
-    dj_buf_free(&part);
-    gv_free(&v);
-    return rc;
+    return do_rollback(j, v, arg, out);
+}
+
+static int rollforward_action(dj_judge *j, game_view *v, void *arg,
+                              dj_buf *out)
+{
+    (void)arg;
+    return do_rollforward(j, v, out);
 }
 
 int dj_game_rollback(dj_judge *j, const char *game, const char *phase,
                      dj_buf *out)
 {
-    return run(j, game, phase, false, out);
+    return gv_with_game(j, game, rollback_action, (void *)phase, out);
 }
 
 int dj_game_rollforward(dj_judge *j, const char *game, dj_buf *out)
 {
-    return run(j, game, NULL, true, out);
+    return gv_with_game(j, game, rollforward_action, NULL, out);
 }

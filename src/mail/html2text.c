@@ -20,6 +20,7 @@
  */
 #include "mail/message.h"
 #include "mail/mime_int.h"
+#include "util/utf8.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -101,25 +102,7 @@ static void emit_codepoint(html_out *h, uint32_t cp)
         cp = 0xFFFD;
     if (cp == 0xA0)
         cp = ' '; /* &nbsp;: a space that must not collapse */
-    if (cp < 0x80) {
-        b[0] = (char)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        b[0] = (char)(0xC0 | (cp >> 6));
-        b[1] = (char)(0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        b[0] = (char)(0xE0 | (cp >> 12));
-        b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        b[2] = (char)(0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        b[0] = (char)(0xF0 | (cp >> 18));
-        b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        b[3] = (char)(0x80 | (cp & 0x3F));
-        n = 4;
-    }
+    n = dj_utf8_encode(cp, b);
     emit(h, b, n);
 }
 

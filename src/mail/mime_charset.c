@@ -21,6 +21,7 @@
  * (mime_decode.c).
  */
 #include "mail/mime_int.h"
+#include "util/utf8.h"
 
 #include <errno.h>
 #include <iconv.h>
@@ -94,27 +95,7 @@ size_t dj_mime_utf8_fit(const char *s, size_t len, size_t max)
 static void put_codepoint(dj_buf *out, uint32_t cp)
 {
     char b[4];
-    size_t n;
-    if (cp < 0x80) {
-        b[0] = (char)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        b[0] = (char)(0xC0 | (cp >> 6));
-        b[1] = (char)(0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        b[0] = (char)(0xE0 | (cp >> 12));
-        b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        b[2] = (char)(0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        b[0] = (char)(0xF0 | (cp >> 18));
-        b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        b[3] = (char)(0x80 | (cp & 0x3F));
-        n = 4;
-    }
-    dj_buf_append_n(out, b, n);
+    dj_buf_append_n(out, b, dj_utf8_encode(cp, b));
 }
 
 static bool is_bad_control(unsigned char c)

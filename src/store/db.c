@@ -173,6 +173,42 @@ void *st_grow(dj_store *s, void *array, int n, int *cap, size_t size)
     return grown;
 }
 
+int st_collect(dj_store *s, sqlite3_stmt *st, size_t size, st_row_fn read_row,
+               void (*free_rows)(void *rows, int n), void **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!st)
+        return -1;
+    char *rows = NULL;
+    int rc, cap = 0, count = 0;
+    while ((rc = st_step(s, st)) == SQLITE_ROW) {
+        void *grown = st_grow(s, rows, count, &cap, size);
+        if (!grown) {
+            rc = -1;
+            break;
+        }
+        rows = grown;
+        void *row = rows + size * (size_t)count++;
+        memset(row, 0, size);
+        if (read_row(s, st, row) < 0) {
+            rc = -1;
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc < 0) {
+        if (free_rows)
+            free_rows(rows, count);
+        else
+            free(rows);
+        return -1;
+    }
+    *out = rows;
+    *n = count;
+    return 0;
+}
+
 int64_t st_last_id(dj_store *s)
 {
     return sqlite3_last_insert_rowid(s->db);

@@ -114,36 +114,22 @@ int dj_store_game_get_id(dj_store *s, int64_t id, dj_game_rec *g)
         g);
 }
 
+static int game_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    (void)s;
+    read_game(st, row);
+    return 0;
+}
+
 int dj_store_game_list(dj_store *s, const char *state, dj_game_rec **out,
                        int *n)
 {
-    *out = NULL;
-    *n = 0;
     sqlite3_stmt *st = st_prepare(s,
                                   "SELECT " GAME_COLUMNS " FROM games"
                                   " WHERE ?1 IS NULL OR state = ?1"
                                   " ORDER BY name COLLATE NOCASE, id",
                                   "s", state);
-    if (!st)
-        return -1;
-    int rc, cap = 0;
-    while ((rc = st_step(s, st)) == SQLITE_ROW) {
-        void *grown = st_grow(s, *out, *n, &cap, sizeof **out);
-        if (!grown) {
-            rc = -1;
-            break;
-        }
-        *out = grown;
-        read_game(st, &(*out)[(*n)++]);
-    }
-    sqlite3_finalize(st);
-    if (rc < 0) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
-        return -1;
-    }
-    return 0;
+    return st_collect(s, st, sizeof **out, game_row, NULL, (void **)out, n);
 }
 
 int dj_store_game_update(dj_store *s, const dj_game_rec *g)
@@ -185,38 +171,24 @@ int dj_store_game_log(dj_store *s, int64_t game_id, int64_t at,
                    detail ? detail : "");
 }
 
+static int log_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    (void)s;
+    dj_game_log_rec *r = row;
+    r->at = sqlite3_column_int64(st, 0);
+    st_text(st, 1, r->actor, sizeof r->actor);
+    st_text(st, 2, r->action, sizeof r->action);
+    st_text(st, 3, r->detail, sizeof r->detail);
+    return 0;
+}
+
 int dj_store_game_log_list(dj_store *s, int64_t game_id,
                            dj_game_log_rec **out, int *n)
 {
-    *out = NULL;
-    *n = 0;
     sqlite3_stmt *st = st_prepare(s,
                                   "SELECT at, actor, action, detail"
                                   " FROM game_log WHERE game_id = ?"
                                   " ORDER BY id",
                                   "I", game_id);
-    if (!st)
-        return -1;
-    int rc, cap = 0;
-    while ((rc = st_step(s, st)) == SQLITE_ROW) {
-        void *grown = st_grow(s, *out, *n, &cap, sizeof **out);
-        if (!grown) {
-            rc = -1;
-            break;
-        }
-        *out = grown;
-        dj_game_log_rec *r = &(*out)[(*n)++];
-        r->at = sqlite3_column_int64(st, 0);
-        st_text(st, 1, r->actor, sizeof r->actor);
-        st_text(st, 2, r->action, sizeof r->action);
-        st_text(st, 3, r->detail, sizeof r->detail);
-    }
-    sqlite3_finalize(st);
-    if (rc < 0) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
-        return -1;
-    }
-    return 0;
+    return st_collect(s, st, sizeof **out, log_row, NULL, (void **)out, n);
 }

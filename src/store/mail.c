@@ -29,11 +29,33 @@ int dj_store_outbox_add(dj_store *s, int64_t game_id, int64_t phase_id,
                    body, at);
 }
 
+static int outbox_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    dj_outbox_rec *o = row;
+    o->id = sqlite3_column_int64(st, 0);
+    o->game_id = sqlite3_column_int64(st, 1);
+    o->phase_id = sqlite3_column_int64(st, 2);
+    st_text(st, 3, o->kind, sizeof o->kind);
+    o->recipients = st_text_dup(st, 4);
+    o->subject = st_text_dup(st, 5);
+    o->body = st_text_dup(st, 6);
+    st_text(st, 7, o->state, sizeof o->state);
+    o->attempts = sqlite3_column_int(st, 8);
+    o->created_at = sqlite3_column_int64(st, 9);
+    o->sent_at = st_int64(st, 10, 0);
+    if (!o->recipients || !o->subject || !o->body)
+        return dj_store_fail(s, "out of memory");
+    return 0;
+}
+
+static void outbox_rows_free(void *rows, int n)
+{
+    dj_outbox_recs_free(rows, n);
+}
+
 int dj_store_outbox_list(dj_store *s, int64_t game_id, const char *state,
                          dj_outbox_rec **out, int *n)
 {
-    *out = NULL;
-    *n = 0;
     sqlite3_stmt *st = st_prepare(
         s,
         "SELECT id, IFNULL(game_id, 0), IFNULL(phase_id, 0), kind,"
@@ -41,42 +63,8 @@ int dj_store_outbox_list(dj_store *s, int64_t game_id, const char *state,
         " FROM outbox WHERE (?1 = 0 OR game_id = ?1)"
         " AND (?2 IS NULL OR state = ?2) ORDER BY id",
         "Is", game_id, state);
-    if (!st)
-        return -1;
-    int rc, cap = 0;
-    while ((rc = st_step(s, st)) == SQLITE_ROW) {
-        void *grown = st_grow(s, *out, *n, &cap, sizeof **out);
-        if (!grown) {
-            rc = -1;
-            break;
-        }
-        *out = grown;
-        dj_outbox_rec *o = &(*out)[(*n)++];
-        memset(o, 0, sizeof *o);
-        o->id = sqlite3_column_int64(st, 0);
-        o->game_id = sqlite3_column_int64(st, 1);
-        o->phase_id = sqlite3_column_int64(st, 2);
-        st_text(st, 3, o->kind, sizeof o->kind);
-        o->recipients = st_text_dup(st, 4);
-        o->subject = st_text_dup(st, 5);
-        o->body = st_text_dup(st, 6);
-        st_text(st, 7, o->state, sizeof o->state);
-        o->attempts = sqlite3_column_int(st, 8);
-        o->created_at = sqlite3_column_int64(st, 9);
-        o->sent_at = st_int64(st, 10, 0);
-        if (!o->recipients || !o->subject || !o->body) {
-            rc = dj_store_fail(s, "out of memory");
-            break;
-        }
-    }
-    sqlite3_finalize(st);
-    if (rc < 0) {
-        dj_outbox_recs_free(*out, *n);
-        *out = NULL;
-        *n = 0;
-        return -1;
-    }
-    return 0;
+    return st_collect(s, st, sizeof **out, outbox_row, outbox_rows_free,
+                      (void **)out, n);
 }
 
 int dj_store_outbox_set_state(dj_store *s, int64_t id, const char *state,

@@ -45,36 +45,23 @@ int dj_store_participant_insert(dj_store *s, dj_participant_rec *p)
     return 0;
 }
 
+static int participant_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    (void)s;
+    read_participant(st, row);
+    return 0;
+}
+
 int dj_store_participant_list(dj_store *s, int64_t game_id,
                               dj_participant_rec **out, int *n)
 {
-    *out = NULL;
-    *n = 0;
     sqlite3_stmt *st = st_prepare(s,
                                   "SELECT " PART_COLUMNS
                                   " FROM participants WHERE game_id = ?"
                                   " ORDER BY id",
                                   "I", game_id);
-    if (!st)
-        return -1;
-    int rc, cap = 0;
-    while ((rc = st_step(s, st)) == SQLITE_ROW) {
-        void *grown = st_grow(s, *out, *n, &cap, sizeof **out);
-        if (!grown) {
-            rc = -1;
-            break;
-        }
-        *out = grown;
-        read_participant(st, &(*out)[(*n)++]);
-    }
-    sqlite3_finalize(st);
-    if (rc < 0) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
-        return -1;
-    }
-    return 0;
+    return st_collect(s, st, sizeof **out, participant_row, NULL,
+                      (void **)out, n);
 }
 
 int dj_store_participant_of_power(dj_store *s, int64_t game_id, int power,
@@ -124,11 +111,21 @@ int dj_store_absence_insert(dj_store *s, int64_t participant_id,
                    "III", participant_id, start, end);
 }
 
+static int absence_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    (void)s;
+    dj_absence_rec *a = row;
+    a->id = sqlite3_column_int64(st, 0);
+    a->participant_id = sqlite3_column_int64(st, 1);
+    a->power = sqlite3_column_int(st, 2);
+    a->start = sqlite3_column_int64(st, 3);
+    a->end = sqlite3_column_int64(st, 4);
+    return 0;
+}
+
 int dj_store_absence_list(dj_store *s, int64_t game_id, int64_t after,
                           dj_absence_rec **out, int *n)
 {
-    *out = NULL;
-    *n = 0;
     sqlite3_stmt *st = st_prepare(
         s,
         "SELECT a.id, a.participant_id, IFNULL(p.power, -1), a.start_at,"
@@ -138,31 +135,8 @@ int dj_store_absence_list(dj_store *s, int64_t game_id, int64_t after,
         " AND p.status NOT IN ('resigned', 'replaced')"
         " ORDER BY a.start_at, a.id",
         "II", game_id, after);
-    if (!st)
-        return -1;
-    int rc, cap = 0;
-    while ((rc = st_step(s, st)) == SQLITE_ROW) {
-        void *grown = st_grow(s, *out, *n, &cap, sizeof **out);
-        if (!grown) {
-            rc = -1;
-            break;
-        }
-        *out = grown;
-        dj_absence_rec *a = &(*out)[(*n)++];
-        a->id = sqlite3_column_int64(st, 0);
-        a->participant_id = sqlite3_column_int64(st, 1);
-        a->power = sqlite3_column_int(st, 2);
-        a->start = sqlite3_column_int64(st, 3);
-        a->end = sqlite3_column_int64(st, 4);
-    }
-    sqlite3_finalize(st);
-    if (rc < 0) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
-        return -1;
-    }
-    return 0;
+    return st_collect(s, st, sizeof **out, absence_row, NULL, (void **)out,
+                      n);
 }
 
 int dj_store_absence_delete(dj_store *s, int64_t participant_id,

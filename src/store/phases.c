@@ -73,34 +73,21 @@ static int phase_one(dj_store *s, sqlite3_stmt *st, dj_phase_rec *p)
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 
+static int phase_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    return read_phase(s, st, row);
+}
+
+static void phase_rows_free(void *rows, int n)
+{
+    dj_phase_recs_free(rows, n);
+}
+
 static int phase_many(dj_store *s, sqlite3_stmt *st, dj_phase_rec **out,
                       int *n)
 {
-    *out = NULL;
-    *n = 0;
-    if (!st)
-        return -1;
-    int rc, cap = 0;
-    while ((rc = st_step(s, st)) == SQLITE_ROW) {
-        void *grown = st_grow(s, *out, *n, &cap, sizeof **out);
-        if (!grown) {
-            rc = -1;
-            break;
-        }
-        *out = grown;
-        if (read_phase(s, st, &(*out)[(*n)++]) < 0) {
-            rc = -1;
-            break;
-        }
-    }
-    sqlite3_finalize(st);
-    if (rc < 0) {
-        dj_phase_recs_free(*out, *n);
-        *out = NULL;
-        *n = 0;
-        return -1;
-    }
-    return 0;
+    return st_collect(s, st, sizeof **out, phase_row, phase_rows_free,
+                      (void **)out, n);
 }
 
 int dj_store_phase_open(dj_store *s, int64_t game_id, dj_phase_rec *p)
@@ -224,42 +211,28 @@ int dj_store_orders_add(dj_store *s, int64_t phase_id, int power,
                    author ? author : "", at);
 }
 
+static int orders_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    dj_orders_rec *o = row;
+    o->id = sqlite3_column_int64(st, 0);
+    o->power = sqlite3_column_int(st, 1);
+    o->orders = st_text_dup(st, 2);
+    st_text(st, 3, o->source, sizeof o->source);
+    st_text(st, 4, o->author, sizeof o->author);
+    o->received_at = sqlite3_column_int64(st, 5);
+    return o->orders ? 0 : dj_store_fail(s, "out of memory");
+}
+
+static void orders_rows_free(void *rows, int n)
+{
+    dj_orders_recs_free(rows, n);
+}
+
 static int orders_many(dj_store *s, sqlite3_stmt *st, dj_orders_rec **out,
                        int *n)
 {
-    *out = NULL;
-    *n = 0;
-    if (!st)
-        return -1;
-    int rc, cap = 0;
-    while ((rc = st_step(s, st)) == SQLITE_ROW) {
-        void *grown = st_grow(s, *out, *n, &cap, sizeof **out);
-        if (!grown) {
-            rc = -1;
-            break;
-        }
-        *out = grown;
-        dj_orders_rec *o = &(*out)[(*n)++];
-        memset(o, 0, sizeof *o);
-        o->id = sqlite3_column_int64(st, 0);
-        o->power = sqlite3_column_int(st, 1);
-        o->orders = st_text_dup(st, 2);
-        st_text(st, 3, o->source, sizeof o->source);
-        st_text(st, 4, o->author, sizeof o->author);
-        o->received_at = sqlite3_column_int64(st, 5);
-        if (!o->orders) {
-            rc = dj_store_fail(s, "out of memory");
-            break;
-        }
-    }
-    sqlite3_finalize(st);
-    if (rc < 0) {
-        dj_orders_recs_free(*out, *n);
-        *out = NULL;
-        *n = 0;
-        return -1;
-    }
-    return 0;
+    return st_collect(s, st, sizeof **out, orders_row, orders_rows_free,
+                      (void **)out, n);
 }
 
 int dj_store_orders_latest(dj_store *s, int64_t phase_id,

@@ -51,6 +51,17 @@ int64_t st_last_id(dj_store *s);
  */
 void *st_grow(dj_store *s, void *array, int n, int *cap, size_t size);
 
+/*
+ * Every row of `st` (NULL: a prepare that failed) into a new array of
+ * `size`-byte rows, read by read_row (which returns -1 when out of memory,
+ * after recording the error; the row still counts, so it is freed).  `st`
+ * is finalized.  On error the rows are freed with free_rows (plain free
+ * when NULL) and *out is NULL.  Returns 0 or -1.
+ */
+typedef int (*st_row_fn)(dj_store *s, sqlite3_stmt *st, void *row);
+int st_collect(dj_store *s, sqlite3_stmt *st, size_t size, st_row_fn read_row,
+               void (*free_rows)(void *rows, int n), void **out, int *n);
+
 /* A write point: crash here when the fault injection says so. */
 void st_write_point(dj_store *s);
 
