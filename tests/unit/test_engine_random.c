@@ -971,21 +971,29 @@ static void expect_owner_unchanged(const dj_position *before,
     EXPECT(bad < 0, "owner of %s changed outside a Fall", loc_name(bad));
 }
 
+/*
+ * The winner by the rule, computed from the position itself and not the
+ * engine's way (a running maximum with a tie flag): count each power's
+ * supply centres from the owner table, then the winner is the one power
+ * with at least the victory count and more than every other power.
+ */
 static int expected_winner(const dj_position *pos)
 {
-    int best = 0, winner = -1;
-    bool tie = false;
+    int count[DJ_MAX_POWERS] = {0};
+    for (int l = 0; l < map->nlocs; l++)
+        if (map->is_sc[l] && dj_province(map, l) == l && pos->owner[l] >= 0 &&
+            pos->owner[l] < map->npowers)
+            count[pos->owner[l]]++;
     for (int p = 0; p < map->npowers; p++) {
-        int n = dj_position_centres(map, pos, p);
-        if (n > best) {
-            best = n;
-            winner = p;
-            tie = false;
-        } else if (n == best) {
-            tie = true;
-        }
+        if (count[p] < map->victory)
+            continue;
+        bool ahead = true;
+        for (int q = 0; q < map->npowers; q++)
+            ahead = ahead && (q == p || count[q] < count[p]);
+        if (ahead)
+            return p;
     }
-    return !tie && best >= map->victory ? winner : -1;
+    return -1;
 }
 
 /* The calendar after a movement or retreat phase that has ended. */
@@ -2324,6 +2332,32 @@ static dj_order random_remove(const dj_position *pos, int p)
     return dj_order_make(DJ_ORDER_REMOVE, p, DJ_ARMY, loc);
 }
 
+/*
+ * A Fall where a power is at the edge of victory: it owns all but 0 to 2
+ * of the centres it needs (and sometimes a second power as many), so the
+ * capture at the Fall's end makes a winner, a tie or nobody, and
+ * expected_winner has something to judge.
+ */
+static void near_victory(dj_position *pos)
+{
+    pos->phase.season = DJ_FALL;
+    int lead = corpus_rng_below(&rng, map->npowers);
+    int rival = corpus_rng_below(&rng, 3) == 0
+                    ? corpus_rng_below(&rng, map->npowers) : -1;
+    int want = map->victory - corpus_rng_below(&rng, 3), got = 0, rgot = 0;
+    for (int l = 0; l < map->nlocs; l++) {
+        if (prov_of(l) != l || !map->is_sc[l])
+            continue;
+        if (got < want) {
+            pos->owner[l] = (int16_t)lead;
+            got++;
+        } else if (rival >= 0 && rival != lead && rgot < want) {
+            pos->owner[l] = (int16_t)rival;
+            rgot++;
+        }
+    }
+}
+
 /* An adjustment phase on the units of a movement phase. */
 static void make_adjustment_phase(const corpus_phase *cp, phase_input *in)
 {
@@ -2534,6 +2568,8 @@ int main(int argc, char **argv)
             if (corpus_rng_below(&rng, 10) == 0)
                 mv->pos.civil_disorder =
                     DJ_POWER_BIT(corpus_rng_below(&rng, map->npowers));
+            if (corpus_rng_below(&rng, 8) == 0)
+                near_victory(&mv->pos);
         }
 
         begin_phase("movement", i);
