@@ -29,7 +29,7 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 step() { printf '\n==> %s\n' "$*"; }
 
 step "Checking build dependencies"
-bash tests/install-deps.sh
+bash tests/install-deps.sh --demo
 
 step "Building in build/"
 if [[ ! -f build/config.status ]]; then

@@ -1,20 +1,31 @@
 #!/usr/bin/env bash
 #
-# install-deps.sh — make sure the Debian packages dipjudge builds and tests
-# with are installed.  Shared by demo.sh and tests/run-all.sh.
+# install-deps.sh [--demo] — make sure the Debian packages dipjudge builds
+# and tests with are installed.  Shared by demo.sh (--demo: only what
+# building and running the demo needs, no mail servers or test tools) and
+# tests/run-all.sh (everything).
 #
 # Does nothing when every package is already installed; otherwise runs
 # `apt-get update` and `apt-get install -y` for the missing ones, through
 # sudo when not root (non-interactively when there is no terminal, so CI
-# fails fast instead of waiting for a password).
+# fails fast instead of waiting for a password).  apt's own output goes to
+# a log file ($DJ_INSTALL_LOG, by default /tmp/dipjudge-install.log); one
+# line says where, and its tail is shown if apt fails.
 #
 set -euo pipefail
 
-PACKAGES=(build-essential autoconf automake libtool pkg-config
-          libetpan-dev libsqlite3-dev libconfig-dev libcrypt-dev libcairo2-dev
-          valgrind clang
-          libclang-rt-dev tzdata sqlite3 libxml2-utils poppler-utils
-          postfix dovecot-imapd dovecot-pop3d libsasl2-modules openssl)
+# Building and running judgectl and judged.
+BUILD_PACKAGES=(build-essential autoconf automake libtool pkg-config
+                libetpan-dev libsqlite3-dev libconfig-dev libcrypt-dev
+                libcairo2-dev tzdata)
+# The tests: sanitizers, valgrind, SQL and picture checks, and the private
+# Postfix and Dovecot of the mail tests.
+TEST_PACKAGES=(valgrind clang libclang-rt-dev sqlite3 libxml2-utils
+               poppler-utils postfix dovecot-imapd dovecot-pop3d
+               libsasl2-modules openssl)
+PACKAGES=("${BUILD_PACKAGES[@]}")
+[[ ${1:-} == --demo ]] || PACKAGES+=("${TEST_PACKAGES[@]}")
+LOG=${DJ_INSTALL_LOG:-/tmp/dipjudge-install.log}
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: no dpkg here (not Debian?); please install the" \
@@ -52,5 +63,11 @@ if [[ " ${missing[*]} " == *" postfix "* ]]; then
     echo "postfix postfix/main_mailer_type select No configuration" |
         "${sudo_cmd[@]}" debconf-set-selections
 fi
-"${sudo_cmd[@]}" apt-get update -q
-"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "install-deps: apt-get's output goes to $LOG"
+if ! { "${sudo_cmd[@]}" apt-get update -q &&
+       "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends \
+           "${missing[@]}"; } >"$LOG" 2>&1; then
+    echo "install-deps: apt-get failed; the end of $LOG:" >&2
+    tail -n 20 "$LOG" >&2
+    exit 1
+fi
