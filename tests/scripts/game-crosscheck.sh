@@ -25,20 +25,7 @@ CONF
 J="$B/judgectl --config $T/judge.conf --maps $S/maps --db $T/judge.db"
 GAME=$S/tests/games/full
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check()
-{
-    d=$1
-    shift
-    if "$@"; then ok; else bad "$d"; fi
-}
-count()
-{
-    grep -c -- "$1" "$2" || true
-}
+. "$S/tests/checks.sh"
 
 now=$GAME_T0
 check "game set up" game_setup xc "$now"
@@ -109,5 +96,4 @@ check "engine=kruijswijk is checked by dpjudge" grep -qx 'Engines: kruijswijk, c
 $J set xc engine=zzz >"$T/out" 2>&1
 check "a bad engine setting is refused" grep -q 'engine: dpjudge, kruijswijk or haplomacy' "$T/out"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done

@@ -16,22 +16,7 @@ trap 'rm -rf "$T"' EXIT
 J="$B/judgectl --maps $S/maps --db $T/judge.db"
 GAME=$S/tests/games/full
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-# check DESCRIPTION COMMAND...: one check.
-check()
-{
-    d=$1
-    shift
-    if "$@"; then ok; else bad "$d"; fi
-}
-# count PATTERN FILE: lines of FILE matching PATTERN (grep -c, never fails).
-count()
-{
-    grep -c -- "$1" "$2" || true
-}
+. "$S/tests/checks.sh"
 
 now=$GAME_T0
 check "game set up" game_setup full "$now"
@@ -111,5 +96,4 @@ $J summary full >"$T/summary" 2>&1
 check "summary has 1901 to 1911" \
     sh -c "grep -q '^ *1901 ' '$T/summary' && grep -q '^ *1911 ' '$T/summary'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done

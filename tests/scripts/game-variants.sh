@@ -17,16 +17,7 @@ T=$(game_tmpdir) || exit 2
 trap 'rm -rf "$T"' EXIT
 J="$B/judgectl --maps $S/maps --db $T/judge.db"
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check()
-{
-    d=$1
-    shift
-    if "$@"; then ok; else bad "$d"; fi
-}
+. "$S/tests/checks.sh"
 
 # powers_of VARIANT: its powers, from `judgectl maps`.
 powers_of()
@@ -122,5 +113,4 @@ if [ ! -d /usr/local/share/dipjudge/maps ]; then
         grep -q 'created on map standard' "$T/out"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done
