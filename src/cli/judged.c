@@ -1,8 +1,8 @@
 /*
  * judged.c — the mail judge: reads players' mail, answers it, runs the
  * deadlines and sends what the outbox holds.  Argument parsing and
- * wiring only: the work is in src/mail/ingest.h (one message, one
- * transaction), src/mail/outbox.h (sending, retries, crash safety),
+ * wiring only: the work is in src/judge/ingest.h (one message, one
+ * transaction), src/judge/outbox.h (sending, retries, crash safety),
  * src/mail/fetch.h and send.h (the transports) and dj_judge_tick() (the
  * deadline scheduler judgectl tick runs too).  Manual: judged(8); the
  * settings: judge.conf(5).
@@ -50,8 +50,8 @@
 #include "game/config.h"
 #include "game/game.h"
 #include "mail/fetch.h"
-#include "mail/ingest.h"
-#include "mail/outbox.h"
+#include "judge/ingest.h"
+#include "judge/outbox.h"
 #include "mail/send.h"
 #include "store/sending.h"
 

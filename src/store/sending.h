@@ -1,6 +1,6 @@
 /*
- * sending.h — the outbox as the mail sender (src/mail/outbox.c) and the
- * mail reader (src/mail/ingest.c) use it: claiming a row before it is
+ * sending.h — the outbox as the mail sender (src/judge/outbox.c) and the
+ * mail reader (src/judge/ingest.c) use it: claiming a row before it is
  * handed to a transport, marking it sent, retried or failed, finding
  * rows a crashed sender left half-done, counting the replies an address
  * was sent (the reply rate limit), and the mail log's outcome.
@@ -18,7 +18,7 @@
  * a sender starts (it holds the outbox lock, so no other sender is at
  * work) was left by one that died between the two: whether the transport
  * got it is unknown, so dj_store_outbox_recover() queues it again — the
- * at-least-once side of the trade, documented in src/mail/outbox.h.
+ * at-least-once side of the trade, documented in src/judge/outbox.h.
  */
 #ifndef DJ_STORE_SENDING_H
 #define DJ_STORE_SENDING_H

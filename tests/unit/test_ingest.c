@@ -1,7 +1,7 @@
 /*
  * test_ingest.c — the judge's mail loop, on a real database in a
- * temporary directory: src/mail/ingest.c (one message, one transaction)
- * and src/mail/outbox.c (claim, send, mark; retries, admin reports, the
+ * temporary directory: src/judge/ingest.c (one message, one transaction)
+ * and src/judge/outbox.c (claim, send, mark; retries, admin reports, the
  * lock, crash recovery).  Run as `test_ingest SRCDIR`.
  *
  * Ingest: orders answered with a threaded reply; the same message again,
@@ -36,8 +36,8 @@
 
 #include "game/config.h"
 #include "game/game.h"
-#include "mail/ingest.h"
-#include "mail/outbox.h"
+#include "judge/ingest.h"
+#include "judge/outbox.h"
 #include "mail/send.h"
 #include "store/mail.h"
 #include "store/sending.h"

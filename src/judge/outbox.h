@@ -53,7 +53,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mail/ingest.h"
+#include "judge/ingest.h"
 #include "mail/send.h"
 #include "store/sending.h"
 #include "store/store.h"

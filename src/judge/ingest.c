@@ -10,7 +10,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "mail/ingest.h"
+#include "judge/ingest.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "mail/outbox.h"
+#include "judge/outbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
