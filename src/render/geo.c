@@ -29,6 +29,9 @@ typedef struct reader {
 } reader;
 
 static void *fail(reader *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void *fail(reader *r, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
