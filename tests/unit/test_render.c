@@ -21,6 +21,9 @@
 #include "render/render.h"
 #include "testlib.h"
 
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+
 static const dj_map *map;
 static const dj_geo *geo;
 static char tmpdir[] = "/tmp/test_render.XXXXXX";
@@ -491,5 +494,9 @@ int main(int argc, char **argv)
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
+    /* Cairo's font caches and fontconfig's configuration live for the
+     * process: freed here so the sanitizers and valgrind see no leak. */
+    cairo_debug_reset_static_data();
+    FcFini();
     return test_summary();
 }
