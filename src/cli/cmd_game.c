@@ -40,6 +40,7 @@
 #include "game/calendar.h"
 #include "game/config.h"
 #include "game/game.h"
+#include "render/render.h"
 
 #ifndef DJ_SYSCONFDIR
 #define DJ_SYSCONFDIR "/usr/local/etc"
@@ -204,7 +205,9 @@ static int parse_args(int argc, char **argv, const char *with_value,
             options_done = true;
             continue;
         }
-        if (options_done || w[0] != '-' || w[1] != '-') {
+        /* "-o" is the one short option (judgectl map's output file). */
+        bool short_o = strcmp(w, "-o") == 0 && listed(with_value, w, 2);
+        if (options_done || ((w[0] != '-' || w[1] != '-') && !short_o)) {
             if (a->npos == (int)(sizeof a->pos / sizeof a->pos[0]))
                 return usage(argv[0], synopsis, "too many arguments", NULL);
             a->pos[a->npos++] = w;
@@ -281,11 +284,20 @@ static dj_judge *open_judge(const char *cmd)
 
 int cmd_create(int argc, char **argv)
 {
-    PARSE("--map --master", "", SYN_CREATE, 1, MAX_SETTINGS + 1);
+    PARSE("--map --master --password", "", SYN_CREATE, 1, MAX_SETTINGS + 1);
+    const char *master = opt_value(&a, "--master");
+    const char *password = opt_value(&a, "--password");
+    if (password && !master)
+        return usage(argv[0], SYN_CREATE, "--password is the master's: give "
+                                          "--master too", NULL);
     OPEN();
-    int rc = dj_game_create(j, a.pos[0], opt_value(&a, "--map"),
-                            opt_value(&a, "--master"),
+    int rc = dj_game_create(j, a.pos[0], opt_value(&a, "--map"), master,
                             (const char *const *)a.pos + 1, a.npos - 1, &out);
+    if (rc == 0 && password) {
+        /* the master's password in the same step (one participant row) */
+        dj_join_request req = {master, NULL, NULL, password, "master"};
+        rc = dj_game_join(j, a.pos[0], &req, &out);
+    }
     return finish(j, argv[0], rc, &out);
 }
 
@@ -650,4 +662,59 @@ int cmd_command(int argc, char **argv)
         return EXIT_FAILED;
     }
     return rc == 0 ? EXIT_OK : EXIT_FAILED;
+}
+
+/* ---- pictures --------------------------------------------------------------- */
+
+/* Write the bytes to PATH through a temporary file, so a reader never sees
+ * half a picture. */
+static int write_file(const char *path, const unsigned char *data, size_t len)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return -1;
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return -1;
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_map(int argc, char **argv)
+{
+    PARSE("-o --output", "--orders --no-orders", SYN_MAP, 1, 2);
+    const char *file = opt_value(&a, "-o");
+    if (!file)
+        file = opt_value(&a, "--output");
+    if (!file)
+        return usage(argv[0], SYN_MAP, "-o FILE is needed", NULL);
+    int format = dj_picture_format_from_name(file);
+    if (format < 0 || format == DJ_PICTURE_NONE || !strchr(file, '.'))
+        return usage(argv[0], SYN_MAP,
+                     "the file name must end in .png, .svg or .pdf", file);
+    if (opt_flag(&a, "--orders") && opt_flag(&a, "--no-orders"))
+        return usage(argv[0], SYN_MAP, "--orders or --no-orders, not both",
+                     NULL);
+    int orders = opt_flag(&a, "--orders") ? 1 : opt_flag(&a, "--no-orders") ? 0 : -1;
+    OPEN();
+    dj_picture pic;
+    int rc = dj_game_picture(j, a.pos[0], a.npos > 1 ? a.pos[1] : NULL,
+                             orders, format, &pic);
+    if (rc == 0) {
+        if (write_file(file, pic.data, pic.len) < 0) {
+            fprintf(stderr, "judgectl %s: cannot write %s\n", argv[0], file);
+            dj_picture_free(&pic);
+            dj_buf_free(&out);
+            dj_judge_close(j);
+            return EXIT_FAILED;
+        }
+        dj_buf_printf(&out, "%s: %zu bytes\n", file, pic.len);
+        dj_picture_free(&pic);
+    }
+    return finish(j, argv[0], rc, &out);
 }

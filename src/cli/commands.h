@@ -30,7 +30,7 @@ int cmd_orders(int argc, char **argv);
 #define SYN_NONE ""
 #define SYN_GAME "GAME"
 #define SYN_PROCESS "GAME [--engine dpjudge|kruijswijk|haplomacy]"
-#define SYN_CREATE "GAME [--map MAP] [--master EMAIL] [KEY=VALUE]..."
+#define SYN_CREATE "GAME [--map MAP] [--master EMAIL [--password PW]] [KEY=VALUE]..."
 #define SYN_JOIN                                                            \
     "GAME EMAIL [--power POWER] [--name NAME] [--password PASSWORD]"        \
     " [--observer | --master]"
@@ -48,6 +48,7 @@ int cmd_orders(int argc, char **argv);
 #define SYN_REPLACE "GAME POWER EMAIL [--name NAME] [--password PW]"
 #define SYN_EJECT "GAME POWER"
 #define SYN_HISTORY "GAME [FROM [TO]]"
+#define SYN_MAP "GAME [PHASE] [--orders | --no-orders] -o FILE.png|.svg|.pdf"
 #define SYN_OUTBOX "[GAME]"
 #define SYN_TICK "[--quiet]"
 #define SYN_COMMAND                                                         \
@@ -79,6 +80,7 @@ int cmd_terminate(int argc, char **argv);
 int cmd_replace(int argc, char **argv);
 int cmd_eject(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_map(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_outbox(int argc, char **argv);

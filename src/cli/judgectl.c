@@ -100,6 +100,13 @@ static const command COMMANDS[] = {
      cmd_join, NULL},
     {"list", SYN_NONE, "list the games with their phase and deadline",
      cmd_list, NULL},
+    {"map", SYN_MAP,
+     "draw a phase of a game as a picture (format from the file name)",
+     cmd_map,
+     "PHASE is like S1901M (default: the current phase).  A processed\n"
+     "phase is drawn with its orders and their results (--no-orders: the\n"
+     "board alone); the current phase without orders (--orders draws the\n"
+     "orders on file, which players cannot see yet).\n"},
     {"maps", "[--maps DIR]",
      "list the boards (variants) with their powers and centres", cmd_maps,
      NULL},

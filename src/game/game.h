@@ -324,6 +324,17 @@ typedef struct dj_press_request {
 int dj_game_press(dj_judge *j, const dj_signon *id,
                   const dj_press_request *req, dj_buf *out);
 
+/*
+ * A picture of a game's phase (PHASE like S1901M, NULL: the current one)
+ * in a format of render.h (DJ_PICTURE_PNG...).  orders: 1 draws the
+ * phase's orders (with their results once it is processed), 0 none, -1
+ * the default: orders once processed, none for the current phase (they
+ * are secret until then).  *out is malloc'd (dj_picture_free).
+ */
+struct dj_picture;
+int dj_game_picture(dj_judge *j, const char *game, const char *phase,
+                    int orders, int format, struct dj_picture *out);
+
 /* The session's actor (see dj_judge_set_actor) and configuration. */
 const char *dj_judge_actor(const dj_judge *j);
 const dj_config *dj_judge_config(const dj_judge *j);

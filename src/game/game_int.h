@@ -15,6 +15,7 @@
 #include "game/calendar.h"
 #include "game/config.h"
 #include "game/game.h"
+#include "render/render.h"
 #include "store/games.h"
 #include "store/participants.h"
 #include "store/phases.h"
@@ -154,6 +155,14 @@ bool power_must_order(const dj_map *map, const dj_position *pos, int power);
 /* Orders needed and orders given of a power in the set. */
 void power_order_count(const dj_map *map, const dj_position *pos, int power,
                        const order_set *set, int *needed, int *given);
+
+/* ---- pictures (picture.c) ---------------------------------------------------- */
+
+/* Draw this position (with orders and results when given) in a format of
+ * render.h; -1 with the judge's error (no geometry, a bad file). */
+int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
+              const dj_order *orders, int norders, const dj_result *res,
+              int format, dj_picture *out);
 
 /* ---- processing (process.c) ----------------------------------------------- */
 

@@ -129,6 +129,29 @@ static int do_join(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                              ? "forming"
                              : "forming active paused") < 0)
         return -1;
+    if (strcmp(role, "master") == 0)
+        for (int i = 0; i < v->nparts; i++) {
+            dj_participant_rec *m = &v->parts[i];
+            if (strcmp(m->role, "master") != 0 ||
+                strcmp(m->email, req->email) != 0 ||
+                strcmp(m->status, "playing") != 0)
+                continue;
+            /* Already the master (judgectl create --master): one row,
+             * its password set now. */
+            if (req->password && *req->password &&
+                dj_password_hash(req->password, m->password_hash,
+                                 sizeof m->password_hash) < 0)
+                return judge_fail(j, "cannot hash the password");
+            if (dj_store_participant_update(j->store, m) < 0)
+                return judge_store_fail(j);
+            if (gv_log(j, v, "join", "master %s (password set)", m->email) < 0)
+                return -1;
+            dj_buf_printf(out, "%s: %s is the master%s\n", v->g.name,
+                          m->email,
+                          req->password && *req->password ? "; password set"
+                                                          : "");
+            return 0;
+        }
     int power = -1;
     if (strcmp(role, "player") == 0) {
         for (int i = 0; i < v->nparts; i++)
@@ -243,8 +266,27 @@ static int start_mail(dj_judge *j, game_view *v)
     gv_subject(j, v, v->phase.name, "Game started", &subject);
     int rc = dj_buf_ok(&body) && dj_buf_ok(&subject)
                  ? gv_mail_all(j, v, v->phase.id, "start", subject.data,
-                               body.data, DJ_ALL_POWERS, true)
+                               body.data, 0, true)
                  : judge_fail(j, "out of memory");
+    /* Each player's own copy says which power is theirs (random powers). */
+    for (int p = 0; p < v->map->npowers && rc == 0; p++) {
+        const dj_participant_rec *pl = gv_player(v, p);
+        if (!pl || !pl->email[0])
+            continue;
+        dj_buf mine;
+        dj_buf_init(&mine);
+        dj_buf_printf(&mine, "%s\nYou play %s.  Sign on with SIGNON %c%s "
+                             "and your password.\n",
+                      body.data, gv_power_name(v, p), v->map->powers[p].letter,
+                      v->g.name);
+        rc = !dj_buf_ok(&mine) ? judge_fail(j, "out of memory")
+             : dj_store_outbox_add(j->store, v->g.id, v->phase.id, "start",
+                                   pl->email, subject.data, mine.data,
+                                   j->now) < 0
+                 ? judge_store_fail(j)
+                 : 0;
+        dj_buf_free(&mine);
+    }
     dj_buf_free(&body);
     dj_buf_free(&subject);
     dj_buf_free(&when);
@@ -340,7 +382,7 @@ static dj_power_set voters(const game_view *v)
 
 static void names_of(const game_view *v, dj_power_set mask, dj_buf *out)
 {
-    int n = 0, total = __builtin_popcount(mask);
+    int n = 0, total = __builtin_popcountll(mask);
     for (int p = 0; p < v->map->npowers; p++)
         if (mask >> p & 1u) {
             n++;
@@ -372,7 +414,7 @@ static int check_votes(dj_judge *j, game_view *v, dj_buf *out)
                 continue;
             char want[24];
             snprintf(want, sizeof want, "concede:%d", w);
-            bool all = __builtin_popcount(who) > 1;
+            bool all = __builtin_popcountll(who) > 1;
             for (int p = 0; p < v->map->npowers; p++)
                 if (p != w && (who >> p & 1u) &&
                     strcmp(gv_player(v, p)->vote, want) != 0)

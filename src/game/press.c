@@ -141,7 +141,7 @@ static void list_name(dj_buf *out, int n, int total, const char *name)
 /* "Germany, Italy and the master" */
 static void names_of(const game_view *v, const recipients *r, dj_buf *out)
 {
-    int total = __builtin_popcount(r->powers) + r->master + r->observers;
+    int total = __builtin_popcountll(r->powers) + r->master + r->observers;
     int n = 0;
     for (int p = 0; p < v->map->npowers; p++)
         if (r->powers >> p & 1u)

@@ -4,7 +4,8 @@
 # years of scripted orders (tests/games/full, made by make_game.c) played
 # by `judgectl tick` on a fake clock, with retreats, builds, removals,
 # Austria silent from 1904 (civil disorder: the judge holds, disbands and
-# removes for it) and Russia's victory in the Fall of 1911.
+# removes for it) and Russia's victory in the Fall of 1911, then its
+# pictures through `judgectl map`.
 # Ends with "N passed, N failed".
 #
 set -u
@@ -95,5 +96,23 @@ check "subjects follow the pattern" \
 $J summary full >"$T/summary" 2>&1
 check "summary has 1901 to 1911" \
     sh -c "grep -q '^ *1901 ' '$T/summary' && grep -q '^ *1911 ' '$T/summary'"
+
+# Pictures of the game (judgectl map): every format, a processed phase
+# with its orders, the current phase, and the errors a master can make.
+quiet() { "$@" >/dev/null; }
+check "map: the F1902M picture with its orders, PNG" \
+    quiet $J map full F1902M -o "$T/f1902.png"
+check "map: a PNG file" sh -c "file '$T/f1902.png' | grep -q 'PNG image'"
+check "map: SVG, the board alone" \
+    quiet $J map full S1905M --no-orders -o "$T/s1905.svg"
+check "map: SVG parses" sh -c "grep -q '<svg' '$T/s1905.svg'"
+check "map: PDF of the last phase" quiet $J map full --output "$T/last.pdf"
+check "map: a PDF file" sh -c "head -c 5 '$T/last.pdf' | grep -q '%PDF-'"
+check "map: unknown extension refused" \
+    sh -c "! $J map full -o '$T/x.gif' 2>'$T/err' && grep -q '.png, .svg or .pdf' '$T/err' && [ ! -e '$T/x.gif' ]"
+check "map: unknown phase refused" \
+    sh -c "! $J map full S1950M -o '$T/x.png' 2>'$T/err' && grep -q 'no phase S1950M' '$T/err' && [ ! -e '$T/x.png' ]"
+check "map: no -o is a usage error" \
+    sh -c "$J map full >/dev/null 2>&1; [ \$? -eq 2 ]"
 
 checks_done

@@ -215,5 +215,25 @@ has "The final position:"
 has "Supply centers"
 has "Ownership of supply centers:"
 
+# ---- create --master --password: one master, who signs on at once
+$J create r --master gm@r.example --password r-pw assignment=random \
+    >"$T/out" || bad "create --master --password"
+has "gm@r.example is the master; password set"
+$J show r >"$T/out"
+[[ $(grep -c "gm@r.example" "$T/out") == 1 ]] && ok || bad "master shown twice"
+printf 'SIGNON Mr r-pw\n' | mail gm@r.example
+has "Signed on as the master of game 'r'"
+# random powers: each player's start mail names their power
+for i in 1 2 3 4 5 6 7; do
+    $J join r "p$i@r.example" --password "pw$i" >/dev/null || bad "p$i joined"
+done
+[[ $(game_phase r) == S1901M ]] && ok || bad "r did not start"
+for i in 1 2 3 4 5 6 7; do
+    power=$($J show r | awk -v a="p$i@r.example" '$2 == a { print $1 }')
+    sqlite3 "$DB" "SELECT body FROM outbox WHERE kind = 'start' AND \
+        recipients = 'p$i@r.example'" >"$T/out"
+    has "You play $power."
+done
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
