@@ -42,6 +42,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "config.h"
 #include "corpus.h"
 #include "hard.h"
 
@@ -226,7 +227,7 @@ static void generate(harness *h)
 
 static long arg_long(int argc, char **argv, const char *name, long dflt)
 {
-    for (int i = 2; i + 1 < argc; i++)
+    for (int i = 1; i + 1 < argc; i++)
         if (strcmp(argv[i], name) == 0)
             return strtol(argv[i + 1], NULL, 0);
     return dflt;
@@ -234,7 +235,7 @@ static long arg_long(int argc, char **argv, const char *name, long dflt)
 
 static const char *arg_str(int argc, char **argv, const char *name)
 {
-    for (int i = 2; i + 1 < argc; i++)
+    for (int i = 1; i + 1 < argc; i++)
         if (strcmp(argv[i], name) == 0)
             return argv[i + 1];
     return NULL;
@@ -242,13 +243,11 @@ static const char *arg_str(int argc, char **argv, const char *name)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s SRCDIR [--phases N] [--seed S] "
-                        "[--rules PERCENT] [--cases DIR] [--show N] "
-                        "[--map FILE]\n",
-                argv[0]);
-        return 2;
-    }
+    /* [SRCDIR] (else $srcdir, else the configured source tree) */
+    const char *srcdir = argc > 1 && argv[1][0] != '-' ? argv[1]
+                         : getenv("srcdir") && *getenv("srcdir")
+                             ? getenv("srcdir")
+                             : DJ_TEST_SRCDIR;
     long phases = arg_long(argc, argv, "--phases", DEFAULT_PHASES);
     uint64_t seed = (uint64_t)arg_long(argc, argv, "--seed", (long)DEFAULT_SEED);
     int rules_percent = (int)arg_long(argc, argv, "--rules", 30);
@@ -260,7 +259,7 @@ int main(int argc, char **argv)
     if (map_file)
         snprintf(path, sizeof path, "%s", map_file);
     else
-        snprintf(path, sizeof path, "%s/maps/standard.map", argv[1]);
+        snprintf(path, sizeof path, "%s/maps/standard.map", srcdir);
     dj_map *map = dj_map_load(path, err, sizeof err);
     if (!map) {
         fprintf(stderr, "%s\n", err);

@@ -1,6 +1,6 @@
 # checks.sh — sourced by the shell suites (tests/scripts/*.sh): counting
 # checks the way every suite reports them, ending with the
-# "N passed, N failed" line that tests/run-suites.sh adds up.
+# "N passed, N failed" line that tests/count-checks.sh adds up.
 #
 #   ok / bad WHY            one check passed / failed (bad prints "FAIL: WHY")
 #   check WHY COMMAND...    one check: passes when COMMAND succeeds

@@ -7,12 +7,15 @@
 # Stages:
 #   1. deps      install missing build dependencies (tests/install-deps.sh)
 #   2. gcc       ./autogen.sh; out-of-tree build in build/ with gcc and
-#                `make check` (unit tests, DATC, DATC alternative rules,
-#                tests/scripts; see tests/run-suites.sh)
+#                `make check`: Automake's parallel harness runs every suite
+#                of Makefile.am's TESTS (unit tests, the DATC files through
+#                every engine, shell tests), one .log each
 #   3. asan      out-of-tree build in build-asan/ with clang and
 #                --enable-sanitizers (ASan + UBSan), `make check`
 #   4. valgrind  the gcc build's unit tests and DATC case files again under
-#                valgrind (memcheck, definite and indirect leaks are errors)
+#                valgrind (memcheck, definite and indirect leaks are errors):
+#                `make check TESTS="unit and case suites"` with valgrind as
+#                LOG_COMPILER and DJ_TEST_WRAPPER
 #
 # Counting.  The closing line "N passed, N failed" is the gcc build's own
 # counts (every unit check and every DATC case), plus ONE pass or ONE
@@ -104,6 +107,10 @@ if configure_build build CC=gcc; then
     (cd build && make -j"$JOBS" --no-print-directory check) 2>&1 |
         tee "$LOGDIR/gcc-check.log"
     status=${PIPESTATUS[0]}
+    # After a failure make stops before its closing line: count again.
+    ((status == 0)) ||
+        (cd build && make --no-print-directory check-counts) 2>&1 |
+            tee -a "$LOGDIR/gcc-check.log"
     summary=$(last_summary "$LOGDIR/gcc-check.log")
     if [[ -n "$summary" ]]; then
         read -r p _ f _ <<<"${summary//,/}"
@@ -130,6 +137,9 @@ if [[ "${DJ_SKIP_ASAN:-0}" != 1 ]]; then
         (cd build-asan && make -j"$JOBS" --no-print-directory check) 2>&1 |
             tee "$LOGDIR/asan-check.log"
         status=${PIPESTATUS[0]}
+        ((status == 0)) ||
+            (cd build-asan && make --no-print-directory check-counts) 2>&1 |
+                tee -a "$LOGDIR/asan-check.log"
         summary=$(last_summary "$LOGDIR/asan-check.log")
         if ((status == 0)); then
             record sanitize 1 0 $((SECONDS - t0)) "suites: $summary"
@@ -148,12 +158,20 @@ if [[ "${DJ_SKIP_VALGRIND:-0}" != 1 ]]; then
     if ((gcc_built == 0)) || [[ ! -x build/judgectl ]]; then
         record valgrind 0 1 $((SECONDS - t0)) "no gcc build to run"
     else
-        DJ_SUITES="unit datc alt" \
-        DJ_TEST_WRAPPER="valgrind -q --leak-check=full \
+        vg="valgrind -q --leak-check=full \
 --errors-for-leak-kinds=definite,indirect \
---show-leak-kinds=definite,indirect --error-exitcode=99" \
-            bash tests/run-suites.sh build . 2>&1 | tee "$LOGDIR/valgrind.log"
+--show-leak-kinds=definite,indirect --error-exitcode=99"
+        # The unit programs and the case suites (not the shell tests).
+        tests=$(cd build && make --no-print-directory -s print-valgrind-tests)
+        (cd build &&
+            DJ_TEST_WRAPPER="$vg" make -j"$JOBS" --no-print-directory check \
+                TESTS="$tests" LOG_COMPILER="$vg" \
+                TEST_SUITE_LOG=valgrind-suite.log) 2>&1 |
+            tee "$LOGDIR/valgrind.log"
         status=${PIPESTATUS[0]}
+        ((status == 0)) ||
+            (cd build && make --no-print-directory check-counts \
+                TESTS="$tests") 2>&1 | tee -a "$LOGDIR/valgrind.log"
         summary=$(last_summary "$LOGDIR/valgrind.log")
         if ((status == 0)); then
             record valgrind 1 0 $((SECONDS - t0)) "suites: $summary"

@@ -10,8 +10,8 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=$1
-S=$2
+B=${1:-$DJ_BUILDDIR}
+S=${2:-$DJ_SRCDIR}
 . "$S/tests/games/play.sh"
 T=$(game_tmpdir) || exit 2
 trap 'rm -rf "$T"' EXIT

@@ -13,8 +13,8 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=$1
-S=$2
+B=${1:-$DJ_BUILDDIR}
+S=${2:-$DJ_SRCDIR}
 T=$(mktemp -d) || exit 2
 trap 'rm -rf "$T"' EXIT
 LIST=$S/tests/haplomacy/expected-failures.txt

@@ -27,8 +27,8 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=$(cd "$1" && pwd)
-S=$(cd "$2" && pwd)
+B=$(cd "${1:-$DJ_BUILDDIR}" && pwd)
+S=$(cd "${2:-$DJ_SRCDIR}" && pwd)
 . "$S/tests/games/play.sh"
 T=$(game_tmpdir) || exit 2
 JPID=""

@@ -47,12 +47,8 @@
 #
 set -uo pipefail
 
-if [[ $# -ne 2 ]]; then
-    echo "usage: $0 BUILDDIR SRCDIR" >&2
-    exit 2
-fi
-B=$(cd "$1" && pwd)
-S=$(cd "$2" && pwd)
+B=$(cd "${1:-$DJ_BUILDDIR}" && pwd)
+S=$(cd "${2:-$DJ_SRCDIR}" && pwd)
 export PATH=$PATH:/usr/sbin:/sbin
 DJMAIL=$B/tests/mailserver/djmail
 JUDGED=$B/judged

@@ -27,12 +27,8 @@
 #
 set -uo pipefail
 
-if [[ $# -ne 2 ]]; then
-    echo "usage: $0 BUILDDIR SRCDIR" >&2
-    exit 2
-fi
-BUILDDIR=$(cd "$1" && pwd)
-SRCDIR=$(cd "$2" && pwd)
+BUILDDIR=$(cd "${1:-$DJ_BUILDDIR}" && pwd)
+SRCDIR=$(cd "${2:-$DJ_SRCDIR}" && pwd)
 DJMAIL=$BUILDDIR/tests/mailserver/djmail
 MS=$SRCDIR/tests/mailserver
 export PATH=$PATH:/usr/sbin:/sbin

@@ -22,12 +22,8 @@
 # with file and line; the last line is "N passed, N failed".
 set -u
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 BUILDDIR SRCDIR" >&2
-    exit 2
-fi
-BUILDDIR=$1
-SRCDIR=$2
+BUILDDIR=${1:-$DJ_BUILDDIR}
+SRCDIR=${2:-$DJ_SRCDIR}
 JUDGECTL=$BUILDDIR/judgectl
 ORDERS=$SRCDIR/tests/orders
 

@@ -6,10 +6,10 @@
 # named in a row's "may use" text is allowed, "everything" allows every room,
 # every room may use util and itself. An #include "room/file.h" naming a room
 # not allowed, or a folder of src/ the table does not list, is a failure.
-# Ends with "N passed, N failed" (tests/run-suites.sh adds it up).
+# Ends with "N passed, N failed" (tests/count-checks.sh adds it up).
 #
 set -u
-S=$2
+S=${2:-$DJ_SRCDIR}
 README=$S/README.md
 passed=0
 failed=0

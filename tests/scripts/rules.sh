@@ -2,11 +2,11 @@
 #
 # rules.sh BUILDDIR SRCDIR — `judgectl rules`: its output format, --map,
 # --rule, option names, and the messages and exit status for bad input.
-# Ends with "N passed, N failed" (tests/run-suites.sh adds it up).
+# Ends with "N passed, N failed" (tests/count-checks.sh adds it up).
 #
 set -u
-B=$1/judgectl
-S=$2
+B=${1:-$DJ_BUILDDIR}/judgectl
+S=${2:-$DJ_SRCDIR}
 passed=0
 failed=0
 out=$(mktemp) || exit 2
@@ -93,9 +93,9 @@ run 2 --frobnicate
 has "$err" "judgectl rules: unknown option '--frobnicate'"
 
 # judgectl check: the map's RULE lines apply to every case.
-"$1/judgectl" check --maps "$S/tests/maps" "$S/tests/casefile/maprules.txt" >"$out" 2>&1
+"$B" check --maps "$S/tests/maps" "$S/tests/casefile/maprules.txt" >"$out" 2>&1
 [ $? -eq 0 ] && ok || bad "check maprules.txt failed"
-"$1/judgectl" check --maps "$S/tests/maps" "$S/tests/casefile/badmaprule.txt" >"$out" 2>&1
+"$B" check --maps "$S/tests/maps" "$S/tests/casefile/badmaprule.txt" >"$out" 2>&1
 [ $? -eq 2 ] && ok || bad "check badmaprule.txt: wanted exit 2"
 grep -q "badmaprule.txt:3: variant 'bad-rule'" "$out" && ok || bad "badmaprule.txt: no file:line error"
 

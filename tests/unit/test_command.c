@@ -819,8 +819,7 @@ static void test_crash_anywhere(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        srcdir = argv[1];
+    srcdir = test_srcdir(argc, argv);
     test_parse_commands();
     test_parse_passwords();
     test_parse_press();

@@ -357,7 +357,7 @@ static void test_result_diff(void)
 
 int main(int argc, char **argv)
 {
-    const char *srcdir = argc > 1 ? argv[1] : getenv("srcdir");
+    const char *srcdir = test_srcdir(argc, argv);
     char path[1024], err[256];
     snprintf(path, sizeof path, "%s/maps/standard.map", srcdir ? srcdir : ".");
     dj_map *m = dj_map_load(path, err, sizeof err);

@@ -2483,12 +2483,14 @@ static int run_cases(const char *mapdir, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s SRCDIR [--case FILE...]\n", argv[0]);
-        return 2;
+    /* test_engine_random [SRCDIR] [--case FILE...] */
+    const char *srcdir = test_srcdir(argc, argv);
+    if (argc > 1 && argv[1][0] != '-') {
+        argc--;
+        argv++;
     }
     char path[1100], mapdir[1024];
-    snprintf(mapdir, sizeof mapdir, "%s/maps", argv[1]);
+    snprintf(mapdir, sizeof mapdir, "%s/maps", srcdir);
     snprintf(path, sizeof path, "%s/standard.map", mapdir);
     casedir = getenv("DJ_RANDOM_CASEDIR");
     if (casedir && !*casedir)
@@ -2516,8 +2518,8 @@ int main(int argc, char **argv)
     if (rng.s == 0)
         rng.s = SEED;
 
-    if (argc > 2 && strcmp(argv[2], "--case") == 0)
-        return run_cases(mapdir, argc - 3, argv + 3);
+    if (argc > 1 && strcmp(argv[1], "--case") == 0)
+        return run_cases(mapdir, argc - 2, argv + 2);
 
     char err[256];
     dj_map *m = dj_map_load(path, err, sizeof err);

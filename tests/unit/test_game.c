@@ -322,8 +322,7 @@ static void test_game(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        srcdir = argv[1];
+    srcdir = test_srcdir(argc, argv);
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/test_game.XXXXXX",
              tmp && *tmp ? tmp : "/tmp");

@@ -644,8 +644,7 @@ static void test_send_crashes(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        srcdir = argv[1];
+    srcdir = test_srcdir(argc, argv);
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/dj-ingest-XXXXXX", tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {

@@ -525,7 +525,7 @@ static void check_format(void)
 
 int main(int argc, char **argv)
 {
-    const char *srcdir = argc > 1 ? argv[1] : getenv("srcdir");
+    const char *srcdir = test_srcdir(argc, argv);
     if (!srcdir)
         srcdir = ".";
     char path[PATH_LEN], err[512];

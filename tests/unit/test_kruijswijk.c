@@ -274,11 +274,9 @@ static void big_board(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_kruijswijk SRCDIR [FILE...]\n");
-        return 2;
-    }
-    snprintf(mapdir, sizeof mapdir, "%s/maps", argv[1]);
+    /* test_kruijswijk [SRCDIR [FILE...]] */
+    const char *srcdir = test_srcdir(argc, argv);
+    snprintf(mapdir, sizeof mapdir, "%s/maps", srcdir);
     checker = dj_checker_new();
     other = malloc(sizeof *other);
     one = malloc(sizeof *one);
@@ -291,9 +289,9 @@ int main(int argc, char **argv)
         printf("kruijswijk: %d/%d passed, %d disagreements with dpjudge\n",
                t.passed, t.cases, t.disagree);
     } else {
-        run_folder(argv[1], "datc");
-        run_folder(argv[1], "datc-extra");
-        run_folder(argv[1], "datc-alt");
+        run_folder(srcdir, "datc");
+        run_folder(srcdir, "datc-extra");
+        run_folder(srcdir, "datc-alt");
         big_board();
     }
     dj_checker_free(checker);

@@ -798,7 +798,7 @@ static void test_mutations(void)
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : getenv("srcdir");
+    const char *dir = test_srcdir(argc, argv);
     snprintf(srcdir_path, sizeof srcdir_path, "%s", dir ? dir : ".");
     char path[1024], err[512] = "";
     path_in_src(path, sizeof path, "maps/standard.map");

@@ -393,7 +393,7 @@ static void test_variants(void)
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : getenv("srcdir");
+    const char *dir = test_srcdir(argc, argv);
     snprintf(srcdir_path, sizeof srcdir_path, "%s", dir ? dir : ".");
     test_power_letters();
     test_begin();

@@ -787,7 +787,7 @@ static void test_random(void)
 
 int main(int argc, char **argv)
 {
-    const char *srcdir = argc > 1 ? argv[1] : ".";
+    const char *srcdir = test_srcdir(argc, argv);
     test_html();
     test_charsets();
     test_decoders();

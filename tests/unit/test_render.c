@@ -466,7 +466,7 @@ static void test_formats_named(void)
 
 int main(int argc, char **argv)
 {
-    const char *srcdir = argc > 1 ? argv[1] : ".";
+    const char *srcdir = test_srcdir(argc, argv);
     if (chdir(srcdir) != 0 || !mkdtemp(tmpdir)) {
         perror(srcdir);
         return 1;

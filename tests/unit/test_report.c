@@ -421,7 +421,7 @@ static void test_pieces(fixture *f)
 
 int main(int argc, char **argv)
 {
-    const char *srcdir = argc > 1 ? argv[1] : getenv("srcdir");
+    const char *srcdir = test_srcdir(argc, argv);
     fixture f = {NULL, srcdir ? srcdir : ".", false, NULL};
     const char *upd = getenv("DJ_UPDATE_GOLDEN");
     f.update = upd && strcmp(upd, "1") == 0;

@@ -424,7 +424,7 @@ static void test_casefile(void)
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : getenv("srcdir");
+    const char *dir = test_srcdir(argc, argv);
     snprintf(srcdir, sizeof srcdir, "%s", dir ? dir : ".");
     test_rows();
     test_defaults();

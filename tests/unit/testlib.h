@@ -34,6 +34,23 @@ static int test_passed, test_failed;
         }                                                                    \
     } while (0)
 
+/*
+ * Where a test's data (maps/, tests/...) lives: SRCDIR when the test is
+ * run as `test_x SRCDIR` (a first argument not starting with '-'), else
+ * $srcdir (Automake's test harness exports it), else the source tree this
+ * binary was configured from (DJ_TEST_SRCDIR, config.h), so a test binary
+ * run by hand from anywhere finds its data.
+ */
+#include <stdlib.h>
+#include "config.h"
+static inline const char *test_srcdir(int argc, char **argv)
+{
+    if (argc > 1 && argv[1][0] != '-')
+        return argv[1];
+    const char *env = getenv("srcdir");
+    return env && *env ? env : DJ_TEST_SRCDIR;
+}
+
 static inline int test_summary(void)
 {
     printf("%d passed, %d failed\n", test_passed, test_failed);
