@@ -11,14 +11,15 @@
 #      dropped into mail/in/new, as a mail system would deliver it;
 #      `judged once` reads them, answers into mail/out, and the game
 #      starts when the seventh joins;
-#   3. for each phase of 1901-1903 every player mails the orders of the
-#      scripted game tests/games/full (the one the tests play to its end
-#      in 1911), `judged once` answers each, then the master mails
-#      PROCESS and `judged once` sends everyone the results;
+#   3. for each phase of the year 1901 (contrib/demo: the openings, a Fall
+#      in which the neutral centres change hands and a Turkish army is
+#      dislodged, its retreat, the builds) every player with orders mails
+#      them, `judged once` answers each, then the master mails PROCESS and
+#      `judged once` sends everyone the results;
 #   4. the demo prints what one player (France) found in the mailbox:
-#      the list of messages, then a few of them in full.
+#      the list of messages, then the reply to their first orders and the
+#      results of the Fall, the retreat and the builds in full.
 #
-# DEMO_YEARS=N plays N years instead of 3 (up to 11: Russia's victory).
 # DEMO_PLAYER=Power shows another player's mail.
 #
 set -euo pipefail
@@ -40,8 +41,6 @@ fi
 make -C build -j"$JOBS" --no-print-directory >/dev/null
 echo "built build/judgectl and build/judged"
 
-YEARS=${DEMO_YEARS:-3}
-LAST_YEAR=$((1900 + YEARS))
 SHOW=${DEMO_PLAYER:-France}
 POWERS=(Austria England France Germany Italy Russia Turkey)
 rm -rf build/demo
@@ -94,11 +93,9 @@ done
 once
 $J list
 
-for f in "$ROOT"/tests/games/full/[0-9]*-*.txt; do
+for f in "$ROOT"/contrib/demo/[0-9]*-*.txt; do
     phase=$(basename "$f" .txt)
     phase=${phase#*-}
-    year=${phase:1:4}
-    ((year > LAST_YEAR)) && break
     step "$phase: the players mail their orders, the master mails PROCESS"
     for p in "${POWERS[@]}"; do
         grep -q "^$p: " "$f" || continue
@@ -140,7 +137,8 @@ show()
     sed '1,/^$/d' "$m"
 }
 show "dipjudge:demo - S1901M Orders"
-show "dipjudge:demo - S1901M Results"
+show "dipjudge:demo - F1901M Results"
+show "dipjudge:demo - F1901R Results"
 show "dipjudge:demo - W1901A Results"
 
 step "All the mail judged sent (build/demo/mail/out)"
