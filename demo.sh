@@ -126,6 +126,10 @@ for m in $mine; do
     i=$((i + 1))
     printf '  %2d. %s\n' "$i" "$(sed -n 's/^Subject: //p' "$m")"
 done
+# show SUBJECT: the player's first mail with that subject, as a mail
+# program shows it: a few headers, the text, and each attachment (the map)
+# saved under build/demo/pictures/ instead of printed.
+mkdir -p pictures
 show()
 {
     local m
@@ -134,7 +138,32 @@ show()
     printf '\n---------------------------------------------------------------------\n'
     sed -n '/^From:/p; /^To:/p; /^Subject:/p; /^Date:/p' "$m"
     echo
-    sed '1,/^$/d' "$m"
+    # Parts of a multipart message: text printed, base64 files written.
+    awk -v dir=pictures '
+        BEGIN { head = 1 }
+        head && /^Content-Type: multipart/ {
+            b = $0; sub(/.*boundary="/, "", b); sub(/".*/, "", b)
+        }
+        head && /^$/ { head = 0; inpart = (b == ""); text = inpart; next }
+        head { next }
+        b != "" && ($0 == "--" b || $0 == "--" b "--") {
+            if (file != "") { close(file); print "    [" name " attached: saved as " file "]" }
+            inpart = 0; phead = 1; text = 0; name = ""; file = ""; next
+        }
+        phead && /^Content-Type: text\/plain/ { text = 1 }
+        phead && /filename="/ {
+            name = $0; sub(/.*filename="/, "", name); sub(/".*/, "", name)
+        }
+        phead && /^$/ { phead = 0; inpart = 1; if (name != "") file = dir "/" name ".b64"; next }
+        phead { next }
+        inpart && text { print }
+        inpart && file != "" { print > file }
+    ' "$m" | sed 's/\.b64\]$/]/'
+    local f
+    for f in pictures/*.b64; do
+        [[ -e $f ]] || continue
+        base64 -d "$f" >"${f%.b64}" && rm -f "$f"
+    done
 }
 show "dipjudge:demo - S1901M Orders"
 show "dipjudge:demo - F1901M Results"
@@ -146,5 +175,6 @@ grep -h "^Subject: " mail/out/new/* |
     sed -E 's/^Subject: dipjudge:demo - ([SFW][0-9]{4}[MRA] )?//' |
     sort | uniq -c | sort -rn | sed 's/^/  /'
 echo
-echo "The database is build/demo/dipjudge.db: try"
+echo "The maps attached to the results shown are in build/demo/pictures/;"
+echo "the database is build/demo/dipjudge.db: try"
 echo "  cd build/demo && ../judgectl show demo"

@@ -462,6 +462,13 @@ static void parse_set(const words *ws, cmd *c)
             c->kind = CMD_PASSWORD;
         return;
     }
+    if (word_is(w, "MAP")) {
+        if (ws->n != 3 || !copy_word(c->arg, sizeof c->arg, ws->w[2]))
+            bad(c, "%s", "SET MAP takes one word: PNG, PDF, SVG or NONE");
+        else
+            c->kind = CMD_MAPFORMAT;
+        return;
+    }
     if (word_is(w, "ADDRESS")) {
         if (ws->n != 3)
             bad(c, "%s", "SET ADDRESS needs one address");
@@ -543,6 +550,40 @@ static void parse_rollback(const words *ws, cmd *c)
         c->kind = CMD_ROLLBACK;
 }
 
+/* "S1901M", "f1905r", "W1910A": a phase as the judge writes it. */
+static bool phase_shaped(const char *w)
+{
+    return strlen(w) == 6 && strchr("SFWsfw", w[0]) &&
+           isdigit((unsigned char)w[1]) && isdigit((unsigned char)w[2]) &&
+           isdigit((unsigned char)w[3]) && isdigit((unsigned char)w[4]) &&
+           strchr("MRAmra", w[5]);
+}
+
+/* MAP [GAME] [PHASE]: a lone phase-shaped word is the phase (the game is
+ * then the one signed on to). */
+static void parse_map(const words *ws, cmd *c)
+{
+    if (ws->n > 3) {
+        bad(c, "%s", "MAP takes at most the game and a phase: MAP demo "
+                     "F1901M");
+        return;
+    }
+    int i = 1;
+    if (ws->n > 1 && !(ws->n == 2 && phase_shaped(ws->w[1]))) {
+        if (!game_word(c, ws->w[1]))
+            return;
+        i = 2;
+    }
+    if (i < ws->n) {
+        if (!phase_shaped(ws->w[i]) ||
+            !copy_word(c->arg, sizeof c->arg, ws->w[i])) {
+            bad(c, "'%.20s' is not a phase like S1901M", ws->w[i]);
+            return;
+        }
+    }
+    c->kind = CMD_MAP;
+}
+
 static void parse_words(const words *ws, cmd *c)
 {
     const char *w = ws->w[0];
@@ -554,6 +595,8 @@ static void parse_words(const words *ws, cmd *c)
         game_args(ws, c, CMD_HISTORY, 1, 3);
     else if (word_is(w, "SUMMARY"))
         game_args(ws, c, CMD_SUMMARY, 1, 1);
+    else if (word_is(w, "MAP"))
+        parse_map(ws, c);
     else if (word_is(w, "JOIN"))
         parse_game_password(ws, c, CMD_JOIN);
     else if (word_is(w, "OBSERVE"))
@@ -735,7 +778,7 @@ static void read_press_body(cmd_reader *r, cmd *c, dj_buf *body)
 static bool subject_command(const char *subject)
 {
     static const char *const allowed[] = {"HELP", "LIST", "HISTORY",
-                                          "SUMMARY", "JOIN", "OBSERVE",
+                                          "SUMMARY", "MAP", "JOIN", "OBSERVE",
                                           "CREATE", "SIGNON", NULL};
     char word[16];
     size_t i = 0;
@@ -828,7 +871,8 @@ const char *cmd_name(cmd_kind kind)
         [CMD_PAUSE] = "PAUSE",         [CMD_RESUME] = "RESUME",
         [CMD_START] = "START",         [CMD_BECOME] = "BECOME",
         [CMD_EJECT] = "EJECT",         [CMD_REPLACE] = "REPLACE",         [CMD_TERMINATE] = "TERMINATE",
-        [CMD_SETTING] = "SET",
+        [CMD_SETTING] = "SET",         [CMD_MAP] = "MAP",
+        [CMD_MAPFORMAT] = "SET MAP",
     };
     return kind >= 0 && kind < CMD_KIND_COUNT && names[kind] ? names[kind]
                                                             : "command";

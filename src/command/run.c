@@ -360,6 +360,24 @@ static void batch_add(session *s, const cmd *c)
 
 /* ---- commands anyone may give ---------------------------------------------------------- */
 
+/* MAP [GAME] [PHASE]: the picture, attached to the reply (one a message). */
+static int run_map(session *s, const cmd *c, dj_buf *res)
+{
+    const char *game = c->game[0] ? c->game : s->game[0] ? s->game : NULL;
+    if (!game)
+        return fail(s, "MAP needs the game (MAP demo), or SIGNON first");
+    if (check_game(s, game) < 0)
+        return RUN_FAILED;
+    if (s->reply->picture_id)
+        return fail(s, "one map a message: send another message for "
+                       "another map");
+    bool mine = s->signed_on && same_game(s->id.game, game);
+    return game_rc(s, dj_game_map_for_mail(s->j, game,
+                                           c->arg[0] ? c->arg : NULL,
+                                           mine ? &s->id : NULL,
+                                           &s->reply->picture_id, res));
+}
+
 static int run_list(session *s, const cmd *c, dj_buf *res)
 {
     if (!c->game[0])
@@ -648,6 +666,11 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
                                           c->arg[0] ? c->arg : NULL,
                                           c->arg2[0] ? c->arg2 : NULL, res));
     case CMD_SUMMARY: return game_rc(s, dj_game_summary(s->j, c->game, res));
+    case CMD_MAP: return run_map(s, c, res);
+    case CMD_MAPFORMAT:
+        if (need_signon(s) < 0)
+            return RUN_FAILED;
+        return game_rc(s, dj_game_set_map_format(s->j, &s->id, c->arg, res));
     case CMD_JOIN:
     case CMD_OBSERVE: return run_join(s, c, res);
     case CMD_CREATE: return run_create(s, c, res);
@@ -931,9 +954,9 @@ int dj_command_queue_reply(dj_judge *j, const dj_command_msg *msg,
                            const dj_command_reply *reply)
 {
     dj_store *st = dj_judge_store(j);
-    return dj_store_outbox_add(st, 0, 0, "reply", msg->from,
-                               reply->subject.data, reply->body.data,
-                               msg->now);
+    return dj_store_outbox_add_pictured(st, 0, 0, "reply", msg->from,
+                                        reply->subject.data, reply->body.data,
+                                        msg->now, reply->picture_id);
 }
 
 int dj_command_run(dj_judge *j, const dj_command_msg *msg,

@@ -297,6 +297,36 @@ static int do_password(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     return 0;
 }
 
+static int do_map_format(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const own_arg *a = arg;
+    dj_participant_rec *p = own_row(j, v, a->id);
+    if (!p)
+        return -1;
+    snprintf(p->map_format, sizeof p->map_format, "%s", a->value);
+    if (dj_store_participant_update(j->store, p) < 0)
+        return judge_store_fail(j);
+    if (strcmp(a->value, "none") == 0)
+        dj_buf_printf(out, "%s: your results will come without a map\n",
+                      v->g.name);
+    else
+        dj_buf_printf(out, "%s: your results will come with a %s map\n",
+                      v->g.name, a->value);
+    return 0;
+}
+
+int dj_game_set_map_format(dj_judge *j, const dj_signon *id,
+                           const char *format, dj_buf *out)
+{
+    int f = format && !strchr(format, '.') ? dj_picture_format_from_name(format)
+                                           : -1;
+    if (f < 0)
+        return judge_fail(j, "SET MAP takes PNG, PDF, SVG or NONE, not "
+                             "'%.20s'", format ? format : "");
+    own_arg a = {id, dj_picture_format_name((dj_picture_format)f)};
+    return gv_with_game(j, id->game, do_map_format, &a, out);
+}
+
 int dj_game_set_password(dj_judge *j, const dj_signon *id,
                          const char *password, dj_buf *out)
 {

@@ -313,6 +313,15 @@ int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
                 const char *kind, const char *subject, const char *body,
                 dj_power_set powers, bool observers)
 {
+    return gv_mail_all_pictured(j, v, phase_id, kind, subject, body, powers,
+                                observers, NULL, NULL);
+}
+
+int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
+                         const char *kind, const char *subject,
+                         const char *body, dj_power_set powers,
+                         bool observers, gv_picture_fn picture, void *ctx)
+{
     bool *sent = calloc((size_t)v->nparts + 1, sizeof *sent);
     if (!sent)
         return judge_fail(j, "out of memory");
@@ -331,8 +340,12 @@ int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
         if (mailed_before(v, i, sent))
             continue;
         sent[i] = true;
-        if (dj_store_outbox_add(j->store, v->g.id, phase_id, kind, p->email,
-                                subject, body, j->now) < 0)
+        int64_t pic = picture ? picture(ctx, p) : 0;
+        if (pic < 0)
+            rc = -1;
+        else if (dj_store_outbox_add_pictured(j->store, v->g.id, phase_id,
+                                              kind, p->email, subject, body,
+                                              j->now, pic) < 0)
             rc = judge_store_fail(j);
     }
     free(sent);

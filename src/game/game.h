@@ -335,6 +335,25 @@ struct dj_picture;
 int dj_game_picture(dj_judge *j, const char *game, const char *phase,
                     int orders, int format, struct dj_picture *out);
 
+/*
+ * SET MAP by mail: the format of the picture attached to this participant's
+ * results mail (png, pdf, svg or none, any case), instead of the game's
+ * map_attachment.
+ */
+int dj_game_set_map_format(dj_judge *j, const dj_signon *id,
+                           const char *format, dj_buf *out);
+
+/*
+ * MAP by mail: draw a phase of a game (PHASE like S1901M, NULL: the
+ * current one; orders as dj_game_picture's default) in the participant's
+ * format (id NULL or their choice "none": PNG) and store it, in the open
+ * transaction, to be attached to the reply: its id in *picture_id.  A
+ * line for the reply goes to out.
+ */
+int dj_game_map_for_mail(dj_judge *j, const char *game, const char *phase,
+                         const dj_signon *id, int64_t *picture_id,
+                         dj_buf *out);
+
 /* The session's actor (see dj_judge_set_actor) and configuration. */
 const char *dj_judge_actor(const dj_judge *j);
 const dj_config *dj_judge_config(const dj_judge *j);

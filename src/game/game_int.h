@@ -124,6 +124,17 @@ int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
                 dj_power_set powers, bool observers);
 
 /*
+ * gv_mail_all, each copy with the picture picture(ctx, participant)
+ * returns: a stored picture's id, 0 for none, -1 on error (the judge's
+ * error set).
+ */
+typedef int64_t (*gv_picture_fn)(void *ctx, const dj_participant_rec *p);
+int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
+                         const char *kind, const char *subject,
+                         const char *body, dj_power_set powers,
+                         bool observers, gv_picture_fn picture, void *ctx);
+
+/*
  * A notice to everyone in the game (players, observers, masters): the
  * report header, then `text`; subject "judge:game - PHASE what".
  */
@@ -163,6 +174,19 @@ void power_order_count(const dj_map *map, const dj_position *pos, int power,
 int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
               const dj_order *orders, int norders, const dj_result *res,
               int format, dj_picture *out);
+
+/*
+ * Queue a processed phase's results mail to everyone, each copy with a
+ * picture of the phase (before, orders and results drawn) in the
+ * recipient's format (SET MAP, else the game's map_attachment): each
+ * format drawn once and stored with the phase in this transaction, so a
+ * rollback or a crash can never mail a picture of another position.  A
+ * board without geometry, or a picture that cannot be drawn, leaves the
+ * mail without one: results never wait for a picture.
+ */
+int gv_mail_results(dj_judge *j, const game_view *v, const char *subject,
+                    const char *body, const dj_position *before,
+                    const dj_order *orders, int norders, const dj_result *res);
 
 /* ---- processing (process.c) ----------------------------------------------- */
 

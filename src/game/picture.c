@@ -14,6 +14,7 @@
 #include "game/game_int.h"
 #include "game/snapshot.h"
 #include "render/render.h"
+#include "store/mail.h"
 
 int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
               const dj_order *orders, int norders, const dj_result *res,
@@ -140,4 +141,145 @@ int dj_game_picture(dj_judge *j, const char *game, const char *phase,
     dj_store_rollback(j->store);
     gv_free(&v);
     return rc;
+}
+
+/* ---- pictures in mail ------------------------------------------------------- */
+
+/*
+ * Draw and store one picture of a phase for mail: its id in *id, 0 (and
+ * no error) when the board has no geometry file, -1 on a store error.  A
+ * picture that cannot be drawn is not an error either: the mail goes
+ * without it, and the judge's log says why.
+ */
+static int store_picture(dj_judge *j, const game_view *v, int64_t phase_id,
+                         const char *phase_name, const dj_position *pos,
+                         const dj_order *orders, int norders,
+                         const dj_result *res, dj_picture_format format,
+                         int64_t *id)
+{
+    *id = 0;
+    char path[DJ_PATH_MAX + 80], geo_path[DJ_PATH_MAX + 80];
+    snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, v->g.map);
+    if (dj_geo_find(path, geo_path, sizeof geo_path) < 0)
+        return 0; /* this board has no picture */
+    dj_picture pic;
+    if (game_draw(j, v, pos, orders, norders, res, (int)format, &pic) < 0) {
+        fprintf(stderr, "dipjudge: game %s, %s: no picture: %s\n",
+                v->g.name, phase_name, j->err);
+        j->err[0] = '\0';
+        return 0;
+    }
+    char filename[128];
+    snprintf(filename, sizeof filename, "%s-%s.%s", v->g.name, phase_name,
+             dj_picture_format_name(format));
+    int rc = dj_store_picture_add(j->store, phase_id, filename,
+                                  dj_picture_mime_type(format), pic.data,
+                                  pic.len, id);
+    dj_picture_free(&pic);
+    return rc < 0 ? judge_store_fail(j) : 0;
+}
+
+/* The format a participant's mail carries: their SET MAP, else the
+ * game's map_attachment. */
+static dj_picture_format format_for(const game_view *v,
+                                    const dj_participant_rec *p)
+{
+    const char *want = p && p->map_format[0] ? p->map_format
+                       : v->g.map_attachment[0] ? v->g.map_attachment
+                                                : "png";
+    int f = dj_picture_format_from_name(want);
+    return f < 0 ? DJ_PICTURE_PNG : (dj_picture_format)f;
+}
+
+typedef struct results_pictures {
+    dj_judge *j;
+    const game_view *v;
+    const dj_position *before;
+    const dj_order *orders;
+    int norders;
+    const dj_result *res;
+    int64_t id[DJ_PICTURE_NONE];
+    bool drawn[DJ_PICTURE_NONE];
+} results_pictures;
+
+/* One drawing per format, whoever asks for it first. */
+static int64_t results_picture(void *ctx, const dj_participant_rec *p)
+{
+    results_pictures *r = ctx;
+    dj_picture_format f = format_for(r->v, p);
+    if (f == DJ_PICTURE_NONE)
+        return 0;
+    if (!r->drawn[f]) {
+        r->drawn[f] = true;
+        if (store_picture(r->j, r->v, r->v->phase.id, r->v->phase.name,
+                          r->before, r->orders, r->norders, r->res, f,
+                          &r->id[f]) < 0)
+            return -1;
+    }
+    return r->id[f];
+}
+
+int gv_mail_results(dj_judge *j, const game_view *v, const char *subject,
+                    const char *body, const dj_position *before,
+                    const dj_order *orders, int norders, const dj_result *res)
+{
+    results_pictures r = {j, v, before, orders, norders, res, {0}, {0}};
+    return gv_mail_all_pictured(j, v, v->phase.id, "results", subject, body,
+                                DJ_ALL_POWERS, true, results_picture, &r);
+}
+
+/* MAP by mail: in the caller's transaction (the command's). */
+typedef struct mail_map_arg {
+    const char *phase;
+    const dj_signon *id;
+    int64_t *picture_id;
+} mail_map_arg;
+
+static int do_map_for_mail(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const mail_map_arg *a = arg;
+    const dj_participant_rec *me = NULL;
+    for (int i = 0; a->id && i < v->nparts; i++)
+        if (v->parts[i].id == a->id->participant_id)
+            me = &v->parts[i];
+    dj_picture_format f = format_for(v, me);
+    if (f == DJ_PICTURE_NONE)
+        f = DJ_PICTURE_PNG; /* asked for: "none" is for results mail */
+    char path[DJ_PATH_MAX + 80], geo_path[DJ_PATH_MAX + 80];
+    snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, v->g.map);
+    if (dj_geo_find(path, geo_path, sizeof geo_path) < 0)
+        return judge_fail(j, "the %s board has no picture yet", v->g.map);
+    dj_picture pic;
+    picture_request r = {a->phase, -1, (int)f, &pic};
+    dj_phase_rec ph;
+    if (find_phase(j, v, a->phase, &ph) < 0)
+        return -1;
+    char name[16];
+    snprintf(name, sizeof name, "%s", ph.name);
+    dj_phase_rec_free(&ph);
+    r.phase = name;
+    if (do_picture(j, v, &r) < 0)
+        return -1;
+    char filename[128];
+    snprintf(filename, sizeof filename, "%s-%s.%s", v->g.name, name,
+             dj_picture_format_name(f));
+    /* No phase: the picture goes once its reply is sent (schema.c). */
+    int rc = dj_store_picture_add(j->store, 0, filename,
+                                  dj_picture_mime_type(f), pic.data, pic.len,
+                                  a->picture_id);
+    dj_picture_free(&pic);
+    if (rc < 0)
+        return judge_store_fail(j);
+    dj_buf_printf(out, "%s: the map of %s is attached (%s)\n", v->g.name, name,
+                  filename);
+    return 0;
+}
+
+int dj_game_map_for_mail(dj_judge *j, const char *game, const char *phase,
+                         const dj_signon *id, int64_t *picture_id,
+                         dj_buf *out)
+{
+    *picture_id = 0;
+    mail_map_arg a = {phase, id, picture_id};
+    return gv_with_game(j, game, do_map_for_mail, &a, out);
 }

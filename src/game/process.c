@@ -334,8 +334,8 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
             goto done;
         }
     }
-    if (gv_mail_all(j, v, v->phase.id, "results", subject.data, report.data,
-                    DJ_ALL_POWERS, true) < 0)
+    if (gv_mail_results(j, v, subject.data, report.data, &before,
+                        a->set.orders, a->set.n, &a->res) < 0)
         goto done;
     if (a->newly && disorder_notice(j, v, a->newly) < 0)
         goto done;

@@ -198,6 +198,10 @@ static dj_mail_status compose_row(const dj_outbox_config *cfg,
                            : DJ_AUTO_GENERATED;
     c.message_id = row->message_id;
     c.body = row->body;
+    dj_compose_attachment pic = {row->picture_name, row->picture_type,
+                                 row->picture, row->picture_len};
+    if (row->picture)
+        c.attachment = &pic;
     return dj_compose_message(&c, msg, NULL, err, errlen);
 }
 

@@ -586,6 +586,71 @@ static void write_headers(const dj_compose *c, int64_t now, hdr *h,
         dj_buf_printf(h->out, "X-Loop: %s\n", c->x_loop);
 }
 
+/* ---- an attachment ---------------------------------------------------- */
+
+/* A MIME token of type/subtype: letters, digits and "+-." around one '/'. */
+static bool content_type_ok(const char *t)
+{
+    if (!t || !*t || strlen(t) > 100)
+        return false;
+    int slashes = 0;
+    for (const char *p = t; *p; p++) {
+        if (*p == '/')
+            slashes++;
+        else if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                   (*p >= '0' && *p <= '9') || strchr("+-.", *p)))
+            return false;
+    }
+    return slashes == 1 && t[0] != '/' && t[strlen(t) - 1] != '/';
+}
+
+/* The file name as sent: safe characters only, never empty. */
+static void clean_filename(const char *in, dj_buf *out)
+{
+    const char *src = in ? in : "";
+    size_t n = 0;
+    for (const char *p = src; *p && n < 64; p++)
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            (*p >= '0' && *p <= '9') || strchr("._-", *p)) {
+            dj_buf_append_n(out, p, 1);
+            n++;
+        }
+    if (n == 0 || src[0] == '.') {
+        dj_buf_reset(out);
+        dj_buf_append(out, "attachment");
+    }
+}
+
+/* "=_dj_" and 16 hex digits from the Message-ID and the time. */
+static void make_boundary(const char *seed, int64_t now, char *out,
+                          size_t outlen)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)now;
+    for (const char *p = seed ? seed : ""; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    snprintf(out, outlen, "=_dj_%016" PRIx64, h);
+}
+
+static void write_attachment(const dj_compose_attachment *a,
+                             const char *boundary, dj_buf *out)
+{
+    dj_buf name;
+    dj_buf_init(&name);
+    clean_filename(a->filename, &name);
+    dj_buf_printf(out,
+                  "--%s\n"
+                  "Content-Type: %s; name=\"%s\"\n"
+                  "Content-Disposition: attachment; filename=\"%s\"\n"
+                  "Content-Transfer-Encoding: base64\n\n",
+                  boundary, a->content_type, name.data, name.data);
+    dj_buf_free(&name);
+    /* 57 bytes make one 76-character line. */
+    for (size_t i = 0; i < a->len; i += 57) {
+        base64(a->data + i, a->len - i < 57 ? a->len - i : 57, out);
+        dj_buf_append(out, "\n");
+    }
+}
+
 dj_mail_status dj_compose_message(const dj_compose *c, dj_buf *out,
                                   char *msgid_out, char *err, size_t errlen)
 {
@@ -597,18 +662,43 @@ dj_mail_status dj_compose_message(const dj_compose *c, dj_buf *out,
     hdr h = {out, 0};
     write_headers(c, now, &h, msgid_out);
 
+    const dj_compose_attachment *a = c->attachment;
+    if (a && (!a->data || a->len == 0))
+        a = NULL;
+    if (a && !content_type_ok(a->content_type))
+        return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
+                            "the attachment's type is not a MIME type");
     dj_buf body;
     dj_buf_init(&body);
     clean_body(c->body, &body);
-    bool plain = body_is_7bit(&body);
-    dj_buf_append(out, "MIME-Version: 1.0\n"
-                       "Content-Type: text/plain; charset=UTF-8\n");
+    char boundary[40] = "";
+    if (a)
+        make_boundary(c->message_id, now, boundary, sizeof boundary);
+    /* 7bit text cannot hold the boundary: then quoted-printable, which
+     * never writes "=_" (see compose.h). */
+    bool plain = body_is_7bit(&body) &&
+                 !(a && body.data && strstr(body.data, boundary));
+    dj_buf_append(out, "MIME-Version: 1.0\n");
+    if (a) {
+        dj_buf_printf(out,
+                      "Content-Type: multipart/mixed; boundary=\"%s\"\n\n"
+                      "This is a message in MIME format: its text, then a "
+                      "picture of the board.\n\n--%s\n",
+                      boundary, boundary);
+    }
+    dj_buf_append(out, "Content-Type: text/plain; charset=UTF-8\n");
     dj_buf_printf(out, "Content-Transfer-Encoding: %s\n\n",
                   plain ? "7bit" : "quoted-printable");
     if (plain)
         dj_buf_append_n(out, body.data, body.len);
     else
         qp_body(&body, out);
+    if (a) {
+        if (out->len && out->data[out->len - 1] != '\n')
+            dj_buf_append(out, "\n");
+        write_attachment(a, boundary, out);
+        dj_buf_printf(out, "--%s--\n", boundary);
+    }
     bool ok = dj_buf_ok(&body);
     dj_buf_free(&body);
     if (!ok || !dj_buf_ok(out))

@@ -18,6 +18,14 @@
  * lines of at most 998 octets is sent 7bit, anything else quoted-printable
  * (which also keeps every line under 78 octets).
  *
+ * With an attachment (a picture of the board) the message is
+ * multipart/mixed: the text part, then the file in base64.  The boundary
+ * starts with "=_", which base64 and quoted-printable never produce, and a
+ * 7bit text part that happens to contain it is sent quoted-printable, so
+ * no body can end its part early.  The attachment's file name
+ * keeps only letters, digits, '.', '-' and '_' (else "attachment"), and
+ * its type must be a plain type/subtype token.
+ *
  * The result uses "\n" line ends (the local convention of Maildir and the
  * sendmail program); the SMTP transport turns them into CRLF.
  */
@@ -48,6 +56,13 @@ typedef enum dj_auto_submitted {
     DJ_AUTO_REPLIED     /* a reply to a player's mail */
 } dj_auto_submitted;
 
+typedef struct dj_compose_attachment {
+    const char *filename;        /* e.g. "demo-F1901M.png" */
+    const char *content_type;    /* e.g. "image/png" */
+    const unsigned char *data;
+    size_t len;
+} dj_compose_attachment;
+
 typedef struct dj_compose {
     dj_compose_addr from;
     const dj_compose_addr *to;   /* at least one */
@@ -61,6 +76,7 @@ typedef struct dj_compose {
     const char *message_id;      /* NULL: one is made from from.addr */
     int64_t date;                /* seconds since 1970; 0: now */
     const char *body;            /* UTF-8 text, may be NULL */
+    const dj_compose_attachment *attachment; /* NULL: text/plain alone */
 } dj_compose;
 
 /*

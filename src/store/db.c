@@ -76,6 +76,15 @@ static int bind_args(dj_store *s, sqlite3_stmt *st, const char *fmt,
         case 'n':
             rc = sqlite3_bind_null(st, idx);
             break;
+        case 'b': { /* a blob: pointer, then its size_t length */
+            const void *v = va_arg(ap, const void *);
+            size_t len = va_arg(ap, size_t);
+            rc = len > (size_t)INT32_MAX
+                     ? SQLITE_TOOBIG
+                     : sqlite3_bind_blob(st, idx, v, (int)len,
+                                         SQLITE_TRANSIENT);
+            break;
+        }
         default:
             return dj_store_fail(s, "database: bad bind format '%c'", *f);
         }

@@ -15,7 +15,7 @@
     " adjust_delay, time_of_day, days, grace, absence_limit, nmr, early,"  \
     " early_delay, press, assignment, ending, created_at, started_at,"     \
     " finished_at, paused_at, partial_press, fake_press, observer_press,"  \
-    " engine, verify"
+    " engine, verify, map_attachment"
 
 static void read_game(sqlite3_stmt *st, dj_game_rec *g)
 {
@@ -48,6 +48,12 @@ static void read_game(sqlite3_stmt *st, dj_game_rec *g)
     st_text(st, 25, g->observer_press, sizeof g->observer_press);
     st_text(st, 26, g->engine, sizeof g->engine);
     st_text(st, 27, g->verify, sizeof g->verify);
+    st_text(st, 28, g->map_attachment, sizeof g->map_attachment);
+}
+
+static const char *map_attachment(const dj_game_rec *g)
+{
+    return g->map_attachment[0] ? g->map_attachment : "png";
 }
 
 /* A record filled by hand may leave the engine empty: DPjudge's. */
@@ -69,16 +75,16 @@ int dj_store_game_insert(dj_store *s, dj_game_rec *g)
                 " retreat_delay, adjust_delay, time_of_day, days, grace,"
                 " absence_limit, nmr, early, early_delay, press, assignment,"
                 " created_at, partial_press, fake_press, observer_press,"
-                " engine, verify)"
+                " engine, verify, map_attachment)"
                 " VALUES (?, ?, ?, 'forming', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                " ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                "ssssiiiiiiisiissIiisss", g->name, g->map, g->rules, g->zone,
+                " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "ssssiiiiiiisiissIiissss", g->name, g->map, g->rules, g->zone,
                 g->move_delay, g->retreat_delay, g->adjust_delay,
                 g->time_of_day, g->days, g->grace, g->absence_limit, g->nmr,
                 g->early, g->early_delay, g->press, g->assignment,
                 g->created_at, g->partial_press ? 1 : 0,
                 g->fake_press ? 1 : 0, observer_press(g), engine(g),
-                g->verify) < 0)
+                g->verify, map_attachment(g)) < 0)
         return -1;
     g->id = st_last_id(s);
     strcpy(g->state, "forming");
@@ -140,13 +146,14 @@ int dj_store_game_update(dj_store *s, const dj_game_rec *g)
                    " days = ?, grace = ?, absence_limit = ?, nmr = ?,"
                    " early = ?, early_delay = ?, press = ?, assignment = ?,"
                    " partial_press = ?, fake_press = ?, observer_press = ?,"
-                   " engine = ?, verify = ? WHERE id = ?",
-                   "ssiiiiiiisiissiisssI", g->rules, g->zone, g->move_delay,
+                   " engine = ?, verify = ?, map_attachment = ? WHERE id = ?",
+                   "ssiiiiiiisiissiissssI", g->rules, g->zone, g->move_delay,
                    g->retreat_delay, g->adjust_delay, g->time_of_day,
                    g->days, g->grace, g->absence_limit, g->nmr, g->early,
                    g->early_delay, g->press, g->assignment,
                    g->partial_press ? 1 : 0, g->fake_press ? 1 : 0,
-                   observer_press(g), engine(g), g->verify, g->id);
+                   observer_press(g), engine(g), g->verify, map_attachment(g),
+                   g->id);
 }
 
 /* Times of 0 are stored as NULL ("not yet"). */

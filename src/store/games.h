@@ -39,6 +39,7 @@ typedef struct dj_game_rec {
     char observer_press[8];         /* any, white, none ("": any) */
     char assignment[8];             /* choice, random */
     char engine[16];                /* dpjudge, kruijswijk, haplomacy */
+    char map_attachment[8];         /* png, pdf, svg, none ("": png) */
     char verify[16];                /* the checking engine, none, or ""
                                        for the default (dj_game_verifier) */
     char ending[DJ_STORE_TEXT_MAX]; /* how it ended, "" while running */

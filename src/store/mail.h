@@ -38,6 +38,21 @@ int dj_store_outbox_add(dj_store *s, int64_t game_id, int64_t phase_id,
                         const char *kind, const char *recipients,
                         const char *subject, const char *body, int64_t at);
 
+/* Queue one mail with a picture (a dj_store_picture_add id; 0: none). */
+int dj_store_outbox_add_pictured(dj_store *s, int64_t game_id,
+                                 int64_t phase_id, const char *kind,
+                                 const char *recipients, const char *subject,
+                                 const char *body, int64_t at,
+                                 int64_t picture_id);
+
+/*
+ * Store a picture of a phase (attached to its results mail; deleted with
+ * the phase); its row id in *id.
+ */
+int dj_store_picture_add(dj_store *s, int64_t phase_id, const char *filename,
+                         const char *content_type, const void *data,
+                         size_t len, int64_t *id);
+
 /* Mail of one game (0: all), in order; state NULL for every state. */
 int dj_store_outbox_list(dj_store *s, int64_t game_id, const char *state,
                          dj_outbox_rec **out, int *n);

@@ -13,7 +13,7 @@
 
 #define PART_COLUMNS                                                      \
     "id, game_id, role, IFNULL(power, -1), name, email, password_hash,"  \
-    " status, vote, joined_at, left_at"
+    " status, vote, joined_at, left_at, map_format"
 
 static void read_participant(sqlite3_stmt *st, dj_participant_rec *p)
 {
@@ -29,17 +29,18 @@ static void read_participant(sqlite3_stmt *st, dj_participant_rec *p)
     st_text(st, 8, p->vote, sizeof p->vote);
     p->joined_at = st_int64(st, 9, 0);
     p->left_at = st_int64(st, 10, 0);
+    st_text(st, 11, p->map_format, sizeof p->map_format);
 }
 
 int dj_store_participant_insert(dj_store *s, dj_participant_rec *p)
 {
     if (st_exec(s,
                 "INSERT INTO participants (game_id, role, power, name, email,"
-                " password_hash, status, vote, joined_at)"
-                " VALUES (?, ?, NULLIF(?, -1), ?, ?, ?, ?, ?, ?)",
-                "IsisssssI", p->game_id, p->role, p->power, p->name,
+                " password_hash, status, vote, joined_at, map_format)"
+                " VALUES (?, ?, NULLIF(?, -1), ?, ?, ?, ?, ?, ?, ?)",
+                "IsisssssIs", p->game_id, p->role, p->power, p->name,
                 p->email, p->password_hash, p->status, p->vote,
-                p->joined_at) < 0)
+                p->joined_at, p->map_format) < 0)
         return -1;
     p->id = st_last_id(s);
     return 0;
@@ -87,9 +88,9 @@ int dj_store_participant_update(dj_store *s, const dj_participant_rec *p)
     return st_exec(s,
                    "UPDATE participants SET power = NULLIF(?, -1), name = ?,"
                    " email = ?, password_hash = ?, status = ?, vote = ?,"
-                   " left_at = NULLIF(?, 0) WHERE id = ?",
-                   "isssssII", p->power, p->name, p->email, p->password_hash,
-                   p->status, p->vote, p->left_at, p->id);
+                   " left_at = NULLIF(?, 0), map_format = ? WHERE id = ?",
+                   "isssssIsI", p->power, p->name, p->email, p->password_hash,
+                   p->status, p->vote, p->left_at, p->map_format, p->id);
 }
 
 int dj_store_participant_clear_votes(dj_store *s, int64_t game_id)

@@ -32,6 +32,8 @@ typedef struct dj_participant_rec {
     char vote[24];           /* "", "draw", "concede:N" */
     int64_t joined_at;
     int64_t left_at;         /* 0 while present */
+    char map_format[8];      /* picture with results: "" the game's
+                                map_attachment, or png, pdf, svg, none */
 } dj_participant_rec;
 
 /* Insert; sets p->id.  A second live player for one power fails. */
@@ -45,7 +47,8 @@ int dj_store_participant_list(dj_store *s, int64_t game_id,
 int dj_store_participant_of_power(dj_store *s, int64_t game_id, int power,
                                   dj_participant_rec *p);
 
-/* Write back power, name, email, password hash, status, vote, left_at. */
+/* Write back power, name, email, password hash, status, vote, left_at,
+ * map_format. */
 int dj_store_participant_update(dj_store *s, const dj_participant_rec *p);
 
 /* Clear every vote in a game. */

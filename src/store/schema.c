@@ -328,6 +328,34 @@ static const char *const MIGRATION_5[] = {
     " CHECK (verify IN ('', 'dpjudge', 'kruijswijk', 'haplomacy', 'none'))",
     NULL};
 
+/* Pictures of the board attached to results mail (issue 11): drawn when
+ * the results are stored, in the same transaction, so a rollback or a
+ * crash can never mail a picture of another position.  One picture per
+ * phase and format, shared by every outbox row that attaches it. */
+static const char *const MIGRATION_6[] = {
+    "CREATE TABLE pictures ("
+    " id INTEGER PRIMARY KEY,"
+    " phase_id INTEGER REFERENCES phases (id) ON DELETE CASCADE,"
+    " filename TEXT NOT NULL,"
+    " content_type TEXT NOT NULL,"
+    " data BLOB NOT NULL"
+    ")",
+    "CREATE INDEX pictures_phase ON pictures (phase_id)",
+    "ALTER TABLE outbox ADD COLUMN picture_id INTEGER"
+    " REFERENCES pictures (id) ON DELETE SET NULL",
+    "ALTER TABLE games ADD COLUMN map_attachment TEXT NOT NULL DEFAULT 'png'"
+    " CHECK (map_attachment IN ('png', 'pdf', 'svg', 'none'))",
+    "ALTER TABLE participants ADD COLUMN map_format TEXT NOT NULL DEFAULT ''"
+    " CHECK (map_format IN ('', 'png', 'pdf', 'svg', 'none'))",
+    /* A picture answering MAP belongs to no phase: it goes once its mail
+     * is sent or given up (the outbox row's picture_id becomes NULL). */
+    "CREATE TRIGGER reply_picture_done AFTER UPDATE OF state ON outbox"
+    " WHEN NEW.state IN ('sent', 'failed') AND NEW.picture_id IS NOT NULL"
+    " BEGIN"
+    "  DELETE FROM pictures WHERE id = NEW.picture_id AND phase_id IS NULL;"
+    " END",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -335,6 +363,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_3,
     MIGRATION_4,
     MIGRATION_5,
+    MIGRATION_6,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

@@ -6,6 +6,7 @@
  * state = 'queued'"), so two senders racing for a row cannot both claim
  * it, and a row marked sent is never queued again.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@ void dj_outbox_send_rec_free(dj_outbox_send_rec *r)
     free(r->recipients);
     free(r->subject);
     free(r->body);
+    free(r->picture);
     memset(r, 0, sizeof *r);
 }
 
@@ -43,10 +45,12 @@ int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
     memset(r, 0, sizeof *r);
     sqlite3_stmt *st = st_prepare(
         s,
-        "SELECT id, kind, recipients, subject, body, attempts, created_at,"
-        " message_id, in_reply_to FROM outbox"
-        " WHERE state = 'queued' AND next_attempt_at <= ? AND id > ?"
-        " ORDER BY id LIMIT 1",
+        "SELECT o.id, o.kind, o.recipients, o.subject, o.body, o.attempts,"
+        " o.created_at, o.message_id, o.in_reply_to,"
+        " p.filename, p.content_type, p.data"
+        " FROM outbox o LEFT JOIN pictures p ON p.id = o.picture_id"
+        " WHERE o.state = 'queued' AND o.next_attempt_at <= ? AND o.id > ?"
+        " ORDER BY o.id LIMIT 1",
         "II", now, after_id);
     if (!st)
         return -1;
@@ -62,7 +66,19 @@ int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
         st_text(st, 7, r->message_id, sizeof r->message_id);
         st_text(st, 8, r->in_reply_to, sizeof r->in_reply_to);
         rc = 0;
-        if (!r->recipients || !r->subject || !r->body) {
+        bool pic_ok = true;
+        int plen = sqlite3_column_bytes(st, 11);
+        if (sqlite3_column_type(st, 11) == SQLITE_BLOB && plen > 0) {
+            st_text(st, 9, r->picture_name, sizeof r->picture_name);
+            st_text(st, 10, r->picture_type, sizeof r->picture_type);
+            r->picture = malloc((size_t)plen);
+            pic_ok = r->picture != NULL;
+            if (pic_ok) {
+                memcpy(r->picture, sqlite3_column_blob(st, 11), (size_t)plen);
+                r->picture_len = (size_t)plen;
+            }
+        }
+        if (!r->recipients || !r->subject || !r->body || !pic_ok) {
             dj_outbox_send_rec_free(r);
             rc = dj_store_fail(s, "out of memory");
         }

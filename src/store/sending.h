@@ -40,6 +40,11 @@ typedef struct dj_outbox_send_rec {
     int64_t created_at;
     char message_id[DJ_OUTBOX_MSGID_MAX];   /* "" until first claimed */
     char in_reply_to[DJ_OUTBOX_MSGID_MAX];  /* "" unless a reply */
+    /* The picture attached (results, MAP), when there is one. */
+    char picture_name[64];   /* file name, e.g. "demo-F1901M.png" */
+    char picture_type[32];   /* MIME type, e.g. "image/png" */
+    unsigned char *picture;  /* malloc'd; NULL: no attachment */
+    size_t picture_len;
 } dj_outbox_send_rec;
 
 void dj_outbox_send_rec_free(dj_outbox_send_rec *r);

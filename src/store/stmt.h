@@ -6,6 +6,7 @@
  *
  *   'i' int        'I' int64_t      's' const char * (NULL binds NULL)
  *   'n' NULL (takes no argument)
+ *   'b' blob: const void *, then its length as size_t
  *
  * so no value ever reaches the SQL text.  st_exec() runs a statement that
  * returns no rows; st_step() steps one that does.  Both count write points

@@ -491,6 +491,31 @@ for i in "${!POWERS[@]}"; do
     d=$(cat "$DIR/box/$u"/*.eml | grep -i "^Message-ID:" | sort | uniq -d | wc -l)
     dups=$((dups + d))
 done
+# Every results mail carries the map: multipart/mixed, the text, then a
+# PNG of the phase (base64) that decodes to a real PNG image.
+# png_of MAIL: the attached PNG's bytes on stdout.
+png_of()
+{
+    awk '/^Content-Type: image\/png/ { on = 1; next }
+         on == 1 && /^$/ { on = 2; next }
+         on == 2 && /^--/ { exit }
+         on == 2 { print }' "$1" | base64 -d 2>/dev/null
+}
+pictures=0
+for m in $(grep -l "^Subject: dipjudge:e2e - [SFW]190[12][MA] Results$" \
+               "$DIR/box/master"/*.eml); do
+    ph=$(sed -n 's/^Subject: dipjudge:e2e - \(......\) Results$/\1/p' "$m")
+    grep -q '^Content-Type: multipart/mixed; boundary="=_dj_' "$m" &&
+        grep -q "filename=\"e2e-$ph.png\"" "$m" && ok ||
+        bad "$ph results: no multipart with e2e-$ph.png"
+    size=$(png_of "$m" | wc -c)
+    [[ $(png_of "$m" | head -c 8 | od -An -tx1 | tr -d ' ') == \
+        89504e470d0a1a0a ]] && ((size > 20000 && size < 150000)) && ok ||
+        bad "$ph results: the attachment is no PNG of the board ($size bytes)"
+    pictures=$((pictures + 1))
+done
+((pictures == ${#PHASES[@]})) && ok || bad "$pictures results maps, expected ${#PHASES[@]}"
+echo "maps attached to results: $pictures, each a PNG of 20 to 150 KB"
 echo "mail read over IMAP: $(for u in "${EVERYONE[@]}"; do
     printf '%s %s, ' "$u" "$(ls "$DIR/box/$u" | grep -c '\.eml$')"; done)"
 echo "duplicated messages: $dups (France's F1902M reply: the documented" \

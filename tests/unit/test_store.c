@@ -118,6 +118,12 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE outbox DROP COLUMN message_id;"
                           "ALTER TABLE outbox DROP COLUMN in_reply_to;"
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
+                          /* version 6's */
+                          "DROP TRIGGER reply_picture_done;"
+                          "ALTER TABLE outbox DROP COLUMN picture_id;"
+                          "DROP TABLE pictures;"
+                          "ALTER TABLE games DROP COLUMN map_attachment;"
+                          "ALTER TABLE participants DROP COLUMN map_format;"
                           /* version 5's */
                           "ALTER TABLE games DROP COLUMN engine;"
                           "ALTER TABLE games DROP COLUMN verify;"
@@ -176,6 +182,12 @@ static void test_migrate_from_3(void)
                           " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
                           " WHERE name IN ('participants', 'orders');"
                           "PRAGMA writable_schema = OFF;"
+                          /* version 6's */
+                          "DROP TRIGGER reply_picture_done;"
+                          "ALTER TABLE outbox DROP COLUMN picture_id;"
+                          "DROP TABLE pictures;"
+                          "ALTER TABLE games DROP COLUMN map_attachment;"
+                          "ALTER TABLE participants DROP COLUMN map_format;"
                           "ALTER TABLE games DROP COLUMN engine;"
                           "ALTER TABLE games DROP COLUMN verify;"
                           "PRAGMA user_version = 3;",
@@ -190,6 +202,7 @@ static void test_migrate_from_3(void)
     CHECK(s && dj_store_game_get(s, "kept3", &got) == 0);
     CHECK_STR(got.engine, "dpjudge");
     CHECK_STR(got.verify, "");
+    CHECK_STR(got.map_attachment, "png"); /* version 6: PNG maps by default */
     dj_store_close(s);
     sqlite3_open(old, &db);
     CHECK(count_rows(db, "SELECT count(*) FROM participants") == 2);

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+#
+# pictures-mail.sh BUILDDIR SRCDIR — the map in players' mail (issue 11):
+# MAP by mail answers with the picture attached (any phase, one a message,
+# clear errors), SET MAP chooses a participant's format for results mail
+# (PNG by default, PDF, SVG or none), each format is drawn once per phase
+# and stored with the results, judged sends the results as multipart/mixed
+# with the picture, and a picture made for a MAP reply goes once sent.
+# Ends with "N passed, N failed".
+#
+set -u
+B=${1:-$DJ_BUILDDIR}
+S=${2:-$DJ_SRCDIR}
+. "$S/tests/games/play.sh"
+. "$S/tests/checks.sh"
+T=$(game_tmpdir) || exit 2
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 2
+J="$B/judgectl --maps $S/maps --db $T/judge.db"
+export DIPJUDGE_NOW=$GAME_T0
+has() { grep -qF -- "$1" "$T/out" && ok || bad "no '$1' in: $(head -c 400 "$T/out")"; }
+mail() { $J command --from "$1" --queue-reply >"$T/out" 2>&1; }
+sql() { sqlite3 "$T/judge.db" "$1"; }
+# magic OUTBOX_ID: the first bytes of that row's picture, in hex.
+magic() { sql "SELECT hex(substr(p.data, 1, 4)) FROM outbox o JOIN pictures p
+               ON p.id = o.picture_id WHERE o.id = $1"; }
+last_reply() { sql "SELECT max(id) FROM outbox WHERE kind = 'reply'"; }
+
+$J create pic --master gm@pic.example movement_delay=72h >/dev/null
+for p in $POWERS; do
+    lp=$(echo "$p" | tr 'A-Z' 'a-z')
+    $J join pic "$lp@pic.example" --power "$p" --password "pw-$lp" >/dev/null
+done
+check "the game started" [ "$(game_phase pic)" = S1901M ]
+
+# ---- MAP by mail -------------------------------------------------------------
+printf 'MAP pic\n' | mail stranger@elsewhere.example
+has "pic: the map of S1901M is attached (pic-S1901M.png)"
+r=$(last_reply)
+check "MAP: the reply carries a PNG" [ "$(magic "$r")" = 89504E47 ]
+check "MAP: named for the game and phase" [ "$(sql "SELECT filename || ' ' ||
+    content_type FROM pictures p JOIN outbox o ON o.picture_id = p.id
+    WHERE o.id = $r")" = "pic-S1901M.png image/png" ]
+printf 'SIGNON Fpic pw-france\nMAP\n' | mail france@pic.example
+has "pic: the map of S1901M is attached"
+printf 'SIGNON Fpic pw-france\nMAP S1901M\n' | mail france@pic.example
+has "pic: the map of S1901M is attached"
+printf 'MAP\n' | mail stranger@elsewhere.example
+has "MAP needs the game"
+printf 'MAP pic Sunday\n' | mail stranger@elsewhere.example
+has "'Sunday' is not a phase like S1901M"
+printf 'MAP pic F1950M\n' | mail stranger@elsewhere.example
+has "no phase F1950M"
+printf 'MAP nosuchgame\n' | mail stranger@elsewhere.example
+has "nosuchgame"
+r=$(last_reply)
+check "a failed MAP attaches nothing" \
+    [ -z "$(sql "SELECT picture_id FROM outbox WHERE id = $r")" ]
+printf 'MAP pic\nMAP pic S1901M\n' | mail stranger@elsewhere.example
+has "one map a message"
+check "one picture a message" [ "$(magic "$(last_reply)")" = 89504E47 ]
+# The command in the subject, as for HELP.
+$J command --from stranger@elsewhere.example --subject "MAP pic" \
+    --queue-reply </dev/null >"$T/out" 2>&1
+has "the map of S1901M is attached"
+
+# ---- SET MAP -------------------------------------------------------------------
+printf 'SIGNON Fpic pw-france\nSET MAP PDF\n' | mail france@pic.example
+has "pic: your results will come with a pdf map"
+printf 'SIGNON Gpic pw-germany\nSET MAP none\n' | mail germany@pic.example
+has "pic: your results will come without a map"
+printf 'SIGNON Ipic pw-italy\nSET MAP svg\n' | mail italy@pic.example
+has "pic: your results will come with a svg map"
+printf 'SIGNON Ipic pw-italy\nSET MAP GIF\n' | mail italy@pic.example
+has "SET MAP takes PNG, PDF, SVG or NONE, not 'GIF'"
+printf 'SET MAP PDF\n' | mail stranger@elsewhere.example
+has "SIGNON first"
+check "France's choice stored" [ "$(sql "SELECT map_format FROM participants
+    WHERE email = 'france@pic.example'")" = pdf ]
+check "a refused choice changes nothing" [ "$(sql "SELECT map_format FROM
+    participants WHERE email = 'italy@pic.example'")" = svg ]
+
+# ---- results mail ------------------------------------------------------------------
+game_orders pic "$S/tests/games/full/01-S1901M.txt" "$GAME_T0"
+$J process pic >/dev/null 2>&1
+check "S1901M processed" [ "$(game_phase pic)" = F1901M ]
+fmt() # EMAIL: the content type of the picture on that player's results mail
+{
+    sql "SELECT IFNULL(p.content_type, 'none') FROM outbox o LEFT JOIN
+         pictures p ON p.id = o.picture_id WHERE o.kind = 'results'
+         AND o.recipients = '$1'"
+}
+check "England's results: PNG (the default)" \
+    [ "$(fmt england@pic.example)" = image/png ]
+check "France's results: PDF" [ "$(fmt france@pic.example)" = application/pdf ]
+check "Germany's results: no map" [ "$(fmt germany@pic.example)" = none ]
+check "Italy's results: SVG" [ "$(fmt italy@pic.example)" = image/svg+xml ]
+check "the master's results: PNG" [ "$(fmt gm@pic.example)" = image/png ]
+check "each format drawn once, stored with the phase" \
+    [ "$(sql "SELECT count(*) || ' ' || count(DISTINCT content_type) FROM
+        pictures WHERE phase_id IS NOT NULL")" = "3 3" ]
+size=$(sql "SELECT length(data) FROM pictures WHERE phase_id IS NOT NULL
+            AND content_type = 'image/png'")
+check "the PNG weighs under 150 KB ($size bytes)" [ "$size" -lt 153600 ]
+
+# ---- judged sends it --------------------------------------------------------------
+"$B/judged" --db "$T/judge.db" --maps "$S/maps" --quiet once --no-tick \
+    >/dev/null 2>"$T/judged.err"
+check "judged sent everything" [ "$(sql "SELECT count(*) FROM outbox WHERE
+    state <> 'sent'")" = 0 ]
+m=$(grep -l "^To: england@pic.example$" mail/out/new/* |
+    xargs grep -l "^Subject: dipjudge:pic - S1901M Results$")
+check "England's results mail is multipart/mixed" \
+    grep -q '^Content-Type: multipart/mixed; boundary="=_dj_' $m
+check "with the text" grep -q "Movement results for Spring of 1901" $m
+check "and the PNG attached" \
+    grep -q 'Content-Disposition: attachment; filename="pic-S1901M.png"' $m
+png=$(awk '/^Content-Type: image\/png/ { on = 1; next }
+           on == 1 && /^$/ { on = 2; next } on == 2 && /^--/ { exit }
+           on == 2 { print }' $m | base64 -d | head -c 8 | od -An -tx1 |
+      tr -d ' \n')
+check "that decodes to a PNG" [ "$png" = 89504e470d0a1a0a ]
+m=$(grep -l "^To: germany@pic.example$" mail/out/new/* |
+    xargs grep -l "^Subject: dipjudge:pic - S1901M Results$")
+check "Germany's results mail is plain text" \
+    sh -c "! grep -q multipart $m && grep -q 'Movement results' $m"
+check "MAP pictures go once their reply is sent" \
+    [ "$(sql "SELECT count(*) FROM pictures WHERE phase_id IS NULL")" = 0 ]
+check "results pictures stay with their phase" \
+    [ "$(sql "SELECT count(*) FROM pictures WHERE phase_id IS NOT NULL")" = 3 ]
+
+# ---- a rollback: the new results carry pictures of the new line of play ------------
+$J rollback pic >/dev/null 2>&1
+check "rolled back to S1901M" [ "$(game_phase pic)" = S1901M ]
+$J process pic >/dev/null 2>&1 # no orders now: everything holds
+check "S1901M processed again" [ "$(game_phase pic)" = F1901M ]
+check "each results mail's picture belongs to its own phase's results" \
+    [ "$(sql "SELECT count(*) FROM outbox o JOIN pictures p ON
+        p.id = o.picture_id WHERE o.kind = 'results'
+        AND p.phase_id IS NOT o.phase_id")" = 0 ]
+check "the replayed phase has pictures of its own" \
+    [ "$(sql "SELECT count(DISTINCT phase_id) FROM pictures")" = 2 ]
+
+checks_done
