@@ -27,6 +27,7 @@
 
 #include "casefile/casefile.h"
 #include "casefile/check.h"
+#include "cli/check_render.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
 
@@ -39,6 +40,7 @@ typedef struct check_options {
     bool timing;
     int engine;        /* a dj_engine, or ALL_ENGINES */
     const char *maps;  /* --maps DIR, or NULL */
+    const char *render; /* --render DIR, or NULL */
     int nfiles;
     char **files;
 } check_options;
@@ -52,6 +54,7 @@ typedef struct check_run {
     int disagree[DJ_ENGINE_COUNT][DJ_ENGINE_COUNT];
     int errors;
     double read_s, adjudicate_s;
+    check_render *render; /* --render: the pictures */
 } check_run;
 
 static int check_usage(const char *message, const char *arg)
@@ -80,7 +83,7 @@ static int parse_engine(const char *name, check_options *opt)
 
 static int parse_check_args(int argc, char **argv, check_options *opt)
 {
-    *opt = (check_options){false, false, DJ_ENGINE_DPJUDGE, NULL, 0, NULL};
+    *opt = (check_options){.engine = DJ_ENGINE_DPJUDGE};
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
         const char *a = argv[i];
@@ -97,6 +100,10 @@ static int parse_check_args(int argc, char **argv, check_options *opt)
         else if (strncmp(a, "--engine=", 9) == 0) {
             if (parse_engine(a + 9, opt) < 0)
                 return -1;
+        } else if (strcmp(a, "--render") == 0) {
+            if (++i >= argc)
+                return check_usage("--render needs a directory", NULL);
+            opt->render = argv[i];
         } else if (strcmp(a, "--maps") == 0 || strcmp(a, "--engine") == 0) {
             if (++i >= argc)
                 return check_usage("a value is needed after", a);
@@ -209,6 +216,12 @@ static void check_file(check_run *r, const char *path)
         else
             check_one(r, dj_casefile_map(cf));
         r->adjudicate_s += now_s() - t1;
+        if (r->render) {
+            int e = r->opt.engine == ALL_ENGINES ? DJ_ENGINE_DPJUDGE
+                                                 : r->opt.engine;
+            check_render_case(r->render, r->mapdir, dj_casefile_map(cf), r->c,
+                              dj_checker_result(r->ck[e]));
+        }
     }
     t0 = now_s();
     dj_casefile_close(cf);
@@ -266,10 +279,17 @@ int cmd_check(int argc, char **argv)
     int rc = EXIT_USAGE;
     if (!ok) {
         fprintf(stderr, "judgectl: out of memory\n");
+    } else if (r->opt.render &&
+               !(r->render = check_render_new(r->opt.render))) {
+        rc = EXIT_FAILED;
     } else {
         for (int i = 0; i < r->opt.nfiles; i++)
             check_file(r, r->opt.files[i]);
+        if (r->render)
+            printf("rendered %d pictures into %s\n",
+                   check_render_count(r->render), r->opt.render);
         rc = report(r);
+        check_render_free(r->render);
     }
     free(r->c);
     for (int e = 0; e < DJ_ENGINE_COUNT; e++)

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "render/draw.h"
+#include "render/png_write.h"
 #include "render/render.h"
 
 #define PICTURE_MAX (64 * 1024 * 1024)
@@ -103,8 +104,9 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
     draw_picture(cr, req, width, height);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS && fmt == DJ_PICTURE_PNG)
-        st = cairo_surface_write_to_png_stream(surface, sink_write, &k);
+    if (st == CAIRO_STATUS_SUCCESS && fmt == DJ_PICTURE_PNG &&
+        !png_write_surface(surface, sink_write, &k) && !k.failed)
+        st = CAIRO_STATUS_WRITE_ERROR;
     cairo_surface_finish(surface);
     if (st == CAIRO_STATUS_SUCCESS)
         st = cairo_surface_status(surface);

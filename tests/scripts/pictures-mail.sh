@@ -5,7 +5,8 @@
 # clear errors), SET MAP chooses a participant's format for results mail
 # (PNG by default, PDF, SVG or none), each format is drawn once per phase
 # and stored with the results, judged sends the results as multipart/mixed
-# with the picture, and a picture made for a MAP reply goes once sent.
+# with the picture, a picture made for a MAP reply goes once sent; and
+# `judgectl check --render` draws the DATC cases.
 # Ends with "N passed, N failed".
 #
 set -u
@@ -140,5 +141,21 @@ check "each results mail's picture belongs to its own phase's results" \
         AND p.phase_id IS NOT o.phase_id")" = 0 ]
 check "the replayed phase has pictures of its own" \
     [ "$(sql "SELECT count(DISTINCT phase_id) FROM pictures")" = 2 ]
+
+# ---- judgectl check --render: the DATC as pictures ------------------------------------
+$J check --render "$T/datc" "$S/tests/datc/6A.txt" >"$T/out" 2>&1
+check "check --render still checks" grep -q "^12 passed, 0 failed$" "$T/out"
+has "rendered 24 pictures into $T/datc"
+check "a before and an after per case" \
+    [ -f "$T/datc/6A-6.A.11_Simple_bounce-before.png" ] &&
+    [ -f "$T/datc/6A-6.A.11_Simple_bounce-after.png" ]
+check "each a PNG" [ "$(for f in "$T"/datc/*.png; do head -c 4 "$f" | od -An -tx1;
+    done | sort -u | tr -d ' ')" = 89504e47 ]
+touch "$T/afile"
+$J check --render "$T/afile/sub" "$S/tests/datc/6A.txt" >"$T/out" 2>&1
+check "an unusable --render directory: exit 1" [ $? -eq 1 ]
+has "--render: cannot make $T/afile/sub"
+$J check --render >"$T/out" 2>&1
+check "--render without a directory: usage" [ $? -eq 2 ]
 
 checks_done
