@@ -12,11 +12,23 @@
  * whatever exists: replies do not tell an attacker by their speed which
  * games and powers are there.
  *
- * Guessing is rate-limited: every failure is a row in signon_failures
- * (store/signons.h) for the sender's address and the game name as
- * written; once `signon_limit` failures fall inside `signon_window`, the
- * sender's sign-ons for that game are refused before any password is
- * looked at, until the oldest failure ages out.  The failure rows and the
+ * Guessing is rate-limited, and forged mail can lock nobody out.  Every
+ * failure is a row in signon_failures (store/signons.h): the sender's
+ * address, the game name as written, and the target (the power or role
+ * named).  Once `signon_limit` failures fall inside `signon_window`, either
+ * from one sender for the game or from anyone at one target, sign-ons are
+ * refused before any password is looked at, until the oldest failure ages
+ * out — except from the target's own address (the address the judge has
+ * for that power, master or observer), where the password is always
+ * checked and the right one always works.  So:
+ *   - guesses from many addresses at one power stop at the limit;
+ *   - mail forged with a player's address cannot lock the player out;
+ *   - a forger using the player's address guesses blind: the replies go to
+ *     the real player, who sees them.  What remains is the password's
+ *     strength: the judge's own passwords (password.h) are long random
+ *     words, and dipjudge(7) tells players to choose likewise.
+ * The masters hear of it once per window: when a target, or a sender,
+ * reaches the limit, not at every attempt.  The failure rows and the
  * game-log lines are written in a transaction of their own that commits
  * even though the sign-on is refused (a refusal is an answer, not an
  * error), and neither ever holds the password.
@@ -173,25 +185,80 @@ static void fill_signon(const game_view *v, const dj_participant_rec *p,
     id->participant_id = p->id;
 }
 
-/* Record one failure; tell the masters when it reaches the limit. */
+/* The participant a sign-on names, password aside (NULL: none): the
+ * power's player, a live master writing from `sender` (else the first),
+ * the observer writing from `sender`. */
+static const dj_participant_rec *named(const game_view *v, const char *who,
+                                       const char *sender)
+{
+    bool master = names_role(v, who, "master");
+    if (master || names_role(v, who, "observer")) {
+        const dj_participant_rec *first = NULL;
+        for (int i = 0; i < v->nparts; i++) {
+            const dj_participant_rec *p = &v->parts[i];
+            if (!live(p) || strcmp(p->role, master ? "master" : "observer"))
+                continue;
+            if (same_address(p->email, sender))
+                return p;
+            if (!first && master)
+                first = p;
+        }
+        return first;
+    }
+    int power = dj_map_find_power(v->map, who);
+    return power >= 0 ? gv_player(v, power) : NULL;
+}
+
+/* The target's name for counting: the power's name, "master", "observer",
+ * else the word as written (a power that does not exist). */
+static void target_of(const game_view *v, const char *who, char *out,
+                      size_t outlen)
+{
+    int power = v ? dj_map_find_power(v->map, who) : -1;
+    if (v && names_role(v, who, "master"))
+        snprintf(out, outlen, "master");
+    else if (v && names_role(v, who, "observer"))
+        snprintf(out, outlen, "observer");
+    else if (power >= 0)
+        snprintf(out, outlen, "%s", gv_power_name(v, power));
+    else
+        snprintf(out, outlen, "%.60s", who);
+}
+
+/* Record one failure; tell the masters once, when the target's or the
+ * sender's count reaches the limit. */
 static int record_failure(dj_judge *j, const game_view *v, const char *game,
-                          const char *who, const char *sender, int before)
+                          const char *who, const char *target,
+                          const char *sender, int sender_before,
+                          int target_before)
 {
     int64_t window = (int64_t)j->cfg.signon_window * 60;
-    if (dj_store_signon_failure_add(j->store, sender, game, j->now,
+    if (dj_store_signon_failure_add(j->store, sender, game, target, j->now,
                                     j->now - window) < 0)
         return judge_store_fail(j);
     if (!v)
         return 0;
     if (gv_log(j, v, "signon-failed", "%s from %s", who, sender) < 0)
         return -1;
-    if (before + 1 != j->cfg.signon_limit)
+    int limit = j->cfg.signon_limit;
+    char text[DJ_EMAIL_MAX + 512];
+    if (target_before + 1 == limit)
+        snprintf(text, sizeof text,
+                 "%d failed sign-ons as %s within %d minutes (the latest "
+                 "from %s).  Until they age out, sign-ons as %s are refused "
+                 "from every address but the one the judge has for it; from "
+                 "that address the right password always works.  You are "
+                 "told once, not at every attempt.",
+                 limit, target, j->cfg.signon_window, sender, target);
+    else if (sender_before + 1 == limit)
+        snprintf(text, sizeof text,
+                 "%d failed sign-ons from %s within %d minutes (the latest "
+                 "as %s).  Until they age out, that address's sign-ons are "
+                 "refused, except as a participant whose address it is.  "
+                 "You are told once, not at every attempt.",
+                 limit, sender, j->cfg.signon_window, who);
+    else
         return 0;
-    char text[DJ_EMAIL_MAX + 256];
-    snprintf(text, sizeof text,
-             "%d failed sign-ons from %s (the latest as %s); further "
-             "sign-ons from that address are refused for a while.",
-             j->cfg.signon_limit, sender, who);
     return mail_masters(j, v, "Failed sign-ons", text);
 }
 
@@ -200,17 +267,6 @@ static int record_failure(dj_judge *j, const game_view *v, const char *game,
 static int signon(dj_judge *j, const char *game, const char *who,
                   const char *password, const char *sender, dj_signon *id)
 {
-    int failures = 0;
-    int64_t since = j->now - (int64_t)j->cfg.signon_window * 60;
-    if (dj_store_signon_failures(j->store, sender, game, since, &failures) <
-        0)
-        return judge_store_fail(j);
-    if (failures >= j->cfg.signon_limit) {
-        judge_fail(j, "too many failed sign-ons for game '%s' from your "
-                      "address; try again later",
-                   game);
-        return DJ_SIGNON_REFUSED;
-    }
     dj_game_rec g;
     int rc = dj_store_game_get(j->store, game, &g);
     if (rc < 0)
@@ -221,6 +277,34 @@ static int signon(dj_judge *j, const char *game, const char *who,
     if (exists && gv_load(j, game, &v) < 0) {
         gv_free(&v);
         return -1;
+    }
+    char target[64];
+    target_of(exists ? &v : NULL, who, target, sizeof target);
+    const dj_participant_rec *own = exists ? named(&v, who, sender) : NULL;
+    bool own_address = own && own->email[0] && same_address(own->email, sender);
+    int by_sender = 0, at_target = 0;
+    int64_t since = j->now - (int64_t)j->cfg.signon_window * 60;
+    if (dj_store_signon_failures(j->store, sender, game, since, &by_sender) <
+            0 ||
+        dj_store_signon_target_failures(j->store, game, target, since,
+                                        &at_target) < 0) {
+        gv_free(&v);
+        return judge_store_fail(j);
+    }
+    if (!own_address && by_sender >= j->cfg.signon_limit) {
+        gv_free(&v);
+        judge_fail(j, "too many failed sign-ons for game '%s' from your "
+                      "address; try again later",
+                   game);
+        return DJ_SIGNON_REFUSED;
+    }
+    if (!own_address && at_target >= j->cfg.signon_limit) {
+        gv_free(&v);
+        judge_fail(j, "too many failed sign-ons as %s in game '%s' lately: "
+                      "they are refused for a while, except from the "
+                      "address the judge has for %s",
+                   target, game, target);
+        return DJ_SIGNON_REFUSED;
     }
     const dj_participant_rec *p = NULL;
     int power = -1;
@@ -233,7 +317,8 @@ static int signon(dj_judge *j, const char *game, const char *who,
         gv_free(&v);
         return 0;
     }
-    rc = record_failure(j, exists ? &v : NULL, game, who, sender, failures);
+    rc = record_failure(j, exists ? &v : NULL, game, who, target, sender,
+                        by_sender, at_target);
     gv_free(&v);
     if (rc < 0)
         return -1;

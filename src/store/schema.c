@@ -356,6 +356,14 @@ static const char *const MIGRATION_6[] = {
     " END",
     NULL};
 
+/* Failed sign-ons are also counted per target (a power, the master...):
+ * guesses from many addresses at one power add up (issue 9). */
+static const char *const MIGRATION_7[] = {
+    "ALTER TABLE signon_failures ADD COLUMN target TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX signon_failures_target ON signon_failures"
+    " (game, target, at)",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -364,6 +372,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_4,
     MIGRATION_5,
     MIGRATION_6,
+    MIGRATION_7,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

@@ -6,16 +6,31 @@
 #include "store/stmt.h"
 
 int dj_store_signon_failure_add(dj_store *s, const char *sender,
-                                const char *game, int64_t at,
-                                int64_t prune_before)
+                                const char *game, const char *target,
+                                int64_t at, int64_t prune_before)
 {
     if (st_exec(s, "DELETE FROM signon_failures WHERE at < ?", "I",
                 prune_before) < 0)
         return -1;
     return st_exec(s,
-                   "INSERT INTO signon_failures (sender, game, at)"
-                   " VALUES (lower(?), ?, ?)",
-                   "ssI", sender ? sender : "", game ? game : "", at);
+                   "INSERT INTO signon_failures (sender, game, target, at)"
+                   " VALUES (lower(?), ?, lower(?), ?)",
+                   "sssI", sender ? sender : "", game ? game : "",
+                   target ? target : "", at);
+}
+
+int dj_store_signon_target_failures(dj_store *s, const char *game,
+                                    const char *target, int64_t since,
+                                    int *count)
+{
+    int64_t n = 0;
+    int rc = st_query_int(s, &n,
+                          "SELECT count(*) FROM signon_failures"
+                          " WHERE game = ? AND target = lower(?) AND at >= ?",
+                          "ssI", game ? game : "", target ? target : "",
+                          since);
+    *count = rc == 0 ? (int)n : 0;
+    return rc < 0 ? -1 : 0;
 }
 
 int dj_store_signon_failures(dj_store *s, const char *sender,

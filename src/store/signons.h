@@ -4,9 +4,11 @@
  *
  * Design.  One row per failure: the sender's address (lower case), the
  * game name as written (so guesses at games that do not exist count too,
- * and a game's name does not have to be resolved first) and the time.
- * The game layer counts a sender's failures for a game inside a window and
- * refuses further sign-ons while the count is at the limit; rows older
+ * and a game's name does not have to be resolved first), the target (the
+ * power or role the sign-on named) and the time.  The game layer counts
+ * failures per sender and per target inside a window (see game/access.c
+ * for what it refuses, and why never the right password from a
+ * participant's own address); rows older
  * than the window are pruned whenever a new failure is recorded, so the
  * table stays as small as the attacks currently under way.  Never holds a
  * password, right or wrong.
@@ -18,10 +20,19 @@
 
 #include "store/store.h"
 
-/* Record a failure at `at`, dropping rows from before `prune_before`. */
+/*
+ * Record a failure at `at` by `sender` as `target` (who the sign-on named:
+ * a power's name, "master", "observer"; case-insensitive), dropping rows
+ * from before `prune_before`.
+ */
 int dj_store_signon_failure_add(dj_store *s, const char *sender,
-                                const char *game, int64_t at,
-                                int64_t prune_before);
+                                const char *game, const char *target,
+                                int64_t at, int64_t prune_before);
+
+/* Failures as `target` in `game`, from any sender, at or after `since`. */
+int dj_store_signon_target_failures(dj_store *s, const char *game,
+                                    const char *target, int64_t since,
+                                    int *count);
 
 /* Failures of `sender` for `game` (case-insensitive) at or after `since`. */
 int dj_store_signon_failures(dj_store *s, const char *sender,

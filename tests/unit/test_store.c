@@ -118,7 +118,7 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE outbox DROP COLUMN message_id;"
                           "ALTER TABLE outbox DROP COLUMN in_reply_to;"
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
-                          /* version 6's */
+                          /* version 6's (7's table went above) */
                           "DROP TRIGGER reply_picture_done;"
                           "ALTER TABLE outbox DROP COLUMN picture_id;"
                           "DROP TABLE pictures;"
@@ -182,7 +182,9 @@ static void test_migrate_from_3(void)
                           " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
                           " WHERE name IN ('participants', 'orders');"
                           "PRAGMA writable_schema = OFF;"
-                          /* version 6's */
+                          /* version 7's and 6's */
+                          "DROP INDEX signon_failures_target;"
+                          "ALTER TABLE signon_failures DROP COLUMN target;"
                           "DROP TRIGGER reply_picture_done;"
                           "ALTER TABLE outbox DROP COLUMN picture_id;"
                           "DROP TABLE pictures;"
@@ -524,20 +526,33 @@ static void test_nesting(dj_store *s)
     CHECK(!dj_store_in_transaction(s));
 }
 
-/* Failed sign-ons: counted per sender and game in a window, pruned. */
+/* Failed sign-ons: counted per sender and game, and per target, in a
+ * window, pruned. */
 static void test_signons(dj_store *s)
 {
     int n = -1;
     CHECK(dj_store_signon_failures(s, "a@x", "alpha", 0, &n) == 0 && n == 0);
-    CHECK(dj_store_signon_failure_add(s, "A@X", "alpha", 100, 0) == 0);
-    CHECK(dj_store_signon_failure_add(s, "a@x", "ALPHA", 200, 0) == 0);
-    CHECK(dj_store_signon_failure_add(s, "b@x", "alpha", 200, 0) == 0);
-    CHECK(dj_store_signon_failure_add(s, "a@x", "beta", 200, 0) == 0);
+    CHECK(dj_store_signon_failure_add(s, "A@X", "alpha", "France", 100, 0) ==
+          0);
+    CHECK(dj_store_signon_failure_add(s, "a@x", "ALPHA", "france", 200, 0) ==
+          0);
+    CHECK(dj_store_signon_failure_add(s, "b@x", "alpha", "France", 200, 0) ==
+          0);
+    CHECK(dj_store_signon_failure_add(s, "a@x", "beta", "master", 200, 0) ==
+          0);
     CHECK(dj_store_signon_failures(s, "a@x", "Alpha", 0, &n) == 0 && n == 2);
     CHECK(dj_store_signon_failures(s, "a@x", "alpha", 150, &n) == 0 && n == 1);
+    /* Per target: every sender's failures as France in alpha. */
+    CHECK(dj_store_signon_target_failures(s, "alpha", "FRANCE", 0, &n) == 0 &&
+          n == 3);
+    CHECK(dj_store_signon_target_failures(s, "alpha", "master", 0, &n) == 0 &&
+          n == 0);
     /* A new failure prunes what is older than its window. */
-    CHECK(dj_store_signon_failure_add(s, "a@x", "alpha", 300, 150) == 0);
+    CHECK(dj_store_signon_failure_add(s, "a@x", "alpha", "France", 300, 150) ==
+          0);
     CHECK(dj_store_signon_failures(s, "a@x", "alpha", 0, &n) == 0 && n == 2);
+    CHECK(dj_store_signon_target_failures(s, "alpha", "france", 0, &n) == 0 &&
+          n == 3);
 }
 
 static void test_transactions(dj_store *s)

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+#
+# hostile-mail.sh BUILDDIR SRCDIR — mail written by an attacker with a
+# forged From: line (issue 9), message by message through the command
+# language on a real database, each attack shown to do no harm:
+#   - lock-out: wrong sign-ons forged with a player's own address never
+#     stop the player's right password;
+#   - guessing from many addresses: after signon_limit failures at one
+#     power, other addresses are refused without their password being
+#     looked at, and the master is told once, not per attempt.
+# Ends with "N passed, N failed".
+#
+set -u
+B=${1:-$DJ_BUILDDIR}
+S=${2:-$DJ_SRCDIR}
+. "$S/tests/games/play.sh"
+. "$S/tests/checks.sh"
+T=$(game_tmpdir) || exit 2
+trap 'rm -rf "$T"' EXIT
+J="$B/judgectl --maps $S/maps --db $T/judge.db"
+export DIPJUDGE_NOW=$GAME_T0
+has() { grep -qF -- "$1" "$T/out" && ok || bad "no '$1' in: $(head -c 400 "$T/out")"; }
+mail() { $J command --from "$1" --queue-reply >"$T/out" 2>&1; }
+sql() { sqlite3 "$T/judge.db" "$1"; }
+notices() { sql "SELECT count(*) FROM outbox WHERE kind = 'notice' AND
+                 subject LIKE '%Failed sign-ons'"; }
+
+$J create h --master gm@h.example >/dev/null
+$J join h gm@h.example --master --password master-secret >/dev/null
+for p in $POWERS; do
+    lp=$(echo "$p" | tr 'A-Z' 'a-z')
+    $J join h "$lp@h.example" --power "$p" --password "right-$lp" >/dev/null
+done
+check "the game started" [ "$(game_phase h)" = S1901M ]
+
+# ---- forged lock-out --------------------------------------------------------------
+for i in 1 2 3 4 5 6 7; do
+    printf 'SIGNON Fh wrong%d\n' "$i" | mail france@h.example
+done
+has "refused: no such game or power, or a wrong password"
+printf 'SIGNON Fh right-france\nA par-bur\n' | mail france@h.example
+has "Signed on as France"
+has "A PAR - BUR"
+check "seven forged failures told the master once" [ "$(notices)" = 1 ]
+
+# ---- guessing from many addresses ----------------------------------------------
+before=$(notices)
+for i in $(seq 1 12); do
+    printf 'SIGNON Gh guess%d\n' "$i" | mail "bot$i@botnet.example"
+    echo "$i $(grep -c 'too many failed sign-ons as Germany' "$T/out")"
+done >"$T/guesses"
+check "the first five guesses were looked at" \
+    [ "$(awk '$1 <= 5 && $2 == 0' "$T/guesses" | wc -l)" = 5 ]
+check "the next seven were refused unread" \
+    [ "$(awk '$1 > 5 && $2 == 1' "$T/guesses" | wc -l)" = 7 ]
+check "only five failures recorded for Germany" [ "$(sql "SELECT count(*) FROM
+    signon_failures WHERE target = 'germany'")" = 5 ]
+printf 'SIGNON Gh right-germany\n' | mail bot13@botnet.example
+has "too many failed sign-ons as Germany"
+check "even the right password from elsewhere is not tried" \
+    sh -c "! grep -q 'Signed on' '$T/out'"
+printf 'SIGNON Gh right-germany\nA mun-ruh\n' | mail germany@h.example
+has "Signed on as Germany"
+has "A MUN - RUH"
+check "the master heard of the guessing once" [ "$(notices)" = $((before + 1)) ]
+sql "SELECT body FROM outbox WHERE kind = 'notice' AND subject LIKE
+     '%Failed sign-ons' ORDER BY id DESC LIMIT 1" >"$T/out"
+has "failed sign-ons as Germany"
+has "the right password always works"
+check "no password in the master's notice" sh -c "! grep -q guess '$T/out'"
+
+# ---- an hour later the window has passed -------------------------------------------
+DIPJUDGE_NOW=$((GAME_T0 + 3700)) $J command --from bot1@botnet.example \
+    --queue-reply <<<"SIGNON Gh right-germany" >"$T/out" 2>&1
+has "Signed on as Germany"
+
+checks_done
