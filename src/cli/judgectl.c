@@ -22,6 +22,7 @@
 
 #include "cli/commands.h"
 #include "cli/mapdir.h"
+#include "game/setting_value.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
@@ -33,31 +34,17 @@ typedef struct command {
     const char *details;   /* more for `judgectl help COMMAND`, or NULL */
 } command;
 
-#define SETTINGS_HELP                                                        \
-    "settings, KEY=VALUE (create takes them too):\n"                         \
-    "  movement_delay, retreat_delay, adjustment_delay\n"                    \
-    "                  time from a phase's start to its deadline: 90m 36h 3d\n" \
-    "  time_of_day     snap deadlines to this local time (20:00), or none\n"  \
-    "  days            weekdays deadlines may fall on, Sunday first: -MTWTF-\n" \
-    "  grace           time after the deadline before missing orders count\n" \
-    "  absence_limit   days an absence may push a deadline (0: no limit)\n"   \
-    "  nmr             cd: a power without orders goes into civil disorder;\n" \
-    "                  wait: the game waits for a replacement\n"             \
-    "  early           yes/no: process as soon as every power is ready\n"     \
-    "  early_delay     complete orders count as ready after this, or none\n"  \
-    "  press           none, white, grey or white+grey\n"                     \
-    "  partial_press   yes/no: press to some powers (no: broadcasts only)\n"  \
-    "  fake_press      yes/no: press may show other recipients\n"            \
-    "  observer_press  any, white or none: what observers may send\n"       \
-    "  assignment      choice (players pick powers) or random\n"              \
-    "  zone            the game's time zone (Europe/Paris)\n"                 \
-    "  map             the map (forming games only)\n"                        \
-    "  engine          dpjudge, kruijswijk or haplomacy: the adjudicator\n"  \
-    "  verify          the engine checking every movement phase: kruijswijk,\n" \
-    "                  dpjudge, haplomacy, none or default\n"                \
-    "  rule            NAME=VALUE, a DATC option (judgectl rules);\n"         \
-    "                  NAME=default drops it, none drops all\n"               \
-    "  deadline        the current phase's: \"2027-01-09 20:00\", +2d, now\n"
+/* create's and set's details: this line, every setting of the one table
+ * (store/settings_table.h, printed by dj_settings_help), then the words
+ * that act on the game rather than set it. */
+static const char SETTINGS_HELP[] =
+    "settings, KEY=VALUE (create takes them too):\n";
+static const char SETTINGS_ACTIONS[] =
+    "  map              the map (forming games only)\n"
+    "  rule             NAME=VALUE, a DATC option (judgectl rules);\n"
+    "                   NAME=default drops it, none drops all\n"
+    "  deadline         the current phase's: \"2027-01-09 20:00\", +2d, "
+    "now\n";
 
 #define TICK_HELP                                                            \
     "Run it from cron every few minutes.  Environment for tests:\n"          \
@@ -195,6 +182,14 @@ static void print_command_usage(FILE *out, const command *cmd)
             cmd->summary);
     if (cmd->details)
         fprintf(out, "\n%s", cmd->details);
+    if (cmd->details == SETTINGS_HELP) {
+        dj_buf list;
+        dj_buf_init(&list);
+        dj_settings_help(&list);
+        fprintf(out, "%s%s", dj_buf_ok(&list) ? list.data : "",
+                SETTINGS_ACTIONS);
+        dj_buf_free(&list);
+    }
 }
 
 static int cmd_help(int argc, char **argv)

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "game/calendar.h"
+#include "game/setting_value.h"
 
 void dj_config_defaults(dj_config *c)
 {
@@ -27,23 +28,8 @@ void dj_config_defaults(dj_config *c)
     c->allow_create = false;
     c->signon_limit = 5;
     c->signon_window = 60;
-    dj_game_defaults *g = &c->game;
-    g->move_delay = 72 * 60;
-    g->retreat_delay = 24 * 60;
-    g->adjust_delay = 24 * 60;
-    g->time_of_day = -1;
-    g->days = DJ_DAYS_ALL;
-    g->grace = 24 * 60;
-    g->absence_limit = 14;
-    snprintf(g->nmr, sizeof g->nmr, "cd");
-    g->early = true;
-    g->early_delay = -1;
-    snprintf(g->press, sizeof g->press, "white");
-    g->partial_press = true;
-    g->fake_press = false;
-    snprintf(g->observer_press, sizeof g->observer_press, "any");
-    snprintf(g->assignment, sizeof g->assignment, "choice");
-    snprintf(g->map, sizeof g->map, "standard");
+    dj_settings_default(&c->game);
+    snprintf(c->game.map, sizeof c->game.map, "standard");
     c->reminder = 24 * 60;
     dj_mail_settings *m = &c->mail;
     m->tick_interval = 60;
@@ -311,65 +297,40 @@ static int read_retry(reader *r, const config_setting_t *s, void *target)
     return bad(r, s, "unknown setting 'retry.%s'", name);
 }
 
-static const char *const NMR_CHOICES[] = {"cd", "wait", NULL};
-static const char *const PRESS_CHOICES[] = {"none", "white", "grey",
-                                            "white+grey", NULL};
-static const char *const ASSIGN_CHOICES[] = {"choice", "random", NULL};
-static const char *const OBSERVER_PRESS_CHOICES[] = {"any", "white", "none",
-                                                     NULL};
-
+/*
+ * One setting of games { }: any setting of the settings table, written as
+ * `judgectl set` takes it ("72h", "20:00", "-MTWTF-", "grey"; numbers and
+ * true/false as libconfig writes them), or the map of new games.
+ */
 static int read_game_setting(reader *r, const config_setting_t *s,
                              dj_game_defaults *g)
 {
     const char *name = config_setting_name(s);
-    char v[64], why[128];
     if (strcmp(name, "map") == 0)
         return get_string(r, s, g->map, sizeof g->map);
-    if (strcmp(name, "movement_delay") == 0)
-        return get_duration(r, s, &g->move_delay, false);
-    if (strcmp(name, "retreat_delay") == 0)
-        return get_duration(r, s, &g->retreat_delay, false);
-    if (strcmp(name, "adjustment_delay") == 0)
-        return get_duration(r, s, &g->adjust_delay, false);
-    if (strcmp(name, "grace") == 0)
-        return get_duration(r, s, &g->grace, false);
-    if (strcmp(name, "early_delay") == 0)
-        return get_duration(r, s, &g->early_delay, true);
-    if (strcmp(name, "absence_limit") == 0)
-        return get_int(r, s, &g->absence_limit, 0, 365);
-    if (strcmp(name, "early") == 0)
-        return get_bool(r, s, &g->early);
-    if (strcmp(name, "nmr") == 0)
-        return get_choice(r, s, g->nmr, sizeof g->nmr, NMR_CHOICES);
-    if (strcmp(name, "press") == 0)
-        return get_choice(r, s, g->press, sizeof g->press, PRESS_CHOICES);
-    if (strcmp(name, "assignment") == 0)
-        return get_choice(r, s, g->assignment, sizeof g->assignment,
-                          ASSIGN_CHOICES);
-    if (strcmp(name, "partial_press") == 0)
-        return get_bool(r, s, &g->partial_press);
-    if (strcmp(name, "fake_press") == 0)
-        return get_bool(r, s, &g->fake_press);
-    if (strcmp(name, "observer_press") == 0)
-        return get_choice(r, s, g->observer_press, sizeof g->observer_press,
-                          OBSERVER_PRESS_CHOICES);
-    if (strcmp(name, "time_of_day") == 0) {
+    const dj_setting_info *si = dj_setting_find(name);
+    if (!si)
+        return bad(r, s, "unknown setting 'games.%s' (judgectl help set "
+                         "lists them)", name);
+    char v[128], why[256];
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+        snprintf(v, sizeof v, "%d", config_setting_get_int(s));
+        break;
+    case CONFIG_TYPE_BOOL:
+        snprintf(v, sizeof v, "%s", config_setting_get_bool(s) ? "yes" : "no");
+        break;
+    case CONFIG_TYPE_STRING:
         if (get_string(r, s, v, sizeof v) < 0)
             return -1;
-        if (dj_clock_parse(v, &g->time_of_day, why, sizeof why) < 0)
-            return bad(r, s, "%s", why);
-        return 0;
+        break;
+    default:
+        return bad(r, s, "'%s' must be a string, a number or true/false",
+                   name);
     }
-    if (strcmp(name, "days") == 0) {
-        uint8_t mask;
-        if (get_string(r, s, v, sizeof v) < 0)
-            return -1;
-        if (dj_days_parse(v, &mask, why, sizeof why) < 0)
-            return bad(r, s, "%s", why);
-        g->days = mask ? mask : DJ_DAYS_ALL;
-        return 0;
-    }
-    return bad(r, s, "unknown setting 'games.%s'", name);
+    if (dj_setting_parse(si, v, g, why, sizeof why) < 0)
+        return bad(r, s, "%s", why);
+    return 0;
 }
 
 static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
@@ -392,6 +353,8 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         free(z);
         if (rc < 0)
             return bad(r, s, "%s", z ? why : "out of memory");
+        /* the zone of new games, unless games { zone = ... } says */
+        snprintf(c->game.zone, sizeof c->game.zone, "%s", c->zone);
         return 0;
     }
     if (strcmp(name, "allow_create") == 0)

@@ -18,24 +18,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "store/games.h"
+
 #define DJ_PATH_MAX 1024
 
-typedef struct dj_game_defaults {
-    int move_delay, retreat_delay, adjust_delay;  /* minutes */
-    int time_of_day;                              /* minutes, or -1 */
-    int days;                                     /* weekday mask */
-    int grace;                                    /* minutes */
-    int absence_limit;                            /* days, 0 = no cap */
-    char nmr[8];                                  /* cd | wait */
-    bool early;                                   /* early processing */
-    int early_delay;                              /* minutes, or -1 */
-    char press[16];                               /* none|white|grey|white+grey */
-    bool partial_press;                           /* press to some powers */
-    bool fake_press;                              /* fake recipients */
-    char observer_press[8];                       /* any | white | none */
-    char assignment[8];                           /* choice | random */
-    char map[64];                                 /* map of new games */
-} dj_game_defaults;
+/*
+ * The settings of new games: the settings table's defaults
+ * (store/settings_table.h) as judge.conf's games { } changes them, and
+ * the map of new games (games.map).
+ */
+typedef dj_game_rec dj_game_defaults;
 
 /*
  * Mail settings: read here with the rest of judge.conf, used only by

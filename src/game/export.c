@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "game/game_int.h"
+#include "game/setting_value.h"
 #include "game/report.h"
 #include "game/snapshot.h"
 #include "store/mail.h"
@@ -158,6 +159,19 @@ static void show_settings(const game_view *v, dj_buf *out)
     dj_buf_printf(out, "Engines: %s, checked by %s\n",
                   dj_engine_name(dj_game_engine(g)),
                   verifier < 0 ? "none" : dj_engine_name((dj_engine)verifier));
+    dj_buf_printf(out, "Map with results: %s%s\n",
+                  strcmp(g->map_attachment, "none") == 0 ? "none"
+                                                          : g->map_attachment,
+                  strcmp(g->map_attachment, "none") == 0
+                      ? " (players may ask for one: SET MAP PNG)"
+                      : " (players may choose: SET MAP PDF, SVG, NONE)");
+    /* Every setting as `judgectl set` takes it, from the one table. */
+    dj_buf_append(out, "Settings:");
+    for (int i = 0; i < DJ_SETTINGS_COUNT; i++) {
+        dj_buf_printf(out, " %s=", dj_settings[i].name);
+        dj_setting_format(&dj_settings[i], g, out);
+    }
+    dj_buf_append(out, "\n");
 }
 
 /* "draw", "concede Russia" from a stored vote ("concede:5"). */
@@ -481,33 +495,30 @@ static void json_kv_time(dj_buf *out, const char *key, int64_t t, bool comma)
 static void json_game(const game_view *v, dj_buf *out)
 {
     const dj_game_rec *g = &v->g;
-    char days[8];
-    dj_days_format((uint8_t)g->days, days);
     dj_buf_append(out, "  \"game\": {");
     json_kv_str(out, "name", g->name, true);
     json_kv_str(out, "map", g->map, true);
     json_kv_str(out, "state", g->state, true);
     json_kv_str(out, "ending", g->ending, true);
     json_kv_str(out, "rules", g->rules, true);
-    json_kv_str(out, "zone", g->zone, true);
-    json_kv_int(out, "movement_delay", g->move_delay, true);
-    json_kv_int(out, "retreat_delay", g->retreat_delay, true);
-    json_kv_int(out, "adjustment_delay", g->adjust_delay, true);
-    json_kv_int(out, "time_of_day", g->time_of_day, true);
-    json_kv_str(out, "days", days, true);
-    json_kv_int(out, "grace", g->grace, true);
-    json_kv_int(out, "absence_limit", g->absence_limit, true);
-    json_kv_str(out, "nmr", g->nmr, true);
-    json_key(out, "early");
-    dj_buf_append(out, g->early ? "true, " : "false, ");
-    json_kv_int(out, "early_delay", g->early_delay, true);
-    json_kv_str(out, "press", g->press, true);
-    json_key(out, "partial_press");
-    dj_buf_append(out, g->partial_press ? "true, " : "false, ");
-    json_key(out, "fake_press");
-    dj_buf_append(out, g->fake_press ? "true, " : "false, ");
-    json_kv_str(out, "observer_press", g->observer_press, true);
-    json_kv_str(out, "assignment", g->assignment, true);
+    /* Every setting of the table, numbers as stored (minutes). */
+    for (int i = 0; i < DJ_SETTINGS_COUNT; i++) {
+        const dj_setting_info *si = &dj_settings[i];
+        const char *field = (const char *)g + si->offset;
+        int n = si->text ? 0 : *(const int *)(const void *)field;
+        if (si->text) {
+            json_kv_str(out, si->name, field, true);
+        } else if (si->type == DJ_ST_BOOL) {
+            json_key(out, si->name);
+            dj_buf_append(out, n ? "true, " : "false, ");
+        } else if (si->type == DJ_ST_DAYS) {
+            char days[8];
+            dj_days_format((uint8_t)n, days);
+            json_kv_str(out, si->name, days, true);
+        } else {
+            json_kv_int(out, si->name, n, true);
+        }
+    }
     json_kv_time(out, "created_at", g->created_at, true);
     json_kv_time(out, "started_at", g->started_at, true);
     json_kv_time(out, "finished_at", g->finished_at, true);

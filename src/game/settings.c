@@ -2,8 +2,10 @@
  * settings.c — creating a game and changing its settings.
  *
  * Settings are "key=value" words, the same for `judgectl create` and
- * `judgectl set`, with the names judge.conf uses for the defaults of new
- * games.  All settings of one call are checked before any is saved: a
+ * `judgectl set` and SET by mail, with the names judge.conf uses for the
+ * defaults of new games: the one table of store/settings_table.h, parsed
+ * by game/setting_value.c.  Three words are not settings but act on the
+ * game: map (forming games only), rule (a DATC option) and deadline.  All settings of one call are checked before any is saved: a
  * call either changes everything it names or nothing.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -15,6 +17,7 @@
 
 #include "engine/rules_map.h"
 #include "game/game_int.h"
+#include "game/setting_value.h"
 
 static bool game_name_ok(const char *name)
 {
@@ -25,27 +28,6 @@ static bool game_name_ok(const char *name)
         if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
             return false;
     return true;
-}
-
-static int parse_bool(const char *v, int *out)
-{
-    if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "true") ||
-        !strcmp(v, "1"))
-        *out = 1;
-    else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false") ||
-             !strcmp(v, "0"))
-        *out = 0;
-    else
-        return -1;
-    return 0;
-}
-
-static bool one_of(const char *v, const char *const *choices)
-{
-    for (; *choices; choices++)
-        if (strcmp(v, *choices) == 0)
-            return true;
-    return false;
 }
 
 /* Drop the override of one rule (by canonical name) from a rules string. */
@@ -99,26 +81,6 @@ static int set_rule(dj_judge *j, dj_game_rec *g, const char *value)
     return 0;
 }
 
-static const char *const NMR_VALUES[] = {"cd", "wait", NULL};
-static const char *const PRESS_VALUES[] = {"none", "white", "grey",
-                                           "white+grey", NULL};
-static const char *const ASSIGN_VALUES[] = {"choice", "random", NULL};
-static const char *const OBSERVER_PRESS_VALUES[] = {"any", "white", "none",
-                                                    NULL};
-
-static int duration(dj_judge *j, const char *key, const char *v, int *out,
-                    bool none_ok)
-{
-    char why[128];
-    if (none_ok && strcmp(v, "none") == 0) {
-        *out = -1;
-        return 0;
-    }
-    if (dj_duration_parse(v, out, why, sizeof why) < 0)
-        return judge_fail(j, "%s: %s", key, why);
-    return 0;
-}
-
 /*
  * Apply one "key=value" to g.  `deadline` receives a new deadline for the
  * current phase (NULL when the game has none).  `forming` allows map.
@@ -133,87 +95,16 @@ static int apply_setting(dj_judge *j, dj_game_rec *g, const char *kv,
     snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
     const char *v = eq + 1;
     char why[256];
-    int x;
-    if (!strcmp(key, "map")) {
+    const dj_setting_info *si = dj_setting_find(key);
+    if (si) {
+        if (dj_setting_parse(si, v, g, why, sizeof why) < 0)
+            return judge_fail(j, "%s", why);
+    } else if (!strcmp(key, "map")) {
         if (!forming)
             return judge_fail(j, "the map of a started game cannot change");
         if (!judge_map(j, v))
             return -1;
         snprintf(g->map, sizeof g->map, "%s", v);
-    } else if (!strcmp(key, "zone")) {
-        dj_zone *z = malloc(sizeof *z);
-        int rc = z ? dj_zone_load(v, z, why, sizeof why) : -1;
-        free(z);
-        if (rc < 0)
-            return judge_fail(j, "zone: %s", z ? why : "out of memory");
-        snprintf(g->zone, sizeof g->zone, "%s", v);
-    } else if (!strcmp(key, "movement_delay")) {
-        return duration(j, key, v, &g->move_delay, false);
-    } else if (!strcmp(key, "retreat_delay")) {
-        return duration(j, key, v, &g->retreat_delay, false);
-    } else if (!strcmp(key, "adjustment_delay")) {
-        return duration(j, key, v, &g->adjust_delay, false);
-    } else if (!strcmp(key, "grace")) {
-        return duration(j, key, v, &g->grace, false);
-    } else if (!strcmp(key, "early_delay")) {
-        return duration(j, key, v, &g->early_delay, true);
-    } else if (!strcmp(key, "time_of_day")) {
-        if (dj_clock_parse(v, &g->time_of_day, why, sizeof why) < 0)
-            return judge_fail(j, "time_of_day: %s", why);
-    } else if (!strcmp(key, "days")) {
-        uint8_t mask;
-        if (dj_days_parse(v, &mask, why, sizeof why) < 0)
-            return judge_fail(j, "days: %s", why);
-        g->days = mask ? mask : DJ_DAYS_ALL;
-    } else if (!strcmp(key, "absence_limit")) {
-        char *end;
-        long n = strtol(v, &end, 10);
-        if (!*v || *end || n < 0 || n > 365)
-            return judge_fail(j, "absence_limit: a number of days (0-365), "
-                                 "got '%s'", v);
-        g->absence_limit = (int)n;
-    } else if (!strcmp(key, "nmr")) {
-        if (!one_of(v, NMR_VALUES))
-            return judge_fail(j, "nmr: 'cd' or 'wait', got '%s'", v);
-        snprintf(g->nmr, sizeof g->nmr, "%s", v);
-    } else if (!strcmp(key, "early")) {
-        if (parse_bool(v, &x) < 0)
-            return judge_fail(j, "early: 'yes' or 'no', got '%s'", v);
-        g->early = x;
-    } else if (!strcmp(key, "press")) {
-        if (!one_of(v, PRESS_VALUES))
-            return judge_fail(j, "press: none, white, grey or white+grey, "
-                                 "got '%s'", v);
-        snprintf(g->press, sizeof g->press, "%s", v);
-    } else if (!strcmp(key, "partial_press") || !strcmp(key, "fake_press")) {
-        if (parse_bool(v, &x) < 0)
-            return judge_fail(j, "%s: 'yes' or 'no', got '%s'", key, v);
-        *(key[0] == 'p' ? &g->partial_press : &g->fake_press) = x;
-    } else if (!strcmp(key, "observer_press")) {
-        if (!one_of(v, OBSERVER_PRESS_VALUES))
-            return judge_fail(j, "observer_press: any, white or none, got "
-                                 "'%s'", v);
-        snprintf(g->observer_press, sizeof g->observer_press, "%s", v);
-    } else if (!strcmp(key, "assignment")) {
-        if (!one_of(v, ASSIGN_VALUES))
-            return judge_fail(j, "assignment: 'choice' or 'random', got '%s'",
-                              v);
-        snprintf(g->assignment, sizeof g->assignment, "%s", v);
-    } else if (!strcmp(key, "engine")) {
-        int e = dj_engine_lookup(v);
-        if (e < 0)
-            return judge_fail(j, "engine: dpjudge, kruijswijk or haplomacy, "
-                                 "got '%s'", v);
-        snprintf(g->engine, sizeof g->engine, "%s",
-                 dj_engine_name((dj_engine)e));
-    } else if (!strcmp(key, "verify")) {
-        int e = dj_engine_lookup(v);
-        if (e < 0 && strcmp(v, "none") != 0 && strcmp(v, "default") != 0)
-            return judge_fail(j, "verify: kruijswijk, dpjudge, haplomacy, "
-                                 "none or default, got '%s'", v);
-        snprintf(g->verify, sizeof g->verify, "%s",
-                 e >= 0 ? dj_engine_name((dj_engine)e)
-                        : strcmp(v, "none") == 0 ? "none" : "");
     } else if (!strcmp(key, "rule")) {
         return set_rule(j, g, v);
     } else if (!strcmp(key, "deadline")) {
@@ -260,29 +151,13 @@ int dj_game_create(dj_judge *j, const char *name, const char *map,
         return judge_fail(j, "bad game name '%s': 1 to 32 letters, digits, "
                              "'_' or '-', starting with a letter or digit",
                           name);
-    const dj_game_defaults *d = &j->cfg.game;
     dj_game_rec g;
     memset(&g, 0, sizeof g);
     snprintf(g.name, sizeof g.name, "%s", name);
-    snprintf(g.map, sizeof g.map, "%s", map && *map ? map : d->map);
-    snprintf(g.zone, sizeof g.zone, "%s", j->cfg.zone);
-    g.move_delay = d->move_delay;
-    g.retreat_delay = d->retreat_delay;
-    g.adjust_delay = d->adjust_delay;
-    g.time_of_day = d->time_of_day;
-    g.days = d->days;
-    g.grace = d->grace;
-    g.absence_limit = d->absence_limit;
-    snprintf(g.nmr, sizeof g.nmr, "%s", d->nmr);
-    g.early = d->early;
-    g.early_delay = d->early_delay;
-    snprintf(g.press, sizeof g.press, "%s", d->press);
-    g.partial_press = d->partial_press;
-    g.fake_press = d->fake_press;
-    snprintf(g.observer_press, sizeof g.observer_press, "%s",
-             d->observer_press);
-    snprintf(g.assignment, sizeof g.assignment, "%s", d->assignment);
-    snprintf(g.engine, sizeof g.engine, "dpjudge");
+    /* The table's defaults as judge.conf's games { } changed them. */
+    dj_settings_copy(&g, &j->cfg.game);
+    snprintf(g.map, sizeof g.map, "%s",
+             map && *map ? map : j->cfg.game.map);
     g.created_at = j->now;
     if (apply_all(j, &g, settings, nsettings, true, NULL) < 0)
         return -1;

@@ -1,21 +1,36 @@
 /*
  * games.c — rows of the games and game_log tables.
  *
- * One SELECT column list (GAME_COLUMNS) and one reader (read_game) keep
- * the order of columns in a single place.
+ * One column list (column_list: the fixed columns, then the settings
+ * table's) and one reader (read_game) keep the order of columns in a
+ * single place; inserts and updates bind the settings by walking the same
+ * table (settings_table.h), so no setting is named here.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/games.h"
 #include "store/stmt.h"
 
-#define GAME_COLUMNS                                                        \
-    "id, name, map, rules, state, zone, move_delay, retreat_delay,"        \
-    " adjust_delay, time_of_day, days, grace, absence_limit, nmr, early,"  \
-    " early_delay, press, assignment, ending, created_at, started_at,"     \
-    " finished_at, paused_at, partial_press, fake_press, observer_press,"  \
-    " engine, verify, map_attachment"
+/* The columns every SELECT reads, in read_game's order: the game's
+ * identity and lifecycle, then every setting of the table. */
+#define FIXED_COLUMNS                                                       \
+    "id, name, map, rules, state, ending, created_at, started_at,"         \
+    " finished_at, paused_at"
+enum { NFIXED = 10 };
+
+/* "FIXED_COLUMNS, move_delay, ..." into buf (the table's names are
+ * constants, never input). */
+static void column_list(char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "%s", FIXED_COLUMNS);
+    for (int i = 0; i < DJ_SETTINGS_COUNT && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, ", %s",
+                                 dj_settings[i].column);
+}
+
+#define SQL_MAX 2048
 
 static void read_game(sqlite3_stmt *st, dj_game_rec *g)
 {
@@ -25,66 +40,75 @@ static void read_game(sqlite3_stmt *st, dj_game_rec *g)
     st_text(st, 2, g->map, sizeof g->map);
     st_text(st, 3, g->rules, sizeof g->rules);
     st_text(st, 4, g->state, sizeof g->state);
-    st_text(st, 5, g->zone, sizeof g->zone);
-    g->move_delay = sqlite3_column_int(st, 6);
-    g->retreat_delay = sqlite3_column_int(st, 7);
-    g->adjust_delay = sqlite3_column_int(st, 8);
-    g->time_of_day = sqlite3_column_int(st, 9);
-    g->days = sqlite3_column_int(st, 10);
-    g->grace = sqlite3_column_int(st, 11);
-    g->absence_limit = sqlite3_column_int(st, 12);
-    st_text(st, 13, g->nmr, sizeof g->nmr);
-    g->early = sqlite3_column_int(st, 14);
-    g->early_delay = sqlite3_column_int(st, 15);
-    st_text(st, 16, g->press, sizeof g->press);
-    st_text(st, 17, g->assignment, sizeof g->assignment);
-    st_text(st, 18, g->ending, sizeof g->ending);
-    g->created_at = st_int64(st, 19, 0);
-    g->started_at = st_int64(st, 20, 0);
-    g->finished_at = st_int64(st, 21, 0);
-    g->paused_at = st_int64(st, 22, 0);
-    g->partial_press = sqlite3_column_int(st, 23);
-    g->fake_press = sqlite3_column_int(st, 24);
-    st_text(st, 25, g->observer_press, sizeof g->observer_press);
-    st_text(st, 26, g->engine, sizeof g->engine);
-    st_text(st, 27, g->verify, sizeof g->verify);
-    st_text(st, 28, g->map_attachment, sizeof g->map_attachment);
+    st_text(st, 5, g->ending, sizeof g->ending);
+    g->created_at = st_int64(st, 6, 0);
+    g->started_at = st_int64(st, 7, 0);
+    g->finished_at = st_int64(st, 8, 0);
+    g->paused_at = st_int64(st, 9, 0);
+    for (int i = 0; i < DJ_SETTINGS_COUNT; i++) {
+        const dj_setting_info *si = &dj_settings[i];
+        char *field = (char *)g + si->offset;
+        if (si->text)
+            st_text(st, NFIXED + i, field, si->size);
+        else
+            *(int *)(void *)field = sqlite3_column_int(st, NFIXED + i);
+    }
 }
 
-static const char *map_attachment(const dj_game_rec *g)
+/* Bind every setting of g from parameter `first` on. */
+static int bind_settings(dj_store *s, sqlite3_stmt *st, int first,
+                         const dj_game_rec *g)
 {
-    return g->map_attachment[0] ? g->map_attachment : "png";
+    for (int i = 0; i < DJ_SETTINGS_COUNT; i++) {
+        const dj_setting_info *si = &dj_settings[i];
+        const char *field = (const char *)g + si->offset;
+        int rc = si->text
+                     ? sqlite3_bind_text(st, first + i, field, -1,
+                                         SQLITE_TRANSIENT)
+                     : sqlite3_bind_int(st, first + i,
+                                        *(const int *)(const void *)field);
+        if (rc != SQLITE_OK)
+            return dj_store_fail(s, "database: cannot bind %s", si->name);
+    }
+    return 0;
 }
 
-/* A record filled by hand may leave the engine empty: DPjudge's. */
-static const char *engine(const dj_game_rec *g)
+/* Step a write statement whose parameters are bound, with a write point
+ * before and after it, as st_exec has. */
+static int run_write(dj_store *s, sqlite3_stmt *st)
 {
-    return g->engine[0] ? g->engine : "dpjudge";
-}
-
-/* A record filled by hand may leave the newer press fields empty. */
-static const char *observer_press(const dj_game_rec *g)
-{
-    return g->observer_press[0] ? g->observer_press : "any";
+    st_write_point(s);
+    int rc = st_step(s, st);
+    sqlite3_finalize(st);
+    if (rc < 0)
+        return -1;
+    st_write_point(s);
+    return 0;
 }
 
 int dj_store_game_insert(dj_store *s, dj_game_rec *g)
 {
-    if (st_exec(s,
-                "INSERT INTO games (name, map, rules, state, zone, move_delay,"
-                " retreat_delay, adjust_delay, time_of_day, days, grace,"
-                " absence_limit, nmr, early, early_delay, press, assignment,"
-                " created_at, partial_press, fake_press, observer_press,"
-                " engine, verify, map_attachment)"
-                " VALUES (?, ?, ?, 'forming', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                "ssssiiiiiiisiissIiissss", g->name, g->map, g->rules, g->zone,
-                g->move_delay, g->retreat_delay, g->adjust_delay,
-                g->time_of_day, g->days, g->grace, g->absence_limit, g->nmr,
-                g->early, g->early_delay, g->press, g->assignment,
-                g->created_at, g->partial_press ? 1 : 0,
-                g->fake_press ? 1 : 0, observer_press(g), engine(g),
-                g->verify, map_attachment(g)) < 0)
+    char sql[SQL_MAX];
+    size_t used = (size_t)snprintf(sql, sizeof sql,
+                                   "INSERT INTO games (name, map, rules,"
+                                   " state, created_at");
+    for (int i = 0; i < DJ_SETTINGS_COUNT; i++)
+        used += (size_t)snprintf(sql + used, sizeof sql - used, ", %s",
+                                 dj_settings[i].column);
+    used += (size_t)snprintf(sql + used, sizeof sql - used,
+                             ") VALUES (?, ?, ?, 'forming', ?");
+    for (int i = 0; i < DJ_SETTINGS_COUNT; i++)
+        used += (size_t)snprintf(sql + used, sizeof sql - used, ", ?");
+    snprintf(sql + used, sizeof sql - used, ")");
+    sqlite3_stmt *st = st_prepare(s, sql, "sssI", g->name, g->map, g->rules,
+                                  g->created_at);
+    if (!st)
+        return -1;
+    if (bind_settings(s, st, 5, g) < 0) {
+        sqlite3_finalize(st);
+        return -1;
+    }
+    if (run_write(s, st) < 0)
         return -1;
     g->id = st_last_id(s);
     strcpy(g->state, "forming");
@@ -104,20 +128,18 @@ static int get_one(dj_store *s, sqlite3_stmt *st, dj_game_rec *g)
 
 int dj_store_game_get(dj_store *s, const char *name, dj_game_rec *g)
 {
-    return get_one(s,
-                   st_prepare(s,
-                              "SELECT " GAME_COLUMNS
-                              " FROM games WHERE name = ?",
-                              "s", name),
-                   g);
+    char cols[SQL_MAX], sql[SQL_MAX + 64];
+    column_list(cols, sizeof cols);
+    snprintf(sql, sizeof sql, "SELECT %s FROM games WHERE name = ?", cols);
+    return get_one(s, st_prepare(s, sql, "s", name), g);
 }
 
 int dj_store_game_get_id(dj_store *s, int64_t id, dj_game_rec *g)
 {
-    return get_one(
-        s, st_prepare(s, "SELECT " GAME_COLUMNS " FROM games WHERE id = ?",
-                      "I", id),
-        g);
+    char cols[SQL_MAX], sql[SQL_MAX + 64];
+    column_list(cols, sizeof cols);
+    snprintf(sql, sizeof sql, "SELECT %s FROM games WHERE id = ?", cols);
+    return get_one(s, st_prepare(s, sql, "I", id), g);
 }
 
 static int game_row(dj_store *s, sqlite3_stmt *st, void *row)
@@ -130,30 +152,33 @@ static int game_row(dj_store *s, sqlite3_stmt *st, void *row)
 int dj_store_game_list(dj_store *s, const char *state, dj_game_rec **out,
                        int *n)
 {
-    sqlite3_stmt *st = st_prepare(s,
-                                  "SELECT " GAME_COLUMNS " FROM games"
-                                  " WHERE ?1 IS NULL OR state = ?1"
-                                  " ORDER BY name COLLATE NOCASE, id",
-                                  "s", state);
+    char cols[SQL_MAX], sql[SQL_MAX + 128];
+    column_list(cols, sizeof cols);
+    snprintf(sql, sizeof sql,
+             "SELECT %s FROM games WHERE ?1 IS NULL OR state = ?1"
+             " ORDER BY name COLLATE NOCASE, id",
+             cols);
+    sqlite3_stmt *st = st_prepare(s, sql, "s", state);
     return st_collect(s, st, sizeof **out, game_row, NULL, (void **)out, n);
 }
 
 int dj_store_game_update(dj_store *s, const dj_game_rec *g)
 {
-    return st_exec(s,
-                   "UPDATE games SET rules = ?, zone = ?, move_delay = ?,"
-                   " retreat_delay = ?, adjust_delay = ?, time_of_day = ?,"
-                   " days = ?, grace = ?, absence_limit = ?, nmr = ?,"
-                   " early = ?, early_delay = ?, press = ?, assignment = ?,"
-                   " partial_press = ?, fake_press = ?, observer_press = ?,"
-                   " engine = ?, verify = ?, map_attachment = ? WHERE id = ?",
-                   "ssiiiiiiisiissiissssI", g->rules, g->zone, g->move_delay,
-                   g->retreat_delay, g->adjust_delay, g->time_of_day,
-                   g->days, g->grace, g->absence_limit, g->nmr, g->early,
-                   g->early_delay, g->press, g->assignment,
-                   g->partial_press ? 1 : 0, g->fake_press ? 1 : 0,
-                   observer_press(g), engine(g), g->verify, map_attachment(g),
-                   g->id);
+    char sql[SQL_MAX];
+    size_t used = (size_t)snprintf(sql, sizeof sql, "UPDATE games SET rules = ?");
+    for (int i = 0; i < DJ_SETTINGS_COUNT; i++)
+        used += (size_t)snprintf(sql + used, sizeof sql - used, ", %s = ?",
+                                 dj_settings[i].column);
+    snprintf(sql + used, sizeof sql - used, " WHERE id = ?");
+    sqlite3_stmt *st = st_prepare(s, sql, "s", g->rules);
+    if (!st)
+        return -1;
+    if (bind_settings(s, st, 2, g) < 0 ||
+        sqlite3_bind_int64(st, 2 + DJ_SETTINGS_COUNT, g->id) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return dj_store_fail(s, "database: cannot bind the game");
+    }
+    return run_write(s, st);
 }
 
 /* Times of 0 are stored as NULL ("not yet"). */

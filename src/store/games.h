@@ -3,7 +3,8 @@
  *
  * A dj_game_rec is one row as plain values; the game layer gives them
  * meaning (calendar.h for the schedule fields, rules_map.h for the rule
- * overrides).  Updates write the whole settings part of a row at once
+ * overrides).  Its settings fields, and the columns they are kept in, come
+ * from the one table of settings_table.h.  Updates write the whole settings part of a row at once
  * (dj_store_game_update) or one lifecycle field (state, times, ending).
  */
 #ifndef DJ_STORE_GAMES_H
@@ -11,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "store/settings_table.h"
 #include "store/store.h"
 
 #define DJ_GAME_NAME_MAX 33     /* 32 characters and the NUL */
@@ -23,25 +25,12 @@ typedef struct dj_game_rec {
     char map[DJ_STORE_NAME_MAX];
     char rules[DJ_STORE_TEXT_MAX];  /* overrides "name=value", space-separated */
     char state[16];                 /* forming, active, paused, finished */
-    char zone[DJ_STORE_NAME_MAX];
-    int move_delay, retreat_delay, adjust_delay;  /* minutes */
-    int time_of_day;                /* minutes after midnight, or -1 */
-    int days;                       /* weekday mask, bit 0 Sunday */
-    int grace;                      /* minutes */
-    int absence_limit;              /* days; 0 no cap */
-    char nmr[8];                    /* cd, wait */
-    int early;                      /* 0/1: process once everyone is ready */
-    int early_delay;                /* minutes after complete orders, or -1 */
-    char press[16];                 /* none, white, grey, white+grey */
-    int partial_press;              /* 0/1: press to some powers, not only
-                                       broadcasts */
-    int fake_press;                 /* 0/1: press may show other recipients */
-    char observer_press[8];         /* any, white, none ("": any) */
-    char assignment[8];             /* choice, random */
-    char engine[16];                /* dpjudge, kruijswijk, haplomacy */
-    char map_attachment[8];         /* png, pdf, svg, none ("": png) */
-    char verify[16];                /* the checking engine, none, or ""
-                                       for the default (dj_game_verifier) */
+    /* Every per-game setting, one field each (settings_table.h). */
+#define DJ_FIELD_INT(field, ...) int field;
+#define DJ_FIELD_TEXT(field, size, ...) char field[size];
+    DJ_GAME_SETTINGS(DJ_FIELD_INT, DJ_FIELD_TEXT)
+#undef DJ_FIELD_INT
+#undef DJ_FIELD_TEXT
     char ending[DJ_STORE_TEXT_MAX]; /* how it ended, "" while running */
     int64_t created_at;
     int64_t started_at, finished_at, paused_at;  /* 0 when not yet */

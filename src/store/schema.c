@@ -61,6 +61,7 @@
 #include <stdio.h>
 
 #include "store/schema.h"
+#include "store/settings_table.h"
 #include "store/stmt.h"
 
 static const char *const MIGRATION_1[] = {
@@ -431,6 +432,68 @@ restore:
     return -1;
 }
 
+/* Does the games table have this column? 1 yes, 0 no, -1 error. */
+static int has_column(dj_store *s, const char *column)
+{
+    sqlite3_stmt *st = st_prepare(s, "SELECT count(*) FROM"
+                                     " pragma_table_info('games')"
+                                     " WHERE name = ?",
+                                  "s", column);
+    if (!st)
+        return -1;
+    int rc = st_step(s, st);
+    int n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    sqlite3_finalize(st);
+    return n < 0 ? -1 : n > 0;
+}
+
+/*
+ * A setting of settings_table.h whose column the games table lacks gets
+ * one, holding its default for the games already there: a new setting
+ * needs no migration.  (The settings of versions 1 to 6 came with their
+ * migrations, CHECKs included; the table's own checks are in the game
+ * room.)  The table's names and defaults are constants of the program,
+ * never input; a text default is quoted all the same.
+ */
+static int add_setting_columns(dj_store *s)
+{
+    for (int i = 0; i < DJ_SETTINGS_COUNT; i++) {
+        const dj_setting_info *si = &dj_settings[i];
+        int has = has_column(s, si->column);
+        if (has != 0) {
+            if (has < 0)
+                return -1;
+            continue;
+        }
+        char sql[512], quoted[128];
+        size_t q = 0;
+        for (const char *c = si->text_default ? si->text_default : "";
+             *c && q + 3 < sizeof quoted; c++) {
+            if (*c == '\'')
+                quoted[q++] = '\'';
+            quoted[q++] = *c;
+        }
+        quoted[q] = '\0';
+        if (si->text)
+            snprintf(sql, sizeof sql,
+                     "ALTER TABLE games ADD COLUMN %s TEXT NOT NULL"
+                     " DEFAULT '%s'", si->column, quoted);
+        else
+            snprintf(sql, sizeof sql,
+                     "ALTER TABLE games ADD COLUMN %s INTEGER NOT NULL"
+                     " DEFAULT %d", si->column, si->int_default);
+        if (dj_store_begin(s) < 0)
+            return -1;
+        has = has_column(s, si->column); /* another process was quicker? */
+        if (has < 0 || (has == 0 && st_exec(s, sql, "") < 0) ||
+            dj_store_commit(s) < 0) {
+            dj_store_rollback(s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int dj_schema_migrate(dj_store *s)
 {
     for (;;) {
@@ -438,7 +501,7 @@ int dj_schema_migrate(dj_store *s)
         if (v < 0)
             return -1;
         if (v == DJ_STORE_SCHEMA_VERSION)
-            return 0;
+            return add_setting_columns(s);
         if (v > DJ_STORE_SCHEMA_VERSION)
             return dj_store_fail(s,
                                  "database schema version %d is newer than "

@@ -54,6 +54,7 @@ static dj_game_rec new_game(const char *name)
 {
     dj_game_rec g;
     memset(&g, 0, sizeof g);
+    dj_settings_default(&g); /* the settings table's defaults */
     snprintf(g.name, sizeof g.name, "%s", name);
     strcpy(g.map, "standard");
     strcpy(g.zone, "UTC");
