@@ -142,6 +142,21 @@ check "each results mail's picture belongs to its own phase's results" \
 check "the replayed phase has pictures of its own" \
     [ "$(sql "SELECT count(DISTINCT phase_id) FROM pictures")" = 2 ]
 
+# ---- the game's map_attachment: the default of those with no choice ----------------
+$J set pic map_attachment=none >/dev/null
+$J process pic >/dev/null 2>&1
+check "F1901M processed" [ "$(game_phase pic)" != F1901M ]
+fmt2() # EMAIL: the picture type on that player's F1901M results
+{
+    sql "SELECT IFNULL(p.content_type, 'none') FROM outbox o LEFT JOIN
+         pictures p ON p.id = o.picture_id WHERE o.kind = 'results'
+         AND o.recipients = '$1' AND o.subject LIKE '%F1901M Results'"
+}
+check "map_attachment=none: England's results without a map" \
+    [ "$(fmt2 england@pic.example)" = none ]
+check "France's own choice stands: PDF" \
+    [ "$(fmt2 france@pic.example)" = application/pdf ]
+
 # ---- judgectl check --render: the DATC as pictures ------------------------------------
 $J check --render "$T/datc" "$S/tests/datc/6A.txt" >"$T/out" 2>&1
 check "check --render still checks" grep -q "^12 passed, 0 failed$" "$T/out"
