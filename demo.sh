@@ -16,9 +16,12 @@
 #      dislodged, its retreat, the builds) every player with orders mails
 #      them, `judged once` answers each, then the master mails PROCESS and
 #      `judged once` sends everyone the results;
-#   4. the demo prints what one player (France) found in the mailbox:
+#   4. judgectl map draws every phase played into build/demo/pictures/
+#      (orders and results drawn), and the board as it is now;
+#   5. the demo prints what one player (France) found in the mailbox:
 #      the list of messages, then the reply to their first orders and the
-#      results of the Fall, the retreat and the builds in full.
+#      results of the Fall, the retreat and the builds in full, their maps
+#      saved beside the others.
 #
 # DEMO_PLAYER=Power shows another player's mail.
 #
@@ -112,6 +115,17 @@ for f in "$ROOT"/contrib/demo/[0-9]*-*.txt; do
     once
 done
 
+step "Pictures of the board, one per phase (build/demo/pictures/)"
+mkdir -p pictures
+for f in "$ROOT"/contrib/demo/[0-9]*-*.txt; do
+    phase=$(basename "$f" .txt)
+    phase=${phase#*-}
+    $J map demo "$phase" -o "pictures/$phase.png" >/dev/null
+    echo "  build/demo/pictures/$phase.png  ($phase, orders and results drawn)"
+done
+$J map demo -o "pictures/now.png" >/dev/null
+echo "  build/demo/pictures/now.png     (the board now)"
+
 step "Supply centres so far"
 $J summary demo
 
@@ -129,7 +143,6 @@ done
 # show SUBJECT: the player's first mail with that subject, as a mail
 # program shows it: a few headers, the text, and each attachment (the map)
 # saved under build/demo/pictures/ instead of printed.
-mkdir -p pictures
 show()
 {
     local m
@@ -175,6 +188,7 @@ grep -h "^Subject: " mail/out/new/* |
     sed -E 's/^Subject: dipjudge:demo - ([SFW][0-9]{4}[MRA] )?//' |
     sort | uniq -c | sort -rn | sed 's/^/  /'
 echo
-echo "The maps attached to the results shown are in build/demo/pictures/;"
+echo "Pictures of every phase, and the maps attached to the results shown,"
+echo "are in build/demo/pictures/ (open them with any image viewer);"
 echo "the database is build/demo/dipjudge.db: try"
 echo "  cd build/demo && ../judgectl show demo"

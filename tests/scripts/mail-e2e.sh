@@ -512,6 +512,10 @@ for m in $(grep -l "^Subject: dipjudge:e2e - [SFW]190[12][MA] Results$" \
     [[ $(png_of "$m" | head -c 8 | od -An -tx1 | tr -d ' ') == \
         89504e470d0a1a0a ]] && ((size > 20000 && size < 150000)) && ok ||
         bad "$ph results: the attachment is no PNG of the board ($size bytes)"
+    # ... and it is the picture of that phase: judgectl map draws the same.
+    $J map e2e "$ph" -o "$DIR/$ph.png" >/dev/null 2>&1
+    png_of "$m" | cmp -s - "$DIR/$ph.png" && ok ||
+        bad "$ph results: the attachment is not judgectl map's picture of $ph"
     pictures=$((pictures + 1))
 done
 ((pictures == ${#PHASES[@]})) && ok || bad "$pictures results maps, expected ${#PHASES[@]}"
