@@ -440,9 +440,17 @@ int cmd_ready(int argc, char **argv)
 
 int cmd_vote(int argc, char **argv)
 {
-    PARSE("", "", SYN_VOTE, 3, 4);
-    char vote[128];
-    if (a.npos == 4) {
+    PARSE("", "", SYN_VOTE, 3, 3 + DJ_MAX_POWERS);
+    char vote[1024];
+    if (strcmp(a.pos[2], "draw") == 0 && a.npos > 3) {
+        /* a named draw: draw France Germany ... */
+        size_t used = (size_t)snprintf(vote, sizeof vote, "draw");
+        for (int i = 3; i < a.npos && used < sizeof vote; i++)
+            used += (size_t)snprintf(vote + used, sizeof vote - used, " %s",
+                                     a.pos[i]);
+    } else if (a.npos > 4) {
+        return usage(argv[0], SYN_VOTE, "unexpected argument", a.pos[4]);
+    } else if (a.npos == 4) {
         if (strcmp(a.pos[2], "concede") != 0)
             return usage(argv[0], SYN_VOTE, "unexpected argument", a.pos[3]);
         snprintf(vote, sizeof vote, "concede %s", a.pos[3]);

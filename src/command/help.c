@@ -22,6 +22,8 @@ void dj_command_help(dj_buf *out)
         "  JOIN game password           join a forming game (a power is\n"
         "  JOIN power@game password       dealt at the start, or choose)\n"
         "  OBSERVE game password        receive the game's results\n"
+        "  TAKEOVER power@game password  play a power in civil disorder,\n"
+        "                               if the game allows it\n"
         "  CREATE game password [key=value...]  a new game, if the judge\n"
         "                               allows it; you are its master\n"
         "  SIGNON Fgame password        sign on as a power (its letter\n"

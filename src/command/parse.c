@@ -236,9 +236,10 @@ static void parse_signon(const words *ws, cmd *c)
  * CREATE GAME PASSWORD [SETTINGS...]. */
 static void parse_game_password(const words *ws, cmd *c, cmd_kind kind)
 {
-    const char *name = kind == CMD_JOIN      ? "JOIN"
-                       : kind == CMD_OBSERVE ? "OBSERVE"
-                                             : "CREATE";
+    const char *name = kind == CMD_JOIN       ? "JOIN"
+                       : kind == CMD_OBSERVE  ? "OBSERVE"
+                       : kind == CMD_TAKEOVER ? "TAKEOVER"
+                                              : "CREATE";
     mask_words(ws, 1, -1, c);
     if (ws->n < 3 || (kind != CMD_CREATE && ws->n > 3)) {
         bad(c, ws->n < 3 ? "%s needs the game and a password"
@@ -246,11 +247,17 @@ static void parse_game_password(const words *ws, cmd *c, cmd_kind kind)
             name);
         return;
     }
-    const char *g = ws->w[1], *at = kind == CMD_JOIN ? strchr(g, '@') : NULL;
+    const char *g = ws->w[1],
+               *at = kind == CMD_JOIN || kind == CMD_TAKEOVER ? strchr(g, '@')
+                                                              : NULL;
+    if (kind == CMD_TAKEOVER && !at) {
+        bad(c, "%s", "TAKEOVER power@game password: which power?");
+        return;
+    }
     if (at) {
         size_t n = (size_t)(at - g);
         if (n == 0 || n >= sizeof c->who) {
-            bad(c, "%s", "JOIN power@game: the power is missing or too long");
+            bad(c, "%s power@game: the power is missing or too long", name);
             return;
         }
         memcpy(c->who, g, n);
@@ -434,6 +441,15 @@ static void parse_set(const words *ws, cmd *c)
                    (no && word_is(what, flags[i].word));
         if (!yes && !not)
             continue;
+        if (yes && flags[i].yes == CMD_DRAW && args == 1 &&
+            (word_is(ws->w[2], "DIAS") || word_is(ws->w[2], "NAMED")))
+            break; /* SET DRAW NAMED: the game's setting (draw=named) */
+        if (yes && flags[i].yes == CMD_DRAW && args > 0) {
+            /* SET DRAW France Germany: a named draw */
+            rest_from(ws, 2, c->arg, sizeof c->arg);
+            c->kind = CMD_DRAW;
+            return;
+        }
         if (yes && flags[i].yes == CMD_CONCEDE) {
             if (args != 1 || !copy_word(c->who, sizeof c->who, ws->w[2]))
                 bad(c, "%s", "SET CONCEDE needs the power you concede to");
@@ -601,6 +617,8 @@ static void parse_words(const words *ws, cmd *c)
         parse_game_password(ws, c, CMD_JOIN);
     else if (word_is(w, "OBSERVE"))
         parse_game_password(ws, c, CMD_OBSERVE);
+    else if (word_is(w, "TAKEOVER"))
+        parse_game_password(ws, c, CMD_TAKEOVER);
     else if (word_is(w, "CREATE"))
         parse_game_password(ws, c, CMD_CREATE);
     else if (word_is(w, "SIGNON"))
@@ -872,6 +890,7 @@ const char *cmd_name(cmd_kind kind)
         [CMD_START] = "START",         [CMD_BECOME] = "BECOME",
         [CMD_EJECT] = "EJECT",         [CMD_REPLACE] = "REPLACE",         [CMD_TERMINATE] = "TERMINATE",
         [CMD_SETTING] = "SET",         [CMD_MAP] = "MAP",
+        [CMD_TAKEOVER] = "TAKEOVER",
         [CMD_MAPFORMAT] = "SET MAP",
     };
     return kind >= 0 && kind < CMD_KIND_COUNT && names[kind] ? names[kind]

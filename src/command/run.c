@@ -360,6 +360,18 @@ static void batch_add(session *s, const cmd *c)
 
 /* ---- commands anyone may give ---------------------------------------------------------- */
 
+/* TAKEOVER power@game password: a volunteer for a power in disorder. */
+static int run_takeover(session *s, const cmd *c, dj_buf *res)
+{
+    if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
+        return RUN_FAILED;
+    if (dj_game_takeover(s->j, c->game, c->who, s->msg->from, c->password,
+                         res) < 0)
+        return game_rc(s, -1);
+    snprintf(s->game, sizeof s->game, "%s", c->game);
+    return RUN_OK;
+}
+
 /* MAP [GAME] [PHASE]: the picture, attached to the reply (one a message). */
 static int run_map(session *s, const cmd *c, dj_buf *res)
 {
@@ -667,6 +679,7 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
                                           c->arg2[0] ? c->arg2 : NULL, res));
     case CMD_SUMMARY: return game_rc(s, dj_game_summary(s->j, c->game, res));
     case CMD_MAP: return run_map(s, c, res);
+    case CMD_TAKEOVER: return run_takeover(s, c, res);
     case CMD_MAPFORMAT:
         if (need_signon(s) < 0)
             return RUN_FAILED;
@@ -702,7 +715,11 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
     case CMD_ADDRESS: return run_address(s, c, res);
     case CMD_ABSENCE:
     case CMD_NOABSENCE: return run_absence(s, c, res);
-    case CMD_DRAW: return run_vote(s, "draw", res);
+    case CMD_DRAW: {
+        char vote[CMD_LINE_MAX + 8];
+        snprintf(vote, sizeof vote, "draw%s%s", c->arg[0] ? " " : "", c->arg);
+        return run_vote(s, vote, res);
+    }
     case CMD_NODRAW:
     case CMD_NOCONCEDE: return run_vote(s, "none", res);
     case CMD_CONCEDE: {

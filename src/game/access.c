@@ -49,8 +49,8 @@
 
 /* ---- notices to masters ----------------------------------------------------- */
 
-static int mail_masters(dj_judge *j, const game_view *v, const char *what,
-                        const char *text)
+int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
+                      const char *text)
 {
     dj_buf body, subject;
     dj_buf_init(&body);
@@ -74,7 +74,7 @@ static int do_notify(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     (void)out;
     const notice_arg *a = arg;
-    return mail_masters(j, v, a->what, a->text);
+    return gv_notify_masters(j, v, a->what, a->text);
 }
 
 int dj_game_notify_masters(dj_judge *j, const char *game, const char *what,
@@ -259,7 +259,7 @@ static int record_failure(dj_judge *j, const game_view *v, const char *game,
                  limit, sender, j->cfg.signon_window, who);
     else
         return 0;
-    return mail_masters(j, v, "Failed sign-ons", text);
+    return gv_notify_masters(j, v, "Failed sign-ons", text);
 }
 
 /* The sign-on itself, inside the caller's transaction.  Returns 0,

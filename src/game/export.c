@@ -174,16 +174,25 @@ static void show_settings(const game_view *v, dj_buf *out)
     dj_buf_append(out, "\n");
 }
 
-/* "draw", "concede Russia" from a stored vote ("concede:5"). */
+/* "draw", "draw France Germany", "concede Russia" from a stored vote
+ * ("draw", "draw:MASK", "concede:5"). */
 static void vote_text(const game_view *v, const char *vote, char *buf,
                       size_t len)
 {
     int to;
+    unsigned long long mask;
     if (sscanf(vote, "concede:%d", &to) == 1 && to >= 0 &&
-        to < v->map->npowers)
+        to < v->map->npowers) {
         snprintf(buf, len, "concede %s", gv_power_name(v, to));
-    else
+    } else if (sscanf(vote, "draw:%llx", &mask) == 1) {
+        size_t used = (size_t)snprintf(buf, len, "draw");
+        for (int p = 0; p < v->map->npowers && used < len; p++)
+            if (mask >> p & 1u)
+                used += (size_t)snprintf(buf + used, len - used, " %s",
+                                         gv_power_name(v, p));
+    } else {
         snprintf(buf, len, "%s", vote);
+    }
 }
 
 /*
@@ -235,8 +244,11 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
         } else if (current) {
             dj_buf_append(out, " no orders needed");
         }
-        if (pl && pl->vote[0] && !public) {
-            char vote[64];
+        /* Votes are the master's to see, or everyone's in a game whose
+         * votes are public. */
+        if (pl && pl->vote[0] &&
+            (!public || strcmp(v->g.votes, "public") == 0)) {
+            char vote[512];
             vote_text(v, pl->vote, vote, sizeof vote);
             dj_buf_printf(out, " vote %s", vote);
         }
@@ -542,7 +554,7 @@ static void json_participants(const game_view *v, dj_buf *out)
         json_kv_str(out, "name", p->name, true);
         json_kv_str(out, "email", p->email, true);
         json_kv_str(out, "status", p->status, true);
-        char vote[64];
+        char vote[512];
         vote_text(v, p->vote, vote, sizeof vote);
         json_kv_str(out, "vote", vote, true);
         json_kv_time(out, "joined_at", p->joined_at, true);

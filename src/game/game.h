@@ -354,6 +354,15 @@ int dj_game_map_for_mail(dj_judge *j, const char *game, const char *phase,
                          const dj_signon *id, int64_t *picture_id,
                          dj_buf *out);
 
+/*
+ * TAKEOVER by mail: `email` volunteers to play `power`, in civil disorder,
+ * with `password`.  The game's takeover setting decides: yes (it happens:
+ * the power changes hands as with replace, everyone is told), approve (the
+ * masters are asked, and answer with REPLACE), no (refused).
+ */
+int dj_game_takeover(dj_judge *j, const char *game, const char *power,
+                     const char *email, const char *password, dj_buf *out);
+
 /* The session's actor (see dj_judge_set_actor) and configuration. */
 const char *dj_judge_actor(const dj_judge *j);
 const dj_config *dj_judge_config(const dj_judge *j);

@@ -134,6 +134,11 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
                          const char *body, dj_power_set powers,
                          bool observers, gv_picture_fn picture, void *ctx);
 
+/* Mail every master of the game: "judge:game - PHASE what", the report
+ * header, then text (access.c). */
+int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
+                      const char *text);
+
 /*
  * A notice to everyone in the game (players, observers, masters): the
  * report header, then `text`; subject "judge:game - PHASE what".

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "game/game_int.h"
 #include "game/password.h"
@@ -364,6 +365,29 @@ int dj_game_start(dj_judge *j, const char *game, bool force, dj_buf *out)
 
 /* ---- votes ------------------------------------------------------------------------ */
 
+/* Surviving powers: units or centres. */
+static dj_power_set survivors(const game_view *v)
+{
+    dj_power_set m = 0;
+    for (int p = 0; p < v->map->npowers; p++)
+        if (dj_position_units(v->pos, p) > 0 ||
+            dj_position_centres(v->map, v->pos, p) > 0)
+            m |= DJ_POWER_BIT(p);
+    return m;
+}
+
+/* The powers a stored draw vote includes: "draw" every survivor (DIAS),
+ * "draw:MASK" the powers named; 0 when the vote is no draw. */
+static dj_power_set draw_of(const game_view *v, const char *vote)
+{
+    unsigned long long mask;
+    if (strcmp(vote, "draw") == 0)
+        return survivors(v);
+    if (sscanf(vote, "draw:%llx", &mask) == 1)
+        return (dj_power_set)mask;
+    return 0;
+}
+
 /* Surviving powers with a person to vote (not dummies). */
 static dj_power_set voters(const game_view *v)
 {
@@ -398,16 +422,27 @@ static int check_votes(dj_judge *j, game_view *v, dj_buf *out)
     dj_power_set who = voters(v);
     if (!who)
         return 0;
+    /* A draw: every voter votes for the same powers. */
+    dj_power_set drawn = 0;
     bool all_draw = true;
-    for (int p = 0; p < v->map->npowers; p++)
-        if ((who >> p & 1u) && strcmp(gv_player(v, p)->vote, "draw") != 0)
+    for (int p = 0; p < v->map->npowers && all_draw; p++) {
+        if (!(who >> p & 1u))
+            continue;
+        dj_power_set d = draw_of(v, gv_player(v, p)->vote);
+        if (!d || (drawn && d != drawn))
             all_draw = false;
+        drawn = d;
+    }
     dj_buf ending;
     dj_buf_init(&ending);
-    if (all_draw) {
+    if (all_draw && drawn == survivors(v)) {
         dj_buf_append(&ending, "Draw declared by ");
         names_of(v, who, &ending);
         dj_buf_append(&ending, ".");
+    } else if (all_draw) {
+        dj_buf_append(&ending, "Draw declared between ");
+        names_of(v, drawn, &ending);
+        dj_buf_append(&ending, ", by the vote of every surviving power.");
     } else {
         for (int w = 0; w < v->map->npowers && !ending.len; w++) {
             if (!(who >> w & 1u))
@@ -444,6 +479,64 @@ typedef struct vote_arg {
     const char *vote;
 } vote_arg;
 
+/* "draw [POWER...]" into a stored vote: "draw", or "draw:MASK" for a
+ * named draw (named draws only, at least two surviving powers). */
+static int parse_draw(dj_judge *j, const game_view *v, const char *names,
+                      char *vote, size_t len)
+{
+    while (*names == ' ')
+        names++;
+    if (!*names) {
+        snprintf(vote, len, "draw");
+        return 0;
+    }
+    if (strcmp(v->g.draw, "named") != 0)
+        return judge_fail(j, "in game '%s' a draw includes every surviving "
+                             "power (draw=dias): vote a draw without "
+                             "naming powers",
+                          v->g.name);
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", names);
+    dj_power_set mask = 0, alive = survivors(v);
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ,", &save); w;
+         w = strtok_r(NULL, " ,", &save)) {
+        if (strcasecmp(w, "and") == 0)
+            continue;
+        int p = gv_power(j, v, w);
+        if (p < 0)
+            return -1;
+        if (!(alive >> p & 1u))
+            return judge_fail(j, "%s is out of the game: a draw is between "
+                                 "surviving powers",
+                              gv_power_name(v, p));
+        mask |= DJ_POWER_BIT(p);
+    }
+    if (__builtin_popcountll(mask) < 2)
+        return judge_fail(j, "a draw names at least two surviving powers "
+                             "(to give the game to one, SET CONCEDE it)");
+    snprintf(vote, len, "draw:%llx", (unsigned long long)mask);
+    return 0;
+}
+
+/* "draw", "draw between France and Germany", "concede to Russia". */
+static void vote_words(const game_view *v, const char *vote, dj_buf *out)
+{
+    int to;
+    dj_power_set d = draw_of(v, vote);
+    if (strcmp(vote, "draw") == 0) {
+        dj_buf_append(out, "a draw of every surviving power");
+    } else if (d) {
+        dj_buf_append(out, "a draw between ");
+        names_of(v, d, out);
+    } else if (sscanf(vote, "concede:%d", &to) == 1 && to >= 0 &&
+               to < v->map->npowers) {
+        dj_buf_printf(out, "conceding the game to %s", gv_power_name(v, to));
+    } else {
+        dj_buf_append(out, "no draw or concession");
+    }
+}
+
 static int do_vote(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const vote_arg *a = arg;
@@ -456,9 +549,12 @@ static int do_vote(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     if (!pl || !pl->email[0])
         return judge_fail(j, "%s has no player to vote", gv_power_name(v, p));
     char vote[24];
-    if (strcmp(a->vote, "draw") == 0 || strcmp(a->vote, "none") == 0) {
-        snprintf(vote, sizeof vote, "%s",
-                 strcmp(a->vote, "none") == 0 ? "" : "draw");
+    if (strcmp(a->vote, "none") == 0) {
+        vote[0] = '\0';
+    } else if (strcmp(a->vote, "draw") == 0 ||
+               strncmp(a->vote, "draw ", 5) == 0) {
+        if (parse_draw(j, v, a->vote + 4, vote, sizeof vote) < 0)
+            return -1;
     } else if (strncmp(a->vote, "concede ", 8) == 0) {
         int to = gv_power(j, v, a->vote + 8);
         if (to < 0)
@@ -467,18 +563,29 @@ static int do_vote(dj_judge *j, game_view *v, void *arg, dj_buf *out)
             return judge_fail(j, "a power cannot concede to itself");
         snprintf(vote, sizeof vote, "concede:%d", to);
     } else {
-        return judge_fail(j, "vote 'draw', 'concede POWER' or 'none', got "
-                             "'%s'", a->vote);
+        return judge_fail(j, "vote 'draw [POWER...]', 'concede POWER' or "
+                             "'none', got '%s'", a->vote);
     }
     snprintf(pl->vote, sizeof pl->vote, "%s", vote);
     if (dj_store_participant_update(j->store, pl) < 0)
         return judge_store_fail(j);
-    if (gv_log(j, v, "vote", "%s %s", gv_power_name(v, p),
-               vote[0] ? a->vote : "none") < 0)
-        return -1;
-    dj_buf_printf(out, "%s: %s votes %s\n", v->g.name, gv_power_name(v, p),
-                  vote[0] ? a->vote : "nothing");
-    return check_votes(j, v, out);
+    dj_buf words;
+    dj_buf_init(&words);
+    vote_words(v, vote, &words);
+    int rc = gv_log(j, v, "vote", "%s %s", gv_power_name(v, p), words.data);
+    if (rc == 0)
+        dj_buf_printf(out, "%s: %s votes for %s\n", v->g.name,
+                      gv_power_name(v, p), words.data);
+    /* Public votes: everyone hears of each one as it is cast. */
+    if (rc == 0 && strcmp(v->g.votes, "public") == 0) {
+        char text[512];
+        snprintf(text, sizeof text, "%s votes for %s.  (Votes in this game "
+                                    "are public.)",
+                 gv_power_name(v, p), dj_buf_ok(&words) ? words.data : "?");
+        rc = gv_notice(j, v, "Vote", text);
+    }
+    dj_buf_free(&words);
+    return rc < 0 ? -1 : check_votes(j, v, out);
 }
 
 int dj_game_vote(dj_judge *j, const char *game, const char *power,
@@ -747,6 +854,79 @@ int dj_game_replace(dj_judge *j, const char *game, const char *power,
         return judge_fail(j, "an address is needed for the new player");
     replace_arg a = {power, email, name, password};
     return gv_with_game(j, game, do_replace, &a, out);
+}
+
+/* ---- takeovers --------------------------------------------------------------- */
+
+typedef struct takeover_arg {
+    const char *power, *email, *password;
+} takeover_arg;
+
+static int do_takeover(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const takeover_arg *a = arg;
+    if (gv_require(j, v, "active paused") < 0)
+        return -1;
+    if (strcmp(v->g.takeover, "no") == 0)
+        return judge_fail(j, "game '%s' does not take volunteers for powers "
+                             "in civil disorder (ask its master, who may "
+                             "REPLACE a player)",
+                          v->g.name);
+    int p = gv_power(j, v, a->power);
+    if (p < 0)
+        return -1;
+    if (!gv_in_disorder(v, p) || !(survivors(v) >> p & 1u))
+        return judge_fail(j, "%s is not in civil disorder: it cannot be "
+                             "taken over",
+                          gv_power_name(v, p));
+    for (int q = 0; q < v->map->npowers; q++) {
+        const dj_participant_rec *pl = gv_player(v, q);
+        if (q != p && pl && strcasecmp(pl->email, a->email) == 0 &&
+            strcmp(pl->status, "playing") == 0)
+            return judge_fail(j, "you already play %s in game '%s'",
+                              gv_power_name(v, q), v->g.name);
+    }
+    char text[DJ_EMAIL_MAX + 256];
+    if (strcmp(v->g.takeover, "approve") == 0) {
+        snprintf(text, sizeof text,
+                 "%s volunteers to take over %s, in civil disorder.  To "
+                 "accept, REPLACE %s %s (the judge mails them a password); "
+                 "otherwise do nothing.",
+                 a->email, gv_power_name(v, p), gv_power_name(v, p), a->email);
+        if (gv_log(j, v, "takeover-asked", "%s by %s", gv_power_name(v, p),
+                   a->email) < 0 ||
+            gv_notify_masters(j, v, "Takeover request", text) < 0)
+            return -1;
+        dj_buf_printf(out, "%s: your offer to take over %s has gone to the "
+                           "game master, who will answer\n",
+                      v->g.name, gv_power_name(v, p));
+        return 0;
+    }
+    dj_participant_rec *old = gv_player(v, p);
+    if (old && retire_player(j, old, "replaced") < 0)
+        return -1;
+    if (new_player_with(j, v, p, a->email, "", "playing", a->password) < 0 ||
+        gv_log(j, v, "takeover", "%s by %s", gv_power_name(v, p),
+               a->email) < 0)
+        return -1;
+    snprintf(text, sizeof text,
+             "%s has a new player, who took it over from civil disorder.  "
+             "Welcome!",
+             gv_power_name(v, p));
+    if (gv_notice(j, v, "Player replaced", text) < 0)
+        return -1;
+    dj_buf_printf(out, "%s: you now play %s; sign on with SIGNON %c%s and "
+                       "your password\n",
+                  v->g.name, gv_power_name(v, p), v->map->powers[p].letter,
+                  v->g.name);
+    return 0;
+}
+
+int dj_game_takeover(dj_judge *j, const char *game, const char *power,
+                     const char *email, const char *password, dj_buf *out)
+{
+    takeover_arg a = {power, email, password};
+    return gv_with_game(j, game, do_takeover, &a, out);
 }
 
 int dj_game_eject(dj_judge *j, const char *game, const char *power,

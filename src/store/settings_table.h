@@ -86,7 +86,17 @@ typedef enum dj_setting_type {
     TEXT(map_attachment, 8, "map_attachment", DJ_ST_CHOICE,                    \
          "png|pdf|svg|none", "png",                                            \
          "the map attached to results mail: png, pdf, svg or none "            \
-         "(a player's SET MAP chooses their own)")
+         "(a player's SET MAP chooses their own)")                              \
+    TEXT(draw, 8, "draw", DJ_ST_CHOICE, "dias|named", "dias",                  \
+         "dias: a draw includes every surviving power; named: each draw "      \
+         "vote names its powers, and the draw passes when every survivor "     \
+         "names the same ones")                                                \
+    TEXT(votes, 8, "votes", DJ_ST_CHOICE, "secret|public", "secret",           \
+         "secret: only the master sees draw and concession votes; public: "    \
+         "every vote is announced to all players and shown by LIST")           \
+    TEXT(takeover, 8, "takeover", DJ_ST_CHOICE, "no|yes|approve", "no",        \
+         "may a volunteer TAKEOVER a power in civil disorder by mail: no, "    \
+         "yes, or approve (the master is asked, and answers with REPLACE)")
 
 /* One setting, as the code walks the table. */
 typedef struct dj_setting_info {

@@ -235,5 +235,42 @@ for i in 1 2 3 4 5 6 7; do
     has "You play $power."
 done
 
+# ---- TAKEOVER: a volunteer for a power in civil disorder -------------------
+for g in tk tka tkn; do
+    case $g in
+    tk) opt=takeover=yes ;; tka) opt=takeover=approve ;; tkn) opt= ;;
+    esac
+    $J create $g --master gm@$g.example $opt >/dev/null
+    for p in Austria England France Germany Italy Russia Turkey; do
+        lp=$(echo "$p" | tr 'A-Z' 'a-z')
+        $J join $g "$lp@$g.example" --power "$p" --password "pw-$lp" >/dev/null
+    done
+    $J eject $g Italy >/dev/null
+done
+printf 'TAKEOVER france@tk vol-pw\n' | mail vol@x.example
+has "France is not in civil disorder"
+printf 'TAKEOVER italy@tkn vol-pw\n' | mail vol@x.example
+has "does not take volunteers"
+printf 'TAKEOVER italy@tk vol-pw\n' | mail france@tk.example
+has "you already play France"
+printf 'TAKEOVER italy@tk vol-pw\n' | mail vol@x.example
+has "tk: you now play Italy; sign on with SIGNON Itk"
+printf 'SIGNON Itk vol-pw\nA ven H\n' | mail vol@x.example
+has "Signed on as Italy"
+has "A VEN H"
+[[ $(sqlite3 "$DB" "SELECT count(*) FROM outbox WHERE subject LIKE
+    '%tk - S1901M Player replaced'") -ge 7 ]] && ok ||
+    bad "the takeover was not announced to every player"
+printf 'TAKEOVER italy@tka vol-pw\n' | mail vol@x.example
+has "your offer to take over Italy has gone to the game master"
+sqlite3 "$DB" "SELECT body FROM outbox WHERE subject LIKE
+    '%tka - S1901M Takeover request'" >"$T/out"
+has "vol@x.example volunteers to take over Italy"
+has "REPLACE Italy vol@x.example"
+$J show tka >"$T/out"
+grep -q "vol@x.example" "$T/out" && bad "approve: taken over unasked" || ok
+printf 'TAKEOVER italy@tka\n' | mail vol@x.example
+has "TAKEOVER needs the game and a password"
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

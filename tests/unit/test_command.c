@@ -614,9 +614,9 @@ static void test_player_settings(void)
                    "set noabsence\nset absence 2027-01-20\n"
                    "set address eng@new.example\nset password short\n"
                    "set password pw-E-newer\n") == 0);
-    CHECK(has("demo: England votes draw"));
-    CHECK(has("demo: England votes concede Russia"));
-    CHECK(has("demo: England votes nothing"));
+    CHECK(has("demo: England votes for a draw of every surviving power"));
+    CHECK(has("demo: England votes for conceding the game to Russia"));
+    CHECK(has("demo: England votes for no draw or concession"));
     CHECK(has("demo: England absent from"));
     CHECK(has("absences of England cleared"));
     CHECK(has("mail now goes to eng@new.example"));
@@ -625,7 +625,8 @@ static void test_player_settings(void)
     CHECK(mail_count("notice", "gm@judge.example", "eng@new.example") == 1);
     /* Votes are secret: nobody else sees them. */
     CHECK(send_msg("x@y.example", "list demo\n") == 0);
-    CHECK(lacks("vote"));
+    CHECK(lacks(" vote draw") && lacks(" vote concede"));
+    CHECK(has("votes=secret")); /* the setting, shown to all */
     CHECK(send_msg("e@players.example", "SIGNON Edemo pw-E-secret\n") == 0);
     CHECK(has("refused"));
     CHECK(send_msg("e@players.example", "SIGNON Edemo pw-E-newer\n") == 0);
