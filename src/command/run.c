@@ -65,6 +65,7 @@ typedef struct session {
     int nsecrets;
     char err[512];                /* why the current command failed */
     bool fatal;
+    int over_budget;              /* commands not run: the reply is full */
 } session;
 
 enum { RUN_OK = 0, RUN_FAILED = -1, RUN_REFUSED_KEEP = 1 };
@@ -748,8 +749,53 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
 }
 
 /* One command in a savepoint; its outcome into the reply. */
+/* ---- the reply's budget --------------------------------------------------------- */
+
+/*
+ * A reply has a size budget (judge.conf's limits.max_reply_size, 1 MiB by
+ * default).  A command whose output would pass it is cut at a line, with a
+ * line saying so; once the reply is full, the message's further commands
+ * are not run at all (orders still are: they are what the message is
+ * for, and their echo is small), so a short mail of many HISTORY or MAP
+ * lines can make neither a huge reply nor long work under the database's
+ * write lock.
+ */
+static size_t reply_budget(const session *s)
+{
+    const dj_config *cfg = dj_judge_config(s->j);
+    int n = cfg ? cfg->mail.max_reply_size : 0;
+    return n > 0 ? (size_t)n : (size_t)1 << 20;
+}
+
+static bool reply_full(const session *s)
+{
+    return s->reply->body.len >= reply_budget(s);
+}
+
+/* Cut res so the reply stays within its budget (at a line end). */
+static void cut_to_budget(session *s, dj_buf *res)
+{
+    size_t used = s->reply->body.len, budget = reply_budget(s);
+    /* room for the indented text: each line gains INDENT */
+    size_t room = used < budget ? (budget - used) * 3 / 4 : 0;
+    if (res->len <= room)
+        return;
+    size_t keep = room;
+    while (keep > 0 && res->data[keep - 1] != '\n')
+        keep--;
+    res->data[keep] = '\0';
+    res->len = keep;
+    dj_buf_printf(res, "[cut here: this reply reached its size budget of "
+                       "%zu KB; ask for less, e.g. HISTORY game FROM TO]\n",
+                  budget / 1024);
+}
+
 static void run_command(session *s, const cmd *c, dj_buf *press)
 {
+    if (reply_full(s) && c->kind != CMD_TEXT) {
+        s->over_budget++;
+        return;
+    }
     echo(s, c);
     s->err[0] = '\0';
     dj_buf res;
@@ -766,6 +812,7 @@ static void run_command(session *s, const cmd *c, dj_buf *press)
     }
     if (!dj_buf_ok(&res))
         s->fatal = true;
+    cut_to_budget(s, &res);
     mask_buf(s, &res);
     indented(s, res.data);
     if (rc != RUN_OK) {
@@ -810,6 +857,13 @@ static void summary(session *s, const cmd_reader *r)
         dj_buf_printf(out(s), "\nThe message is longer than %d lines: the "
                               "last %d were not read.\n",
                       CMD_MAX_LINES, r->skipped);
+    if (s->over_budget)
+        dj_buf_printf(out(s), "\n%d command%s not run: this reply reached its "
+                              "size budget of %zu KB.  Send them again in "
+                              "smaller messages, asking for less (HISTORY "
+                              "game FROM TO).\n",
+                      s->over_budget, s->over_budget == 1 ? " was" : "s were",
+                      reply_budget(s) / 1024);
     dj_buf_append(out(s), "\n");
     if (s->signon_refused && !s->signed_on) {
         dj_buf_append(out(s), "The sign-on was refused, so nothing after it "

@@ -7,7 +7,9 @@
 #     stop the player's right password;
 #   - guessing from many addresses: after signon_limit failures at one
 #     power, other addresses are refused without their password being
-#     looked at, and the master is told once, not per attempt.
+#     looked at, and the master is told once, not per attempt;
+#   - amplification: a short mail of many commands gets a reply within
+#     its size budget, the rest not run.
 # Ends with "N passed, N failed".
 #
 set -u
@@ -73,5 +75,26 @@ check "no password in the master's notice" sh -c "! grep -q guess '$T/out'"
 DIPJUDGE_NOW=$((GAME_T0 + 3700)) $J command --from bot1@botnet.example \
     --queue-reply <<<"SIGNON Gh right-germany" >"$T/out" 2>&1
 has "Signed on as Germany"
+
+# ---- amplification: a short mail of many commands ---------------------------------
+# 1,900 LIST lines (about 12 KB of mail, no sign-on needed) would make a
+# reply of some 3 MB: the reply stops at its budget (1 MiB by default).
+for i in $(seq 1 1900); do echo "LIST h"; done >"$T/many"
+$J command --from amplifier@x.example --queue-reply <"$T/many" >"$T/out" 2>&1
+size=$(wc -c <"$T/out")
+check "the reply stays within 1 MiB ($size bytes)" [ "$size" -le 1100000 ]
+has "commands were not run: this reply reached its size budget of 1024 KB"
+check "the queued reply too" [ "$(sql "SELECT max(length(body)) FROM outbox
+    WHERE recipients = 'amplifier@x.example'")" -le 1100000 ]
+# A smaller budget from judge.conf; one command's own output is cut too.
+printf 'limits: { max_reply_size = 16384; };\n' >"$T/small.conf"
+$J --config "$T/small.conf" command --from amplifier@x.example \
+    <"$T/many" >"$T/out" 2>&1
+size=$(wc -c <"$T/out")
+check "judge.conf's max_reply_size holds ($size bytes)" [ "$size" -le 20000 ]
+has "of 16 KB"
+printf 'limits: { max_reply_size = 100; };\n' >"$T/bad.conf"
+$J --config "$T/bad.conf" list >"$T/out" 2>&1
+check "a budget below 16 KB is refused" grep -q "bad.conf:1:" "$T/out"
 
 checks_done
