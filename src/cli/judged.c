@@ -242,6 +242,9 @@ static int load_config(judged *d)
     d->icfg.envelope_sender = d->envelope_sender;
     d->icfg.fault = crash_hook;
     d->icfg.fault_ctx = d;
+    d->icfg.max_tries = m->message_tries;
+    d->icfg.admin_address = m->admin_address;
+    d->icfg.test_fail_marker = env("DIPJUDGE_TEST_POISON");
 
     d->ocfg.judge_address = d->cfg.judge_address;
     d->ocfg.judge_name = d->cfg.judge_name;
@@ -404,6 +407,12 @@ static int ingest_pass(judged *d, size_t batch)
     dj_mail_status st = dj_ingest_fetch(d->j, &d->icfg, d->fetcher, batch,
                                         note_message, d, &pass, err,
                                         sizeof err);
+    if (pass.quarantined)
+        logmsg(d, LOG_WARNING,
+               "inbound mailbox: %d message%s failed %d times and %s moved "
+               "aside (the admin is told)",
+               pass.quarantined, pass.quarantined == 1 ? "" : "s",
+               d->icfg.max_tries, pass.quarantined == 1 ? "was" : "were");
     if (st != DJ_MAIL_OK) {
         d->trouble = true;
         if ((int)st != d->last_fetch_status)
@@ -672,9 +681,10 @@ static void print_config(const judged *d)
            m->out.port, m->out.tls, m->out.user,
            m->out.password[0] ? "(set)" : "", m->out.helo, m->out.timeout);
     printf("limits           max_message_size=%d max_lines=%d "
-           "reply_limit=%d reply_window=%ds\n",
-           m->max_message_size, m->max_lines, m->reply_limit,
-           m->reply_window);
+           "max_reply_size=%d message_tries=%d reply_limit=%d "
+           "reply_window=%ds\n",
+           m->max_message_size, m->max_lines, m->max_reply_size,
+           m->message_tries, m->reply_limit, m->reply_window);
     printf("retry            attempts=%d delay=%ds max_delay=%ds\n",
            m->retry_attempts, m->retry_delay, m->retry_max_delay);
 }

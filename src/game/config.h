@@ -69,6 +69,7 @@ typedef struct dj_mail_settings {
     int max_message_size;       /* bytes; larger mail is refused */
     int max_lines;              /* lines of a message's text */
     int max_reply_size;         /* bytes of one reply's text (a budget) */
+    int message_tries;          /* failures before a message is moved aside */
     int reply_limit;            /* replies per sender per window; 0: no cap */
     int reply_window;           /* seconds */
     int retry_attempts;         /* sending attempts before giving up */

@@ -8,6 +8,7 @@
  * and dj_ingest_fetch(), the loop over a mailbox that confirms a message
  * only after that commit.
  */
+#define _GNU_SOURCE /* memmem */
 #define _POSIX_C_SOURCE 200809L
 
 #include "judge/ingest.h"
@@ -18,6 +19,7 @@
 #include <strings.h>
 
 #include "command/command.h"
+#include "mail/maildir.h"
 #include "mail/message.h"
 #include "store/mail.h"
 #include "store/sending.h"
@@ -311,6 +313,12 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
     if (dup < 0)
         goto rollback;
     fault(cfg, "ingest-logged");
+    if (cfg->test_fail_marker && *cfg->test_fail_marker &&
+        memmem(raw, len, cfg->test_fail_marker,
+               strlen(cfg->test_fail_marker))) {
+        snprintf(res->error, sizeof res->error, "the test's poison marker");
+        goto rollback;
+    }
     if (act(j, cfg, &m, parsed, len, truncated, res) < 0)
         goto rollback;
     if (dj_store_maillog_set_outcome(st, key, res->game, res->outcome) < 0)
@@ -322,16 +330,87 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
     return res->status;
 
 rollback:
-    if (!res->error[0])
+    if (!res->error[0]) {
         snprintf(res->error, sizeof res->error, "%s", dj_store_error(st));
+        res->busy = dj_store_busy(st);
+    }
     dj_store_rollback(st);
     goto out;
 retry:
     snprintf(res->error, sizeof res->error, "%s", dj_store_error(st));
+    res->busy = dj_store_busy(st);
 out:
     dj_message_free(&m);
     res->replied = false;
     return res->status = DJ_INGEST_RETRY;
+}
+
+/* ---- poison messages ---------------------------------------------------- */
+
+/* The admin hears once of a message moved aside. */
+static int tell_admin(dj_judge *j, const dj_ingest_config *cfg,
+                      const char *id, const dj_ingest_result *res, int tries)
+{
+    if (!cfg->admin_address || !cfg->admin_address[0])
+        return 0;
+    dj_buf subject, body;
+    dj_buf_init(&subject);
+    dj_buf_init(&body);
+    dj_buf_printf(&subject, "%s - Message moved aside",
+                  cfg->judge_name ? cfg->judge_name : "dipjudge");
+    dj_buf_printf(&body,
+                  "The judge failed %d times on an incoming message, for a "
+                  "reason other than a busy database, and moved it aside so "
+                  "that the mail behind it goes on:\n\n"
+                  "  mailbox id: %s\n"
+                  "  from:       %s\n"
+                  "  message-id: %s\n"
+                  "  last error: %s\n\n"
+                  "It is kept, unread by the judge: in a Maildir inbox in "
+                  "its folder %s, over IMAP flagged $DipjudgeQuarantine, "
+                  "over POP3 left in the maildrop and skipped.  Nobody was "
+                  "answered.  Look at it, fix what it trips on, and deliver "
+                  "it again if it should be played.\n",
+                  tries, id, res->sender[0] ? res->sender : "(unknown)",
+                  res->message_id[0] ? res->message_id : "(none)",
+                  res->error, DJ_MAILDIR_QUARANTINE);
+    int rc = dj_buf_ok(&subject) && dj_buf_ok(&body)
+                 ? dj_store_outbox_add(dj_judge_store(j), 0, 0, "admin",
+                                       cfg->admin_address, subject.data,
+                                       body.data, dj_judge_now(j))
+                 : -1;
+    dj_buf_free(&subject);
+    dj_buf_free(&body);
+    return rc;
+}
+
+/*
+ * A message failed, not for a busy database: count it.  True when it has
+ * now failed max_tries times and was moved aside (the pass goes on).
+ */
+static bool poison(dj_judge *j, const dj_ingest_config *cfg, dj_fetcher *f,
+                   const char *id, const dj_ingest_result *res)
+{
+    dj_store *st = dj_judge_store(j);
+    int tries = 0, max = cfg->max_tries > 0 ? cfg->max_tries
+                                            : DJ_INGEST_MAX_TRIES;
+    int64_t now = dj_judge_now(j);
+    if (dj_store_begin(st) < 0)
+        return false;
+    if (dj_store_mail_failure(st, id, res->error, now, now - 30 * 86400,
+                              &tries) < 0 ||
+        (tries >= max && (dj_store_mail_quarantined(st, id, now) < 0 ||
+                          tell_admin(j, cfg, id, res, tries) < 0)) ||
+        dj_store_commit(st) < 0) {
+        dj_store_rollback(st);
+        return false;
+    }
+    if (tries < max)
+        return false;
+    char err[256];
+    /* Recorded first: a crash before the move is finished next pass. */
+    dj_mail_status ms = dj_fetch_quarantine(f, id, err, sizeof err);
+    return ms == DJ_MAIL_OK || ms == DJ_MAIL_GONE;
 }
 
 dj_mail_status dj_ingest_fetch(dj_judge *j, const dj_ingest_config *cfg,
@@ -350,6 +429,14 @@ dj_mail_status dj_ingest_fetch(dj_judge *j, const dj_ingest_config *cfg,
     dj_buf raw;
     dj_buf_init(&raw);
     for (size_t i = 0; i < n && st == DJ_MAIL_OK; i++) {
+        /* Moved aside before (POP3 keeps it; a crash may have left the
+         * move undone): never read again. */
+        if (dj_store_mail_is_quarantined(dj_judge_store(j), items[i].id) ==
+            1) {
+            char qerr[256];
+            dj_fetch_quarantine(f, items[i].id, qerr, sizeof qerr);
+            continue;
+        }
         bool truncated = false;
         st = dj_fetch_read(f, items[i].id, max_size + 1, &raw, &truncated,
                            err, errlen);
@@ -371,6 +458,11 @@ dj_mail_status dj_ingest_fetch(dj_judge *j, const dj_ingest_config *cfg,
                           truncated || raw.len > max_size, &res);
         if (note)
             note(ud, items[i].id, &res);
+        if (res.status == DJ_INGEST_RETRY && !res.busy &&
+            poison(j, cfg, f, items[i].id, &res)) {
+            pass->quarantined++;
+            continue;
+        }
         if (res.status == DJ_INGEST_RETRY) {
             pass->retry++;
             st = dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,

@@ -70,7 +70,17 @@ typedef struct dj_ingest_config {
     const char *envelope_sender;
     dj_fault_fn fault;         /* NULL: none */
     void *fault_ctx;
+    /* Poison messages (see dj_ingest_fetch): tries before a message that
+     * keeps failing is moved aside (0: DJ_INGEST_MAX_TRIES), and who is
+     * told (NULL or "": nobody). */
+    int max_tries;
+    const char *admin_address;
+    /* Tests only: a message containing this text fails as a bug would
+     * (not as a busy database).  NULL in production. */
+    const char *test_fail_marker;
 } dj_ingest_config;
+
+#define DJ_INGEST_MAX_TRIES 3
 
 typedef enum dj_ingest_status {
     DJ_INGEST_DONE = 0,   /* commands run, committed (reply queued) */
@@ -90,6 +100,7 @@ typedef struct dj_ingest_result {
     char outcome[64];      /* as recorded in the mail log */
     bool replied;          /* a reply or refusal was queued */
     char error[256];       /* why, with DJ_INGEST_RETRY */
+    bool busy;             /* ... and it was a busy database (try again) */
 } dj_ingest_result;
 
 /* A readable name for a status ("done", "duplicate", ...). */
@@ -112,6 +123,7 @@ typedef struct dj_ingest_pass {
     int seen;        /* messages listed and read */
     int handled;     /* confirmed in the mailbox */
     int retry;       /* left for later (a temporary failure) */
+    int quarantined; /* moved aside after failing max_tries times */
 } dj_ingest_pass;
 
 /*
@@ -119,7 +131,12 @@ typedef struct dj_ingest_pass {
  * read each (at most cfg->max_size + 1 bytes: a longer one is refused),
  * ingest it, and confirm it in the mailbox once its transaction
  * committed.  The pass stops at the first temporary failure (mailbox or
- * database), leaving the rest for the next pass.  Returns DJ_MAIL_OK, or
+ * database), leaving the rest for the next pass, so messages are handled
+ * strictly in arrival order.  Poison messages: a message that fails for
+ * another reason than a busy database (a bug it triggers) is counted in
+ * the mail_failures table; at its max_tries-th failure it is moved aside
+ * (dj_fetch_quarantine), the admin is mailed once, and the pass goes on
+ * with the next message.  Returns DJ_MAIL_OK, or
  * the failure with a reason in err.
  */
 dj_mail_status dj_ingest_fetch(dj_judge *j, const dj_ingest_config *cfg,

@@ -178,6 +178,19 @@ dj_mail_status dj_fetch_confirm(dj_fetcher *f, const char *id, char *err,
     }
 }
 
+dj_mail_status dj_fetch_quarantine(dj_fetcher *f, const char *id, char *err,
+                                   size_t errlen)
+{
+    switch (f->cfg.kind) {
+    case DJ_FETCH_IMAP:
+        return dj_imap_quarantine(f, id, err, errlen);
+    case DJ_FETCH_POP3:
+        return DJ_MAIL_OK; /* left in the maildrop; the caller skips it */
+    default:
+        return dj_maildir_quarantine(&f->md, id, err, errlen);
+    }
+}
+
 /* The modification stamp of new/: it changes with every delivery. */
 static bool new_stamp(const dj_fetcher *f, struct timespec *ts)
 {

@@ -89,6 +89,15 @@ dj_mail_status dj_fetch_confirm(dj_fetcher *f, const char *id, char *err,
                                 size_t errlen);
 
 /*
+ * Move message id aside: a message the caller failed on too often.
+ * Maildir: into the folder .Quarantine; IMAP: \Seen and the keyword
+ * $DipjudgeQuarantine (never deleted); POP3: nothing (a maildrop has no
+ * folders): the message stays, and the caller must skip it from now on.
+ */
+dj_mail_status dj_fetch_quarantine(dj_fetcher *f, const char *id, char *err,
+                                   size_t errlen);
+
+/*
  * Wait up to timeout_ms for new mail.  IMAP with IDLE returns as soon as
  * the server reports a change (*woken true); IMAP without IDLE, POP3
  * (after ending the session, which applies its DELEs) and Maildir (watching

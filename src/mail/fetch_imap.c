@@ -404,6 +404,53 @@ dj_mail_status dj_imap_confirm(dj_fetcher *f, const char *id, char *err,
     return DJ_MAIL_OK;
 }
 
+/* Moved aside: \Seen (so it is not listed again) and the keyword
+ * $DipjudgeQuarantine, never \Deleted: it stays for the admin to read. */
+dj_mail_status dj_imap_quarantine(dj_fetcher *f, const char *id, char *err,
+                                  size_t errlen)
+{
+    uint32_t uid;
+    dj_mail_status st = imap_connect(f, err, errlen);
+    if (st == DJ_MAIL_OK)
+        st = parse_id(f, id, &uid, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    struct mailimap_flag_list *flags = mailimap_flag_list_new_empty();
+    struct mailimap_flag *seen = mailimap_flag_new_seen();
+    char *word = strdup("$DipjudgeQuarantine");
+    struct mailimap_flag *kw = word ? mailimap_flag_new_flag_keyword(word)
+                                    : NULL;
+    if (!kw)
+        free(word);
+    bool ok = flags && seen && kw;
+    if (ok && mailimap_flag_list_add(flags, seen) == MAILIMAP_NO_ERROR)
+        seen = NULL;
+    else
+        ok = false;
+    if (ok && mailimap_flag_list_add(flags, kw) == MAILIMAP_NO_ERROR)
+        kw = NULL;
+    else
+        ok = false;
+    struct mailimap_store_att_flags *att =
+        ok ? mailimap_store_att_flags_new_add_flags_silent(flags) : NULL;
+    if (!att && flags)
+        mailimap_flag_list_free(flags);
+    if (seen)
+        mailimap_flag_free(seen);
+    if (kw)
+        mailimap_flag_free(kw);
+    struct mailimap_set *set = mailimap_set_new_single(uid);
+    int r = set && att ? mailimap_uid_store(session_of(f), set, att)
+                       : MAILIMAP_ERROR_MEMORY;
+    if (att)
+        mailimap_store_att_flags_free(att);
+    if (set)
+        mailimap_set_free(set);
+    if (r != MAILIMAP_NO_ERROR)
+        return imap_fail(f, r, "STORE", err, errlen);
+    return DJ_MAIL_OK;
+}
+
 /* IDLE until the server speaks or timeout_ms passes. */
 static dj_mail_status idle_wait(dj_fetcher *f, int timeout_ms, bool *woken,
                                 char *err, size_t errlen)

@@ -37,6 +37,8 @@ dj_mail_status dj_imap_read(dj_fetcher *f, const char *id, size_t max,
                             size_t errlen);
 dj_mail_status dj_imap_confirm(dj_fetcher *f, const char *id, char *err,
                                size_t errlen);
+dj_mail_status dj_imap_quarantine(dj_fetcher *f, const char *id, char *err,
+                                  size_t errlen);
 dj_mail_status dj_imap_wait(dj_fetcher *f, int timeout_ms, bool *woken,
                             char *err, size_t errlen);
 void dj_imap_disconnect(dj_fetcher *f, bool polite);

@@ -535,6 +535,38 @@ dj_mail_status dj_maildir_mark_done(const dj_maildir *md, const char *id,
     return DJ_MAIL_OK;
 }
 
+dj_mail_status dj_maildir_quarantine(const dj_maildir *md, const char *id,
+                                     char *err, size_t errlen)
+{
+    const char *sub;
+    char name[DJ_MAILDIR_ID_MAX], folder[DJ_MAILDIR_PATH_MAX + 32];
+    char from[SUBDIR_PATH_MAX], to[SUBDIR_PATH_MAX];
+    dj_mail_status st = find_message(md, id, &sub, name, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    dj_maildir q;
+    if (!path_fmt(folder, sizeof folder, "%s/%s", md->path,
+                  DJ_MAILDIR_QUARANTINE))
+        return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL, "path too long");
+    st = dj_maildir_open(&q, folder, true, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    if (!path_fmt(from, sizeof from, "%s/%s/%s", md->path, sub, name) ||
+        !path_fmt(to, sizeof to, "%s/new/%s", q.path, name))
+        return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
+                            "message name too long");
+    if (rename(from, to) != 0)
+        return dj_mail_fail(err, errlen,
+                            errno == ENOENT ? DJ_MAIL_GONE : DJ_MAIL_TEMPFAIL,
+                            "move %s aside: %s", id, strerror(errno));
+    char qnew[DJ_MAILDIR_PATH_MAX + 8];
+    if (!path_fmt(qnew, sizeof qnew, "%s/new", q.path) || sync_dir(qnew) != 0 ||
+        sync_subdir(md, sub) != 0)
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "sync %s: %s",
+                            md->path, strerror(errno));
+    return DJ_MAIL_OK;
+}
+
 dj_mail_status dj_maildir_clean_tmp(const dj_maildir *md, int64_t older_than,
                                     int *removed, char *err, size_t errlen)
 {

@@ -81,6 +81,16 @@ dj_mail_status dj_maildir_mark_done(const dj_maildir *md, const char *id,
                                     char *err, size_t errlen);
 
 /*
+ * Move message id aside, into the Maildir++ folder .Quarantine (its own
+ * tmp/, new/ and cur/, made when missing), where a mail program shows it
+ * as a folder: a message the judge failed on too often.  GONE when it
+ * does not exist.
+ */
+#define DJ_MAILDIR_QUARANTINE ".Quarantine"
+dj_mail_status dj_maildir_quarantine(const dj_maildir *md, const char *id,
+                                     char *err, size_t errlen);
+
+/*
  * Remove files in tmp/ last modified more than older_than seconds ago:
  * deliveries interrupted by a crash (the Maildir convention suggests
  * 36 hours, DJ_MAILDIR_TMP_AGE).  *removed (may be NULL) counts them.

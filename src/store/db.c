@@ -33,12 +33,21 @@ int dj_store_fail(dj_store *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s->err, sizeof s->err, fmt, ap);
     va_end(ap);
+    s->busy = false;
     return -1;
 }
 
 static int fail_db(dj_store *s, const char *what)
 {
-    return dj_store_fail(s, "database: %s: %s", what, sqlite3_errmsg(s->db));
+    int code = sqlite3_errcode(s->db) & 0xff;
+    dj_store_fail(s, "database: %s: %s", what, sqlite3_errmsg(s->db));
+    s->busy = code == SQLITE_BUSY || code == SQLITE_LOCKED;
+    return -1;
+}
+
+bool dj_store_busy(const dj_store *s)
+{
+    return s && s->busy;
 }
 
 void dj_store_crash_at(dj_store *s, long n)

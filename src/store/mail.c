@@ -132,3 +132,45 @@ int dj_store_press_add(dj_store *s, int64_t game_id, int64_t phase_id,
                    author ? author : "", to_powers ? to_powers : "", grey,
                    body);
 }
+
+int dj_store_mail_failure(dj_store *s, const char *mailbox_id,
+                          const char *error, int64_t now, int64_t prune_before,
+                          int *tries)
+{
+    if (st_exec(s, "DELETE FROM mail_failures WHERE last_at < ?", "I",
+                prune_before) < 0 ||
+        st_exec(s,
+                "INSERT INTO mail_failures (mailbox_id, tries, first_at,"
+                " last_at, last_error) VALUES (?, 1, ?, ?, ?)"
+                " ON CONFLICT (mailbox_id) DO UPDATE SET tries = tries + 1,"
+                " last_at = excluded.last_at,"
+                " last_error = excluded.last_error",
+                "sIIs", mailbox_id, now, now, error ? error : "") < 0)
+        return -1;
+    int64_t n = 0;
+    if (st_query_int(s, &n,
+                     "SELECT tries FROM mail_failures WHERE mailbox_id = ?",
+                     "s", mailbox_id) < 0)
+        return -1;
+    *tries = (int)n;
+    return 0;
+}
+
+int dj_store_mail_quarantined(dj_store *s, const char *mailbox_id,
+                              int64_t now)
+{
+    return st_exec(s,
+                   "UPDATE mail_failures SET quarantined_at = ?"
+                   " WHERE mailbox_id = ?",
+                   "Is", now, mailbox_id);
+}
+
+int dj_store_mail_is_quarantined(dj_store *s, const char *mailbox_id)
+{
+    int64_t n = 0;
+    int rc = st_query_int(s, &n,
+                          "SELECT count(*) FROM mail_failures WHERE"
+                          " mailbox_id = ? AND quarantined_at IS NOT NULL",
+                          "s", mailbox_id);
+    return rc < 0 ? -1 : n > 0;
+}

@@ -53,6 +53,22 @@ int dj_store_picture_add(dj_store *s, int64_t phase_id, const char *filename,
                          const char *content_type, const void *data,
                          size_t len, int64_t *id);
 
+/*
+ * An incoming message (by its mailbox id) failed for a reason other than a
+ * busy database: count it (rows older than `prune_before` go); *tries is
+ * its count now.
+ */
+int dj_store_mail_failure(dj_store *s, const char *mailbox_id,
+                          const char *error, int64_t now, int64_t prune_before,
+                          int *tries);
+
+/* Record that the message was moved aside. */
+int dj_store_mail_quarantined(dj_store *s, const char *mailbox_id,
+                              int64_t now);
+
+/* Was it moved aside before?  1 yes, 0 no, -1 error. */
+int dj_store_mail_is_quarantined(dj_store *s, const char *mailbox_id);
+
 /* Mail of one game (0: all), in order; state NULL for every state. */
 int dj_store_outbox_list(dj_store *s, int64_t game_id, const char *state,
                          dj_outbox_rec **out, int *n);

@@ -365,6 +365,20 @@ static const char *const MIGRATION_7[] = {
     " (game, target, at)",
     NULL};
 
+/* Incoming messages that failed for a reason other than a busy database:
+ * counted per mailbox id, so that after a bounded number of tries one is
+ * moved aside and the queue goes on (issue 9). */
+static const char *const MIGRATION_8[] = {
+    "CREATE TABLE mail_failures ("
+    " mailbox_id TEXT PRIMARY KEY,"
+    " tries INTEGER NOT NULL DEFAULT 0,"
+    " first_at INTEGER NOT NULL,"
+    " last_at INTEGER NOT NULL,"
+    " last_error TEXT NOT NULL DEFAULT '',"
+    " quarantined_at INTEGER"
+    ")",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -374,6 +388,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_5,
     MIGRATION_6,
     MIGRATION_7,
+    MIGRATION_8,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

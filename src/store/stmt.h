@@ -27,6 +27,7 @@ struct dj_store {
     int depth;        /* open levels: 1 the transaction, 2.. savepoints */
     long crash_at;    /* fault injection: crash at this write point */
     long writes;      /* write points passed so far */
+    bool busy;        /* the last failure: another writer held the lock */
 };
 
 /* Prepare `sql` and bind the arguments; NULL (error recorded) on failure. */

@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #define DJ_STORE_NOTFOUND 1
-#define DJ_STORE_SCHEMA_VERSION 7
+#define DJ_STORE_SCHEMA_VERSION 8
 #define DJ_STORE_BUSY_MS 30000  /* how long to wait for another writer */
 
 typedef struct dj_store dj_store;
@@ -55,6 +55,10 @@ void dj_store_close(dj_store *s);
 
 /* The message of the last failure. */
 const char *dj_store_error(const dj_store *s);
+
+/* Was the last failure a busy database (another writer held the lock past
+ * the busy timeout), rather than anything else? */
+bool dj_store_busy(const dj_store *s);
 
 /* Record a failure message (printf-style) for dj_store_error(); returns -1. */
 int dj_store_fail(dj_store *s, const char *fmt, ...)

@@ -9,6 +9,7 @@
  *   djmail list    SOURCE                       ids, one per line
  *   djmail read    SOURCE ID [--max N]          raw bytes to stdout
  *   djmail confirm SOURCE ID
+ *   djmail quarantine SOURCE ID  (move a message aside, as judged does)
  *   djmail wait    SOURCE --ms N                "woken" or "timeout"
  *
  * TRANSPORT: --smtp HOST:PORT [--user U --password P] [--tls MODE]
@@ -44,7 +45,7 @@ typedef struct opts {
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: djmail send|rawsend|list|read|confirm|wait "
+    fprintf(stderr, "usage: djmail send|rawsend|list|read|confirm|quarantine|wait "
                     "[options] (see djmail.c)\n");
     return 2;
 }
@@ -276,6 +277,8 @@ static dj_mail_status run_fetch(const opts *o, dj_fetcher *f, char *err,
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL, "no message id");
     if (strcmp(o->cmd, "confirm") == 0)
         return dj_fetch_confirm(f, o->id, err, errlen);
+    if (strcmp(o->cmd, "quarantine") == 0)
+        return dj_fetch_quarantine(f, o->id, err, errlen);
     dj_buf b;
     bool trunc = false;
     dj_buf_init(&b);
@@ -312,7 +315,8 @@ int main(int argc, char **argv)
     if (strcmp(o.cmd, "send") == 0 || strcmp(o.cmd, "rawsend") == 0)
         return cmd_send(&o, strcmp(o.cmd, "rawsend") == 0);
     if (strcmp(o.cmd, "list") == 0 || strcmp(o.cmd, "read") == 0 ||
-        strcmp(o.cmd, "confirm") == 0 || strcmp(o.cmd, "wait") == 0)
+        strcmp(o.cmd, "confirm") == 0 || strcmp(o.cmd, "wait") == 0 ||
+        strcmp(o.cmd, "quarantine") == 0)
         return cmd_fetch(&o);
     return usage();
 }

@@ -9,7 +9,9 @@
 #     power, other addresses are refused without their password being
 #     looked at, and the master is told once, not per attempt;
 #   - amplification: a short mail of many commands gets a reply within
-#     its size budget, the rest not run.
+#     its size budget, the rest not run;
+#   - poison messages: a message the judge keeps failing on is moved aside
+#     after three tries, the admin is mailed once, the queue goes on.
 # Ends with "N passed, N failed".
 #
 set -u
@@ -96,5 +98,48 @@ has "of 16 KB"
 printf 'limits: { max_reply_size = 100; };\n' >"$T/bad.conf"
 $J --config "$T/bad.conf" list >"$T/out" 2>&1
 check "a budget below 16 KB is refused" grep -q "bad.conf:1:" "$T/out"
+
+# ---- poison messages: moved aside after three tries, the queue goes on ------------
+# judged on a Maildir inbox; DIPJUDGE_TEST_POISON makes a message carrying
+# the marker fail the way a bug in the judge would (not a busy database).
+P=$T/poison
+mkdir -p "$P/mail/in/new" "$P/mail/in/cur" "$P/mail/in/tmp"
+printf 'admin_address = "admin@h.example";\n' >"$P/judge.conf"
+drop() # N FROM BODY: a message delivered at second N
+{
+    printf 'From: %s\nTo: judge@localhost\nSubject: m%s\nMessage-ID: <p%s@x.example>\n\n%s\n' \
+        "$2" "$1" "$1" "$3" >"$P/mail/in/new/170000000$1.M1P1.test"
+}
+drop 1 a@x.example "LIST h"
+drop 2 mallory@x.example "LIST h POISON-PILL"
+drop 3 b@x.example "LIST h"
+jd() { (cd "$P" && DIPJUDGE_TEST_POISON=POISON-PILL "$B/judged" \
+    --config judge.conf --db "$T/judge.db" --maps "$S/maps" --quiet once \
+    --no-tick) 2>>"$T/judged.log"; }
+in_new() { ls "$P/mail/in/new" | grep -c "^170000000$1\." ; }
+jd
+check "pass 1: the message before it is handled" [ "$(in_new 1)" = 0 ]
+check "pass 1: the poison stays, and what follows waits (arrival order)" \
+    [ "$(in_new 2)" = 1 ] && [ "$(in_new 3)" = 1 ]
+jd
+check "pass 2: still waiting" [ "$(in_new 2)" = 1 ] && [ "$(in_new 3)" = 1 ]
+check "tries counted" [ "$(sql "SELECT tries FROM mail_failures")" = 2 ]
+jd
+check "pass 3: the poison is moved aside" [ "$(in_new 2)" = 0 ] &&
+    [ -f "$P/mail/in/.Quarantine/new/1700000002.M1P1.test" ]
+check "and the queue goes on" [ "$(in_new 3)" = 0 ]
+check "b's message was answered" [ "$(sql "SELECT count(*) FROM outbox
+    WHERE recipients = 'b@x.example'")" = 1 ]
+check "the poison's sender got no answer" [ "$(sql "SELECT count(*) FROM
+    outbox WHERE recipients = 'mallory@x.example'")" = 0 ]
+check "the admin was mailed once" [ "$(sql "SELECT count(*) FROM outbox
+    WHERE recipients = 'admin@h.example' AND subject LIKE '%moved aside'")" = 1 ]
+sql "SELECT body FROM outbox WHERE subject LIKE '%moved aside'" >"$T/out"
+has "from:       mallory@x.example"
+has "the test's poison marker"
+check "judged logged it" grep -q "moved aside" "$T/judged.log"
+jd
+check "a fourth pass does not mail the admin again" [ "$(sql "SELECT count(*)
+    FROM outbox WHERE subject LIKE '%moved aside'")" = 1 ]
 
 checks_done

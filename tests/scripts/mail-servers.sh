@@ -145,6 +145,17 @@ check "confirm twice is harmless" test $? -eq 0
 imap p1 read "99999999.1" >/dev/null 2>&1
 check "stale UIDVALIDITY id is gone" test $? -eq 3
 
+# ---- IMAP quarantine: flagged, seen, never deleted ---------------------------
+"$DJMAIL" send "${SMTP[@]}" --from "judge@$D" --to "p1@$D" --subject poison \
+    --body y >/dev/null
+check "delivered to p1 again" wait_mail p1 1
+id=$(first_id p1 imap)
+check "IMAP quarantine" imap p1 quarantine "$id"
+check "a message moved aside is not listed again" test "$(count_ids p1 imap)" -eq 0
+check "it is kept, flagged \$DipjudgeQuarantine and seen" \
+    bash -c 'grep -l "^Subject: poison" "$1"/mail/p1/Maildir/cur/* | grep -q ":2,.*S" &&
+        grep -rq "DipjudgeQuarantine" "$1"/mail/p1/Maildir/dovecot-keywords' _ "$DIR"
+
 # ---- IMAP expunge mode ---------------------------------------------------
 "$DJMAIL" send "${SMTP[@]}" --from "judge@$D" --to "p4@$D" --subject x \
     --body y >/dev/null

@@ -119,7 +119,8 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE outbox DROP COLUMN message_id;"
                           "ALTER TABLE outbox DROP COLUMN in_reply_to;"
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
-                          /* version 6's (7's table went above) */
+                          /* version 8's, 6's (7's table went above) */
+                          "DROP TABLE mail_failures;"
                           "DROP TRIGGER reply_picture_done;"
                           "ALTER TABLE outbox DROP COLUMN picture_id;"
                           "DROP TABLE pictures;"
@@ -183,7 +184,8 @@ static void test_migrate_from_3(void)
                           " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
                           " WHERE name IN ('participants', 'orders');"
                           "PRAGMA writable_schema = OFF;"
-                          /* version 7's and 6's */
+                          /* version 8's, 7's and 6's */
+                          "DROP TABLE mail_failures;"
                           "DROP INDEX signon_failures_target;"
                           "ALTER TABLE signon_failures DROP COLUMN target;"
                           "DROP TRIGGER reply_picture_done;"
