@@ -17,7 +17,7 @@ set -euo pipefail
 # Building and running judgectl and judged.
 BUILD_PACKAGES=(build-essential autoconf automake libtool pkg-config
                 libetpan-dev libsqlite3-dev libconfig-dev libcrypt-dev
-                libcairo2-dev libpng-dev tzdata)
+                libcairo2-dev libpng-dev libfontconfig-dev tzdata)
 # The tests: sanitizers, valgrind, SQL and picture checks, and the private
 # Postfix and Dovecot of the mail tests.
 TEST_PACKAGES=(valgrind clang libclang-rt-dev sqlite3 libxml2-utils

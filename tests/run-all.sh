@@ -160,7 +160,8 @@ if [[ "${DJ_SKIP_VALGRIND:-0}" != 1 ]]; then
     else
         vg="valgrind -q --leak-check=full \
 --errors-for-leak-kinds=definite,indirect \
---show-leak-kinds=definite,indirect --error-exitcode=99"
+--show-leak-kinds=definite,indirect --error-exitcode=99 \
+--suppressions=$TOP/tests/valgrind.supp"
         # The unit programs and the case suites (not the shell tests).
         tests=$(cd build && make --no-print-directory -s print-valgrind-tests)
         (cd build &&

@@ -8,6 +8,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,9 +67,31 @@ void dj_render_size(const dj_geo *geo, int npowers, int *width, int *height)
     *height = (int)(DRAW_TITLE_BAND + geo->height + rows * DRAW_LEGEND_ROW + 8);
 }
 
+/*
+ * cairo and fontconfig (which cairo loads to draw text) keep process-wide
+ * caches that are never freed unless asked: a program that drew a picture
+ * would end with them in LeakSanitizer's and valgrind's reports.  So the
+ * first picture a process draws registers their release at exit — the one
+ * piece of process-wide state in this room, and it belongs to the
+ * libraries, not to us.
+ */
+static void release_libraries(void)
+{
+    cairo_debug_reset_static_data();
+    FcFini();
+}
+
+static void release_at_exit(void)
+{
+    static bool registered;
+    if (!registered)
+        registered = atexit(release_libraries) == 0;
+}
+
 int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
                       dj_picture *out, char *err, size_t errlen)
 {
+    release_at_exit();
     out->data = NULL;
     out->len = 0;
     if (!req->map || !req->geo || !req->pos || req->geo->nlocs != req->map->nlocs) {

@@ -22,7 +22,6 @@
 #include "testlib.h"
 
 #include <cairo.h>
-#include <fontconfig/fontconfig.h>
 
 static const dj_map *map;
 static const dj_geo *geo;
@@ -495,8 +494,6 @@ int main(int argc, char **argv)
     dj_geo_free(g);
     dj_map_free(m);
     /* Cairo's font caches and fontconfig's configuration live for the
-     * process: freed here so the sanitizers and valgrind see no leak. */
-    cairo_debug_reset_static_data();
-    FcFini();
+     * process: the render room frees them at exit (render/picture.c). */
     return test_summary();
 }
