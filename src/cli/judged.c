@@ -682,9 +682,9 @@ static void print_config(const judged *d)
            m->out.password[0] ? "(set)" : "", m->out.helo, m->out.timeout);
     printf("limits           max_message_size=%d max_lines=%d "
            "max_reply_size=%d message_tries=%d reply_limit=%d "
-           "reply_window=%ds\n",
+           "reply_window=%ds keep_mail=%ds\n",
            m->max_message_size, m->max_lines, m->max_reply_size,
-           m->message_tries, m->reply_limit, m->reply_window);
+           m->message_tries, m->reply_limit, m->reply_window, m->keep_mail);
     printf("retry            attempts=%d delay=%ds max_delay=%ds\n",
            m->retry_attempts, m->retry_delay, m->retry_max_delay);
 }

@@ -37,6 +37,7 @@ void dj_config_defaults(dj_config *c)
     m->max_lines = 2000;
     m->max_reply_size = 1 << 20;
     m->message_tries = 3;
+    m->keep_mail = 90 * 86400;
     m->reply_limit = 30;
     m->reply_window = 3600;
     m->retry_attempts = 8;
@@ -279,6 +280,8 @@ static int read_limits(reader *r, const config_setting_t *s, void *target)
         return get_int(r, s, &m->max_message_size, 1024, 256 << 20);
     if (strcmp(name, "max_lines") == 0)
         return get_int(r, s, &m->max_lines, 10, 1000000);
+    if (strcmp(name, "keep_mail") == 0)
+        return get_seconds(r, s, &m->keep_mail, 0, 3650 * 86400);
     if (strcmp(name, "message_tries") == 0)
         return get_int(r, s, &m->message_tries, 1, 100);
     if (strcmp(name, "max_reply_size") == 0)

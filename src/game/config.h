@@ -70,6 +70,8 @@ typedef struct dj_mail_settings {
     int max_lines;              /* lines of a message's text */
     int max_reply_size;         /* bytes of one reply's text (a budget) */
     int message_tries;          /* failures before a message is moved aside */
+    int keep_mail;              /* seconds the mail log and sent mail are
+                                   kept; 0: for ever */
     int reply_limit;            /* replies per sender per window; 0: no cap */
     int reply_window;           /* seconds */
     int retry_attempts;         /* sending attempts before giving up */

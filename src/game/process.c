@@ -712,6 +712,34 @@ fail:
     return -1;
 }
 
+/*
+ * The mail log and the outbox's sent (or given-up) mail older than
+ * judge.conf's keep_mail go, so the database does not grow forever; the
+ * games' history (phases, orders, results, pictures, press) stays.  One
+ * transaction, at the end of each tick.
+ */
+static int prune_mail(dj_judge *j, dj_buf *out)
+{
+    int64_t keep = j->cfg.mail.keep_mail;
+    if (keep <= 0)
+        return 0;
+    int logs = 0, mails = 0;
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    if (dj_store_prune_mail(j->store, j->now - keep, &logs, &mails) < 0 ||
+        dj_store_commit(j->store) < 0) {
+        judge_store_fail(j);
+        dj_store_rollback(j->store);
+        return -1;
+    }
+    if (logs || mails)
+        dj_buf_printf(out, "pruned %d mail log row%s and %d sent mail%s older "
+                           "than %lld days\n",
+                      logs, logs == 1 ? "" : "s", mails, mails == 1 ? "" : "s",
+                      (long long)(keep / 86400));
+    return 0;
+}
+
 int dj_judge_tick(dj_judge *j, dj_buf *out, int *processed)
 {
     *processed = 0;
@@ -736,6 +764,10 @@ int dj_judge_tick(dj_judge *j, dj_buf *out, int *processed)
         dj_buf_free(&part);
     }
     free(games);
+    if (prune_mail(j, out) < 0 && rc == 0) {
+        rc = -1;
+        snprintf(last_err, sizeof last_err, "%s", dj_judge_error(j));
+    }
     if (rc < 0)
         snprintf(j->err, sizeof j->err, "%s", last_err);
     return rc;

@@ -174,3 +174,15 @@ int dj_store_mail_is_quarantined(dj_store *s, const char *mailbox_id)
                           "s", mailbox_id);
     return rc < 0 ? -1 : n > 0;
 }
+
+int dj_store_prune_mail(dj_store *s, int64_t before, int *logs, int *mails)
+{
+    if (st_exec_changes(s, logs,
+                        "DELETE FROM maillog WHERE received_at < ?", "I",
+                        before) < 0)
+        return -1;
+    return st_exec_changes(s, mails,
+                           "DELETE FROM outbox WHERE state IN ('sent',"
+                           " 'failed') AND created_at < ?",
+                           "I", before);
+}

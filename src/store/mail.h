@@ -69,6 +69,12 @@ int dj_store_mail_quarantined(dj_store *s, const char *mailbox_id,
 /* Was it moved aside before?  1 yes, 0 no, -1 error. */
 int dj_store_mail_is_quarantined(dj_store *s, const char *mailbox_id);
 
+/*
+ * Delete mail-log rows received, and sent or given-up outbox rows made,
+ * before `before`; how many in *logs and *mails.  (Queued mail stays.)
+ */
+int dj_store_prune_mail(dj_store *s, int64_t before, int *logs, int *mails);
+
 /* Mail of one game (0: all), in order; state NULL for every state. */
 int dj_store_outbox_list(dj_store *s, int64_t game_id, const char *state,
                          dj_outbox_rec **out, int *n);

@@ -11,7 +11,9 @@
 #   - amplification: a short mail of many commands gets a reply within
 #     its size budget, the rest not run;
 #   - poison messages: a message the judge keeps failing on is moved aside
-#     after three tries, the admin is mailed once, the queue goes on.
+#     after three tries, the admin is mailed once, the queue goes on;
+#   - growth: the mail log and sent mail older than keep_mail are pruned
+#     at each tick, the games' history kept.
 # Ends with "N passed, N failed".
 #
 set -u
@@ -141,5 +143,23 @@ check "judged logged it" grep -q "moved aside" "$T/judged.log"
 jd
 check "a fourth pass does not mail the admin again" [ "$(sql "SELECT count(*)
     FROM outbox WHERE subject LIKE '%moved aside'")" = 1 ]
+
+# ---- the mail log and sent mail do not grow forever ---------------------------------
+results_before=$(sql "SELECT count(*) FROM results")
+old=$((GAME_T0 - 100 * 86400))
+sql "INSERT INTO maillog (message_id, received_at, sender, outcome)
+     VALUES ('<old@x>', $old, 'old@x.example', 'ok');
+     INSERT INTO outbox (kind, recipients, subject, body, state, created_at)
+     VALUES ('reply', 'old@x.example', 'old', 'old', 'sent', $old),
+            ('reply', 'old@x.example', 'old', 'old', 'queued', $old)"
+$J tick >"$T/out" 2>&1
+has "pruned 1 mail log row and 1 sent mail older than 90 days"
+check "old mail-log rows go" [ "$(sql "SELECT count(*) FROM maillog
+    WHERE message_id = '<old@x>'")" = 0 ]
+check "queued mail stays, however old" [ "$(sql "SELECT count(*) FROM outbox
+    WHERE recipients = 'old@x.example'")" = 1 ]
+check "recent mail stays" [ "$(sql "SELECT count(*) FROM outbox
+    WHERE recipients = 'b@x.example'")" = 1 ]
+check "game history stays" [ "$(sql "SELECT count(*) FROM results")" = "$results_before" ]
 
 checks_done
