@@ -9,8 +9,10 @@
 #   1. the administrator creates game "demo" with judgectl;
 #   2. seven scripted players mail JOIN: each message is an RFC 5322 file
 #      dropped into mail/in/new, as a mail system would deliver it;
-#      `judged once` reads them, answers into mail/out, and the game
-#      starts when the seventh joins;
+#      `judged once` reads them and answers each with a code (an address
+#      must show it receives mail before it joins); each player mails
+#      CONFIRM and the code back, and the game starts when the seventh
+#      has;
 #   3. for each phase of the year 1901 (contrib/demo: the openings, a Fall
 #      in which the neutral centres change hands and a Turkish army is
 #      dislodged, its retreat, the builds) every player with orders mails
@@ -89,9 +91,16 @@ step "The administrator creates game 'demo' (master: the GM)"
 $J create demo --master "$(addr GM)" >/dev/null
 $J join demo "$(addr GM)" --master --password "$(pw GM)"
 
-step "Seven players mail JOIN; judged answers and starts the game"
+step "Seven players mail JOIN; judged answers each with a code to confirm"
 for p in "${POWERS[@]}"; do
     echo "JOIN $p@demo $(pw "$p")" | drop "$p" "joining"
+done
+once
+step "Each player answers with CONFIRM and the code; the game starts"
+for p in "${POWERS[@]}"; do
+    reply=$(grep -l "^To: $(addr "$p")\$" mail/out/new/* | head -n 1)
+    code=$(sed -n 's/^ *CONFIRM \([a-z0-9]*\)$/\1/p' "$reply" | head -n 1)
+    echo "CONFIRM $code" | drop "$p" "Re: dipjudge:demo - Reply"
 done
 once
 $J list

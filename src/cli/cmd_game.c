@@ -295,7 +295,7 @@ int cmd_create(int argc, char **argv)
                             (const char *const *)a.pos + 1, a.npos - 1, &out);
     if (rc == 0 && password) {
         /* the master's password in the same step (one participant row) */
-        dj_join_request req = {master, NULL, NULL, password, "master"};
+        dj_join_request req = {master, NULL, NULL, password, "master", NULL};
         rc = dj_game_join(j, a.pos[0], &req, &out);
     }
     return finish(j, argv[0], rc, &out);

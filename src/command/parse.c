@@ -619,6 +619,12 @@ static void parse_words(const words *ws, cmd *c)
         parse_game_password(ws, c, CMD_OBSERVE);
     else if (word_is(w, "TAKEOVER"))
         parse_game_password(ws, c, CMD_TAKEOVER);
+    else if (word_is(w, "CONFIRM")) {
+        if (ws->n != 2 || !copy_word(c->arg, sizeof c->arg, ws->w[1]))
+            bad(c, "%s", "CONFIRM takes the code the judge mailed you");
+        else
+            c->kind = CMD_CONFIRM;
+    }
     else if (word_is(w, "CREATE"))
         parse_game_password(ws, c, CMD_CREATE);
     else if (word_is(w, "SIGNON"))
@@ -797,6 +803,7 @@ static bool subject_command(const char *subject)
 {
     static const char *const allowed[] = {"HELP", "LIST", "HISTORY",
                                           "SUMMARY", "MAP", "JOIN", "OBSERVE",
+                                          "CONFIRM",
                                           "CREATE", "SIGNON", NULL};
     char word[16];
     size_t i = 0;
@@ -890,7 +897,7 @@ const char *cmd_name(cmd_kind kind)
         [CMD_START] = "START",         [CMD_BECOME] = "BECOME",
         [CMD_EJECT] = "EJECT",         [CMD_REPLACE] = "REPLACE",         [CMD_TERMINATE] = "TERMINATE",
         [CMD_SETTING] = "SET",         [CMD_MAP] = "MAP",
-        [CMD_TAKEOVER] = "TAKEOVER",
+        [CMD_TAKEOVER] = "TAKEOVER",   [CMD_CONFIRM] = "CONFIRM",
         [CMD_MAPFORMAT] = "SET MAP",
     };
     return kind >= 0 && kind < CMD_KIND_COUNT && names[kind] ? names[kind]

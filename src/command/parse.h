@@ -83,6 +83,7 @@ typedef enum cmd_kind {
     CMD_SETTING,   /* SET KEY VALUE, SET KEY=VALUE, SET DEADLINE ... */
     CMD_MAP,       /* MAP [GAME] [PHASE]: the picture, attached */
     CMD_TAKEOVER,  /* TAKEOVER POWER@GAME PASSWORD: a power in disorder */
+    CMD_CONFIRM,   /* CONFIRM CODE: a JOIN, OBSERVE or CREATE happens */
     CMD_MAPFORMAT, /* SET MAP PNG|PDF|SVG|NONE: one's results picture */
     CMD_KIND_COUNT
 } cmd_kind;

@@ -402,16 +402,31 @@ static int run_join(session *s, const cmd *c, dj_buf *res)
 {
     if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
         return RUN_FAILED;
-    dj_join_request req = {0};
-    req.email = s->msg->from;
-    req.power = c->who[0] ? c->who : NULL;
-    req.password = c->password;
-    req.role = c->kind == CMD_OBSERVE ? "observer" : "player";
-    if (dj_game_join(s->j, c->game, &req, res) < 0)
+    /* Not yet: the address must show it receives mail (CONFIRM). */
+    if (dj_game_request_confirmation(s->j,
+                                     c->kind == CMD_OBSERVE ? "observe"
+                                                            : "join",
+                                     c->game, c->who[0] ? c->who : NULL,
+                                     s->msg->from, c->password, NULL,
+                                     res) < 0)
         return game_rc(s, -1);
     snprintf(s->game, sizeof s->game, "%s", c->game);
-    return game_rc(s, dj_game_notify_masters(s->j, c->game,
-                                             c->kind == CMD_OBSERVE
+    return RUN_OK;
+}
+
+/* CONFIRM code: a JOIN, OBSERVE or CREATE of this address happens now. */
+static int run_confirm(session *s, const cmd *c, dj_buf *res)
+{
+    dj_confirmed done;
+    if (dj_game_confirm(s->j, s->msg->from, c->arg, &done, res) < 0)
+        return game_rc(s, -1);
+    if (check_game(s, done.game) < 0)
+        return RUN_FAILED;
+    snprintf(s->game, sizeof s->game, "%s", done.game);
+    if (strcmp(done.action, "create") == 0)
+        return RUN_OK;
+    return game_rc(s, dj_game_notify_masters(s->j, done.game,
+                                             strcmp(done.action, "observe") == 0
                                                  ? "New observer"
                                                  : "New player",
                                              res->data));
@@ -425,34 +440,10 @@ static int run_create(session *s, const cmd *c, dj_buf *res)
                        "administrator");
     if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
         return RUN_FAILED;
-    char copy[CMD_LINE_MAX];
-    const char *settings[32];
-    int n = 0;
-    snprintf(copy, sizeof copy, "%s", c->arg);
-    char *save = NULL;
-    for (char *w = strtok_r(copy, " \t", &save); w;
-         w = strtok_r(NULL, " \t", &save)) {
-        if (n == 32)
-            return fail(s, "too many settings");
-        settings[n++] = w;
-    }
-    if (dj_game_create(s->j, c->game, NULL, NULL, settings, n, res) < 0)
+    if (dj_game_request_confirmation(s->j, "create", c->game, NULL,
+                                     s->msg->from, c->password, c->arg,
+                                     res) < 0)
         return game_rc(s, -1);
-    dj_join_request req = {0};
-    req.email = s->msg->from;
-    req.password = c->password;
-    req.role = "master";
-    dj_buf ignored;
-    dj_buf_init(&ignored);
-    int rc = dj_game_join(s->j, c->game, &req, &ignored);
-    dj_buf_free(&ignored);
-    if (rc < 0)
-        return game_rc(s, -1);
-    dj_buf_reset(res);
-    dj_buf_printf(res, "Game '%s' created, forming; you are its master "
-                       "(SIGNON M%s with your password).\n"
-                       "Players join it with JOIN %s PASSWORD.\n",
-                  c->game, c->game, c->game);
     snprintf(s->game, sizeof s->game, "%s", c->game);
     return RUN_OK;
 }
@@ -681,6 +672,7 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
     case CMD_SUMMARY: return game_rc(s, dj_game_summary(s->j, c->game, res));
     case CMD_MAP: return run_map(s, c, res);
     case CMD_TAKEOVER: return run_takeover(s, c, res);
+    case CMD_CONFIRM: return run_confirm(s, c, res);
     case CMD_MAPFORMAT:
         if (need_signon(s) < 0)
             return RUN_FAILED;

@@ -71,6 +71,8 @@ typedef struct dj_join_request {
     const char *power;     /* a power's name, or NULL: assigned at start */
     const char *password;  /* stored hashed; may be NULL */
     const char *role;      /* "player" (default), "observer", "master" */
+    const char *password_hash; /* already hashed (a confirmed mail request):
+                                  used when password is NULL */
 } dj_join_request;
 
 /*
@@ -362,6 +364,25 @@ int dj_game_map_for_mail(dj_judge *j, const char *game, const char *phase,
  */
 int dj_game_takeover(dj_judge *j, const char *game, const char *power,
                      const char *email, const char *password, dj_buf *out);
+
+/*
+ * JOIN, OBSERVE and CREATE by mail wait for the address to confirm
+ * (confirm.c): the request is checked in full, kept with a random code,
+ * and the code goes to out (for the reply).  action: "join", "observe",
+ * "create"; power and settings may be NULL.
+ */
+int dj_game_request_confirmation(dj_judge *j, const char *action,
+                                 const char *game, const char *power,
+                                 const char *email, const char *password,
+                                 const char *settings, dj_buf *out);
+
+/* CONFIRM code from email: the request happens now. */
+typedef struct dj_confirmed {
+    char action[12];   /* join, observe, create */
+    char game[64];
+} dj_confirmed;
+int dj_game_confirm(dj_judge *j, const char *email, const char *code,
+                    dj_confirmed *done, dj_buf *out);
 
 /* The session's actor (see dj_judge_set_actor) and configuration. */
 const char *dj_judge_actor(const dj_judge *j);

@@ -117,6 +117,20 @@ static uint64_t next_random(uint64_t *state)
 
 static int start_game(dj_judge *j, game_view *v, bool force, dj_buf *out);
 
+/* A joiner's password into hash: hashed now, or as hashed already (a
+ * confirmed mail request); neither leaves the hash as it was. */
+static int set_password(dj_judge *j, const dj_join_request *req, char *hash,
+                        size_t len)
+{
+    if (req->password && *req->password)
+        return dj_password_hash(req->password, hash, len) < 0
+                   ? judge_fail(j, "cannot hash the password")
+                   : 0;
+    if (req->password_hash && *req->password_hash)
+        snprintf(hash, len, "%s", req->password_hash);
+    return 0;
+}
+
 static int do_join(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const dj_join_request *req = arg;
@@ -139,18 +153,16 @@ static int do_join(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                 continue;
             /* Already the master (judgectl create --master): one row,
              * its password set now. */
-            if (req->password && *req->password &&
-                dj_password_hash(req->password, m->password_hash,
-                                 sizeof m->password_hash) < 0)
-                return judge_fail(j, "cannot hash the password");
+            if (set_password(j, req, m->password_hash,
+                             sizeof m->password_hash) < 0)
+                return -1;
             if (dj_store_participant_update(j->store, m) < 0)
                 return judge_store_fail(j);
             if (gv_log(j, v, "join", "master %s (password set)", m->email) < 0)
                 return -1;
             dj_buf_printf(out, "%s: %s is the master%s\n", v->g.name,
                           m->email,
-                          req->password && *req->password ? "; password set"
-                                                          : "");
+                          m->password_hash[0] ? "; password set" : "");
             return 0;
         }
     int power = -1;
@@ -183,10 +195,8 @@ static int do_join(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     snprintf(p.email, sizeof p.email, "%s", req->email);
     snprintf(p.status, sizeof p.status, "playing");
     p.joined_at = j->now;
-    if (req->password && *req->password &&
-        dj_password_hash(req->password, p.password_hash,
-                         sizeof p.password_hash) < 0)
-        return judge_fail(j, "cannot hash the password");
+    if (set_password(j, req, p.password_hash, sizeof p.password_hash) < 0)
+        return -1;
     if (dj_store_participant_insert(j->store, &p) < 0)
         return judge_store_fail(j);
     if (gv_reload_parts(j, v) < 0 ||

@@ -379,6 +379,26 @@ static const char *const MIGRATION_8[] = {
     ")",
     NULL};
 
+/* JOIN, OBSERVE and CREATE by mail wait for the address to prove it
+ * receives mail: the judge mails a code, and the action happens when the
+ * code comes back (issue 9). */
+static const char *const MIGRATION_9[] = {
+    "CREATE TABLE confirmations ("
+    " id INTEGER PRIMARY KEY,"
+    " code TEXT NOT NULL UNIQUE,"
+    " email TEXT NOT NULL,"
+    " action TEXT NOT NULL CHECK (action IN ('join', 'observe', 'create')),"
+    " game TEXT NOT NULL COLLATE NOCASE,"
+    " power TEXT NOT NULL DEFAULT '',"
+    " password_hash TEXT NOT NULL DEFAULT '',"
+    " settings TEXT NOT NULL DEFAULT '',"
+    " created_at INTEGER NOT NULL,"
+    " expires_at INTEGER NOT NULL"
+    ")",
+    "CREATE INDEX confirmations_game ON confirmations (game)",
+    "CREATE INDEX confirmations_email ON confirmations (email)",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -389,6 +409,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_6,
     MIGRATION_7,
     MIGRATION_8,
+    MIGRATION_9,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

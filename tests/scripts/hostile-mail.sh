@@ -13,7 +13,10 @@
 #   - poison messages: a message the judge keeps failing on is moved aside
 #     after three tries, the admin is mailed once, the queue goes on;
 #   - growth: the mail log and sent mail older than keep_mail are pruned
-#     at each tick, the games' history kept.
+#     at each tick, the games' history kept;
+#   - forged JOIN, OBSERVE, CREATE: nothing happens until the address sends
+#     back the code only it received; pending requests are capped per game
+#     and per address, and expire.
 # Ends with "N passed, N failed".
 #
 set -u
@@ -161,5 +164,55 @@ check "queued mail stays, however old" [ "$(sql "SELECT count(*) FROM outbox
 check "recent mail stays" [ "$(sql "SELECT count(*) FROM outbox
     WHERE recipients = 'b@x.example'")" = 1 ]
 check "game history stays" [ "$(sql "SELECT count(*) FROM results")" = "$results_before" ]
+
+# ---- forged JOIN, OBSERVE and CREATE: nothing until the address confirms ---------
+$J create f --master gm@f.example >/dev/null
+observers() { sql "SELECT count(*) FROM participants p JOIN games g ON
+    g.id = p.game_id WHERE g.name = '$1' AND p.role = '$2'"; }
+masters_told() { sql "SELECT count(*) FROM outbox WHERE recipients =
+    'gm@f.example' AND subject LIKE '%$1'"; }
+refused=0
+for i in $(seq 1 25); do
+    printf 'OBSERVE f watch-%d\n' "$i" | mail "forged$i@victim.example"
+    grep -q "too many requests wait for confirmation" "$T/out" &&
+        refused=$((refused + 1))
+done
+check "25 forged OBSERVEs: no observer" [ "$(observers f observer)" = 0 ]
+check "and no notice to the master" [ "$(masters_told 'New observer')" = 0 ]
+check "20 wait for their codes, 5 refused (the per-game cap)" \
+    [ "$(sql "SELECT count(*) FROM confirmations WHERE game = 'f'")" = 20 ] &&
+    [ "$refused" = 5 ]
+check "no password kept in the clear" \
+    sh -c "! sqlite3 '$T/judge.db' 'SELECT password_hash FROM confirmations' | grep -q watch-"
+$J create f2 >/dev/null
+for i in 1 2 3 4 5 6 7; do
+    printf 'JOIN f2 pw-%d-secret\n' "$i" | mail "bot$i@botnet.example"
+done
+check "seven forged JOINs neither fill nor start a game" \
+    [ "$(game_state f2)" = forming ] && [ "$(observers f2 player)" = 0 ]
+for g in f2 f3 f4 f5; do $J create $g >/dev/null 2>&1; done
+for g in f2 f3 f4 f5; do
+    printf 'JOIN %s pw-v-secret\n' "$g" | mail victim@victim.example
+done
+has "requests from your address already wait"
+check "three pending requests at most per address" [ "$(sql "SELECT count(*)
+    FROM confirmations WHERE email = 'victim@victim.example'")" = 3 ]
+# The real owner of an address confirms: then, and only then.
+printf 'OBSERVE f2 real-pw\n' | mail real@watch.example
+code=$(sed -n 's/^ *CONFIRM \([a-z0-9]*\)$/\1/p' "$T/out")
+printf 'CONFIRM %s\n' "$code" | mail someone@else.example
+has "no such code waits for your address"
+printf 'CONFIRM %s\n' "$code" | mail real@watch.example
+has "real@watch.example joined as observer"
+check "the confirmed observer is in" [ "$(observers f2 observer)" = 1 ]
+printf 'CONFIRM %s\n' "$code" | mail real@watch.example
+has "no such code waits for your address"
+# Codes expire after 48 hours.
+printf 'JOIN f5 late-pw\n' | mail late@x.example
+code=$(sed -n 's/^ *CONFIRM \([a-z0-9]*\)$/\1/p' "$T/out")
+printf 'CONFIRM %s\n' "$code" |
+    DIPJUDGE_NOW=$((GAME_T0 + 49 * 3600)) $J command --from late@x.example \
+    >"$T/out" 2>&1
+has "no such code waits for your address"
 
 checks_done

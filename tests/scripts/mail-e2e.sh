@@ -8,7 +8,8 @@
 #   - judgectl creates game "e2e" (master master@dipjudge.test);
 #   - `judged run` starts in the background, reading judge@ over IMAP
 #     (IDLE, STARTTLS when the servers offer it) and sending over SMTP;
-#   - seven players mail JOIN over SMTP (tests/mailserver/djmail rawsend:
+#   - seven players mail JOIN over SMTP, read the code in the judge's
+#     reply over IMAP and mail CONFIRM back (tests/mailserver/djmail rawsend:
 #     the project's own SMTP code), the game starts;
 #   - two game years are played by mail from the scripted game
 #     tests/games/full: movement phases processed early when every
@@ -302,8 +303,19 @@ for i in "${!POWERS[@]}"; do
     printf 'JOIN %s@e2e pw-p%d\n' "${POWERS[i]}" $((i + 1)) |
         send "p$((i + 1))" "joining"
 done
+# Each JOIN is answered with a code; the player mails it back (CONFIRM),
+# read from the reply in their own mailbox over IMAP, as a person would.
+wait_mail "dipjudge:e2e - Reply" 1 "${PLAYERS[@]}" && ok
+[[ $($J list | awk '$1 == "e2e" { print $2 }') == forming ]] && ok ||
+    bad "joined before confirming: $($J list)"
+for u in "${PLAYERS[@]}"; do
+    code=$(cat "$DIR/box/$u"/*.eml | sed -n 's/^ *CONFIRM \([a-z0-9]*\)$/\1/p' |
+        head -n 1)
+    [[ -n $code ]] && ok || bad "$u: no CONFIRM code in the JOIN reply"
+    printf 'CONFIRM %s\n' "$code" | send "$u" "Re: dipjudge:e2e - Reply"
+done
 wait_mail "dipjudge:e2e - S1901M Game started" 1 "${EVERYONE[@]}" && ok
-wait_mail "dipjudge:e2e -( S1901M)? Reply" 1 "${PLAYERS[@]}" && ok
+wait_mail "dipjudge:e2e -( S1901M)? Reply" 2 "${PLAYERS[@]}" && ok
 wait_mail "dipjudge:e2e -( S1901M)? New player" 7 master && ok
 [[ $($J list | awk '$1 == "e2e" { print $2, $3 }') == "active S1901M" ]] &&
     ok || bad "e2e did not start: $($J list)"
@@ -459,11 +471,11 @@ for i in "${!POWERS[@]}"; do
     p=${POWERS[i]}
     u=p$((i + 1))
     total=0
-    expect "$u" "dipjudge:e2e -( S1901M)? Reply" 1
+    expect "$u" "dipjudge:e2e -( S1901M)? Reply" 2 # JOIN's code, CONFIRM's
     expect "$u" "dipjudge:e2e - S1901M Game started" 1
     expect "$u" "dipjudge:e2e - S1902M Reminder" 1
     expect "$u" "dipjudge:e2e - S1902M Late notice" 1
-    total=$((total + 4))
+    total=$((total + 5))
     for l in "${LATE[@]}"; do
         [[ ${l#*:} == "$p" ]] || continue
         expect "$u" "dipjudge:e2e - ${l%%:*} Late notice" 1

@@ -303,6 +303,18 @@ static bool lacks(const char *text)
     return strstr(R.body.data, text) == NULL;
 }
 
+/* Answer the last reply's "CONFIRM code" from `from`, as the address's
+ * owner would (JOIN, OBSERVE and CREATE wait for it). */
+static int confirm_from(const char *from)
+{
+    const char *at = strstr(R.body.data, "    CONFIRM ");
+    char code[64] = "", body[96];
+    if (!at || sscanf(at, " CONFIRM %63s", code) != 1)
+        return -1;
+    snprintf(body, sizeof body, "CONFIRM %s\n", code);
+    return send_msg(from, body);
+}
+
 /* Mail in the outbox: how many of `kind` to `to` (NULL any) whose subject
  * or body holds `needle` (NULL any). */
 static int mail_count(const char *kind, const char *to, const char *needle)
@@ -340,13 +352,13 @@ static void setup_game(const char *name, const char *const *settings,
     dj_judge_set_now(J, NOW);
     CHECK(dj_game_create(J, name, NULL, NULL, settings, nsettings, &out) == 0);
     dj_join_request gm = {"gm@judge.example", NULL, NULL, "master-secret",
-                          "master"};
+                          "master", NULL};
     CHECK(dj_game_join(J, name, &gm, &out) == 0);
     for (int p = 0; p < 7; p++) {
         char email[64], pw[64];
         addr_of(p, email, sizeof email);
         pw_of(p, pw, sizeof pw);
-        dj_join_request req = {email, NULL, POWERS[p], pw, NULL};
+        dj_join_request req = {email, NULL, POWERS[p], pw, NULL, NULL};
         CHECK(dj_game_join(J, name, &req, &out) == 0);
     }
     dj_buf_free(&out);
@@ -582,6 +594,9 @@ static void test_observers(void)
 {
     CHECK(send_msg("watcher@obs.example", "OBSERVE demo watchpw\n") == 0);
     CHECK(has("> OBSERVE demo ****"));
+    CHECK(has("To observe game demo, this address must show it is yours"));
+    CHECK(mail_count("notice", "gm@judge.example", "New observer") == 0);
+    CHECK(confirm_from("watcher@obs.example") == 0);
     CHECK(has("watcher@obs.example joined as observer"));
     CHECK(mail_count("notice", "gm@judge.example", "New observer") == 1);
     CHECK(send_msg("watcher@obs.example", "SIGNON Odemo watchpw\n"
@@ -690,12 +705,17 @@ static void test_join_create(void)
     CHECK(dj_game_create(J, "forming", NULL, NULL, NULL, 0, &out) == 0);
     CHECK(send_msg("new@players.example", "JOIN forming pw1\n") == 0);
     CHECK(has("a password needs at least 4 characters"));
+    CHECK(send_msg("evil@players.example", "CONFIRM nosuchcode\n") == 0);
+    CHECK(has("no such code waits for your address"));
     CHECK(send_msg("new@players.example", "join russia@forming newpw1\n"
                                           "join demo newpw1\n") == 0);
-    CHECK(has("new@players.example joined as Russia"));
+    CHECK(has("To join game forming as russia"));
     CHECK(has("this message is about game 'forming'"));
     CHECK_STR(R.subject.data, "dipjudge:forming - Reply");
+    CHECK(confirm_from("new@players.example") == 0);
+    CHECK(has("new@players.example joined as Russia"));
     CHECK(send_msg("new2@players.example", "JOIN forming newpw2\n") == 0);
+    CHECK(confirm_from("new2@players.example") == 0);
     CHECK(has("(power dealt at start)"));
     CHECK(send_msg("new@players.example", "create mine newpw1\n") == 0);
     CHECK(has("this judge does not create games by mail"));
@@ -705,6 +725,8 @@ static void test_join_create(void)
                    "CREATE mine bosspw1 press=grey movement_delay=48h\n") ==
           0);
     CHECK(has("> CREATE mine **** press=grey movement_delay=48h"));
+    CHECK(has("To create game mine, this address must show it is yours"));
+    CHECK(confirm_from("boss@players.example") == 0);
     CHECK(has("Game 'mine' created, forming; you are its master"));
     CHECK(send_msg("boss@players.example", "SIGNON Mmine bosspw1\nstatus\n"
                                            "start\n") == 0);

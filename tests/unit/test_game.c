@@ -245,7 +245,7 @@ static void test_game(void)
     for (int p = 0; p < 7; p++) {
         char email[64];
         snprintf(email, sizeof email, "%s@x", POWERS[p]);
-        dj_join_request req = {email, NULL, POWERS[p], "pw", NULL};
+        dj_join_request req = {email, NULL, POWERS[p], "pw", NULL, NULL};
         CHECK(dj_game_join(j, "api", &req, &out) == 0);
     }
     CHECK(contains(&out, "api: started; S1901M deadline Sat 16 Jan 2027"));

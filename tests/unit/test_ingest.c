@@ -81,13 +81,14 @@ static void setup(void)
     dj_buf out;
     dj_buf_init(&out);
     CHECK(dj_game_create(J, "alpha", NULL, NULL, NULL, 0, &out) == 0);
-    dj_join_request gm = {"gm@x.example", NULL, NULL, "gm-secret", "master"};
+    dj_join_request gm = {"gm@x.example", NULL, NULL, "gm-secret", "master",
+                             NULL};
     CHECK(dj_game_join(J, "alpha", &gm, &out) == 0);
     for (int p = 0; p < 7; p++) {
         char email[64], pw[64];
         snprintf(email, sizeof email, "p%d@x.example", p);
         snprintf(pw, sizeof pw, "pw-%d", p);
-        dj_join_request req = {email, NULL, POWERS[p], pw, NULL};
+        dj_join_request req = {email, NULL, POWERS[p], pw, NULL, NULL};
         CHECK(dj_game_join(J, "alpha", &req, &out) == 0);
     }
     dj_buf_free(&out);
