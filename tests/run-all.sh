@@ -12,6 +12,8 @@
 #                every engine, shell tests), one .log each
 #   3. asan      out-of-tree build in build-asan/ with clang and
 #                --enable-sanitizers (ASan + UBSan), `make check`
+#   3b. fuzz     `make fuzz FUZZ_SECONDS=20`: every fuzz target (tests/fuzz)
+#                built with clang's libFuzzer, ASan and UBSan, 20 s each
 #   4. valgrind  the gcc build's unit tests and DATC case files again under
 #                valgrind (memcheck, definite and indirect leaks are errors):
 #                `make check TESTS="unit and case suites"` with valgrind as
@@ -19,14 +21,15 @@
 #
 # Counting.  The closing line "N passed, N failed" is the gcc build's own
 # counts (every unit check and every DATC case), plus ONE pass or ONE
-# failure for each of the sanitizer and valgrind stages as a whole: they
+# failure for each of the sanitizer, fuzzing and valgrind stages as a whole: they
 # run the same checks again, so their individual counts would only repeat
 # the gcc figures.  A gcc build that fails to compile counts as 1 failed.
 # Every stage prints its own summary line first, and the exit status is
 # non-zero when anything failed.
 #
 # Environment: JOBS (parallel make jobs, default: number of cores),
-# DJ_SKIP_DEPS=1 (skip stage 1), DJ_SKIP_ASAN=1 / DJ_SKIP_VALGRIND=1 (skip
+# DJ_SKIP_DEPS=1 (skip stage 1), DJ_SKIP_ASAN=1 / DJ_SKIP_FUZZ=1 /
+# DJ_SKIP_VALGRIND=1 (skip
 # those stages; a skipped stage counts as nothing).
 #
 set -uo pipefail
@@ -151,6 +154,27 @@ if [[ "${DJ_SKIP_ASAN:-0}" != 1 ]]; then
     fi
 fi
 
+# ---- 3b. fuzzing ----------------------------------------------------------
+# Every fuzz target for 20 seconds (make fuzz: clang, libFuzzer, ASan and
+# UBSan, two at a time), from its seed corpus.  One check for the stage.
+if [[ "${DJ_SKIP_FUZZ:-0}" != 1 ]]; then
+    banner "3b. fuzzing: make fuzz FUZZ_SECONDS=20"
+    t0=$SECONDS
+    if ((gcc_built == 0)); then
+        record fuzz 0 1 $((SECONDS - t0)) "no build to fuzz from"
+    else
+        (cd build && make --no-print-directory fuzz FUZZ_SECONDS=20) 2>&1 |
+            tee "$LOGDIR/fuzz.log"
+        status=${PIPESTATUS[0]}
+        summary=$(last_summary "$LOGDIR/fuzz.log")
+        if ((status == 0)); then
+            record fuzz 1 0 $((SECONDS - t0)) "targets: $summary"
+        else
+            record fuzz 0 1 $((SECONDS - t0)) "targets: ${summary:-no summary}"
+        fi
+    fi
+fi
+
 # ---- 4. valgrind ---------------------------------------------------------
 if [[ "${DJ_SKIP_VALGRIND:-0}" != 1 ]]; then
     banner "4. valgrind: unit tests and DATC (gcc build)"
@@ -187,6 +211,6 @@ banner "summary"
 for line in "${stage_lines[@]}"; do
     echo "  $line"
 done
-echo "(gcc counts every check; the sanitizer and valgrind stages count as one each)"
+echo "(gcc counts every check; the sanitizer, fuzzing and valgrind stages count as one each)"
 echo "$total_passed passed, $total_failed failed"
 ((total_failed == 0))

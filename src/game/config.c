@@ -403,9 +403,40 @@ int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
 {
     dj_config_defaults(c);
     dj_config tmp = *c;
+    /* Read it ourselves first: bounded, and a NUL byte (which makes
+     * libconfig's lexer lose memory, and is never in a real file) is
+     * refused with its line. */
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot read configuration file %s", path);
+        return -1;
+    }
+    enum { CONF_MAX = 1 << 20 };
+    char *text = malloc(CONF_MAX + 1);
+    size_t len = text ? fread(text, 1, CONF_MAX + 1, f) : 0;
+    fclose(f);
+    if (!text || len > CONF_MAX) {
+        snprintf(err, errlen, "%s: %s", path,
+                 text ? "longer than 1 MB: not a configuration file"
+                      : "out of memory");
+        free(text);
+        return -1;
+    }
+    text[len] = '\0';
+    if (strlen(text) != len) {
+        int line = 1;
+        for (const char *p = text; *p; p++)
+            line += *p == '\n';
+        snprintf(err, errlen, "%s:%d: a NUL byte: not a text file", path,
+                 line);
+        free(text);
+        return -1;
+    }
     config_t cfg;
     config_init(&cfg);
-    if (!config_read_file(&cfg, path)) {
+    int ok = config_read_string(&cfg, text);
+    free(text);
+    if (!ok) {
         if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
             snprintf(err, errlen, "cannot read configuration file %s", path);
         else

@@ -17,7 +17,7 @@
  *     JOIN, OBSERVE and SET PASSWORD ends with the mask, CREATE's third
  *     word is the mask, and a malformed such command masks every word;
  *   - a press body stays within CMD_PRESS_MAX, and the reader ends.
- * Build and run: tests/fuzz/run-command.sh [SECONDS].
+ * Build and run: make fuzz FUZZ_TARGETS=command (tests/fuzz/fuzz.sh).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,6 +27,8 @@
 #include <strings.h>
 
 #include "command/parse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define BOUNDED(field) (memchr((field), '\0', sizeof(field)) != NULL)
 
@@ -56,11 +58,12 @@ static bool third_is_mask(const char *s)
             p[1 + strlen(CMD_MASK)] == '\0');
 }
 
-/* A malformed SIGNON, JOIN, OBSERVE or CREATE shows no argument. */
+/* A malformed SIGNON, JOIN, OBSERVE, CREATE or TAKEOVER shows no
+ * argument. */
 static void check_bad_masked(const cmd *c)
 {
     static const char *const words[] = {"SIGNON", "JOIN", "OBSERVE",
-                                        "CREATE"};
+                                        "CREATE", "TAKEOVER"};
     size_t first = strcspn(c->echo, " ");
     bool password_cmd = false;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
@@ -85,6 +88,7 @@ static void check_masked(const cmd *c)
     case CMD_SIGNON:
     case CMD_JOIN:
     case CMD_OBSERVE:
+    case CMD_TAKEOVER:
     case CMD_PASSWORD:
         if (!c->password[0] || !ends_with_mask(c->echo))
             abort();

@@ -13,7 +13,7 @@
  * The map is loaded once, on the first input, and kept: libFuzzer hands
  * the target no context, so a function-level static is the one way to
  * avoid reparsing the map for every input.  It is the only state kept.
- * The map file is DJ_FUZZ_MAP (set by tests/fuzz/run.sh at build time),
+ * The map file is DJ_FUZZ_MAP (set by tests/fuzz/fuzz.sh at build time),
  * or $DJ_FUZZ_MAP at run time.
  */
 #include <stdbool.h>

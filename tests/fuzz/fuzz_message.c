@@ -8,18 +8,7 @@
  * UTF-8, a body only on success, its length right, no body line over
  * the limit.
  *
- * Build and run (from the top of the tree; tests/fuzz/run.sh builds the
- * order-reader target only):
- *
- *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
- *       -fno-sanitize-recover=all -fno-omit-frame-pointer -Isrc \
- *       tests/fuzz/fuzz_message.c src/mail/message.c \
- *       src/mail/mime_charset.c src/mail/mime_decode.c \
- *       src/mail/mime_body.c src/mail/mime_clean.c src/mail/html2text.c \
- *       src/util/buf.c -letpan -o /tmp/fuzz_message
- *   mkdir -p /tmp/fuzz-message
- *   /tmp/fuzz_message -max_total_time=180 -max_len=65536 -timeout=10 \
- *       /tmp/fuzz-message tests/mail/corpus
+ * Build and run: make fuzz FUZZ_TARGETS=message (tests/fuzz/fuzz.sh).
  *
  * (libetpan itself is not instrumented, so coverage guidance stops at
  * its door; its crashes and its leaks of our allocations still show.)
