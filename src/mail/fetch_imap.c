@@ -350,35 +350,46 @@ dj_mail_status dj_imap_read(dj_fetcher *f, const char *id, size_t max,
     return st;
 }
 
-static struct mailimap_store_att_flags *handled_flags(bool expunge)
+/* Add one flag to the list; the flag is the list's, or freed on error. */
+static bool add_flag(struct mailimap_flag_list *flags,
+                     struct mailimap_flag *flag)
+{
+    if (flags && flag && mailimap_flag_list_add(flags, flag) == MAILIMAP_NO_ERROR)
+        return true;
+    if (flag)
+        mailimap_flag_free(flag);
+    return false;
+}
+
+/* +FLAGS.SILENT (\Seen [\Deleted] [keyword]); NULL when out of memory. */
+static struct mailimap_store_att_flags *flags_to_add(bool deleted,
+                                                    const char *keyword)
 {
     struct mailimap_flag_list *flags = mailimap_flag_list_new_empty();
-    struct mailimap_flag *seen = mailimap_flag_new_seen();
-    struct mailimap_flag *del = expunge ? mailimap_flag_new_deleted() : NULL;
-    bool ok = flags && seen && (!expunge || del);
-    if (ok && mailimap_flag_list_add(flags, seen) == MAILIMAP_NO_ERROR)
-        seen = NULL;
-    else
-        ok = false;
-    if (ok && del) {
-        if (mailimap_flag_list_add(flags, del) == MAILIMAP_NO_ERROR)
-            del = NULL;
-        else
-            ok = false;
+    bool ok = add_flag(flags, mailimap_flag_new_seen());
+    if (ok && deleted)
+        ok = add_flag(flags, mailimap_flag_new_deleted());
+    if (ok && keyword) {
+        char *word = strdup(keyword);
+        struct mailimap_flag *kw =
+            word ? mailimap_flag_new_flag_keyword(word) : NULL;
+        if (!kw)
+            free(word);
+        ok = add_flag(flags, kw);
     }
     struct mailimap_store_att_flags *att =
         ok ? mailimap_store_att_flags_new_add_flags_silent(flags) : NULL;
-    if (seen)
-        mailimap_flag_free(seen);
-    if (del)
-        mailimap_flag_free(del);
     if (!att && flags)
         mailimap_flag_list_free(flags);
     return att;
 }
 
-dj_mail_status dj_imap_confirm(dj_fetcher *f, const char *id, char *err,
-                               size_t errlen)
+/*
+ * Mark message id: \Seen (never listed again), with \Deleted and an
+ * EXPUNGE when `expunge`, with `keyword` when given.
+ */
+static dj_mail_status mark(dj_fetcher *f, const char *id, bool expunge,
+                           const char *keyword, char *err, size_t errlen)
 {
     uint32_t uid;
     dj_mail_status st = imap_connect(f, err, errlen);
@@ -388,20 +399,26 @@ dj_mail_status dj_imap_confirm(dj_fetcher *f, const char *id, char *err,
         return st;
     mailimap *imap = session_of(f);
     struct mailimap_set *set = mailimap_set_new_single(uid);
-    struct mailimap_store_att_flags *flags = handled_flags(f->cfg.expunge);
+    struct mailimap_store_att_flags *flags = flags_to_add(expunge, keyword);
     int r = set && flags ? mailimap_uid_store(imap, set, flags)
                          : MAILIMAP_ERROR_MEMORY;
     if (flags)
         mailimap_store_att_flags_free(flags);
-    if (r == MAILIMAP_NO_ERROR && f->cfg.expunge)
+    if (r == MAILIMAP_NO_ERROR && expunge)
         r = mailimap_has_uidplus(imap) ? mailimap_uid_expunge(imap, set)
                                        : mailimap_expunge(imap);
     if (set)
         mailimap_set_free(set);
     if (r != MAILIMAP_NO_ERROR)
-        return imap_fail(f, r, f->cfg.expunge ? "STORE/EXPUNGE" : "STORE",
-                         err, errlen);
+        return imap_fail(f, r, expunge ? "STORE/EXPUNGE" : "STORE", err,
+                         errlen);
     return DJ_MAIL_OK;
+}
+
+dj_mail_status dj_imap_confirm(dj_fetcher *f, const char *id, char *err,
+                               size_t errlen)
+{
+    return mark(f, id, f->cfg.expunge, NULL, err, errlen);
 }
 
 /* Moved aside: \Seen (so it is not listed again) and the keyword
@@ -409,46 +426,7 @@ dj_mail_status dj_imap_confirm(dj_fetcher *f, const char *id, char *err,
 dj_mail_status dj_imap_quarantine(dj_fetcher *f, const char *id, char *err,
                                   size_t errlen)
 {
-    uint32_t uid;
-    dj_mail_status st = imap_connect(f, err, errlen);
-    if (st == DJ_MAIL_OK)
-        st = parse_id(f, id, &uid, err, errlen);
-    if (st != DJ_MAIL_OK)
-        return st;
-    struct mailimap_flag_list *flags = mailimap_flag_list_new_empty();
-    struct mailimap_flag *seen = mailimap_flag_new_seen();
-    char *word = strdup("$DipjudgeQuarantine");
-    struct mailimap_flag *kw = word ? mailimap_flag_new_flag_keyword(word)
-                                    : NULL;
-    if (!kw)
-        free(word);
-    bool ok = flags && seen && kw;
-    if (ok && mailimap_flag_list_add(flags, seen) == MAILIMAP_NO_ERROR)
-        seen = NULL;
-    else
-        ok = false;
-    if (ok && mailimap_flag_list_add(flags, kw) == MAILIMAP_NO_ERROR)
-        kw = NULL;
-    else
-        ok = false;
-    struct mailimap_store_att_flags *att =
-        ok ? mailimap_store_att_flags_new_add_flags_silent(flags) : NULL;
-    if (!att && flags)
-        mailimap_flag_list_free(flags);
-    if (seen)
-        mailimap_flag_free(seen);
-    if (kw)
-        mailimap_flag_free(kw);
-    struct mailimap_set *set = mailimap_set_new_single(uid);
-    int r = set && att ? mailimap_uid_store(session_of(f), set, att)
-                       : MAILIMAP_ERROR_MEMORY;
-    if (att)
-        mailimap_store_att_flags_free(att);
-    if (set)
-        mailimap_set_free(set);
-    if (r != MAILIMAP_NO_ERROR)
-        return imap_fail(f, r, "STORE", err, errlen);
-    return DJ_MAIL_OK;
+    return mark(f, id, false, "$DipjudgeQuarantine", err, errlen);
 }
 
 /* IDLE until the server speaks or timeout_ms passes. */
