@@ -16,7 +16,8 @@ set -euo pipefail
 
 # Building and running judgectl and judged.
 BUILD_PACKAGES=(build-essential autoconf automake libtool pkg-config
-                libetpan-dev libsqlite3-dev libconfig-dev libcrypt-dev
+                libetpan-dev libgnutls28-dev ca-certificates
+                libsqlite3-dev libconfig-dev libcrypt-dev
                 libcairo2-dev libpng-dev libfontconfig-dev tzdata)
 # The tests: sanitizers, valgrind, SQL and picture checks, and the private
 # Postfix and Dovecot of the mail tests.

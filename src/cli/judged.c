@@ -296,6 +296,8 @@ static int open_fetcher(judged *d)
     fc.host = in->host;
     fc.port = in->port;
     fc.tls = tls_of(in->tls);
+    fc.trust.insecure = !in->tls_verify;
+    fc.trust.ca_file = in->tls_ca_file;
     fc.user = in->user;
     fc.password = in->password;
     fc.mailbox = in->mailbox;
@@ -325,6 +327,8 @@ static int open_sender(judged *d)
     sc.host = out->host;
     sc.port = out->port;
     sc.tls = tls_of(out->tls);
+    sc.trust.insecure = !out->tls_verify;
+    sc.trust.ca_file = out->tls_ca_file;
     sc.user = out->user[0] ? out->user : NULL;
     sc.password = out->password;
     sc.helo = out->helo[0] ? out->helo : NULL;
@@ -669,16 +673,22 @@ static void print_config(const judged *d)
     printf("reminder         %d minutes\n", c->reminder);
     printf("tick_interval    %ds\n", m->tick_interval);
     printf("inbound          %s path=%s host=%s port=%d user=%s "
-           "password=%s tls=%s mailbox=%s idle=%s expunge=%s "
-           "poll_interval=%ds timeout=%ds\n",
+           "password=%s tls=%s tls_verify=%s tls_ca_file=%s mailbox=%s "
+           "idle=%s expunge=%s poll_interval=%ds timeout=%ds\n",
            m->in.type, m->in.path, m->in.host, m->in.port, m->in.user,
-           m->in.password[0] ? "(set)" : "", m->in.tls, m->in.mailbox,
+           m->in.password[0] ? "(set)" : "", m->in.tls,
+           m->in.tls_verify ? "true" : "false",
+           m->in.tls_ca_file[0] ? m->in.tls_ca_file : "(system)",
+           m->in.mailbox,
            m->in.idle ? "true" : "false", m->in.expunge ? "true" : "false",
            m->in.poll_interval, m->in.timeout);
     printf("outbound         %s path=%s sendmail=%s host=%s port=%d "
-           "tls=%s user=%s password=%s helo=%s timeout=%ds\n",
+           "tls=%s tls_verify=%s tls_ca_file=%s user=%s password=%s "
+           "helo=%s timeout=%ds\n",
            m->out.type, m->out.path, m->out.sendmail, m->out.host,
-           m->out.port, m->out.tls, m->out.user,
+           m->out.port, m->out.tls, m->out.tls_verify ? "true" : "false",
+           m->out.tls_ca_file[0] ? m->out.tls_ca_file : "(system)",
+           m->out.user,
            m->out.password[0] ? "(set)" : "", m->out.helo, m->out.timeout);
     printf("limits           max_message_size=%d max_lines=%d "
            "max_reply_size=%d message_tries=%d reply_limit=%d "

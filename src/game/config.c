@@ -47,6 +47,7 @@ void dj_config_defaults(dj_config *c)
     snprintf(m->in.path, sizeof m->in.path, "mail/in");
     snprintf(m->in.host, sizeof m->in.host, "127.0.0.1");
     snprintf(m->in.tls, sizeof m->in.tls, "none");
+    m->in.tls_verify = true;
     snprintf(m->in.mailbox, sizeof m->in.mailbox, "INBOX");
     m->in.idle = true;
     m->in.poll_interval = 60;
@@ -56,6 +57,7 @@ void dj_config_defaults(dj_config *c)
     snprintf(m->out.sendmail, sizeof m->out.sendmail, "/usr/sbin/sendmail");
     snprintf(m->out.host, sizeof m->out.host, "127.0.0.1");
     snprintf(m->out.tls, sizeof m->out.tls, "none");
+    m->out.tls_verify = true;
     m->out.timeout = 60;
 }
 
@@ -232,6 +234,10 @@ static int read_inbound(reader *r, const config_setting_t *s, void *target)
         return get_string(r, s, in->password, sizeof in->password);
     if (strcmp(name, "tls") == 0)
         return get_choice(r, s, in->tls, sizeof in->tls, TLS_CHOICES);
+    if (strcmp(name, "tls_verify") == 0)
+        return get_bool(r, s, &in->tls_verify);
+    if (strcmp(name, "tls_ca_file") == 0)
+        return get_string(r, s, in->tls_ca_file, sizeof in->tls_ca_file);
     if (strcmp(name, "mailbox") == 0)
         return get_string(r, s, in->mailbox, sizeof in->mailbox);
     if (strcmp(name, "idle") == 0)
@@ -261,6 +267,10 @@ static int read_outbound(reader *r, const config_setting_t *s, void *target)
         return get_int(r, s, &out->port, 0, 65535);
     if (strcmp(name, "tls") == 0)
         return get_choice(r, s, out->tls, sizeof out->tls, TLS_CHOICES);
+    if (strcmp(name, "tls_verify") == 0)
+        return get_bool(r, s, &out->tls_verify);
+    if (strcmp(name, "tls_ca_file") == 0)
+        return get_string(r, s, out->tls_ca_file, sizeof out->tls_ca_file);
     if (strcmp(name, "user") == 0)
         return get_string(r, s, out->user, sizeof out->user);
     if (strcmp(name, "password") == 0)

@@ -43,6 +43,8 @@ typedef struct dj_inbound_config {
     char user[128];
     char password[256];
     char tls[12];               /* none | may | starttls | tls */
+    bool tls_verify;            /* check the server's certificate */
+    char tls_ca_file[DJ_PATH_MAX]; /* "": the system's CAs */
     char mailbox[128];          /* IMAP folder */
     bool idle;                  /* IMAP: wait with IDLE when offered */
     bool expunge;               /* IMAP: delete handled mail (else \Seen) */
@@ -57,6 +59,8 @@ typedef struct dj_outbound_config {
     char host[256];             /* smtp */
     int port;                   /* 0: 25 (465 with tls = "tls") */
     char tls[12];               /* none | may | starttls | tls */
+    bool tls_verify;            /* check the server's certificate */
+    char tls_ca_file[DJ_PATH_MAX]; /* "": the system's CAs */
     char user[128];             /* "": no AUTH */
     char password[256];
     char helo[256];             /* "": the host name */

@@ -258,6 +258,16 @@ static int send_row(dj_store *s, dj_sender *snd, const dj_outbox_config *cfg,
         return DJ_MAIL_OK;
     }
     int max = cfg->max_attempts > 0 ? cfg->max_attempts : DEFAULT_ATTEMPTS;
+    if (st == DJ_MAIL_UNUSABLE) {
+        /* Nothing was tried: queued again, the attempt not counted, and
+         * the pass stops until the admin mends the transport. */
+        if (dj_store_outbox_unclaim(s, row->id,
+                                    now + dj_outbox_backoff(cfg, 1), err) < 0)
+            return -1;
+        pass->retried++;
+        note_row(note, ud, DJ_OUTBOX_RETRY, row, err);
+        return DJ_MAIL_TEMPFAIL;
+    }
     if (st == DJ_MAIL_TEMPFAIL && row->attempts < max) {
         int64_t next = now + dj_outbox_backoff(cfg, row->attempts);
         if (dj_store_outbox_mark_retry(s, row->id, next, err) < 0)

@@ -34,6 +34,7 @@ static void free_strings(dj_fetcher *f)
     free(f->password);
     free(f->mailbox);
     free(f->maildir_path);
+    free(f->ca_file);
 }
 
 dj_fetcher *dj_fetch_open(const dj_fetch_config *cfg, char *err,
@@ -44,7 +45,8 @@ dj_fetcher *dj_fetch_open(const dj_fetch_config *cfg, char *err,
         !copy_str(cfg->user, &f->user) ||
         !copy_str(cfg->password, &f->password) ||
         !copy_str(cfg->mailbox, &f->mailbox) ||
-        !copy_str(cfg->maildir, &f->maildir_path)) {
+        !copy_str(cfg->maildir, &f->maildir_path) ||
+        !copy_str(cfg->trust.ca_file, &f->ca_file)) {
         if (f)
             free_strings(f);
         free(f);
@@ -57,6 +59,7 @@ dj_fetcher *dj_fetch_open(const dj_fetch_config *cfg, char *err,
     f->cfg.password = f->password;
     f->cfg.mailbox = f->mailbox;
     f->cfg.maildir = f->maildir_path;
+    f->cfg.trust.ca_file = f->ca_file;
     if (f->cfg.timeout <= 0)
         f->cfg.timeout = 60;
     bool bad = false;

@@ -48,6 +48,7 @@ typedef struct dj_fetch_config {
     const char *host;     /* NULL: 127.0.0.1 */
     int port;             /* 0: 143/993 (IMAP), 110/995 (POP3) */
     dj_tls_mode tls;
+    dj_tls_trust trust;   /* how the server's certificate is checked */
     const char *user;
     const char *password;
     const char *mailbox;  /* IMAP folder; NULL: INBOX */

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "mail/fetch_int.h"
+#include "mail/tls_check.h"
 
 #define REPLY_KEEP 200
 
@@ -82,6 +83,22 @@ static int refresh_capabilities(mailimap *imap)
     return r;
 }
 
+static const char *imap_host(const dj_fetcher *f)
+{
+    return f->cfg.host ? f->cfg.host : "127.0.0.1";
+}
+
+/* Before any password goes out: is this the server we meant? */
+static dj_mail_status imap_verify(dj_fetcher *f, char *err, size_t errlen)
+{
+    dj_mail_status st = dj_tls_check(session_of(f)->imap_stream, "IMAP",
+                                     imap_host(f), &f->cfg.trust, err,
+                                     errlen);
+    if (st != DJ_MAIL_OK)
+        dj_imap_disconnect(f, false);
+    return st;
+}
+
 static dj_mail_status imap_starttls(dj_fetcher *f, char *err, size_t errlen)
 {
     mailimap *imap = session_of(f);
@@ -98,13 +115,14 @@ static dj_mail_status imap_starttls(dj_fetcher *f, char *err, size_t errlen)
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                             "IMAP server does not offer STARTTLS");
     }
-    r = mailimap_socket_starttls(imap);
+    r = mailimap_socket_starttls_with_callback(imap, dj_tls_sni,
+                                               (void *)imap_host(f));
     if (r != MAILIMAP_NO_ERROR) {
         dj_mail_status st = imap_fail(f, r, "STARTTLS", err, errlen);
         dj_imap_disconnect(f, false);
         return st;
     }
-    return DJ_MAIL_OK;
+    return imap_verify(f, err, errlen);
 }
 
 static dj_mail_status imap_login_select(dj_fetcher *f, char *err,
@@ -132,7 +150,7 @@ static dj_mail_status imap_connect(dj_fetcher *f, char *err, size_t errlen)
 {
     if (f->imap)
         return DJ_MAIL_OK;
-    const char *host = f->cfg.host ? f->cfg.host : "127.0.0.1";
+    const char *host = imap_host(f);
     int port = f->cfg.port ? f->cfg.port
                : f->cfg.tls == DJ_TLS_IMPLICIT ? 993
                                                : 143;
@@ -142,7 +160,10 @@ static dj_mail_status imap_connect(dj_fetcher *f, char *err, size_t errlen)
     f->imap = imap;
     mailimap_set_timeout(imap, (time_t)f->cfg.timeout);
     int r = f->cfg.tls == DJ_TLS_IMPLICIT
-                ? mailimap_ssl_connect(imap, host, (uint16_t)port)
+                ? mailimap_ssl_connect_with_callback(imap, host,
+                                                     (uint16_t)port,
+                                                     dj_tls_sni,
+                                                     (void *)host)
                 : mailimap_socket_connect(imap, host, (uint16_t)port);
     if (r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
         r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED) {
@@ -152,7 +173,9 @@ static dj_mail_status imap_connect(dj_fetcher *f, char *err, size_t errlen)
                             "(libetpan error %d)",
                             host, port, r);
     }
-    dj_mail_status st = imap_starttls(f, err, errlen);
+    dj_mail_status st = f->cfg.tls == DJ_TLS_IMPLICIT
+                            ? imap_verify(f, err, errlen)
+                            : imap_starttls(f, err, errlen);
     if (st == DJ_MAIL_OK && f->imap)
         st = imap_login_select(f, err, errlen);
     return st;

@@ -11,7 +11,7 @@
 
 struct dj_fetcher {
     dj_fetch_config cfg; /* strings point into the copies below */
-    char *host, *user, *password, *mailbox, *maildir_path;
+    char *host, *user, *password, *mailbox, *maildir_path, *ca_file;
     dj_maildir md;         /* DJ_FETCH_MAILDIR */
     void *imap;            /* a mailimap *, NULL when not connected */
     uint32_t uidvalidity;  /* of the selected IMAP mailbox */

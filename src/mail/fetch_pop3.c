@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "mail/fetch_int.h"
+#include "mail/tls_check.h"
 
 #define REPLY_KEEP 200
 
@@ -77,6 +78,22 @@ static bool has_capa(mailpop3 *pop, const char *name)
     return found;
 }
 
+static const char *pop3_host(const dj_fetcher *f)
+{
+    return f->cfg.host ? f->cfg.host : "127.0.0.1";
+}
+
+/* Before USER and PASS go out: is this the server we meant? */
+static dj_mail_status pop3_verify(dj_fetcher *f, char *err, size_t errlen)
+{
+    dj_mail_status st = dj_tls_check(session_of(f)->pop3_stream, "POP3",
+                                     pop3_host(f), &f->cfg.trust, err,
+                                     errlen);
+    if (st != DJ_MAIL_OK)
+        dj_pop3_disconnect(f, false);
+    return st;
+}
+
 static dj_mail_status pop3_stls(dj_fetcher *f, char *err, size_t errlen)
 {
     dj_tls_mode tls = f->cfg.tls;
@@ -89,8 +106,9 @@ static dj_mail_status pop3_stls(dj_fetcher *f, char *err, size_t errlen)
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                             "POP3 server does not offer STLS");
     }
-    int r = mailpop3_socket_starttls(session_of(f));
-    return r == MAILPOP3_NO_ERROR ? DJ_MAIL_OK
+    int r = mailpop3_socket_starttls_with_callback(session_of(f), dj_tls_sni,
+                                                   (void *)pop3_host(f));
+    return r == MAILPOP3_NO_ERROR ? pop3_verify(f, err, errlen)
                                   : pop3_fail(f, r, "STLS", err, errlen);
 }
 
@@ -98,7 +116,7 @@ static dj_mail_status pop3_connect(dj_fetcher *f, char *err, size_t errlen)
 {
     if (f->pop3)
         return DJ_MAIL_OK;
-    const char *host = f->cfg.host ? f->cfg.host : "127.0.0.1";
+    const char *host = pop3_host(f);
     int port = f->cfg.port ? f->cfg.port
                : f->cfg.tls == DJ_TLS_IMPLICIT ? 995
                                                : 110;
@@ -108,7 +126,8 @@ static dj_mail_status pop3_connect(dj_fetcher *f, char *err, size_t errlen)
     f->pop3 = pop;
     mailpop3_set_timeout(pop, (time_t)f->cfg.timeout);
     int r = f->cfg.tls == DJ_TLS_IMPLICIT
-                ? mailpop3_ssl_connect(pop, host, (uint16_t)port)
+                ? mailpop3_ssl_connect_with_callback(pop, host, (uint16_t)port,
+                                                     dj_tls_sni, (void *)host)
                 : mailpop3_socket_connect(pop, host, (uint16_t)port);
     if (r != MAILPOP3_NO_ERROR) {
         dj_pop3_disconnect(f, false);
@@ -117,7 +136,9 @@ static dj_mail_status pop3_connect(dj_fetcher *f, char *err, size_t errlen)
                             "(libetpan error %d)",
                             host, port, r);
     }
-    dj_mail_status st = pop3_stls(f, err, errlen);
+    dj_mail_status st = f->cfg.tls == DJ_TLS_IMPLICIT
+                            ? pop3_verify(f, err, errlen)
+                            : pop3_stls(f, err, errlen);
     if (st != DJ_MAIL_OK)
         return st;
     r = mailpop3_user(pop, f->cfg.user);

@@ -34,6 +34,7 @@ static void free_strings(dj_sender *s)
     free(s->user);
     free(s->password);
     free(s->maildir_path);
+    free(s->ca_file);
 }
 
 dj_sender *dj_sender_open(const dj_send_config *cfg, char *err, size_t errlen)
@@ -48,7 +49,8 @@ dj_sender *dj_sender_open(const dj_send_config *cfg, char *err, size_t errlen)
         !copy_str(cfg->sendmail, &s->sendmail) ||
         !copy_str(cfg->user, &s->user) ||
         !copy_str(cfg->password, &s->password) ||
-        !copy_str(cfg->maildir, &s->maildir_path)) {
+        !copy_str(cfg->maildir, &s->maildir_path) ||
+        !copy_str(cfg->trust.ca_file, &s->ca_file)) {
         free_strings(s);
         free(s);
         dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "out of memory");
@@ -59,6 +61,7 @@ dj_sender *dj_sender_open(const dj_send_config *cfg, char *err, size_t errlen)
     s->cfg.user = s->user;
     s->cfg.password = s->password;
     s->cfg.maildir = s->maildir_path;
+    s->cfg.trust.ca_file = s->ca_file;
     if (s->cfg.timeout <= 0)
         s->cfg.timeout = 60;
     if (s->cfg.kind == DJ_SEND_MAILDIR &&

@@ -42,6 +42,7 @@ typedef struct dj_send_config {
     const char *host;      /* NULL: 127.0.0.1 */
     int port;              /* 0: 25, or 465 with DJ_TLS_IMPLICIT */
     dj_tls_mode tls;
+    dj_tls_trust trust;    /* how the server's certificate is checked */
     const char *user;      /* NULL: no AUTH */
     const char *password;
     const char *helo;      /* NULL: libetpan's choice (the host name) */

@@ -11,7 +11,7 @@
 
 struct dj_sender {
     dj_send_config cfg; /* strings point into the copies below */
-    char *host, *sendmail, *user, *password, *maildir_path;
+    char *host, *sendmail, *user, *password, *maildir_path, *ca_file;
     dj_maildir outbox;  /* DJ_SEND_MAILDIR */
     void *smtp;         /* DJ_SEND_SMTP: a mailsmtp *, NULL when closed */
 };

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "mail/send_int.h"
+#include "mail/tls_check.h"
 
 #define REPLY_KEEP 200
 
@@ -95,21 +96,29 @@ static int say_hello(mailsmtp *smtp)
 }
 
 /* STARTTLS when the configuration asks for it (and EHLO again after). */
-static dj_mail_status maybe_starttls(mailsmtp *smtp, dj_tls_mode tls,
-                                     char *err, size_t errlen)
+static dj_mail_status maybe_starttls(mailsmtp *smtp, const dj_send_config *c,
+                                     const char *host, char *err,
+                                     size_t errlen)
 {
+    dj_tls_mode tls = c->tls;
     bool offered = (smtp->esmtp & MAILSMTP_ESMTP_STARTTLS) != 0;
     if (tls == DJ_TLS_STARTTLS && !offered)
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                             "SMTP server does not offer STARTTLS");
     if (!offered || (tls != DJ_TLS_STARTTLS && tls != DJ_TLS_STARTTLS_MAY))
         return DJ_MAIL_OK;
-    int r = mailsmtp_socket_starttls(smtp);
-    if (r == MAILSMTP_NO_ERROR)
-        r = say_hello(smtp);
+    int r = mailsmtp_socket_starttls_with_callback(smtp, dj_tls_sni,
+                                                   (void *)host);
+    if (r != MAILSMTP_NO_ERROR)
+        return smtp_fail(smtp, r, "STARTTLS", err, errlen);
+    /* Before EHLO, AUTH or any message: is this the server we meant? */
+    dj_mail_status st = dj_tls_check(smtp->stream, "SMTP", host, &c->trust,
+                                     err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    r = say_hello(smtp);
     return r == MAILSMTP_NO_ERROR ? DJ_MAIL_OK
-                                  : smtp_fail(smtp, r, "STARTTLS", err,
-                                              errlen);
+                                  : smtp_fail(smtp, r, "EHLO", err, errlen);
 }
 
 static dj_mail_status authenticate(mailsmtp *smtp, const dj_send_config *c,
@@ -148,17 +157,23 @@ static dj_mail_status smtp_connect(dj_sender *s, char *err, size_t errlen)
     s->smtp = smtp;
     mailsmtp_set_timeout(smtp, (time_t)c->timeout);
     int r = c->tls == DJ_TLS_IMPLICIT
-                ? mailsmtp_ssl_connect(smtp, host, (uint16_t)port)
+                ? mailsmtp_ssl_connect_with_callback(smtp, host,
+                                                     (uint16_t)port,
+                                                     dj_tls_sni, (void *)host)
                 : mailsmtp_socket_connect(smtp, host, (uint16_t)port);
     dj_mail_status st = DJ_MAIL_OK;
     if (r != MAILSMTP_NO_ERROR) {
         char what[300];
         snprintf(what, sizeof what, "connect to %s:%d", host, port);
         st = smtp_fail(smtp, r, what, err, errlen);
+    } else if (c->tls == DJ_TLS_IMPLICIT &&
+               (st = dj_tls_check(smtp->stream, "SMTP", host, &c->trust, err,
+                                  errlen)) != DJ_MAIL_OK) {
+        /* the reason is in err */
     } else if ((r = say_hello(smtp)) != MAILSMTP_NO_ERROR) {
         st = smtp_fail(smtp, r, "EHLO", err, errlen);
     } else {
-        st = maybe_starttls(smtp, c->tls, err, errlen);
+        st = maybe_starttls(smtp, c, host, err, errlen);
         if (st == DJ_MAIL_OK)
             st = authenticate(smtp, c, err, errlen);
     }
@@ -264,6 +279,10 @@ dj_mail_status dj_send_smtp(dj_sender *s, const char *msg, size_t len,
         int broken = 0;
         if (!reused) {
             dj_mail_status st = smtp_connect(s, err, errlen);
+            /* Refused before any message: the server's fault or the
+             * configuration's, never the message's. */
+            if (st == DJ_MAIL_PERMFAIL)
+                st = DJ_MAIL_UNUSABLE;
             if (st != DJ_MAIL_OK) {
                 fail_accepted(rcpt_status, nrcpt, st);
                 return st;

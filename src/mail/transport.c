@@ -23,6 +23,8 @@ const char *dj_mail_status_name(dj_mail_status st)
         return "permanent failure";
     case DJ_MAIL_GONE:
         return "message gone";
+    case DJ_MAIL_UNUSABLE:
+        return "transport unusable";
     }
     return "unknown status";
 }

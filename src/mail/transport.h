@@ -13,22 +13,27 @@
 #define DJ_MAIL_TRANSPORT_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef enum dj_mail_status {
     DJ_MAIL_OK = 0,
     DJ_MAIL_TEMPFAIL = 1, /* try again later: network, disk, server busy */
     DJ_MAIL_PERMFAIL = 2, /* retrying will not help: auth, address, config */
-    DJ_MAIL_GONE = 3      /* the message asked for is no longer there */
+    DJ_MAIL_GONE = 3,     /* the message asked for is no longer there */
+    DJ_MAIL_UNUSABLE = 4  /* sending: the server cannot be used until the
+                             admin acts (login refused, certificate not
+                             trusted); nothing was sent, and nothing is
+                             wrong with the message */
 } dj_mail_status;
 
 /* A readable name for a status ("ok", "temporary failure", ...). */
 const char *dj_mail_status_name(dj_mail_status st);
 
 /*
- * How a network transport protects the connection.  libetpan (GnuTLS
- * build) encrypts but does NOT verify the server's certificate: TLS here
- * protects passwords and mail from passive eavesdroppers only.
+ * How a network transport protects the connection.  Whenever TLS is used
+ * the server's certificate is verified (tls_check.h) unless the transport's
+ * dj_tls_trust says otherwise.
  */
 typedef enum dj_tls_mode {
     DJ_TLS_NONE = 0,      /* plain text (loopback and tests) */
@@ -36,6 +41,13 @@ typedef enum dj_tls_mode {
     DJ_TLS_STARTTLS,      /* STARTTLS, fail when not offered */
     DJ_TLS_IMPLICIT       /* TLS from the first byte (465, 993, 995) */
 } dj_tls_mode;
+
+/* How a transport checks its server: zero-initialised means "verify
+ * against the system's authorities". */
+typedef struct dj_tls_trust {
+    bool insecure;       /* true: do not verify (tls_verify = false) */
+    const char *ca_file; /* NULL or "": the system's CAs; else only these */
+} dj_tls_trust;
 
 /* "none", "may", "starttls", "tls" -> mode; returns -1 when unknown. */
 int dj_tls_mode_parse(const char *name, dj_tls_mode *out);

@@ -137,6 +137,16 @@ int dj_store_outbox_mark_retry(dj_store *s, int64_t id, int64_t next_at,
                    "IsI", next_at, error ? error : "", id);
 }
 
+int dj_store_outbox_unclaim(dj_store *s, int64_t id, int64_t next_at,
+                            const char *error)
+{
+    return st_exec(s,
+                   "UPDATE outbox SET state = 'queued', next_attempt_at = ?,"
+                   " attempts = MAX(attempts - 1, 0), last_error = ?"
+                   " WHERE id = ? AND state = 'sending'",
+                   "IsI", next_at, error ? error : "", id);
+}
+
 int dj_store_outbox_mark_failed(dj_store *s, int64_t id, const char *error,
                                 int64_t now)
 {

@@ -76,6 +76,13 @@ int dj_store_outbox_claim(dj_store *s, dj_outbox_send_rec *r,
 int dj_store_outbox_mark_sent(dj_store *s, int64_t id, int64_t now);
 
 /* A temporary failure: queued again, not before next_at. */
+/*
+ * Back to the queue without the attempt counting: the transport could not
+ * be used at all (a refused login or certificate), so nothing was tried
+ * and the row must not run out of attempts while the admin fixes it.
+ */
+int dj_store_outbox_unclaim(dj_store *s, int64_t id, int64_t next_at,
+                            const char *error);
 int dj_store_outbox_mark_retry(dj_store *s, int64_t id, int64_t next_at,
                                const char *error);
 

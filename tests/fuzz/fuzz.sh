@@ -12,12 +12,14 @@
 # ./fuzz-build/artifacts/NAME-crash-... (add it to tests/fuzz/regress/NAME/
 # once fixed: make check replays it for ever).
 #
-# $FUZZ_TARGETS chooses targets (default: all).  One line per target with
+# $FUZZ_TARGETS chooses targets (default: all), $FUZZ_JOBS how many run
+# at once (default 2).  One line per target with
 # its runs and verdict, then "N passed, N failed" (one check per target).
 # Without clang's libFuzzer it says so and counts one failure.
 set -u
 SRC=${1:?usage: fuzz.sh SRCDIR}
 SECS=${FUZZ_SECONDS:-60}
+JOBS=${FUZZ_JOBS:-2}
 TARGETS=${FUZZ_TARGETS:-$(ls "$SRC"/tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||')}
 OUT=$(pwd)/fuzz-build
 CC_FUZZ=${CC_FUZZ:-clang}
@@ -53,7 +55,7 @@ failed=0
 build_one()
 {
     # shellcheck disable=SC2086 # lists
-    "$CC_FUZZ" -g -O1 -fno-omit-frame-pointer $SAN -fsanitize=fuzzer \
+    "$CC_FUZZ" -g -O1 -fno-omit-frame-pointer $SAN -fsanitize=fuzzer -pthread \
         -I"$SRC/src" -I. -I"$SRC/tests/fuzz" \
         -DDJ_FUZZ_MAP="\"$SRC/maps/standard.map\"" \
         "$SRC/tests/fuzz/fuzz_$1.c" $LIBS $EXTERNAL -o "fuzz_$1" \
@@ -80,8 +82,8 @@ for t in $TARGETS; do
     fi
     run_one "$t" &
     started=$((started + 1))
-    # two at a time: the CI machine has two cores
-    [ $((started % 2)) -eq 0 ] && wait
+    # two at a time by default: the CI machine has two cores
+    [ $((started % JOBS)) -eq 0 ] && wait
 done
 wait
 

@@ -12,12 +12,16 @@
  *   djmail quarantine SOURCE ID  (move a message aside, as judged does)
  *   djmail wait    SOURCE --ms N                "woken" or "timeout"
  *
- * TRANSPORT: --smtp HOST:PORT [--user U --password P] [--tls MODE]
+ * TRANSPORT: --smtp HOST:PORT [--user U --password P] [TLS]
  *            | --sendmail PROG | --outbox DIR
  * SOURCE:    --imap HOST:PORT | --pop3 HOST:PORT  (--user U --password P
- *            [--tls MODE] [--expunge])  | --maildir DIR
+ *            [TLS] [--expunge])  | --maildir DIR
+ * TLS:       --tls MODE [--tls-ca FILE | --insecure]  (the server's
+ *            certificate is checked against FILE, else the system's CAs,
+ *            unless --insecure)
  *
- * Exit status: 0 ok, 75 temporary failure, 77 permanent failure, 3 gone,
+ * Exit status: 0 ok, 75 temporary failure, 77 permanent failure (or a
+ * server refused before any message), 3 gone,
  * 2 usage; the reason goes to stderr.  Each run is one session, so the
  * script can check what survives a disconnect (an unconfirmed message is
  * listed again; POP3 DELE takes effect at QUIT).
@@ -39,8 +43,9 @@ typedef struct opts {
     const char *cmd, *id;
     const char *smtp, *sendmail, *outbox, *imap, *pop3, *maildir;
     const char *user, *password, *tls, *from, *to, *subject, *name, *body;
+    const char *tls_ca;
     long max, ms, repeat;
-    bool expunge;
+    bool expunge, insecure;
 } opts;
 
 static int usage(void)
@@ -58,6 +63,7 @@ static int exit_code(dj_mail_status st)
     case DJ_MAIL_TEMPFAIL:
         return 75;
     case DJ_MAIL_PERMFAIL:
+    case DJ_MAIL_UNUSABLE: /* the server refused us before any message */
         return 77;
     case DJ_MAIL_GONE:
         return 3;
@@ -70,11 +76,12 @@ static const char **string_opt(opts *o, const char *name)
 {
     static const char *const names[] = {
         "--smtp", "--sendmail", "--outbox", "--imap", "--pop3",
-        "--maildir", "--user", "--password", "--tls", "--from",
+        "--maildir", "--user", "--password", "--tls", "--tls-ca", "--from",
         "--to", "--subject", "--name", "--body"};
     const char **fields[] = {&o->smtp, &o->sendmail, &o->outbox, &o->imap,
                              &o->pop3, &o->maildir, &o->user, &o->password,
-                             &o->tls, &o->from, &o->to, &o->subject,
+                             &o->tls, &o->tls_ca, &o->from, &o->to,
+                             &o->subject,
                              &o->name, &o->body};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(name, names[i]) == 0)
@@ -93,6 +100,8 @@ static int parse(int argc, char **argv, opts *o)
         const char **field = string_opt(o, argv[i]);
         if (strcmp(argv[i], "--expunge") == 0)
             o->expunge = true;
+        else if (strcmp(argv[i], "--insecure") == 0)
+            o->insecure = true;
         else if (field && i + 1 < argc)
             *field = argv[++i];
         else if (strcmp(argv[i], "--max") == 0 && i + 1 < argc)
@@ -139,6 +148,8 @@ static dj_sender *open_sender(const opts *o, char *host, size_t cap)
             return NULL;
         c.host = host;
         c.tls = tls_of(o);
+        c.trust.insecure = o->insecure;
+        c.trust.ca_file = o->tls_ca;
         c.user = o->user;
         c.password = o->password;
     } else if (o->sendmail) {
@@ -239,6 +250,8 @@ static dj_fetcher *open_fetcher(const opts *o, char *host, size_t cap)
             return NULL;
         c.host = host;
         c.tls = tls_of(o);
+        c.trust.insecure = o->insecure;
+        c.trust.ca_file = o->tls_ca;
         c.user = o->user;
         c.password = o->password;
     } else if (o->maildir) {

@@ -25,8 +25,12 @@
 # a shell fragment the tests source:
 #   MS_DIR MS_DOMAIN MS_SMTP_PORT MS_IMAP_PORT MS_POP3_PORT
 #   MS_POSTFIX_CONFIG (for sendmail: MAIL_CONFIG=$MS_POSTFIX_CONFIG)
-#   MS_TLS (1: STARTTLS offered on all three, with a self-signed
-#   certificate made here by openssl; 0: openssl missing, plain only)
+#   MS_TLS (1: STARTTLS offered on all three, and IMAP over TLS from the
+#   first byte on MS_IMAPS_PORT; 0: openssl missing, plain only)
+#   MS_TLS_CA (the test CA that signed the servers' certificate, which
+#   names "localhost" and mail.dipjudge.test but not 127.0.0.1, so
+#   connecting to 127.0.0.1 is the wrong host name), MS_TLS_OTHER_CA (a CA
+#   that signed nothing here: trusting only it, the servers are untrusted)
 #
 # Robust by construction: waits (bounded) until each port answers with its
 # greeting, prints the servers' logs on failure, and starts from a clean
@@ -115,6 +119,7 @@ PICKED=""
 SMTP_PORT=$(pick_port) || die "no free port"
 IMAP_PORT=$(pick_port) || die "no free port"
 POP3_PORT=$(pick_port) || die "no free port"
+IMAPS_PORT=$(pick_port) || die "no free port"
 
 # Daemons running as postfix, dovecot, dovenull and nobody must be able to
 # walk down into DIR: make the path searchable (not readable).
@@ -140,18 +145,40 @@ chmod 0755 "$DIR/mail"
 chmod 0640 "$passwd"
 chgrp dovecot "$passwd"
 
-# ---- TLS: a self-signed certificate, for the STARTTLS paths --------------
-# (libetpan does not verify certificates, so self-signed is enough.)
+# ---- TLS: a test CA and a certificate it signed for the servers ---------
+# The judge verifies certificates (src/mail/tls_check.c): the tests trust
+# the test CA through tls_ca_file / djmail --tls-ca.
 TLS=0
 mkdir -p "$DIR/tls"
-if command -v openssl >/dev/null 2>&1 &&
+make_ca() # make_ca NAME: a self-signed CA, NAME.pem and NAME-key.pem
+{
     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
-        -nodes -keyout "$DIR/tls/key.pem" -out "$DIR/tls/cert.pem" \
-        -days 2 -subj "/CN=mail.$DOMAIN" >"$DIR/log/openssl.log" 2>&1; then
+        -nodes -keyout "$DIR/tls/$1-key.pem" -out "$DIR/tls/$1.pem" \
+        -days 2 -subj "/CN=dipjudge test $1" \
+        -addext "basicConstraints=critical,CA:TRUE" \
+        -addext "keyUsage=critical,keyCertSign,cRLSign"
+}
+make_cert() # the servers' key and certificate, signed by the test CA
+{
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+        -keyout "$DIR/tls/key.pem" -out "$DIR/tls/req.pem" \
+        -subj "/CN=mail.$DOMAIN" &&
+        printf '%s\n' "subjectAltName=DNS:localhost,DNS:mail.$DOMAIN" \
+            "basicConstraints=CA:FALSE" \
+            "extendedKeyUsage=serverAuth" >"$DIR/tls/ext.cnf" &&
+        openssl x509 -req -in "$DIR/tls/req.pem" -CA "$DIR/tls/ca.pem" \
+            -CAkey "$DIR/tls/ca-key.pem" -CAcreateserial -days 2 \
+            -extfile "$DIR/tls/ext.cnf" -out "$DIR/tls/cert.pem"
+}
+if command -v openssl >/dev/null 2>&1 &&
+    { make_ca ca && make_ca other-ca && make_cert; } \
+        >"$DIR/log/openssl.log" 2>&1; then
     TLS=1
-    chmod 0644 "$DIR/tls/cert.pem"
+    chmod 0644 "$DIR/tls/cert.pem" "$DIR/tls/ca.pem" "$DIR/tls/other-ca.pem"
     chmod 0600 "$DIR/tls/key.pem"
 fi
+IMAPS_LISTEN=0
+[[ $TLS == 1 ]] && IMAPS_LISTEN=$IMAPS_PORT
 if [[ $TLS == 1 ]]; then
     DOVECOT_SSL="ssl = yes
 ssl_cert = <$DIR/tls/cert.pem
@@ -201,7 +228,8 @@ service imap-login {
     port = $IMAP_PORT
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = $IMAPS_LISTEN
   }
 }
 service pop3-login {
@@ -318,6 +346,9 @@ MS_IMAP_PORT=$IMAP_PORT
 MS_POP3_PORT=$POP3_PORT
 MS_POSTFIX_CONFIG=$PFETC
 MS_TLS=$TLS
+MS_IMAPS_PORT=$IMAPS_PORT
+MS_TLS_CA=$DIR/tls/ca.pem
+MS_TLS_OTHER_CA=$DIR/tls/other-ca.pem
 EOF
 
 # ---- start ---------------------------------------------------------------

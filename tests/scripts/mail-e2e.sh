@@ -115,6 +115,11 @@ trap cleanup EXIT
 D=$MS_DOMAIN
 TLS=none
 [[ $MS_TLS == 1 ]] && TLS=starttls
+# The judge verifies the servers' certificate: it connects to them by the
+# name their certificate gives and trusts the test CA that signed it.
+HOST=localhost
+CAFILE=$MS_TLS_CA
+[[ $MS_TLS == 1 ]] || CAFILE=""
 echo "servers up after $((SECONDS - T0))s (smtp $MS_SMTP_PORT, imap" \
      "$MS_IMAP_PORT, tls $TLS)"
 
@@ -129,12 +134,14 @@ admin_address = "master@$D";
 reminder = "24h";
 tick_interval = "1s";
 inbound: {
-    type = "imap"; host = "127.0.0.1"; port = $MS_IMAP_PORT;
+    type = "imap"; host = "$HOST"; port = $MS_IMAP_PORT;
     user = "judge"; password = "pw-judge"; tls = "$TLS";
+    tls_ca_file = "$CAFILE";
     idle = true; poll_interval = "2s"; timeout = "20s";
 };
 outbound: {
-    type = "smtp"; host = "127.0.0.1"; port = $MS_SMTP_PORT; tls = "$TLS";
+    type = "smtp"; host = "$HOST"; port = $MS_SMTP_PORT; tls = "$TLS";
+    tls_ca_file = "$CAFILE";
     timeout = "20s";
 };
 retry: { attempts = 5; delay = "1s"; max_delay = "4s"; };
@@ -180,8 +187,8 @@ send()
         bad "send from $user: $(cat "$DIR/send.err")"
 }
 
-imap() { "$DJMAIL" "$1" --imap "127.0.0.1:$MS_IMAP_PORT" --user "$2" \
-    --password "pw-$2" --tls "$TLS" "${@:3}"; }
+imap() { "$DJMAIL" "$1" --imap "$HOST:$MS_IMAP_PORT" --user "$2" \
+    --password "pw-$2" --tls "$TLS" --tls-ca "$CAFILE" "${@:3}"; }
 
 # fetch USER: copy the mailbox's new messages (over IMAP) to $DIR/box/USER/.
 fetch()
@@ -583,7 +590,7 @@ done
 # Dovecot's POP3 shows every message of judge@, also those read over IMAP:
 # all of them are in the mail log, so only the new one is answered.
 sed -e 's/type = "imap"/type = "pop3"/' -e "s/port = $MS_IMAP_PORT/port = $MS_POP3_PORT/" \
-    -e 's|type = "smtp"; host = "127.0.0.1"; port = [0-9]*;|type = "sendmail"; sendmail = "/usr/sbin/sendmail";|' \
+    -e 's|type = "smtp"; host = "'"$HOST"'"; port = [0-9]*;|type = "sendmail"; sendmail = "/usr/sbin/sendmail";|' \
     "$CONF" >"$T/pop3.conf"
 grep -q 'type = "pop3"' "$T/pop3.conf" && grep -q 'type = "sendmail"' "$T/pop3.conf" &&
     ok || bad "pop3.conf: $(cat "$T/pop3.conf")"
@@ -602,8 +609,8 @@ dupes=$(grep -c "judged once: message .*: duplicate, seen before" "$LOG")
 sent=$(cat "$DIR/nmail")
 ((dupes == sent - 1)) && ok ||
     bad "POP3: $dupes old messages seen as duplicates, not $((sent - 1))"
-n=$("$DJMAIL" list --pop3 "127.0.0.1:$MS_POP3_PORT" --user judge \
-    --password pw-judge --tls "$TLS" 2>/dev/null | wc -l)
+n=$("$DJMAIL" list --pop3 "$HOST:$MS_POP3_PORT" --user judge \
+    --password pw-judge --tls "$TLS" --tls-ca "$CAFILE" 2>/dev/null | wc -l)
 ((n == 0)) && ok || bad "POP3: $n messages left in the maildrop"
 for u in p2 p3 p4 p5 p6 p7; do
     before=$(ls "$DIR/box/$u" | grep -c '\.eml$')

@@ -251,19 +251,111 @@ check "delivered to p7 through sendmail" wait_mail p7 1
 msg=$(imap p7 read "$(first_id p7 imap)" | tr -d '\r')
 check "sendmail message intact" grep -q "^through postdrop$" <<<"$msg"
 
-# ---- STARTTLS (self-signed certificate; libetpan does not verify) --------
+# ---- TLS, and the server's certificate verified (issue 9.6) --------------
+# The servers' certificate is signed by the test CA for "localhost" (not
+# for 127.0.0.1).  "localhost" with the CA trusted is the right server;
+# 127.0.0.1 is the wrong host name; trusting only another CA (or the
+# system's CAs, which never signed it) makes it untrusted.  Refusals are
+# permanent (77), said in a sentence, and happen before any password or
+# message goes out: the servers' logs show no login or delivery for them.
+LH_SMTP=(--smtp "localhost:$MS_SMTP_PORT")
+limap() { local u=$1; shift; "$DJMAIL" "$@" --imap "localhost:$MS_IMAP_PORT" --user "$u" --password "pw-$u"; }
+lpop3() { local u=$1; shift; "$DJMAIL" "$@" --pop3 "localhost:$MS_POP3_PORT" --user "$u" --password "pw-$u"; }
+# refused WHAT WORDS COMMAND...: exit 77 with WORDS in the reason
+refused()
+{
+    local what=$1 words=$2
+    shift 2
+    "$@" >/dev/null 2>"$DIR/err"
+    local st=$?
+    check "$what: refused as permanent" test "$st" -eq 77
+    check "$what: says why" grep -q "$words" "$DIR/err"
+}
 if [[ ${MS_TLS:-0} == 1 ]]; then
-    check "SMTP with STARTTLS" quiet "$DJMAIL" send "${SMTP[@]}" --tls starttls \
+    CA=(--tls-ca "$MS_TLS_CA")
+    check "SMTP with STARTTLS, certificate verified" quiet "$DJMAIL" send \
+        "${LH_SMTP[@]}" --tls starttls "${CA[@]}" \
         --user judge --password pw-judge --from "judge@$D" --to "p3@$D" \
         --subject tls --body "over TLS"
     check "postfix saw a TLS session" \
         grep -q "TLS connection established from" "$DIR/log/postfix.log"
     check "delivered to p3 over TLS" wait_mail p3 1
-    check "IMAP with STARTTLS" quiet imap p3 list --tls starttls
-    check "POP3 with STARTTLS" quiet pop3 p3 list --tls starttls
+    check "IMAP with STARTTLS, certificate verified" quiet \
+        limap p3 list --tls starttls "${CA[@]}"
+    check "POP3 with STLS, certificate verified" quiet \
+        lpop3 p3 list --tls starttls "${CA[@]}"
     check "dovecot saw TLS logins" \
         test "$(grep -c "Login: user=<p3>.*TLS" "$DIR/log/dovecot.log")" -ge 2
-    check "STARTTLS when offered (may)" quiet imap p3 list --tls may
+    check "STARTTLS when offered (may), verified" quiet \
+        limap p3 list --tls may "${CA[@]}"
+    check "IMAP over TLS from the first byte, verified" quiet \
+        "$DJMAIL" list --imap "localhost:$MS_IMAPS_PORT" --user p3 \
+        --password pw-p3 --tls tls "${CA[@]}"
+
+    logins_before=$(grep -c "Login: user=<p4>" "$DIR/log/dovecot.log")
+    refused "IMAP, wrong host name" "another host name" \
+        imap p4 list --tls starttls "${CA[@]}"
+    refused "POP3, wrong host name" "another host name" \
+        pop3 p4 list --tls starttls "${CA[@]}"
+    refused "IMAP over TLS, wrong host name" "another host name" \
+        "$DJMAIL" list --imap "127.0.0.1:$MS_IMAPS_PORT" --user p4 \
+        --password pw-p4 --tls tls "${CA[@]}"
+    refused "IMAP, certificate from an untrusted CA" "not trusted" \
+        limap p4 list --tls starttls --tls-ca "$MS_TLS_OTHER_CA"
+    refused "POP3, untrusted by the system's CAs" "not trusted" \
+        lpop3 p4 list --tls starttls
+    refused "IMAP, a CA file that is not one" "no usable CA" \
+        limap p4 list --tls starttls --tls-ca /dev/null
+    check "no password was sent to a refused server" test \
+        "$(grep -c "Login: user=<p4>" "$DIR/log/dovecot.log")" -eq "$logins_before"
+    n_p4=$(count_ids p4 imap)
+    refused "SMTP, wrong host name" "another host name" \
+        "$DJMAIL" send "${SMTP[@]}" --tls starttls "${CA[@]}" \
+        --user judge --password pw-judge --from "judge@$D" --to "p4@$D" \
+        --subject "wrong host" --body "must not go"
+    refused "SMTP, untrusted certificate" "not trusted" \
+        "$DJMAIL" send "${LH_SMTP[@]}" --tls starttls \
+        --from "judge@$D" --to "p4@$D" --subject untrusted --body "must not go"
+    sleep 1
+    check "no message went to a refused SMTP server" \
+        test "$(count_ids p4 imap)" -eq "$n_p4"
+    check "tls_verify = false (--insecure) accepts the wrong name" quiet \
+        imap p4 list --tls starttls --insecure
+
+    # judged sending through an SMTP server it must not trust: the reply
+    # stays queued, its attempts not spent, until the admin sets the right
+    # host name; then it goes out.  Nothing is lost or given up.
+    J=$DIR/judged-tls
+    mkdir -p "$J/mail/in/new" "$J/mail/in/cur" "$J/mail/in/tmp"
+    jconf() # HOST
+    {
+        cat >"$J/judge.conf" <<EOF
+judge_address = "judge@$D";
+admin_address = "master@$D";
+outbound: { type = "smtp"; host = "$1"; port = $MS_SMTP_PORT;
+            tls = "starttls"; tls_ca_file = "$MS_TLS_CA"; };
+EOF
+    }
+    printf 'From: p6@%s\nTo: judge@%s\nSubject: help\nMessage-ID: <tls1@%s>\n\nHELP\n' \
+        "$D" "$D" "$D" >"$J/mail/in/new/1700000001.M1P1.test"
+    jd() { (cd "$J" && "$BUILDDIR/judged" --config judge.conf --db "$J/judge.db" \
+        --maps "$SRCDIR/maps" once --no-tick) >>"$J/judged.log" 2>&1; }
+    jsql() { sqlite3 "$J/judge.db" "$1"; }
+    n_p6=$(count_ids p6 imap)
+    jconf 127.0.0.1
+    jd
+    jd
+    check "judged: the reply is kept queued by an untrusted server" \
+        test "$(jsql "SELECT state || ' ' || attempts FROM outbox")" = "queued 0"
+    check "judged: logs why" grep -q "certificate is for another host name" \
+        "$J/judged.log"
+    check "judged: nothing reached p6" test "$(count_ids p6 imap)" -eq "$n_p6"
+    jconf localhost
+    jsql "UPDATE outbox SET next_attempt_at = 0"
+    jd
+    check "judged: sent once the host name is right" \
+        test "$(jsql "SELECT state FROM outbox")" = sent
+    check "judged: p6 got the reply" wait_mail p6 $((n_p6 + 1))
 else
     echo "mail-servers: no openssl: STARTTLS not tested"
 fi
