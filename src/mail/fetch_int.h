@@ -16,6 +16,7 @@ struct dj_fetcher {
     void *imap;            /* a mailimap *, NULL when not connected */
     uint32_t uidvalidity;  /* of the selected IMAP mailbox */
     void *pop3;            /* a mailpop3 *, NULL when not connected */
+    struct dj_pop3_table *pop3_tab; /* the session's listing, or NULL */
 };
 
 /* Growing list of items for the backends' list functions. */

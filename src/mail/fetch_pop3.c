@@ -1,8 +1,9 @@
 /*
- * fetch_pop3.c — the POP3 reader (libetpan): connect (plain, STLS or
- * implicit TLS), USER/PASS, then LIST+UIDL for the messages, RETR to read
- * (TOP 0 — the header only — when a message is over the size limit, which
- * is all a polite refusal needs), DELE to confirm.
+ * fetch_pop3.c — the POP3 reader: connect (plain, STLS or implicit TLS),
+ * USER/PASS and QUIT through libetpan; LIST+UIDL for the messages, RETR to
+ * read (TOP 0 — the header only — when a message is over the size limit,
+ * which is all a polite refusal needs) and DELE to confirm through our own
+ * bounded reader (pop3_wire.h says why).
  *
  * POP3 has no "seen" flag and a session sees a snapshot of the maildrop:
  * DELEs are applied when the session ends with QUIT, and a session that
@@ -16,9 +17,11 @@
 
 #include <libetpan/libetpan.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mail/fetch_int.h"
+#include "mail/pop3_wire.h"
 #include "mail/tls_check.h"
 
 #define REPLY_KEEP 200
@@ -30,6 +33,11 @@ static mailpop3 *session_of(dj_fetcher *f)
 
 void dj_pop3_disconnect(dj_fetcher *f, bool polite)
 {
+    if (f->pop3_tab) {
+        dj_pop3_table_free(f->pop3_tab);
+        free(f->pop3_tab);
+        f->pop3_tab = NULL;
+    }
     mailpop3 *pop = session_of(f);
     if (!pop)
         return;
@@ -149,54 +157,83 @@ static dj_mail_status pop3_connect(dj_fetcher *f, char *err, size_t errlen)
     return DJ_MAIL_OK;
 }
 
+/* A wire failure as a status: the session is dropped unless the server
+ * only refused (-ERR) one command. */
+static dj_mail_status wire_fail(dj_fetcher *f, dj_pop3_result r,
+                                const char *what, const char *reply,
+                                char *err, size_t errlen)
+{
+    if (r == DJ_POP3_MEMORY)
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "out of memory");
+    if (r != DJ_POP3_REFUSED)
+        dj_pop3_disconnect(f, false); /* without QUIT: DELEs roll back */
+    return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "POP3 %s failed%s%s%s",
+                        what,
+                        r == DJ_POP3_STREAM     ? " (connection lost)"
+                        : r == DJ_POP3_PROTOCOL ? " (the server broke the "
+                                                  "protocol)"
+                                                : "",
+                        reply[0] ? ": " : "", reply);
+}
+
 /* The session's message table (LIST + UIDL), fetched once per session. */
-static dj_mail_status message_table(dj_fetcher *f, carray **tab, char *err,
-                                    size_t errlen)
+static dj_mail_status message_table(dj_fetcher *f, dj_pop3_table **tab,
+                                    char *err, size_t errlen)
 {
     dj_mail_status st = pop3_connect(f, err, errlen);
     if (st != DJ_MAIL_OK)
         return st;
-    int r = mailpop3_list(session_of(f), tab);
-    if (r != MAILPOP3_NO_ERROR)
-        return pop3_fail(f, r, "LIST", err, errlen);
+    if (!f->pop3_tab) {
+        dj_pop3_table *t = calloc(1, sizeof *t);
+        if (!t)
+            return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
+                                "out of memory");
+        char reply[DJ_POP3_REPLY_MAX + 1] = "";
+        dj_pop3_result r = dj_pop3_wire_list(session_of(f), t, reply,
+                                             sizeof reply);
+        if (r != DJ_POP3_OK) {
+            free(t);
+            return wire_fail(f, r, "LIST", reply, err, errlen);
+        }
+        f->pop3_tab = t;
+    }
+    *tab = f->pop3_tab;
     return DJ_MAIL_OK;
 }
 
 dj_mail_status dj_pop3_list(dj_fetcher *f, dj_fetch_items *l, char *err,
                             size_t errlen)
 {
-    carray *tab;
+    dj_pop3_table *tab;
     dj_mail_status st = message_table(f, &tab, err, errlen);
-    for (unsigned i = 0; st == DJ_MAIL_OK && i < carray_count(tab); i++) {
-        struct mailpop3_msg_info *m = carray_get(tab, i);
-        if (!m || m->msg_deleted)
+    for (size_t i = 0; st == DJ_MAIL_OK && i < tab->n; i++) {
+        const dj_pop3_msg *m = &tab->v[i];
+        if (m->deleted)
             continue;
-        if (!m->msg_uidl)
+        if (!m->uidl[0])
             return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                                 "POP3 server does not support UIDL");
-        if (!dj_fetch_items_push(l, m->msg_uidl, m->msg_size))
+        if (!dj_fetch_items_push(l, m->uidl, m->size))
             st = dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "out of memory");
     }
     return st;
 }
 
 /* The live (not deleted) message with this UIDL, or NULL. */
-static struct mailpop3_msg_info *find_uidl(carray *tab, const char *id)
+static dj_pop3_msg *find_uidl(dj_pop3_table *tab, const char *id)
 {
-    for (unsigned i = 0; i < carray_count(tab); i++) {
-        struct mailpop3_msg_info *m = carray_get(tab, i);
-        if (m && !m->msg_deleted && m->msg_uidl &&
-            strcmp(m->msg_uidl, id) == 0)
+    for (size_t i = 0; i < tab->n; i++) {
+        dj_pop3_msg *m = &tab->v[i];
+        if (!m->deleted && m->uidl[0] && strcmp(m->uidl, id) == 0)
             return m;
     }
     return NULL;
 }
 
-static dj_mail_status lookup(dj_fetcher *f, const char *id,
-                             struct mailpop3_msg_info **m, char *err,
-                             size_t errlen)
+static dj_mail_status lookup(dj_fetcher *f, const char *id, dj_pop3_msg **m,
+                             char *err, size_t errlen)
 {
-    carray *tab;
+    dj_pop3_table *tab;
     dj_mail_status st = message_table(f, &tab, err, errlen);
     if (st != DJ_MAIL_OK)
         return st;
@@ -211,38 +248,34 @@ dj_mail_status dj_pop3_read(dj_fetcher *f, const char *id, size_t max,
                             dj_buf *out, bool *truncated, char *err,
                             size_t errlen)
 {
-    struct mailpop3_msg_info *m;
+    dj_pop3_msg *m;
     dj_mail_status st = lookup(f, id, &m, err, errlen);
     if (st != DJ_MAIL_OK)
         return st;
-    char *data = NULL;
-    size_t len = 0;
-    bool header_only = max && m->msg_size > max;
-    int r = header_only
-                ? mailpop3_top(session_of(f), m->msg_index, 0, &data, &len)
-                : mailpop3_retr(session_of(f), m->msg_index, &data, &len);
-    if (r != MAILPOP3_NO_ERROR)
-        return pop3_fail(f, r, header_only ? "TOP" : "RETR", err, errlen);
-    *truncated = header_only || (max && len > max);
-    dj_buf_append_n(out, data, max && len > max ? max : len);
-    if (header_only)
-        mailpop3_top_free(data);
-    else
-        mailpop3_retr_free(data);
-    if (!dj_buf_ok(out))
-        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "out of memory");
+    bool header_only = max && m->size > max;
+    char reply[DJ_POP3_REPLY_MAX + 1] = "";
+    dj_pop3_result r = dj_pop3_wire_read(session_of(f), m->num, header_only,
+                                         max, out, truncated, reply,
+                                         sizeof reply);
+    if (r != DJ_POP3_OK)
+        return wire_fail(f, r, header_only ? "TOP" : "RETR", reply, err,
+                         errlen);
+    *truncated = *truncated || header_only;
     return DJ_MAIL_OK;
 }
 
 dj_mail_status dj_pop3_confirm(dj_fetcher *f, const char *id, char *err,
                                size_t errlen)
 {
-    struct mailpop3_msg_info *m;
+    dj_pop3_msg *m;
     dj_mail_status st = lookup(f, id, &m, err, errlen);
     if (st != DJ_MAIL_OK)
         return st;
-    int r = mailpop3_dele(session_of(f), m->msg_index);
-    if (r != MAILPOP3_NO_ERROR)
-        return pop3_fail(f, r, "DELE", err, errlen);
+    char reply[DJ_POP3_REPLY_MAX + 1] = "";
+    dj_pop3_result r = dj_pop3_wire_dele(session_of(f), m->num, reply,
+                                         sizeof reply);
+    if (r != DJ_POP3_OK)
+        return wire_fail(f, r, "DELE", reply, err, errlen);
+    m->deleted = true;
     return DJ_MAIL_OK;
 }

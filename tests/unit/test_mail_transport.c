@@ -27,6 +27,7 @@
 #include "mail/compose.h"
 #include "mail/fetch.h"
 #include "mail/maildir.h"
+#include "mail/pop3_wire.h"
 #include "mail/send.h"
 #include "testlib.h"
 
@@ -931,6 +932,41 @@ static void test_compose_body(void)
     dj_buf_free(&body);
 }
 
+/* POP3 listing lines as RFC 1939 has them, and what a hostile server may
+ * send instead (message number 0 wrote before libetpan's table). */
+static void test_pop3_lines(void)
+{
+    unsigned num;
+    uint64_t size;
+    char uidl[DJ_POP3_UIDL_MAX + 1];
+    CHECK(dj_pop3_parse_list_line("1 639", &num, &size) && num == 1 &&
+          size == 639);
+    CHECK(dj_pop3_parse_list_line("7 120 extra", &num, &size) && num == 7);
+    CHECK(!dj_pop3_parse_list_line("0 10", &num, &size));
+    CHECK(!dj_pop3_parse_list_line("-1 10", &num, &size));
+    CHECK(!dj_pop3_parse_list_line("100001 10", &num, &size));
+    CHECK(!dj_pop3_parse_list_line("4294967297 10", &num, &size));
+    CHECK(!dj_pop3_parse_list_line("3  10", &num, &size));
+    CHECK(!dj_pop3_parse_list_line("3 99999999999999999999999", &num, &size));
+    CHECK(!dj_pop3_parse_list_line("Return-Path: <x@y>", &num, &size));
+    CHECK(!dj_pop3_parse_list_line("", &num, &size));
+    CHECK(dj_pop3_parse_uidl_line("2 000000024fb0a1c2", &num, uidl,
+                                  sizeof uidl) &&
+          num == 2 && strcmp(uidl, "000000024fb0a1c2") == 0);
+    CHECK(!dj_pop3_parse_uidl_line("0 abc", &num, uidl, sizeof uidl));
+    CHECK(!dj_pop3_parse_uidl_line("2 ", &num, uidl, sizeof uidl));
+    CHECK(!dj_pop3_parse_uidl_line("2 a b", &num, uidl, sizeof uidl));
+    CHECK(!dj_pop3_parse_uidl_line("2 a\x01b", &num, uidl, sizeof uidl));
+    char longid[100];
+    memset(longid, 'x', sizeof longid);
+    memcpy(longid, "3 ", 2);
+    longid[2 + DJ_POP3_UIDL_MAX] = '\0';
+    CHECK(dj_pop3_parse_uidl_line(longid, &num, uidl, sizeof uidl));
+    longid[2 + DJ_POP3_UIDL_MAX] = 'x';
+    longid[3 + DJ_POP3_UIDL_MAX] = '\0';
+    CHECK(!dj_pop3_parse_uidl_line(longid, &num, uidl, sizeof uidl));
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "/tmp/dj-mail-test-XXXXXX");
@@ -952,6 +988,7 @@ int main(void)
     test_compose_rfc2047();
     test_compose_folding();
     test_compose_body();
+    test_pop3_lines();
     nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return test_summary();
 }
