@@ -165,12 +165,13 @@ static int advance(const dj_map *map, dj_position *pos)
     if (ph->type == DJ_ADJUSTMENT || ph->season == DJ_WINTER) {
         ph->season = DJ_SPRING;
         ph->type = DJ_MOVEMENT;
-        ph->year++;
+        ph->year += map->years_to_spring;
         return -1;
     }
     if (ph->season == DJ_SPRING) {
         ph->season = DJ_FALL;
         ph->type = DJ_MOVEMENT;
+        ph->year += map->years_to_fall;
         return -1;
     }
     capture_centres(map, pos);
@@ -183,7 +184,7 @@ static int advance(const dj_map *map, dj_position *pos)
     } else {
         ph->season = DJ_SPRING;
         ph->type = DJ_MOVEMENT;
-        ph->year++;
+        ph->year += map->years_to_spring;
     }
     return winner;
 }

@@ -57,7 +57,7 @@ static bool carrier(const mv_ctx *c, int f, int army, int dest_prov,
                     bool ordered_only, int exclude)
 {
     const mv_unit *u = &c->u[f];
-    return u->type == DJ_FLEET && c->map->locs[u->loc].terrain == DJ_WATER &&
+    return u->type == DJ_FLEET && c->map->locs[u->loc].convoys &&
            sea_carrier(c, f, army, dest_prov, ordered_only, exclude);
 }
 

@@ -139,7 +139,7 @@ static void read_help(hp_ctx *c, hp_unit *u, const dj_order *o, hp_kind kind)
             return;
         }
     } else {
-        if (u->type != DJ_FLEET || m->locs[u->loc].terrain != DJ_WATER) {
+        if (u->type != DJ_FLEET || !m->locs[u->loc].convoys) {
             invalid(u, DJ_WHY_CONVOY_NOT_AT_SEA);
             return;
         }

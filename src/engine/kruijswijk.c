@@ -37,7 +37,7 @@ static void set_up(kj_ctx *c, const dj_map *map, const dj_position *pos,
         u->first_fleet = u->next_fleet = -1;
         c->group_of[i] = -1;
         c->at[u->prov] = (int16_t)i;
-        if (u->type == DJ_FLEET && map->locs[u->loc].terrain == DJ_WATER)
+        if (u->type == DJ_FLEET && map->locs[u->loc].convoys)
             c->sea[c->nsea++] = (int16_t)i;
     }
 }

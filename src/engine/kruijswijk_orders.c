@@ -182,7 +182,7 @@ static dj_why read_convoy(kj_ctx *c, int ui, const dj_order *o, kj_reading *r)
     const kj_unit *u = &c->u[ui];
 
     r->kind = KJ_CONVOY;
-    if (u->type != DJ_FLEET || m->locs[u->loc].terrain != DJ_WATER)
+    if (u->type != DJ_FLEET || !m->locs[u->loc].convoys)
         return DJ_WHY_CONVOY_NOT_AT_SEA;
     int army = o->target >= 0 ? c->at[dj_province(m, o->target)] : -1;
     if (army < 0)

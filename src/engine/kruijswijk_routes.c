@@ -37,7 +37,7 @@ bool kj_carries(const kj_ctx *c, int fleet, int army, int dest_prov,
                 bool ordered)
 {
     const kj_unit *f = &c->u[fleet];
-    if (f->type != DJ_FLEET || c->map->locs[f->loc].terrain != DJ_WATER)
+    if (f->type != DJ_FLEET || !c->map->locs[f->loc].convoys)
         return false;
     if (!ordered)
         return true;

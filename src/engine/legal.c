@@ -170,7 +170,7 @@ static dj_why check_convoy(const mv_ctx *c, int ui, const dj_order *o,
     const dj_map *m = c->map;
     const mv_unit *u = &c->u[ui];
 
-    if (u->type != DJ_FLEET || m->locs[u->loc].terrain != DJ_WATER)
+    if (u->type != DJ_FLEET || !m->locs[u->loc].convoys)
         return DJ_WHY_CONVOY_NOT_AT_SEA;
     int t = o->target >= 0 ? c->unit_at[dj_province(m, o->target)] : -1;
     if (t < 0)

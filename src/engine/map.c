@@ -24,6 +24,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "map.h"
+#include "map_flow.h"
 #include "position.h"
 
 #include <ctype.h>
@@ -61,7 +62,8 @@ typedef struct src_ref {
 /* One ABUTS word before it is resolved. */
 typedef struct raw_adj {
     char abbr[DJ_ABBR_MAX];
-    bool army_only;
+    bool army_only;  /* written in lower case: "ven" */
+    bool fleet_only; /* written in Title case: "Tar" */
 } raw_adj;
 
 /* A location while the file is being read. */
@@ -71,6 +73,7 @@ typedef struct loc_draft {
     dj_terrain terrain;
     bool has_terrain, has_name;
     bool fleets_barred; /* written in lower case: a multi-coast base */
+    bool port;          /* PORT: a coast where a fleet may convoy */
     bool has_coasts;
     int base;           /* draft index of its province's base */
     src_ref terrain_at, name_at;
@@ -121,6 +124,15 @@ typedef struct parser {
     dj_power_set homes_reset; /* pass 3: powers whose HOME list has begun */
     bool victory_set;
     src_ref victory_at;
+    /* BEGIN as written, resolved against the FLOW once both are read */
+    dj_flow flow;
+    bool has_flow;
+    src_ref flow_at;
+    bool begin_set, begin_standard;
+    src_ref begin_at;
+    char begin_season[DJ_FLOW_WORD_MAX];
+    char begin_type[16];
+    int begin_year;
 } parser;
 
 /* ---- errors and small helpers ------------------------------------------ */
@@ -173,6 +185,21 @@ static bool word_is(const char *w, const char *kw)
         if (toupper((unsigned char)*w) != *kw)
             return false;
     return *w == '\0' && *kw == '\0';
+}
+
+/* DPjudge's Title case: an upper-case letter, then lower case only. */
+static bool is_title_word(const char *w)
+{
+    if (!isupper((unsigned char)w[0]))
+        return false;
+    bool lower = false;
+    for (w++; *w; w++) {
+        if (isupper((unsigned char)*w))
+            return false;
+        if (islower((unsigned char)*w))
+            lower = true;
+    }
+    return lower;
 }
 
 /* A word with lower-case letters and no upper-case ones. */
@@ -616,7 +643,8 @@ static void terrain_line(parser *p, dj_terrain terrain, char **tok, int ntok,
     }
     ld->has_terrain = true;
     ld->terrain_at = at;
-    ld->terrain = terrain;
+    ld->port = terrain == DJ_PORT;
+    ld->terrain = ld->port ? DJ_COAST : terrain;
     ld->fleets_barred = is_lower_word(tok[1]);
     for (int i = 3; i < ntok; i++) {
         if (ld->nraw == DJ_MAX_ADJ) {
@@ -632,6 +660,7 @@ static void terrain_line(parser *p, dj_terrain terrain, char **tok, int ntok,
         raw_adj *r = &ld->raw[ld->nraw++];
         lower_copy(r->abbr, tok[i], sizeof r->abbr);
         r->army_only = is_lower_word(tok[i]);
+        r->fleet_only = is_title_word(tok[i]);
     }
 }
 
@@ -641,7 +670,8 @@ static bool terrain_word(const char *w, dj_terrain *t)
         const char *word;
         dj_terrain terrain;
     } words[] = {{"LAND", DJ_LAND}, {"WATER", DJ_WATER},
-                 {"COAST", DJ_COAST}, {"SHUT", DJ_SHUT}};
+                 {"COAST", DJ_COAST}, {"SHUT", DJ_SHUT},
+                 {"PORT", DJ_PORT}};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (word_is(w, words[i].word)) {
             *t = words[i].terrain;
@@ -731,6 +761,7 @@ static void fill_location(parser *p, int d)
     bool sea = ld->terrain == DJ_WATER || ld->terrain == DJ_COAST;
     l->army_ok = land && !l->is_coast;
     l->fleet_ok = sea && !ld->fleets_barred && !ld->has_coasts;
+    l->convoys = ld->terrain == DJ_WATER || ld->port;
 }
 
 /* OR type bits into from's entry for `to`, adding one if needed. */
@@ -774,7 +805,8 @@ static void resolve_adjacency(parser *p, const abbr_key *keys, int d)
         bool ok = true;
         if (!ld->raw[i].army_only && from->fleet_ok && locs[to].fleet_ok)
             ok = add_adj(from, to, DJ_TYPE_BIT(DJ_FLEET));
-        if (ok && from->army_ok && locs[prov].army_ok)
+        if (ok && !ld->raw[i].fleet_only && from->army_ok &&
+            locs[prov].army_ok)
             ok = add_adj(from, prov, DJ_TYPE_BIT(DJ_ARMY));
         if (!ok) {
             fail_at(p, ld->terrain_at, "'%s' has more than %d adjacencies",
@@ -1185,7 +1217,7 @@ static void unknown_line(parser *p, char **tok, src_ref at)
 
 typedef enum line_kind {
     LK_BLANK, LK_RULE, LK_NAME, LK_TERRAIN, LK_CENTRES, LK_NUMBER,
-    LK_MAP_NAME, LK_UNIT, LK_POWER, LK_HEADER, LK_BEGIN, LK_UNITS,
+    LK_MAP_NAME, LK_UNIT, LK_POWER, LK_HEADER, LK_BEGIN, LK_FLOW, LK_UNITS,
     LK_OWNS, LK_HOMES, LK_DUMMY, LK_IGNORED, LK_REFUSED, LK_UNKNOWN
 } line_kind;
 
@@ -1203,6 +1235,7 @@ static const struct {
     {"UNOWNED", LK_CENTRES, NULL},  {"NEUTRAL", LK_CENTRES, NULL},
     {"VICTORY", LK_NUMBER, NULL},   {"YEAR", LK_NUMBER, NULL},
     {"MAP", LK_MAP_NAME, NULL},     {"BEGIN", LK_BEGIN, NULL},
+    {"FLOW", LK_FLOW, NULL},
     {"UNITS", LK_UNITS, NULL},
     {"OWNS", LK_OWNS, NULL},        {"CENTERS", LK_OWNS, NULL},
     {"CENTRES", LK_OWNS, NULL},
@@ -1213,8 +1246,6 @@ static const struct {
     {"FLAGS", LK_IGNORED, "flag pictures for DPjudge's web pages"},
     {"TEXTONLY", LK_IGNORED, "DPjudge has no PostScript map for it"},
     {"NOTIFY", LK_IGNORED, "whom DPjudge mails when a game starts"},
-    {"FLOW", LK_REFUSED, "phase orders other than Spring and Fall "
-                         "movement with Winter adjustments are not supported"},
     {"IN", LK_REFUSED, "a map that changes during the game is not supported"},
     {"FROM", LK_REFUSED, "a map that changes during the game is not "
                          "supported"},
@@ -1232,8 +1263,6 @@ static const struct {
                          "supported"},
     {"AMEND", LK_REFUSED, "amending an inherited place's neighbours is not "
                           "supported"},
-    {"PORT", LK_REFUSED, "fleets convoying from a coastal port are not "
-                         "supported by the adjudicators"},
     {"UNPLAYED", LK_REFUSED, "unplayed powers are not supported: use DUMMY"},
 };
 
@@ -1253,6 +1282,8 @@ static line_kind classify(const char *line, char **tok, int ntok)
         return LK_BLANK;
     if (word_is(tok[0], "RULE") || word_is(tok[0], "RULES"))
         return LK_RULE;
+    if (word_is(tok[0], "FLOW")) /* IFYEARDIV:10=5 is no name line */
+        return LK_FLOW;
     if (strchr(line, '='))
         return LK_NAME;
     if (terrain_word(tok[0], &t))
@@ -1272,9 +1303,46 @@ static line_kind classify(const char *line, char **tok, int ntok)
     return LK_UNKNOWN;
 }
 
-/* "BEGIN WINTER 1900 ADJUSTMENTS": the phase a new game starts in. */
+/* "FLOW A.D.:MOVEMENT,RETREATS": entries of the game's year (map_flow.h). */
+static void flow_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    if (ntok < 2) {
+        fail_at(p, at, "FLOW needs SEASON:PHASE,... , NEWYEAR[:n] or "
+                       "IFYEARDIV:d");
+        return;
+    }
+    char why[200];
+    for (int i = 1; i < ntok; i++) {
+        char up[64];
+        size_t n = 0;
+        for (; tok[i][n] && n + 1 < sizeof up; n++)
+            up[n] = (char)toupper((unsigned char)tok[i][n]);
+        up[n] = '\0';
+        if (!dj_flow_add(&p->flow, up, why, sizeof why)) {
+            fail_at(p, at, "%s", why);
+            return;
+        }
+    }
+    if (!p->has_flow)
+        p->flow_at = at;
+    p->has_flow = true;
+}
+
+/* "BEGIN WINTER 1900 ADJUSTMENTS": the phase a new game starts in.  A
+ * season of the map's own FLOW ("BEGIN A.D. 1425 MOVEMENT") is kept as
+ * written and resolved when the whole map is read. */
 static void begin_line(parser *p, char **tok, int ntok, src_ref at)
 {
+    int y;
+    if (ntok == 4 && strlen(tok[1]) < sizeof p->begin_season &&
+        strlen(tok[3]) < sizeof p->begin_type &&
+        parse_number(tok[2], 1, 9999, &y)) {
+        snprintf(p->begin_season, sizeof p->begin_season, "%s", tok[1]);
+        snprintf(p->begin_type, sizeof p->begin_type, "%s", tok[3]);
+        p->begin_year = y;
+        p->begin_set = true;
+        p->begin_at = at;
+    }
     static const struct {
         const char *season, *type;
         int s, t;
@@ -1291,10 +1359,58 @@ static void begin_line(parser *p, char **tok, int ntok, src_ref at)
                 p->map->start_year = year;
                 p->map->start_season = phases[i].s;
                 p->map->start_type = phases[i].t;
+                p->begin_standard = true;
                 return;
             }
+    p->begin_standard = false;
+    if (p->begin_set)
+        return; /* a FLOW season, perhaps: see resolve_flow */
     fail_at(p, at, "BEGIN needs a season, a year and a phase: SPRING 1901 "
             "MOVEMENT, FALL 1901 MOVEMENT or WINTER 1900 ADJUSTMENTS");
+}
+
+/* The FLOW and BEGIN read: the first phase and how the years advance. */
+static void resolve_flow(parser *p)
+{
+    dj_map *m = p->map;
+    if (!p->has_flow) {
+        if (!p->begin_set || p->begin_standard)
+            return;
+        static const char *const seasons[] = {"SPRING", "FALL", "AUTUMN",
+                                              "WINTER"};
+        for (size_t i = 0; i < sizeof seasons / sizeof seasons[0]; i++)
+            if (word_is(p->begin_season, seasons[i])) {
+                fail_at(p, p->begin_at,
+                        "BEGIN needs a season, a year and a phase: SPRING "
+                        "1901 MOVEMENT, FALL 1901 MOVEMENT or WINTER 1900 "
+                        "ADJUSTMENTS");
+                return;
+            }
+        fail_at(p, p->begin_at,
+                "BEGIN: unknown season '%s' (no FLOW line names it)",
+                p->begin_season);
+        return;
+    }
+    char season[DJ_FLOW_WORD_MAX], type[16];
+    int year = m->start_year;
+    snprintf(season, sizeof season, "%s",
+             p->begin_set ? p->begin_season : "SPRING");
+    snprintf(type, sizeof type, "%s",
+             p->begin_set ? p->begin_type : "MOVEMENT");
+    if (p->begin_set)
+        year = p->begin_year;
+    dj_flow_year fy;
+    char why[300];
+    if (!dj_flow_compile(&p->flow, season, year, type, &fy, why,
+                         sizeof why)) {
+        fail_at(p, p->begin_set ? p->begin_at : p->flow_at, "%s", why);
+        return;
+    }
+    m->start_season = fy.start_season;
+    m->start_type = fy.start_type;
+    m->start_year = fy.start_year;
+    m->years_to_fall = fy.years_to_fall;
+    m->years_to_spring = fy.years_to_spring;
 }
 
 /* The supply centre named by `word` (any coast of it), or -1 after failing. */
@@ -1431,6 +1547,9 @@ static void game_line(parser *p, line_kind kind, char *line, char **tok,
     case LK_BEGIN:
         begin_line(p, tok, ntok, at);
         break;
+    case LK_FLOW:
+        flow_line(p, tok, ntok, at);
+        break;
     case LK_UNITS:
         units_line(p, at);
         break;
@@ -1560,11 +1679,12 @@ static void finish_map(parser *p)
     }
     for (int i = 0; i < m->nlocs; i++)
         m->nsc += m->is_sc[i];
+    resolve_flow(p);
     /* MOBILIZE starts with the builds: in the Winter before a movement
      * phase named by BEGIN (DPjudge does the same). */
     if (m->mobilize && m->start_type != DJ_ADJUSTMENT) {
         if (m->start_season == DJ_SPRING)
-            m->start_year--;
+            m->start_year -= m->years_to_spring;
         m->start_season = DJ_WINTER;
         m->start_type = DJ_ADJUSTMENT;
     }
@@ -1615,6 +1735,7 @@ static dj_map *build_map(parser *p, const char *path)
     }
     name_from_path(p->map, path);
     p->map->start_year = 1901;
+    p->map->years_to_spring = 1;
     p->unit_power = p->cur_power = -1;
     for (int i = 0; i < p->nlines && !p->failed; i++)
         handle_line(p, &p->lines[i], 1);

@@ -38,7 +38,9 @@ typedef uint64_t dj_power_set;
 /* Every power (never ~0u: that is only the first 32). */
 #define DJ_ALL_POWERS (~(dj_power_set)0)
 
-typedef enum { DJ_LAND, DJ_WATER, DJ_COAST, DJ_SHUT } dj_terrain;
+/* DJ_PORT is read from a map file only: a PORT is stored as DJ_COAST with
+ * dj_location.convoys set. */
+typedef enum { DJ_LAND, DJ_WATER, DJ_COAST, DJ_SHUT, DJ_PORT } dj_terrain;
 
 /* Unit types; DJ_NO_UNIT also means "not written" in an order. */
 typedef enum { DJ_NO_UNIT = 0, DJ_ARMY = 1, DJ_FLEET = 2 } dj_unit_type;
@@ -59,6 +61,8 @@ typedef struct dj_location {
     bool army_ok;            /* an army may stand here */
     bool fleet_ok;           /* a fleet may stand here */
     bool is_coast;           /* one coast of a multi-coast province */
+    bool convoys;            /* a fleet here may convoy: water, or a coast
+                                the map calls a PORT (Baleares) */
     int nadj;
     dj_adj adj[DJ_MAX_ADJ];
 } dj_location;
@@ -95,6 +99,9 @@ typedef struct dj_map {
     int start_year;
     int start_season;        /* dj_season of the first phase (BEGIN line) */
     int start_type;          /* dj_phase_type of the first phase */
+    int years_to_fall;       /* a Fall's year is its Spring's + this (0) */
+    int years_to_spring;     /* a Spring's year is the Fall's before + this
+                                (1; DPjudge's FLOW can say otherwise) */
     dj_power_set dummies;    /* bit p: power p is played by nobody (DUMMY) */
     bool mobilize;           /* RULE MOBILIZE: the game starts with no units
                                 and no centres owned, in an adjustment phase

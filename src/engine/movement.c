@@ -591,7 +591,7 @@ static void init_context(mv_ctx *c, const dj_map *map, const dj_position *pos,
         u->target = u->target_dest = u->target_coast = -1;
         u->dest_loc = u->dest_prov = u->dislodger = -1;
         c->unit_at[u->prov] = (int16_t)i;
-        if (u->type == DJ_FLEET && map->locs[u->loc].terrain == DJ_WATER)
+        if (u->type == DJ_FLEET && map->locs[u->loc].convoys)
             c->sea[c->nsea++] = (int16_t)i;
     }
 }

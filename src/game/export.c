@@ -418,7 +418,7 @@ static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         if (list[i].season == DJ_WINTER)
             year = list[i].year;
         else if (list[i].season == DJ_SPRING && i > 0)
-            year = list[i].year - 1;
+            year = list[i].year - v->map->years_to_spring;
         else
             continue;
         if (ny > 0 && years[ny - 1].year == year)

@@ -480,7 +480,7 @@ static bool convoy_route(const ir_ctx *c, int from, int to)
     int queue[DJ_MAX_UNITS], head = 0, tail = 0;
     for (int i = 0; i < pos->nunits && i < DJ_MAX_UNITS; i++) {
         const dj_unit *f = &pos->units[i];
-        if (f->type == DJ_FLEET && map->locs[f->loc].terrain == DJ_WATER &&
+        if (f->type == DJ_FLEET && map->locs[f->loc].convoys &&
             dj_map_reaches_province(map, f->loc, from, DJ_FLEET)) {
             seen[i] = true;
             queue[tail++] = i;
@@ -493,7 +493,7 @@ static bool convoy_route(const ir_ctx *c, int from, int to)
         for (int i = 0; i < pos->nunits && i < DJ_MAX_UNITS; i++) {
             const dj_unit *g = &pos->units[i];
             if (!seen[i] && g->type == DJ_FLEET &&
-                map->locs[g->loc].terrain == DJ_WATER &&
+                map->locs[g->loc].convoys &&
                 dj_map_adjacent(map, f->loc, g->loc, DJ_FLEET)) {
                 seen[i] = true;
                 queue[tail++] = i;
@@ -592,8 +592,8 @@ static const char *convoy_why(const ir_ctx *c, const dj_unit *u,
                               const dj_order *o)
 {
     const dj_map *map = c->map;
-    if (u->type != DJ_FLEET || map->locs[u->loc].terrain != DJ_WATER)
-        return "only fleets at sea convoy";
+    if (u->type != DJ_FLEET || !map->locs[u->loc].convoys)
+        return "only fleets at sea (or in a port) convoy";
     const dj_unit *t = board_unit(c, dj_province(map, o->target));
     if (!t)
         return "no unit there to convoy";

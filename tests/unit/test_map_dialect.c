@@ -13,9 +13,11 @@
 #include "engine/map.h"
 #include "engine/position.h"
 #include "engine/rules_map.h"
+#include "reader/notation.h"
 #include "testlib.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static char srcdir_path[512];
 
@@ -107,7 +109,193 @@ static void test_begin(void)
     expect_refused("RED (REDDISH) AAA\nBEGIN SPRING 1901 RETREATS\n",
                    "BEGIN needs a season, a year and a phase");
     expect_refused("RED (REDDISH) AAA\nBEGIN A.D. 1425 MOVEMENT\n",
-                   "BEGIN needs a season, a year and a phase");
+                   "BEGIN: unknown season 'A.D.' (no FLOW line names it)");
+}
+
+/* PORT: a coast where fleets convoy (Baleares); a Title-case neighbour
+ * ("Ppp") is for fleets only, a lower-case one for armies only. */
+static void test_port(void)
+{
+    char err[512] = "";
+    static const char text[] =
+        "Alpha = aaa\nBeta = bbb\nPort = ppp\nDelta Sea = ddd\n"
+        "COAST AAA ABUTS DDD Ppp bbb\n"
+        "COAST BBB ABUTS DDD Ppp aaa\n"
+        "PORT PPP ABUTS DDD Aaa Bbb\n"
+        "WATER DDD ABUTS AAA BBB PPP\n"
+        "RED (REDDISH) AAA\n";
+    dj_map *m = dj_map_parse(text, "port.map", err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "  port.map: %s\n", err);
+        return;
+    }
+    int a = prov(m, "aaa"), b = prov(m, "bbb"), pp = prov(m, "ppp"),
+        d = prov(m, "ddd");
+    CHECK(m->locs[pp].convoys && m->locs[d].convoys);
+    CHECK(!m->locs[a].convoys);
+    CHECK(m->locs[pp].terrain == DJ_COAST && m->locs[pp].army_ok &&
+          m->locs[pp].fleet_ok);
+    CHECK(dj_map_adjacent(m, a, pp, DJ_FLEET));
+    CHECK(!dj_map_adjacent(m, a, pp, DJ_ARMY)); /* Title case: fleets only */
+    CHECK(!dj_map_adjacent(m, pp, a, DJ_ARMY));
+    CHECK(dj_map_adjacent(m, a, b, DJ_ARMY));  /* lower case: armies only */
+    CHECK(!dj_map_adjacent(m, a, b, DJ_FLEET));
+    CHECK(dj_map_adjacent(m, pp, d, DJ_FLEET));
+    dj_map_free(m);
+}
+
+/* A phase on the port board, played by each engine: where does the army
+ * that started in `from` end up?  The orders are Red's, "|"-separated, then
+ * Blue's. */
+static const char port_board[] =
+    "West = www\nEast = eee\nPort = ppp\nSouth Sea = sss\nThird Sea = ttt\n"
+    "COAST WWW ABUTS SSS Ppp\n"
+    "COAST EEE ABUTS SSS Ppp\n"
+    "PORT PPP ABUTS SSS TTT Www Eee\n"
+    "WATER SSS ABUTS WWW EEE PPP TTT\n"
+    "WATER TTT ABUTS SSS PPP\n"
+    "RED (REDDISH) WWW\nBLUE (BLUISH) EEE\n";
+
+static void port_phase(const dj_map *m, int engines, const char *units,
+                       const char *red, const char *blue,
+                       const char *army_from, const char *army_to,
+                       const char *what)
+{
+    static dj_position pos;
+    dj_phase ph = {DJ_SPRING, 1901, DJ_MOVEMENT};
+    dj_position_empty(m, ph, &pos);
+    char buf[256], err[200];
+    snprintf(buf, sizeof buf, "%s", units);
+    for (char *u = strtok(buf, ","); u; u = strtok(NULL, ",")) {
+        /* "R A www": power letter, type, place */
+        dj_unit *x = &pos.units[pos.nunits++];
+        x->power = (int16_t)(u[0] == 'R' ? 0 : 1);
+        x->type = u[2] == 'A' ? DJ_ARMY : DJ_FLEET;
+        x->loc = (int16_t)prov(m, u + 4);
+    }
+    dj_order orders[8];
+    int n = 0;
+    const char *lists[2] = {red, blue};
+    for (int power = 0; power < 2; power++) {
+        snprintf(buf, sizeof buf, "%s", lists[power]);
+        for (char *o = strtok(buf, "|"); o; o = strtok(NULL, "|")) {
+            int r = dj_notation_parse(m, power, DJ_MOVEMENT, o, &orders[n],
+                                      err, sizeof err);
+            CHECK(r == 0);
+            if (r == 0)
+                n++;
+            else
+                fprintf(stderr, "  %s: '%s': %s\n", what, o, err);
+        }
+    }
+    for (int e = 0; e < engines; e++) {
+        static dj_result res;
+        dj_rules rules;
+        dj_rules_default(&rules);
+        CHECK(dj_adjudicate_with((dj_engine)e, m, &pos, orders, n, &rules,
+                                 &res) == 0);
+        int at = dj_position_unit_at(m, &res.next, prov(m, army_to));
+        bool ok = at >= 0 && res.next.units[at].type == DJ_ARMY;
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "  %s (%s engine): the army from %s is not in %s\n",
+                    what, dj_engine_name((dj_engine)e), army_from, army_to);
+    }
+}
+
+/* Every engine convoys through a PORT's fleet, and the convoy fails when
+ * that fleet is dislodged; the fleet-only border is no road for armies. */
+static void test_port_engines(void)
+{
+    char err[512] = "";
+    dj_map *m = dj_map_parse(port_board, "portboard.map", err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "  portboard.map: %s\n", err);
+        return;
+    }
+    port_phase(m, DJ_ENGINE_COUNT, "R A www,R F ppp",
+               "A www-eee via convoy|F ppp C A www-eee", "", "www", "eee",
+               "convoyed through the port");
+    /* Not Haplomacy: its disputes may settle the army before the fleet is
+     * dislodged, in ports as at sea (doc/engine.md, 6.F.6 to 6.F.8). */
+    port_phase(m, DJ_ENGINE_HAPLOMACY, "R A www,R F ppp,B F sss,B F ttt",
+               "A www-eee via convoy|F ppp C A www-eee",
+               "F sss-ppp|F ttt S F sss-ppp", "www", "www",
+               "the port's fleet dislodged");
+    port_phase(m, DJ_ENGINE_COUNT, "R A www", "A www-ppp", "", "www", "www",
+               "an army over a fleet-only border");
+    dj_map_free(m);
+}
+
+/* FLOW: DPjudge's order of phases, compiled into Spring, Fall, Winter with
+ * the years it gives (Hundred's: a turn every 5 years, adjustments in the
+ * years divisible by 10). */
+static void test_flow(void)
+{
+    static const char hundred[] =
+        "RED (REDDISH) AAA\nRED\nA AAA\nBEGIN A.D. 1425 MOVEMENT\n"
+        "FLOW NEWYEAR:5\nFLOW A.D.:MOVEMENT,RETREATS\nFLOW IFYEARDIV:10\n"
+        "FLOW A.D.:ADJUSTMENTS\n";
+    dj_map *m = expect_loaded(hundred);
+    if (m) {
+        CHECK(m->start_year == 1425 && m->start_season == DJ_SPRING &&
+              m->start_type == DJ_MOVEMENT);
+        CHECK(m->years_to_fall == 5 && m->years_to_spring == 5);
+        static dj_position pos;
+        dj_position_initial(m, &pos);
+        dj_phase ph = dj_next_phase(m, &pos);
+        CHECK(ph.season == DJ_FALL && ph.year == 1430 &&
+              ph.type == DJ_MOVEMENT);
+        pos.phase = ph;
+        ph = dj_next_phase(m, &pos); /* nothing to adjust: on to 1435 */
+        CHECK(ph.season == DJ_SPRING && ph.year == 1435);
+        dj_map_free(m);
+    }
+    /* Beginning with the turn before the adjustments is the Fall. */
+    m = expect_loaded("RED (REDDISH) AAA\nBEGIN A.D. 1430 MOVEMENT\n"
+                      "FLOW NEWYEAR:5\nFLOW A.D.:MOVEMENT,RETREATS\n"
+                      "FLOW IFYEARDIV:10\nFLOW A.D.:ADJUSTMENTS\n");
+    if (m) {
+        CHECK(m->start_season == DJ_FALL && m->start_year == 1430);
+        dj_map_free(m);
+    }
+    /* The standard year written out, several entries on one line. */
+    m = expect_loaded("RED (REDDISH) AAA\nFLOW SPRING:MOVEMENT,RETREATS "
+                      "FALL:MOVEMENT,RETREATS WINTER:ADJUSTMENTS\n");
+    if (m) {
+        CHECK(m->start_year == 1901 && m->start_season == DJ_SPRING &&
+              m->years_to_fall == 0 && m->years_to_spring == 1);
+        dj_map_free(m);
+    }
+    expect_refused("RED (REDDISH) AAA\nFLOW SPRING:MOVEMENT,RETREATS "
+                   "SUMMER:MOVEMENT,RETREATS FALL:MOVEMENT,RETREATS "
+                   "WINTER:ADJUSTMENTS\n",
+                   "only flows of two movement turns then adjustments");
+    expect_refused("RED (REDDISH) AAA\nFLOW SPRING:MOVEMENT "
+                   "FALL:MOVEMENT,RETREATS WINTER:ADJUSTMENTS\n",
+                   "every MOVEMENT must be followed by its RETREATS");
+    expect_refused("RED (REDDISH) AAA\nFLOW SPRING:MOVEMENT,RETREATS "
+                   "FALL:MOVEMENT,RETREATS\n",
+                   "only flows of two movement turns then adjustments");
+    expect_refused("RED (REDDISH) AAA\nFLOW SPRING:MOVEMENT,RETREATS "
+                   "FALL:MOVEMENT,RETREATS IFYEARDIV:3 WINTER:ADJUSTMENTS\n",
+                   "steady year steps");
+    expect_refused("RED (REDDISH) AAA\nFLOW SPRING:MARCHING\n",
+                   "phases are MOVEMENT, RETREATS or ADJUSTMENTS");
+    expect_refused("RED (REDDISH) AAA\nFLOW NEWYEAR:0\n",
+                   "NEWYEAR takes a number of years");
+    expect_refused("RED (REDDISH) AAA\nFLOW IFYEARDIV:10=10\n",
+                   "remainder below the divisor");
+    expect_refused("RED (REDDISH) AAA\nFLOW SPRING:MOVEMENT:RETREATS\n",
+                   "more than one ':'");
+    expect_refused("RED (REDDISH) AAA\nFLOW SPRING:MOVEMENT,MOVEMENT\n",
+                   "a phase in the flow twice");
+    expect_refused("RED (REDDISH) AAA\nBEGIN SUMMER 1901 MOVEMENT\n"
+                   "FLOW SPRING:MOVEMENT,RETREATS FALL:MOVEMENT,RETREATS "
+                   "WINTER:ADJUSTMENTS\n",
+                   "no such movement or adjustment phase in the FLOW");
 }
 
 /* RULE with DPjudge's rule words. */
@@ -232,7 +420,6 @@ static void test_refused(void)
     static const struct {
         const char *line, *why;
     } refused[] = {
-        {"FLOW A.D.:MOVEMENT,RETREATS", "phase orders other than"},
         {"IN F1905M: AMEND AAA ABUTS -BBB", "changes during the game"},
         {"FROM S1905M", "changes during the game"},
         {"ROTATE CONTROL", "rotating control"},
@@ -245,7 +432,6 @@ static void test_refused(void)
         {"MILITIA 1", "militia units"},
         {"DROP GGG", "dropping places"},
         {"AMEND AAA ABUTS -GGG", "amending an inherited place"},
-        {"PORT EEE ABUTS DDD", "convoying from a coastal port"},
         {"UNPLAYED RED", "use DUMMY"},
         {"STANDARD DIRECTIVES", "directive blocks"},
         {"Alpha -> Alphaville = aav", "renaming a place"},
@@ -397,6 +583,9 @@ int main(int argc, char **argv)
     snprintf(srcdir_path, sizeof srcdir_path, "%s", dir ? dir : ".");
     test_power_letters();
     test_begin();
+    test_flow();
+    test_port();
+    test_port_engines();
     test_rule_words();
     test_centres();
     test_dummies();
