@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "mail/fetch_int.h"
+#include "mail/stream_guard.h"
 #include "mail/tls_check.h"
 
 #define REPLY_KEEP 200
@@ -73,14 +74,15 @@ static dj_mail_status imap_fail(dj_fetcher *f, int r, const char *what,
                         what, r, reply[0] ? ": " : "", reply);
 }
 
-/* Ask for the capabilities again (after STARTTLS or LOGIN). */
+/*
+ * Ask for the capabilities again (after STARTTLS or LOGIN); the reply's
+ * untagged CAPABILITY updates the session's list.  Not mailimap_capability:
+ * it copies that list without looking, and a server that answers OK with
+ * no list at all crashes it (found by tests/fuzz/fuzz_mailserver.c).
+ */
 static int refresh_capabilities(mailimap *imap)
 {
-    struct mailimap_capability_data *cap = NULL;
-    int r = mailimap_capability(imap, &cap);
-    if (cap)
-        mailimap_capability_data_free(cap);
-    return r;
+    return mailimap_custom_command(imap, "CAPABILITY");
 }
 
 static const char *imap_host(const dj_fetcher *f)
@@ -117,6 +119,8 @@ static dj_mail_status imap_starttls(dj_fetcher *f, char *err, size_t errlen)
     }
     r = mailimap_socket_starttls_with_callback(imap, dj_tls_sni,
                                                (void *)imap_host(f));
+    if (r == MAILIMAP_NO_ERROR && !dj_stream_guard(imap->imap_stream))
+        r = MAILIMAP_ERROR_MEMORY;
     if (r != MAILIMAP_NO_ERROR) {
         dj_mail_status st = imap_fail(f, r, "STARTTLS", err, errlen);
         dj_imap_disconnect(f, false);
@@ -165,6 +169,10 @@ static dj_mail_status imap_connect(dj_fetcher *f, char *err, size_t errlen)
                                                      dj_tls_sni,
                                                      (void *)host)
                 : mailimap_socket_connect(imap, host, (uint16_t)port);
+    if ((r == MAILIMAP_NO_ERROR_AUTHENTICATED ||
+         r == MAILIMAP_NO_ERROR_NON_AUTHENTICATED) &&
+        !dj_stream_guard(imap->imap_stream))
+        r = MAILIMAP_ERROR_MEMORY;
     if (r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
         r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED) {
         dj_imap_disconnect(f, false);

@@ -182,6 +182,8 @@ static int by_num(const void *a, const void *b)
 static dj_pop3_msg *find_num(dj_pop3_table *t, unsigned num)
 {
     dj_pop3_msg key = {.num = num};
+    if (t->n == 0) /* an empty listing: no table to search */
+        return NULL;
     return bsearch(&key, t->v, t->n, sizeof *t->v, by_num);
 }
 

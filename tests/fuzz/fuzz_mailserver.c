@@ -24,6 +24,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/socket.h>
 
 #include "mail/fetch.h"
@@ -32,6 +33,7 @@ typedef struct server {
     int listener;
     const uint8_t *data;
     size_t size;
+    atomic_bool done; /* the client has finished: stop accepting */
 } server;
 
 /* One listening socket on 127.0.0.1 for the whole run; its port. */
@@ -54,12 +56,9 @@ static int listener_port(int *fd_out)
     return port;
 }
 
-static void *serve(void *arg)
+/* Say everything, close our side, listen until the client hangs up. */
+static void talk(const server *s, int c)
 {
-    server *s = arg;
-    int c = accept(s->listener, NULL, NULL);
-    if (c < 0)
-        return NULL;
     size_t off = 0;
     while (off < s->size) {
         ssize_t w = write(c, s->data + off, s->size - off);
@@ -71,8 +70,39 @@ static void *serve(void *arg)
     char sink[4096];
     while (read(c, sink, sizeof sink) > 0)
         ;
-    close(c);
-    return NULL;
+}
+
+/* The first connection hears the input; the fetcher's reconnections after
+ * it find the server gone at once (closed), not a silent backlog.  The
+ * last connection is poke()'s, once the client is done. */
+static void *serve(void *arg)
+{
+    server *s = arg;
+    bool first = true;
+    for (;;) {
+        int c = accept(s->listener, NULL, NULL);
+        if (c < 0)
+            continue;
+        bool stop = atomic_load(&s->done);
+        if (first && !stop)
+            talk(s, c);
+        first = false;
+        close(c);
+        if (stop)
+            return NULL;
+    }
+}
+
+/* Wake the server's accept so that it sees `done`. */
+static void poke(int port)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons((uint16_t)port);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
+        abort();
+    close(fd);
 }
 
 static void client(dj_fetch_kind kind, int port)
@@ -118,17 +148,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1 || size > (1 << 16))
         return 0;
     dj_fetch_kind kind = data[0] % 2 ? DJ_FETCH_POP3 : DJ_FETCH_IMAP;
+#ifndef FUZZ_NAME
+    /* Under libFuzzer, IMAP only when asked: libetpan's IMAP parser
+     * crashes on malformed replies within minutes (tests/fuzz/known/
+     * README.md) and cannot be mended from here.  make check replays the
+     * IMAP seeds and regressions always (FUZZ_NAME is the replay's). */
+    if (kind == DJ_FETCH_IMAP && !getenv("FUZZ_MAILSERVER_IMAP"))
+        return 0;
+#endif
     const char *real = getenv("FUZZ_MAILSERVER_PORT");
     if (real && *real) {
         client(kind, atoi(real));
         return 0;
     }
-    server s = {.data = data + 1, .size = size - 1};
+    server s = {.data = data + 1, .size = size - 1, .done = false};
     int port = listener_port(&s.listener);
     pthread_t t;
     if (pthread_create(&t, NULL, serve, &s) != 0)
         abort();
     client(kind, port);
+    atomic_store(&s.done, true);
+    poke(port);
     pthread_join(t, NULL);
     return 0;
 }

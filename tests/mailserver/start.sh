@@ -45,6 +45,18 @@ fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$1"
 DIR=$(cd "$1" && pwd)
+
+# A port is free when picked but may be taken before Postfix or Dovecot
+# binds it (another suite's servers start at the same moment): then the
+# whole start is tried again with fresh ports, up to three times.
+if [[ -z ${DJ_MS_ATTEMPT:-} ]]; then
+    for attempt in 1 2 3; do
+        DJ_MS_ATTEMPT=$attempt "$0" "$DIR" && exit 0
+        grep -qs "Address already in use" "$DIR"/log/*.log || exit 1
+        echo "mailserver: a port was taken meanwhile; again (try $((attempt + 1)))" >&2
+    done
+    exit 1
+fi
 DOMAIN=dipjudge.test
 USERS="judge p1 p2 p3 p4 p5 p6 p7 master"
 MAILUID=$(id -u nobody)
