@@ -263,8 +263,13 @@ dj_pop3_result dj_pop3_wire_list(mailpop3 *pop, dj_pop3_table *t,
     dj_pop3_result r = command(pop, "LIST", l, reply, replylen);
     if (r == DJ_POP3_OK)
         r = read_list(pop, t, l, reply, replylen);
-    if (r == DJ_POP3_OK)
+    if (r == DJ_POP3_OK) {
         r = command(pop, "UIDL", l, reply, replylen);
+        if (r == DJ_POP3_REFUSED) { /* no UIDL: every unique-id left "" */
+            free(l);
+            return DJ_POP3_OK;
+        }
+    }
     if (r == DJ_POP3_OK)
         r = read_uidl(pop, t, l, reply, replylen);
     free(l);

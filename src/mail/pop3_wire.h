@@ -57,7 +57,8 @@ typedef enum dj_pop3_result {
 
 /*
  * LIST then UIDL into *t (freed and replaced).  reply gets the server's
- * text on REFUSED, or what was wrong on PROTOCOL.
+ * text on REFUSED, or what was wrong on PROTOCOL.  A server that refuses
+ * UIDL leaves every unique-id "" (the caller refuses such a server).
  */
 dj_pop3_result dj_pop3_wire_list(mailpop3 *pop, dj_pop3_table *t,
                                  char *reply, size_t replylen);
