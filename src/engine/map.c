@@ -1411,6 +1411,12 @@ static void resolve_flow(parser *p)
     m->start_year = fy.start_year;
     m->years_to_fall = fy.years_to_fall;
     m->years_to_spring = fy.years_to_spring;
+    static const char *const standard[3] = {"SPRING", "FALL", "WINTER"};
+    for (int s = 0; s < 3; s++)
+        if (!word_is(fy.season[s], standard[s]) &&
+            !(s == 1 && word_is(fy.season[s], "AUTUMN")))
+            snprintf(m->season_names[s], sizeof m->season_names[s], "%s",
+                     fy.season[s]);
 }
 
 /* The supply centre named by `word` (any coast of it), or -1 after failing. */
@@ -1808,6 +1814,21 @@ dj_map *dj_map_parse(const char *text, const char *filename, char *err,
         return NULL;
     }
     return build_map(&p, name);
+}
+
+const char *dj_map_season_name(const dj_map *map, int season)
+{
+    if (map && season >= 0 && season < 3 && map->season_names[season][0])
+        return map->season_names[season];
+    return dj_season_name((dj_season)season);
+}
+
+void dj_map_phase_format(const dj_map *map, int season, int year, int type,
+                         char *buf, size_t len)
+{
+    if (buf && len)
+        snprintf(buf, len, "%s %d %s", dj_map_season_name(map, season), year,
+                 dj_phase_type_name((dj_phase_type)type));
 }
 
 void dj_map_free(dj_map *map)

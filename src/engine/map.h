@@ -102,6 +102,8 @@ typedef struct dj_map {
     int years_to_fall;       /* a Fall's year is its Spring's + this (0) */
     int years_to_spring;     /* a Spring's year is the Fall's before + this
                                 (1; DPjudge's FLOW can say otherwise) */
+    char season_names[3][24]; /* per dj_season, the FLOW's own name when it
+                                 is not the standard one ("A.D."), else "" */
     dj_power_set dummies;    /* bit p: power p is played by nobody (DUMMY) */
     bool mobilize;           /* RULE MOBILIZE: the game starts with no units
                                 and no centres owned, in an adjustment phase
@@ -129,6 +131,15 @@ dj_map *dj_map_parse(const char *text, const char *filename, char *err,
                      size_t errlen);
 
 void dj_map_free(dj_map *map);
+
+/*
+ * A season as this map's players know it: "Spring", "Fall", "Winter", or
+ * the map's FLOW name ("A.D." in Hundred).  And a phase's long name:
+ * "Spring 1901 Movement", "A.D. 1425 Movement".
+ */
+const char *dj_map_season_name(const dj_map *map, int season);
+void dj_map_phase_format(const dj_map *map, int season, int year, int type,
+                         char *buf, size_t len);
 
 /*
  * Look a location up by abbreviation, alias or full name, ignoring case,

@@ -185,6 +185,7 @@ static bool next_phase(const dj_flow *f, int *at, int *year)
 typedef struct walked {
     char type; /* 'M' or 'A' */
     int year;
+    const char *season; /* the flow's word for it */
 } walked;
 
 bool dj_flow_compile(const dj_flow *given, const char *season, int year,
@@ -213,7 +214,7 @@ bool dj_flow_compile(const dj_flow *given, const char *season, int year,
     walked w[WALK_PHASES];
     int nw = 0, y = year;
     char prev = 0;
-    w[nw++] = (walked){letter, y};
+    w[nw++] = (walked){letter, y, f.e[at].season};
     prev = letter;
     while (nw < WALK_PHASES) {
         if (!next_phase(&f, &at, &y)) {
@@ -231,7 +232,7 @@ bool dj_flow_compile(const dj_flow *given, const char *season, int year,
         }
         prev = t;
         if (t != 'R')
-            w[nw++] = (walked){t, y};
+            w[nw++] = (walked){t, y, f.e[at].season};
     }
 
     /* The shape: (Spring M, Fall M, Winter A) over and over. */
@@ -266,6 +267,9 @@ bool dj_flow_compile(const dj_flow *given, const char *season, int year,
                      w[2].year, w[3].type, w[3].year);
         return false;
     }
+    for (int i = 0; i < 3; i++) /* the first full round names them */
+        snprintf(out->season[(first + i) % 3], sizeof out->season[0], "%s",
+                 w[i].season);
     out->start_season = first;
     out->start_type = letter == 'A' ? 2 : 0;
     out->start_year = year;

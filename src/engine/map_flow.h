@@ -48,6 +48,8 @@ typedef struct dj_flow_year {
     int start_year;
     int years_to_fall;    /* Spring's year + this = the Fall's */
     int years_to_spring;  /* the Fall's (and Winter's) + this = next Spring */
+    char season[3][DJ_FLOW_WORD_MAX]; /* the flow's names for Spring, Fall
+                                         and Winter, as written */
 } dj_flow_year;
 
 /*

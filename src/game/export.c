@@ -280,7 +280,8 @@ static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         dj_buf_printf(out, "Ended: %s\n", v->g.ending);
     if (v->has_phase) {
         char long_name[64];
-        dj_phase_format(v->pos->phase, long_name, sizeof long_name);
+        dj_map_phase_format(v->map, v->pos->phase.season, v->pos->phase.year,
+                            v->pos->phase.type, long_name, sizeof long_name);
         dj_buf_printf(out, "Phase: %s (%s)", v->phase.name, long_name);
         if (strcmp(v->phase.status, "current") == 0 && v->phase.deadline) {
             dj_buf_append(out, "; deadline ");

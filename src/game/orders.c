@@ -566,7 +566,8 @@ static void status_text(const game_view *v, int power, const order_set *set,
                         dj_buf *out)
 {
     char long_name[64];
-    dj_phase_format(v->pos->phase, long_name, sizeof long_name);
+    dj_map_phase_format(v->map, v->pos->phase.season, v->pos->phase.year,
+                        v->pos->phase.type, long_name, sizeof long_name);
     if (!power_must_order(v->map, v->pos, power)) {
         dj_buf_printf(out, "%s has no orders to give in %s (%s).\n",
                       gv_power_name(v, power), v->phase.name, long_name);

@@ -29,7 +29,8 @@ int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
     if (!geo)
         return judge_fail(j, "%s", why);
     char phase[64], title[256];
-    dj_phase_format(pos->phase, phase, sizeof phase);
+    dj_map_phase_format(v->map, pos->phase.season, pos->phase.year,
+                        pos->phase.type, phase, sizeof phase);
     snprintf(title, sizeof title, "Game %s: %s%s", v->g.name, phase,
              orders ? (res ? ", orders and results" : ", orders") : "");
     dj_picture_request rq = {v->map, geo, pos, orders, norders, res, title};

@@ -572,12 +572,21 @@ void dj_report_centres(const dj_map *map, const dj_position *pos, dj_buf *out)
 
 /* ---- header and the phase after ---------------------------------------------------- */
 
-/* "Movement for Fall of 1901", "Retreats for ...", "Adjustments for ...". */
-static void phase_words(dj_phase ph, dj_buf *out)
+/* "Fall of 1901", or with a map's own season name "A.D. 1430". */
+static void season_words(const dj_map *map, dj_phase ph, dj_buf *out)
 {
-    dj_buf_printf(out, "%s%s for %s of %d", dj_phase_type_name(ph.type),
-                  ph.type == DJ_MOVEMENT ? "" : "s", dj_season_name(ph.season),
-                  ph.year);
+    if (map && map->season_names[ph.season][0])
+        dj_buf_printf(out, "%s %d", map->season_names[ph.season], ph.year);
+    else
+        dj_buf_printf(out, "%s of %d", dj_season_name(ph.season), ph.year);
+}
+
+/* "Movement for Fall of 1901", "Retreats for ...", "Adjustments for ...". */
+static void phase_words(const dj_map *map, dj_phase ph, dj_buf *out)
+{
+    dj_buf_printf(out, "%s%s for ", dj_phase_type_name(ph.type),
+                  ph.type == DJ_MOVEMENT ? "" : "s");
+    season_words(map, ph, out);
 }
 
 static bool game_over(const dj_result *res, const dj_report_info *info)
@@ -623,7 +632,7 @@ static void next_phase(const ctx *c, const dj_report_info *info, dj_buf *out)
 {
     dj_buf_printf(out, "The next phase of '%s' will be ",
                   info->game ? info->game : "");
-    phase_words(c->res->next.phase, out);
+    phase_words(c->map, c->res->next.phase, out);
     dj_buf_append(out, ".\n");
     if (info->deadline && info->deadline[0])
         dj_buf_printf(out, "The deadline for orders is %s.\n", info->deadline);
@@ -652,9 +661,9 @@ int dj_report_results(const dj_map *map, const dj_position *before,
     dj_report_header(map, over ? NULL : &res->next.phase, info, out);
     dj_buf_append(out, "\n");
     /* "Movement results for Spring of 1901." */
-    dj_buf_printf(out, "%s results for %s of %d.\n\n",
-                  dj_phase_type_name(before->phase.type),
-                  dj_season_name(before->phase.season), before->phase.year);
+    dj_buf_printf(out, "%s results for ", dj_phase_type_name(before->phase.type));
+    season_words(map, before->phase, out);
+    dj_buf_append(out, ".\n\n");
     if (order_lines(&c, out) < 0)
         return -1;
     if (before->phase.type == DJ_MOVEMENT)
@@ -731,9 +740,10 @@ void dj_report_position(const dj_map *map, const dj_position *pos, dj_buf *out)
     entry *e = malloc(((size_t)pos->nunits + 1) * sizeof *e);
     if (names && e) {
         int width = label_width(map);
-        dj_buf_printf(out, "Status of the %s phase for %s of %d.\n\n",
-                      dj_phase_type_name(pos->phase.type),
-                      dj_season_name(pos->phase.season), pos->phase.year);
+        dj_buf_printf(out, "Status of the %s phase for ",
+                      dj_phase_type_name(pos->phase.type));
+        season_words(map, pos->phase, out);
+        dj_buf_append(out, ".\n\n");
         for (int p = 0; p < map->npowers; p++)
             position_power(map, pos, p, width, names, e, out);
         int nc = centre_names(map, pos->owner, -1, names);

@@ -243,6 +243,11 @@ static void test_flow(void)
         CHECK(m->start_year == 1425 && m->start_season == DJ_SPRING &&
               m->start_type == DJ_MOVEMENT);
         CHECK(m->years_to_fall == 5 && m->years_to_spring == 5);
+        CHECK_STR(dj_map_season_name(m, DJ_SPRING), "A.D.");
+        CHECK_STR(dj_map_season_name(m, DJ_WINTER), "A.D.");
+        char name[64];
+        dj_map_phase_format(m, DJ_FALL, 1430, DJ_MOVEMENT, name, sizeof name);
+        CHECK_STR(name, "A.D. 1430 Movement");
         static dj_position pos;
         dj_position_initial(m, &pos);
         dj_phase ph = dj_next_phase(m, &pos);
@@ -267,6 +272,7 @@ static void test_flow(void)
     if (m) {
         CHECK(m->start_year == 1901 && m->start_season == DJ_SPRING &&
               m->years_to_fall == 0 && m->years_to_spring == 1);
+        CHECK_STR(dj_map_season_name(m, DJ_FALL), "Fall");
         dj_map_free(m);
     }
     expect_refused("RED (REDDISH) AAA\nFLOW SPRING:MOVEMENT,RETREATS "
