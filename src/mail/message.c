@@ -53,9 +53,23 @@ static void set_error(char *err, size_t errlen, const char *fmt, ...)
 /* Copy UTF-8 text into a fixed field, cut on a character boundary. */
 static void copy_field(char *dst, size_t cap, const char *s, size_t n)
 {
+    dj_buf b;
+    dj_buf_init(&b);
+    if (!dj_mime_utf8_valid(s, n)) {
+        /* raw header bytes (an mbox From_ line, an undecoded value):
+         * read as the MIME reader reads undeclared text */
+        dj_mime_to_utf8(NULL, s, n, &b);
+        if (dj_buf_ok(&b)) {
+            s = b.data;
+            n = b.len;
+        } else {
+            n = 0;
+        }
+    }
     size_t k = dj_mime_utf8_fit(s, n, cap);
     memcpy(dst, s, k);
     dst[k] = '\0';
+    dj_buf_free(&b);
 }
 
 /* Decode a header value (RFC 2047, unfolding) into a fixed field. */
