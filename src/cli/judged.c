@@ -302,6 +302,7 @@ static int open_fetcher(judged *d)
     fc.password = in->password;
     fc.mailbox = in->mailbox;
     fc.expunge = in->expunge;
+    fc.isolate = true; /* the protocol parsers in a process of their own */
     fc.timeout = in->timeout;
     char err[DJ_MAIL_ERR_MAX];
     d->fetcher = dj_fetch_open(&fc, err, sizeof err);

@@ -115,9 +115,17 @@ static dj_mail_status maildir_list(dj_fetcher *f, dj_fetch_items *l,
     return st;
 }
 
+/* IMAP and POP3 through a child process (fetch_child.c)? */
+static bool isolated(const dj_fetcher *f)
+{
+    return f->cfg.isolate && f->cfg.kind != DJ_FETCH_MAILDIR;
+}
+
 dj_mail_status dj_fetch_list(dj_fetcher *f, size_t max, dj_fetch_item **out,
                              size_t *n, char *err, size_t errlen)
 {
+    if (isolated(f))
+        return dj_child_list(f, max, out, n, err, errlen);
     dj_fetch_items l = {NULL, 0, 0, max};
     dj_mail_status st;
     switch (f->cfg.kind) {
@@ -152,6 +160,12 @@ dj_mail_status dj_fetch_read(dj_fetcher *f, const char *id, size_t max,
     bool trunc = false;
     dj_mail_status st;
     dj_buf_reset(out);
+    if (isolated(f)) {
+        st = dj_child_read(f, id, max, out, &trunc, err, errlen);
+        if (truncated)
+            *truncated = trunc;
+        return st;
+    }
     switch (f->cfg.kind) {
     case DJ_FETCH_IMAP:
         st = dj_imap_read(f, id, max, out, &trunc, err, errlen);
@@ -171,6 +185,8 @@ dj_mail_status dj_fetch_read(dj_fetcher *f, const char *id, size_t max,
 dj_mail_status dj_fetch_confirm(dj_fetcher *f, const char *id, char *err,
                                 size_t errlen)
 {
+    if (isolated(f))
+        return dj_child_confirm(f, id, err, errlen);
     switch (f->cfg.kind) {
     case DJ_FETCH_IMAP:
         return dj_imap_confirm(f, id, err, errlen);
@@ -184,6 +200,8 @@ dj_mail_status dj_fetch_confirm(dj_fetcher *f, const char *id, char *err,
 dj_mail_status dj_fetch_quarantine(dj_fetcher *f, const char *id, char *err,
                                    size_t errlen)
 {
+    if (isolated(f))
+        return dj_child_quarantine(f, id, err, errlen);
     switch (f->cfg.kind) {
     case DJ_FETCH_IMAP:
         return dj_imap_quarantine(f, id, err, errlen);
@@ -232,6 +250,12 @@ dj_mail_status dj_fetch_wait(dj_fetcher *f, int timeout_ms, bool *woken,
     dj_mail_status st = DJ_MAIL_OK;
     if (timeout_ms < 0)
         timeout_ms = 0;
+    if (isolated(f)) {
+        st = dj_child_wait(f, timeout_ms, &w, err, errlen);
+        if (woken)
+            *woken = w;
+        return st;
+    }
     switch (f->cfg.kind) {
     case DJ_FETCH_IMAP:
         st = dj_imap_wait(f, timeout_ms, &w, err, errlen);
@@ -253,6 +277,10 @@ dj_mail_status dj_fetch_wait(dj_fetcher *f, int timeout_ms, bool *woken,
 
 void dj_fetch_disconnect(dj_fetcher *f)
 {
+    if (isolated(f)) {
+        dj_child_disconnect(f);
+        return;
+    }
     if (f->cfg.kind == DJ_FETCH_IMAP)
         dj_imap_disconnect(f, true);
     else if (f->cfg.kind == DJ_FETCH_POP3)
@@ -263,7 +291,10 @@ void dj_fetch_close(dj_fetcher *f)
 {
     if (!f)
         return;
-    dj_fetch_disconnect(f);
+    if (isolated(f))
+        dj_child_close(f); /* the child ends its own session */
+    else
+        dj_fetch_disconnect(f);
     free_strings(f);
     free(f);
 }

@@ -53,6 +53,10 @@ typedef struct dj_fetch_config {
     const char *password;
     const char *mailbox;  /* IMAP folder; NULL: INBOX */
     bool expunge;         /* IMAP: delete handled mail instead of \Seen */
+    bool isolate;         /* IMAP, POP3: talk to the server from a child
+                             process, so that a reply that crashes or hangs
+                             the protocol library costs one request, not the
+                             caller (fetch_child.c); judged sets it */
     int timeout;          /* seconds per network operation; 0: 60 */
 } dj_fetch_config;
 

@@ -17,6 +17,7 @@ struct dj_fetcher {
     uint32_t uidvalidity;  /* of the selected IMAP mailbox */
     void *pop3;            /* a mailpop3 *, NULL when not connected */
     struct dj_pop3_table *pop3_tab; /* the session's listing, or NULL */
+    struct dj_fetch_child *child;   /* cfg.isolate: the reader process */
 };
 
 /* Growing list of items for the backends' list functions. */
@@ -52,5 +53,20 @@ dj_mail_status dj_pop3_read(dj_fetcher *f, const char *id, size_t max,
 dj_mail_status dj_pop3_confirm(dj_fetcher *f, const char *id, char *err,
                                size_t errlen);
 void dj_pop3_disconnect(dj_fetcher *f, bool polite);
+
+/* cfg.isolate: the same, done by a child process (fetch_child.c). */
+dj_mail_status dj_child_list(dj_fetcher *f, size_t max, dj_fetch_item **out,
+                             size_t *n, char *err, size_t errlen);
+dj_mail_status dj_child_read(dj_fetcher *f, const char *id, size_t max,
+                             dj_buf *out, bool *truncated, char *err,
+                             size_t errlen);
+dj_mail_status dj_child_confirm(dj_fetcher *f, const char *id, char *err,
+                                size_t errlen);
+dj_mail_status dj_child_quarantine(dj_fetcher *f, const char *id, char *err,
+                                   size_t errlen);
+dj_mail_status dj_child_wait(dj_fetcher *f, int timeout_ms, bool *woken,
+                             char *err, size_t errlen);
+void dj_child_disconnect(dj_fetcher *f);
+void dj_child_close(dj_fetcher *f);
 
 #endif

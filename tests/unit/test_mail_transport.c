@@ -12,7 +12,10 @@
  */
 #define _XOPEN_SOURCE 700
 
+#include <arpa/inet.h>
 #include <ftw.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -967,7 +970,112 @@ static void test_pop3_lines(void)
     CHECK(!dj_pop3_parse_uidl_line(longid, &num, uidl, sizeof uidl));
 }
 
-int main(void)
+/* ---- the reader in a child process (fetch_child.c) ----------------------- */
+
+/* A one-shot server on loopback: each connection gets the file's bytes
+ * (after its first, protocol-choosing byte), then the server closes. */
+static pid_t fake_server(const char *path, int *port)
+{
+    static char data[1 << 16];
+    FILE *fp = fopen(path, "rb");
+    size_t n = fp ? fread(data, 1, sizeof data, fp) : 0;
+    if (fp)
+        fclose(fp);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (n == 0 || fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+        listen(fd, 8) != 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &len) != 0)
+        return -1;
+    *port = ntohs(a.sin_port);
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (;;) {
+            int c = accept(fd, NULL, NULL);
+            if (c < 0)
+                _exit(0);
+            if (write(c, data + 1, n - 1) < 0) {
+                /* the reader hung up first */
+            }
+            shutdown(c, SHUT_WR);
+            char sink[4096];
+            while (read(c, sink, sizeof sink) > 0)
+                ;
+            close(c);
+        }
+    }
+    close(fd);
+    return pid;
+}
+
+static void test_fetch_isolated(const char *srcdir)
+{
+    char path[1024], err[DJ_MAIL_ERR_MAX];
+    int port;
+    /* A reply that crashes libetpan's IMAP parser: the reader process
+     * dies, we are told, and we live on. */
+    snprintf(path, sizeof path, "%s/tests/fuzz/known/mailserver/"
+             "imap-permanentflags-junk-select", srcdir);
+    pid_t server = fake_server(path, &port);
+    CHECK(server > 0);
+    if (server <= 0)
+        return;
+    dj_fetch_config cfg = {.kind = DJ_FETCH_IMAP, .host = "127.0.0.1",
+                           .port = port, .user = "judge",
+                           .password = "pw-judge", .timeout = 5,
+                           .isolate = true};
+    dj_fetcher *f = dj_fetch_open(&cfg, err, sizeof err);
+    CHECK(f != NULL);
+    dj_fetch_item *items = NULL;
+    size_t n = 0;
+    dj_mail_status st = dj_fetch_list(f, 0, &items, &n, err, sizeof err);
+    CHECK(st == DJ_MAIL_TEMPFAIL);
+    CHECK(strstr(err, "the IMAP reader died") != NULL);
+    if (!strstr(err, "the IMAP reader died"))
+        fprintf(stderr, "  isolated reader: %s\n", err);
+    free(items);
+    /* and the next request starts a new reader */
+    st = dj_fetch_list(f, 0, &items, &n, err, sizeof err);
+    CHECK(st == DJ_MAIL_TEMPFAIL && strstr(err, "reader died"));
+    free(items);
+    dj_fetch_close(f);
+    kill(server, SIGKILL);
+    waitpid(server, NULL, 0);
+
+    /* A healthy session (Dovecot's, recorded) through the reader
+     * process: three messages listed, read and confirmed. */
+    snprintf(path, sizeof path, "%s/tests/fuzz/corpus/mailserver/"
+             "dovecot-imap-3-messages", srcdir);
+    server = fake_server(path, &port);
+    CHECK(server > 0);
+    if (server <= 0)
+        return;
+    cfg.port = port;
+    f = dj_fetch_open(&cfg, err, sizeof err);
+    st = dj_fetch_list(f, 0, &items, &n, err, sizeof err);
+    CHECK(st == DJ_MAIL_OK && n == 3);
+    if (st == DJ_MAIL_OK && n == 3) {
+        dj_buf b;
+        dj_buf_init(&b);
+        bool trunc = true;
+        CHECK(dj_fetch_read(f, items[0].id, 0, &b, &trunc, err, sizeof err) ==
+              DJ_MAIL_OK);
+        CHECK(!trunc && b.len > 100 && strstr(b.data, "Subject: orders 1"));
+        CHECK(dj_fetch_confirm(f, items[0].id, err, sizeof err) ==
+              DJ_MAIL_OK);
+        dj_buf_free(&b);
+    } else {
+        fprintf(stderr, "  isolated IMAP list: %s\n", err);
+    }
+    free(items);
+    dj_fetch_close(f);
+    kill(server, SIGKILL);
+    waitpid(server, NULL, 0);
+}
+
+int main(int argc, char **argv)
 {
     snprintf(root, sizeof root, "/tmp/dj-mail-test-XXXXXX");
     if (!mkdtemp(root)) {
@@ -989,6 +1097,7 @@ int main(void)
     test_compose_folding();
     test_compose_body();
     test_pop3_lines();
+    test_fetch_isolated(test_srcdir(argc, argv));
     nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return test_summary();
 }
