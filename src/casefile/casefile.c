@@ -29,6 +29,7 @@
 #include <string.h>
 
 #define LINE_MAX_LEN 1024   /* longest line accepted */
+#define READ_CHUNK 65536    /* the file is read this much at a time */
 #define PATH_MAX_LEN 4096   /* longest map path built */
 #define QUOTE_MAX 40        /* longest text quoted back in a message */
 #define DEFAULT_VARIANT "standard"
@@ -79,6 +80,8 @@ typedef struct prev_result {
 
 struct dj_casefile {
     FILE *fp;
+    char *rbuf;                 /* READ_CHUNK bytes read ahead from fp */
+    size_t rpos, rlen;
     char *path;
     char *mapdir;
     dj_map *map;
@@ -197,17 +200,30 @@ static void copy_line(char dst[LINE_MAX_LEN], const char *src)
 static bool read_raw_line(dj_casefile *cf)
 {
     size_t n = 0;
-    int ch;
     bool any = false;
     cf->too_long = false;
-    while ((ch = getc(cf->fp)) != EOF) {
+    for (;;) {
+        if (cf->rpos == cf->rlen) {
+            cf->rlen = fread(cf->rbuf, 1, READ_CHUNK, cf->fp);
+            cf->rpos = 0;
+            if (cf->rlen == 0)
+                break;
+        }
+        const char *start = cf->rbuf + cf->rpos;
+        size_t avail = cf->rlen - cf->rpos;
+        const char *nl = memchr(start, '\n', avail);
+        size_t take = nl ? (size_t)(nl - start) : avail;
         any = true;
-        if (ch == '\n')
-            break;
-        if (n + 1 < sizeof cf->buf)
-            cf->buf[n++] = ch ? (char)ch : ' ';  /* a NUL must not end it */
-        else
+        size_t room = sizeof cf->buf - 1 - n;
+        size_t copy = take < room ? take : room;
+        for (size_t i = 0; i < copy; i++) /* a NUL must not end it */
+            cf->buf[n + i] = start[i] ? start[i] : ' ';
+        n += copy;
+        if (copy < take)
             cf->too_long = true;
+        cf->rpos += take + (nl != NULL);
+        if (nl)
+            break;
     }
     cf->buf[n] = '\0';
     return any;
@@ -266,6 +282,9 @@ static keyword classify(const char *line, const char **rest, bool *argument)
         after++;
     *rest = after;
     *argument = false;
+    if (n > 0 && line[n - 1] == ':') /* "Power: ...", most lines: no keyword
+                                        has a colon */
+        return KW_NONE;
     for (size_t k = 0; k < sizeof KEYWORDS / sizeof KEYWORDS[0]; k++) {
         if (word_equals(line, n, KEYWORDS[k].word)) {
             *argument = KEYWORDS[k].takes_argument;
@@ -347,7 +366,8 @@ dj_casefile *dj_casefile_open(const char *path, const char *mapdir, char *err,
     cf->path = dup_string(path);
     cf->mapdir = dup_string(mapdir ? mapdir : ".");
     cf->fp = fopen(path, "r");
-    if (!cf->path || !cf->mapdir || !cf->fp) {
+    cf->rbuf = malloc(READ_CHUNK);
+    if (!cf->path || !cf->mapdir || !cf->fp || !cf->rbuf) {
         snprintf(err, errlen, "%s: cannot open: %s", path,
                  cf->fp ? "out of memory" : strerror(errno));
         dj_casefile_close(cf);
@@ -362,6 +382,7 @@ void dj_casefile_close(dj_casefile *cf)
         return;
     if (cf->fp)
         fclose(cf->fp);
+    free(cf->rbuf);
     dj_map_free(cf->map);
     free(cf->path);
     free(cf->mapdir);

@@ -825,6 +825,37 @@ static int cmp_alias_draft(const void *a, const void *b)
 }
 
 /* Sort every name, refuse one name for two locations, drop repeats. */
+/* FNV-1a: the alias hash's function (orders and case files look up a
+ * name for nearly every word they read). */
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The aliases by hash, open addressing: entry i + 1 for alias i, 0 empty. */
+static void build_alias_hash(parser *p)
+{
+    dj_map *m = p->map;
+    int size = 16;
+    while (size < 2 * m->naliases)
+        size *= 2;
+    m->alias_hash = calloc((size_t)size, sizeof *m->alias_hash);
+    if (!m->alias_hash) {
+        fail_at(p, no_line, "out of memory");
+        return;
+    }
+    m->alias_hash_mask = (uint32_t)size - 1;
+    for (int i = 0; i < m->naliases; i++) {
+        uint32_t h = name_hash(m->aliases[i].text) & m->alias_hash_mask;
+        while (m->alias_hash[h])
+            h = (h + 1) & m->alias_hash_mask;
+        m->alias_hash[h] = i + 1;
+    }
+}
+
 static void build_alias_table(parser *p)
 {
     dj_map *m = p->map;
@@ -851,6 +882,7 @@ static void build_alias_table(parser *p)
         memcpy(out->text, a->text, strlen(a->text) + 1);
         out->loc = loc;
     }
+    build_alias_hash(p);
 }
 
 static bool alloc_location_arrays(parser *p, int n)
@@ -1841,6 +1873,7 @@ void dj_map_free(dj_map *map)
     free(map->initial_owner);
     free(map->start_units);
     free(map->aliases);
+    free(map->alias_hash);
     free(map->reach);
     free(map);
 }
@@ -1862,6 +1895,14 @@ static int lookup_name(const dj_map *map, const char *key)
 {
     if (!map->aliases || map->naliases <= 0)
         return -1;
+    if (map->alias_hash) {
+        uint32_t h = name_hash(key) & map->alias_hash_mask;
+        for (int32_t e; (e = map->alias_hash[h]) != 0;
+             h = (h + 1) & map->alias_hash_mask)
+            if (strcmp(map->aliases[e - 1].text, key) == 0)
+                return map->aliases[e - 1].loc;
+        return -1;
+    }
     const dj_alias *a = bsearch(key, map->aliases, (size_t)map->naliases,
                                 sizeof *map->aliases, cmp_alias_text);
     return a ? a->loc : -1;

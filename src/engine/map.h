@@ -112,7 +112,9 @@ typedef struct dj_map {
     int nstart;
     dj_start_unit *start_units;
     int naliases;
-    dj_alias *aliases;
+    dj_alias *aliases;        /* sorted by text */
+    int32_t *alias_hash;      /* the same by hash (map.c: lookup_name) */
+    uint32_t alias_hash_mask;
     /* nlocs x nlocs answers of dj_map_adjacent and dj_map_reaches_province,
      * worked out once when the map is loaded (NULL: look them up). */
     uint8_t *reach;

@@ -153,9 +153,11 @@ static bool word_is(const parser *p, int i, const char *w)
 {
     if (i >= p->ntok || p->tok[i].kind != TK_WORD)
         return false;
-    size_t n = strlen(w);
-    return (size_t)p->tok[i].len == n &&
-           memcmp(p->text + p->tok[i].start, w, n) == 0;
+    /* hot (every word is tried against every keyword): the first letter
+     * settles most, and no strlen of w */
+    const char *t = p->text + p->tok[i].start;
+    size_t n = (size_t)p->tok[i].len;
+    return n > 0 && t[0] == w[0] && strncmp(t, w, n) == 0 && w[n] == '\0';
 }
 
 /* Is token i one of the words in the NULL-terminated list? */
@@ -189,6 +191,8 @@ static const char *const WAIVE_WORDS[] = {"waive", "waives", NULL};
 /* Every word with a meaning of its own: a location name never ends on one. */
 static bool is_keyword(const parser *p, int i)
 {
+    if (i < p->ntok && p->tok[i].len > 8) /* longer than any of them */
+        return false;
     static const char *const *const lists[] = {
         ARMY_WORDS,   FLEET_WORDS,   HOLD_WORDS,    MOVE_WORDS,
         SUPPORT_WORDS, CONVOY_WORDS, RETREAT_WORDS, DISBAND_WORDS,
