@@ -40,6 +40,13 @@
 #define GREEDY_FROM 1903   /* the conqueror plays at random before */
 #define GREEDY_PERCENT 45  /* and after, each unit follows the plan this often */
 #define MAX_YEAR 1930
+
+/*
+ * The years above are the standard calendar's.  A map whose turns step
+ * the years differently (FLOW: Hundred's five years a turn, from 1425)
+ * is counted in game years from its first: its first year is "1901".
+ */
+static int game_year(int year);
 #define SEED 7
 
 static uint64_t rng_state = SEED;
@@ -291,13 +298,20 @@ static void adjustments(const dj_position *pos, int power, plan *out)
     }
 }
 
+static int game_year(int year)
+{
+    if (!M || M->years_to_spring == 1)
+        return year;
+    return 1901 + (year - M->start_year) / M->years_to_spring;
+}
+
 /* ---- the game ---------------------------------------------------------------- */
 
 static void orders_for(const dj_position *pos, int power, plan *out)
 {
     switch (pos->phase.type) {
     case DJ_MOVEMENT:
-        if (power == conqueror && pos->phase.year >= GREEDY_FROM)
+        if (power == conqueror && game_year(pos->phase.year) >= GREEDY_FROM)
             conqueror_moves(pos, power, out);
         else
             random_moves(pos, power, out);
@@ -344,7 +358,7 @@ int main(int argc, char **argv)
     dj_position_initial(map, pos);
     int nphase = 0, retreat_phases = 0, builds = 0, removals = 0,
         judge_removals = 0;
-    while (pos->phase.year <= MAX_YEAR) {
+    while (game_year(pos->phase.year) <= MAX_YEAR) {
         nphase++;
         char name[16], path[1024];
         dj_phase_format_short(pos->phase, name, sizeof name);
@@ -356,7 +370,7 @@ int main(int argc, char **argv)
         }
         all->n = 0;
         for (int p = 0; p < map->npowers; p++) {
-            if (p == silent && pos->phase.year >= SILENT_FROM) {
+            if (p == silent && game_year(pos->phase.year) >= SILENT_FROM) {
                 pos->civil_disorder |= DJ_POWER_BIT(p);
                 continue;
             }
@@ -388,7 +402,10 @@ int main(int argc, char **argv)
                     dj_position_centres(map, &res->next, res->winner),
                     retreat_phases, builds, removals, judge_removals,
                     silent >= 0 ? map->powers[silent].name : "none",
-                    SILENT_FROM);
+                    map->years_to_spring == 1
+                        ? SILENT_FROM
+                        : map->start_year +
+                              (SILENT_FROM - 1901) * map->years_to_spring);
             fclose(f);
             printf("%s wins in %s after %d phases\n",
                    map->powers[res->winner].name, name, nphase);

@@ -63,7 +63,7 @@ play_variant()
     fi
 }
 
-for v in pure fleetrome chaos 1898; do
+for v in pure fleetrome chaos 1898 hundred; do
     play_variant "$v"
 done
 
@@ -88,6 +88,17 @@ check "maps: Pure's Russia" grep -qx '  Russia (R) Mos' "$T/maps"
 check "maps: chaos" grep -qx 'chaos: 34 powers, 34 centres, 18 to win, starts W1900A' "$T/maps"
 check "maps: Chaos builds anywhere" grep -qx '  RULE build_sites=any' "$T/maps"
 check "maps: 1898" grep -qx '1898: 7 powers, 34 centres, 18 to win, starts W1898A' "$T/maps"
+check "maps: hundred" grep -qx 'hundred: 3 powers, 17 centres, 9 to win, starts S1425M' "$T/maps"
+
+# Hundred: a turn every five years, adjustments in the years divisible by
+# ten, and the map's own season name in what players read.
+$J history hundred >"$T/hh" 2>&1
+check "hundred: results of A.D. 1425" grep -q "^Movement results for A.D. 1425\.\$" "$T/hh"
+check "hundred: adjustments in 1430, none in 1435" \
+    sh -c "grep -q '^Adjustment results for A.D. 1430\.\$' '$T/hh' &&
+           ! grep -q '^Adjustment results for A.D. 1435' '$T/hh'"
+check "hundred: the next turn five years on" \
+    grep -q "will be Movement for A.D. 1435\." "$T/hh"
 
 # 1898: the first results show every power's one build and nothing more.
 $J history 1898 W1898A >"$T/one" 2>&1
@@ -102,6 +113,7 @@ check "and is named with its line" grep -q 'broken.map:1: ' "$T/err"
 # The order reader knows a variant's own places, with the usual tolerance
 # for spelling (Pure's Vienna has the alias Wien).
 GAME_MAP=pure
+POWERS=$(powers_of pure | tr '\n' ' ')
 check "pure2: set up" game_setup pure2 "$GAME_T0"
 GAME_MAP=
 echo "army moskow moves to berlin" |
