@@ -463,6 +463,43 @@ static void test_formats_named(void)
     CHECK_STR(dj_picture_mime_type(DJ_PICTURE_PNG), "image/png");
 }
 
+/* A variant's start position, drawn with its own geometry, probed as the
+ * standard board's positions are: centres in their owners' colours, units
+ * in their powers' colours where the geometry puts them. */
+static void test_variant_start(const char *variant)
+{
+    char path[256], geo_path[1024], err[512];
+    snprintf(path, sizeof path, "maps/%s.map", variant);
+    dj_map *m = dj_map_load(path, err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "%s\n", err);
+        return;
+    }
+    bool found = dj_geo_find(path, geo_path, sizeof geo_path) == 0;
+    CHECK(found);
+    dj_geo *g = found ? dj_geo_load(geo_path, m, err, sizeof err) : NULL;
+    CHECK(g != NULL);
+    if (!g) {
+        fprintf(stderr, "%s: %s\n", variant, found ? err : "no geometry");
+        dj_map_free(m);
+        return;
+    }
+    const dj_map *saved_map = map;
+    const dj_geo *saved_geo = geo;
+    map = m;
+    geo = g;
+    static dj_position pos;
+    dj_position_initial(m, &pos);
+    char phase[64];
+    snprintf(phase, sizeof phase, "%s start", variant);
+    check_board(&pos, phase);
+    map = saved_map;
+    geo = saved_geo;
+    dj_geo_free(g);
+    dj_map_free(m);
+}
+
 int main(int argc, char **argv)
 {
     const char *srcdir = test_srcdir(argc, argv);
@@ -490,6 +527,7 @@ int main(int argc, char **argv)
     test_formats_named();
     test_geo_errors();
     test_full_game(".");
+    test_variant_start("pure");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
