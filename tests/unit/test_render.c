@@ -528,6 +528,7 @@ int main(int argc, char **argv)
     test_geo_errors();
     test_full_game(".");
     test_variant_start("pure");
+    test_variant_start("hundred");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
