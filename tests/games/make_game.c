@@ -43,8 +43,9 @@
 
 /*
  * The years above are the standard calendar's.  A map whose turns step
- * the years differently (FLOW: Hundred's five years a turn, from 1425)
- * is counted in game years from its first: its first year is "1901".
+ * the years differently (FLOW: Hundred's five years a turn, from 1425) or
+ * that begins long before (Ancient Mediterranean's year 1) is counted in
+ * game years from its first: its first year is "1901".
  */
 static int game_year(int year);
 #define SEED 7
@@ -300,7 +301,7 @@ static void adjustments(const dj_position *pos, int power, plan *out)
 
 static int game_year(int year)
 {
-    if (!M || M->years_to_spring == 1)
+    if (!M || (M->years_to_spring == 1 && M->start_year >= 1800))
         return year;
     return 1901 + (year - M->start_year) / M->years_to_spring;
 }
@@ -402,7 +403,7 @@ int main(int argc, char **argv)
                     dj_position_centres(map, &res->next, res->winner),
                     retreat_phases, builds, removals, judge_removals,
                     silent >= 0 ? map->powers[silent].name : "none",
-                    map->years_to_spring == 1
+                    map->years_to_spring == 1 && map->start_year >= 1800
                         ? SILENT_FROM
                         : map->start_year +
                               (SILENT_FROM - 1901) * map->years_to_spring);

@@ -63,7 +63,7 @@ play_variant()
     fi
 }
 
-for v in pure fleetrome chaos 1898 hundred; do
+for v in pure fleetrome chaos 1898 hundred ancmed; do
     play_variant "$v"
 done
 
@@ -89,6 +89,7 @@ check "maps: chaos" grep -qx 'chaos: 34 powers, 34 centres, 18 to win, starts W1
 check "maps: Chaos builds anywhere" grep -qx '  RULE build_sites=any' "$T/maps"
 check "maps: 1898" grep -qx '1898: 7 powers, 34 centres, 18 to win, starts W1898A' "$T/maps"
 check "maps: hundred" grep -qx 'hundred: 3 powers, 17 centres, 9 to win, starts S1425M' "$T/maps"
+check "maps: ancmed" grep -qx 'ancmed: 5 powers, 34 centres, 18 to win, starts S1M' "$T/maps"
 
 # Hundred: a turn every five years, adjustments in the years divisible by
 # ten, and the map's own season name in what players read.
