@@ -51,7 +51,7 @@ def read_neighbours(paths):
     pairs, coasts = set(), {}
     for path in paths:
         for line in open(path):
-            m = re.match(r"^(WATER|COAST|LAND)\s+(\S+)\s+ABUTS\s+(.*)", line)
+            m = re.match(r"^(WATER|COAST|LAND|PORT)\s+(\S+)\s+ABUTS\s+(.*)", line)
             if not m:
                 continue
             a = m.group(2).lower()
