@@ -529,6 +529,7 @@ int main(int argc, char **argv)
     test_full_game(".");
     test_variant_start("pure");
     test_variant_start("hundred");
+    test_variant_start("ancmed");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
