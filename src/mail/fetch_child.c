@@ -255,6 +255,11 @@ static dj_mail_status child_lost(dj_fetcher *f, const char *what, char *err,
                             "the %s reader died on %s (signal %d); a new "
                             "one starts at the next try",
                             proto, what, WTERMSIG(status));
+    if (reaped && WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
+                            "the %s reader died on %s (exit status %d); a "
+                            "new one starts at the next try",
+                            proto, what, WEXITSTATUS(status));
     return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
                         "the %s reader %s during %s and was stopped; a new "
                         "one starts at the next try",
