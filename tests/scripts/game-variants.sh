@@ -124,6 +124,24 @@ echo "A Wien - Constantinopel" |
     DIPJUDGE_NOW=$GAME_T0 $J orders pure2 Austria --set >"$T/out" 2>&1
 check "pure: an alias and a misspelling read" grep -q "A VIE - CON" "$T/out"
 
+# Hundred's own places and their aliases: Artois is Calais, Orleans the
+# Orleanais; a misspelt Normandy is still read.
+GAME_MAP=hundred
+POWERS=$(powers_of hundred | tr '\n' ' ')
+check "hundred2: set up" game_setup hundred2 "$GAME_T0"
+GAME_MAP=
+printf 'army paris moves to normandie\nA orleans holds\n' |
+    DIPJUDGE_NOW=$GAME_T0 $J orders hundred2 France --set >"$T/out" 2>&1
+check "hundred: a misspelt place read" grep -q "'normandie' read as Normandy" "$T/out"
+DIPJUDGE_NOW=$GAME_T0 $J orders hundred2 France >"$T/out" 2>&1
+check "hundred: the misspelt move kept" grep -qx "A PAR - NMD" "$T/out"
+check "hundred: an alias read" grep -qx "A ORL H" "$T/out"
+printf 'A artois supports A normandy\nF London - English Channel\n' |
+    DIPJUDGE_NOW=$GAME_T0 $J orders hundred2 England --set >/dev/null 2>&1
+DIPJUDGE_NOW=$GAME_T0 $J orders hundred2 England >"$T/out" 2>&1
+check "hundred: Artois is Calais" grep -qx "A CAL S A NMD" "$T/out"
+check "hundred: a sea by its full name" grep -qx "F LON - ECH" "$T/out"
+
 # A newcomer in an empty directory: `list` says there is no database and
 # makes none; a build tree's judgectl finds the maps with no flags.
 mkdir "$T/empty"
