@@ -1,7 +1,8 @@
 /*
  * fuzz_map.c — the map loader on arbitrary text: DPjudge's dialect, RULE
  * lines and all (dj_map_parse).  A map that loads must hold together:
- * every adjacency names a location of the map.
+ * every adjacency names a location of the map, every name is found again
+ * as itself, and its years move forward whatever its FLOW.
  */
 #include "fuzzlib.h"
 
@@ -17,6 +18,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (map->locs[i].adj[k].to < 0 ||
                     map->locs[i].adj[k].to >= map->nlocs)
                     abort();
+        /* every name is found again, through the hash, as itself */
+        for (int i = 0; i < map->naliases; i++)
+            if (dj_map_find_location(map, map->aliases[i].text) !=
+                map->aliases[i].loc)
+                abort();
+        /* a FLOW's calendar always moves forward */
+        if (map->years_to_spring < 1 || map->years_to_fall < 0)
+            abort();
         dj_map_free(map);
     } else if (!memchr(err, '\0', sizeof err) || !err[0]) {
         abort(); /* a refusal always says why */
