@@ -22,6 +22,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -33,6 +34,7 @@ typedef struct server {
     int listener;
     const uint8_t *data;
     size_t size;
+    int wake;         /* read end of the wake pipe */
     atomic_bool done; /* the client has finished: stop accepting */
 } server;
 
@@ -73,36 +75,41 @@ static void talk(const server *s, int c)
 }
 
 /* The first connection hears the input; the fetcher's reconnections after
- * it find the server gone at once (closed), not a silent backlog.  The
- * last connection is poke()'s, once the client is done. */
+ * it find the server gone at once (closed), not a silent backlog.  A byte
+ * on the wake pipe, once the client is done, ends it (a pipe, not one
+ * more connection: hundreds of thousands of runs would use up the
+ * loopback's ports). */
 static void *serve(void *arg)
 {
     server *s = arg;
     bool first = true;
     for (;;) {
+        struct pollfd p[2] = {{.fd = s->listener, .events = POLLIN},
+                              {.fd = s->wake, .events = POLLIN}};
+        if (poll(p, 2, -1) < 0)
+            continue;
+        if (p[1].revents) {
+            char b;
+            if (read(s->wake, &b, 1) == 1 && atomic_load(&s->done))
+                return NULL;
+            continue;
+        }
         int c = accept(s->listener, NULL, NULL);
         if (c < 0)
             continue;
-        bool stop = atomic_load(&s->done);
-        if (first && !stop)
+        if (first)
             talk(s, c);
         first = false;
         close(c);
-        if (stop)
-            return NULL;
     }
 }
 
-/* Wake the server's accept so that it sees `done`. */
-static void poke(int port)
+/* Tell the server the client is done. */
+static void poke(server *s, int wake_write)
 {
-    struct sockaddr_in a = {.sin_family = AF_INET};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons((uint16_t)port);
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
+    atomic_store(&s->done, true);
+    if (write(wake_write, "x", 1) != 1)
         abort();
-    close(fd);
 }
 
 static void client(dj_fetch_kind kind, int port)
@@ -161,14 +168,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         client(kind, atoi(real));
         return 0;
     }
-    server s = {.data = data + 1, .size = size - 1, .done = false};
+    static int wake[2] = {-1, -1};
+    if (wake[0] < 0 && pipe(wake) != 0)
+        abort();
+    server s = {.data = data + 1, .size = size - 1, .wake = wake[0],
+                .done = false};
     int port = listener_port(&s.listener);
     pthread_t t;
     if (pthread_create(&t, NULL, serve, &s) != 0)
         abort();
     client(kind, port);
-    atomic_store(&s.done, true);
-    poke(port);
+    poke(&s, wake[1]);
     pthread_join(t, NULL);
     return 0;
 }
