@@ -43,6 +43,13 @@ void dj_pop3_disconnect(dj_fetcher *f, bool polite)
         return;
     if (polite)
         mailpop3_quit(pop); /* applies the DELEs */
+    if (pop->pop3_stream) {
+        /* Hang up without QUIT: mailpop3_free would say QUIT itself, and
+         * libetpan reads before its line buffer when the server has
+         * already gone (valgrind, on a replayed fuzz finding). */
+        mailstream_close(pop->pop3_stream);
+        pop->pop3_stream = NULL;
+    }
     mailpop3_free(pop);
     f->pop3 = NULL;
 }
