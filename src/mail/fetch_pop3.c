@@ -49,6 +49,8 @@ void dj_pop3_disconnect(dj_fetcher *f, bool polite)
          * already gone (valgrind, on a replayed fuzz finding). */
         mailstream_close(pop->pop3_stream);
         pop->pop3_stream = NULL;
+        free(pop->pop3_timestamp); /* QUIT's to free, as the greeting's */
+        pop->pop3_timestamp = NULL;
     }
     mailpop3_free(pop);
     f->pop3 = NULL;
