@@ -77,6 +77,11 @@ dj_fetcher *dj_fetch_open(const dj_fetch_config *cfg, char *err,
     return f;
 }
 
+const char *dj_fetch_host(const dj_fetcher *f)
+{
+    return f->cfg.host ? f->cfg.host : "127.0.0.1";
+}
+
 bool dj_fetch_items_push(dj_fetch_items *l, const char *id, uint64_t size)
 {
     if (strlen(id) >= DJ_FETCH_ID_MAX || (l->max && l->n >= l->max))

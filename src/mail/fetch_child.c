@@ -48,7 +48,7 @@ enum { OP_LIST = 'L', OP_READ = 'R', OP_CONFIRM = 'C', OP_QUARANTINE = 'Q',
 
 /* ---- bytes on the socket ------------------------------------------------ */
 
-/* All of buf, or false.  poll bounds the wait (ms < 0: no bound). */
+/* All of buf, or false. */
 static bool put(int fd, const void *buf, size_t n)
 {
     const char *p = buf;

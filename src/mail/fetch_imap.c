@@ -85,16 +85,11 @@ static int refresh_capabilities(mailimap *imap)
     return mailimap_custom_command(imap, "CAPABILITY");
 }
 
-static const char *imap_host(const dj_fetcher *f)
-{
-    return f->cfg.host ? f->cfg.host : "127.0.0.1";
-}
-
 /* Before any password goes out: is this the server we meant? */
 static dj_mail_status imap_verify(dj_fetcher *f, char *err, size_t errlen)
 {
     dj_mail_status st = dj_tls_check(session_of(f)->imap_stream, "IMAP",
-                                     imap_host(f), &f->cfg.trust, err,
+                                     dj_fetch_host(f), &f->cfg.trust, err,
                                      errlen);
     if (st != DJ_MAIL_OK)
         dj_imap_disconnect(f, false);
@@ -118,7 +113,7 @@ static dj_mail_status imap_starttls(dj_fetcher *f, char *err, size_t errlen)
                             "IMAP server does not offer STARTTLS");
     }
     r = mailimap_socket_starttls_with_callback(imap, dj_tls_sni,
-                                               (void *)imap_host(f));
+                                               (void *)dj_fetch_host(f));
     if (r == MAILIMAP_NO_ERROR && !dj_stream_guard(imap->imap_stream))
         r = MAILIMAP_ERROR_MEMORY;
     if (r != MAILIMAP_NO_ERROR) {
@@ -154,7 +149,7 @@ static dj_mail_status imap_connect(dj_fetcher *f, char *err, size_t errlen)
 {
     if (f->imap)
         return DJ_MAIL_OK;
-    const char *host = imap_host(f);
+    const char *host = dj_fetch_host(f);
     int port = f->cfg.port ? f->cfg.port
                : f->cfg.tls == DJ_TLS_IMPLICIT ? 993
                                                : 143;

@@ -20,6 +20,9 @@ struct dj_fetcher {
     struct dj_fetch_child *child;   /* cfg.isolate: the reader process */
 };
 
+/* The server to connect to: cfg.host, or 127.0.0.1 when none is set. */
+const char *dj_fetch_host(const dj_fetcher *f);
+
 /* Growing list of items for the backends' list functions. */
 typedef struct dj_fetch_items {
     dj_fetch_item *v;

@@ -95,16 +95,11 @@ static bool has_capa(mailpop3 *pop, const char *name)
     return found;
 }
 
-static const char *pop3_host(const dj_fetcher *f)
-{
-    return f->cfg.host ? f->cfg.host : "127.0.0.1";
-}
-
 /* Before USER and PASS go out: is this the server we meant? */
 static dj_mail_status pop3_verify(dj_fetcher *f, char *err, size_t errlen)
 {
     dj_mail_status st = dj_tls_check(session_of(f)->pop3_stream, "POP3",
-                                     pop3_host(f), &f->cfg.trust, err,
+                                     dj_fetch_host(f), &f->cfg.trust, err,
                                      errlen);
     if (st != DJ_MAIL_OK)
         dj_pop3_disconnect(f, false);
@@ -124,7 +119,7 @@ static dj_mail_status pop3_stls(dj_fetcher *f, char *err, size_t errlen)
                             "POP3 server does not offer STLS");
     }
     int r = mailpop3_socket_starttls_with_callback(session_of(f), dj_tls_sni,
-                                                   (void *)pop3_host(f));
+                                                   (void *)dj_fetch_host(f));
     return r == MAILPOP3_NO_ERROR ? pop3_verify(f, err, errlen)
                                   : pop3_fail(f, r, "STLS", err, errlen);
 }
@@ -133,7 +128,7 @@ static dj_mail_status pop3_connect(dj_fetcher *f, char *err, size_t errlen)
 {
     if (f->pop3)
         return DJ_MAIL_OK;
-    const char *host = pop3_host(f);
+    const char *host = dj_fetch_host(f);
     int port = f->cfg.port ? f->cfg.port
                : f->cfg.tls == DJ_TLS_IMPLICIT ? 995
                                                : 110;
