@@ -538,6 +538,12 @@ static int draft_for(parser *p, const char *word, src_ref at)
                 DJ_ABBR_MAX - 1);
         return -1;
     }
+    /* Lookups drop '.' and read '+' as a space: an abbreviation holding
+     * either could never be found again. */
+    if (strpbrk(word, ".+")) {
+        fail_at(p, at, "abbreviation '%s' may not contain '.' or '+'", word);
+        return -1;
+    }
     char abbr[DJ_ABBR_MAX];
     lower_copy(abbr, word, sizeof abbr);
     int d = find_draft(p, abbr);

@@ -13,13 +13,16 @@
 # once fixed: make check replays it for ever).
 #
 # $FUZZ_TARGETS chooses targets (default: all), $FUZZ_JOBS how many run
-# at once (default 2).  One line per target with
+# at once (default 2), $FUZZ_SEED fixes libFuzzer's random seed (default:
+# a new one each run; CI fixes it, so a finding there can be replayed by
+# running the same command, and exploration is left to long runs).  One line per target with
 # its runs and verdict, then "N passed, N failed" (one check per target).
 # Without clang's libFuzzer it says so and counts one failure.
 set -u
 SRC=${1:?usage: fuzz.sh SRCDIR}
 SECS=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-2}
+SEED=${FUZZ_SEED:-}
 TARGETS=${FUZZ_TARGETS:-$(ls "$SRC"/tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||')}
 OUT=$(pwd)/fuzz-build
 CC_FUZZ=${CC_FUZZ:-clang}
@@ -69,6 +72,7 @@ run_one()
         srcdir=$SRC ./"fuzz_$t" \
         -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
         -max_len=65536 -artifact_prefix="artifacts/$t-" \
+        ${SEED:+-seed="$SEED"} \
         "corpus/$t" "$SRC/tests/fuzz/corpus/$t" >"logs/$t.log" 2>&1
     echo $? >"logs/$t.status"
 }

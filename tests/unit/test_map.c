@@ -682,6 +682,9 @@ static void test_parse_errors(void)
                       "tiny.map:17: ", "alias");
     expect_tiny_error("LAND ABCDEFGHIJKLMNOPQ\n", "tiny.map:17: ",
                       "longer than 15");
+    /* lookups drop '.' and read '+' as a space (a fuzz finding) */
+    expect_tiny_error("LAND A.RA\n", "tiny.map:17: ", "may not contain '.'");
+    expect_tiny_error("Eta = e+t\n", "tiny.map:17: ", "may not contain '.'");
     expect_tiny_error("Zeta =\n", "tiny.map:17: ", "no abbreviation");
     expect_tiny_error("= zzz\n", "tiny.map:17: ", "no full name");
 
