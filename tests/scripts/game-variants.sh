@@ -63,7 +63,7 @@ play_variant()
     fi
 }
 
-for v in pure fleetrome chaos 1898 hundred ancmed; do
+for v in pure fleetrome chaos 1898 hundred ancmed youngstown; do
     play_variant "$v"
 done
 
@@ -90,6 +90,8 @@ check "maps: Chaos builds anywhere" grep -qx '  RULE build_sites=any' "$T/maps"
 check "maps: 1898" grep -qx '1898: 7 powers, 34 centres, 18 to win, starts W1898A' "$T/maps"
 check "maps: hundred" grep -qx 'hundred: 3 powers, 17 centres, 9 to win, starts S1425M' "$T/maps"
 check "maps: ancmed" grep -qx 'ancmed: 5 powers, 34 centres, 18 to win, starts S1M' "$T/maps"
+check "maps: youngstown" grep -qx 'youngstown: 10 powers, 72 centres, 37 to win, starts S1901M' "$T/maps"
+check "maps: Youngstown's India is N" grep -qx '  India (N) Del Mad Cal' "$T/maps"
 
 # Hundred: a turn every five years, adjustments in the years divisible by
 # ten, and the map's own season name in what players read.
@@ -141,6 +143,24 @@ printf 'A artois supports A normandy\nF London - English Channel\n' |
 DIPJUDGE_NOW=$GAME_T0 $J orders hundred2 England >"$T/out" 2>&1
 check "hundred: Artois is Calais" grep -qx "A CAL S A NMD" "$T/out"
 check "hundred: a sea by its full name" grep -qx "F LON - ECH" "$T/out"
+
+# Youngstown's Asian places: Peking misspelt, Hankow and Canton by name, a
+# sea by an alias, Thailand's coasts; India's orders under its letter N.
+GAME_MAP=youngstown
+POWERS=$(powers_of youngstown | tr '\n' ' ')
+check "youngstown2: set up" game_setup youngstown2 "$GAME_T0"
+GAME_MAP=
+printf 'army pekking moves to inner mongolia\nA Hankow - Kansu\nF canton - gulf of tonkin\n' |
+    DIPJUDGE_NOW=$GAME_T0 $J orders youngstown2 China --set >"$T/out" 2>&1
+check "youngstown: a misspelt place read" grep -q "'pekking' read as Peking" "$T/out"
+DIPJUDGE_NOW=$GAME_T0 $J orders youngstown2 China >"$T/out" 2>&1
+check "youngstown: China's orders" sh -c "grep -qx 'A PEK - IMO' '$T/out' &&
+    grep -qx 'A HAN - KAN' '$T/out' && grep -qx 'F CAN - TON' '$T/out'"
+printf 'F joharra - siam\nF London - Channel\n' |
+    DIPJUDGE_NOW=$GAME_T0 $J orders youngstown2 England --set >/dev/null 2>&1
+DIPJUDGE_NOW=$GAME_T0 $J orders youngstown2 England >"$T/out" 2>&1
+check "youngstown: England's colony and a sea by its alias" \
+    sh -c "grep -qx 'F JOH - SIA' '$T/out' && grep -qx 'F LON - ENG' '$T/out'"
 
 # A newcomer in an empty directory: `list` says there is no database and
 # makes none; a build tree's judgectl finds the maps with no flags.
