@@ -18,7 +18,7 @@ import sys
 
 def read_art(path):
     keys, grid, cell, in_grid, at = {}, [], 15, False, {}
-    for n, line in enumerate(open(path), 1):
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
         line = line.rstrip("\n")
         if in_grid:
             if line:
@@ -81,6 +81,8 @@ def main():
                         and "impassable" not in (kind[a], kind[b]):
                     seen.add(tuple(sorted((a, b))))
     for p in sorted(pairs - seen):
+        if "impassable" in (kind.get(p[0]), kind.get(p[1])):
+            continue  # nothing crosses an impassable area: not drawn either way
         print("warning: neighbours in the map, apart in the picture:", *p, file=sys.stderr)
     for p in sorted(seen - pairs):
         print("warning: touching in the picture, not neighbours in the map:", *p, file=sys.stderr)
@@ -221,6 +223,9 @@ def main():
             seas = {s for s in coasts[coast] if kind.get(s) == "sea"}
             shore = [(x, y) for (x, y) in c
                      if any(name(x + i, y + j) in seas for i, j in ((1, 0), (-1, 0), (0, 1), (0, -1)))]
+            if not shore:  # the coast's seas do not touch it in the drawing
+                print("warning: coast on no sea of its own in the picture:", coast, file=sys.stderr)
+                shore = c
             ax = sum(x for x, _ in shore) / len(shore)
             ay = sum(y for _, y in shore) / len(shore)
             b = min(shore, key=lambda p: (p[0] - ax) ** 2 + (p[1] - ay) ** 2)
@@ -232,6 +237,7 @@ def main():
             # The coast's name out over its sea.
             sea = [(x + i, y + j) for (x, y) in shore for i, j in ((1, 0), (-1, 0), (0, 1), (0, -1))
                    if name(x + i, y + j) in seas]
+            sea = sea or [b]
             tx = sum(x for x, _ in sea) / len(sea) + 0.5
             ty = sum(y for _, y in sea) / len(sea) + 0.5
             lx, ly = cx + (tx - cx) * 1.4, cy + (ty - cy) * 1.4

@@ -530,6 +530,7 @@ int main(int argc, char **argv)
     test_variant_start("pure");
     test_variant_start("hundred");
     test_variant_start("ancmed");
+    test_variant_start("youngstown");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
