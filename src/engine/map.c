@@ -862,6 +862,98 @@ static void build_alias_hash(parser *p)
     }
 }
 
+/* Words of names, for dj_map_may_name: each alias cut at spaces,
+ * parentheses and hyphens (the order reader's tokens), and the coast
+ * words a coast notation may add. */
+static const char *const COAST_WORDS[] = {
+    "n", "s", "e", "w", "nc", "sc", "ec", "wc",
+    "north", "south", "east", "west", "coast"};
+
+static bool word_cut(char c)
+{
+    return c == ' ' || c == '(' || c == ')' || c == '-';
+}
+
+static int32_t find_word(const dj_map *m, const char *w, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)w[i]) * 16777619u;
+    for (h &= m->word_hash_mask; m->word_hash[h];
+         h = (h + 1) & m->word_hash_mask) {
+        const char *have = m->name_words + m->word_hash[h];
+        if (strncmp(have, w, n) == 0 && have[n] == '\0')
+            return (int32_t)h;
+    }
+    return -(int32_t)h - 1; /* where it would go */
+}
+
+static void build_word_hash(parser *p)
+{
+    dj_map *m = p->map;
+    size_t bytes = 1, nwords = sizeof COAST_WORDS / sizeof COAST_WORDS[0];
+    for (int i = 0; i < m->naliases; i++) {
+        bytes += strlen(m->aliases[i].text) + 1;
+        for (const char *t = m->aliases[i].text; *t; t++)
+            nwords += word_cut(*t);
+        nwords++;
+    }
+    for (size_t k = 0; k < sizeof COAST_WORDS / sizeof COAST_WORDS[0]; k++)
+        bytes += strlen(COAST_WORDS[k]) + 1;
+    int size = 16;
+    while ((size_t)size < 2 * nwords)
+        size *= 2;
+    m->name_words = malloc(bytes);
+    m->word_hash = calloc((size_t)size, sizeof *m->word_hash);
+    if (!m->name_words || !m->word_hash) {
+        fail_at(p, no_line, "out of memory");
+        return;
+    }
+    m->word_hash_mask = (uint32_t)size - 1;
+    size_t used = 1; /* offset 0 unused: 0 in the hash is an empty slot */
+    m->name_words[0] = '\0';
+    for (int i = -(int)(sizeof COAST_WORDS / sizeof COAST_WORDS[0]);
+         i < m->naliases; i++) {
+        const char *t = i < 0 ? COAST_WORDS[-i - 1] : m->aliases[i].text;
+        while (*t) {
+            while (*t && word_cut(*t))
+                t++;
+            size_t n = 0;
+            while (t[n] && !word_cut(t[n]))
+                n++;
+            if (n == 0)
+                break;
+            int32_t at = find_word(m, t, n);
+            if (at < 0) {
+                memcpy(m->name_words + used, t, n);
+                m->name_words[used + n] = '\0';
+                m->word_hash[-at - 1] = (int32_t)used;
+                used += n + 1;
+            }
+            t += n;
+        }
+    }
+}
+
+bool dj_map_may_name(const dj_map *map, const char *word, size_t n)
+{
+    char w[KEY_MAX];
+    size_t k = 0;
+    bool alnum = false;
+    if (!map || !map->word_hash)
+        return true;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)word[i];
+        if (c == '.')
+            continue;
+        if (k + 1 >= sizeof w)
+            return true; /* longer than any name: let the lookup say */
+        alnum = alnum || isalnum(c);
+        w[k++] = (char)tolower(c);
+    }
+    return !alnum || find_word(map, w, k) >= 0;
+}
+
 static void build_alias_table(parser *p)
 {
     dj_map *m = p->map;
@@ -889,6 +981,8 @@ static void build_alias_table(parser *p)
         out->loc = loc;
     }
     build_alias_hash(p);
+    if (!p->failed)
+        build_word_hash(p);
 }
 
 static bool alloc_location_arrays(parser *p, int n)
@@ -1880,6 +1974,8 @@ void dj_map_free(dj_map *map)
     free(map->start_units);
     free(map->aliases);
     free(map->alias_hash);
+    free(map->name_words);
+    free(map->word_hash);
     free(map->reach);
     free(map);
 }
@@ -1988,9 +2084,12 @@ int dj_map_find_power(const dj_map *map, const char *text)
     char key[DJ_NAME_MAX], have[DJ_NAME_MAX];
     if (!map || !text)
         return -1;
-    /* Most lookups name a power exactly: no normalising needed. */
+    /* Most lookups name a power exactly: no normalising needed (and the
+     * first letter settles most of the comparisons). */
+    int first = tolower((unsigned char)text[0]);
     for (int i = 0; i < map->npowers; i++)
-        if (strcasecmp(text, map->powers[i].name) == 0)
+        if (tolower((unsigned char)map->powers[i].name[0]) == first &&
+            strcasecmp(text, map->powers[i].name) == 0)
             return i;
     if (!normalise(text, key, sizeof key) || !*key)
         return -1;

@@ -115,6 +115,12 @@ typedef struct dj_map {
     dj_alias *aliases;        /* sorted by text */
     int32_t *alias_hash;      /* the same by hash (map.c: lookup_name) */
     uint32_t alias_hash_mask;
+    /* Every word of every name, and the coast words, by hash: an entry
+     * is the offset of its word in name_words, 0 an empty slot
+     * (dj_map_may_name). */
+    char *name_words;         /* NUL-separated words */
+    int32_t *word_hash;
+    uint32_t word_hash_mask;
     /* nlocs x nlocs answers of dj_map_adjacent and dj_map_reaches_province,
      * worked out once when the map is loaded (NULL: look them up). */
     uint8_t *reach;
@@ -149,6 +155,14 @@ void dj_map_phase_format(const dj_map *map, int season, int year, int type,
  * Returns -1 when nothing matches.
  */
 int dj_map_find_location(const dj_map *map, const char *text);
+
+/*
+ * May the word (its n bytes, case and dots ignored) be part of a place's
+ * name?  False means no name and no coast notation of this map holds it,
+ * so a run of words containing it is no place: the order reader asks
+ * before looking longer runs up.
+ */
+bool dj_map_may_name(const dj_map *map, const char *word, size_t n);
 
 /* Look a power up by name, adjective or letter, ignoring case; -1 if none. */
 int dj_map_find_power(const dj_map *map, const char *text);

@@ -40,6 +40,7 @@ typedef struct token {
     int start;          /* offset into parser.text */
     int len;
     bool space_before;  /* whitespace separates it from the previous token */
+    signed char keyword; /* is_keyword's answer: -1 not asked yet */
 } token;
 
 typedef struct parser {
@@ -92,7 +93,7 @@ static int add_token(parser *p, tok_kind kind, int start, int len, bool space)
 {
     if (p->ntok >= TOKENS_MAX)
         return fail(p, "order too long");
-    p->tok[p->ntok++] = (token){kind, start, len, space};
+    p->tok[p->ntok++] = (token){kind, start, len, space, -1};
     return 0;
 }
 
@@ -188,19 +189,28 @@ static const char *const BUILD_WORDS[] = {"b", "build", "builds", NULL};
 static const char *const VIA_WORDS[] = {"via", "by", NULL};
 static const char *const WAIVE_WORDS[] = {"waive", "waives", NULL};
 
-/* Every word with a meaning of its own: a location name never ends on one. */
-static bool is_keyword(const parser *p, int i)
+/* Every word with a meaning of its own: a location name never ends on one.
+ * Asked once a token (the answer is kept in it: runs of every length end
+ * on the same tokens). */
+static bool is_keyword(parser *p, int i)
 {
-    if (i < p->ntok && p->tok[i].len > 8) /* longer than any of them */
+    if (i >= p->ntok)
         return false;
+    token *t = &p->tok[i];
+    if (t->keyword >= 0)
+        return t->keyword;
     static const char *const *const lists[] = {
         ARMY_WORDS,   FLEET_WORDS,   HOLD_WORDS,    MOVE_WORDS,
         SUPPORT_WORDS, CONVOY_WORDS, RETREAT_WORDS, DISBAND_WORDS,
         REMOVE_WORDS, BUILD_WORDS,   VIA_WORDS,     WAIVE_WORDS};
-    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
-        if (word_in(p, i, lists[k]))
-            return true;
-    return false;
+    t->keyword = 0;
+    if (t->len <= 8) /* no longer than the longest of them */
+        for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+            if (word_in(p, i, lists[k])) {
+                t->keyword = 1;
+                break;
+            }
+    return t->keyword;
 }
 
 /* Consume a word from the list if it is next. */
@@ -260,7 +270,7 @@ static dj_unit_type accept_unit_word(parser *p)
  * hyphens glued between words ("mid-atlantic"); never ending on a keyword,
  * a hyphen or an opening parenthesis.
  */
-static bool run_is_name(const parser *p, int first, int last)
+static bool run_is_name(parser *p, int first, int last)
 {
     for (int i = first; i <= last; i++) {
         const token *t = &p->tok[i];
@@ -300,9 +310,16 @@ static int parse_location(parser *p, int *loc, const char *what)
         return fail(p, "expected %s after '%s'", what,
                      prev_text(p, buf, sizeof buf));
     }
-    int longest = p->pos + RUN_MAX - 1;
-    if (longest >= p->ntok)
-        longest = p->ntok - 1;
+    /* A longer run is only worth a lookup while its words can be words of
+     * a name (dj_map_may_name): "smy s a con - ank" stops at "a". */
+    int longest = p->pos;
+    while (longest + 1 < p->ntok && longest + 1 < p->pos + RUN_MAX) {
+        const token *t = &p->tok[longest + 1];
+        if (t->kind == TK_WORD &&
+            !dj_map_may_name(p->map, p->text + t->start, (size_t)t->len))
+            break;
+        longest++;
+    }
     for (int last = longest; last >= p->pos; last--) {
         if (!run_is_name(p, p->pos, last))
             continue;

@@ -93,14 +93,24 @@ port_busy()
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
-# pick_port: a port nobody listens on, in a range away from the usual ones.
+# pick_port: a port no socket uses, below the kernel's ephemeral range (the
+# local ports of outgoing connections: a busy loopback, the mailserver fuzz
+# target or another test's clients, would otherwise take the port between
+# the pick and the server's bind) and away from the usual ones.
+EPHEMERAL_LOW=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
+case ${EPHEMERAL_LOW:-x} in *[!0-9]* | '') EPHEMERAL_LOW=32768 ;; esac
+if ((EPHEMERAL_LOW > 15000)); then
+    PORT_LOW=10000 PORT_SPAN=$((EPHEMERAL_LOW - 10000))
+else
+    PORT_LOW=20000 PORT_SPAN=40000
+fi
 pick_port()
 {
     local p tries=0
     while ((tries++ < 200)); do
-        p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+        p=$((PORT_LOW + (RANDOM * 32768 + RANDOM) % PORT_SPAN))
         case " ${PICKED:-} " in *" $p "*) continue ;; esac
-        if ! port_busy "$p" && ! ss -Hltn "sport = :$p" 2>/dev/null | grep -q .; then
+        if ! port_busy "$p" && ! ss -Htan "sport = :$p" 2>/dev/null | grep -q .; then
             PICKED="${PICKED:-} $p"
             echo "$p"
             return 0

@@ -294,6 +294,23 @@ static void test_names(const dj_map *m)
     CHECK(!m->locs[loc(m, "mao")].army_ok);
     CHECK(m->locs[loc(m, "bur")].terrain == DJ_LAND);
     CHECK(!m->locs[loc(m, "bur")].fleet_ok);
+
+    /* The words names are made of (the order reader stops a run of words
+     * at one that is in no name): abbreviations, words of full names and
+     * aliases cut at spaces, hyphens and parentheses, coast words; case
+     * and dots ignored; a token without a letter or digit is let through. */
+    const char *in_names[] = {"par", "North", "SEA", "mid", "atlantic",
+                              "st.", "petersburg", "spa/nc", "nc", "coast",
+                              "s", "/"};
+    for (size_t i = 0; i < sizeof in_names / sizeof in_names[0]; i++) {
+        CHECK(dj_map_may_name(m, in_names[i], strlen(in_names[i])));
+        if (!dj_map_may_name(m, in_names[i], strlen(in_names[i])))
+            fprintf(stderr, "'%s' is in no name?\n", in_names[i]);
+    }
+    const char *not_names[] = {"a", "supports", "xyzzy", "pa"};
+    for (size_t i = 0; i < sizeof not_names / sizeof not_names[0]; i++)
+        CHECK(!dj_map_may_name(m, not_names[i], strlen(not_names[i])));
+    CHECK(dj_map_may_name(m, "parx", 3)); /* only n bytes are read */
 }
 
 static void test_powers(const dj_map *m)
