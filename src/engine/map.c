@@ -833,11 +833,11 @@ static int cmp_alias_draft(const void *a, const void *b)
 /* Sort every name, refuse one name for two locations, drop repeats. */
 /* FNV-1a: the alias hash's function (orders and case files look up a
  * name for nearly every word they read). */
-static uint32_t name_hash(const char *s)
+static uint32_t name_hash(const char *s, size_t n)
 {
     uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
     return h;
 }
 
@@ -855,7 +855,8 @@ static void build_alias_hash(parser *p)
     }
     m->alias_hash_mask = (uint32_t)size - 1;
     for (int i = 0; i < m->naliases; i++) {
-        uint32_t h = name_hash(m->aliases[i].text) & m->alias_hash_mask;
+        const char *text = m->aliases[i].text;
+        uint32_t h = name_hash(text, strlen(text)) & m->alias_hash_mask;
         while (m->alias_hash[h])
             h = (h + 1) & m->alias_hash_mask;
         m->alias_hash[h] = i + 1;
@@ -876,9 +877,7 @@ static bool word_cut(char c)
 
 static int32_t find_word(const dj_map *m, const char *w, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)w[i]) * 16777619u;
+    uint32_t h = name_hash(w, n);
     for (h &= m->word_hash_mask; m->word_hash[h];
          h = (h + 1) & m->word_hash_mask) {
         const char *have = m->name_words + m->word_hash[h];
@@ -937,21 +936,19 @@ static void build_word_hash(parser *p)
 
 bool dj_map_may_name(const dj_map *map, const char *word, size_t n)
 {
-    char w[KEY_MAX];
-    size_t k = 0;
+    char raw[KEY_MAX], key[KEY_MAX];
+    if (!map || !map->word_hash || n >= sizeof raw)
+        return true; /* longer than any name: let the lookup say */
     bool alnum = false;
-    if (!map || !map->word_hash)
+    for (size_t i = 0; i < n; i++)
+        alnum = alnum || isalnum((unsigned char)word[i]);
+    if (!alnum)
         return true;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)word[i];
-        if (c == '.')
-            continue;
-        if (k + 1 >= sizeof w)
-            return true; /* longer than any name: let the lookup say */
-        alnum = alnum || isalnum(c);
-        w[k++] = (char)tolower(c);
-    }
-    return !alnum || find_word(map, w, k) >= 0;
+    memcpy(raw, word, n);
+    raw[n] = '\0';
+    if (!normalise(raw, key, sizeof key))
+        return true;
+    return find_word(map, key, strlen(key)) >= 0;
 }
 
 static void build_alias_table(parser *p)
@@ -1998,7 +1995,7 @@ static int lookup_name(const dj_map *map, const char *key)
     if (!map->aliases || map->naliases <= 0)
         return -1;
     if (map->alias_hash) {
-        uint32_t h = name_hash(key) & map->alias_hash_mask;
+        uint32_t h = name_hash(key, strlen(key)) & map->alias_hash_mask;
         for (int32_t e; (e = map->alias_hash[h]) != 0;
              h = (h + 1) & map->alias_hash_mask)
             if (strcmp(map->aliases[e - 1].text, key) == 0)
