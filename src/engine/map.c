@@ -863,12 +863,17 @@ static void build_alias_hash(parser *p)
     }
 }
 
+/* The words of a coast notation ("spa north coast", "spa (nc)"): each
+ * coast's code, then the words that name it (coast_code), and the word
+ * "coast" that may follow. */
+static const char *const COAST_WORDS[][4] = {
+    {"nc", "n", "north", "nc"}, {"sc", "s", "south", "sc"},
+    {"ec", "e", "east", "ec"},  {"wc", "w", "west", "wc"}};
+static const char COAST_SUFFIX[] = "coast";
+
 /* Words of names, for dj_map_may_name: each alias cut at spaces,
  * parentheses and hyphens (the order reader's tokens), and the coast
- * words a coast notation may add. */
-static const char *const COAST_WORDS[] = {
-    "n", "s", "e", "w", "nc", "sc", "ec", "wc",
-    "north", "south", "east", "west", "coast"};
+ * words. */
 
 static bool word_cut(char c)
 {
@@ -887,18 +892,43 @@ static int32_t find_word(const dj_map *m, const char *w, size_t n)
     return -(int32_t)h - 1; /* where it would go */
 }
 
+/* Add each word of text to the word hash; *used is the next free offset
+ * in name_words (sized by build_word_hash). */
+static void add_words(dj_map *m, const char *t, size_t *used)
+{
+    while (*t) {
+        while (*t && word_cut(*t))
+            t++;
+        size_t n = 0;
+        while (t[n] && !word_cut(t[n]))
+            n++;
+        if (n == 0)
+            break;
+        int32_t at = find_word(m, t, n);
+        if (at < 0) {
+            memcpy(m->name_words + *used, t, n);
+            m->name_words[*used + n] = '\0';
+            m->word_hash[-at - 1] = (int32_t)*used;
+            *used += n + 1;
+        }
+        t += n;
+    }
+}
+
 static void build_word_hash(parser *p)
 {
     dj_map *m = p->map;
-    size_t bytes = 1, nwords = sizeof COAST_WORDS / sizeof COAST_WORDS[0];
+    enum { NCOAST = sizeof COAST_WORDS / sizeof COAST_WORDS[0] };
+    size_t bytes = 1 + sizeof COAST_SUFFIX, nwords = 4 * NCOAST + 1;
     for (int i = 0; i < m->naliases; i++) {
         bytes += strlen(m->aliases[i].text) + 1;
         for (const char *t = m->aliases[i].text; *t; t++)
             nwords += word_cut(*t);
         nwords++;
     }
-    for (size_t k = 0; k < sizeof COAST_WORDS / sizeof COAST_WORDS[0]; k++)
-        bytes += strlen(COAST_WORDS[k]) + 1;
+    for (int k = 0; k < NCOAST; k++)
+        for (int j = 0; j < 4; j++)
+            bytes += strlen(COAST_WORDS[k][j]) + 1;
     int size = 16;
     while ((size_t)size < 2 * nwords)
         size *= 2;
@@ -911,27 +941,12 @@ static void build_word_hash(parser *p)
     m->word_hash_mask = (uint32_t)size - 1;
     size_t used = 1; /* offset 0 unused: 0 in the hash is an empty slot */
     m->name_words[0] = '\0';
-    for (int i = -(int)(sizeof COAST_WORDS / sizeof COAST_WORDS[0]);
-         i < m->naliases; i++) {
-        const char *t = i < 0 ? COAST_WORDS[-i - 1] : m->aliases[i].text;
-        while (*t) {
-            while (*t && word_cut(*t))
-                t++;
-            size_t n = 0;
-            while (t[n] && !word_cut(t[n]))
-                n++;
-            if (n == 0)
-                break;
-            int32_t at = find_word(m, t, n);
-            if (at < 0) {
-                memcpy(m->name_words + used, t, n);
-                m->name_words[used + n] = '\0';
-                m->word_hash[-at - 1] = (int32_t)used;
-                used += n + 1;
-            }
-            t += n;
-        }
-    }
+    for (int i = 0; i < m->naliases; i++)
+        add_words(m, m->aliases[i].text, &used);
+    for (int k = 0; k < NCOAST; k++)
+        for (int j = 0; j < 4; j++)
+            add_words(m, COAST_WORDS[k][j], &used);
+    add_words(m, COAST_SUFFIX, &used);
 }
 
 bool dj_map_may_name(const dj_map *map, const char *word, size_t n)
@@ -2010,17 +2025,14 @@ static int lookup_name(const dj_map *map, const char *key)
 /* "north", "n", "nc", "north coast" -> "nc"; other text is kept as is. */
 static void coast_code(char *word, char *code, size_t size)
 {
-    static const char *const words[][4] = {
-        {"nc", "n", "north", "nc"}, {"sc", "s", "south", "sc"},
-        {"ec", "e", "east", "ec"},  {"wc", "w", "west", "wc"}};
     size_t n = strlen(word);
-    if (n >= 5 && strcmp(word + n - 5, "coast") == 0)
+    if (n >= 5 && strcmp(word + n - 5, COAST_SUFFIX) == 0)
         word[n - 5] = '\0';
     word = trim(word);
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    for (size_t i = 0; i < sizeof COAST_WORDS / sizeof COAST_WORDS[0]; i++)
         for (int j = 1; j < 4; j++)
-            if (strcmp(word, words[i][j]) == 0) {
-                snprintf(code, size, "%s", words[i][0]);
+            if (strcmp(word, COAST_WORDS[i][j]) == 0) {
+                snprintf(code, size, "%s", COAST_WORDS[i][0]);
                 return;
             }
     snprintf(code, size, "%s", word);
