@@ -614,12 +614,21 @@ static void name_line(parser *p, char *text, src_ref at)
     ld->name_at = at;
     memcpy(ld->name, full, n + 1);
     char key[DJ_NAME_MAX];
-    normalise(full, key, sizeof key);
+    /* A name that lookups reduce to nothing (dots and '+' only) could
+     * never be found: refused, like a name too long. */
+    if (!normalise(full, key, sizeof key) || !*key) {
+        fail_at(p, at, "full name '%s' has nothing but dots and '+'", full);
+        return;
+    }
     add_alias(p, key, d, at);
     for (int i = 1; i < ntok && !p->failed; i++) {
         if (!normalise(tok[i], key, sizeof key)) {
             fail_at(p, at, "alias '%s' longer than %d characters", tok[i],
                     DJ_NAME_MAX - 1);
+            return;
+        }
+        if (!*key) {
+            fail_at(p, at, "alias '%s' has nothing but dots and '+'", tok[i]);
             return;
         }
         add_alias(p, key, d, at);

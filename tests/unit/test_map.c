@@ -702,6 +702,12 @@ static void test_parse_errors(void)
     /* lookups drop '.' and read '+' as a space (a fuzz finding) */
     expect_tiny_error("LAND A.RA\n", "tiny.map:17: ", "may not contain '.'");
     expect_tiny_error("Eta = e+t\n", "tiny.map:17: ", "may not contain '.'");
+    /* a name lookups reduce to nothing could never be found (a fuzz
+     * finding) */
+    expect_tiny_error("Eta = eee +\nLAND EEE\n", "tiny.map:17: ",
+                      "alias '+' has nothing but dots and '+'");
+    expect_tiny_error("... = eee\nLAND EEE\n", "tiny.map:17: ",
+                      "full name '...' has nothing but dots and '+'");
     expect_tiny_error("Zeta =\n", "tiny.map:17: ", "no abbreviation");
     expect_tiny_error("= zzz\n", "tiny.map:17: ", "no full name");
 
