@@ -216,8 +216,9 @@ bool dj_flow_compile(const dj_flow *given, const char *season, int year,
     char prev = 0;
     w[nw++] = (walked){letter, y, f.e[at].season};
     prev = letter;
+    int retreats_in_a_row = 0; /* a flow may circle on RETREATS alone */
     while (nw < WALK_PHASES) {
-        if (!next_phase(&f, &at, &y)) {
+        if (!next_phase(&f, &at, &y) || retreats_in_a_row > f.n) {
             if (err && errlen)
                 snprintf(err, errlen, "FLOW: the flow never comes back to a "
                                       "phase");
@@ -231,6 +232,7 @@ bool dj_flow_compile(const dj_flow *given, const char *season, int year,
             return false;
         }
         prev = t;
+        retreats_in_a_row = t == 'R' ? retreats_in_a_row + 1 : 0;
         if (t != 'R')
             w[nw++] = (walked){t, y, f.e[at].season};
     }

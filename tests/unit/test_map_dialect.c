@@ -288,6 +288,12 @@ static void test_flow(void)
     expect_refused("RED (REDDISH) AAA\nFLOW SPRING:MOVEMENT,RETREATS "
                    "FALL:MOVEMENT,RETREATS IFYEARDIV:3 WINTER:ADJUSTMENTS\n",
                    "steady year steps");
+    /* IFYEARDIV sends the walk back before any NEWYEAR: it circles on
+     * retreats for ever (a fuzz finding: the loader hung) */
+    expect_refused("RED (REDDISH) AAA\nBEGIN SPRING 1900 MOVEMENT\n"
+                   "FLOW E:RETREATS IFYEARDIV:4=1 NEWYEAR:1 "
+                   "SPRING:MOVEMENT,RETREATS\n",
+                   "the flow never comes back to a phase");
     expect_refused("RED (REDDISH) AAA\nFLOW SPRING:MARCHING\n",
                    "phases are MOVEMENT, RETREATS or ADJUSTMENTS");
     expect_refused("RED (REDDISH) AAA\nFLOW NEWYEAR:0\n",
