@@ -144,8 +144,9 @@ DIPJUDGE_NOW=$GAME_T0 $J orders hundred2 England >"$T/out" 2>&1
 check "hundred: Artois is Calais" grep -qx "A CAL S A NMD" "$T/out"
 check "hundred: a sea by its full name" grep -qx "F LON - ECH" "$T/out"
 
-# Youngstown's Asian places: Peking misspelt, Hankow and Canton by name, a
-# sea by an alias, Thailand's coasts; India's orders under its letter N.
+# Youngstown's Asian places: Peking misspelt, Hankow, Kansu and Canton by
+# name, the Gulf of Tonkin by its full name, England's Joharra, seas by an
+# alias (Siam, Channel).  India's letter N is checked with the maps above.
 GAME_MAP=youngstown
 POWERS=$(powers_of youngstown | tr '\n' ' ')
 check "youngstown2: set up" game_setup youngstown2 "$GAME_T0"
