@@ -87,11 +87,18 @@ struct dj_casefile {
     dj_map *map;
     char variant[DJ_NAME_MAX];  /* lower case, as loaded */
     dj_rules map_rules;         /* defaults with the map's RULE lines */
+    size_t power_len[DJ_MAX_POWERS]; /* strlen of each power's name */
+    /* By a name's first byte: the one power whose name starts so, -2 for
+     * several, -1 for none (the quick reader's first test). */
+    signed char power_by_first[256];
     bool done;                  /* end of file, or the map failed */
     int lineno;
+    bool general_only;          /* no quick reader (for tests) */
     bool pushed_back;           /* hand out the current line again */
     bool too_long;              /* the current line was cut short */
-    char buf[LINE_MAX_LEN];
+    char buf[LINE_MAX_LEN];     /* a line that crosses a read-ahead chunk */
+    char *raw;                  /* the line read: in rbuf, or buf */
+    size_t rawlen;              /* its length */
     char *cur;                  /* the current line: trimmed, no comment */
 
     /* State of the case being read. */
@@ -99,7 +106,15 @@ struct dj_casefile {
     bool has_phase, has_post, owners_seen;
     int nresults;
     prev_result results[DJ_CASE_MAX_ORDERS];
+    /* Which provinces each unit list of the case holds (one unit per
+     * province): province p is in list k when occupied[k][p] == case_seq,
+     * so a new case clears them all by counting on. */
+    unsigned case_seq;
+    unsigned occupied[3][DJ_MAX_LOCS];
 };
+
+/* The unit lists of a case, for occupied[]. */
+enum { LIST_PRESTATE, LIST_POSTSTATE, LIST_POST_DISLODGED };
 
 /* How a line ended up inside a case. */
 typedef enum {
@@ -120,12 +135,19 @@ static char *dup_string(const char *s)
     return d;
 }
 
+/* White space as the C locale's isspace (the program sets no locale),
+ * without a call: every line is trimmed two or three times. */
+static bool is_blank(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 static char *trim(char *s)
 {
-    while (isspace((unsigned char)*s))
+    while (is_blank(*s))
         s++;
     size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
+    while (n > 0 && is_blank(s[n - 1]))
         s[--n] = '\0';
     return s;
 }
@@ -185,23 +207,41 @@ int dj_casefile_find_power(const dj_map *map, const char *text)
 
 /* ---- lines --------------------------------------------------------------- */
 
-/* Copy a line (at most LINE_MAX_LEN - 1 characters) into a line buffer:
- * the reader's hot path, so no snprintf. */
-static void copy_line(char dst[LINE_MAX_LEN], const char *src)
+/* A NUL inside a line must not end it: it reads as a space. */
+static void unnul(char *s, size_t n)
 {
-    size_t n = 0;
-    while (n < LINE_MAX_LEN - 1 && src[n])
-        n++;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
+    char *z;
+    while ((z = memchr(s, '\0', n)) != NULL) {
+        *z = ' ';
+        n -= (size_t)(z - s) + 1;
+        s = z + 1;
+    }
 }
 
-/* Read one raw line into cf->buf; false at end of file. */
+/*
+ * Read one raw line into cf->raw; false at end of file.  A line wholly
+ * inside the read-ahead chunk is used where it lies (its newline becomes
+ * the NUL): the hot path, no copy.  Otherwise it is gathered into cf->buf,
+ * cut at LINE_MAX_LEN - 1 bytes with cf->too_long set.
+ */
 static bool read_raw_line(dj_casefile *cf)
 {
+    cf->too_long = false;
+    if (cf->rpos < cf->rlen) {
+        char *start = cf->rbuf + cf->rpos;
+        char *nl = memchr(start, '\n', cf->rlen - cf->rpos);
+        if (nl && (size_t)(nl - start) < LINE_MAX_LEN) {
+            size_t take = (size_t)(nl - start);
+            *nl = '\0';
+            unnul(start, take);
+            cf->rpos += take + 1;
+            cf->raw = start;
+            cf->rawlen = take;
+            return true;
+        }
+    }
     size_t n = 0;
     bool any = false;
-    cf->too_long = false;
     for (;;) {
         if (cf->rpos == cf->rlen) {
             cf->rlen = fread(cf->rbuf, 1, READ_CHUNK, cf->fp);
@@ -216,8 +256,8 @@ static bool read_raw_line(dj_casefile *cf)
         any = true;
         size_t room = sizeof cf->buf - 1 - n;
         size_t copy = take < room ? take : room;
-        for (size_t i = 0; i < copy; i++) /* a NUL must not end it */
-            cf->buf[n + i] = start[i] ? start[i] : ' ';
+        memcpy(cf->buf + n, start, copy);
+        unnul(cf->buf + n, copy);
         n += copy;
         if (copy < take)
             cf->too_long = true;
@@ -226,6 +266,8 @@ static bool read_raw_line(dj_casefile *cf)
             break;
     }
     cf->buf[n] = '\0';
+    cf->raw = cf->buf;
+    cf->rawlen = n;
     return any;
 }
 
@@ -239,10 +281,16 @@ static bool next_line(dj_casefile *cf)
     if (!read_raw_line(cf))
         return false;
     cf->lineno++;
-    char *hash = strchr(cf->buf, '#');
+    char *s = cf->raw, *end = s + cf->rawlen; /* *end is the NUL */
+    char *hash = memchr(s, '#', cf->rawlen);
     if (hash)
-        *hash = '\0';
-    cf->cur = trim(cf->buf);
+        end = hash;
+    while (end > s && is_blank(end[-1]))
+        end--;
+    *end = '\0';
+    while (is_blank(*s))
+        s++;
+    cf->cur = s;
     return true;
 }
 
@@ -349,6 +397,12 @@ static bool load_variant(dj_casefile *cf, const char *variant, char *err,
     dj_map_free(cf->map);
     cf->map = map;
     cf->map_rules = map_rules;
+    memset(cf->power_by_first, -1, sizeof cf->power_by_first);
+    for (int p = 0; p < map->npowers; p++) {
+        cf->power_len[p] = strlen(map->powers[p].name);
+        signed char *by = &cf->power_by_first[(unsigned char)map->powers[p].name[0]];
+        *by = *by == -1 ? (signed char)p : -2;
+    }
     snprintf(cf->variant, sizeof cf->variant, "%s", lower);
     return true;
 }
@@ -392,6 +446,97 @@ void dj_casefile_close(dj_casefile *cf)
 const dj_map *dj_casefile_map(const dj_casefile *cf)
 {
     return cf->map;
+}
+
+void dj_casefile_general_only(dj_casefile *cf)
+{
+    cf->general_only = true;
+}
+
+/* ---- comparing cases ------------------------------------------------------ */
+
+static int differ(char *why, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int differ(char *why, size_t len, const char *fmt, ...)
+{
+    if (why && len > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, len, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static bool units_equal(const dj_unit *a, const dj_unit *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i].power != b[i].power || a[i].loc != b[i].loc ||
+            a[i].type != b[i].type)
+            return false;
+    return true;
+}
+
+static bool dislodged_equal(const dj_dislodged *a, const dj_dislodged *b)
+{
+    if (!units_equal(&a->unit, &b->unit, 1) ||
+        a->attacker_from != b->attacker_from || a->by_convoy != b->by_convoy ||
+        a->nretreats != b->nretreats)
+        return false;
+    for (int i = 0; i < a->nretreats && i < DJ_MAX_RETREATS; i++)
+        if (a->retreats[i] != b->retreats[i])
+            return false;
+    return true;
+}
+
+static int positions_differ(const dj_position *a, const dj_position *b,
+                            char *why, size_t len)
+{
+    if (a->phase.season != b->phase.season || a->phase.year != b->phase.year ||
+        a->phase.type != b->phase.type)
+        return differ(why, len, "phase");
+    if (a->nunits != b->nunits || !units_equal(a->units, b->units, a->nunits))
+        return differ(why, len, "units");
+    if (a->ndislodged != b->ndislodged)
+        return differ(why, len, "number of dislodged units");
+    for (int i = 0; i < a->ndislodged; i++)
+        if (!dislodged_equal(&a->dislodged[i], &b->dislodged[i]))
+            return differ(why, len, "dislodged unit %d", i);
+    for (int i = 0; i < DJ_MAX_LOCS; i++)
+        if (a->owner[i] != b->owner[i])
+            return differ(why, len, "owner of location %d", i);
+    if (a->civil_disorder != b->civil_disorder)
+        return differ(why, len, "civil disorder");
+    return 0;
+}
+
+int dj_case_differs(const dj_case *a, const dj_case *b, char *why,
+                    size_t whylen)
+{
+    if (strcmp(a->name, b->name) != 0 || a->line != b->line)
+        return differ(why, whylen, "name or line");
+    if (memcmp(a->rules.choice, b->rules.choice, sizeof a->rules.choice))
+        return differ(why, whylen, "rules");
+    if (positions_differ(&a->pre, &b->pre, why, whylen) < 0)
+        return -1;
+    if (a->norders != b->norders)
+        return differ(why, whylen, "number of orders");
+    for (int i = 0; i < a->norders; i++) {
+        const dj_case_order *x = &a->orders[i], *y = &b->orders[i];
+        if (x->line != y->line || strcmp(x->text, y->text) != 0 ||
+            !dj_order_equal(&x->order, &y->order))
+            return differ(why, whylen, "order %d ('%.*s')", i, QUOTE_MAX,
+                          x->text);
+    }
+    if (a->post_same != b->post_same || a->npost != b->npost ||
+        !units_equal(a->post, b->post, a->npost))
+        return differ(why, whylen, "POSTSTATE");
+    if (a->npost_dislodged != b->npost_dislodged ||
+        !units_equal(a->post_dislodged, b->post_dislodged,
+                     a->npost_dislodged))
+        return differ(why, whylen, "POSTSTATE_DISLODGED");
+    return 0;
 }
 
 /* ---- phases -------------------------------------------------------------- */
@@ -483,31 +628,33 @@ static bool parse_phase(const char *text, dj_phase *ph, char *msg, size_t len)
 
 /* ---- units --------------------------------------------------------------- */
 
-static dj_unit_type unit_word(const char *w)
+/* The unit word of n bytes at w: "A", "army", "F", "fleet". */
+static dj_unit_type unit_word(const char *w, size_t n)
 {
-    if (equal_nocase(w, "a") || equal_nocase(w, "army"))
-        return DJ_ARMY;
-    if (equal_nocase(w, "f") || equal_nocase(w, "fleet"))
-        return DJ_FLEET;
+    if (n == 1 || n == 4 || n == 5) {
+        char first = (char)tolower((unsigned char)w[0]);
+        if (first == 'a' && (n == 1 || word_equals(w, n, "army")))
+            return DJ_ARMY;
+        if (first == 'f' && (n == 1 || word_equals(w, n, "fleet")))
+            return DJ_FLEET;
+    }
     return DJ_NO_UNIT;
 }
 
-/* "A lon", "F spa/sc"; with !need_type also a bare "lon". */
+/* "A lon", "F spa/sc"; with !need_type also a bare "lon".  The text is
+ * trimmed (a section line's rest). */
 static bool parse_unit_text(const dj_map *map, const char *text,
                             bool need_type, dj_unit_type *type, int *loc,
                             char *msg, size_t len)
 {
-    char copy[LINE_MAX_LEN];
-    copy_line(copy, text);
-    char *where = copy;
-    size_t n = strcspn(copy, " \t");
-    char save = copy[n];
-    copy[n] = '\0';
-    *type = unit_word(copy);
-    copy[n] = save;
-    if (*type != DJ_NO_UNIT)
-        where = trim(copy + n);
-    else if (need_type) {
+    const char *where = text;
+    size_t n = strcspn(text, " \t");
+    *type = unit_word(text, n);
+    if (*type != DJ_NO_UNIT) {
+        where = text + n;
+        while (isspace((unsigned char)*where))
+            where++;
+    } else if (need_type) {
         snprintf(msg, len, "expected 'A' or 'F' and a location, got '%.*s'",
                  QUOTE_MAX, text);
         return false;
@@ -526,9 +673,18 @@ static bool parse_unit_text(const dj_map *map, const char *text,
 }
 
 /* Can a unit of this type stand on this location at all? */
+static bool can_stand(const dj_map *map, dj_unit_type type, int loc)
+{
+    const dj_location *l = &map->locs[loc];
+    return type == DJ_ARMY ? l->army_ok : l->fleet_ok;
+}
+
+/* The same, with the reason when it cannot. */
 static bool unit_can_stand(const dj_map *map, dj_unit_type type, int loc,
                            char *msg, size_t len)
 {
+    if (can_stand(map, type, loc))
+        return true;
     const dj_location *l = &map->locs[loc];
     if (type == DJ_ARMY && !l->army_ok) {
         snprintf(msg, len, "an army cannot stand in %s", l->abbr);
@@ -544,44 +700,21 @@ static bool unit_can_stand(const dj_map *map, dj_unit_type type, int loc,
     return true;
 }
 
-/* Read "A lon" for `power` into *u, checking the unit can stand there. */
-static bool read_unit(const dj_map *map, int power, const char *text,
-                      dj_unit *u, char *msg, size_t len)
+/* Append to one of the case's unit lists: bounded, one unit per
+ * province. */
+static bool add_to_list(dj_casefile *cf, int list, dj_unit *units, int *n,
+                        dj_unit u, char *msg, size_t len)
 {
-    dj_unit_type type;
-    int loc;
-    if (!parse_unit_text(map, text, true, &type, &loc, msg, len) ||
-        !unit_can_stand(map, type, loc, msg, len))
-        return false;
-    u->power = (int16_t)power;
-    u->type = type;
-    u->loc = (int16_t)loc;
-    return true;
-}
-
-/* Index of the unit in province `prov` in a plain list, or -1. */
-static int unit_in_list(const dj_map *map, const dj_unit *units, int n,
-                        int prov)
-{
-    for (int i = 0; i < n; i++)
-        if (dj_province(map, units[i].loc) == prov)
-            return i;
-    return -1;
-}
-
-/* Append to a plain unit list: bounded, one unit per province. */
-static bool add_to_list(const dj_map *map, dj_unit *units, int *n, dj_unit u,
-                        char *msg, size_t len)
-{
-    int prov = dj_province(map, u.loc);
-    if (unit_in_list(map, units, *n, prov) >= 0) {
-        snprintf(msg, len, "two units in %s", map->locs[prov].abbr);
+    int prov = dj_province(cf->map, u.loc);
+    if (cf->occupied[list][prov] == cf->case_seq) {
+        snprintf(msg, len, "two units in %s", cf->map->locs[prov].abbr);
         return false;
     }
     if (*n >= DJ_MAX_UNITS) {
         snprintf(msg, len, "too many units (at most %d)", DJ_MAX_UNITS);
         return false;
     }
+    cf->occupied[list][prov] = cf->case_seq;
     units[(*n)++] = u;
     return true;
 }
@@ -606,13 +739,9 @@ static bool add_dislodged(const dj_map *map, dj_position *pos, dj_unit u,
 }
 
 /* PRESTATE_SUPPLYCENTER_OWNERS: "Power: A prov" — the letter is decoration. */
-static bool set_owner(const dj_map *map, dj_position *pos, int power,
-                      const char *text, char *msg, size_t len)
+static bool set_owner(const dj_map *map, dj_position *pos, int power, int loc,
+                      char *msg, size_t len)
 {
-    dj_unit_type type;
-    int loc;
-    if (!parse_unit_text(map, text, false, &type, &loc, msg, len))
-        return false;
     int prov = dj_province(map, loc);
     if (!map->is_sc[prov]) {
         snprintf(msg, len, "%s is not a supply centre", map->locs[prov].abbr);
@@ -707,7 +836,7 @@ static bool order_line(dj_casefile *cf, dj_case *c, int power,
         return false;
     }
     dj_case_order *o = &c->orders[c->norders++];
-    o->order = dj_order_make(DJ_ORDER_NONE, power, DJ_NO_UNIT, -1);
+    dj_order_blank(&o->order, DJ_ORDER_NONE, power, DJ_NO_UNIT, -1);
     o->line = cf->lineno;
     memcpy(o->text, text, n + 1); /* hot: no snprintf */
     return true;
@@ -717,8 +846,7 @@ static bool order_line(dj_casefile *cf, dj_case *c, int power,
 static bool section_line(dj_casefile *cf, dj_case *c, char *msg, size_t len)
 {
     const dj_map *map = cf->map;
-    char line[LINE_MAX_LEN];
-    copy_line(line, cf->cur);
+    char *line = cf->cur; /* cut in place: it is not handed out again */
     if (cf->section == KW_NONE) {
         snprintf(msg, len, "'%.*s' is not in a section (expected PRESTATE, "
                  "ORDERS, POSTSTATE, ...)", QUOTE_MAX, line);
@@ -727,32 +855,190 @@ static bool section_line(dj_casefile *cf, dj_case *c, char *msg, size_t len)
     if (cf->section == KW_PRE_RESULTS)
         return results_line(cf, line, msg, len);
 
-    int power;
+    int power, loc;
+    dj_unit_type type;
     char *text;
-    dj_unit u;
     if (!split_power(map, line, &power, &text, msg, len))
         return false;
-    switch (cf->section) {
-    case KW_SC_OWNERS:
-        return set_owner(map, &c->pre, power, text, msg, len);
-    case KW_ORDERS:
+    if (cf->section == KW_ORDERS)
         return order_line(cf, c, power, text, msg, len);
+    if (!parse_unit_text(map, text, cf->section != KW_SC_OWNERS, &type, &loc,
+                         msg, len))
+        return false;
+    if (cf->section == KW_SC_OWNERS)
+        return set_owner(map, &c->pre, power, loc, msg, len);
+    if (!unit_can_stand(map, type, loc, msg, len))
+        return false;
+    dj_unit u = {.power = (int16_t)power, .loc = (int16_t)loc, .type = type};
+    switch (cf->section) {
     case KW_PRESTATE:
-        return read_unit(map, power, text, &u, msg, len) &&
-               add_to_list(map, c->pre.units, &c->pre.nunits, u, msg, len);
+        return add_to_list(cf, LIST_PRESTATE, c->pre.units, &c->pre.nunits,
+                           u, msg, len);
     case KW_PRE_DISLODGED:
-        return read_unit(map, power, text, &u, msg, len) &&
-               add_dislodged(map, &c->pre, u, msg, len);
+        return add_dislodged(map, &c->pre, u, msg, len);
     case KW_POSTSTATE:
-        return read_unit(map, power, text, &u, msg, len) &&
-               add_to_list(map, c->post, &c->npost, u, msg, len);
+        return add_to_list(cf, LIST_POSTSTATE, c->post, &c->npost, u, msg,
+                           len);
     case KW_POST_DISLODGED:
-        return read_unit(map, power, text, &u, msg, len) &&
-               add_to_list(map, c->post_dislodged, &c->npost_dislodged, u,
-                           msg, len);
+        return add_to_list(cf, LIST_POST_DISLODGED, c->post_dislodged,
+                           &c->npost_dislodged, u, msg, len);
     default:
         snprintf(msg, len, "internal error: unknown section");
         return false;
+    }
+}
+
+/* ---- the quick reader ---------------------------------------------------- */
+
+/*
+ * Nearly every section line has the shape judgectl and jDip write:
+ * "England: F lon", "Russia: A war - gal".  The quick reader takes a run of
+ * such lines straight from the read-ahead chunk, one pass over each: a
+ * power's name spelt as the map spells it, ": ", then for a unit "A" or
+ * "F", one space and a location of letters, digits and '/' that ends the
+ * line, or for an order any text without a comment, blank ends or NUL.
+ * It stops at the first line of any other shape (a keyword, a blank line,
+ * an adjective, "spa (nc)", a comment, anything wrong) and leaves it to
+ * the general reader above, which gives the same answer for this shape:
+ * names are unique ignoring case (the map loader refuses two powers of one
+ * name), such a location is looked up by the same function, and a line the
+ * general reader would refuse (a fleet inland, two units in a province, too
+ * many) is not taken here either.  So the quick reader only saves time; a
+ * mistake in it could cost speed, never a case's meaning.
+ */
+
+static bool ascii_letter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* "England: ..." ending at nl: the power whose name starts the line,
+ * spelt as the map spells it, with *rest after ": "; -1 if not that
+ * shape. */
+static int quick_power(const dj_casefile *cf, const char *s, const char *nl,
+                       const char **rest)
+{
+    const dj_map *map = cf->map;
+    size_t avail = (size_t)(nl - s);
+    int first = cf->power_by_first[(unsigned char)s[0]];
+    if (first == -1)
+        return -1;
+    for (int i = first >= 0 ? first : 0; i < map->npowers; i++) {
+        size_t n = cf->power_len[i];
+        const char *name = map->powers[i].name;
+        if (name[0] == s[0] && n + 2 <= avail && s[n] == ':' &&
+            s[n + 1] == ' ' && memcmp(name, s, n) == 0) {
+            *rest = s + n + 2;
+            return i;
+        }
+        if (first >= 0)
+            break;
+    }
+    return -1;
+}
+
+/* A unit line ending at nl, read and stored; false to leave it. */
+static bool quick_unit_line(dj_casefile *cf, dj_case *c, const char *s,
+                            const char *nl)
+{
+    const dj_map *map = cf->map;
+    const char *u;
+    int power = quick_power(cf, s, nl, &u);
+    if (power < 0 || nl - u < 3 || u[1] != ' ')
+        return false;
+    dj_unit_type type = u[0] == 'A' || u[0] == 'a'   ? DJ_ARMY
+                        : u[0] == 'F' || u[0] == 'f' ? DJ_FLEET
+                                                     : DJ_NO_UNIT;
+    const char *where = u + 2;
+    size_t n = 0;
+    while (ascii_letter(where[n]) || (where[n] >= '0' && where[n] <= '9') ||
+           where[n] == '/')
+        n++;
+    if (type == DJ_NO_UNIT || n == 0 || where + n != nl)
+        return false;
+    int loc = dj_map_find_location_n(map, where, n);
+    if (loc < 0)
+        return false;
+    int prov = dj_province(map, loc);
+    if (cf->section == KW_SC_OWNERS) {
+        if (!map->is_sc[prov])
+            return false;
+        c->pre.owner[prov] = (int16_t)power;
+        return true;
+    }
+    int list;
+    dj_unit *units;
+    int *count;
+    switch (cf->section) {
+    case KW_PRESTATE:
+        list = LIST_PRESTATE, units = c->pre.units, count = &c->pre.nunits;
+        break;
+    case KW_POSTSTATE:
+        list = LIST_POSTSTATE, units = c->post, count = &c->npost;
+        break;
+    case KW_POST_DISLODGED:
+        list = LIST_POST_DISLODGED, units = c->post_dislodged,
+        count = &c->npost_dislodged;
+        break;
+    default:
+        return false;
+    }
+    if (!can_stand(map, type, loc) ||
+        cf->occupied[list][prov] == cf->case_seq || *count >= DJ_MAX_UNITS)
+        return false;
+    cf->occupied[list][prov] = cf->case_seq;
+    units[(*count)++] =
+        (dj_unit){.power = (int16_t)power, .loc = (int16_t)loc, .type = type};
+    return true;
+}
+
+/* An order line ending at nl, its text kept; false to leave it. */
+static bool quick_order_line(dj_casefile *cf, dj_case *c, const char *s,
+                             const char *nl)
+{
+    const char *text;
+    int power = quick_power(cf, s, nl, &text);
+    if (power < 0 || text >= nl)
+        return false;
+    size_t n = (size_t)(nl - text);
+    if (is_blank(text[0]) || is_blank(text[n - 1]) ||
+        n >= DJ_CASE_TEXT_MAX || c->norders >= DJ_CASE_MAX_ORDERS ||
+        memchr(text, '#', n) || memchr(text, '\0', n))
+        return false;
+    dj_case_order *o = &c->orders[c->norders++];
+    dj_order_blank(&o->order, DJ_ORDER_NONE, power, DJ_NO_UNIT, -1);
+    o->line = cf->lineno + 1;
+    memcpy(o->text, text, n);
+    o->text[n] = '\0';
+    return true;
+}
+
+/* As many lines of the open section as the quick reader takes. */
+static void quick_lines(dj_casefile *cf, dj_case *c)
+{
+    if (cf->pushed_back || cf->general_only)
+        return;
+    switch (cf->section) {
+    case KW_SC_OWNERS:
+    case KW_PRESTATE:
+    case KW_POSTSTATE:
+    case KW_POST_DISLODGED:
+    case KW_ORDERS:
+        break;
+    default:
+        return;
+    }
+    for (;;) {
+        char *s = cf->rbuf + cf->rpos;
+        size_t avail = cf->rlen - cf->rpos;
+        char *nl = memchr(s, '\n', avail < LINE_MAX_LEN ? avail : LINE_MAX_LEN);
+        if (!nl)
+            return;
+        if (!(cf->section == KW_ORDERS ? quick_order_line(cf, c, s, nl)
+                                       : quick_unit_line(cf, c, s, nl)))
+            return;
+        cf->lineno++;
+        cf->rpos += (size_t)(nl - s) + 1;
     }
 }
 
@@ -992,6 +1278,10 @@ static void begin_case(dj_casefile *cf, dj_case *c, const char *name)
     cf->section = KW_NONE;
     cf->has_phase = cf->has_post = cf->owners_seen = false;
     cf->nresults = 0;
+    if (++cf->case_seq == 0) { /* counted round: clear the lists for real */
+        memset(cf->occupied, 0, sizeof cf->occupied);
+        cf->case_seq = 1;
+    }
 }
 
 /* From just after the CASE line to END. */
@@ -1003,7 +1293,10 @@ static dj_case_status read_case(dj_casefile *cf, dj_case *c, const char *name,
         return DJ_CASE_ERROR;
     }
     begin_case(cf, c, name);
-    while (next_line(cf)) {
+    for (;;) {
+        quick_lines(cf, c);
+        if (!next_line(cf))
+            break;
         if (!*cf->cur && !cf->too_long)
             continue;
         switch (case_line(cf, c, err, errlen)) {

@@ -83,6 +83,21 @@ dj_case_status dj_casefile_next(dj_casefile *cf, dj_case *c, char *err,
 const dj_map *dj_casefile_map(const dj_casefile *cf);
 
 /*
+ * Read every line with the general reader, never the quick one that takes
+ * the usual "England: F lon" lines in one pass (casefile.c).  Both must
+ * give the same cases and errors: tests and the fuzz target read files
+ * both ways and compare them with dj_case_differs.
+ */
+void dj_casefile_general_only(dj_casefile *cf);
+
+/*
+ * Compare two cases read from the same file: 0 if they are the same in
+ * every field a reader fills, else -1 with the first difference in why.
+ */
+int dj_case_differs(const dj_case *a, const dj_case *b, char *why,
+                    size_t whylen);
+
+/*
  * Find a power by name, adjective or letter, or failing that by a prefix
  * of one name or adjective that fits only one power; -1 if none.
  */

@@ -223,31 +223,45 @@ static void lower_copy(char *dst, const char *src, size_t size)
     dst[i] = '\0';
 }
 
+/* tolower of the C locale (the program sets no locale), without a call. */
+static char ascii_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
+}
+
 /*
  * Lookup form of a name: lower case, dots dropped, runs of white space (and
- * '+', the DPjudge space) as one space, trimmed.  False if it does not fit.
+ * '+', the DPjudge space) as one space, trimmed.  Reads the n bytes at src
+ * (stopping early at a NUL); the key's length, or -1 if it does not fit.
+ * ASCII only, as the C locale's ctype (the program never sets a locale):
+ * every order and case-file word comes through here, so no ctype calls.
  */
-static bool normalise(const char *src, char *dst, size_t size)
+static int normalise_n(const char *src, size_t len, char *dst, size_t size)
 {
     size_t n = 0;
     bool space = false;
-    for (; *src; src++) {
-        unsigned char c = (unsigned char)*src;
+    for (size_t i = 0; i < len && src[i]; i++) {
+        unsigned char c = (unsigned char)src[i];
         if (c == '.')
             continue;
-        if (isspace(c) || c == '+') {
+        if (c == ' ' || c == '+' || (c >= '\t' && c <= '\r')) {
             space = n > 0;
             continue;
         }
         if (n + (space ? 2 : 1) >= size)
-            return false;
+            return -1;
         if (space)
             dst[n++] = ' ';
         space = false;
-        dst[n++] = (char)tolower(c);
+        dst[n++] = ascii_lower((char)c);
     }
     dst[n] = '\0';
-    return true;
+    return (int)n;
+}
+
+static bool normalise(const char *src, char *dst, size_t size)
+{
+    return normalise_n(src, (size_t)-1, dst, size) >= 0;
 }
 
 /* "FRANCE" or "north+italy" -> "France", "North Italy" for display. */
@@ -960,19 +974,18 @@ static void build_word_hash(parser *p)
 
 bool dj_map_may_name(const dj_map *map, const char *word, size_t n)
 {
-    char raw[KEY_MAX], key[KEY_MAX];
-    if (!map || !map->word_hash || n >= sizeof raw)
+    char key[KEY_MAX];
+    if (!map || !map->word_hash || n >= sizeof key)
         return true; /* longer than any name: let the lookup say */
     bool alnum = false;
-    for (size_t i = 0; i < n; i++)
-        alnum = alnum || isalnum((unsigned char)word[i]);
+    for (size_t i = 0; i < n && !alnum; i++)
+        alnum = isalnum((unsigned char)word[i]);
     if (!alnum)
         return true;
-    memcpy(raw, word, n);
-    raw[n] = '\0';
-    if (!normalise(raw, key, sizeof key))
+    int klen = normalise_n(word, n, key, sizeof key);
+    if (klen < 0)
         return true;
-    return find_word(map, key, strlen(key)) >= 0;
+    return find_word(map, key, (size_t)klen) >= 0;
 }
 
 static void build_alias_table(parser *p)
@@ -2013,13 +2026,13 @@ static int cmp_alias_text(const void *key, const void *elem)
     return strcmp(key, ((const dj_alias *)elem)->text);
 }
 
-/* Exact lookup of normalised text in the sorted name table. */
-static int lookup_name(const dj_map *map, const char *key)
+/* Exact lookup of normalised text (its length known) in the name table. */
+static int lookup_name_n(const dj_map *map, const char *key, size_t klen)
 {
     if (!map->aliases || map->naliases <= 0)
         return -1;
     if (map->alias_hash) {
-        uint32_t h = name_hash(key, strlen(key)) & map->alias_hash_mask;
+        uint32_t h = name_hash(key, klen) & map->alias_hash_mask;
         for (int32_t e; (e = map->alias_hash[h]) != 0;
              h = (h + 1) & map->alias_hash_mask)
             if (strcmp(map->aliases[e - 1].text, key) == 0)
@@ -2029,6 +2042,11 @@ static int lookup_name(const dj_map *map, const char *key)
     const dj_alias *a = bsearch(key, map->aliases, (size_t)map->naliases,
                                 sizeof *map->aliases, cmp_alias_text);
     return a ? a->loc : -1;
+}
+
+static int lookup_name(const dj_map *map, const char *key)
+{
+    return lookup_name_n(map, key, strlen(key));
 }
 
 /* "north", "n", "nc", "north coast" -> "nc"; other text is kept as is. */
@@ -2088,13 +2106,70 @@ static int find_with_coast(const dj_map *map, char *key)
     return -1;
 }
 
-int dj_map_find_location(const dj_map *map, const char *text)
+/*
+ * The lookup of a plain word, letters, digits and '-' ("lon", "LON",
+ * "mid-atlantic"), whose lookup form is itself in lower case: hashed and
+ * compared where it stands, no copy.  Such a word that is no name is no
+ * coast notation either (those need '/', '(' or a space), so a miss is
+ * final (-1).  -2: not a plain word, for the general lookup.
+ */
+static int find_plain_word(const dj_map *map, const char *text, size_t n)
+{
+    if (!map->alias_hash)
+        return -2;
+    uint32_t h = 2166136261u; /* name_hash, on the lower-cased word */
+    bool upper = false;
+    size_t i = 0;
+    for (; i < n && text[i]; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 'A' && c <= 'Z') {
+            c += 'a' - 'A';
+            upper = true;
+        } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                     c == '-')) {
+            return -2;
+        }
+        h = (h ^ c) * 16777619u;
+    }
+    if (i == 0 || i >= DJ_NAME_MAX) /* longer than any alias's text */
+        return -2;
+    for (h &= map->alias_hash_mask; map->alias_hash[h];
+         h = (h + 1) & map->alias_hash_mask) {
+        const dj_alias *a = &map->aliases[map->alias_hash[h] - 1];
+        if (a->text[i] != '\0')
+            continue;
+        if (!upper) {
+            if (memcmp(a->text, text, i) == 0)
+                return a->loc;
+            continue;
+        }
+        size_t j = 0;
+        while (j < i && a->text[j] == ascii_lower(text[j]))
+            j++;
+        if (j == i)
+            return a->loc;
+    }
+    return -1;
+}
+
+int dj_map_find_location_n(const dj_map *map, const char *text, size_t n)
 {
     char key[KEY_MAX];
-    if (!map || !text || !normalise(text, key, sizeof key) || !*key)
+    int klen;
+    if (map && text) {
+        int plain = find_plain_word(map, text, n);
+        if (plain != -2)
+            return plain;
+    }
+    if (!map || !text || (klen = normalise_n(text, n, key, sizeof key)) <= 0)
         return -1;
-    int loc = lookup_name(map, key);
+    int loc = lookup_name_n(map, key, (size_t)klen);
     return loc >= 0 ? loc : find_with_coast(map, key);
+}
+
+int dj_map_find_location(const dj_map *map, const char *text)
+{
+    return dj_map_find_location_n(map, text, (size_t)-1);
 }
 
 int dj_map_find_power(const dj_map *map, const char *text)
@@ -2104,11 +2179,16 @@ int dj_map_find_power(const dj_map *map, const char *text)
         return -1;
     /* Most lookups name a power exactly: no normalising needed (and the
      * first letter settles most of the comparisons). */
-    int first = tolower((unsigned char)text[0]);
-    for (int i = 0; i < map->npowers; i++)
-        if (tolower((unsigned char)map->powers[i].name[0]) == first &&
-            strcasecmp(text, map->powers[i].name) == 0)
+    char first = ascii_lower(text[0]);
+    for (int i = 0; i < map->npowers; i++) {
+        const char *a = text, *b = map->powers[i].name;
+        if (ascii_lower(*b) != first)
+            continue;
+        while (*a && ascii_lower(*a) == ascii_lower(*b))
+            a++, b++;
+        if (!*a && !*b)
             return i;
+    }
     if (!normalise(text, key, sizeof key) || !*key)
         return -1;
     for (int i = 0; i < map->npowers; i++) {

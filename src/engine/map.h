@@ -156,6 +156,10 @@ void dj_map_phase_format(const dj_map *map, int season, int year, int type,
  */
 int dj_map_find_location(const dj_map *map, const char *text);
 
+/* The same for the first n bytes of text (or up to its NUL): a reader's
+ * word looked up where it stands, without a copy. */
+int dj_map_find_location_n(const dj_map *map, const char *text, size_t n);
+
 /*
  * May the word (its n bytes, case and dots ignored) be part of a place's
  * name?  False means no name and no coast notation of this map holds it,

@@ -78,21 +78,6 @@ static void put_target(out_buf *o, const dj_map *map, const dj_order *od)
     }
 }
 
-dj_order dj_order_make(dj_order_kind kind, int power, dj_unit_type type, int loc)
-{
-    dj_order o;
-    memset(&o, 0, sizeof o);
-    o.kind = kind;
-    o.power = (int16_t)power;
-    o.unit_type = type;
-    o.loc = (int16_t)loc;
-    o.target_type = DJ_NO_UNIT;
-    o.target = -1;
-    o.dest = -1;
-    for (int i = 0; i < DJ_MAX_PATH; i++)
-        o.path[i] = -1;
-    return o;
-}
 
 const char *dj_unit_letter(dj_unit_type t)
 {
@@ -121,6 +106,20 @@ static const char *simple_verb(dj_order_kind kind)
     default:
         return "";
     }
+}
+
+bool dj_order_equal(const dj_order *a, const dj_order *b)
+{
+    if (a->kind != b->kind || a->power != b->power ||
+        a->unit_type != b->unit_type || a->loc != b->loc ||
+        a->target_type != b->target_type || a->target != b->target ||
+        a->dest != b->dest || a->via_convoy != b->via_convoy ||
+        a->npath != b->npath)
+        return false;
+    for (int i = 0; i < a->npath && i < DJ_MAX_PATH; i++)
+        if (a->path[i] != b->path[i])
+            return false;
+    return true;
 }
 
 int dj_order_format(const dj_map *map, const dj_order *o, char *buf, size_t len)

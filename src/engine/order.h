@@ -40,8 +40,37 @@ typedef struct dj_order {
     int16_t path[DJ_MAX_PATH]; /* provinces of that route, in order */
 } dj_order;
 
-/* A blank order of the given kind: every location field -1. */
-dj_order dj_order_make(dj_order_kind kind, int power, dj_unit_type type, int loc);
+/* Make *o a blank order of the given kind: every location field -1.
+ * Field by field, in place: readers make one per order, and a whole
+ * struct assembled on the stack and copied out stalls the copy on store
+ * forwarding. */
+static inline void dj_order_blank(dj_order *o, dj_order_kind kind, int power,
+                                  dj_unit_type type, int loc)
+{
+    o->kind = kind;
+    o->power = (int16_t)power;
+    o->unit_type = type;
+    o->loc = (int16_t)loc;
+    o->target_type = DJ_NO_UNIT;
+    o->target = -1;
+    o->dest = -1;
+    o->via_convoy = false;
+    o->npath = 0;
+    for (int i = 0; i < DJ_MAX_PATH; i++)
+        o->path[i] = -1;
+}
+
+/* The same as a value. */
+static inline dj_order dj_order_make(dj_order_kind kind, int power,
+                                     dj_unit_type type, int loc)
+{
+    dj_order o;
+    dj_order_blank(&o, kind, power, type, loc);
+    return o;
+}
+
+/* Do two orders say the same (every field, the route up to its length)? */
+bool dj_order_equal(const dj_order *a, const dj_order *b);
 
 /*
  * Canonical DPjudge short text, upper case: "A PAR - BUR", "A MAR S A PAR - BUR",

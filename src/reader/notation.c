@@ -40,7 +40,7 @@ typedef struct token {
     int start;          /* offset into parser.text */
     int len;
     bool space_before;  /* whitespace separates it from the previous token */
-    signed char keyword; /* is_keyword's answer: -1 not asked yet */
+    unsigned words;     /* a word: the W_* lists it belongs to (0: none) */
 } token;
 
 typedef struct parser {
@@ -82,18 +82,118 @@ static const char *token_text(const parser *p, int i, char *buf, size_t len)
     return buf;
 }
 
+/* ---- words with a meaning ------------------------------------------------ */
+
+/* The lists of words with a meaning of their own, as bits: a word token
+ * carries the set it belongs to, worked out once as it is cut. */
+enum {
+    W_ARMY = 1 << 0,
+    W_FLEET = 1 << 1,
+    W_HOLD = 1 << 2,
+    W_MOVE = 1 << 3,       /* "to", "m", "move", "moves" */
+    W_SUPPORT = 1 << 4,
+    W_CONVOY = 1 << 5,
+    W_RETREAT = 1 << 6,
+    W_DISBAND = 1 << 7,
+    W_REMOVE = 1 << 8,
+    W_BUILD = 1 << 9,
+    W_VIA = 1 << 10,
+    W_WAIVE = 1 << 11,
+    W_TO = 1 << 12,        /* "to" alone: "move to", "retreat to" */
+    W_MOVE_VERB = 1 << 13  /* "move", "moves": may take a "to" */
+};
+#define W_KEYWORD ((1u << 12) - 1) /* in any list: a name never ends on it */
+
+typedef struct word_def {
+    const char *word;
+    unsigned len;
+    unsigned words;
+} word_def;
+
+#define WD(w, bits) {w, sizeof w - 1, bits}
+static const word_def WORDS_A[] = {WD("a", W_ARMY), WD("army", W_ARMY),
+                                   {NULL, 0, 0}};
+static const word_def WORDS_B[] = {WD("b", W_BUILD), WD("build", W_BUILD),
+                                   WD("builds", W_BUILD), WD("by", W_VIA),
+                                   {NULL, 0, 0}};
+static const word_def WORDS_C[] = {WD("c", W_CONVOY), WD("convoy", W_CONVOY),
+                                   WD("convoys", W_CONVOY), {NULL, 0, 0}};
+static const word_def WORDS_D[] = {WD("d", W_DISBAND),
+                                   WD("disband", W_DISBAND),
+                                   WD("disbands", W_DISBAND), {NULL, 0, 0}};
+static const word_def WORDS_F[] = {WD("f", W_FLEET), WD("fleet", W_FLEET),
+                                   {NULL, 0, 0}};
+static const word_def WORDS_H[] = {WD("h", W_HOLD), WD("hold", W_HOLD),
+                                   WD("holds", W_HOLD), {NULL, 0, 0}};
+static const word_def WORDS_M[] = {WD("m", W_MOVE),
+                                   WD("move", W_MOVE | W_MOVE_VERB),
+                                   WD("moves", W_MOVE | W_MOVE_VERB),
+                                   {NULL, 0, 0}};
+static const word_def WORDS_R[] = {WD("r", W_RETREAT),
+                                   WD("retreat", W_RETREAT),
+                                   WD("retreats", W_RETREAT),
+                                   WD("remove", W_REMOVE),
+                                   WD("removes", W_REMOVE), {NULL, 0, 0}};
+static const word_def WORDS_S[] = {WD("s", W_SUPPORT),
+                                   WD("support", W_SUPPORT),
+                                   WD("supports", W_SUPPORT),
+                                   WD("stand", W_HOLD), WD("stands", W_HOLD),
+                                   {NULL, 0, 0}};
+static const word_def WORDS_T[] = {WD("to", W_MOVE | W_TO), {NULL, 0, 0}};
+static const word_def WORDS_V[] = {WD("via", W_VIA), {NULL, 0, 0}};
+static const word_def WORDS_W[] = {WD("waive", W_WAIVE),
+                                   WD("waives", W_WAIVE), {NULL, 0, 0}};
+#undef WD
+
+/* The lists a lower-case word of n bytes belongs to. */
+static unsigned word_lists(const char *w, int n)
+{
+    const word_def *d;
+    switch (w[0]) {
+    case 'a': d = WORDS_A; break;
+    case 'b': d = WORDS_B; break;
+    case 'c': d = WORDS_C; break;
+    case 'd': d = WORDS_D; break;
+    case 'f': d = WORDS_F; break;
+    case 'h': d = WORDS_H; break;
+    case 'm': d = WORDS_M; break;
+    case 'r': d = WORDS_R; break;
+    case 's': d = WORDS_S; break;
+    case 't': d = WORDS_T; break;
+    case 'v': d = WORDS_V; break;
+    case 'w': d = WORDS_W; break;
+    default: return 0;
+    }
+    for (; d->word; d++)
+        if (d->len == (unsigned)n && memcmp(d->word, w, (size_t)n) == 0)
+            return d->words;
+    return 0;
+}
+
 /* ---- tokeniser ----------------------------------------------------------- */
 
-static bool is_word_char(int c)
+/* ASCII classes, as the C locale's ctype (the program sets no locale):
+ * the tokeniser is the hot path of every order read. */
+static bool is_word_char(unsigned char c)
 {
-    return isalnum(c) || c == '/' || c == '.' || c == '_' || c == '\'';
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           (c >= 'A' && c <= 'Z') || c == '/' || c == '.' || c == '_' ||
+           c == '\'';
+}
+
+static bool is_space_char(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
 static int add_token(parser *p, tok_kind kind, int start, int len, bool space)
 {
     if (p->ntok >= TOKENS_MAX)
         return fail(p, "order too long");
-    p->tok[p->ntok++] = (token){kind, start, len, space, -1};
+    unsigned words = kind == TK_WORD && len <= 8
+                         ? word_lists(p->text + start, len)
+                         : 0;
+    p->tok[p->ntok++] = (token){kind, start, len, space, words};
     return 0;
 }
 
@@ -126,15 +226,18 @@ static int scan_token(parser *p, int i, bool space)
 
 static int tokenise(parser *p, const char *text)
 {
-    size_t n = strlen(text);
-    if (n >= TEXT_MAX)
-        return fail(p, "order too long");
-    for (size_t i = 0; i <= n; i++)
-        p->text[i] = (char)tolower((unsigned char)text[i]);
+    size_t n = 0;
+    for (; text[n]; n++) {
+        if (n + 1 >= TEXT_MAX)
+            return fail(p, "order too long");
+        unsigned char c = (unsigned char)text[n];
+        p->text[n] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+    }
+    p->text[n] = '\0';
 
     bool space = true;
     for (int i = 0; p->text[i];) {
-        if (isspace((unsigned char)p->text[i])) {
+        if (is_space_char((unsigned char)p->text[i])) {
             space = true;
             i++;
             continue;
@@ -150,24 +253,10 @@ static int tokenise(parser *p, const char *text)
 
 /* ---- token tests --------------------------------------------------------- */
 
-static bool word_is(const parser *p, int i, const char *w)
+/* Is token i a word of one of the lists? */
+static bool word_in(const parser *p, int i, unsigned lists)
 {
-    if (i >= p->ntok || p->tok[i].kind != TK_WORD)
-        return false;
-    /* hot (every word is tried against every keyword): the first letter
-     * settles most, and no strlen of w */
-    const char *t = p->text + p->tok[i].start;
-    size_t n = (size_t)p->tok[i].len;
-    return n > 0 && t[0] == w[0] && strncmp(t, w, n) == 0 && w[n] == '\0';
-}
-
-/* Is token i one of the words in the NULL-terminated list? */
-static bool word_in(const parser *p, int i, const char *const *words)
-{
-    for (; *words; words++)
-        if (word_is(p, i, *words))
-            return true;
-    return false;
+    return i < p->ntok && (p->tok[i].words & lists) != 0;
 }
 
 static bool at_end(const parser *p)
@@ -175,48 +264,17 @@ static bool at_end(const parser *p)
     return p->pos >= p->ntok;
 }
 
-static const char *const ARMY_WORDS[] = {"a", "army", NULL};
-static const char *const FLEET_WORDS[] = {"f", "fleet", NULL};
-static const char *const HOLD_WORDS[] = {"h", "hold", "holds", "stand",
-                                         "stands", NULL};
-static const char *const MOVE_WORDS[] = {"to", "m", "move", "moves", NULL};
-static const char *const SUPPORT_WORDS[] = {"s", "support", "supports", NULL};
-static const char *const CONVOY_WORDS[] = {"c", "convoy", "convoys", NULL};
-static const char *const RETREAT_WORDS[] = {"r", "retreat", "retreats", NULL};
-static const char *const DISBAND_WORDS[] = {"d", "disband", "disbands", NULL};
-static const char *const REMOVE_WORDS[] = {"remove", "removes", NULL};
-static const char *const BUILD_WORDS[] = {"b", "build", "builds", NULL};
-static const char *const VIA_WORDS[] = {"via", "by", NULL};
-static const char *const WAIVE_WORDS[] = {"waive", "waives", NULL};
-
-/* Every word with a meaning of its own: a location name never ends on one.
- * Asked once a token (the answer is kept in it: runs of every length end
- * on the same tokens). */
-static bool is_keyword(parser *p, int i)
+/* Every word with a meaning of its own: a location name never ends on
+ * one. */
+static bool is_keyword(const parser *p, int i)
 {
-    if (i >= p->ntok)
-        return false;
-    token *t = &p->tok[i];
-    if (t->keyword >= 0)
-        return t->keyword;
-    static const char *const *const lists[] = {
-        ARMY_WORDS,   FLEET_WORDS,   HOLD_WORDS,    MOVE_WORDS,
-        SUPPORT_WORDS, CONVOY_WORDS, RETREAT_WORDS, DISBAND_WORDS,
-        REMOVE_WORDS, BUILD_WORDS,   VIA_WORDS,     WAIVE_WORDS};
-    t->keyword = 0;
-    if (t->len <= 8) /* no longer than the longest of them */
-        for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
-            if (word_in(p, i, lists[k])) {
-                t->keyword = 1;
-                break;
-            }
-    return t->keyword;
+    return word_in(p, i, W_KEYWORD);
 }
 
-/* Consume a word from the list if it is next. */
-static bool accept(parser *p, const char *const *words)
+/* Consume a word of the lists if it is next. */
+static bool accept(parser *p, unsigned lists)
 {
-    if (word_in(p, p->pos, words)) {
+    if (word_in(p, p->pos, lists)) {
         p->pos++;
         return true;
     }
@@ -231,20 +289,19 @@ static bool accept_move_sep(parser *p)
         p->pos++;
         return true;
     }
-    if (word_is(p, p->pos, "move") || word_is(p, p->pos, "moves")) {
-        p->pos++;
-        accept(p, (const char *const[]){"to", NULL});
+    if (accept(p, W_MOVE_VERB)) {
+        accept(p, W_TO);
         return true;
     }
-    return accept(p, MOVE_WORDS);
+    return accept(p, W_MOVE);
 }
 
 /* Consume "retreat(s) [to]" / "r [to]". */
 static bool accept_retreat_word(parser *p)
 {
-    if (!accept(p, RETREAT_WORDS))
+    if (!accept(p, W_RETREAT))
         return false;
-    accept(p, (const char *const[]){"to", NULL});
+    accept(p, W_TO);
     return true;
 }
 
@@ -258,9 +315,9 @@ static const char *prev_text(const parser *p, char *buf, size_t len)
 
 static dj_unit_type accept_unit_word(parser *p)
 {
-    if (accept(p, ARMY_WORDS))
+    if (accept(p, W_ARMY))
         return DJ_ARMY;
-    if (accept(p, FLEET_WORDS))
+    if (accept(p, W_FLEET))
         return DJ_FLEET;
     return DJ_NO_UNIT;
 }
@@ -270,7 +327,7 @@ static dj_unit_type accept_unit_word(parser *p)
  * hyphens glued between words ("mid-atlantic"); never ending on a keyword,
  * a hyphen or an opening parenthesis.
  */
-static bool run_is_name(parser *p, int first, int last)
+static bool run_is_name(const parser *p, int first, int last)
 {
     for (int i = first; i <= last; i++) {
         const token *t = &p->tok[i];
@@ -290,14 +347,11 @@ static bool run_is_name(parser *p, int first, int last)
 /* Look up tokens [first, last] as one location; -1 if not a place. */
 static int lookup_run(const parser *p, int first, int last)
 {
-    char name[TEXT_MAX];
     int start = p->tok[first].start;
     int len = p->tok[last].start + p->tok[last].len - start;
-    if (len < 0 || len >= (int)sizeof name)
+    if (len <= 0)
         return -1;
-    memcpy(name, p->text + start, (size_t)len); /* hot: no snprintf */
-    name[len] = '\0';
-    return dj_map_find_location(p->map, name);
+    return dj_map_find_location_n(p->map, p->text + start, (size_t)len);
 }
 
 /* Parse a location, longest name first; `what` names it in messages. */
@@ -357,9 +411,9 @@ static int expect_end(parser *p)
 /* "via convoy", "by convoy", or a bare "via". */
 static bool accept_via(parser *p)
 {
-    if (!accept(p, VIA_WORDS))
+    if (!accept(p, W_VIA))
         return false;
-    accept(p, CONVOY_WORDS);
+    accept(p, W_CONVOY);
     return true;
 }
 
@@ -411,7 +465,7 @@ static int parse_support_tail(parser *p, dj_order *o)
             return -1;
         o->dest = (int16_t)dest;
     } else {
-        accept(p, HOLD_WORDS);
+        accept(p, W_HOLD);
     }
     return expect_end(p);
 }
@@ -449,7 +503,7 @@ static int parse_unit_tail(parser *p, dj_order *o)
     if (at_end(p))
         return fail(p, "incomplete order: expected what the unit does after "
                        "'%s'", prev_text(p, buf, sizeof buf));
-    if (accept(p, HOLD_WORDS)) {
+    if (accept(p, W_HOLD)) {
         o->kind = DJ_ORDER_HOLD;
         return expect_end(p);
     }
@@ -461,15 +515,15 @@ static int parse_unit_tail(parser *p, dj_order *o)
         o->kind = DJ_ORDER_RETREAT;
         return parse_move_tail(p, o);
     }
-    if (accept(p, SUPPORT_WORDS))
+    if (accept(p, W_SUPPORT))
         return parse_support_tail(p, o);
-    if (accept(p, CONVOY_WORDS))
+    if (accept(p, W_CONVOY))
         return parse_convoy_tail(p, o);
-    if (accept(p, BUILD_WORDS)) {
+    if (accept(p, W_BUILD)) {
         o->kind = DJ_ORDER_BUILD;
         return expect_end(p);
     }
-    if (accept(p, DISBAND_WORDS) || accept(p, REMOVE_WORDS)) {
+    if (accept(p, W_DISBAND) || accept(p, W_REMOVE)) {
         o->kind = removal_kind(p);
         return expect_end(p);
     }
@@ -512,15 +566,15 @@ static int parse_order(parser *p, dj_order *o)
 {
     if (p->ntok == 0)
         return fail(p, "empty order");
-    if (accept(p, WAIVE_WORDS)) {
+    if (accept(p, W_WAIVE)) {
         o->kind = DJ_ORDER_WAIVE;
         return expect_end(p);
     }
-    if (accept(p, BUILD_WORDS))
+    if (accept(p, W_BUILD))
         return parse_command_first(p, o, DJ_ORDER_BUILD);
-    if (accept(p, REMOVE_WORDS) || accept(p, DISBAND_WORDS))
+    if (accept(p, W_REMOVE) || accept(p, W_DISBAND))
         return parse_command_first(p, o, removal_kind(p));
-    if (accept(p, RETREAT_WORDS))
+    if (accept(p, W_RETREAT))
         return parse_retreat_first(p, o);
 
     dj_unit_type type;
@@ -532,9 +586,161 @@ static int parse_order(parser *p, dj_order *o)
     return parse_unit_tail(p, o);
 }
 
+/* ---- the quick reader ---------------------------------------------------- */
+
+/*
+ * Nearly every order in a case file, and many in players' mail, is one of
+ * five plain shapes written with single spaces and no extra words:
+ *
+ *     A lvp H      A lvp-yor      A lvp S A lon      A lvp S A lon-yor
+ *     F nth C A lon-bel
+ *
+ * each location one word of letters, digits and '/', each dash glued or
+ * between single spaces ("A LON - BEL", as judgectl writes), a move
+ * perhaps followed by "via".  For these, in a
+ * movement phase, the quick reader works on the text as it stands, with no
+ * token list and no search for the longest name.  It accepts an order only
+ * where the general reader would read it the same way, and hands anything
+ * else back (0) to the general reader:
+ *
+ *  - "lon-yor" could be one name ("mid-atlantic" is): the general reader
+ *    tries the glued run first, so the quick one looks it up too and gives
+ *    up if it is a place ("lon - yor", between spaces, never is);
+ *  - "H", "S", "C" and "via" are keywords, and a run of words never ends
+ *    on one, so "lvp" alone is what the general reader finds before one;
+ *  - after "S" or "C" a run of words could go on into the next unit
+ *    ("lvp s a lon"); it can only if the unit's letter is a word of some
+ *    name of the map, and then the quick reader gives up.
+ *
+ * tests/unit/test_notation and the notation fuzz target hold both readers
+ * to the same answer on every input.
+ */
+
+/* A location word: letters, digits and '/'; its length. */
+static size_t quick_word(const char *s)
+{
+    size_t n = 0;
+    while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+           (s[n] >= '0' && s[n] <= '9') || s[n] == '/')
+        n++;
+    return n;
+}
+
+static dj_unit_type quick_unit(char c)
+{
+    if (c == 'A' || c == 'a')
+        return DJ_ARMY;
+    if (c == 'F' || c == 'f')
+        return DJ_FLEET;
+    return DJ_NO_UNIT;
+}
+
+/* The location word of n bytes at s; -1 if not a place. */
+static int quick_place(const dj_map *map, const char *s, size_t n)
+{
+    return n == 0 ? -1 : dj_map_find_location_n(map, s, n);
+}
+
+/*
+ * "lon", "lon-yor" or "lon - yor" at s: *from, and *to (-1 when there is
+ * no destination); the text after it, or NULL where the general reader
+ * could differ.  A dash between spaces never joins a name; a glued one
+ * may, so "lon-yor" must not be a place.
+ */
+static const char *quick_move(const dj_map *map, const char *s, int *from,
+                              int *to)
+{
+    size_t a = quick_word(s);
+    if ((*from = quick_place(map, s, a)) < 0)
+        return NULL;
+    *to = -1;
+    const char *d;
+    if (s[a] == '-')
+        d = s + a + 1;
+    else if (s[a] == ' ' && s[a + 1] == '-' && s[a + 2] == ' ')
+        d = s + a + 3;
+    else
+        return s + a;
+    size_t b = quick_word(d);
+    if ((*to = quick_place(map, d, b)) < 0)
+        return NULL;
+    if (d == s + a + 1 && dj_map_find_location_n(map, s, a + 1 + b) >= 0)
+        return NULL; /* "lon-yor" is one name */
+    return d + b;
+}
+
+/* Is the text at s " via" and its end, ignoring case? */
+static bool quick_via(const char *s)
+{
+    return s[0] == ' ' && (s[1] | 0x20) == 'v' && (s[2] | 0x20) == 'i' &&
+           (s[3] | 0x20) == 'a' && s[4] == '\0';
+}
+
+/* 1 with *o filled, or 0 (*o untouched): not a plain order, the general
+ * reader's. */
+static int quick_order(const dj_map *map, int power, dj_phase_type phase,
+                       const char *text, dj_order *o)
+{
+    if (phase != DJ_MOVEMENT || strlen(text) >= TEXT_MAX / 2)
+        return 0;
+    dj_unit_type type = quick_unit(text[0]);
+    if (type == DJ_NO_UNIT || text[1] != ' ')
+        return 0;
+    int from, to;
+    const char *t = quick_move(map, text + 2, &from, &to);
+    if (!t)
+        return 0;
+    if (to >= 0) { /* "A lvp-yor", "A lon - bel via" */
+        bool via = *t && quick_via(t);
+        if (*t && !via)
+            return 0;
+        dj_order_blank(o, DJ_ORDER_MOVE, power, type, from);
+        o->dest = (int16_t)to;
+        o->via_convoy = via;
+        return 1;
+    }
+    if (t[0] != ' ') /* "H", "S A lon...", "C A lon-bel" */
+        return 0;
+    char what = (char)(t[1] | 0x20);
+    if (what == 'h' && t[2] == '\0') {
+        dj_order_blank(o, DJ_ORDER_HOLD, power, type, from);
+        return 1;
+    }
+    if ((what != 's' && what != 'c') || t[2] != ' ')
+        return 0;
+    dj_unit_type other = quick_unit(t[3]);
+    if (other == DJ_NO_UNIT || t[4] != ' ' || dj_map_may_name(map, t + 3, 1))
+        return 0;
+    int target, dest;
+    const char *end = quick_move(map, t + 5, &target, &dest);
+    if (!end || *end || (what == 'c' && dest < 0))
+        return 0;
+    dj_order_blank(o, what == 's' ? DJ_ORDER_SUPPORT : DJ_ORDER_CONVOY, power,
+                   type, from);
+    o->target_type = other;
+    o->target = (int16_t)target;
+    o->dest = (int16_t)dest;
+    return 1;
+}
+
+/* ---- the reader ---------------------------------------------------------- */
+
 int dj_notation_parse(const dj_map *map, int power, dj_phase_type phase,
                       const char *text, dj_order *out, char *err,
                       size_t errlen)
+{
+    if (map && text && out && quick_order(map, power, phase, text, out)) {
+        if (err && errlen > 0)
+            err[0] = '\0';
+        return 0;
+    }
+    return dj_notation_parse_general(map, power, phase, text, out, err,
+                                     errlen);
+}
+
+int dj_notation_parse_general(const dj_map *map, int power,
+                              dj_phase_type phase, const char *text,
+                              dj_order *out, char *err, size_t errlen)
 {
     parser p;
     p.map = map;

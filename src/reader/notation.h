@@ -29,4 +29,13 @@ int dj_notation_parse(const dj_map *map, int power, dj_phase_type phase,
                       const char *text, dj_order *out, char *err,
                       size_t errlen);
 
+/*
+ * The same, by the general reader alone.  dj_notation_parse reads the
+ * plainest orders ("A lvp-yor", "A lvp S A lon-yor") on a quick path that
+ * must give the same answer; tests compare the two.
+ */
+int dj_notation_parse_general(const dj_map *map, int power,
+                              dj_phase_type phase, const char *text,
+                              dj_order *out, char *err, size_t errlen);
+
 #endif

@@ -1,7 +1,9 @@
 /*
  * fuzz_notation.c — the strict order notation (dj_notation_parse): first
  * byte the power, second the phase type, the rest the order text.  An
- * order read names locations of the map.
+ * order read names locations of the map, and the general reader alone
+ * (dj_notation_parse_general) gives the same answer as the quick reader
+ * in front of it.
  */
 #include "fuzzlib.h"
 
@@ -17,10 +19,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_string(data + 2, size - 2);
     dj_order o;
     char err[256];
-    if (dj_notation_parse(map, power, type, text, &o, err, sizeof err) == 0) {
-        if (o.loc < -1 || o.loc >= map->nlocs)
-            abort();
-    }
+    int r = dj_notation_parse(map, power, type, text, &o, err, sizeof err);
+    if (r == 0 && (o.loc < -1 || o.loc >= map->nlocs))
+        abort();
+    dj_order g;
+    char gerr[256];
+    int rg = dj_notation_parse_general(map, power, type, text, &g, gerr,
+                                       sizeof gerr);
+    if (rg != r || (r == 0 ? !dj_order_equal(&o, &g) : strcmp(err, gerr) != 0))
+        abort(); /* the quick reader differs from the general one */
     free(text);
     return 0;
 }

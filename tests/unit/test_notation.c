@@ -11,6 +11,8 @@
  *
  * Usage: test_notation [SRCDIR]   (default: $srcdir, else ".")
  */
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -564,6 +566,303 @@ static void check_missing_file(void)
     CHECK(strstr(err, "/nonexistent/cases.txt: cannot open") == err);
 }
 
+/* ---- the quick readers against the general ones -------------------------- */
+
+/* One order read by dj_notation_parse (quick reader first) and by the
+ * general reader alone: the same result, order and message.  Returns
+ * whether they agree. */
+static bool readers_agree(const dj_map *map, int power, dj_phase_type phase,
+                          const char *text)
+{
+    dj_order a, b;
+    char ea[256], eb[256];
+    int ra = dj_notation_parse(map, power, phase, text, &a, ea, sizeof ea);
+    int rb = dj_notation_parse_general(map, power, phase, text, &b, eb,
+                                       sizeof eb);
+    bool same = ra == rb && (ra < 0 ? strcmp(ea, eb) == 0
+                                    : dj_order_equal(&a, &b));
+    if (!same)
+        fprintf(stderr, "readers differ on '%s' (phase %d): %d '%s' / %d "
+                "'%s'\n", text, (int)phase, ra, ea, rb, eb);
+    return same;
+}
+
+/* The plain shapes the quick order reader takes, and their near misses
+ * (which it must hand on): %1$c/%4$c unit letters, %2$s %3$s %5$s
+ * locations. */
+static const char *const SHAPES[] = {
+    "%c %s H", "%c %s h", "%c %s-%s", "%c %s - %s", "%c %s -%s",
+    "%c %s- %s", "%c %s  - %s", "%c %s - %s via", "%c %s-%s VIA",
+    "%c %s - %s via convoy", "%c %s-%s-%s", "%c %s - %s - %s",
+    "%c %s S %c %s", "%c %s S %c %s-%s", "%c %s s %c %s - %s",
+    "%c %s S %c %s - %s via", "%c %s S %c %s H", "%c %s C %c %s-%s",
+    "%c %s c %c %s - %s", "%c %s C %c %s", "%c %s H ", " %c %s H",
+    "%c %s", "%c %s S", "%c %s S %c", "%c %s C %c %s-",
+};
+
+static void format_shape(char *buf, size_t len, int shape, char u1,
+                         const char *l1, const char *l2, char u2,
+                         const char *l3)
+{
+    const char *f = SHAPES[shape];
+    int nloc = 0, nunit = 0;
+    const char *locs[3] = {l1, l2, l3};
+    char units[2] = {u1, u2};
+    size_t n = 0;
+    /* The shapes are "%c %s ..." in reading order: fill them in turn. */
+    for (; *f && n + 1 < len; f++) {
+        if (f[0] == '%' && (f[1] == 'c' || f[1] == 's')) {
+            const char *put = f[1] == 's' ? locs[nloc++ % 3] : NULL;
+            char one[2] = {units[nunit++ % 2], '\0'};
+            n += (size_t)snprintf(buf + n, len - n, "%s", put ? put : one);
+            if (n >= len)
+                n = len - 1;
+            f++;
+        } else {
+            buf[n++] = *f;
+        }
+    }
+    buf[n] = '\0';
+}
+
+/* Location words to try on a map: every abbreviation, some in capitals,
+ * names with spaces or hyphens, coasts written every way, non-words. */
+static const char *loc_word(const dj_map *map, int i, char *buf, size_t len)
+{
+    const dj_location *l = &map->locs[i % map->nlocs];
+    switch (i / map->nlocs) {
+    case 0:
+        return l->abbr;
+    case 1: {
+        size_t k = 0;
+        for (; l->abbr[k] && k + 1 < len; k++)
+            buf[k] = (char)toupper((unsigned char)l->abbr[k]);
+        buf[k] = '\0';
+        return buf;
+    }
+    default: {
+        const dj_alias *a = &map->aliases[i % map->naliases];
+        return a->text;
+    }
+    }
+}
+
+static void check_quick_orders_on(const char *path)
+{
+    char err[512];
+    dj_map *map = dj_map_load(path, err, sizeof err);
+    CHECK(map != NULL);
+    if (!map)
+        return;
+    int tried = 0, differ = 0;
+    int nwords = 3 * map->nlocs;
+    static const char UNITS[] = "AfFax";
+    for (int i = 0; i < nwords; i++) {
+        char b1[64], b2[64], b3[64], text[512];
+        const char *l1 = loc_word(map, i, b1, sizeof b1);
+        const char *l2 = loc_word(map, (i * 7 + 3) % nwords, b2, sizeof b2);
+        const char *l3 = loc_word(map, (i * 13 + 5) % nwords, b3, sizeof b3);
+        for (int s = 0; s < (int)(sizeof SHAPES / sizeof SHAPES[0]); s++) {
+            char u1 = UNITS[(i + s) % 5], u2 = UNITS[(i * 3 + s) % 5];
+            format_shape(text, sizeof text, s, u1, l1, l2, u2, l3);
+            dj_phase_type phase = (i + s) % 4 == 3 ? (dj_phase_type)((i + s) % 3)
+                                                   : DJ_MOVEMENT;
+            tried++;
+            differ += !readers_agree(map, i % map->npowers, phase, text);
+        }
+    }
+    /* Hyphenated names cut at the hyphen: "mid-atlantic" as "mid" and
+     * "atlantic", where both halves may be places of their own. */
+    for (int k = 0; k < map->naliases; k++) {
+        const char *dash = strchr(map->aliases[k].text, '-');
+        if (!dash || strchr(map->aliases[k].text, ' '))
+            continue;
+        char text[128];
+        snprintf(text, sizeof text, "F %s H", map->aliases[k].text);
+        tried++;
+        differ += !readers_agree(map, 0, DJ_MOVEMENT, text);
+        snprintf(text, sizeof text, "A %s S A %s", map->locs[0].abbr,
+                 map->aliases[k].text);
+        tried++;
+        differ += !readers_agree(map, 0, DJ_MOVEMENT, text);
+    }
+    printf("quick and general order readers on %s: %d orders, %d "
+           "differences\n", path, tried, differ);
+    CHECK(tried > 500 && differ == 0);
+    dj_map_free(map);
+}
+
+/* tests/maps/quick-traps.map: names made to trap a reader that takes
+ * words one at a time ("lon-yor" is one place; "a" and "f" are words of
+ * names). */
+static void check_quick_traps(const char *srcdir)
+{
+    static const char *const TRAPS[] = {
+        "A lon-yor H",         "A bre-lon-yor",       "A bre - lon-yor",
+        "F nao-lon-yor",       "A lon-yor-bre",       "A bre S A lon-yor",
+        "A bre S A nao",       "A bre S A nao-lon",   "A bre s a nao - lon",
+        "F wal S F iri",       "F wal S F iri-lon",   "F lon C F iri-bre",
+        "F lon C A nao-bre",   "F yor S A lon-yor",   "A bre a nao H",
+        "A lon-yor VIA",       "F wal f iri-lon",     "A lon - yor",
+        "A lon-yor",           "A lyk-bre",           "A LON-YOR H",
+        "F lon C F iri-bre",   "A bre S A nao-wal",   "F lon C F iri - bre",
+    };
+    char path[PATH_LEN], err[512];
+    snprintf(path, sizeof path, "%s/tests/maps/quick-traps.map", srcdir);
+    dj_map *map = dj_map_load(path, err, sizeof err);
+    CHECK(map != NULL);
+    if (!map)
+        return;
+    int differ = 0;
+    for (size_t i = 0; i < sizeof TRAPS / sizeof TRAPS[0]; i++)
+        for (int phase = 0; phase < 3; phase++)
+            differ += !readers_agree(map, 0, (dj_phase_type)phase, TRAPS[i]);
+    CHECK(differ == 0);
+    /* And the trap works: "lon-yor" is the one place, not two. */
+    dj_order o;
+    CHECK(dj_notation_parse(map, 0, DJ_MOVEMENT, "A lon-yor H", &o, err,
+                            sizeof err) == 0 &&
+          o.loc == dj_map_find_location(map, "lyk"));
+    dj_map_free(map);
+    check_quick_orders_on(path);
+}
+
+/* Every map's orders, plain and nearly plain, read both ways. */
+static void check_quick_orders(const char *srcdir)
+{
+    static const char *const MAPS[] = {"standard", "ancmed", "1898",
+                                       "chaos", "fleetrome", "hundred",
+                                       "pure", "youngstown"};
+    for (size_t i = 0; i < sizeof MAPS / sizeof MAPS[0]; i++) {
+        char path[PATH_LEN];
+        snprintf(path, sizeof path, "%s/maps/%s.map", srcdir, MAPS[i]);
+        check_quick_orders_on(path);
+    }
+}
+
+/* A case file read by the quick and general case readers: the same
+ * cases, statuses and messages.  Returns the number of cases. */
+static int casefile_readers_agree(const char *path, const char *mapdir)
+{
+    char ea[DJ_CASE_ERR_MAX], eb[DJ_CASE_ERR_MAX], why[256];
+    dj_casefile *qa = dj_casefile_open(path, mapdir, ea, sizeof ea);
+    dj_casefile *gb = dj_casefile_open(path, mapdir, eb, sizeof eb);
+    static dj_case a, b;
+    int n = 0;
+    bool same = qa && gb;
+    if (gb)
+        dj_casefile_general_only(gb);
+    while (same) {
+        dj_case_status sa = dj_casefile_next(qa, &a, ea, sizeof ea);
+        dj_case_status sb = dj_casefile_next(gb, &b, eb, sizeof eb);
+        if (sa != sb || (sa == DJ_CASE_ERROR && strcmp(ea, eb) != 0)) {
+            fprintf(stderr, "%s: readers differ: %d '%s' / %d '%s'\n", path,
+                    (int)sa, ea, (int)sb, eb);
+            same = false;
+        } else if (sa == DJ_CASE_OK && dj_case_differs(&a, &b, why,
+                                                       sizeof why) < 0) {
+            fprintf(stderr, "%s: case '%s' read differently: %s\n", path,
+                    a.name, why);
+            same = false;
+        }
+        if (sa == DJ_CASE_EOF)
+            break;
+        n++;
+    }
+    dj_casefile_close(qa);
+    dj_casefile_close(gb);
+    CHECK(same);
+    return n;
+}
+
+/* Every case file of tests/, and each again with its lines disturbed the
+ * ways people write them (capitals, CRLF, tabs, comments, two spaces) or
+ * get wrong (no colon), which moves lines between the quick reader and
+ * the general one. */
+static void check_quick_casefiles(const char *srcdir)
+{
+    static const char *const FILES[] = {
+        "datc/6A.txt", "datc/6B.txt", "datc/6C.txt", "datc/6D.txt",
+        "datc/6E.txt", "datc/6F.txt", "datc/6G.txt", "datc/6H.txt",
+        "datc/6I.txt", "datc/6J.txt", "datc-alt/6B-alt.txt",
+        "datc-alt/6G-alt.txt", "datc-extra/crosscheck.txt",
+        "datc-extra/head-to-head.txt", "datc-extra/regressions.txt",
+        "datc-extra/variant-chaos.txt", "datc-extra/variant-youngstown.txt",
+        "datc-extra/variant-hundred.txt", "casefile/good.txt",
+        "casefile/jdip.txt", "casefile/bad.txt", "casefile/noend.txt",
+        "casefile/quick.txt"};
+    char mapdir[PATH_LEN];
+    snprintf(mapdir, sizeof mapdir, "%s/maps", srcdir);
+    int cases = 0;
+    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
+        char path[PATH_LEN];
+        snprintf(path, sizeof path, "%s/tests/%s", srcdir, FILES[i]);
+        cases += casefile_readers_agree(path, mapdir);
+        for (int way = 0; way < 7; way++) {
+            FILE *in = fopen(path, "r");
+            char out_path[64];
+            snprintf(out_path, sizeof out_path, "quick-%d.txt", (int)getpid());
+            FILE *out = fopen(out_path, "w");
+            CHECK(in && out);
+            if (!in || !out) {
+                if (in)
+                    fclose(in);
+                if (out)
+                    fclose(out);
+                continue;
+            }
+            char line[2048];
+            for (int k = 0; fgets(line, sizeof line, in); k++) {
+                size_t n = strcspn(line, "\n");
+                line[n] = '\0';
+                if ((k + way) % 3 != 0) { /* every third line disturbed */
+                    fprintf(out, "%s\n", line);
+                    continue;
+                }
+                switch (way) {
+                case 0:
+                    for (char *c = line; *c; c++)
+                        *c = (char)toupper((unsigned char)*c);
+                    fprintf(out, "%s\n", line);
+                    break;
+                case 1: fprintf(out, "%s\r\n", line); break;
+                case 2: fprintf(out, "\t%s  \n", line); break;
+                case 3: fprintf(out, "%s # note\n", line); break;
+                case 4:
+                    for (char *c = line; *c; c++)
+                        if (*c == ' ')
+                            *c = (k & 1) ? '\t' : ' ';
+                    fprintf(out, "%s\n", line);
+                    break;
+                case 5: { /* "England:  F lon" */
+                    char *colon = strchr(line, ':');
+                    if (colon)
+                        fprintf(out, "%.*s:  %s\n", (int)(colon - line), line,
+                                colon + 1);
+                    else
+                        fprintf(out, "%s\n", line);
+                    break;
+                }
+                default: { /* "England F lon": an error either way */
+                    char *colon = strchr(line, ':');
+                    if (colon)
+                        *colon = ' ';
+                    fprintf(out, "%s\n", line);
+                    break;
+                }
+                }
+            }
+            fclose(in);
+            fclose(out);
+            cases += casefile_readers_agree(out_path, mapdir);
+            remove(out_path);
+        }
+    }
+    printf("quick and general case readers: %d cases read both ways\n",
+           cases);
+    CHECK(cases > 1000);
+}
+
 int main(int argc, char **argv)
 {
     const char *srcdir = test_srcdir(argc, argv);
@@ -592,6 +891,9 @@ int main(int argc, char **argv)
     check_bad_file(srcdir);
     check_noend_file(srcdir);
     check_missing_file();
+    check_quick_orders(srcdir);
+    check_quick_traps(srcdir);
+    check_quick_casefiles(srcdir);
 
     dj_map_free(map);
     return test_summary();
