@@ -4,9 +4,10 @@
  * Design.  The reader is a line-at-a-time state machine.  Outside a case
  * only VARIANT_ALL and CASE mean anything; inside one, a keyword line opens
  * a section (PRESTATE, ORDERS, ...) and every other line is a "Power: ..."
- * line belonging to the open section.  Lines are read with getc into a
- * fixed buffer, so no input can overrun it; a line that does not fit is an
- * error.
+ * line belonging to the open section.  The file is read through a 64 KB
+ * read-ahead buffer; a line is used where it lies there, or gathered into
+ * a fixed line buffer when it crosses the buffer's end, so no input can
+ * overrun either; a line longer than LINE_MAX_LEN is an error.
  *
  * A case is written straight into the caller's dj_case.  Two things wait
  * for END: the orders (kept as text until then, so they are read in the
@@ -16,6 +17,10 @@
  *
  * After a syntax error the reader skips to the case's END, or stops before
  * the next CASE if END is missing, so one bad case costs only itself.
+ *
+ * Speed.  Lines of the usual shape ("England: F lon") are taken by a quick
+ * reader straight from the read-ahead buffer (see "the quick reader"
+ * below); everything else goes through the line-at-a-time machine above.
  */
 #include "casefile/casefile.h"
 #include "engine/rules_map.h"
@@ -903,8 +908,9 @@ static bool section_line(dj_casefile *cf, dj_case *c, char *msg, size_t len)
  * names are unique ignoring case (the map loader refuses two powers of one
  * name), such a location is looked up by the same function, and a line the
  * general reader would refuse (a fleet inland, two units in a province, too
- * many) is not taken here either.  So the quick reader only saves time; a
- * mistake in it could cost speed, never a case's meaning.
+ * many) is not taken here either.  So the quick reader only saves time;
+ * tests/unit/test_notation and the case-file fuzz target read files both
+ * ways (dj_casefile_general_only) to keep it so.
  */
 
 static bool ascii_letter(char c)

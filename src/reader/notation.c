@@ -597,11 +597,11 @@ static int parse_order(parser *p, dj_order *o)
  *
  * each location one word of letters, digits and '/', each dash glued or
  * between single spaces ("A LON - BEL", as judgectl writes), a move
- * perhaps followed by "via".  For these, in a
- * movement phase, the quick reader works on the text as it stands, with no
- * token list and no search for the longest name.  It accepts an order only
- * where the general reader would read it the same way, and hands anything
- * else back (0) to the general reader:
+ * perhaps followed by "via".  For these, in a movement phase, the quick
+ * reader works on the text as it stands, with no token list and no search
+ * for the longest name.  It accepts an order only where the general reader
+ * would read it the same way, and hands anything else back (0) to the
+ * general reader:
  *
  *  - "lon-yor" could be one name ("mid-atlantic" is): the general reader
  *    tries the glued run first, so the quick one looks it up too and gives
