@@ -120,8 +120,14 @@ static bool same_unit(const dj_unit *a, const dj_unit *b)
     return a->power == b->power && a->type == b->type && a->loc == b->loc;
 }
 
-static bool unit_in(const dj_unit *u, const dj_unit *list, int n)
+/* Is *u in the list?  Entry `hint` is tried first: two lists of the same
+ * board usually come in the same order (a case written by judgectl lists
+ * the units as the engine does), which makes a whole comparison one pass
+ * instead of a search per unit. */
+static bool unit_in(const dj_unit *u, const dj_unit *list, int n, int hint)
 {
+    if (hint < n && same_unit(u, &list[hint]))
+        return true;
     for (int i = 0; i < n; i++)
         if (same_unit(u, &list[i]))
             return true;
@@ -141,14 +147,14 @@ static int diff_units(FILE *out, const dj_map *map, const char *what,
     int ndiff = 0;
     snprintf(label, sizeof label, "%smissing", what);
     for (int i = 0; i < nwant; i++) {
-        if (!unit_in(&want[i], got, ngot)) {
+        if (!unit_in(&want[i], got, ngot, i)) {
             print_unit(out, map, label, &want[i]);
             ndiff++;
         }
     }
     snprintf(label, sizeof label, "%sunexpected", what);
     for (int i = 0; i < ngot; i++) {
-        if (!unit_in(&got[i], want, nwant)) {
+        if (!unit_in(&got[i], want, nwant, i)) {
             print_unit(out, map, label, &got[i]);
             ndiff++;
         }
