@@ -853,14 +853,20 @@ static int cmp_alias_draft(const void *a, const void *b)
     return c ? c : x->seq - y->seq;
 }
 
-/* Sort every name, refuse one name for two locations, drop repeats. */
 /* FNV-1a: the alias hash's function (orders and case files look up a
  * name for nearly every word they read). */
+#define NAME_HASH_START 2166136261u
+
+static uint32_t name_hash_step(uint32_t h, unsigned char c)
+{
+    return (h ^ c) * 16777619u;
+}
+
 static uint32_t name_hash(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
+    uint32_t h = NAME_HASH_START;
     for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
+        h = name_hash_step(h, (unsigned char)s[i]);
     return h;
 }
 
@@ -988,6 +994,7 @@ bool dj_map_may_name(const dj_map *map, const char *word, size_t n)
     return find_word(map, key, (size_t)klen) >= 0;
 }
 
+/* Sort every name, refuse one name for two locations, drop repeats. */
 static void build_alias_table(parser *p)
 {
     dj_map *m = p->map;
@@ -2117,7 +2124,7 @@ static int find_plain_word(const dj_map *map, const char *text, size_t n)
 {
     if (!map->alias_hash)
         return -2;
-    uint32_t h = 2166136261u; /* name_hash, on the lower-cased word */
+    uint32_t h = NAME_HASH_START; /* name_hash of the lower-cased word */
     bool upper = false;
     size_t i = 0;
     for (; i < n && text[i]; i++) {
@@ -2129,7 +2136,7 @@ static int find_plain_word(const dj_map *map, const char *text, size_t n)
                      c == '-')) {
             return -2;
         }
-        h = (h ^ c) * 16777619u;
+        h = name_hash_step(h, c);
     }
     if (i == 0 || i >= DJ_NAME_MAX) /* longer than any alias's text */
         return -2;
