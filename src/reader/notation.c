@@ -103,6 +103,7 @@ enum {
     W_MOVE_VERB = 1 << 13  /* "move", "moves": may take a "to" */
 };
 #define W_KEYWORD ((1u << 12) - 1) /* in any list: a name never ends on it */
+#define W_LONGEST 8 /* the longest word of the lists: "disbands", "supports" */
 
 typedef struct word_def {
     const char *word;
@@ -190,7 +191,7 @@ static int add_token(parser *p, tok_kind kind, int start, int len, bool space)
 {
     if (p->ntok >= TOKENS_MAX)
         return fail(p, "order too long");
-    unsigned words = kind == TK_WORD && len <= 8
+    unsigned words = kind == TK_WORD && len <= W_LONGEST
                          ? word_lists(p->text + start, len)
                          : 0;
     p->tok[p->ntok++] = (token){kind, start, len, space, words};
