@@ -29,6 +29,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,9 +94,14 @@ struct dj_casefile {
     char variant[DJ_NAME_MAX];  /* lower case, as loaded */
     dj_rules map_rules;         /* defaults with the map's RULE lines */
     size_t power_len[DJ_MAX_POWERS]; /* strlen of each power's name */
-    /* By a name's first byte: the one power whose name starts so, -2 for
-     * several, -1 for none (the quick reader's first test). */
+    /* The first 8 bytes of each "Name: " as one word (0 when shorter):
+     * the quick reader's test of a line's power, one compare. */
+    uint64_t power_head[DJ_MAX_POWERS];
+    /* By a name's first byte: the first power whose name starts so, -1
+     * for none, and from each power the next of the same first byte (the
+     * quick reader's test of a line's power). */
     signed char power_by_first[256];
+    signed char next_same_first[DJ_MAX_POWERS];
     bool done;                  /* end of file, or the map failed */
     int lineno;
     bool general_only;          /* no quick reader (for tests) */
@@ -403,10 +409,16 @@ static bool load_variant(dj_casefile *cf, const char *variant, char *err,
     cf->map = map;
     cf->map_rules = map_rules;
     memset(cf->power_by_first, -1, sizeof cf->power_by_first);
-    for (int p = 0; p < map->npowers; p++) {
+    for (int p = map->npowers - 1; p >= 0; p--) { /* chains in power order */
         cf->power_len[p] = strlen(map->powers[p].name);
+        char head[DJ_NAME_MAX + 2];
+        snprintf(head, sizeof head, "%s: ", map->powers[p].name);
+        cf->power_head[p] = 0;
+        if (cf->power_len[p] + 2 >= sizeof cf->power_head[p])
+            memcpy(&cf->power_head[p], head, sizeof cf->power_head[p]);
         signed char *by = &cf->power_by_first[(unsigned char)map->powers[p].name[0]];
-        *by = *by == -1 ? (signed char)p : -2;
+        cf->next_same_first[p] = *by;
+        *by = (signed char)p;
     }
     snprintf(cf->variant, sizeof cf->variant, "%s", lower);
     return true;
@@ -913,9 +925,12 @@ static bool section_line(dj_casefile *cf, dj_case *c, char *msg, size_t len)
  * ways (dj_casefile_general_only) to keep it so.
  */
 
-static bool ascii_letter(char c)
+/* A letter, a digit or '/': what a location's abbreviation is made of. */
+static bool location_byte(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    unsigned char u = (unsigned char)c;
+    return (unsigned char)((u | 0x20) - 'a') < 26 ||
+           (unsigned char)(u - '0') < 10 || u == '/';
 }
 
 /* "England: ..." ending at nl: the power whose name starts the line,
@@ -924,21 +939,28 @@ static bool ascii_letter(char c)
 static int quick_power(const dj_casefile *cf, const char *s, const char *nl,
                        const char **rest)
 {
-    const dj_map *map = cf->map;
     size_t avail = (size_t)(nl - s);
-    int first = cf->power_by_first[(unsigned char)s[0]];
-    if (first == -1)
-        return -1;
-    for (int i = first >= 0 ? first : 0; i < map->npowers; i++) {
+    uint64_t line_head = 0;
+    if (avail >= sizeof line_head)
+        memcpy(&line_head, s, sizeof line_head);
+    for (int i = cf->power_by_first[(unsigned char)s[0]]; i >= 0;
+         i = cf->next_same_first[i]) {
         size_t n = cf->power_len[i];
-        const char *name = map->powers[i].name;
-        if (name[0] == s[0] && n + 2 <= avail && s[n] == ':' &&
-            s[n + 1] == ' ' && memcmp(name, s, n) == 0) {
+        if (n + 2 > avail)
+            continue;
+        const char *name = cf->map->powers[i].name;
+        size_t k = 1; /* the first byte matched already */
+        if (n + 2 >= sizeof line_head) { /* "Name: " is 8 bytes or more */
+            if (line_head != cf->power_head[i])
+                continue;
+            k = sizeof line_head; /* of the name and ": " */
+        }
+        while (k < n && name[k] == s[k])
+            k++;
+        if (k >= n && s[n] == ':' && s[n + 1] == ' ') {
             *rest = s + n + 2;
             return i;
         }
-        if (first >= 0)
-            break;
     }
     return -1;
 }
@@ -957,8 +979,7 @@ static bool quick_unit_line(dj_casefile *cf, dj_case *c, const char *s,
                                                      : DJ_NO_UNIT;
     const char *where = u + 2;
     size_t n = 0;
-    while (ascii_letter(where[n]) || (where[n] >= '0' && where[n] <= '9') ||
-           where[n] == '/')
+    while (location_byte(where[n]))
         n++;
     if (type == DJ_NO_UNIT || n == 0 || where + n != nl)
         return false;

@@ -870,6 +870,36 @@ static uint32_t name_hash(const char *s, size_t n)
     return h;
 }
 
+/* Where a letter, either case, is in the alphabet; -1 for no letter. */
+static int letter_index(char c)
+{
+    unsigned char l = (unsigned char)c | 0x20;
+    return l >= 'a' && l <= 'z' ? l - 'a' : -1;
+}
+
+/* The three-letter aliases by their letters (dj_map.three_letter).  The
+ * aliases are unique, so this gives the answer the hash gives. */
+static void build_three_letter(parser *p)
+{
+    dj_map *m = p->map;
+    m->three_letter = calloc(26 * 26 * 26, sizeof *m->three_letter);
+    if (!m->three_letter) {
+        fail_at(p, no_line, "out of memory");
+        return;
+    }
+    for (int i = 0; i < m->naliases; i++) {
+        const char *t = m->aliases[i].text;
+        if (strlen(t) != 3 || letter_index(t[0]) < 0 || t[0] < 'a' ||
+            letter_index(t[1]) < 0 || t[1] < 'a' || letter_index(t[2]) < 0 ||
+            t[2] < 'a')
+            continue; /* not three lower-case letters */
+        uint16_t *slot = &m->three_letter[((t[0] - 'a') * 26 + (t[1] - 'a')) *
+                                              26 + (t[2] - 'a')];
+        if (*slot == 0)
+            *slot = (uint16_t)(m->aliases[i].loc + 1);
+    }
+}
+
 /* The aliases by hash, open addressing: entry i + 1 for alias i, 0 empty. */
 static void build_alias_hash(parser *p)
 {
@@ -890,6 +920,7 @@ static void build_alias_hash(parser *p)
             h = (h + 1) & m->alias_hash_mask;
         m->alias_hash[h] = i + 1;
     }
+    build_three_letter(p);
 }
 
 /* The words of a coast notation ("spa north coast", "spa (nc)"): each
@@ -2015,6 +2046,7 @@ void dj_map_free(dj_map *map)
     free(map->start_units);
     free(map->aliases);
     free(map->alias_hash);
+    free(map->three_letter);
     free(map->name_words);
     free(map->word_hash);
     free(map->reach);
@@ -2120,7 +2152,9 @@ static int find_with_coast(const dj_map *map, char *key)
  * coast notation either (those need '/', '(' or a space), so a miss is
  * final (-1).  -2: not a plain word, for the general lookup.
  */
-static int find_plain_word(const dj_map *map, const char *text, size_t n)
+static __attribute__((noinline)) int find_plain_word(const dj_map *map,
+                                                     const char *text,
+                                                     size_t n)
 {
     if (!map->alias_hash)
         return -2;
@@ -2159,19 +2193,31 @@ static int find_plain_word(const dj_map *map, const char *text, size_t n)
     return -1;
 }
 
-int dj_map_find_location_n(const dj_map *map, const char *text, size_t n)
+/* The lookup of any other text: normalised into a key first.  Kept out
+ * of line so that the plain words' path sets up no key buffer. */
+static __attribute__((noinline)) int find_normalised(const dj_map *map,
+                                                     const char *text,
+                                                     size_t n)
 {
     char key[KEY_MAX];
-    int klen;
-    if (map && text) {
-        int plain = find_plain_word(map, text, n);
-        if (plain != -2)
-            return plain;
-    }
-    if (!map || !text || (klen = normalise_n(text, n, key, sizeof key)) <= 0)
+    int klen = normalise_n(text, n, key, sizeof key);
+    if (klen <= 0)
         return -1;
     int loc = lookup_name_n(map, key, (size_t)klen);
     return loc >= 0 ? loc : find_with_coast(map, key);
+}
+
+int dj_map_find_location_n(const dj_map *map, const char *text, size_t n)
+{
+    if (!map || !text)
+        return -1;
+    int l0, l1, l2; /* three letters, either case: one look in a table */
+    if (map->three_letter && n >= 3 && (l0 = letter_index(text[0])) >= 0 &&
+        (l1 = letter_index(text[1])) >= 0 &&
+        (l2 = letter_index(text[2])) >= 0 && (n == 3 || text[3] == '\0'))
+        return map->three_letter[(l0 * 26 + l1) * 26 + l2] - 1;
+    int plain = find_plain_word(map, text, n);
+    return plain != -2 ? plain : find_normalised(map, text, n);
 }
 
 int dj_map_find_location(const dj_map *map, const char *text)

@@ -115,6 +115,10 @@ typedef struct dj_map {
     dj_alias *aliases;        /* sorted by text */
     int32_t *alias_hash;      /* the same by hash (map.c: lookup_name) */
     uint32_t alias_hash_mask;
+    /* The three-letter names ("lon", "stp"), 26 x 26 x 26 by letter: the
+     * location + 1, 0 for none (map.c: find_plain_word).  Nearly every
+     * word an order or a case file names is one. */
+    uint16_t *three_letter;
     /* Every word of every name, and the coast words, by hash: an entry
      * is the offset of its word in name_words, 0 an empty slot
      * (dj_map_may_name). */

@@ -5,7 +5,7 @@
 #ifndef DJ_RENDER_DRAW_H
 #define DJ_RENDER_DRAW_H
 
-#include <cairo.h>
+#include "render/cairo_calls.h"
 
 #include "render/render.h"
 

@@ -822,6 +822,56 @@ static void test_mutations(void)
     free(text);
 }
 
+/*
+ * Three letters are looked up in a table (map.c: dj_map.three_letter), any
+ * other text by hash after normalising it.  The table must give what the
+ * normalised lookup gives, for every three letters in every case, on every
+ * shipped board: " abc" (a leading space) always takes the normalised path.
+ */
+static void test_three_letter_table(void)
+{
+    static const char *const BOARDS[] = {"standard", "1898", "ancmed",
+                                         "chaos", "fleetrome", "hundred",
+                                         "pure", "youngstown"};
+    for (size_t b = 0; b < sizeof BOARDS / sizeof *BOARDS; b++) {
+        char rel[64], path[1024], err[512] = "";
+        snprintf(rel, sizeof rel, "maps/%s.map", BOARDS[b]);
+        path_in_src(path, sizeof path, rel);
+        dj_map *m = dj_map_load(path, err, sizeof err);
+        CHECK(m != NULL);
+        if (!m)
+            continue;
+        int wrong = 0, found = 0;
+        for (int i = 0; i < 26 * 26 * 26 * 3; i++) {
+            int k = i % (26 * 26 * 26), casing = i / (26 * 26 * 26);
+            char w[8] = {' ', (char)('a' + k / 676), (char)('a' + k / 26 % 26),
+                         (char)('a' + k % 26), '\0', 'x', '\0'};
+            if (casing == 1)
+                for (int j = 1; j <= 3; j++)
+                    w[j] = (char)(w[j] - 'a' + 'A');
+            if (casing == 2)
+                w[2] = (char)(w[2] - 'a' + 'A');
+            int want = dj_map_find_location(m, w); /* normalised */
+            found += want >= 0;
+            int got[3] = {dj_map_find_location_n(m, w + 1, 3),
+                          dj_map_find_location(m, w + 1),
+                          dj_map_find_location_n(m, w + 1, 5)};
+            for (int g = 0; g < 3; g++)
+                if (got[g] != want && wrong++ == 0)
+                    fprintf(stderr, "%s: '%s' (way %d): %d, want %d\n",
+                            BOARDS[b], w + 1, g, got[g], want);
+            w[4] = 'e'; /* four letters: not a three-letter name */
+            if (dj_map_find_location(m, w + 1) != dj_map_find_location(m, w) &&
+                wrong++ == 0)
+                fprintf(stderr, "%s: '%s' is not looked up as itself\n",
+                        BOARDS[b], w + 1);
+        }
+        CHECK(wrong == 0);
+        CHECK(found > 0);
+        dj_map_free(m);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = test_srcdir(argc, argv);
@@ -847,6 +897,7 @@ int main(int argc, char **argv)
     test_orders(m);
     dj_map_free(m);
 
+    test_three_letter_table();
     test_bad_files();
     test_use();
     test_parse_tiny();

@@ -1,0 +1,137 @@
+/*
+ * cairo_calls.h — cairo (and fontconfig, for its release at exit) reached
+ * through a table filled when the first picture is drawn (render room
+ * only).
+ *
+ * Why not link cairo like the other libraries: cairo brings eighteen
+ * shared libraries with it (pixman, fontconfig, freetype, X11, xcb...),
+ * and the dynamic loader's work on them cost every judgectl and judged
+ * process about 1.3 ms before main(), picture or not: more than half of
+ * the start-up of `judgectl check`, which draws nothing.  So the programs
+ * are linked without cairo, and dj_cairo_load() opens it with dlopen() on
+ * the first picture, once per process, never to close it.
+ *
+ * How: the headers are cairo's own, so every type and prototype is
+ * checked by the compiler as usual; each function the room calls is one
+ * line of DJ_CAIRO_CALLS, which makes the table's member of that
+ * function's own type (__typeof__) and, below, one macro that sends the
+ * room's calls through the table.  A function missing from the list is a
+ * link error (no cairo on the link line), so the list cannot fall behind.
+ */
+#ifndef DJ_RENDER_CAIRO_CALLS_H
+#define DJ_RENDER_CAIRO_CALLS_H
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <stddef.h>
+
+/* X(library, function): DJ_CAIRO_LIB_CAIRO or DJ_CAIRO_LIB_FONTCONFIG. */
+#define DJ_CAIRO_CALLS(X)                                                      \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_arc)                                           \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_clip)                                          \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_close_path)                                    \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_create)                                        \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_debug_reset_static_data)                       \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_destroy)                                       \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_fill)                                          \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_fill_preserve)                                 \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_image_surface_create)                          \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_image_surface_get_data)                        \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_image_surface_get_format)                      \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_image_surface_get_height)                      \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_image_surface_get_stride)                      \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_image_surface_get_width)                       \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_line_to)                                       \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_move_to)                                       \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_new_path)                                      \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_new_sub_path)                                  \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_pdf_surface_create_for_stream)                 \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_rectangle)                                     \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_restore)                                       \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_save)                                          \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_select_font_face)                              \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_set_dash)                                      \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_set_fill_rule)                                 \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_set_font_size)                                 \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_set_line_cap)                                  \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_set_line_join)                                 \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_set_line_width)                                \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_set_source_rgb)                                \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_show_text)                                     \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_status)                                        \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_status_to_string)                              \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_stroke)                                        \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_surface_destroy)                               \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_surface_finish)                                \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_surface_flush)                                 \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_surface_status)                                \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_surface_write_to_png_stream)                   \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_svg_surface_create_for_stream)                 \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_text_extents)                                  \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_translate)                                     \
+    X(DJ_CAIRO_LIB_FONTCONFIG, FcFini)
+
+enum { DJ_CAIRO_LIB_CAIRO, DJ_CAIRO_LIB_FONTCONFIG, DJ_CAIRO_NLIBS };
+
+typedef struct dj_cairo_calls {
+#define DJ_CAIRO_MEMBER(lib, fn) __typeof__(fn) *fn;
+    DJ_CAIRO_CALLS(DJ_CAIRO_MEMBER)
+#undef DJ_CAIRO_MEMBER
+} dj_cairo_calls;
+
+/* The table: all NULL until dj_cairo_load() has succeeded, then read only. */
+extern dj_cairo_calls dj_cairo;
+
+/* Open the libraries and fill the table, once per process (thread-safe);
+ * 0, or -1 with the reason in err (no cairo on this machine). */
+int dj_cairo_load(char *err, size_t errlen);
+
+#ifndef DJ_CAIRO_LOADER /* cairo_calls.c names the members themselves */
+#define cairo_arc (dj_cairo.cairo_arc)
+#define cairo_clip (dj_cairo.cairo_clip)
+#define cairo_close_path (dj_cairo.cairo_close_path)
+#define cairo_create (dj_cairo.cairo_create)
+#define cairo_debug_reset_static_data (dj_cairo.cairo_debug_reset_static_data)
+#define cairo_destroy (dj_cairo.cairo_destroy)
+#define cairo_fill (dj_cairo.cairo_fill)
+#define cairo_fill_preserve (dj_cairo.cairo_fill_preserve)
+#define cairo_image_surface_create (dj_cairo.cairo_image_surface_create)
+#define cairo_image_surface_get_data (dj_cairo.cairo_image_surface_get_data)
+#define cairo_image_surface_get_format (dj_cairo.cairo_image_surface_get_format)
+#define cairo_image_surface_get_height (dj_cairo.cairo_image_surface_get_height)
+#define cairo_image_surface_get_stride (dj_cairo.cairo_image_surface_get_stride)
+#define cairo_image_surface_get_width (dj_cairo.cairo_image_surface_get_width)
+#define cairo_line_to (dj_cairo.cairo_line_to)
+#define cairo_move_to (dj_cairo.cairo_move_to)
+#define cairo_new_path (dj_cairo.cairo_new_path)
+#define cairo_new_sub_path (dj_cairo.cairo_new_sub_path)
+#define cairo_pdf_surface_create_for_stream (dj_cairo.cairo_pdf_surface_create_for_stream)
+#define cairo_rectangle (dj_cairo.cairo_rectangle)
+#define cairo_restore (dj_cairo.cairo_restore)
+#define cairo_save (dj_cairo.cairo_save)
+#define cairo_select_font_face (dj_cairo.cairo_select_font_face)
+#define cairo_set_dash (dj_cairo.cairo_set_dash)
+#define cairo_set_fill_rule (dj_cairo.cairo_set_fill_rule)
+#define cairo_set_font_size (dj_cairo.cairo_set_font_size)
+#define cairo_set_line_cap (dj_cairo.cairo_set_line_cap)
+#define cairo_set_line_join (dj_cairo.cairo_set_line_join)
+#define cairo_set_line_width (dj_cairo.cairo_set_line_width)
+#define cairo_set_source_rgb (dj_cairo.cairo_set_source_rgb)
+#define cairo_show_text (dj_cairo.cairo_show_text)
+#define cairo_status (dj_cairo.cairo_status)
+#define cairo_status_to_string (dj_cairo.cairo_status_to_string)
+#define cairo_stroke (dj_cairo.cairo_stroke)
+#define cairo_surface_destroy (dj_cairo.cairo_surface_destroy)
+#define cairo_surface_finish (dj_cairo.cairo_surface_finish)
+#define cairo_surface_flush (dj_cairo.cairo_surface_flush)
+#define cairo_surface_status (dj_cairo.cairo_surface_status)
+#define cairo_surface_write_to_png_stream (dj_cairo.cairo_surface_write_to_png_stream)
+#define cairo_svg_surface_create_for_stream (dj_cairo.cairo_svg_surface_create_for_stream)
+#define cairo_text_extents (dj_cairo.cairo_text_extents)
+#define cairo_translate (dj_cairo.cairo_translate)
+#define FcFini (dj_cairo.FcFini)
+#endif
+
+#endif
