@@ -1855,6 +1855,16 @@ enum {
  * The engines ask "adjacent?" and "reaches that province?" millions of times
  * a second: answer every pair once, from the adjacency lists.  Skipped (the
  * lists are searched instead) if the table would be large or memory short.
+ * Each entry sets the pairs it answers, so building the table costs the
+ * lists' length times a province's locations, not a search per pair; the
+ * answers are those of the searches below (test_map compares the two on
+ * every board):
+ *   army adjacent: an army entry of from's province names to's province;
+ *   fleet adjacent: a fleet entry of from names to;
+ *   an army reaches a province exactly where it is adjacent (it moves
+ *   province to province);
+ *   a fleet reaches to's province: a fleet entry of from names any
+ *   location of that province.
  */
 static void tabulate_reach(dj_map *m)
 {
@@ -1864,19 +1874,36 @@ static void tabulate_reach(dj_map *m)
     uint8_t *t = calloc(n * n, 1);
     if (!t)
         return;
-    for (int from = 0; from < m->nlocs; from++)
-        for (int to = 0; to < m->nlocs; to++) {
-            uint8_t b = 0;
-            if (dj_map_adjacent(m, from, to, DJ_ARMY))
-                b |= REACH_ARMY_ADJ;
-            if (dj_map_adjacent(m, from, to, DJ_FLEET))
-                b |= REACH_FLEET_ADJ;
-            if (dj_map_reaches_province(m, from, to, DJ_ARMY))
-                b |= REACH_ARMY_PROV;
-            if (dj_map_reaches_province(m, from, to, DJ_FLEET))
-                b |= REACH_FLEET_PROV;
-            t[(size_t)from * n + (size_t)to] = b;
+    /* The locations of each province, as lists: first[p], next[loc]. */
+    int16_t first[DJ_MAX_LOCS], next[DJ_MAX_LOCS];
+    for (int i = 0; i < m->nlocs; i++)
+        first[i] = -1;
+    for (int i = m->nlocs - 1; i >= 0; i--) {
+        int p = m->locs[i].province;
+        next[i] = first[p];
+        first[p] = (int16_t)i;
+    }
+    for (int from = 0; from < m->nlocs; from++) {
+        uint8_t *row = t + (size_t)from * n;
+        const dj_location *own = &m->locs[m->locs[from].province];
+        for (int i = 0; i < own->nadj; i++) {
+            int to = own->adj[i].to;
+            if (!(own->adj[i].types & DJ_TYPE_BIT(DJ_ARMY)) ||
+                m->locs[to].province != to)
+                continue;
+            for (int k = first[to]; k >= 0; k = next[k])
+                row[k] |= REACH_ARMY_ADJ | REACH_ARMY_PROV;
         }
+        const dj_location *l = &m->locs[from];
+        for (int i = 0; i < l->nadj; i++) {
+            if (!(l->adj[i].types & DJ_TYPE_BIT(DJ_FLEET)))
+                continue;
+            row[l->adj[i].to] |= REACH_FLEET_ADJ;
+            for (int k = first[m->locs[l->adj[i].to].province]; k >= 0;
+                 k = next[k])
+                row[k] |= REACH_FLEET_PROV;
+        }
+    }
     m->reach = t;
 }
 

@@ -822,6 +822,36 @@ static void test_mutations(void)
     free(text);
 }
 
+/* The adjacency table built at load (map.c: tabulate_reach) answers as the
+ * adjacency lists do, for every pair of locations and both unit types. */
+static void test_reach_table(dj_map *m, const char *board)
+{
+    int wrong = 0, yes = 0;
+    uint8_t *table = m->reach;
+    CHECK(table != NULL);
+    for (int from = 0; from < m->nlocs; from++)
+        for (int to = 0; to < m->nlocs; to++)
+            for (int type = DJ_ARMY; type <= DJ_FLEET; type++) {
+                m->reach = table;
+                bool adj = dj_map_adjacent(m, from, to, (dj_unit_type)type);
+                bool reaches = dj_map_reaches_province(m, from, to,
+                                                       (dj_unit_type)type);
+                m->reach = NULL; /* the lists themselves */
+                bool adj_l = dj_map_adjacent(m, from, to, (dj_unit_type)type);
+                bool reaches_l = dj_map_reaches_province(m, from, to,
+                                                         (dj_unit_type)type);
+                yes += adj + reaches;
+                if ((adj != adj_l || reaches != reaches_l) && wrong++ == 0)
+                    fprintf(stderr, "%s: %s -> %s (%s): table %d %d, "
+                            "lists %d %d\n", board, m->locs[from].abbr,
+                            m->locs[to].abbr, type == DJ_ARMY ? "A" : "F",
+                            adj, reaches, adj_l, reaches_l);
+            }
+    m->reach = table;
+    CHECK(wrong == 0);
+    CHECK(yes > 0);
+}
+
 /*
  * Three letters are looked up in a table (map.c: dj_map.three_letter), any
  * other text by hash after normalising it.  The table must give what the
@@ -868,6 +898,7 @@ static void test_three_letter_table(void)
         }
         CHECK(wrong == 0);
         CHECK(found > 0);
+        test_reach_table(m, BOARDS[b]);
         dj_map_free(m);
     }
 }
