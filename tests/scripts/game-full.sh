@@ -114,5 +114,10 @@ check "map: unknown phase refused" \
     sh -c "! $J map full S1950M -o '$T/x.png' 2>'$T/err' && grep -q 'no phase S1950M' '$T/err' && [ ! -e '$T/x.png' ]"
 check "map: no -o is a usage error" \
     sh -c "$J map full >/dev/null 2>&1; [ \$? -eq 2 ]"
+# cairo is opened on the first picture: a machine without it (here, a
+# broken libcairo.so.2 found first) gets the reason and no file.
+mkdir -p "$T/nocairo" && : >"$T/nocairo/libcairo.so.2"
+check "map: without cairo, a clear error and no file" \
+    sh -c "! LD_LIBRARY_PATH='$T/nocairo' $J map full -o '$T/nc.png' 2>'$T/err' && grep -q 'pictures need cairo, which could not be loaded' '$T/err' && [ ! -e '$T/nc.png' ]"
 
 checks_done
