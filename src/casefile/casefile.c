@@ -933,13 +933,14 @@ static bool location_byte(char c)
            (unsigned char)(u - '0') < 10 || u == '/';
 }
 
-/* "England: ..." ending at nl: the power whose name starts the line,
- * spelt as the map spells it, with *rest after ": "; -1 if not that
+/* "England: ..." at s, in text that ends at end (the line's newline, or
+ * further: a name holds no newline): the power whose name starts the
+ * line, spelt as the map spells it, with *rest after ": "; -1 if not that
  * shape. */
-static int quick_power(const dj_casefile *cf, const char *s, const char *nl,
+static int quick_power(const dj_casefile *cf, const char *s, const char *end,
                        const char **rest)
 {
-    size_t avail = (size_t)(nl - s);
+    size_t avail = (size_t)(end - s);
     uint64_t line_head = 0;
     if (avail >= sizeof line_head)
         memcpy(&line_head, s, sizeof line_head);
@@ -965,58 +966,77 @@ static int quick_power(const dj_casefile *cf, const char *s, const char *nl,
     return -1;
 }
 
-/* A unit line ending at nl, read and stored; false to leave it. */
-static bool quick_unit_line(dj_casefile *cf, dj_case *c, const char *s,
-                            const char *nl)
+/* Where a run of unit lines goes: chosen once for the run, not per line. */
+typedef struct unit_sink {
+    bool owners;       /* PRESTATE_SUPPLYCENTER_OWNERS: set the owner */
+    int list;          /* else the list, for the duplicate check */
+    dj_unit *units;
+    int *count;
+} unit_sink;
+
+static bool unit_sink_for(dj_casefile *cf, dj_case *c, unit_sink *k)
+{
+    switch (cf->section) {
+    case KW_SC_OWNERS:
+        *k = (unit_sink){true, 0, NULL, NULL};
+        return true;
+    case KW_PRESTATE:
+        *k = (unit_sink){false, LIST_PRESTATE, c->pre.units, &c->pre.nunits};
+        return true;
+    case KW_POSTSTATE:
+        *k = (unit_sink){false, LIST_POSTSTATE, c->post, &c->npost};
+        return true;
+    case KW_POST_DISLODGED:
+        *k = (unit_sink){false, LIST_POST_DISLODGED, c->post_dislodged,
+                         &c->npost_dislodged};
+        return true;
+    default:
+        *k = (unit_sink){false, 0, NULL, NULL};
+        return false;
+    }
+}
+
+/* A unit line at s, in read-ahead data that ends at end, read and stored
+ * in one pass: the newline that ends it, or NULL to leave it.  No search
+ * for the newline first: a power's name and a location hold none, so a
+ * line of this shape shows its end where the location does. */
+static const char *quick_unit_line(dj_casefile *cf, dj_case *c,
+                                   const unit_sink *k, const char *s,
+                                   const char *end)
 {
     const dj_map *map = cf->map;
     const char *u;
-    int power = quick_power(cf, s, nl, &u);
-    if (power < 0 || nl - u < 3 || u[1] != ' ')
-        return false;
+    int power = quick_power(cf, s, end, &u);
+    if (power < 0 || end - u < 4 || u[1] != ' ')
+        return NULL;
     dj_unit_type type = u[0] == 'A' || u[0] == 'a'   ? DJ_ARMY
                         : u[0] == 'F' || u[0] == 'f' ? DJ_FLEET
                                                      : DJ_NO_UNIT;
     const char *where = u + 2;
     size_t n = 0;
-    while (location_byte(where[n]))
+    while (where + n < end && location_byte(where[n]))
         n++;
-    if (type == DJ_NO_UNIT || n == 0 || where + n != nl)
-        return false;
+    const char *nl = where + n;
+    if (type == DJ_NO_UNIT || n == 0 || nl == end || *nl != '\n')
+        return NULL;
     int loc = dj_map_find_location_n(map, where, n);
     if (loc < 0)
-        return false;
+        return NULL;
     int prov = dj_province(map, loc);
-    if (cf->section == KW_SC_OWNERS) {
+    if (k->owners) {
         if (!map->is_sc[prov])
-            return false;
+            return NULL;
         c->pre.owner[prov] = (int16_t)power;
-        return true;
-    }
-    int list;
-    dj_unit *units;
-    int *count;
-    switch (cf->section) {
-    case KW_PRESTATE:
-        list = LIST_PRESTATE, units = c->pre.units, count = &c->pre.nunits;
-        break;
-    case KW_POSTSTATE:
-        list = LIST_POSTSTATE, units = c->post, count = &c->npost;
-        break;
-    case KW_POST_DISLODGED:
-        list = LIST_POST_DISLODGED, units = c->post_dislodged,
-        count = &c->npost_dislodged;
-        break;
-    default:
-        return false;
+        return nl;
     }
     if (!can_stand(map, type, loc) ||
-        cf->occupied[list][prov] == cf->case_seq || *count >= DJ_MAX_UNITS)
-        return false;
-    cf->occupied[list][prov] = cf->case_seq;
-    units[(*count)++] =
+        cf->occupied[k->list][prov] == cf->case_seq ||
+        *k->count >= DJ_MAX_UNITS)
+        return NULL;
+    cf->occupied[k->list][prov] = cf->case_seq;
+    k->units[(*k->count)++] =
         (dj_unit){.power = (int16_t)power, .loc = (int16_t)loc, .type = type};
-    return true;
+    return nl;
 }
 
 /* An order line ending at nl, its text kept; false to leave it. */
@@ -1045,24 +1065,26 @@ static void quick_lines(dj_casefile *cf, dj_case *c)
 {
     if (cf->pushed_back || cf->general_only)
         return;
-    switch (cf->section) {
-    case KW_SC_OWNERS:
-    case KW_PRESTATE:
-    case KW_POSTSTATE:
-    case KW_POST_DISLODGED:
-    case KW_ORDERS:
-        break;
-    default:
-        return;
+    if (cf->section == KW_ORDERS) {
+        for (;;) {
+            char *s = cf->rbuf + cf->rpos;
+            size_t avail = cf->rlen - cf->rpos;
+            char *nl = memchr(s, '\n',
+                              avail < LINE_MAX_LEN ? avail : LINE_MAX_LEN);
+            if (!nl || !quick_order_line(cf, c, s, nl))
+                return;
+            cf->lineno++;
+            cf->rpos += (size_t)(nl - s) + 1;
+        }
     }
+    unit_sink k;
+    if (!unit_sink_for(cf, c, &k))
+        return;
+    const char *end = cf->rbuf + cf->rlen;
     for (;;) {
-        char *s = cf->rbuf + cf->rpos;
-        size_t avail = cf->rlen - cf->rpos;
-        char *nl = memchr(s, '\n', avail < LINE_MAX_LEN ? avail : LINE_MAX_LEN);
+        const char *s = cf->rbuf + cf->rpos;
+        const char *nl = s < end ? quick_unit_line(cf, c, &k, s, end) : NULL;
         if (!nl)
-            return;
-        if (!(cf->section == KW_ORDERS ? quick_order_line(cf, c, s, nl)
-                                       : quick_unit_line(cf, c, s, nl)))
             return;
         cf->lineno++;
         cf->rpos += (size_t)(nl - s) + 1;
