@@ -29,6 +29,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,23 +60,26 @@ typedef enum {
 } keyword;
 
 static const struct keyword_name {
-    const char *word;
+    const char *word;   /* upper case: letters and '_' */
+    size_t len;
     keyword kw;
     bool takes_argument;
 } KEYWORDS[] = {
-    {"VARIANT_ALL", KW_VARIANT, true},
-    {"CASE", KW_CASE, true},
-    {"END", KW_END, false},
-    {"RULE", KW_RULE, true},
-    {"PRESTATE_SETPHASE", KW_SETPHASE, true},
-    {"PRESTATE_SUPPLYCENTER_OWNERS", KW_SC_OWNERS, false},
-    {"PRESTATE", KW_PRESTATE, false},
-    {"PRESTATE_DISLODGED", KW_PRE_DISLODGED, false},
-    {"PRESTATE_RESULTS", KW_PRE_RESULTS, false},
-    {"ORDERS", KW_ORDERS, false},
-    {"POSTSTATE", KW_POSTSTATE, false},
-    {"POSTSTATE_DISLODGED", KW_POST_DISLODGED, false},
-    {"POSTSTATE_SAME", KW_POST_SAME, false},
+#define KEYWORD(w, kw, arg) {w, sizeof w - 1, kw, arg}
+    KEYWORD("VARIANT_ALL", KW_VARIANT, true),
+    KEYWORD("CASE", KW_CASE, true),
+    KEYWORD("END", KW_END, false),
+    KEYWORD("RULE", KW_RULE, true),
+    KEYWORD("PRESTATE_SETPHASE", KW_SETPHASE, true),
+    KEYWORD("PRESTATE_SUPPLYCENTER_OWNERS", KW_SC_OWNERS, false),
+    KEYWORD("PRESTATE", KW_PRESTATE, false),
+    KEYWORD("PRESTATE_DISLODGED", KW_PRE_DISLODGED, false),
+    KEYWORD("PRESTATE_RESULTS", KW_PRE_RESULTS, false),
+    KEYWORD("ORDERS", KW_ORDERS, false),
+    KEYWORD("POSTSTATE", KW_POSTSTATE, false),
+    KEYWORD("POSTSTATE_DISLODGED", KW_POST_DISLODGED, false),
+    KEYWORD("POSTSTATE_SAME", KW_POST_SAME, false),
+#undef KEYWORD
 };
 
 /* One line of PRESTATE_RESULTS: a movement order and whether it worked. */
@@ -86,17 +90,26 @@ typedef struct prev_result {
 
 struct dj_casefile {
     FILE *fp;
-    char *rbuf;                 /* READ_CHUNK bytes read ahead from fp */
+    char *rbuf;                 /* READ_CHUNK bytes read ahead from fp,
+                                   and a NUL after the last read: the quick
+                                   reader's scans stop there unchecked */
     size_t rpos, rlen;
     char *path;
     char *mapdir;
     dj_map *map;
     char variant[DJ_NAME_MAX];  /* lower case, as loaded */
     dj_rules map_rules;         /* defaults with the map's RULE lines */
-    size_t power_len[DJ_MAX_POWERS]; /* strlen of each power's name */
-    /* The first 8 bytes of each "Name: " as one word (0 when shorter):
-     * the quick reader's test of a line's power, one compare. */
+    /* Each power's "Name: " as a line starts with it, its length, and its
+     * first 8 bytes as one word with the mask of the bytes it has: the
+     * quick reader tests a line's power with one compare (enough for four
+     * of the seven standard powers, whose names have 6 letters or fewer)
+     * and the bytes after the eighth one by one. */
+    char power_tag[DJ_MAX_POWERS][DJ_NAME_MAX + 2];
+    size_t power_tag_len[DJ_MAX_POWERS];
     uint64_t power_head[DJ_MAX_POWERS];
+    uint64_t power_mask[DJ_MAX_POWERS];
+    /* Byte classes for the quick reader's scans (BYTE_LOCATION, ...). */
+    unsigned char byte_class[256];
     /* By a name's first byte: the first power whose name starts so, -1
      * for none, and from each power the next of the same first byte (the
      * quick reader's test of a line's power). */
@@ -144,6 +157,34 @@ static char *dup_string(const char *s)
     if (d)
         memcpy(d, s, n);
     return d;
+}
+
+/* What the quick reader's scans look for in a byte. */
+enum {
+    BYTE_LOCATION = 1,  /* a letter, a digit or '/': a location's name */
+    BYTE_ORDER_STOP = 2 /* '\n', '#' or NUL: where an order's text stops */
+};
+
+static void set_byte_classes(unsigned char *cls)
+{
+    memset(cls, 0, 256);
+    for (int c = 'a'; c <= 'z'; c++)
+        cls[c] = cls[c - 'a' + 'A'] = BYTE_LOCATION;
+    for (int c = '0'; c <= '9'; c++)
+        cls[c] = BYTE_LOCATION;
+    cls['/'] = BYTE_LOCATION;
+    cls['\n'] = cls['#'] = cls['\0'] = BYTE_ORDER_STOP;
+}
+
+/* s into dst of `size` bytes, cut short if need be: snprintf's "%s"
+ * without the format's cost, once or twice per case. */
+static void copy_bounded(char *dst, size_t size, const char *s)
+{
+    size_t n = 0;
+    while (n + 1 < size && s[n])
+        n++;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
 }
 
 /* White space as the C locale's isspace (the program sets no locale),
@@ -256,6 +297,7 @@ static bool read_raw_line(dj_casefile *cf)
     for (;;) {
         if (cf->rpos == cf->rlen) {
             cf->rlen = fread(cf->rbuf, 1, READ_CHUNK, cf->fp);
+            cf->rbuf[cf->rlen] = '\0';
             cf->rpos = 0;
             if (cf->rlen == 0)
                 break;
@@ -317,6 +359,23 @@ static bool word_equals(const char *s, size_t n, const char *w)
     return true;
 }
 
+/* Is the word of length n at s the keyword k, ignoring case?  Keywords
+ * are ASCII, so folding a-z is all the ignoring needed. */
+static bool is_keyword(const char *s, size_t n, const struct keyword_name *k)
+{
+    if (k->len != n)
+        return false;
+    if (memcmp(s, k->word, n) == 0) /* as written, nearly always */
+        return true;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c) !=
+            (unsigned char)k->word[i])
+            return false;
+    }
+    return true;
+}
+
 /* Upper-case letters and underscores only: looks like a keyword. */
 static bool looks_like_keyword(const char *s, size_t n)
 {
@@ -335,7 +394,9 @@ static bool looks_like_keyword(const char *s, size_t n)
  */
 static keyword classify(const char *line, const char **rest, bool *argument)
 {
-    size_t n = strcspn(line, " \t");
+    size_t n = 0;
+    while (line[n] && line[n] != ' ' && line[n] != '\t')
+        n++;
     const char *after = line + n;
     while (*after == ' ' || *after == '\t')
         after++;
@@ -345,7 +406,7 @@ static keyword classify(const char *line, const char **rest, bool *argument)
                                         has a colon */
         return KW_NONE;
     for (size_t k = 0; k < sizeof KEYWORDS / sizeof KEYWORDS[0]; k++) {
-        if (word_equals(line, n, KEYWORDS[k].word)) {
+        if (is_keyword(line, n, &KEYWORDS[k])) {
             *argument = KEYWORDS[k].takes_argument;
             return KEYWORDS[k].kw;
         }
@@ -410,12 +471,17 @@ static bool load_variant(dj_casefile *cf, const char *variant, char *err,
     cf->map_rules = map_rules;
     memset(cf->power_by_first, -1, sizeof cf->power_by_first);
     for (int p = map->npowers - 1; p >= 0; p--) { /* chains in power order */
-        cf->power_len[p] = strlen(map->powers[p].name);
-        char head[DJ_NAME_MAX + 2];
-        snprintf(head, sizeof head, "%s: ", map->powers[p].name);
-        cf->power_head[p] = 0;
-        if (cf->power_len[p] + 2 >= sizeof cf->power_head[p])
-            memcpy(&cf->power_head[p], head, sizeof cf->power_head[p]);
+        char *tag = cf->power_tag[p];
+        snprintf(tag, sizeof cf->power_tag[p], "%s: ", map->powers[p].name);
+        size_t tag_len = strlen(tag);
+        cf->power_tag_len[p] = tag_len;
+        unsigned char head[sizeof(uint64_t)] = {0};
+        unsigned char mask[sizeof(uint64_t)] = {0};
+        size_t k = tag_len < sizeof head ? tag_len : sizeof head;
+        memcpy(head, tag, k);
+        memset(mask, 0xff, k);
+        memcpy(&cf->power_head[p], head, sizeof head);
+        memcpy(&cf->power_mask[p], mask, sizeof mask);
         signed char *by = &cf->power_by_first[(unsigned char)map->powers[p].name[0]];
         cf->next_same_first[p] = *by;
         *by = (signed char)p;
@@ -437,7 +503,10 @@ dj_casefile *dj_casefile_open(const char *path, const char *mapdir, char *err,
     cf->path = dup_string(path);
     cf->mapdir = dup_string(mapdir ? mapdir : ".");
     cf->fp = fopen(path, "r");
-    cf->rbuf = malloc(READ_CHUNK);
+    cf->rbuf = malloc(READ_CHUNK + 1);
+    if (cf->rbuf)
+        cf->rbuf[0] = '\0';
+    set_byte_classes(cf->byte_class);
     if (!cf->path || !cf->mapdir || !cf->fp || !cf->rbuf) {
         snprintf(err, errlen, "%s: cannot open: %s", path,
                  cf->fp ? "out of memory" : strerror(errno));
@@ -619,7 +688,7 @@ static bool parse_year(const char *w, int *year)
 static bool parse_phase(const char *text, dj_phase *ph, char *msg, size_t len)
 {
     char copy[LINE_MAX_LEN];
-    snprintf(copy, sizeof copy, "%s", text);
+    copy_bounded(copy, sizeof copy, text);
     char *words[4];
     int n = split_words(copy, " \t,()", words, 4);
     if (n > 3) {
@@ -925,43 +994,34 @@ static bool section_line(dj_casefile *cf, dj_case *c, char *msg, size_t len)
  * ways (dj_casefile_general_only) to keep it so.
  */
 
-/* A letter, a digit or '/': what a location's abbreviation is made of. */
-static bool location_byte(char c)
+/* "England: ..." at s, in read-ahead data that ends at end: the power
+ * whose name starts the line, spelt as the map spells it, with *rest
+ * after ": "; -1 if not that shape.  (A line of fewer than 8 bytes before
+ * the data's end is left to the general reader.) */
+static inline int quick_power(const dj_casefile *cf, const char *s,
+                              const char *end, const char **rest)
 {
-    unsigned char u = (unsigned char)c;
-    return (unsigned char)((u | 0x20) - 'a') < 26 ||
-           (unsigned char)(u - '0') < 10 || u == '/';
-}
-
-/* "England: ..." at s, in text that ends at end (the line's newline, or
- * further: a name holds no newline): the power whose name starts the
- * line, spelt as the map spells it, with *rest after ": "; -1 if not that
- * shape. */
-static int quick_power(const dj_casefile *cf, const char *s, const char *end,
-                       const char **rest)
-{
-    size_t avail = (size_t)(end - s);
-    uint64_t line_head = 0;
-    if (avail >= sizeof line_head)
-        memcpy(&line_head, s, sizeof line_head);
+    uint64_t head;
+    if (end - s < (ptrdiff_t)sizeof head)
+        return -1;
+    memcpy(&head, s, sizeof head);
     for (int i = cf->power_by_first[(unsigned char)s[0]]; i >= 0;
          i = cf->next_same_first[i]) {
-        size_t n = cf->power_len[i];
-        if (n + 2 > avail)
+        if ((head & cf->power_mask[i]) != cf->power_head[i])
             continue;
-        const char *name = cf->map->powers[i].name;
-        size_t k = 1; /* the first byte matched already */
-        if (n + 2 >= sizeof line_head) { /* "Name: " is 8 bytes or more */
-            if (line_head != cf->power_head[i])
+        size_t n = cf->power_tag_len[i];
+        if (n > sizeof head) {
+            if ((size_t)(end - s) < n)
                 continue;
-            k = sizeof line_head; /* of the name and ": " */
+            const char *tag = cf->power_tag[i];
+            size_t k = sizeof head;
+            while (k < n && s[k] == tag[k])
+                k++;
+            if (k < n)
+                continue;
         }
-        while (k < n && name[k] == s[k])
-            k++;
-        if (k >= n && s[n] == ':' && s[n + 1] == ' ') {
-            *rest = s + n + 2;
-            return i;
-        }
+        *rest = s + n;
+        return i;
     }
     return -1;
 }
@@ -1014,8 +1074,8 @@ static const char *quick_unit_line(dj_casefile *cf, dj_case *c,
                                                      : DJ_NO_UNIT;
     const char *where = u + 2;
     size_t n = 0;
-    while (where + n < end && location_byte(where[n]))
-        n++;
+    while (cf->byte_class[(unsigned char)where[n]] & BYTE_LOCATION)
+        n++; /* stops at the NUL after the data, if not before */
     const char *nl = where + n;
     if (type == DJ_NO_UNIT || n == 0 || nl == end || *nl != '\n')
         return NULL;
@@ -1039,25 +1099,30 @@ static const char *quick_unit_line(dj_casefile *cf, dj_case *c,
     return nl;
 }
 
-/* An order line ending at nl, its text kept; false to leave it. */
-static bool quick_order_line(dj_casefile *cf, dj_case *c, const char *s,
-                             const char *nl)
+/* An order line at s, in read-ahead data that ends at end, its text kept:
+ * the newline that ends it, or NULL to leave it.  One pass finds the
+ * newline and refuses a comment or a NUL on the way. */
+static const char *quick_order_line(dj_casefile *cf, dj_case *c,
+                                    const char *s, const char *end)
 {
     const char *text;
-    int power = quick_power(cf, s, nl, &text);
-    if (power < 0 || text >= nl)
-        return false;
+    int power = quick_power(cf, s, end, &text);
+    if (power < 0)
+        return NULL;
+    const char *nl = text;
+    while (!(cf->byte_class[(unsigned char)*nl] & BYTE_ORDER_STOP))
+        nl++; /* stops at the NUL after the data, if not before */
     size_t n = (size_t)(nl - text);
-    if (is_blank(text[0]) || is_blank(text[n - 1]) ||
-        n >= DJ_CASE_TEXT_MAX || c->norders >= DJ_CASE_MAX_ORDERS ||
-        memchr(text, '#', n) || memchr(text, '\0', n))
-        return false;
+    if (nl == end || *nl != '\n' || nl - s >= LINE_MAX_LEN || n == 0 ||
+        is_blank(text[0]) || is_blank(text[n - 1]) ||
+        n >= DJ_CASE_TEXT_MAX || c->norders >= DJ_CASE_MAX_ORDERS)
+        return NULL;
     dj_case_order *o = &c->orders[c->norders++];
     dj_order_blank(&o->order, DJ_ORDER_NONE, power, DJ_NO_UNIT, -1);
     o->line = cf->lineno + 1;
     memcpy(o->text, text, n);
     o->text[n] = '\0';
-    return true;
+    return nl;
 }
 
 /* As many lines of the open section as the quick reader takes. */
@@ -1065,13 +1130,12 @@ static void quick_lines(dj_casefile *cf, dj_case *c)
 {
     if (cf->pushed_back || cf->general_only)
         return;
+    const char *end = cf->rbuf + cf->rlen;
     if (cf->section == KW_ORDERS) {
         for (;;) {
-            char *s = cf->rbuf + cf->rpos;
-            size_t avail = cf->rlen - cf->rpos;
-            char *nl = memchr(s, '\n',
-                              avail < LINE_MAX_LEN ? avail : LINE_MAX_LEN);
-            if (!nl || !quick_order_line(cf, c, s, nl))
+            const char *s = cf->rbuf + cf->rpos;
+            const char *nl = quick_order_line(cf, c, s, end);
+            if (!nl)
                 return;
             cf->lineno++;
             cf->rpos += (size_t)(nl - s) + 1;
@@ -1080,7 +1144,6 @@ static void quick_lines(dj_casefile *cf, dj_case *c)
     unit_sink k;
     if (!unit_sink_for(cf, c, &k))
         return;
-    const char *end = cf->rbuf + cf->rlen;
     for (;;) {
         const char *s = cf->rbuf + cf->rpos;
         const char *nl = s < end ? quick_unit_line(cf, c, &k, s, end) : NULL;
@@ -1314,7 +1377,7 @@ static void skip_case(dj_casefile *cf)
 
 static void begin_case(dj_casefile *cf, dj_case *c, const char *name)
 {
-    snprintf(c->name, sizeof c->name, "%s", name);
+    copy_bounded(c->name, sizeof c->name, name);
     c->file = cf->path;
     c->line = cf->lineno;
     c->rules = cf->map_rules;  /* the case's RULE lines come on top */

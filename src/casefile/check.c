@@ -51,13 +51,13 @@ static const char *loc_abbr(const dj_map *map, int loc)
 }
 
 /* "  missing: France: F spa/sc" */
-static void print_unit(FILE *out, const dj_map *map, const char *label,
-                       const dj_unit *u)
+static void print_unit(FILE *out, const dj_map *map, const char *what,
+                       const char *label, const dj_unit *u)
 {
     if (!out)
         return;
     const char *letter = dj_unit_letter(u->type);
-    fprintf(out, "  %s: %s: %s %s\n", label, power_name(map, u->power),
+    fprintf(out, "  %s%s: %s: %s %s\n", what, label, power_name(map, u->power),
             *letter ? letter : "?", loc_abbr(map, u->loc));
 }
 
@@ -143,19 +143,16 @@ static int diff_units(FILE *out, const dj_map *map, const char *what,
                       const dj_unit *want, int nwant, const dj_unit *got,
                       int ngot)
 {
-    char label[32];
     int ndiff = 0;
-    snprintf(label, sizeof label, "%smissing", what);
     for (int i = 0; i < nwant; i++) {
         if (!unit_in(&want[i], got, ngot, i)) {
-            print_unit(out, map, label, &want[i]);
+            print_unit(out, map, what, "missing", &want[i]);
             ndiff++;
         }
     }
-    snprintf(label, sizeof label, "%sunexpected", what);
     for (int i = 0; i < ngot; i++) {
         if (!unit_in(&got[i], want, nwant, i)) {
-            print_unit(out, map, label, &got[i]);
+            print_unit(out, map, what, "unexpected", &got[i]);
             ndiff++;
         }
     }
