@@ -60,7 +60,7 @@ typedef enum {
 } keyword;
 
 static const struct keyword_name {
-    const char *word;   /* upper case: letters and '_' */
+    const char *word;
     size_t len;
     keyword kw;
     bool takes_argument;
@@ -348,29 +348,19 @@ static bool next_line(dj_casefile *cf)
 }
 
 
-/* Does the word of length n at s equal w, ignoring case? */
-static bool word_equals(const char *s, size_t n, const char *w)
+/* Does the word of n bytes at s equal the wn bytes at w, ignoring case?
+ * The words compared with (keywords, "army") are ASCII, and the program
+ * sets no locale, so folding A-Z is all the ignoring there is. */
+static bool word_equals(const char *s, size_t n, const char *w, size_t wn)
 {
-    if (strlen(w) != n)
+    if (wn != n)
         return false;
-    for (size_t i = 0; i < n; i++)
-        if (tolower((unsigned char)s[i]) != tolower((unsigned char)w[i]))
-            return false;
-    return true;
-}
-
-/* Is the word of length n at s the keyword k, ignoring case?  Keywords
- * are ASCII, so folding a-z is all the ignoring needed. */
-static bool is_keyword(const char *s, size_t n, const struct keyword_name *k)
-{
-    if (k->len != n)
-        return false;
-    if (memcmp(s, k->word, n) == 0) /* as written, nearly always */
+    if (memcmp(s, w, n) == 0) /* as written, nearly always */
         return true;
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if ((c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c) !=
-            (unsigned char)k->word[i])
+        unsigned char a = (unsigned char)s[i], b = (unsigned char)w[i];
+        if ((a >= 'A' && a <= 'Z' ? a + ('a' - 'A') : a) !=
+            (b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b))
             return false;
     }
     return true;
@@ -406,7 +396,7 @@ static keyword classify(const char *line, const char **rest, bool *argument)
                                         has a colon */
         return KW_NONE;
     for (size_t k = 0; k < sizeof KEYWORDS / sizeof KEYWORDS[0]; k++) {
-        if (is_keyword(line, n, &KEYWORDS[k])) {
+        if (word_equals(line, n, KEYWORDS[k].word, KEYWORDS[k].len)) {
             *argument = KEYWORDS[k].takes_argument;
             return KEYWORDS[k].kw;
         }
@@ -719,9 +709,9 @@ static dj_unit_type unit_word(const char *w, size_t n)
 {
     if (n == 1 || n == 4 || n == 5) {
         char first = (char)tolower((unsigned char)w[0]);
-        if (first == 'a' && (n == 1 || word_equals(w, n, "army")))
+        if (first == 'a' && (n == 1 || word_equals(w, n, "army", 4)))
             return DJ_ARMY;
-        if (first == 'f' && (n == 1 || word_equals(w, n, "fleet")))
+        if (first == 'f' && (n == 1 || word_equals(w, n, "fleet", 5)))
             return DJ_FLEET;
     }
     return DJ_NO_UNIT;
