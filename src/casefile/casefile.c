@@ -36,7 +36,6 @@
 #include <string.h>
 
 #define LINE_MAX_LEN 1024   /* longest line accepted */
-#define READ_CHUNK 65536    /* the file is read this much at a time */
 #define PATH_MAX_LEN 4096   /* longest map path built */
 #define QUOTE_MAX 40        /* longest text quoted back in a message */
 #define DEFAULT_VARIANT "standard"
@@ -90,10 +89,12 @@ typedef struct prev_result {
 
 struct dj_casefile {
     FILE *fp;
-    char *rbuf;                 /* READ_CHUNK bytes read ahead from fp,
-                                   and a NUL after the last read: the quick
-                                   reader's scans stop there unchecked */
+    char *rbuf;                 /* DJ_CASEFILE_READ_CHUNK bytes read ahead
+                                   from fp, and a NUL after the last read:
+                                   the quick reader's scans stop there
+                                   unchecked */
     size_t rpos, rlen;
+    size_t chunk;               /* bytes read at a time (tests: fewer) */
     char *path;
     char *mapdir;
     dj_map *map;
@@ -296,7 +297,7 @@ static bool read_raw_line(dj_casefile *cf)
     bool any = false;
     for (;;) {
         if (cf->rpos == cf->rlen) {
-            cf->rlen = fread(cf->rbuf, 1, READ_CHUNK, cf->fp);
+            cf->rlen = fread(cf->rbuf, 1, cf->chunk, cf->fp);
             cf->rbuf[cf->rlen] = '\0';
             cf->rpos = 0;
             if (cf->rlen == 0)
@@ -493,7 +494,8 @@ dj_casefile *dj_casefile_open(const char *path, const char *mapdir, char *err,
     cf->path = dup_string(path);
     cf->mapdir = dup_string(mapdir ? mapdir : ".");
     cf->fp = fopen(path, "r");
-    cf->rbuf = malloc(READ_CHUNK + 1);
+    cf->chunk = DJ_CASEFILE_READ_CHUNK;
+    cf->rbuf = malloc(DJ_CASEFILE_READ_CHUNK + 1);
     if (cf->rbuf)
         cf->rbuf[0] = '\0';
     set_byte_classes(cf->byte_class);
@@ -527,6 +529,15 @@ const dj_map *dj_casefile_map(const dj_casefile *cf)
 void dj_casefile_general_only(dj_casefile *cf)
 {
     cf->general_only = true;
+}
+
+void dj_casefile_read_chunk(dj_casefile *cf, size_t bytes)
+{
+    if (bytes < 1)
+        bytes = 1;
+    if (bytes > DJ_CASEFILE_READ_CHUNK)
+        bytes = DJ_CASEFILE_READ_CHUNK;
+    cf->chunk = bytes;
 }
 
 /* ---- comparing cases ------------------------------------------------------ */

@@ -29,6 +29,9 @@
 #define DJ_CASE_TEXT_MAX 128   /* one order line as written */
 #define DJ_CASE_MAX_ORDERS 256 /* orders in one case */
 #define DJ_CASE_ERR_MAX 512    /* room for a "file:line: message" */
+/* The file is read this much at a time; a line that crosses the end of a
+ * chunk is gathered by the general reader. */
+#define DJ_CASEFILE_READ_CHUNK 65536
 
 /* One order of a case, with what was written and where. */
 typedef struct dj_case_order {
@@ -89,6 +92,16 @@ const dj_map *dj_casefile_map(const dj_casefile *cf);
  * both ways and compare them with dj_case_differs.
  */
 void dj_casefile_general_only(dj_casefile *cf);
+
+/*
+ * Read the file `bytes` at a time (1 to DJ_CASEFILE_READ_CHUNK) instead of
+ * DJ_CASEFILE_READ_CHUNK, before the first dj_casefile_next(): no test
+ * file is 64 KB long, so tests and the fuzz target read with small chunks
+ * to end a chunk inside every kind of line, where the quick reader must
+ * stop and the general one gather the line.  The cases and errors read
+ * are the same whatever the chunk.
+ */
+void dj_casefile_read_chunk(dj_casefile *cf, size_t bytes);
 
 /*
  * Compare two cases read from the same file: 0 if they are the same in

@@ -3,7 +3,9 @@
  * arbitrary files: every case read or refused with file:line, none
  * crashing the reader, however the file ends; and the file read again by
  * the general reader alone (dj_casefile_general_only) gives the same cases
- * and messages as with the quick reader in front.
+ * and messages as with the quick reader in front.  An input of odd length
+ * is read by the quick reader 1 to 128 bytes at a time (its first byte
+ * says how many), so that read-ahead chunks end inside its lines.
  */
 #include "fuzzlib.h"
 
@@ -20,6 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (gf)
         dj_casefile_general_only(gf);
+    if (cf && size % 2 == 1)
+        dj_casefile_read_chunk(cf, 1 + (size_t)data[0] % 128);
     dj_case *c = malloc(sizeof *c), *g = malloc(sizeof *g);
     if (!c || !g)
         abort();

@@ -740,9 +740,13 @@ static void check_quick_orders(const char *srcdir)
     }
 }
 
-/* A case file read by the quick and general case readers: the same
- * cases, statuses and messages.  Returns the number of cases. */
-static int casefile_readers_agree(const char *path, const char *mapdir)
+/* A case file read by the quick case reader (or with quick_chunk 0 the
+ * general one) `quick_chunk` bytes at a time and by the general one
+ * `general_chunk` bytes at a time: the same cases, statuses and messages.
+ * Returns the number of cases. */
+static int casefile_readers_agree_chunked(const char *path, const char *mapdir,
+                                          size_t quick_chunk,
+                                          size_t general_chunk)
 {
     char ea[DJ_CASE_ERR_MAX], eb[DJ_CASE_ERR_MAX], why[256];
     dj_casefile *qa = dj_casefile_open(path, mapdir, ea, sizeof ea);
@@ -750,8 +754,14 @@ static int casefile_readers_agree(const char *path, const char *mapdir)
     static dj_case a, b;
     int n = 0;
     bool same = qa && gb;
-    if (gb)
+    if (qa && quick_chunk == 0)
+        dj_casefile_general_only(qa);
+    else if (qa)
+        dj_casefile_read_chunk(qa, quick_chunk);
+    if (gb) {
         dj_casefile_general_only(gb);
+        dj_casefile_read_chunk(gb, general_chunk);
+    }
     while (same) {
         dj_case_status sa = dj_casefile_next(qa, &a, ea, sizeof ea);
         dj_case_status sb = dj_casefile_next(gb, &b, eb, sizeof eb);
@@ -773,6 +783,13 @@ static int casefile_readers_agree(const char *path, const char *mapdir)
     dj_casefile_close(gb);
     CHECK(same);
     return n;
+}
+
+static int casefile_readers_agree(const char *path, const char *mapdir)
+{
+    return casefile_readers_agree_chunked(path, mapdir,
+                                          DJ_CASEFILE_READ_CHUNK,
+                                          DJ_CASEFILE_READ_CHUNK);
 }
 
 /* Every case file of tests/, and each again with its lines disturbed the
@@ -863,6 +880,74 @@ static void check_quick_casefiles(const char *srcdir)
     CHECK(cases > 1000);
 }
 
+/*
+ * No test file is as long as the reader's 64 KB read-ahead chunk, so here
+ * files are read a few bytes at a time, which ends a chunk inside every
+ * kind of line at every byte: there the quick reader must stop and leave
+ * the line to the general one, which gathers it across the chunks.  The
+ * quick reader with small chunks, the general reader with small chunks,
+ * and the general reader with whole ones must read the same cases and
+ * errors.
+ */
+static void check_chunk_boundaries(const char *srcdir)
+{
+    static const char *const FILES[] = {
+        "casefile/quick.txt", "casefile/good.txt", "casefile/jdip.txt",
+        "casefile/bad.txt",   "casefile/noend.txt", "datc/6C.txt",
+        "datc/6G.txt",        "datc-extra/variant-youngstown.txt"};
+    static const size_t CHUNKS[] = {1, 2, 3, 5, 7, 8, 9, 13, 16, 31, 100};
+    char mapdir[PATH_LEN];
+    snprintf(mapdir, sizeof mapdir, "%s/maps", srcdir);
+    int cases = 0;
+    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
+        char path[PATH_LEN];
+        snprintf(path, sizeof path, "%s/tests/%s", srcdir, FILES[i]);
+        for (size_t k = 0; k < sizeof CHUNKS / sizeof CHUNKS[0]; k++) {
+            cases += casefile_readers_agree_chunked(path, mapdir, CHUNKS[k],
+                                                    DJ_CASEFILE_READ_CHUNK);
+            cases += casefile_readers_agree_chunked(path, mapdir, 0,
+                                                    CHUNKS[k]);
+        }
+    }
+    /* And each file cut short at five places, mid-line, so that its last
+     * line (a unit, an order, a keyword) ends at the end of the data with
+     * no newline: the quick reader must not look past it. */
+    char cut_path[64];
+    snprintf(cut_path, sizeof cut_path, "cut-%d.txt", (int)getpid());
+    int cuts = 0;
+    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
+        char path[PATH_LEN];
+        snprintf(path, sizeof path, "%s/tests/%s", srcdir, FILES[i]);
+        FILE *in = fopen(path, "rb");
+        CHECK(in != NULL);
+        if (!in)
+            continue;
+        static char text[1 << 16];
+        size_t len = fread(text, 1, sizeof text, in);
+        fclose(in);
+        for (int part = 1; part <= 5; part++) {
+            size_t at = len * (size_t)part / 6;
+            while (at > 0 && text[at - 1] == '\n') /* end mid-line */
+                at--;
+            FILE *out = fopen(cut_path, "wb");
+            CHECK(out != NULL);
+            if (!out)
+                continue;
+            fwrite(text, 1, at, out);
+            fclose(out);
+            for (size_t chunk = 7; chunk <= 9; chunk++)
+                cases += casefile_readers_agree_chunked(
+                    cut_path, mapdir, chunk, DJ_CASEFILE_READ_CHUNK);
+            cuts++;
+        }
+    }
+    remove(cut_path);
+    printf("read-ahead chunks of 1 to 100 bytes: %d cases read both ways "
+           "(%d files cut short)\n",
+           cases, cuts);
+    CHECK(cases > 1000 && cuts == 5 * (int)(sizeof FILES / sizeof FILES[0]));
+}
+
 int main(int argc, char **argv)
 {
     const char *srcdir = test_srcdir(argc, argv);
@@ -894,6 +979,7 @@ int main(int argc, char **argv)
     check_quick_orders(srcdir);
     check_quick_traps(srcdir);
     check_quick_casefiles(srcdir);
+    check_chunk_boundaries(srcdir);
 
     dj_map_free(map);
     return test_summary();
