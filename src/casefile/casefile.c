@@ -1187,7 +1187,10 @@ static const char *quick_order_line(dj_casefile *cf, dj_case *c,
     dj_case_order *o = &c->orders[c->norders++];
     dj_order_blank(&o->order, DJ_ORDER_NONE, power, DJ_NO_UNIT, -1);
     o->line = cf->lineno + 1;
-    memcpy(o->text, text, n < QUICK_WINDOW ? QUICK_WINDOW : n);
+    if (n < QUICK_WINDOW) /* one fixed-size copy: two vector moves */
+        memcpy(o->text, text, QUICK_WINDOW);
+    else
+        memcpy(o->text, text, n);
     o->text[n] = '\0';
     return nl;
 }

@@ -1,23 +1,17 @@
 /*
- * cairo_calls.h — cairo (and fontconfig, for its release at exit) reached
- * through a table filled when the first picture is drawn (render room
- * only).
+ * cairo_calls.h — cairo, fontconfig (for its release at exit) and libpng
+ * reached through a table filled when the first picture is drawn (render
+ * room only).
  *
- * Why not link cairo like the other libraries: cairo brings eighteen
- * shared libraries with it (pixman, fontconfig, freetype, X11, xcb...),
- * and loading them cost every judgectl and judged process about 1.5 ms
- * before main(), picture or not (`judgectl --version`: 3.2 ms linked,
- * 1.7 ms now; an empty C program 0.7 ms): most of the start-up of
- * `judgectl check`, which draws nothing.  So the programs
- * are linked without cairo, and dj_cairo_load() opens it with dlopen() on
- * the first picture, once per process, never to close it.
- *
- * How: the headers are cairo's own, so every type and prototype is
- * checked by the compiler as usual; each function the room calls is one
- * line of DJ_CAIRO_CALLS, which makes the table's member of that
- * function's own type (__typeof__) and, below, one macro that sends the
- * room's calls through the table.  A function missing from the list is a
- * link error (no cairo on the link line), so the list cannot fall behind.
+ * Why not link them like other libraries: cairo brings eighteen shared
+ * libraries with it (pixman, fontconfig, freetype, X11, xcb...), and
+ * loading them cost every judgectl and judged process about 1.5 ms before
+ * main(), picture or not (`judgectl --version`: 3.2 ms linked, 1.7 ms
+ * without): most of the start-up of `judgectl check`, which draws
+ * nothing.  libpng (png_write.c) is drawn in with them: cairo uses it
+ * too, so opening it with cairo costs nothing, where linking it cost
+ * every process its loading.  util/dynlib.h describes the pattern; the
+ * X-list here names the library of each function too.
  */
 #ifndef DJ_RENDER_CAIRO_CALLS_H
 #define DJ_RENDER_CAIRO_CALLS_H
@@ -26,6 +20,7 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
+#include <png.h>
 #include <stddef.h>
 
 /* X(library, function): DJ_CAIRO_LIB_CAIRO or DJ_CAIRO_LIB_FONTCONFIG. */
@@ -72,9 +67,27 @@
     X(DJ_CAIRO_LIB_CAIRO, cairo_svg_surface_create_for_stream)                 \
     X(DJ_CAIRO_LIB_CAIRO, cairo_text_extents)                                  \
     X(DJ_CAIRO_LIB_CAIRO, cairo_translate)                                     \
-    X(DJ_CAIRO_LIB_FONTCONFIG, FcFini)
+    X(DJ_CAIRO_LIB_FONTCONFIG, FcFini)                                         \
+    X(DJ_CAIRO_LIB_PNG, png_create_info_struct)                                \
+    X(DJ_CAIRO_LIB_PNG, png_create_write_struct)                               \
+    X(DJ_CAIRO_LIB_PNG, png_destroy_write_struct)                              \
+    X(DJ_CAIRO_LIB_PNG, png_error)                                             \
+    X(DJ_CAIRO_LIB_PNG, png_get_io_ptr)                                        \
+    X(DJ_CAIRO_LIB_PNG, png_set_compression_level)                             \
+    X(DJ_CAIRO_LIB_PNG, png_set_filter)                                        \
+    X(DJ_CAIRO_LIB_PNG, png_set_IHDR)                                          \
+    X(DJ_CAIRO_LIB_PNG, png_set_longjmp_fn)                                    \
+    X(DJ_CAIRO_LIB_PNG, png_set_write_fn)                                      \
+    X(DJ_CAIRO_LIB_PNG, png_write_end)                                         \
+    X(DJ_CAIRO_LIB_PNG, png_write_info)                                        \
+    X(DJ_CAIRO_LIB_PNG, png_write_row)
 
-enum { DJ_CAIRO_LIB_CAIRO, DJ_CAIRO_LIB_FONTCONFIG, DJ_CAIRO_NLIBS };
+enum {
+    DJ_CAIRO_LIB_CAIRO,
+    DJ_CAIRO_LIB_FONTCONFIG,
+    DJ_CAIRO_LIB_PNG,
+    DJ_CAIRO_NLIBS
+};
 
 typedef struct dj_cairo_calls {
 #define DJ_CAIRO_MEMBER(lib, fn) __typeof__(fn) *fn;
@@ -133,6 +146,19 @@ int dj_cairo_load(char *err, size_t errlen);
 #define cairo_text_extents (dj_cairo.cairo_text_extents)
 #define cairo_translate (dj_cairo.cairo_translate)
 #define FcFini (dj_cairo.FcFini)
+#define png_create_info_struct (dj_cairo.png_create_info_struct)
+#define png_create_write_struct (dj_cairo.png_create_write_struct)
+#define png_destroy_write_struct (dj_cairo.png_destroy_write_struct)
+#define png_error (dj_cairo.png_error)
+#define png_get_io_ptr (dj_cairo.png_get_io_ptr)
+#define png_set_compression_level (dj_cairo.png_set_compression_level)
+#define png_set_filter (dj_cairo.png_set_filter)
+#define png_set_IHDR (dj_cairo.png_set_IHDR)
+#define png_set_longjmp_fn (dj_cairo.png_set_longjmp_fn)
+#define png_set_write_fn (dj_cairo.png_set_write_fn)
+#define png_write_end (dj_cairo.png_write_end)
+#define png_write_info (dj_cairo.png_write_info)
+#define png_write_row (dj_cairo.png_write_row)
 #endif
 
 #endif
