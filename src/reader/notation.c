@@ -617,23 +617,28 @@ static int parse_order(parser *p, dj_order *o)
  * to the same answer on every input.
  */
 
-/* A location word: letters, digits and '/'; its length. */
+/* The bytes of a location word (letters, digits and '/') and the letters
+ * of a unit, as tables: a chain of tests on a byte is a chain of
+ * branches, and the processor guesses those wrong where orders vary (an
+ * army in one, a fleet in the next). */
+static const bool LOCATION_BYTE[256] = {
+    ['a' ... 'z'] = true, ['A' ... 'Z'] = true, ['0' ... '9'] = true,
+    ['/'] = true};
+static const unsigned char UNIT_LETTER[256] = {
+    ['A'] = DJ_ARMY, ['a'] = DJ_ARMY, ['F'] = DJ_FLEET, ['f'] = DJ_FLEET};
+
+/* A location word at s: its length. */
 static size_t quick_word(const char *s)
 {
     size_t n = 0;
-    while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
-           (s[n] >= '0' && s[n] <= '9') || s[n] == '/')
+    while (LOCATION_BYTE[(unsigned char)s[n]])
         n++;
     return n;
 }
 
 static dj_unit_type quick_unit(char c)
 {
-    if (c == 'A' || c == 'a')
-        return DJ_ARMY;
-    if (c == 'F' || c == 'f')
-        return DJ_FLEET;
-    return DJ_NO_UNIT;
+    return (dj_unit_type)UNIT_LETTER[(unsigned char)c];
 }
 
 /* The location word of n bytes at s; -1 if not a place. */
