@@ -199,11 +199,15 @@ static void check_file(check_run *r, const char *path)
         r->errors++;
         return;
     }
+    /* One clock reading between the reading and the adjudicating of a
+     * case, and between a case and the next: each ends where the next
+     * begins. */
+    t0 = now_s();
     for (;;) {
-        t0 = now_s();
         dj_case_status st = dj_casefile_next(cf, r->c, err, sizeof err);
         double t1 = now_s();
         r->read_s += t1 - t0;
+        t0 = t1;
         if (st == DJ_CASE_EOF)
             break;
         if (st == DJ_CASE_ERROR) {
@@ -215,12 +219,14 @@ static void check_file(check_run *r, const char *path)
             check_all(r, dj_casefile_map(cf));
         else
             check_one(r, dj_casefile_map(cf));
-        r->adjudicate_s += now_s() - t1;
+        t0 = now_s();
+        r->adjudicate_s += t0 - t1;
         if (r->render) {
             int e = r->opt.engine == ALL_ENGINES ? DJ_ENGINE_DPJUDGE
                                                  : r->opt.engine;
             check_render_case(r->render, r->mapdir, dj_casefile_map(cf), r->c,
                               dj_checker_result(r->ck[e]));
+            t0 = now_s(); /* drawing is neither reading nor adjudicating */
         }
     }
     t0 = now_s();
