@@ -109,9 +109,19 @@ struct dj_casefile {
     size_t chunk;               /* bytes read at a time (tests: fewer) */
     char *path;
     char *mapdir;
-    dj_map *map;
+    dj_map *map;                /* the current variant's, in loaded[] */
     char variant[DJ_NAME_MAX];  /* lower case, as loaded */
     dj_rules map_rules;         /* defaults with the map's RULE lines */
+    /* Every map loaded, kept until the file is closed: a case's map stays
+     * valid while later cases are read (judgectl check reads ahead on a
+     * second thread), and a variant named again is not loaded again.  At
+     * most one per map file of the directory. */
+    struct loaded_map {
+        char variant[DJ_NAME_MAX];
+        dj_map *map;
+        dj_rules rules;
+    } *loaded;
+    int nloaded, loaded_cap;
     /* Each power's "Name: " as a line starts with it, its length, and its
      * first 16 bytes as two words with the masks of the bytes it has: the
      * quick reader tests a line's power with two masked compares whatever
@@ -426,7 +436,35 @@ static bool variant_name_ok(const char *name)
     return true;
 }
 
-/* Load <mapdir>/<variant>.map unless it is the map already loaded. */
+/* Make a loaded map the current one: its rules, and its powers' "Name: "
+ * for the quick reader. */
+static void use_map(dj_casefile *cf, const struct loaded_map *l)
+{
+    const dj_map *map = l->map;
+    cf->map = l->map;
+    cf->map_rules = l->rules;
+    memset(cf->power_by_first, -1, sizeof cf->power_by_first);
+    for (int p = map->npowers - 1; p >= 0; p--) { /* chains in power order */
+        char *tag = cf->power_tag[p];
+        snprintf(tag, sizeof cf->power_tag[p], "%s: ", map->powers[p].name);
+        size_t tag_len = strlen(tag);
+        cf->power_tag_len[p] = tag_len;
+        unsigned char head[sizeof cf->power_head[p]] = {0};
+        unsigned char mask[sizeof cf->power_mask[p]] = {0};
+        size_t k = tag_len < sizeof head ? tag_len : sizeof head;
+        memcpy(head, tag, k);
+        memset(mask, 0xff, k);
+        memcpy(cf->power_head[p], head, sizeof head);
+        memcpy(cf->power_mask[p], mask, sizeof mask);
+        signed char *by = &cf->power_by_first[(unsigned char)map->powers[p].name[0]];
+        cf->next_same_first[p] = *by;
+        *by = (signed char)p;
+    }
+    snprintf(cf->variant, sizeof cf->variant, "%s", l->variant);
+}
+
+/* Make <mapdir>/<variant>.map the current map, loading it unless it has
+ * been loaded already. */
 static bool load_variant(dj_casefile *cf, const char *variant, char *err,
                          size_t errlen)
 {
@@ -442,6 +480,11 @@ static bool load_variant(dj_casefile *cf, const char *variant, char *err,
     lower[i] = '\0';
     if (cf->map && strcmp(lower, cf->variant) == 0)
         return true;
+    for (int k = 0; k < cf->nloaded; k++)
+        if (strcmp(cf->loaded[k].variant, lower) == 0) {
+            use_map(cf, &cf->loaded[k]);
+            return true;
+        }
 
     char path[PATH_MAX_LEN];
     int n = snprintf(path, sizeof path, "%s/%s.map", cf->mapdir, lower);
@@ -463,27 +506,24 @@ static bool load_variant(dj_casefile *cf, const char *variant, char *err,
         dj_map_free(map);
         return false;
     }
-    dj_map_free(cf->map);
-    cf->map = map;
-    cf->map_rules = map_rules;
-    memset(cf->power_by_first, -1, sizeof cf->power_by_first);
-    for (int p = map->npowers - 1; p >= 0; p--) { /* chains in power order */
-        char *tag = cf->power_tag[p];
-        snprintf(tag, sizeof cf->power_tag[p], "%s: ", map->powers[p].name);
-        size_t tag_len = strlen(tag);
-        cf->power_tag_len[p] = tag_len;
-        unsigned char head[sizeof cf->power_head[p]] = {0};
-        unsigned char mask[sizeof cf->power_mask[p]] = {0};
-        size_t k = tag_len < sizeof head ? tag_len : sizeof head;
-        memcpy(head, tag, k);
-        memset(mask, 0xff, k);
-        memcpy(cf->power_head[p], head, sizeof head);
-        memcpy(cf->power_mask[p], mask, sizeof mask);
-        signed char *by = &cf->power_by_first[(unsigned char)map->powers[p].name[0]];
-        cf->next_same_first[p] = *by;
-        *by = (signed char)p;
+    if (cf->nloaded == cf->loaded_cap) {
+        int cap = cf->loaded_cap ? 2 * cf->loaded_cap : 4;
+        struct loaded_map *grown =
+            realloc(cf->loaded, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            errorf(cf, cf->lineno, err, errlen,
+                   "cannot load variant '%s': out of memory", variant);
+            dj_map_free(map);
+            return false;
+        }
+        cf->loaded = grown;
+        cf->loaded_cap = cap;
     }
-    snprintf(cf->variant, sizeof cf->variant, "%s", lower);
+    struct loaded_map *l = &cf->loaded[cf->nloaded++];
+    snprintf(l->variant, sizeof l->variant, "%s", lower);
+    l->map = map;
+    l->rules = map_rules;
+    use_map(cf, l);
     return true;
 }
 
@@ -518,7 +558,9 @@ void dj_casefile_close(dj_casefile *cf)
     if (cf->fp)
         fclose(cf->fp);
     free(cf->rbuf);
-    dj_map_free(cf->map);
+    for (int k = 0; k < cf->nloaded; k++)
+        dj_map_free(cf->loaded[k].map);
+    free(cf->loaded);
     free(cf->path);
     free(cf->mapdir);
     free(cf);

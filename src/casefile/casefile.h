@@ -82,7 +82,10 @@ void dj_casefile_close(dj_casefile *cf);
 dj_case_status dj_casefile_next(dj_casefile *cf, dj_case *c, char *err,
                                 size_t errlen);
 
-/* The map of the cases read so far (NULL before the first case). */
+/* The map of the case read last (NULL before the first case).  Every map
+ * a reader loads stays valid until dj_casefile_close(): cases read with
+ * one map can still be adjudicated after a VARIANT_ALL line has brought
+ * another. */
 const dj_map *dj_casefile_map(const dj_casefile *cf);
 
 /*

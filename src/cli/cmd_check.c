@@ -13,9 +13,12 @@
  * score is printed above it for information: it is known to get some cases
  * wrong (doc/engine.md).
  *
- * --timing splits the process's time into reading (case files and maps)
- * and adjudicating (the engines and the comparison), measured with the
- * monotonic clock.
+ * The cases are read on a second thread while this one adjudicates,
+ * where the machine has a second processor (check_ahead.h; --serial
+ * reads them on this one).  --timing splits the time into reading (case
+ * files and maps) and adjudicating (the engines and the comparison),
+ * measured with the monotonic clock, and when the reading was on its own
+ * thread, how long the adjudicating waited for it.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -27,6 +30,7 @@
 
 #include "casefile/casefile.h"
 #include "casefile/check.h"
+#include "cli/check_ahead.h"
 #include "cli/check_render.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
@@ -38,6 +42,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 typedef struct check_options {
     bool verbose;
     bool timing;
+    bool serial;       /* --serial: read the cases on the one thread */
     int engine;        /* a dj_engine, or ALL_ENGINES */
     const char *maps;  /* --maps DIR, or NULL */
     const char *render; /* --render DIR, or NULL */
@@ -48,12 +53,13 @@ typedef struct check_options {
 typedef struct check_run {
     check_options opt;
     const char *mapdir;
-    dj_case *c;
     dj_checker *ck[DJ_ENGINE_COUNT];
     int passed[DJ_ENGINE_COUNT], failed[DJ_ENGINE_COUNT];
     int disagree[DJ_ENGINE_COUNT][DJ_ENGINE_COUNT];
     int errors;
     double read_s, adjudicate_s;
+    double wait_s;     /* of read_s, what the adjudicating waited for */
+    bool threaded;     /* some file was read on a second thread */
     check_render *render; /* --render: the pictures */
 } check_run;
 
@@ -95,6 +101,8 @@ static int parse_check_args(int argc, char **argv, check_options *opt)
             opt->verbose = true;
         else if (strcmp(a, "--timing") == 0)
             opt->timing = true;
+        else if (strcmp(a, "--serial") == 0)
+            opt->serial = true;
         else if (strncmp(a, "--maps=", 7) == 0)
             opt->maps = a + 7;
         else if (strncmp(a, "--engine=", 9) == 0) {
@@ -129,10 +137,10 @@ static double now_s(void)
 }
 
 /* One engine, its verdict printed as ever. */
-static void check_one(check_run *r, const dj_map *map)
+static void check_one(check_run *r, const dj_map *map, const dj_case *c)
 {
     int e = r->opt.engine;
-    if (dj_check_case_with(r->ck[e], (dj_engine)e, map, r->c, r->opt.verbose,
+    if (dj_check_case_with(r->ck[e], (dj_engine)e, map, c, r->opt.verbose,
                            stdout) == DJ_CHECK_PASS)
         r->passed[e]++;
     else
@@ -144,14 +152,14 @@ static void check_one(check_run *r, const dj_map *map)
  * agree; each engine's verdict and differences are printed only when it
  * failed (or with --verbose), then every disagreement between two engines.
  */
-static void check_all(check_run *r, const dj_map *map)
+static void check_all(check_run *r, const dj_map *map, const dj_case *c)
 {
     dj_check_verdict v[DJ_ENGINE_COUNT];
     char *text[DJ_ENGINE_COUNT] = {NULL};
     size_t len[DJ_ENGINE_COUNT] = {0};
     for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
         FILE *mem = open_memstream(&text[e], &len[e]);
-        v[e] = dj_check_case_with(r->ck[e], (dj_engine)e, map, r->c,
+        v[e] = dj_check_case_with(r->ck[e], (dj_engine)e, map, c,
                                   r->opt.verbose, mem ? mem : stdout);
         if (mem)
             fclose(mem);
@@ -167,7 +175,7 @@ static void check_all(check_run *r, const dj_map *map)
                        sizeof why) == 0;
     bool pass = v[DJ_ENGINE_DPJUDGE] == DJ_CHECK_PASS &&
                 v[DJ_ENGINE_KRUIJSWIJK] == DJ_CHECK_PASS && trusted_agree;
-    printf("%s %s\n", pass ? "PASS" : "FAIL", r->c->name);
+    printf("%s %s\n", pass ? "PASS" : "FAIL", c->name);
     for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
         if ((v[e] != DJ_CHECK_PASS || r->opt.verbose) && text[e]) {
             /* The engine's own lines, after its name. */
@@ -188,26 +196,36 @@ static void check_all(check_run *r, const dj_map *map)
         }
 }
 
+/*
+ * One case file.  The cases are read by check_ahead, on a second thread
+ * where there is one, while this one adjudicates; the time reading is
+ * the reader's (alongside adjudicating, when threaded), and of it, the
+ * time this thread waited for a case.
+ */
 static void check_file(check_run *r, const char *path)
 {
     char err[DJ_CASE_ERR_MAX];
     double t0 = now_s();
     dj_casefile *cf = dj_casefile_open(path, r->mapdir, err, sizeof err);
-    r->read_s += now_s() - t0;
+    check_ahead *a = cf ? check_ahead_open(cf, r->opt.serial) : NULL;
+    double opened = now_s() - t0;
+    r->read_s += opened;
+    r->wait_s += opened;
     if (!cf) {
         printf("%s\n", err);
         r->errors++;
         return;
     }
-    /* One clock reading between the reading and the adjudicating of a
-     * case, and between a case and the next: each ends where the next
-     * begins. */
-    t0 = now_s();
+    if (!a) {
+        printf("%s: out of memory\n", path);
+        r->errors++;
+        return;
+    }
+    r->threaded = r->threaded || check_ahead_threaded(a);
     for (;;) {
-        dj_case_status st = dj_casefile_next(cf, r->c, err, sizeof err);
-        double t1 = now_s();
-        r->read_s += t1 - t0;
-        t0 = t1;
+        const dj_case *c = NULL;
+        const dj_map *map = NULL;
+        dj_case_status st = check_ahead_next(a, &c, &map, err, sizeof err);
         if (st == DJ_CASE_EOF)
             break;
         if (st == DJ_CASE_ERROR) {
@@ -215,23 +233,25 @@ static void check_file(check_run *r, const char *path)
             r->errors++;
             continue;
         }
+        double t1 = now_s();
         if (r->opt.engine == ALL_ENGINES)
-            check_all(r, dj_casefile_map(cf));
+            check_all(r, map, c);
         else
-            check_one(r, dj_casefile_map(cf));
-        t0 = now_s();
-        r->adjudicate_s += t0 - t1;
+            check_one(r, map, c);
+        r->adjudicate_s += now_s() - t1;
         if (r->render) {
             int e = r->opt.engine == ALL_ENGINES ? DJ_ENGINE_DPJUDGE
                                                  : r->opt.engine;
-            check_render_case(r->render, r->mapdir, dj_casefile_map(cf), r->c,
+            check_render_case(r->render, r->mapdir, map, c,
                               dj_checker_result(r->ck[e]));
-            t0 = now_s(); /* drawing is neither reading nor adjudicating */
         }
     }
+    double read = check_ahead_read_seconds(a), waited = check_ahead_wait_seconds(a);
     t0 = now_s();
-    dj_casefile_close(cf);
-    r->read_s += now_s() - t0;
+    check_ahead_close(a);
+    double closed = now_s() - t0;
+    r->read_s += read + closed;
+    r->wait_s += waited + closed;
 }
 
 /* The closing lines; returns the exit status. */
@@ -261,7 +281,11 @@ static int report(const check_run *r)
     }
     if (r->errors)
         printf("%d error%s\n", r->errors, r->errors == 1 ? "" : "s");
-    if (r->opt.timing)
+    if (r->opt.timing && r->threaded)
+        printf("timing: reading %.1f ms (case files and maps), adjudicating "
+               "%.1f ms, waiting %.1f ms for the reading thread\n",
+               r->read_s * 1e3, r->adjudicate_s * 1e3, r->wait_s * 1e3);
+    else if (r->opt.timing)
         printf("timing: reading %.1f ms (case files and maps), adjudicating "
                "%.1f ms\n", r->read_s * 1e3, r->adjudicate_s * 1e3);
     printf("%d passed, %d failed\n", passed, failed + r->errors);
@@ -278,8 +302,7 @@ int cmd_check(int argc, char **argv)
     if (parse_check_args(argc, argv, &r->opt) < 0)
         return EXIT_USAGE;
     r->mapdir = cli_maps_directory(r->opt.maps, NULL);
-    r->c = malloc(sizeof *r->c);
-    bool ok = r->c != NULL;
+    bool ok = true;
     for (int e = 0; e < DJ_ENGINE_COUNT; e++)
         ok = (r->ck[e] = dj_checker_new()) != NULL && ok;
     int rc = EXIT_USAGE;
@@ -297,7 +320,6 @@ int cmd_check(int argc, char **argv)
         rc = report(r);
         check_render_free(r->render);
     }
-    free(r->c);
     for (int e = 0; e < DJ_ENGINE_COUNT; e++)
         dj_checker_free(r->ck[e]);
     return rc;

@@ -13,7 +13,8 @@ int cmd_rules(int argc, char **argv);
 
 /* judgectl check: adjudicator test cases, through one engine or all. */
 #define SYN_CHECK                                                           \
-    "[--verbose] [--timing] [--engine dpjudge|kruijswijk|haplomacy|all]"    \
+    "[--verbose] [--timing] [--serial]"                                     \
+    " [--engine dpjudge|kruijswijk|haplomacy|all]"                          \
     " [--maps DIR] [--render DIR] FILE..."
 int cmd_check(int argc, char **argv);
 
