@@ -3,15 +3,12 @@
  * and fills the table the render room calls them through (cairo_calls.h,
  * util/dynlib.h).
  *
- * Opened once per process under pthread_once, never closed: cairo and
- * fontconfig keep caches for the life of the process and are released
- * at exit (picture.c), so they must never be unmapped before that.
+ * Opened once per process, never closed: cairo and fontconfig keep
+ * caches for the life of the process and are released at exit
+ * (picture.c), so they must never be unmapped before that.
  */
 #define DJ_CAIRO_LOADER
 #include "render/cairo_calls.h"
-
-#include <pthread.h>
-#include <stdio.h>
 
 #include "util/dynlib.h"
 
@@ -29,26 +26,10 @@ static const dj_dynlib_fn FUNCTIONS[] = {
 #undef DJ_CAIRO_FUNCTION
 };
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-/* Why the table is empty; "" once it is full. */
-static char load_error[256] = "pictures: cairo was not loaded";
-
-static void load(void)
-{
-    dj_cairo_calls t = {0};
-    if (dj_dynlib_fill(LIBRARY_NAMES, DJ_CAIRO_NLIBS, "pictures", FUNCTIONS,
-                       sizeof FUNCTIONS / sizeof FUNCTIONS[0], &t, load_error,
-                       sizeof load_error) != 0)
-        return;
-    dj_cairo = t;
-    load_error[0] = '\0';
-}
+static dj_dynlib cairo_lib =
+    DJ_DYNLIB_INIT(LIBRARY_NAMES, "pictures", FUNCTIONS, dj_cairo);
 
 int dj_cairo_load(char *err, size_t errlen)
 {
-    pthread_once(&load_once, load);
-    if (load_error[0] == '\0')
-        return 0;
-    snprintf(err, errlen, "%s", load_error);
-    return -1;
+    return dj_dynlib_load(&cairo_lib, err, errlen);
 }

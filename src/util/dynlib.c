@@ -1,12 +1,13 @@
 /*
- * dynlib.c — opening a shared library at its first use and filling a
- * table of its functions (see dynlib.h for why and how).
+ * dynlib.c — opening a room's shared libraries at their first use and
+ * filling its table of their functions (see dynlib.h for why and how).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "util/dynlib.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef RTLD_NODELETE
@@ -14,41 +15,71 @@
                                  _POSIX_C_SOURCE */
 #endif
 
-/* The most libraries one room opens. */
+/* The most libraries one table draws on. */
 #define LIBS_MAX 4
 
-int dj_dynlib_fill(const char *const *sonames, int nlibs, const char *what,
-                   const dj_dynlib_fn *fns, size_t n, void *table, char *err,
-                   size_t errlen)
+/* Open the libraries and find every function, into `copy` (the table's
+ * size): 0, or -1 with the reason in lib->error. */
+static int fill(dj_dynlib *lib, unsigned char *copy)
 {
-    void *lib[LIBS_MAX];
-    if (nlibs < 1 || nlibs > LIBS_MAX) {
-        snprintf(err, errlen, "%s: %d libraries to open", what, nlibs);
+    void *handle[LIBS_MAX];
+    if (lib->nlibs < 1 || lib->nlibs > LIBS_MAX) {
+        snprintf(lib->error, sizeof lib->error, "%s: %d libraries to open",
+                 lib->what, lib->nlibs);
         return -1;
     }
-    for (int i = 0; i < nlibs; i++) {
-        lib[i] = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-        if (!lib[i]) {
+    for (int i = 0; i < lib->nlibs; i++) {
+        handle[i] =
+            dlopen(lib->sonames[i], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+        if (!handle[i]) {
             const char *why = dlerror();
-            snprintf(err, errlen, "cannot load %s (for %s): %s", sonames[i],
-                     what, why ? why : "no reason given");
+            snprintf(lib->error, sizeof lib->error,
+                     "cannot load %s (for %s): %s", lib->sonames[i],
+                     lib->what, why ? why : "no reason given");
             return -1;
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        void *f = fns[i].lib >= 0 && fns[i].lib < nlibs
-                      ? dlsym(lib[fns[i].lib], fns[i].name)
-                      : NULL;
+    for (size_t i = 0; i < lib->nfns; i++) {
+        const dj_dynlib_fn *fn = &lib->fns[i];
+        bool known = fn->lib >= 0 && fn->lib < lib->nlibs &&
+                     fn->offset + sizeof(void *) <= lib->table_size;
+        void *f = known ? dlsym(handle[fn->lib], fn->name) : NULL;
         if (!f) {
-            snprintf(err, errlen, "%s (for %s) has no %s (too old?)",
-                     fns[i].lib >= 0 && fns[i].lib < nlibs ? sonames[fns[i].lib]
-                                                         : "?",
-                     what, fns[i].name);
+            snprintf(lib->error, sizeof lib->error,
+                     "%s (for %s) has no %s (too old?)",
+                     known ? lib->sonames[fn->lib] : "?", lib->what,
+                     fn->name);
             return -1;
         }
         /* dlsym's void * as a function pointer: POSIX requires that to
          * work, and the two have one representation. */
-        memcpy((unsigned char *)table + fns[i].offset, &f, sizeof f);
+        memcpy(copy + fn->offset, &f, sizeof f);
     }
     return 0;
+}
+
+int dj_dynlib_load(dj_dynlib *lib, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&lib->lock);
+    if (!lib->tried) {
+        /* Filled in a copy, kept only whole: a table is empty or full. */
+        unsigned char *copy = calloc(1, lib->table_size);
+        if (!copy) { /* not tried: the next call may have the memory */
+            pthread_mutex_unlock(&lib->lock);
+            snprintf(err, errlen, "cannot load the libraries for %s: out "
+                     "of memory", lib->what);
+            return -1;
+        }
+        lib->tried = true;
+        if (fill(lib, copy) == 0) {
+            memcpy(lib->table, copy, lib->table_size);
+            lib->error[0] = '\0';
+        }
+        free(copy);
+    }
+    int rc = lib->error[0] ? -1 : 0;
+    if (rc < 0)
+        snprintf(err, errlen, "%s", lib->error);
+    pthread_mutex_unlock(&lib->lock);
+    return rc;
 }
