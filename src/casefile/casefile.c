@@ -110,7 +110,6 @@ struct dj_casefile {
     char *path;
     char *mapdir;
     dj_map *map;                /* the current variant's, in loaded[] */
-    char variant[DJ_NAME_MAX];  /* lower case, as loaded */
     dj_rules map_rules;         /* defaults with the map's RULE lines */
     /* Every map loaded, kept until the file is closed: a case's map stays
      * valid while later cases are read (judgectl check reads ahead on a
@@ -460,7 +459,6 @@ static void use_map(dj_casefile *cf, const struct loaded_map *l)
         cf->next_same_first[p] = *by;
         *by = (signed char)p;
     }
-    snprintf(cf->variant, sizeof cf->variant, "%s", l->variant);
 }
 
 /* Make <mapdir>/<variant>.map the current map, loading it unless it has
@@ -478,11 +476,10 @@ static bool load_variant(dj_casefile *cf, const char *variant, char *err,
     for (; variant[i]; i++)
         lower[i] = (char)tolower((unsigned char)variant[i]);
     lower[i] = '\0';
-    if (cf->map && strcmp(lower, cf->variant) == 0)
-        return true;
     for (int k = 0; k < cf->nloaded; k++)
         if (strcmp(cf->loaded[k].variant, lower) == 0) {
-            use_map(cf, &cf->loaded[k]);
+            if (cf->loaded[k].map != cf->map)
+                use_map(cf, &cf->loaded[k]);
             return true;
         }
 

@@ -57,7 +57,6 @@ struct check_ahead {
     bool at_end;             /* the caller has been given the end */
     double read_s;           /* time in dj_casefile_next (lock) */
     double wait_s;           /* the caller's time in take() */
-    unsigned long spun;      /* cases the caller spun for, not slept */
     slot slots[AHEAD_SLOTS];
 };
 
@@ -158,16 +157,15 @@ static void spin_pause(void)
 }
 
 /* Spin until the reader has counted in more than `released` slots, for
- * SPIN_ROUNDS at most: true if it has. */
-static bool spin_for_case(check_ahead *a, unsigned long released)
+ * SPIN_ROUNDS at most. */
+static void spin_for_case(check_ahead *a, unsigned long released)
 {
     for (int i = 0; i < SPIN_ROUNDS; i++) {
         if (atomic_load_explicit(&a->produced, memory_order_acquire) !=
             released)
-            return true;
+            return;
         spin_pause();
     }
-    return false;
 }
 
 /* The slot to hand out next, NULL at the end; threaded: waits for it,
@@ -196,11 +194,9 @@ static slot *take(check_ahead *a)
     }
     unsigned long released = a->released;
     bool ready = a->produced != released;
-    if (!ready && a->reader_waits) /* it must not sleep while we wait */
-        pthread_cond_signal(&a->emptied);
     pthread_mutex_unlock(&a->lock);
-    if (!ready && spin_for_case(a, released))
-        a->spun++;
+    if (!ready)
+        spin_for_case(a, released);
     pthread_mutex_lock(&a->lock);
     while (a->produced == a->released) {
         a->caller_waits = true;
