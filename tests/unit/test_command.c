@@ -93,7 +93,7 @@ static void test_parse_commands(void)
     CHECK(kind_of("eject") == CMD_BAD);
     CHECK(kind_of("terminate  nobody plays ") == CMD_TERMINATE);
     CHECK_STR(C.arg, "nobody plays");
-    CHECK(kind_of("set deadline 2027-01-09 20:00") == CMD_SETTING);
+    CHECK(kind_of("set deadline 2027-01-09 20:00") == CMD_DEADLINE);
     CHECK_STR(C.arg, "deadline=2027-01-09 20:00");
     CHECK(kind_of("SET PRESS grey") == CMD_SETTING);
     CHECK_STR(C.arg, "PRESS=grey");
@@ -380,7 +380,7 @@ static void test_anyone(void)
                                            "history demo\nsummary demo\n"
                                            "bogus line\n") == 0);
     CHECK(has("> help"));
-    CHECK(has("SIGNON Fgame password"));
+    CHECK(has("SIGNON Xgame password"));
     CHECK(has("demo             active"));
     CHECK(has("Game demo on map standard: active"));
     CHECK(has("France     (a player)"));
@@ -406,8 +406,8 @@ static void test_greeting_and_help_once(void)
     CHECK(has("> Hi judge,\n    (passed over"));
     CHECK(lacks("ERROR"));
     CHECK(has("(the help is above)"));
-    const char *first = strstr(R.body.data, "SIGNON Fgame password");
-    CHECK(first && !strstr(first + 1, "SIGNON Fgame password"));
+    const char *first = strstr(R.body.data, "SIGNON Xgame password");
+    CHECK(first && !strstr(first + 1, "SIGNON Xgame password"));
     CHECK(has("Summary: 2 of 2 commands and orders done."));
 }
 
