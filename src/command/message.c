@@ -249,6 +249,19 @@ static bool passed_over(session *s, const cmd *c)
     return true;
 }
 
+/*
+ * A subject is a command only when it reads as one completely, and a game
+ * it names (but a new one, CREATE's) exists: "map please" is prose.
+ */
+static bool subject_stands(session *s, const cmd *c)
+{
+    if (c->kind == CMD_CREATE || !c->game[0])
+        return true;
+    char name[CMD_GAME_MAX], phase[16];
+    return dj_game_phase(s->j, c->game, name, sizeof name, phase,
+                         sizeof phase) == 0;
+}
+
 static void run_message(session *s, cmd *c, dj_buf *press)
 {
     cmd_reader r;
@@ -256,6 +269,10 @@ static void run_message(session *s, cmd *c, dj_buf *press)
     dj_buf_printf(out(s), "Commands from %s:\n\n", s->msg->from);
     bool from_subject = r.subject_pending;
     while (!s->fatal && cmd_next(&r, c, press)) {
+        if (c->line == 0 && !subject_stands(s, c)) {
+            from_subject = false;
+            continue;
+        }
         if (!from_subject && c->kind != CMD_TEXT)
             s->body_started = true;
         from_subject = false;
