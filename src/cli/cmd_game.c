@@ -35,7 +35,7 @@
 #include "cli/mapdir.h"
 #include "cli/test_hooks.h"
 #include "command/command.h"
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "game/config.h"
 #include "game/game.h"
 #include "render/render.h"

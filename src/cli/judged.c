@@ -43,7 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "game/config.h"
 #include "game/game.h"
 #include "mail/fetch.h"

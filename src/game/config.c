@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "game/setting_value.h"
 
 void dj_config_defaults(dj_config *c)
