@@ -1,9 +1,9 @@
 /*
  * config_calls.c — opens libconfig when judge.conf is first read and fills
- * the table config.c calls it through (config_calls.h, util/dynlib.h).
+ * the table judge_conf.c calls it through (config_calls.h, util/dynlib.h).
  */
 #define DJ_LIBCONFIG_LOADER
-#include "game/config_calls.h"
+#include "conf/config_calls.h"
 
 #include "util/dynlib.h"
 

@@ -1,5 +1,5 @@
 /*
- * config_calls.h — private to game/config.c: libconfig reached through a
+ * config_calls.h — private to conf/judge_conf.c: libconfig reached through a
  * table filled when judge.conf is first read (util/dynlib.h says why and
  * how: a program linked with libconfig loads and relocates it before
  * main(), which `judgectl check` never needs).
@@ -13,7 +13,7 @@
 /* The run-time name of the library whose ABI <libconfig.h> describes. */
 #define DJ_LIBCONFIG_SONAME "libconfig.so.9"
 
-/* Every libconfig function config.c calls, one X(name) each (the
+/* Every libconfig function judge_conf.c calls, one X(name) each (the
  * accessors <libconfig.h> defines as macros read the structs directly). */
 #define DJ_LIBCONFIG_CALLS(X)                                                  \
     X(config_destroy)                                                          \
