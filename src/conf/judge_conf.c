@@ -8,13 +8,13 @@
 
 #include "conf/judge_conf.h"
 
+#include <libconfig.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "conf/config_calls.h"
 #include "game/calendar.h"
 #include "game/setting_value.h"
 
@@ -373,8 +373,6 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
 int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
 {
     dj_config_defaults(c);
-    if (dj_libconfig_load(err, errlen) < 0)
-        return -1;
     dj_config tmp = *c;
     /* Read it ourselves first: bounded, and a NUL byte (which makes
      * libconfig's lexer lose memory, and is never in a real file) is
