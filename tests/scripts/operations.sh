@@ -13,21 +13,13 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=$(cd "${1:-$DJ_BUILDDIR}" && pwd)
-S=$(cd "${2:-$DJ_SRCDIR}" && pwd)
-. "$S/tests/games/play.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 cd "$T" || exit 2
 export DIPJUDGE_MAPDIR=$S/maps
 unset DIPJUDGE_CONF DIPJUDGE_DB
-JD=$B/judged
-J=$B/judgectl
+JD=$JUDGED
+J=$JUDGECTL
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 # expect_rc WANT WHAT COMMAND...: the exit status; output in $T/out, $T/err
 expect_rc()
 {
@@ -37,20 +29,20 @@ expect_rc()
     local rc=$?
     ((rc == want)) && ok || bad "$what: exit $rc, wanted $want: $(head -c 300 "$T/err")"
 }
-# has FILE TEXT WHAT: FILE contains TEXT
-has() { grep -qF -- "$2" "$1" && ok || bad "$3: no '$2' in: $(head -c 300 "$1")"; }
+# in FILE TEXT WHAT: FILE contains TEXT
+in_file() { grep -qF -- "$2" "$1" && ok || bad "$3: no '$2' in: $(head -c 300 "$1")"; }
 
 # ---- command lines: judgectl ---------------------------------------------------
 expect_rc 0 "judgectl --version" "$J" --version
-has "$T/out" "judgectl (dipjudge)" "judgectl --version"
+in_file "$T/out" "judgectl (dipjudge)" "judgectl --version"
 expect_rc 0 "judgectl -h" "$J" -h
-has "$T/out" "global options" "judgectl -h"
+in_file "$T/out" "global options" "judgectl -h"
 expect_rc 0 "judgectl list --help" "$J" list --help
-has "$T/out" "usage: judgectl list" "judgectl list --help"
+in_file "$T/out" "usage: judgectl list" "judgectl list --help"
 expect_rc 0 "judgectl show -h" "$J" show -h
-has "$T/out" "usage: judgectl show GAME" "judgectl show -h"
+in_file "$T/out" "usage: judgectl show GAME" "judgectl show -h"
 expect_rc 0 "judgectl check --version" "$J" check --version
-has "$T/out" "judgectl (dipjudge)" "judgectl check --version"
+in_file "$T/out" "judgectl (dipjudge)" "judgectl check --version"
 
 "$J" --db "$T/a.db" create before --master gm@example.org >/dev/null 2>&1
 "$J" create after --master gm@example.org --db "$T/b.db" >/dev/null 2>&1
@@ -58,44 +50,44 @@ has "$T/out" "judgectl (dipjudge)" "judgectl check --version"
 [[ -f $T/a.db && -f $T/b.db && -f $T/c.db && ! -f $T/dipjudge.db ]] && ok ||
     bad "--db before the command, after it, and --db=FILE: $(ls "$T")"
 expect_rc 0 "list --db after" "$J" list --db "$T/b.db"
-has "$T/out" "after" "--db after the command"
+in_file "$T/out" "after" "--db after the command"
 expect_rc 0 "show --db before" "$J" --db "$T/a.db" show before
-has "$T/out" "before" "--db before the command"
+in_file "$T/out" "before" "--db before the command"
 
 printf 'judge_name = "from-conf"\n' >"$T/named.conf"
 expect_rc 0 "-c after the command" "$J" show before --db "$T/a.db" -c "$T/named.conf"
 expect_rc 1 "--config missing, before" "$J" --config "$T/nothere.conf" list
-has "$T/err" "nothere.conf" "a missing --config names the file"
+in_file "$T/err" "nothere.conf" "a missing --config names the file"
 expect_rc 1 "-c missing, after" "$J" list -c "$T/nothere.conf"
-has "$T/err" "nothere.conf" "a missing -c names the file"
+in_file "$T/err" "nothere.conf" "a missing -c names the file"
 
 expect_rc 2 "unknown option" "$J" list --frobnicate
-has "$T/err" "unknown option '--frobnicate'" "unknown option named"
+in_file "$T/err" "unknown option '--frobnicate'" "unknown option named"
 expect_rc 2 "unknown global option" "$J" --frobnicate list
-has "$T/err" "--frobnicate" "unknown global option named"
+in_file "$T/err" "--frobnicate" "unknown global option named"
 expect_rc 2 "value missing" "$J" list --db
-has "$T/err" "a value is needed after" "value missing"
+in_file "$T/err" "a value is needed after" "value missing"
 expect_rc 2 "unknown command" "$J" fly
-has "$T/err" "unknown command 'fly'" "unknown command named"
+in_file "$T/err" "unknown command 'fly'" "unknown command named"
 expect_rc 0 "--maps after maps" "$J" maps --maps "$S/maps"
-has "$T/out" "standard" "maps --maps DIR"
+in_file "$T/out" "standard" "maps --maps DIR"
 expect_rc 0 "check with options after the files" "$J" check \
     "$S/tests/datc/6A.txt" --engine kruijswijk -v
-has "$T/out" "passed, 0 failed" "check FILE --engine NAME -v"
+in_file "$T/out" "passed, 0 failed" "check FILE --engine NAME -v"
 
 # ---- command lines: judged -------------------------------------------------------
 expect_rc 0 "judged --version" "$JD" --version
-has "$T/out" "judged (dipjudge)" "judged --version"
+in_file "$T/out" "judged (dipjudge)" "judged --version"
 expect_rc 0 "judged -h" "$JD" -h
-has "$T/out" "deliver" "judged -h lists the modes"
+in_file "$T/out" "deliver" "judged -h lists the modes"
 expect_rc 0 "judged config --help" "$JD" config --help
 expect_rc 64 "judged with no mode" "$JD"
 expect_rc 64 "judged unknown mode" "$JD" fly
-has "$T/err" "unknown mode 'fly'" "judged names the unknown mode"
+in_file "$T/err" "unknown mode 'fly'" "judged names the unknown mode"
 expect_rc 64 "judged unknown option" "$JD" once --frobnicate
-has "$T/err" "--frobnicate" "judged names the unknown option"
+in_file "$T/err" "--frobnicate" "judged names the unknown option"
 expect_rc 64 "judged -f with once" "$JD" -f x@example.org once
-has "$T/err" "-f does not go with once" "judged -f misplaced"
+in_file "$T/err" "-f does not go with once" "judged -f misplaced"
 expect_rc 64 "judged --no-tick with deliver" "$JD" deliver --no-tick
 expect_rc 64 "judged two modes" "$JD" once run
 
@@ -118,10 +110,9 @@ rc=$?
 [[ $(ls "$T/dj/mail/out/new" 2>/dev/null | wc -l) -ge 1 ]] && ok ||
     bad "judged deliver with options after the mode sent no reply"
 expect_rc 0 "judged -c FILE config" "$JD" -c "$T/named.conf" config
-has "$T/out" "from-conf" "judged -c FILE before the mode"
+in_file "$T/out" "from-conf" "judged -c FILE before the mode"
 expect_rc 0 "judged config --config FILE" "$JD" config --config "$T/named.conf"
-has "$T/out" "from-conf" "judged --config FILE after the mode"
+in_file "$T/out" "from-conf" "judged --config FILE after the mode"
 cd "$T" || exit 2
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done
