@@ -48,13 +48,6 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 /* ---- the session -------------------------------------------------------- */
 
-
-static const char *env(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v ? v : NULL;
-}
-
 /*
  * Open the session.  With `missing`, a database file that does not exist
  * is not created: *missing is set and NULL returned, for the commands that

@@ -136,12 +136,6 @@ static int64_t clock_now(const judged *d)
     return dj_test_hooks_now(&d->hooks);
 }
 
-static const char *env(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v ? v : NULL;
-}
-
 /* ---- configuration to the modules' structs ----------------------------------- */
 
 
