@@ -282,7 +282,7 @@ static int send_msg(const char *from, const char *body)
 {
     dj_command_reply_free(&R);
     dj_command_reply_init(&R);
-    dj_command_msg msg = {from, NULL, body, NOW};
+    dj_command_msg msg = {from, NULL, body, NOW, NULL};
     int rc = dj_command_run(J, &msg, NULL, false, &R);
     if (getenv("DJ_TEST_VERBOSE"))
         fprintf(stderr, "---- %s\nSubject: %s\n%s", from, R.subject.data,
@@ -368,7 +368,7 @@ static void test_needs_transaction(void)
 {
     dj_command_reply r;
     dj_command_reply_init(&r);
-    dj_command_msg msg = {"x@y", NULL, "help\n", NOW};
+    dj_command_msg msg = {"x@y", NULL, "help\n", NOW, NULL};
     CHECK(dj_command_execute(J, &msg, &r) == -1);
     CHECK(strstr(r.error, "transaction") != NULL);
     dj_command_reply_free(&r);
@@ -401,7 +401,7 @@ static void test_greeting_and_help_once(void)
     dj_command_reply_free(&R);
     dj_command_reply_init(&R);
     dj_command_msg msg = {"someone@else.example", "HELP",
-                          "Hi judge,\n\nhelp\nlist\n", NOW};
+                          "Hi judge,\n\nhelp\nlist\n", NOW, NULL};
     CHECK(dj_command_run(J, &msg, NULL, false, &R) == 0);
     CHECK(has("> Hi judge,\n    (passed over"));
     CHECK(lacks("ERROR"));
@@ -757,7 +757,7 @@ static void test_rolled_back(void)
                           "SIGNON Mmine bosspw1\nbecome france\nA par-bur\n"
                           "broadcast\nhello\nendpress\nset press none\n"
                           "pause\n",
-                          NOW};
+                          NOW, NULL};
     CHECK(dj_command_execute(J, &msg, &r) == 0);
     CHECK(strstr(r.body.data, "demo") == NULL);
     CHECK(strstr(r.body.data, "mine: paused") != NULL);
@@ -801,7 +801,8 @@ static void test_crash_anywhere(void)
             dj_store_crash_at(dj_judge_store(j), n);
             dj_command_reply r;
             dj_command_reply_init(&r);
-            dj_command_msg msg = {"boss@players.example", NULL, body, NOW};
+            dj_command_msg msg = {"boss@players.example", NULL, body, NOW,
+                                  NULL};
             int rc = dj_command_run(j, &msg, "<crash@x>", true, &r);
             if (getenv("DJ_TEST_VERBOSE"))
                 fprintf(stderr, "%s", r.body.data);
