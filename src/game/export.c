@@ -445,6 +445,7 @@ static void count_centres(const game_view *v, const dj_summary_year *years,
 {
     const dj_map *m = v->map;
     t->npowers = m->npowers;
+    t->nyears = 0;
     for (int p = 0; p < m->npowers; p++)
         snprintf(t->power[p], sizeof t->power[p], "%s", m->powers[p].name);
     t->nyears = 0;
@@ -472,8 +473,28 @@ static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     int ny = 0, rc = 0;
     if (!years || !owners)
         rc = judge_fail(j, "out of memory");
+    /* The table starts with the game's first position. */
+    bool start = a && a->table && n > 0;
+    if (rc == 0 && start) {
+        dj_position *pos = malloc(sizeof *pos);
+        char why[256];
+        if (!pos)
+            rc = judge_fail(j, "out of memory");
+        else if (dj_snapshot_read(v->map, list[0].position, pos, why,
+                                  sizeof why) < 0)
+            rc = judge_fail(j, "phase %s: %s", list[0].name, why);
+        else
+            memcpy(owners[n], pos->owner, sizeof owners[n]);
+        free(pos);
+    }
     if (rc == 0)
-        rc = collect_years(j, v, list, n, years, owners, &ny);
+        rc = collect_years(j, v, list, n, years + start, owners, &ny);
+    if (rc == 0 && start) {
+        years[0].year = list[0].year - 1;
+        years[0].owner = owners[n];
+        ny++;
+        a->table->start = true;
+    }
     if (rc == 0 && a && a->table)
         count_centres(v, years, ny, a->table);
     else if (rc == 0)

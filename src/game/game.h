@@ -205,6 +205,7 @@ int dj_game_summary(dj_judge *j, const char *game, dj_buf *out);
 #define DJ_CENTRE_YEARS_MAX 200
 typedef struct dj_centre_history {
     int npowers, nyears;
+    bool start;               /* year[0] is the game's starting position */
     char power[DJ_MAX_POWERS][48];
     int year[DJ_CENTRE_YEARS_MAX];
     unsigned char count[DJ_CENTRE_YEARS_MAX][DJ_MAX_POWERS];

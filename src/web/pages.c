@@ -36,7 +36,7 @@ static void game_link(dj_buf *b, const char *game, const char *rest,
     }
     dj_buf_append(b, "\">");
     dj_html_text(b, text);
-    dj_buf_append(b, "</a>");
+    dj_buf_append(b, "</a> ");
 }
 
 static void pre(dj_buf *b, const char *text)
@@ -349,7 +349,10 @@ static void centre_table(dj_buf *b, const dj_centre_history *t)
     dj_buf_append(b, "</tr>\n");
     for (int y = 0; y < t->nyears; y++) {
         dj_buf_append(b, "<tr><td>");
-        dj_html_textf(b, "%d", t->year[y]);
+        if (y == 0 && t->start)
+            dj_html_text(b, "start");
+        else
+            dj_html_textf(b, "%d", t->year[y]);
         dj_buf_append(b, "</td>");
         for (int p = 0; p < t->npowers; p++) {
             dj_buf_append(b, "<td>");
