@@ -121,6 +121,7 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
                           /* version 8's, 6's (7's table went above) */
                           "DROP TABLE mail_failures;"
+                          "DROP TABLE web_sessions;" /* version 10's */
                           "DROP TABLE confirmations;"
                           "DROP TRIGGER reply_picture_done;"
                           "ALTER TABLE outbox DROP COLUMN picture_id;"
@@ -187,6 +188,7 @@ static void test_migrate_from_3(void)
                           "PRAGMA writable_schema = OFF;"
                           /* version 8's, 7's and 6's */
                           "DROP TABLE mail_failures;"
+                          "DROP TABLE web_sessions;" /* version 10's */
                           "DROP TABLE confirmations;"
                           "DROP INDEX signon_failures_target;"
                           "ALTER TABLE signon_failures DROP COLUMN target;"
