@@ -25,7 +25,7 @@ BUILD_PACKAGES=(build-essential autoconf automake libtool pkg-config
 TEST_PACKAGES=(valgrind clang libclang-rt-dev sqlite3 libxml2-utils
                poppler-utils postfix dovecot-imapd dovecot-pop3d
                libsasl2-modules openssl
-               chromium chromium-driver python3-selenium python3-html5lib
+               chromium chromium-driver python3-selenium python3-html5lib tidy
                apache2-utils curl)
 PACKAGES=("${BUILD_PACKAGES[@]}")
 [[ ${1:-} == --demo ]] || PACKAGES+=("${TEST_PACKAGES[@]}")

@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: MIT
-# web-lib.sh — sourced by the web suites (web-security.sh, web-browser.sh):
-# a game played one phase into a real database, and a judgeweb serving it
-# on a free loopback port.  The caller sets B (build dir), S (source dir)
-# and T (a fresh temporary directory).
+# web-lib.sh — sourced by the web suites (web-security.sh, web-browser.sh)
+# after tests/checks.sh (B, S, T, JUDGECTL): a game played one phase into
+# a real database, and a judgeweb serving it on a free loopback port.
 
-J_WEB() { "$B/judgectl" --maps "$S/maps" --db "$T/judge.db" "$@"; }
+J_WEB() { "$JUDGECTL" --maps "$S/maps" --db "$T/judge.db" "$@"; }
 
 # web_free_port: a loopback port nothing listens on now.
 web_free_port()

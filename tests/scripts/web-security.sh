@@ -24,22 +24,16 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
-. "$S/tests/games/play.sh"
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/scripts/web-lib.sh"
-T=$(game_tmpdir) || exit 2
-trap 'web_stop; rm -rf "$T"' EXIT
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+cleanup() { web_stop; }
+# holds WHY EXPRESSION: one check, the expression evaluated by the shell.
+holds() { if eval "$2"; then ok; else bad "$1"; fi; }
 
 if ! command -v curl >/dev/null; then
-    echo "web-security: SKIP: curl is not installed (tests/install-deps.sh)"
-    exit 77
+    echo "web-security: cannot run: curl is not installed (tests/install-deps.sh)"
+    echo "0 passed, 1 failed"
+    exit 1
 fi
 
 web_setup || { echo "FAIL: setting up the game"; exit 1; }
@@ -93,35 +87,35 @@ signin()
 
 # ---- tokens ----------------------------------------------------------------
 signin "$T/fr" 10.1.0.1 France pw-France
-check "sign-in answers 303" '[[ $CODE == 303 ]]'
+holds "sign-in answers 303" '[[ $CODE == 303 ]]'
 cp "$T/h" "$T/signin-h"
 tok=$(awk '$6 == "djs" { print $7 }' "$T/fr")
-check "the session token is 64 hex digits (256 bits)" '[[ $tok =~ ^[0-9a-f]{64}$ ]]'
+holds "the session token is 64 hex digits (256 bits)" '[[ $tok =~ ^[0-9a-f]{64}$ ]]'
 hash=$(printf '%s' "$tok" | sha256sum | cut -d' ' -f1)
-check "the token is not in the database" \
+holds "the token is not in the database" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_sessions WHERE token_hash = '"'$tok'"' OR csrf = '"'$tok'"'") == 0 ]]'
-check "its SHA-256 is" \
+holds "its SHA-256 is" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_sessions WHERE token_hash = '"'$hash'"'") == 1 ]]'
-check "it expires after session_lifetime (12 h by default)" \
+holds "it expires after session_lifetime (12 h by default)" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT expires_at - created_at FROM web_sessions WHERE token_hash = '"'$hash'"'") == 43200 ]]'
 get /game/demo -b "$T/fr"
-check "signed in, the game page has the order form" 'grep -q "Signed in as France" "$T/b"'
+holds "signed in, the game page has the order form" 'grep -q "Signed in as France" "$T/b"'
 signin "$T/it" 10.1.0.9 Italy pw-Italy
 itok=$(awk '$6 == "djs" { print $7 }' "$T/it")
 ihash=$(printf '%s' "$itok" | sha256sum | cut -d' ' -f1)
 sqlite3 "$T/judge.db" "UPDATE web_sessions SET expires_at = 1000 WHERE token_hash = '$ihash'"
 get /game/demo -b "$T/it"
-check "an expired session signs nobody in" '! grep -q "Signed in as" "$T/b"'
-check "two sign-ins have different tokens" '[[ $itok != "$tok" ]]'
+holds "an expired session signs nobody in" '! grep -q "Signed in as" "$T/b"'
+holds "two sign-ins have different tokens" '[[ $itok != "$tok" ]]'
 
 # ---- cookies ------------------------------------------------------------------
-check "the session cookie is HttpOnly and SameSite=Strict" \
+holds "the session cookie is HttpOnly and SameSite=Strict" \
     'grep -i "^Set-Cookie: djs=" "$T/signin-h" | grep -q "HttpOnly; SameSite=Strict"'
-check "not Secure over http" '! grep -i "^Set-Cookie: djs=" "$T/signin-h" | grep -q Secure'
+holds "not Secure over http" '! grep -i "^Set-Cookie: djs=" "$T/signin-h" | grep -q Secure'
 web_stop
 start_limited 'base_url = "https://judge.example";'
 get /
-check "every cookie Secure when base_url is https" \
+holds "every cookie Secure when base_url is https" \
     'grep -i "^Set-Cookie: djc=" "$T/h" | grep -q "HttpOnly; SameSite=Strict; Secure"'
 web_stop
 start_limited ""
@@ -130,31 +124,31 @@ start_limited ""
 get /game/demo -b "$T/fr"
 forms=$(grep -c '<form' "$T/b")
 tokens=$(grep -c 'name="csrf"' "$T/b")
-check "every form of the signed-in page carries a CSRF token ($forms forms)" \
+holds "every form of the signed-in page carries a CSRF token ($forms forms)" \
     '[[ $forms -ge 4 && $forms == "$tokens" ]]'
 get /
 cs=$(csrf_in "$T/b")
 before=$(sqlite3 "$T/judge.db" "SELECT count(*) FROM orders")
 get /game/demo/orders -b "$T/fr" --data-urlencode 'orders=A mar-spa'
-check "orders without a CSRF token: 403" '[[ $CODE == 403 ]]'
+holds "orders without a CSRF token: 403" '[[ $CODE == 403 ]]'
 get /game/demo/orders -b "$T/fr" --data-urlencode "csrf=$cs" --data-urlencode 'orders=A mar-spa'
-check "orders with another token (the visitor's): 403" '[[ $CODE == 403 ]]'
-check "and nothing was filed" \
+holds "orders with another token (the visitor's): 403" '[[ $CODE == 403 ]]'
+holds "and nothing was filed" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM orders") == "$before" ]]'
 get /game/demo/signin -H 'X-Forwarded-For: 10.1.0.2' \
     --data-urlencode 'power=France' --data-urlencode 'password=pw-France'
-check "a sign-in without the CSRF token: 403" '[[ $CODE == 403 ]]'
-check "  and no session made" '! grep -qi "^Set-Cookie: djs=[0-9a-f]" "$T/h"'
+holds "a sign-in without the CSRF token: 403" '[[ $CODE == 403 ]]'
+holds "  and no session made" '! grep -qi "^Set-Cookie: djs=[0-9a-f]" "$T/h"'
 
 # ---- csp and what pages hold ---------------------------------------------------------
 for page in / /game/demo /game/demo/S1901M /game/demo/press /nowhere; do
     get "$page" -b "$T/fr"
     csp=$(grep -i '^Content-Security-Policy:' "$T/h")
-    check "$page: CSP default-src 'self', scripts none" \
+    holds "$page: CSP default-src 'self', scripts none" \
         '[[ $csp == *"default-src '"'self'"'"* && $csp == *"script-src '"'none'"'"* && $csp != *unsafe* ]]'
-    check "$page: no script, style attribute or handler" \
+    holds "$page: no script, style attribute or handler" \
         '! grep -qiE "<script|style=|<style| on[a-z]+=" "$T/b"'
-    check "$page: nosniff and frame-ancestors none" \
+    holds "$page: nosniff and frame-ancestors none" \
         'grep -qi "^X-Content-Type-Options: nosniff" "$T/h" && [[ $csp == *"frame-ancestors '"'none'"'"* ]]'
 done
 
@@ -163,20 +157,20 @@ get /game/demo -b "$T/fr"
 cs=$(csrf_in "$T/b")
 get /game/demo/press -b "$T/fr" --data-urlencode "csrf=$cs" \
     --data-urlencode 'to=all' --data-urlencode 'text=<script>alert("x")</script> & <b>bold</b>'
-check "a broadcast from the web is sent" 'grep -q "broadcast sent to everyone" "$T/b"'
+holds "a broadcast from the web is sent" 'grep -q "broadcast sent to everyone" "$T/b"'
 get /game/demo/press
-check "its markup is shown as text" \
+holds "its markup is shown as text" \
     'grep -qF "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" "$T/b" && ! grep -q "<script" "$T/b"'
 
 # ---- body size ----------------------------------------------------------------------
 head -c 70000 /dev/zero | tr '\0' 'a' >"$T/big"
 get /game/demo/orders -b "$T/fr" --data-binary "@$T/big"
-check "a 70 KB body: 413" '[[ $CODE == 413 ]]'
+holds "a 70 KB body: 413" '[[ $CODE == 413 ]]'
 get /game/demo/orders -b "$T/fr" -H 'Transfer-Encoding: chunked' --data-binary "@$T/big"
-check "a 70 KB chunked body (no length): 413" '[[ $CODE == 413 ]]'
+holds "a 70 KB chunked body (no length): 413" '[[ $CODE == 413 ]]'
 head -c 60000 /dev/zero | tr '\0' 'a' >"$T/fits"
 get /game/demo/orders -b "$T/fr" --data-binary "@$T/fits"
-check "a 60 KB body is read (then refused as no form of ours)" '[[ $CODE == 400 ]]'
+holds "a 60 KB body is read (then refused as no form of ours)" '[[ $CODE == 400 ]]'
 
 # ---- connections ------------------------------------------------------------------
 out=$(python3 - "$WEB_PORT" <<'PY'
@@ -205,26 +199,26 @@ for h in held:
     h.close()
 PY
 )
-check "an idle connection is closed at the timeout" '[[ $out == *idle-closed* ]]'
-check "a client's connections beyond the limit are refused" '[[ $out == *fifth-refused* ]]'
+holds "an idle connection is closed at the timeout" '[[ $out == *idle-closed* ]]'
+holds "a client's connections beyond the limit are refused" '[[ $out == *fifth-refused* ]]'
 sleep 0.3
 get /
-check "afterwards the client is served again" '[[ $CODE == 200 ]]'
+holds "afterwards the client is served again" '[[ $CODE == 200 ]]'
 
 # ---- sign-in limits -------------------------------------------------------------------
 for i in 1 2 3; do signin "$T/x" 10.2.0.1 Germany wrong; done
-check "a wrong password: 403, refused" '[[ $CODE == 403 ]] && grep -q "Sign-in refused" "$T/b"'
+holds "a wrong password: 403, refused" '[[ $CODE == 403 ]] && grep -q "Sign-in refused" "$T/b"'
 signin "$T/x" 10.2.0.1 Germany pw-Germany
-check "after 3 failures from one client, its right password is refused too" '[[ $CODE == 403 ]]'
+holds "after 3 failures from one client, its right password is refused too" '[[ $CODE == 403 ]]'
 signin "$T/x" 10.2.0.2 Germany pw-Germany
-check "  (the target's limit: 3 failures at Germany from any client)" '[[ $CODE == 403 ]]'
+holds "  (the target's limit: 3 failures at Germany from any client)" '[[ $CODE == 403 ]]'
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
 signin "$T/x" 10.2.0.3 Germany pw-Germany
-check "once the failures age out, the password works" '[[ $CODE == 303 ]]'
+holds "once the failures age out, the password works" '[[ $CODE == 303 ]]'
 for c in 10.3.0.1 10.3.0.2 10.3.0.3; do signin "$T/x" "$c" Turkey wrong; done
 signin "$T/x" 10.3.0.4 Turkey pw-Turkey
-check "per target: 3 failures as Turkey from 3 clients stop a 4th client" '[[ $CODE == 403 ]]'
-check "  the mail door counted them (signon_failures)" \
+holds "per target: 3 failures as Turkey from 3 clients stop a 4th client" '[[ $CODE == 403 ]]'
+holds "  the mail door counted them (signon_failures)" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM signon_failures WHERE target = '"'turkey'"'") == 3 ]]'
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
 for g in g1 g2 g3 g4 g5; do
@@ -235,46 +229,45 @@ for g in g1 g2 g3 g4 g5; do
 done
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
 signin "$T/y" 10.4.0.1 Austria pw-Austria
-check "per client: 5 failures at 5 games stop the client's next sign-in" '[[ $CODE == 403 ]]'
+holds "per client: 5 failures at 5 games stop the client's next sign-in" '[[ $CODE == 403 ]]'
 signin "$T/y" 10.4.0.2 Austria pw-Austria
-check "  while another client signs in" '[[ $CODE == 303 ]]'
+holds "  while another client signs in" '[[ $CODE == 303 ]]'
 
 # ---- 404 ---------------------------------------------------------------------------------
 get /nowhere
 nf=$(cat "$T/b")
-check "an unknown path: 404" '[[ $CODE == 404 ]]'
+holds "an unknown path: 404" '[[ $CODE == 404 ]]'
 for p in /game/nosuch /game/nosuch/press /game/nosuch.json /game/demo/S1999M \
          /game/demo/F1901M/orders.svg /game/nosuch/S1901M/board.svg; do
     get "$p"
-    check "$p: 404, the same page" '[[ $CODE == 404 && $(cat "$T/b") == "$nf" ]]'
+    holds "$p: 404, the same page" '[[ $CODE == 404 && $(cat "$T/b") == "$nf" ]]'
 done
 get /game/demo/orders -X POST -d 'orders=A mar-spa'
-check "an action without a session: 404" '[[ $CODE == 404 && $(cat "$T/b") == "$nf" ]]'
+holds "an action without a session: 404" '[[ $CODE == 404 && $(cat "$T/b") == "$nf" ]]'
 get /game/quiet/orders -b "$T/fr" -X POST -d 'orders=A mar-spa'
-check "an action on another game than the session's: 404" '[[ $CODE == 404 ]]'
+holds "an action on another game than the session's: 404" '[[ $CODE == 404 ]]'
 get /game/demo.json
-check "the JSON holds no address" '[[ $CODE == 200 ]] && ! grep -q "@demo.example" "$T/b"'
+holds "the JSON holds no address" '[[ $CODE == 200 ]] && ! grep -q "@demo.example" "$T/b"'
 get /game/demo/press
-check "a visitor does not see private press" '! grep -q "Meet me in the Channel" "$T/b"'
-check "  but sees broadcasts" 'grep -q "Hello all from England" "$T/b"'
+holds "a visitor does not see private press" '! grep -q "Meet me in the Channel" "$T/b"'
+holds "  but sees broadcasts" 'grep -q "Hello all from England" "$T/b"'
 get /game/demo/press -b "$T/fr"
-check "France, its recipient, sees it" 'grep -q "Meet me in the Channel" "$T/b"'
+holds "France, its recipient, sees it" 'grep -q "Meet me in the Channel" "$T/b"'
 signin "$T/ru" 10.5.0.1 Russia pw-Russia
 get /game/demo/press -b "$T/ru"
-check "Russia does not" '! grep -q "Meet me in the Channel" "$T/b"'
+holds "Russia does not" '! grep -q "Meet me in the Channel" "$T/b"'
 
 # ---- a web message is a mail ----------------------------------------------------------------
 get /game/demo -b "$T/fr"
 cs=$(csrf_in "$T/b")
 get /game/demo/orders -b "$T/fr" --data-urlencode "csrf=$cs" \
     --data-urlencode 'orders=A bur-mun'
-check "orders answered with the mail echo" 'grep -q "&gt; A bur-mun" "$T/b" && grep -q "A BUR - MUN" "$T/b"'
-check "recorded in the mail log like a mail" \
+holds "orders answered with the mail echo" 'grep -q "&gt; A bur-mun" "$T/b" && grep -q "A BUR - MUN" "$T/b"'
+holds "recorded in the mail log like a mail" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM maillog WHERE message_id LIKE '"'<web.%'"'") -ge 2 ]]'
 get /signout -b "$T/fr" -c "$T/fr" -X POST --data-urlencode "csrf=$cs"
-check "sign out: 303" '[[ $CODE == 303 ]]'
-check "  and the session row is gone" \
+holds "sign out: 303" '[[ $CODE == 303 ]]'
+holds "  and the session row is gone" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_sessions WHERE token_hash = '"'$hash'"'") == 0 ]]'
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done

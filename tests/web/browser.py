@@ -12,12 +12,15 @@ import http.cookiejar
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 
 import html5lib
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import (StaleElementReferenceException,
+                                        WebDriverException)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -72,14 +75,27 @@ def validate(driver, path):
     check(f"{path}: valid HTML5 (tidy)", t.returncode == 0)
 
 
-def click(driver, element):
-    """Click something that loads a page, and wait until the new one is
-    there."""
-    old = driver.find_element(By.TAG_NAME, "html")
-    element.click()
-    WebDriverWait(driver, 15).until(EC.staleness_of(old))
-    WebDriverWait(driver, 15).until(
+def click(driver, find):
+    """Click what find() returns, which loads a page, and wait until the
+    new one is there.  A page still settling when the element is found
+    (a loaded machine) is tried again."""
+    for attempt in range(3):
+        try:
+            old = driver.find_element(By.TAG_NAME, "html")
+            find().click()
+            break
+        except (StaleElementReferenceException, WebDriverException):
+            if attempt == 2:
+                raise
+            time.sleep(0.5)
+    WebDriverWait(driver, 30).until(EC.staleness_of(old))
+    WebDriverWait(driver, 30).until(
         EC.presence_of_element_located((By.TAG_NAME, "footer")))
+
+
+def submit(driver, action):
+    click(driver, lambda: driver.find_element(
+        By.CSS_SELECTOR, f"form[action='{action}'] button[type=submit]"))
 
 
 def text(driver):
@@ -91,12 +107,12 @@ def signin(driver, power, password):
     form = driver.find_element(By.CSS_SELECTOR, "form[action='/game/demo/signin']")
     form.find_element(By.NAME, "power").send_keys(power)
     form.find_element(By.NAME, "password").send_keys(password)
-    click(driver, form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+    submit(driver, "/game/demo/signin")
     check(f"signed in as {power}", f"Signed in as {power}" in text(driver))
 
 
 def signout(driver):
-    click(driver, driver.find_element(
+    click(driver, lambda: driver.find_element(
         By.CSS_SELECTOR, "form[action='/signout'] button"))
     check("signed out: the sign-in form is back",
           driver.find_elements(By.CSS_SELECTOR, "form[action='/game/demo/signin']") != []
@@ -130,7 +146,7 @@ def run(driver):
     check("the list names the game", "demo" in text(driver))
     check("and how to join by mail", "JOIN game PASSWORD" in text(driver))
     # the game, on a phone-sized window
-    click(driver, driver.find_element(By.LINK_TEXT, "demo"))
+    click(driver, lambda: driver.find_element(By.LINK_TEXT, "demo"))
     check("the game's page", "Game demo" in text(driver))
     validate(driver, "/game/demo")
     imgs = driver.find_elements(By.CSS_SELECTOR, "img.board")
@@ -145,7 +161,7 @@ def run(driver):
           driver.execute_script(
               "return document.documentElement.scrollWidth <= window.innerWidth + 1"))
     # a past phase
-    click(driver, driver.find_element(By.LINK_TEXT, "S1901M"))
+    click(driver, lambda: driver.find_element(By.LINK_TEXT, "S1901M"))
     check("the phase's results", "Army Paris -> Burgundy" in text(driver))
     validate(driver, "/game/demo/S1901M")
     check("its supply-centre table", "Supply centres" in text(driver))
@@ -156,7 +172,7 @@ def run(driver):
     form = driver.find_element(By.CSS_SELECTOR, "form[action='/game/demo/orders']")
     form.find_element(By.NAME, "orders").send_keys(
         "A burgandy-mun\nF bre-mao\nA mar h")
-    click(driver, form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+    submit(driver, "/game/demo/orders")
     page = text(driver)
     check("the echo shows each line", "> A burgandy-mun" in page)
     check("and the correction", "A BUR - MUN" in page and "read as Burgundy" in page)
@@ -166,7 +182,7 @@ def run(driver):
     check("judgectl orders shows them",
           "A BUR - MUN" in shown and "F BRE - MAO" in shown and "A MAR H" in shown)
     # READY
-    click(driver, driver.find_element(By.CSS_SELECTOR, "button[value=ready]"))
+    click(driver, lambda: driver.find_element(By.CSS_SELECTOR, "button[value=ready]"))
     check("READY answered", "READY: yes" in text(driver))
     # press to England alone
     form = driver.find_element(By.CSS_SELECTOR, "form[action='/game/demo/press']")
@@ -174,7 +190,7 @@ def run(driver):
     to.clear()
     to.send_keys("England")
     form.find_element(By.NAME, "text").send_keys("Lunch in Picardy?")
-    click(driver, form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+    submit(driver, "/game/demo/press")
     check("press sent to England", "press sent to England" in text(driver))
     driver.get(URL + "/game/demo/press")
     check("the sender sees it in the archive", "Lunch in Picardy?" in text(driver))
@@ -196,7 +212,7 @@ def run(driver):
         "input[name=csrf]\").forEach(e => e.remove())")
     form = driver.find_element(By.CSS_SELECTOR, "form[action='/game/demo/orders']")
     form.find_element(By.NAME, "orders").send_keys("A ven-pie")
-    click(driver, form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+    submit(driver, "/game/demo/orders")
     check("a form without its CSRF token is refused", "Refused" in text(driver))
     shown = subprocess.run(JUDGECTL + ["orders", "demo", "Italy"],
                            capture_output=True, text=True).stdout
