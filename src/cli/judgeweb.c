@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "cli/mapdir.h"
-#include "game/config.h"
+#include "conf/judge_conf.h"
 #include "web/server.h"
 
 static void usage(FILE *f)
@@ -72,21 +72,12 @@ int main(int argc, char **argv)
         return 64;
     }
     static dj_config cfg;
-    static const char installed[] = DJ_SYSCONFDIR "/dipjudge/judge.conf";
     char err[1024];
-    const char *file = dj_config_find(config_opt, installed);
-    if (file) {
-        if (dj_config_load(file, &cfg, err, sizeof err) < 0) {
-            fprintf(stderr, "judgeweb: %s\n", err);
-            return 78;
-        }
-    } else {
-        dj_config_defaults(&cfg);
+    if (dj_config_read(config_opt, db_opt, &cfg, err, sizeof err) < 0) {
+        fprintf(stderr, "judgeweb: %s\n", err);
+        return 78;
     }
     wipe_mail_credentials(&cfg);
-    const char *db = db_opt ? db_opt : getenv("DIPJUDGE_DB");
-    if (db && *db)
-        snprintf(cfg.database, sizeof cfg.database, "%s", db);
     if (listen_opt)
         snprintf(cfg.web.listen, sizeof cfg.web.listen, "%s", listen_opt);
     static char maps[DJ_PATH_MAX];
