@@ -258,6 +258,15 @@ typedef struct dj_signon {
 int dj_game_signon(dj_judge *j, const char *game, const char *who,
                    const char *password, const char *sender, dj_signon *id);
 
+/*
+ * The same, where the sender counted for the limits is not an address
+ * (the web door's "web 192.0.2.1"): an observer is found by `address`
+ * (the one the observer gave), which never lifts a limit.
+ */
+int dj_game_signon_as(dj_judge *j, const char *game, const char *who,
+                      const char *password, const char *sender,
+                      const char *address, dj_signon *id);
+
 /* A signed-on participant's new password (stored hashed). */
 /* A master's SET PASSWORD after BECOME: the power's player's password. */
 int dj_game_set_power_password(dj_judge *j, const char *game,
@@ -427,11 +436,13 @@ int dj_game_phase(dj_judge *j, const char *game, char *name, size_t namelen,
  * Sign in: 0 with the session's token and CSRF token (each
  * DJ_WEB_TOKEN_LEN hex digits and a NUL) and *id; DJ_SIGNON_REFUSED with
  * the reason in dj_judge_error(); -1 on error.  `client` names the
- * client for the failure counts ("web 192.0.2.1"); `lifetime` in seconds.
+ * client for the failure counts ("web 192.0.2.1"); `address` finds an
+ * observer (who = "observer"; may be NULL); `lifetime` in seconds.
  */
 int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
-                       const char *password, const char *client,
-                       int lifetime, char *token, char *csrf, dj_signon *id);
+                       const char *password, const char *address,
+                       const char *client, int lifetime, char *token,
+                       char *csrf, dj_signon *id);
 
 /* The session a cookie's token names: 0 (id and csrf filled), 1 when there
  * is none (unknown, expired, signed out, the participant gone), -1. */

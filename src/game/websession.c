@@ -26,10 +26,12 @@
 #include "util/sha256.h"
 
 int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
-                       const char *password, const char *client,
-                       int lifetime, char *token, char *csrf, dj_signon *id)
+                       const char *password, const char *address,
+                       const char *client, int lifetime, char *token,
+                       char *csrf, dj_signon *id)
 {
-    int rc = dj_game_signon(j, game, who, password, client, id);
+    int rc = dj_game_signon_as(j, game, who, password, client,
+                               address && *address ? address : client, id);
     if (rc != 0)
         return rc;
     char hash[2 * DJ_SHA256_LEN + 1];

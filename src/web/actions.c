@@ -54,8 +54,12 @@ void web_act_signin(web_ctx *c)
     }
     char token[DJ_WEB_TOKEN_LEN + 1], csrf[DJ_WEB_TOKEN_LEN + 1];
     dj_signon id;
-    int rc = dj_game_web_signin(c->j, c->route.game, power, password, client,
-                                c->opt->session_lifetime, token, csrf, &id);
+    const char *address = dj_form_get(&f, "address");
+    if (address && strlen(address) > 250)
+        address = NULL;
+    int rc = dj_game_web_signin(c->j, c->route.game, power, password, address,
+                                client, c->opt->session_lifetime, token, csrf,
+                                &id);
     dj_form_free(&f);
     if (rc < 0) {
         web_fail(c, 500, dj_judge_error(c->j));

@@ -184,11 +184,15 @@ static void signin_form(web_ctx *c, dj_buf *b, const char *game)
 {
     dj_buf_append(b, "<h2>Sign in</h2>\n<p>Players sign in with their power "
                      "and the password they use by mail (a game master with "
-                     "<code>master</code>).</p>\n");
+                     "<code>master</code>; an observer with <code>observer"
+                     "</code> and the address it observes from).</p>\n");
     form_start(b, game, "signin");
     web_csrf_field(c, b, false);
     dj_buf_append(b, "<p><label>Power <input name=\"power\" required "
                      "autocomplete=\"username\"></label></p>\n"
+                     "<p><label>Address (observers only) <input name=\""
+                     "address\" type=\"email\" autocomplete=\"email\">"
+                     "</label></p>\n"
                      "<p><label>Password <input name=\"password\" "
                      "type=\"password\" required autocomplete=\""
                      "current-password\"></label></p>\n"

@@ -12,7 +12,8 @@ web_free_port()
 }
 
 # web_setup: game "demo" (seven players, password pw-POWER, master
-# gm-pw), its Spring 1901 played (France moves Paris to Burgundy), and
+# gm-pw, an observer watcher@demo.example with pw-watcher), its Spring
+# 1901 played (France moves Paris to Burgundy), and
 # England's press to France sent by mail; game "quiet", forming.
 web_setup()
 {
@@ -22,6 +23,8 @@ web_setup()
         J_WEB join demo "$lp@demo.example" --power "$p" \
             --password "pw-$p" >/dev/null || return 1
     done
+    J_WEB join demo watcher@demo.example --observer \
+        --password pw-watcher >/dev/null || return 1
     echo 'A par-bur' | J_WEB orders demo France --set >/dev/null || return 1
     J_WEB process demo >/dev/null || return 1
     printf 'SIGNON Edemo pw-England\nPRESS TO France\nMeet me in the Channel.\nENDPRESS\nBROADCAST\nHello all from England.\nENDPRESS\n' |

@@ -233,6 +233,27 @@ holds "per client: 5 failures at 5 games stop the client's next sign-in" '[[ $CO
 signin "$T/y" 10.4.0.2 Austria pw-Austria
 holds "  while another client signs in" '[[ $CODE == 303 ]]'
 
+# ---- observers ------------------------------------------------------------------------
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+signin_observer()
+{
+    rm -f "$T/ob"
+    get /game/demo -c "$T/ob" -b "$T/ob" -H "X-Forwarded-For: $1"
+    local token
+    token=$(csrf_in "$T/b")
+    get /game/demo/signin -c "$T/ob" -b "$T/ob" -H "X-Forwarded-For: $1" \
+        --data-urlencode "csrf=$token" --data-urlencode "power=observer" \
+        --data-urlencode "address=$2" --data-urlencode "password=$3"
+}
+signin_observer 10.6.0.1 watcher@demo.example pw-watcher
+holds "an observer signs in with the address it observes from" '[[ $CODE == 303 ]]'
+get /game/demo -b "$T/ob"
+holds "  and reads, with no order form" 'grep -q "Signed in as observer" "$T/b" && ! grep -q "/game/demo/orders" "$T/b"'
+for i in 1 2 3; do signin_observer 10.6.0.$((i + 1)) watcher@demo.example wrong; done
+signin_observer 10.6.0.9 watcher@demo.example pw-watcher
+holds "the address given never lifts the per-target limit" '[[ $CODE == 403 ]]'
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+
 # ---- 404 ---------------------------------------------------------------------------------
 get /nowhere
 nf=$(cat "$T/b")
