@@ -117,19 +117,31 @@ int dj_game_overviews(dj_judge *j, dj_game_overview **out, int *n)
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
     dj_game_overview_rec *rows = NULL;
-    int nrows = 0;
+    dj_game_rec *recs = NULL;
+    int nrows = 0, nrecs = 0;
     int rc = dj_store_game_overviews(j->store, NULL, &rows, &nrows);
+    if (rc == 0)
+        rc = dj_store_game_list(j->store, NULL, &recs, &nrecs);
     dj_store_rollback(j->store);
-    if (rc < 0)
-        return judge_store_fail(j);
+    if (rc == 0 && nrecs != nrows) /* both by name, in one transaction */
+        rc = judge_fail(j, "the games changed while listed");
+    if (rc < 0) {
+        free(rows);
+        free(recs);
+        return j->err[0] ? -1 : judge_store_fail(j);
+    }
     dj_game_overview *list = calloc((size_t)nrows + 1, sizeof *list);
     if (!list) {
         free(rows);
+        free(recs);
         return judge_fail(j, "out of memory");
     }
+    int k = 0;
     for (int i = 0; i < nrows; i++) {
         const dj_game_overview_rec *r = &rows[i];
-        dj_game_overview *o = &list[i];
+        if (!dj_game_listed(&recs[i]) || dj_game_is_private(&recs[i]))
+            continue;
+        dj_game_overview *o = &list[k++];
         snprintf(o->name, sizeof o->name, "%s", r->name);
         snprintf(o->map, sizeof o->map, "%s", r->map);
         snprintf(o->state, sizeof o->state, "%s", r->state);
@@ -145,8 +157,9 @@ int dj_game_overviews(dj_judge *j, dj_game_overview **out, int *n)
             o->wanted = 0;
     }
     free(rows);
+    free(recs);
     *out = list;
-    *n = nrows;
+    *n = k;
     return 0;
 }
 
@@ -220,88 +233,7 @@ int dj_game_overview_get(dj_judge *j, const char *game, dj_game_overview *o)
     snprintf(o->press, sizeof o->press, "%s", v.g.press);
     o->partial_press = v.g.partial_press != 0;
     o->grey_choice = strcmp(v.g.press, "white+grey") == 0;
+    o->private_game = dj_game_is_private(&v.g);
     gv_free(&v);
-    return 0;
-}
-
-/* Is `name` one of the names in a press row's list ("England, France and
- * the master")? */
-static bool listed_in(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = strstr(list, name); p && n; p = strstr(p + 1, name)) {
-        bool starts = p == list || p[-1] == ' ';
-        bool ends = p[n] == '\0' || p[n] == ',' || p[n] == ' ';
-        if (starts && ends)
-            return true;
-    }
-    return false;
-}
-
-void dj_game_press_items_free(dj_press_item *items, int n)
-{
-    for (int i = 0; items && i < n; i++)
-        free(items[i].text);
-    free(items);
-}
-
-int dj_game_press_archive(dj_judge *j, const char *game,
-                          const dj_signon *viewer, dj_press_item **out,
-                          int *n)
-{
-    *out = NULL;
-    *n = 0;
-    if (dj_store_begin_read(j->store) < 0)
-        return judge_store_fail(j);
-    dj_game_rec g;
-    dj_press_rec *rows = NULL;
-    int nrows = 0;
-    int rc = dj_store_game_get(j->store, game, &g);
-    if (rc == 0)
-        rc = dj_store_press_list(j->store, g.id, &rows, &nrows);
-    dj_store_rollback(j->store);
-    if (rc == DJ_STORE_NOTFOUND)
-        return judge_fail(j, "game '%s' does not exist", game);
-    if (rc < 0)
-        return judge_store_fail(j);
-    const dj_map *map = judge_map(j, g.map);
-    dj_press_item *items = calloc((size_t)nrows + 1, sizeof *items);
-    if (!map || !items) {
-        dj_press_recs_free(rows, nrows);
-        free(items);
-        return map ? judge_fail(j, "out of memory") : -1;
-    }
-    bool mine = viewer && strcasecmp(viewer->game, g.name) == 0;
-    bool master = mine && strcmp(viewer->role, "master") == 0;
-    bool observer = mine && strcmp(viewer->role, "observer") == 0;
-    int me = mine ? viewer->power : -1;
-    int k = 0;
-    for (int i = 0; i < nrows; i++) {
-        const dj_press_rec *r = &rows[i];
-        bool sender = me >= 0 && r->from_power == me;
-        bool broadcast = r->to[0] == '\0';
-        bool to_me = (me >= 0 && me < map->npowers &&
-                      listed_in(r->to, map->powers[me].name)) ||
-                     (observer && listed_in(r->to, "observers"));
-        if (!broadcast && !master && !sender && !to_me)
-            continue;
-        dj_press_item *it = &items[k];
-        it->sent_at = r->sent_at;
-        snprintf(it->phase, sizeof it->phase, "%s", r->phase);
-        if (r->grey && !master && !sender)
-            snprintf(it->from, sizeof it->from, "(grey press)");
-        else if (r->from_power >= 0 && r->from_power < map->npowers)
-            snprintf(it->from, sizeof it->from, "%s",
-                     map->powers[r->from_power].name);
-        else
-            snprintf(it->from, sizeof it->from, "the master or an observer");
-        snprintf(it->to, sizeof it->to, "%s", broadcast ? "everyone" : r->to);
-        it->text = r->body;
-        rows[i].body = NULL;
-        k++;
-    }
-    dj_press_recs_free(rows, nrows);
-    *out = items;
-    *n = k;
     return 0;
 }

@@ -60,19 +60,5 @@ typedef struct dj_game_overview_rec {
 int dj_store_game_overviews(dj_store *s, const char *name,
                             dj_game_overview_rec **out, int *n);
 
-/* One message of the press archive. */
-typedef struct dj_press_rec {
-    int64_t sent_at;
-    char phase[16];          /* "" when sent while forming */
-    int from_power;          /* -1: not a power (the master, an observer) */
-    char to[DJ_STORE_TEXT_MAX]; /* "" for a broadcast, else the names */
-    int grey;
-    char *body;              /* malloc'd */
-} dj_press_rec;
-
-/* The game's press, oldest first; free with dj_press_recs_free. */
-int dj_store_press_list(dj_store *s, int64_t game_id, dj_press_rec **out,
-                        int *n);
-void dj_press_recs_free(dj_press_rec *p, int n);
 
 #endif

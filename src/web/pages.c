@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "render/render.h"
+#include "store/press.h"
 #include "web/html.h"
 #include "web/web_int.h"
 
@@ -51,6 +52,9 @@ static void pre(dj_buf *b, const char *text)
 static int load_game(web_ctx *c, dj_game_overview *o)
 {
     int rc = dj_game_overview_get(c->j, c->route.game, o);
+    /* a private game's pages are its participants' only */
+    if (rc == 0 && o->private_game && !web_signed_in_here(c))
+        rc = 1;
     if (rc == 0)
         return 0;
     if (rc < 0)
@@ -453,19 +457,37 @@ void web_page_phase(web_ctx *c)
 
 /* ---- /game/NAME/press ---------------------------------------------------------------- */
 
+typedef struct press_page {
+    dj_buf *b;
+    int shown;
+} press_page;
+
+static int press_one(void *arg, const dj_press_item *it)
+{
+    press_page *pp = arg;
+    dj_buf *b = pp->b;
+    dj_buf_append(b, "<article>\n<h2>");
+    dj_html_textf(b, "From %s to %s", it->from, it->to);
+    dj_buf_append(b, "</h2>\n<p>");
+    dj_buf tm;
+    dj_buf_init(&tm);
+    web_utc(it->rec->sent_at, &tm);
+    dj_html_text(b, tm.data);
+    dj_buf_free(&tm);
+    if (it->phase && it->phase[0])
+        dj_html_textf(b, ", %s", it->phase);
+    dj_buf_append(b, "</p>\n");
+    pre(b, it->body ? it->body : "");
+    dj_buf_append(b, "</article>\n");
+    pp->shown++;
+    return 0;
+}
+
 void web_page_press(web_ctx *c)
 {
     dj_game_overview o;
     if (load_game(c, &o) < 0)
         return;
-    dj_press_item *items = NULL;
-    int n = 0;
-    if (dj_game_press_archive(c->j, o.name,
-                              web_signed_in_here(c) ? &c->id : NULL, &items,
-                              &n) < 0) {
-        web_fail(c, 500, dj_judge_error(c->j));
-        return;
-    }
     dj_buf *b = body(c);
     char title[64];
     snprintf(title, sizeof title, "Press of %s", o.name);
@@ -474,28 +496,18 @@ void web_page_press(web_ctx *c)
     dj_html_text(b, title);
     dj_buf_append(b, "</h1>\n");
     game_nav(b, o.name);
-    if (!web_signed_in_here(c))
-        dj_buf_append(b, "<p>Broadcasts only: sign in on the game's page to "
-                         "read the press sent to you too.</p>\n");
-    if (n == 0)
-        dj_buf_append(b, "<p>No press to show.</p>\n");
-    for (int i = n - 1; i >= 0; i--) {
-        const dj_press_item *it = &items[i];
-        dj_buf_append(b, "<article>\n<h2>");
-        dj_html_textf(b, "From %s to %s", it->from, it->to);
-        dj_buf_append(b, "</h2>\n<p>");
-        dj_buf tm;
-        dj_buf_init(&tm);
-        web_utc(it->sent_at, &tm);
-        dj_html_text(b, tm.data);
-        if (it->phase[0])
-            dj_html_textf(b, ", %s", it->phase);
-        dj_buf_free(&tm);
-        dj_buf_append(b, "</p>\n");
-        pre(b, it->text ? it->text : "");
-        dj_buf_append(b, "</article>\n");
+    bool mine = web_signed_in_here(c);
+    if (!mine)
+        dj_buf_append(b, "<p>Sign in on the game's page to read the press "
+                         "you may read as a player or observer.</p>\n");
+    press_page pp = {b, 0};
+    if (dj_game_press_each(c->j, o.name, mine ? &c->id : NULL, NULL, NULL,
+                           press_one, &pp) < 0) {
+        web_fail(c, 500, dj_judge_error(c->j));
+        return;
     }
-    dj_game_press_items_free(items, n);
+    if (pp.shown == 0)
+        dj_buf_append(b, "<p>No press to show.</p>\n");
     dj_html_end(b);
     web_html_page(c);
 }
