@@ -532,7 +532,7 @@ int dj_game_centre_history(dj_judge *j, const char *game,
     memset(t, 0, sizeof *t);
     dj_buf ignored;
     dj_buf_init(&ignored);
-    int rc = with_game_read(j, game, do_summary, &a, &ignored);
+    int rc = gv_with_game_read(j, game, do_summary, &a, &ignored);
     dj_buf_free(&ignored);
     return rc;
 }
@@ -592,7 +592,7 @@ static void json_kv_time(dj_buf *out, const char *key, int64_t t, bool comma)
         dj_buf_append(out, ", ");
 }
 
-static void json_game(const game_view *v, dj_buf *out)
+static void json_game(const game_view *v, bool public, dj_buf *out)
 {
     const dj_game_rec *g = &v->g;
     dj_buf_append(out, "  \"game\": {");
@@ -606,7 +606,10 @@ static void json_game(const game_view *v, dj_buf *out)
         const dj_setting_info *si = &dj_settings[i];
         const char *field = (const char *)g + si->offset;
         int n = si->text ? 0 : *(const int *)(const void *)field;
-        if (si->text) {
+        if (si->type == DJ_ST_SECRET && public) {
+            json_key(out, si->name);   /* said to be set, never shown */
+            dj_buf_append(out, *field ? "true, " : "false, ");
+        } else if (si->text) {
             json_kv_str(out, si->name, field, true);
         } else if (si->type == DJ_ST_BOOL) {
             json_key(out, si->name);
@@ -910,7 +913,7 @@ static int do_export(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     dj_buf_printf(out, "  \"judge\": ");
     json_string(out, j->cfg.judge_name);
     dj_buf_append(out, ",\n");
-    json_game(v, out);
+    json_game(v, public, out);
     json_participants(v, public, out);
     if (json_phases(j, v, public, out) < 0)
         return -1;
@@ -934,7 +937,7 @@ int dj_game_export(dj_judge *j, const char *game, dj_buf *out)
 int dj_game_export_public(dj_judge *j, const char *game, dj_buf *out)
 {
     static const char public_view[] = "public";
-    return with_game_read(j, game, do_export, (void *)public_view, out);
+    return gv_with_game_read(j, game, do_export, (void *)public_view, out);
 }
 
 /* ---- outbox ------------------------------------------------------------------------------- */

@@ -158,7 +158,7 @@ cs=$(csrf_in "$T/b")
 get /game/demo/press -b "$T/fr" --data-urlencode "csrf=$cs" \
     --data-urlencode 'to=all' --data-urlencode 'text=<script>alert("x")</script> & <b>bold</b>'
 holds "a broadcast from the web is sent" 'grep -q "broadcast sent to everyone" "$T/b"'
-get /game/demo/press
+get /game/demo/press -b "$T/fr"
 holds "its markup is shown as text" \
     'grep -qF "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" "$T/b" && ! grep -q "<script" "$T/b"'
 
@@ -269,11 +269,27 @@ get /game/quiet/orders -b "$T/fr" -X POST -d 'orders=A mar-spa'
 holds "an action on another game than the session's: 404" '[[ $CODE == 404 ]]'
 get /game/demo.json
 holds "the JSON holds no address" '[[ $CODE == 200 ]] && ! grep -q "@demo.example" "$T/b"'
+# a private game: not listed, its pages and press 404 to visitors
+J_WEB set quiet private=letmein >/dev/null
+J_WEB create hidden --master gm@hidden.example unlisted=yes >/dev/null
+get /
+holds "private and unlisted games are not listed" '! grep -q "/game/quiet\"" "$T/b" && ! grep -q "/game/hidden\"" "$T/b"'
+for p in /game/quiet /game/quiet/press /game/quiet.json; do
+    get "$p"
+    holds "$p (private): 404, the same page" '[[ $CODE == 404 && $(cat "$T/b") == "$nf" ]]'
+done
+get /game/hidden
+holds "an unlisted game is reached by its name" '[[ $CODE == 200 ]]'
+J_WEB set demo private=letmein >/dev/null
+get /game/demo.json -b "$T/fr"
+holds "  its JSON never shows the join password" '[[ $CODE == 200 ]] && ! grep -q letmein "$T/b"'
+J_WEB set demo private=no >/dev/null
 get /game/demo/press
-holds "a visitor does not see private press" '! grep -q "Meet me in the Channel" "$T/b"'
-holds "  but sees broadcasts" 'grep -q "Hello all from England" "$T/b"'
+holds "a visitor sees no press of a game in play (dj_press_visible)" \
+    '! grep -q "Meet me in the Channel" "$T/b" && ! grep -q "Hello all from England" "$T/b"'
 get /game/demo/press -b "$T/fr"
 holds "France, its recipient, sees it" 'grep -q "Meet me in the Channel" "$T/b"'
+holds "  and the broadcast" 'grep -q "Hello all from England" "$T/b"'
 signin "$T/ru" 10.5.0.1 Russia pw-Russia
 get /game/demo/press -b "$T/ru"
 holds "Russia does not" '! grep -q "Meet me in the Channel" "$T/b"'
