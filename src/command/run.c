@@ -39,7 +39,6 @@
 
 #define MAX_SECRETS 8
 #define MAX_BATCH 512            /* order lines read together, at most */
-#define PASSWORD_MIN 4           /* for new passwords */
 #define INDENT "    "
 
 typedef struct batch_line {
@@ -225,9 +224,9 @@ static int need_power(session *s)
 
 static int check_new_password(session *s, const char *password)
 {
-    if (strlen(password) < PASSWORD_MIN)
+    if (strlen(password) < DJ_PASSWORD_MIN)
         return fail(s, "a password needs at least %d characters",
-                    PASSWORD_MIN);
+                    DJ_PASSWORD_MIN);
     return RUN_OK;
 }
 
@@ -478,6 +477,10 @@ static int run_signon(session *s, const cmd *c, dj_buf *res)
                                                          : "an observer",
                       s->id.game);
     }
+    if (s->id.short_password)
+        dj_buf_printf(res, "Your password is shorter than %d characters: "
+                      "please choose a longer one with SET PASSWORD.\n",
+                      DJ_PASSWORD_MIN);
     return RUN_OK;
 }
 
@@ -547,6 +550,7 @@ static int run_press(session *s, const cmd *c, dj_buf *body, dj_buf *res)
     req.to = c->has_to ? c->to : NULL;
     req.fake = c->fake;
     req.fake_to = c->fake_has_to ? c->fake_to : NULL;
+    req.fake_from = c->fake_from[0] ? c->fake_from : NULL;
     req.grey = c->grey;
     req.body = body->data;
     if (dj_game_press(s->j, &s->id, &req, res) < 0)
