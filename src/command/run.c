@@ -372,21 +372,43 @@ static int run_takeover(session *s, const cmd *c, dj_buf *res)
     return RUN_OK;
 }
 
+/*
+ * MAP and HISTORY draw large replies (a picture, a game's whole history)
+ * from a short mail: they answer only a participant of the game who has
+ * signed on, so a forged From: line cannot aim them at anyone.
+ */
+static int need_member(session *s, const char *game, const char *what)
+{
+    if (s->signed_on && same_game(s->id.game, game))
+        return RUN_OK;
+    return fail(s, "%s answers only the players, observers and master of "
+                   "game '%s', signed on: SIGNON first",
+                what, game);
+}
+
+static int run_history(session *s, const cmd *c, dj_buf *res)
+{
+    if (check_game(s, c->game) < 0 || need_member(s, c->game, "HISTORY") < 0)
+        return RUN_FAILED;
+    return game_rc(s, dj_game_history(s->j, c->game,
+                                      c->arg[0] ? c->arg : NULL,
+                                      c->arg2[0] ? c->arg2 : NULL, res));
+}
+
 /* MAP [GAME] [PHASE]: the picture, attached to the reply (one a message). */
 static int run_map(session *s, const cmd *c, dj_buf *res)
 {
     const char *game = c->game[0] ? c->game : s->game[0] ? s->game : NULL;
     if (!game)
         return fail(s, "MAP needs the game (MAP demo), or SIGNON first");
-    if (check_game(s, game) < 0)
+    if (check_game(s, game) < 0 || need_member(s, game, "MAP") < 0)
         return RUN_FAILED;
     if (s->reply->picture_id)
         return fail(s, "one map a message: send another message for "
                        "another map");
-    bool mine = s->signed_on && same_game(s->id.game, game);
     return game_rc(s, dj_game_map_for_mail(s->j, game,
                                            c->arg[0] ? c->arg : NULL,
-                                           mine ? &s->id : NULL,
+                                           &s->id,
                                            &s->reply->picture_id, res));
 }
 
@@ -669,10 +691,7 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
     case CMD_BAD: return fail(s, "%s", c->error);
     case CMD_HELP: dj_command_help(res); return RUN_OK;
     case CMD_LIST: return run_list(s, c, res);
-    case CMD_HISTORY:
-        return game_rc(s, dj_game_history(s->j, c->game,
-                                          c->arg[0] ? c->arg : NULL,
-                                          c->arg2[0] ? c->arg2 : NULL, res));
+    case CMD_HISTORY: return run_history(s, c, res);
     case CMD_SUMMARY: return game_rc(s, dj_game_summary(s->j, c->game, res));
     case CMD_MAP: return run_map(s, c, res);
     case CMD_TAKEOVER: return run_takeover(s, c, res);
@@ -907,6 +926,7 @@ static void reply_subject(session *s)
              : rep->failed      ? "errors"
              : rep->commands    ? "ok"
                                 : "empty");
+    rep->signed_on = s->signed_on;
 }
 
 void dj_command_reply_init(dj_command_reply *r)
@@ -1021,7 +1041,10 @@ int dj_command_queue_reply(dj_judge *j, const dj_command_msg *msg,
                            const dj_command_reply *reply)
 {
     dj_store *st = dj_judge_store(j);
-    return dj_store_outbox_add_pictured(st, 0, 0, "reply", msg->from,
+    const char *kind =
+        strcmp(reply->outcome, "signon-failed") == 0 ? "signon-failed"
+                                                     : "reply";
+    return dj_store_outbox_add_pictured(st, 0, 0, kind, msg->from,
                                         reply->subject.data, reply->body.data,
                                         msg->now, reply->picture_id);
 }

@@ -40,6 +40,9 @@ void dj_config_defaults(dj_config *c)
     m->keep_mail = 90 * 86400;
     m->reply_limit = 30;
     m->reply_window = 3600;
+    m->signon_reply_limit = 5;
+    m->domain_reply_limit = 300;
+    m->judge_reply_limit = 3000;
     m->retry_attempts = 8;
     m->retry_delay = 60;
     m->retry_max_delay = 6 * 3600;
@@ -300,6 +303,12 @@ static int read_limits(reader *r, const config_setting_t *s, void *target)
         return get_int(r, s, &m->reply_limit, 0, 1000000);
     if (strcmp(name, "reply_window") == 0)
         return get_seconds(r, s, &m->reply_window, 1, 30 * 86400);
+    if (strcmp(name, "signon_reply_limit") == 0)
+        return get_int(r, s, &m->signon_reply_limit, 0, 1000000);
+    if (strcmp(name, "domain_reply_limit") == 0)
+        return get_int(r, s, &m->domain_reply_limit, 0, 1000000);
+    if (strcmp(name, "judge_reply_limit") == 0)
+        return get_int(r, s, &m->judge_reply_limit, 0, 1000000);
     return bad(r, s, "unknown setting 'limits.%s'", name);
 }
 

@@ -232,6 +232,66 @@ jd
 check "a fourth pass does not mail the admin again" [ "$(sql "SELECT count(*)
     FROM outbox WHERE subject LIKE '%moved aside'")" = 1 ]
 
+# ---- reply budgets: no silencing, no amplification -------------------------------
+# judged on a Maildir inbox of its own, with small budgets: 5 replies to
+# failed sign-ons per address, 30 replies per address (+tags folded in),
+# 40 per domain, 120 in all, each per hour.
+Q=$T/budgets
+mkdir -p "$Q/mail/in/new" "$Q/mail/in/cur" "$Q/mail/in/tmp"
+printf 'limits: { reply_limit = 30; signon_reply_limit = 5;
+    domain_reply_limit = 40; judge_reply_limit = 120; };\n' >"$Q/judge.conf"
+n=0
+qdrop() # FROM BODY: one message, after the ones before
+{
+    n=$((n + 1))
+    printf 'From: %s\nTo: judge@localhost\nSubject: q%s\nMessage-ID: <q%s@x.example>\n\n%s\n' \
+        "$1" "$n" "$n" "$2" >"$Q/mail/in/new/$((1700001000 + n)).M1P1.test"
+}
+qjd() { (cd "$Q" && "$B/judged" --config judge.conf --db "$T/judge.db" \
+    --maps "$S/maps" --quiet once --no-tick --no-send) 2>>"$T/judged.log"; }
+replies_to() { sql "SELECT count(*) FROM outbox WHERE kind IN ('reply',
+    'refusal', 'signon-failed') AND recipients LIKE '$1'"; }
+QT=$((GAME_T0 + 86400))
+for i in $(seq 1 40); do qdrop austria@h.example "SIGNON Ah forged-$i"; done
+DIPJUDGE_NOW=$QT qjd
+check "40 forged sign-ons in Austria's name: 5 answered" \
+    [ "$(replies_to austria@h.example)" = 5 ]
+check "as replies to failed sign-ons" [ "$(sql "SELECT count(*) FROM outbox
+    WHERE kind = 'signon-failed' AND recipients = 'austria@h.example'")" = 5 ]
+check "the mail log says why the rest were not" [ "$(sql "SELECT count(*)
+    FROM maillog WHERE sender = 'austria@h.example' AND outcome LIKE
+    '%not answered: failed sign-on reply limit%'")" = 35 ]
+qdrop austria@h.example "SIGNON Ah right-austria
+A vie-gal"
+DIPJUDGE_NOW=$((QT + 2)) qjd
+check "Austria's real orders are answered all the same" [ "$(sql "SELECT
+    count(*) FROM outbox WHERE recipients = 'austria@h.example' AND
+    kind = 'reply' AND body LIKE '%A VIE - GAL%'")" = 1 ]
+for i in $(seq 1 35); do qdrop "amp+$i@tag.example" "LIST h"; done
+DIPJUDGE_NOW=$((QT + 3)) qjd
+check "35 mails to amp+1..35@: 30 answered (the +tag is one address)" \
+    [ "$(replies_to 'amp+%@tag.example')" = 30 ]
+for i in $(seq 1 45); do qdrop "user$i@dom.example" "LIST h"; done
+DIPJUDGE_NOW=$((QT + 4)) qjd
+check "45 addresses of one domain: 40 answered" \
+    [ "$(replies_to '%@dom.example')" = 40 ]
+for i in $(seq 1 60); do qdrop "x@d$i.example" "LIST h"; done
+DIPJUDGE_NOW=$((QT + 5)) qjd
+check "the judge-wide budget: 120 replies in the hour, no more" \
+    [ "$(sql "SELECT count(*) FROM outbox WHERE kind IN ('reply', 'refusal',
+    'signon-failed') AND created_at >= $QT")" = 120 ]
+qdrop england@h.example "SIGNON Eh right-england
+F lon-nth"
+DIPJUDGE_NOW=$((QT + 6)) qjd
+check "a correct sign-on is answered beyond every budget" [ "$(sql "SELECT
+    count(*) FROM outbox WHERE recipients = 'england@h.example' AND
+    body LIKE '%F LON - NTH%'")" = 1 ]
+DIPJUDGE_NOW=$((QT + 3601 + 6)) qjd
+qdrop "amp+99@tag.example" "LIST h"
+DIPJUDGE_NOW=$((QT + 3601 + 6)) qjd
+check "an hour later the budgets have room again" \
+    [ "$(replies_to 'amp+99@tag.example')" = 1 ]
+
 # ---- the mail log and sent mail do not grow forever ---------------------------------
 results_before=$(sql "SELECT count(*) FROM results")
 old=$((GAME_T0 - 100 * 86400))

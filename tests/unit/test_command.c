@@ -394,7 +394,9 @@ static void test_anyone(void)
     CHECK(has("France     (a player)"));
     CHECK(lacks("f@players.example")); /* no addresses for strangers */
     CHECK(has("not understood: no such command (and not signed on"));
-    CHECK(has("Summary: 5 of 6 commands and orders done; 1 failed"));
+    CHECK(has("HISTORY answers only the players, observers and master of "
+              "game 'demo', signed on"));
+    CHECK(has("Summary: 4 of 6 commands and orders done; 2 failed"));
     CHECK_STR(R.subject.data, "dipjudge - Reply");
     CHECK_STR(R.outcome, "errors");
     CHECK(send_msg("someone@else.example", "\n\n") == 0);
