@@ -20,17 +20,10 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-. "$S/tests/checks.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
 export DIPJUDGE_NOW=$GAME_T0
-has() { grep -qF -- "$1" "$T/out" && ok || bad "no '$1' in: $(head -c 400 "$T/out")"; }
 mail() { $J command --from "$1" --queue-reply >"$T/out" 2>&1; }
-sql() { sqlite3 "$T/judge.db" "$1"; }
 notices() { sql "SELECT count(*) FROM outbox WHERE kind = 'notice' AND
                  subject LIKE '%Failed sign-ons'"; }
 
@@ -203,7 +196,7 @@ drop() # N FROM BODY: a message delivered at second N
 drop 1 a@x.example "LIST h"
 drop 2 mallory@x.example "LIST h POISON-PILL"
 drop 3 b@x.example "LIST h"
-jd() { (cd "$P" && DIPJUDGE_TEST_POISON=POISON-PILL "$B/judged" \
+jd() { (cd "$P" && DIPJUDGE_TEST_POISON=POISON-PILL "$JUDGED" \
     --config judge.conf --db "$T/judge.db" --maps "$S/maps" --quiet once \
     --no-tick) 2>>"$T/judged.log"; }
 in_new() { ls "$P/mail/in/new" | grep -c "^170000000$1\." ; }
@@ -247,7 +240,7 @@ qdrop() # FROM BODY: one message, after the ones before
     printf 'From: %s\nTo: judge@localhost\nSubject: q%s\nMessage-ID: <q%s@x.example>\n\n%s\n' \
         "$1" "$n" "$n" "$2" >"$Q/mail/in/new/$((1700001000 + n)).M1P1.test"
 }
-qjd() { (cd "$Q" && "$B/judged" --config judge.conf --db "$T/judge.db" \
+qjd() { (cd "$Q" && "$JUDGED" --config judge.conf --db "$T/judge.db" \
     --maps "$S/maps" --quiet once --no-tick --no-send) 2>>"$T/judged.log"; }
 replies_to() { sql "SELECT count(*) FROM outbox WHERE kind IN ('reply',
     'refusal', 'signon-failed') AND recipients LIKE '$1'"; }
