@@ -36,8 +36,8 @@
 #include "cli/mapdir.h"
 #include "cli/test_hooks.h"
 #include "command/command.h"
-#include "game/calendar.h"
 #include "conf/judge_conf.h"
+#include "time/calendar.h"
 #include "game/game.h"
 #include "render/render.h"
 

@@ -44,8 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "game/calendar.h"
 #include "conf/judge_conf.h"
+#include "time/calendar.h"
 #include "game/game.h"
 #include "mail/fetch.h"
 #include "judge/ingest.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "game/setting_value.h"
 
 #ifndef DJ_SYSCONFDIR
