@@ -88,7 +88,6 @@ typedef struct kj_ctx {
     int16_t queue[DJ_MAX_UNITS];
     uint8_t seen[DJ_MAX_UNITS];
     int16_t stack[DJ_MAX_UNITS];
-    long budget;
 } kj_ctx;
 
 /* kruijswijk_orders.c — which order each unit obeys, its own legality. */
@@ -99,6 +98,8 @@ bool kj_route_exists(kj_ctx *c, int army, int dest_prov, bool ordered,
                      int without, const bool *lost);
 bool kj_on_some_route(kj_ctx *c, int fleet, int army, int dest_prov,
                       bool ordered);
+void kj_route_fleets(kj_ctx *c, int army, int dest_prov, bool ordered,
+                     bool *on_route);
 bool kj_carries(const kj_ctx *c, int fleet, int army, int dest_prov,
                 bool ordered);
 

@@ -450,10 +450,24 @@ static void match_orders(kj_ctx *c)
         fl->unmatched = a->kind != KJ_MOVE || !a->by_sea ||
                         a->dest_prov != fl->aim_dest;
     }
+    /* A convoy on no route of its army matches nothing: one search per
+     * army, before any of its fleets is struck off. */
+    bool asked[DJ_MAX_UNITS], on_route[DJ_MAX_UNITS];
+    memset(asked, 0, sizeof(bool) * (size_t)c->n);
     for (int f = 0; f < c->n; f++) {
-        kj_unit *fl = &c->u[f];
-        if (fl->kind == KJ_CONVOY && !fl->unmatched)
-            fl->unmatched = !kj_on_some_route(c, f, fl->aim, fl->aim_dest, true);
+        const kj_unit *fl = &c->u[f];
+        if (fl->kind != KJ_CONVOY || fl->unmatched || asked[f])
+            continue;
+        int army = fl->aim, dest = fl->aim_dest;
+        kj_route_fleets(c, army, dest, true, on_route);
+        for (int g = f; g < c->n; g++) {
+            kj_unit *other = &c->u[g];
+            if (other->kind == KJ_CONVOY && !other->unmatched &&
+                other->aim == army && other->aim_dest == dest) {
+                asked[g] = true;
+                other->unmatched = !on_route[g];
+            }
+        }
     }
     for (int s = 0; s < c->n; s++) {
         kj_unit *su = &c->u[s];

@@ -115,12 +115,25 @@ static void markInvalidConvoys(mv_ctx *c)
         if (a->kind != MV_MOVE || !a->by_convoy || a->dest_prov != fl->target_dest)
             fl->mark = MK_VOID;
     }
+    /* Convoys on no route of their army are void: one search per army
+     * (voiding a fleet on no route changes no other fleet's answer). */
+    bool decided[DJ_MAX_UNITS], on_route[DJ_MAX_UNITS];
+    memset(decided, 0, sizeof(bool) * (size_t)c->nunits);
     for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
-        mv_unit *fl = &c->u[f];
-        if (fl->kind == MV_CONVOY && fl->mark != MK_VOID &&
-            !mv_fleet_on_route(c, f, fl->target, fl->target_dest, true))
-            fl->mark = MK_VOID;
+        const mv_unit *fl = &c->u[c->sea[k]];
+        if (fl->kind != MV_CONVOY || fl->mark == MK_VOID || decided[c->sea[k]])
+            continue;
+        int army = fl->target, dest = fl->target_dest;
+        mv_fleets_on_route(c, army, dest, true, on_route);
+        for (int j = k; j < c->nsea; j++) {
+            mv_unit *g = &c->u[c->sea[j]];
+            if (g->kind == MV_CONVOY && g->mark != MK_VOID &&
+                g->target == army && g->target_dest == dest) {
+                decided[c->sea[j]] = true;
+                if (!on_route[c->sea[j]])
+                    g->mark = MK_VOID;
+            }
+        }
     }
     for (int k = 0; k < c->nmovers; k++) {
         int a = c->movers[k];

@@ -104,13 +104,23 @@ typedef struct mv_ctx {
 void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
                       dj_order_result *res);
 
-/* convoy.c — routes, disruption checks and the paradox rule. */
+/* convoy_routes.c — which fleets may carry an army, and the routes they
+ * make: whether one exists (not through exclude_unit, nor through fleets
+ * marked in broken), and which fleets lie on some route. */
+bool mv_sea_carrier(const mv_ctx *c, int fleet, int army, int dest_prov,
+                    bool ordered_only, int exclude_unit);
+bool mv_carrier(const mv_ctx *c, int fleet, int army, int dest_prov,
+                bool ordered_only, int exclude_unit);
 bool mv_fleet_path_exists(const mv_ctx *c, int army, int dest_prov,
                           bool ordered_only, int exclude_unit);
 bool mv_convoy_route_ok(const mv_ctx *c, int army, const bool *broken);
-bool mv_convoy_broken(const mv_ctx *c, int army, const bool *broken);
 bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
                        bool ordered_only);
+void mv_fleets_on_route(const mv_ctx *c, int army, int dest,
+                        bool ordered_only, bool *on_route);
+
+/* convoy.c — disruption checks and the paradox rule. */
+bool mv_convoy_broken(const mv_ctx *c, int army, const bool *broken);
 void mv_resolve_with_paradox_rule(mv_ctx *c);
 
 /* movement.c — the marked passes (steps 3-10), run on a prepared context. */
