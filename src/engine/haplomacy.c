@@ -304,7 +304,6 @@ static void build_next(const hp_ctx *c, dj_result *out)
 {
     const dj_map *m = c->map;
     dj_position *n = &out->next;
-    *n = *c->pos;
     n->nunits = 0;
     n->ndislodged = 0;
     for (int i = 0; i < c->n; i++) {
@@ -323,9 +322,6 @@ static void build_next(const hp_ctx *c, dj_result *out)
     for (int p = 0; p < m->nlocs; p++)
         out->contested[p] = c->standoff[p] && c->occupant[p] < 0 &&
                             dj_province(m, p) == p;
-    dj_position_compute_retreats(m, n, out->contested,
-                                 dj_rule(c->rules, DJ_RULE_CONVOY_RETREAT) ==
-                                     'b');
 }
 
 int hp_adjudicate_movement(const dj_map *map, const dj_position *pos,

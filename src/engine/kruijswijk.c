@@ -150,10 +150,6 @@ static void build_next(kj_ctx *c, const int16_t *dislodger, dj_result *out)
 {
     const dj_position *pos = c->pos;
     dj_position *n = &out->next;
-    n->phase = pos->phase;
-    n->phase.type = DJ_RETREAT;
-    memcpy(n->owner, pos->owner, sizeof n->owner);
-    n->civil_disorder = pos->civil_disorder;
     n->nunits = n->ndislodged = 0;
     for (int x = 0; x < c->n; x++) {
         dj_unit unit = pos->units[x];
@@ -170,8 +166,6 @@ static void build_next(kj_ctx *c, const int16_t *dislodger, dj_result *out)
         d->attacker_from = c->u[dislodger[x]].prov;
         d->by_convoy = c->u[dislodger[x]].by_sea;
     }
-    dj_position_compute_retreats(c->map, n, out->contested,
-                                 dj_rule(c->rules, DJ_RULE_CONVOY_RETREAT) == 'b');
 }
 
 /* 4.A.3 c: an army whose convoy next door failed goes over land instead. */

@@ -12,8 +12,8 @@
 
 /*
  * Adjudicate a movement phase: fill out->orders (already initialised),
- * out->contested and out->next (units moved, dislodged units with their
- * retreats; the phase not advanced).  Returns 0, or -1 when it cannot.
+ * out->contested and out->next's units and dislodged units (the front door,
+ * adjudicate.c, sets the phase, centres and retreats).  Returns 0, or -1 when it cannot.
  */
 int kj_adjudicate_movement(const dj_map *map, const dj_position *pos,
                           const dj_order *orders, int norders,

@@ -711,10 +711,6 @@ static void build_next_position(const mv_ctx *c, dj_result *out)
 {
     dj_position *n = &out->next;
     const dj_position *pos = c->pos;
-    n->phase = pos->phase;
-    n->phase.type = DJ_RETREAT;
-    memcpy(n->owner, pos->owner, sizeof n->owner);
-    n->civil_disorder = pos->civil_disorder;
     n->nunits = n->ndislodged = 0;
     for (int m = 0; m < c->nunits; m++) {
         const mv_unit *u = &c->u[m];
@@ -731,8 +727,6 @@ static void build_next_position(const mv_ctx *c, dj_result *out)
         d->attacker_from = c->u[u->dislodger].prov;
         d->by_convoy = c->u[u->dislodger].by_convoy;
     }
-    dj_position_compute_retreats(c->map, n, out->contested,
-                                 dj_rule(c->rules, DJ_RULE_CONVOY_RETREAT) == 'b');
 }
 
 /*

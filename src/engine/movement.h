@@ -129,8 +129,8 @@ void mv_prepare(mv_ctx *c);
 void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step);
 int mv_strongest(const mv_ctx *c, int prov, int *best_strength);
 
-/* The whole movement phase: fills out->orders, out->contested, out->next
- * (units moved, dislodged units with their retreats; phase not advanced). */
+/* The whole movement phase: fills out->orders, out->contested and
+ * out->next's units and dislodged units (adjudicate.c does the rest). */
 int mv_adjudicate(const dj_map *map, const dj_position *pos,
                   const dj_order *orders, int norders, const dj_rules *rules,
                   dj_result *out, mv_ctx *c);
