@@ -10,11 +10,8 @@
  *   maps           cli_maps_directory (mapdir.h): --maps, then
  *                  $DIPJUDGE_MAPDIR, the configuration's maps_dir, ./maps,
  *                  the installed maps, the source tree's;
- *   clock          $DIPJUDGE_NOW (seconds since 1970, or "2027-01-09
- *                  20:00" UTC) when set, for tests and for replaying a
- *                  game; else the system clock;
- *   fault hook     $DIPJUDGE_CRASH_AT=N ends the process at the N-th
- *                  database write point (crash tests only).
+ *   clock          the system clock (the test copies' hooks, in
+ *                  test_hooks.h, may set it).
  *
  * The global options (--config, --db, --maps) come before the command
  * name; judgectl.c hands them over with cli_set_global().
@@ -36,6 +33,7 @@
 
 #include "cli/commands.h"
 #include "cli/mapdir.h"
+#include "cli/test_hooks.h"
 #include "command/command.h"
 #include "game/calendar.h"
 #include "game/config.h"
@@ -67,21 +65,6 @@ static const char *env(const char *name)
 {
     const char *v = getenv(name);
     return v && *v ? v : NULL;
-}
-
-static int parse_now(const char *text, int64_t *now)
-{
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (*text && !*end) {
-        *now = v;
-        return 0;
-    }
-    dj_zone utc;
-    dj_zone_utc(&utc);
-    char why[128];
-    return dj_time_parse(&utc, text, (int64_t)time(NULL), now, why,
-                         sizeof why);
 }
 
 /*
@@ -118,10 +101,9 @@ static dj_judge *open_judge_if(const char *cmd, bool *missing)
         }
     }
 
-    int64_t now = (int64_t)time(NULL);
-    const char *fake = env("DIPJUDGE_NOW");
-    if (fake && parse_now(fake, &now) < 0) {
-        fprintf(stderr, "judgectl %s: bad DIPJUDGE_NOW '%s'\n", cmd, fake);
+    dj_test_hooks hooks;
+    if (dj_test_hooks_read(&hooks, "judgectl", false, err, sizeof err) < 0) {
+        fprintf(stderr, "judgectl %s: %s\n", cmd, err);
         return NULL;
     }
     dj_judge *j = dj_judge_open(&cfg, maps, err, sizeof err);
@@ -129,11 +111,9 @@ static dj_judge *open_judge_if(const char *cmd, bool *missing)
         fprintf(stderr, "judgectl %s: %s\n", cmd, err);
         return NULL;
     }
-    dj_judge_set_now(j, now);
+    dj_judge_set_now(j, dj_test_hooks_now(&hooks));
     dj_judge_set_actor(j, "judgectl");
-    const char *crash = env("DIPJUDGE_CRASH_AT");
-    if (crash)
-        dj_store_crash_at(dj_judge_store(j), strtol(crash, NULL, 10));
+    dj_test_hooks_judge(&hooks, j);
     return j;
 }
 

@@ -46,10 +46,7 @@ static const char SETTINGS_ACTIONS[] =
     "  deadline         the current phase's: \"2027-01-09 20:00\", +2d, "
     "now\n";
 
-#define TICK_HELP                                                            \
-    "Run it from cron every few minutes.  Environment for tests:\n"          \
-    "  DIPJUDGE_NOW=SECONDS      the time to act at (or \"2027-01-09 20:00\")\n" \
-    "  DIPJUDGE_CRASH_AT=N       exit at the N-th database write (crash tests)\n"
+#define TICK_HELP "Run it from cron every few minutes.\n"
 
 static int cmd_help(int argc, char **argv);
 

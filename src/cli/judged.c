@@ -22,16 +22,13 @@
  * sig_atomic_t, the only thing a handler may safely write), read by the
  * daemon's loop.  Everything else lives in one `judged` struct.
  *
- * Environment (for tests): DIPJUDGE_NOW (the clock starts at that time
- * and runs on from there), DIPJUDGE_CRASH_AT=N (exit at the N-th
- * database write), DIPJUDGE_CRASH_POINT=NAME[:N] (exit at the N-th pass
- * through a named point of ingest or sending: ingest-logged,
- * ingest-executed, ingest-committed, send-claimed, send-accepted,
- * send-marked), as if killed there.
+ * The test copies' hooks (a clock set by the test, crashes at chosen
+ * points, a poisoned message) are in test_hooks.h.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli/mapdir.h"
+#include "cli/test_hooks.h"
 #include "config.h"
 
 #include <errno.h>
@@ -83,12 +80,6 @@ static void on_signal(int sig)
     stop_signal = sig;
 }
 
-typedef struct crash_point {
-    char name[32];
-    long at;    /* exit at the at-th pass through the point */
-    long seen;
-} crash_point;
-
 typedef struct judged {
     /* options */
     const char *config_opt, *db_opt, *maps_opt, *mode;
@@ -103,9 +94,7 @@ typedef struct judged {
     dj_fetcher *fetcher;
     dj_ingest_config icfg;
     dj_outbox_config ocfg;
-    int64_t clock_base;  /* DIPJUDGE_NOW, or 0 */
-    int64_t clock_start; /* time() when the clock was set */
-    crash_point crash;
+    dj_test_hooks hooks; /* the test copies' only (test_hooks.h) */
     int last_fetch_status; /* to log a mailbox's trouble once, not per pass */
     int last_send_failures;
     bool trouble;          /* once: something failed */
@@ -143,69 +132,17 @@ static void logmsg(judged *d, int level, const char *fmt, ...)
             msg);
 }
 
-/* ---- the clock and the fault hook ------------------------------------------ */
+/* ---- the clock ------------------------------------------------------------- */
 
 static int64_t clock_now(const judged *d)
 {
-    int64_t t = (int64_t)time(NULL);
-    return d->clock_base ? d->clock_base + (t - d->clock_start) : t;
-}
-
-static void crash_hook(void *ctx, const char *point)
-{
-    judged *d = ctx;
-    if (!d->crash.name[0] || strcmp(point, d->crash.name) != 0)
-        return;
-    if (++d->crash.seen < d->crash.at)
-        return;
-    fprintf(stderr, "judged: DIPJUDGE_CRASH_POINT %s reached: exiting as "
-                    "if killed\n",
-            point);
-    _exit(DJ_STORE_CRASH_STATUS);
+    return dj_test_hooks_now(&d->hooks);
 }
 
 static const char *env(const char *name)
 {
     const char *v = getenv(name);
     return v && *v ? v : NULL;
-}
-
-static int read_test_env(judged *d)
-{
-    const char *now = env("DIPJUDGE_NOW");
-    if (now) {
-        char *end;
-        long long v = strtoll(now, &end, 10);
-        if (*end) {
-            dj_zone utc;
-            dj_zone_utc(&utc);
-            char why[128];
-            int64_t t;
-            if (dj_time_parse(&utc, now, (int64_t)time(NULL), &t, why,
-                              sizeof why) < 0) {
-                fprintf(stderr, "judged: bad DIPJUDGE_NOW '%s': %s\n", now,
-                        why);
-                return -1;
-            }
-            v = t;
-        }
-        d->clock_base = v;
-        d->clock_start = (int64_t)time(NULL);
-    }
-    const char *point = env("DIPJUDGE_CRASH_POINT");
-    if (point) {
-        size_t n = strcspn(point, ":");
-        if (n >= sizeof d->crash.name) {
-            fprintf(stderr, "judged: bad DIPJUDGE_CRASH_POINT\n");
-            return -1;
-        }
-        memcpy(d->crash.name, point, n);
-        d->crash.name[n] = '\0';
-        d->crash.at = point[n] == ':' ? strtol(point + n + 1, NULL, 10) : 1;
-        if (d->crash.at < 1)
-            d->crash.at = 1;
-    }
-    return 0;
 }
 
 /* ---- configuration to the modules' structs ----------------------------------- */
@@ -240,11 +177,9 @@ static int load_config(judged *d)
     d->icfg.reply_limit = m->reply_limit;
     d->icfg.reply_window = m->reply_window;
     d->icfg.envelope_sender = d->envelope_sender;
-    d->icfg.fault = crash_hook;
-    d->icfg.fault_ctx = d;
     d->icfg.max_tries = m->message_tries;
     d->icfg.admin_address = m->admin_address;
-    d->icfg.test_fail_marker = env("DIPJUDGE_TEST_POISON");
+    dj_test_hooks_ingest(&d->hooks, &d->icfg);
 
     d->ocfg.judge_address = d->cfg.judge_address;
     d->ocfg.judge_name = d->cfg.judge_name;
@@ -253,8 +188,7 @@ static int load_config(judged *d)
     d->ocfg.retry_delay = m->retry_delay;
     d->ocfg.retry_max_delay = m->retry_max_delay;
     d->ocfg.lock_path = d->lock_path;
-    d->ocfg.fault = crash_hook;
-    d->ocfg.fault_ctx = d;
+    dj_test_hooks_outbox(&d->hooks, &d->ocfg);
     return 0;
 }
 
@@ -353,9 +287,7 @@ static int open_judge(judged *d)
     }
     dj_judge_set_actor(d->j, "judged");
     dj_judge_set_now(d->j, clock_now(d));
-    const char *crash = env("DIPJUDGE_CRASH_AT");
-    if (crash)
-        dj_store_crash_at(dj_judge_store(d->j), strtol(crash, NULL, 10));
+    dj_test_hooks_judge(&d->hooks, d->j);
     return 0;
 }
 
@@ -795,9 +727,12 @@ int main(int argc, char **argv)
     } else {
         if (d->use_syslog)
             openlog("judged", LOG_PID, LOG_MAIL);
-        if (read_test_env(d) < 0)
+        char why[256];
+        if (dj_test_hooks_read(&d->hooks, "judged", true, why,
+                               sizeof why) < 0) {
+            fprintf(stderr, "judged: %s\n", why);
             rc = EX_USAGE_;
-        else if (load_config(d) < 0)
+        } else if (load_config(d) < 0)
             rc = EX_CONFIG_;
         else if (strcmp(d->mode, "config") == 0) {
             print_config(d);

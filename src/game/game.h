@@ -54,6 +54,12 @@ void dj_judge_set_now(dj_judge *j, int64_t now);
 int64_t dj_judge_now(const dj_judge *j);
 /* Who acts, for the game log ("judgectl", an address). */
 void dj_judge_set_actor(dj_judge *j, const char *actor);
+/* Tests only (src/cli/test_hooks.h): called on the verifying engine's
+ * result before it is compared with the game engine's, so that the tests
+ * can reach the disagreement path no real phase reaches.  Never set by
+ * the installed programs. */
+typedef void (*dj_verifier_hook)(dj_result *verifier_result);
+void dj_judge_set_verifier_hook(dj_judge *j, dj_verifier_hook hook);
 
 /* ---- forming --------------------------------------------------------- */
 

@@ -29,6 +29,7 @@ struct dj_judge {
     dj_config cfg;
     char maps_dir[DJ_PATH_MAX];
     int64_t now;
+    dj_verifier_hook verifier_hook; /* tests only: NULL in production */
     char actor[256];
     char err[512];
     int nmaps;

@@ -14,14 +14,8 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
-
-. "$S/tests/checks.sh"
 
 # order NAME POWER NOW ORDER...: set a power's orders.
 order()
@@ -102,7 +96,7 @@ games:
     map = "rules-standard";
 };
 CONF
-$B/judgectl --config "$T/judge.conf" --maps "$S/tests/maps" --db "$T/judge.db" \
+$JUDGECTL --config "$T/judge.conf" --maps "$S/tests/maps" --db "$T/judge.db" \
     list >"$T/out" 2>&1
 check "judge.conf: refused" [ $? -ne 0 ]
 check "judge.conf: says where and why" \
