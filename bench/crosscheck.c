@@ -6,6 +6,7 @@
  *
  * Usage: test_crosscheck SRCDIR [--phases N] [--seed S] [--rules PERCENT]
  *                               [--cases DIR] [--show N] [--map FILE]
+ *                               [--progress N]
  *
  * The phases are drawn on every board of SRCDIR/maps (*.map: the standard
  * board and every variant shipped, in turn), or on the one --map names.
@@ -31,6 +32,8 @@
  * DIR/crosscheck-N.txt, expecting what the DPjudge engine gave, with the
  * Kruijswijk engine's answer in a comment: check it by hand against the
  * DATC, then fix the engine that is wrong and keep the case.
+ *
+ * --progress N prints a line every N phases (long runs).
  *
  * Ends with one line per board, "crosscheck: BOARD: N phases, D
  * disagreements", then "crosscheck: N phases, D disagreements, T s (R
@@ -311,6 +314,7 @@ int main(int argc, char **argv)
     int rules_percent = (int)arg_long(argc, argv, "--rules", 30);
     long show = arg_long(argc, argv, "--show", 5);
     const char *casedir = arg_str(argc, argv, "--cases");
+    long progress = arg_long(argc, argv, "--progress", 0);
 
     board *boards = corpus_xcalloc(MAX_BOARDS, sizeof *boards);
     int nboards = 0;
@@ -348,6 +352,11 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long disagreements = 0;
     for (long n = 0; n < phases; n++) {
+        if (progress > 0 && n > 0 && n % progress == 0) {
+            printf("crosscheck: %ld phases so far, %ld disagreements\n", n,
+                   disagreements);
+            fflush(stdout);
+        }
         board *bd = &boards[n % nboards];
         h->map = bd->map;
         h->corpus = &bd->corpus;

@@ -60,6 +60,10 @@ void hard_coasts(hard_gen *g, hard_phase *in);
 void hard_paths(hard_gen *g, hard_phase *in);
 void hard_garbage(hard_gen *g, hard_phase *in);
 void hard_add_order(hard_phase *in, dj_order o);
+/* Put a unit at `loc` (replacing whatever stands in its province) with a
+ * hold order, orders still one per unit; its index, or -1 when full. */
+int hard_place(hard_gen *g, hard_phase *in, int loc, int power,
+               dj_unit_type type);
 /* Call on a phase whose orders are still one per unit (before hard_noise);
  * false when the board has no network to make. */
 bool hard_convoy_network(hard_gen *g, hard_phase *in, int min_fleets,

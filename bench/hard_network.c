@@ -24,24 +24,6 @@ static int prov_of(const hard_gen *g, int loc)
     return dj_province(g->map, loc);
 }
 
-/* Put a unit at `loc` (replacing whatever stands in its province) with a
- * hold order; its index, or -1 when the board is full. */
-static int place(hard_gen *g, hard_phase *in, int loc, int power,
-                 dj_unit_type type)
-{
-    dj_position *pos = &in->pos;
-    int i = dj_position_unit_at(g->map, pos, prov_of(g, loc));
-    if (i < 0) {
-        if (pos->nunits >= DJ_MAX_UNITS || in->norders >= DJ_MAX_ORDERS)
-            return -1;
-        i = pos->nunits++;
-        in->norders++;
-    }
-    pos->units[i] = (dj_unit){(int16_t)power, (int16_t)loc, type};
-    in->orders[i] = dj_order_make(DJ_ORDER_HOLD, power, type, loc);
-    return i;
-}
-
 /* A coastal province where an army stands and that one of the chosen seas
  * touches, other than `not`; -1 if none. */
 static int coast_by(hard_gen *g, const int *seas, int nseas, int not)
@@ -88,7 +70,7 @@ static void attack(hard_gen *g, hard_phase *in, int s, int victim, bool *avoid)
     if (g->map->npowers < 2)
         power = victim;
     /* the attacker may be a fleet of the network itself */
-    int x = place(g, in, from, power, DJ_FLEET);
+    int x = hard_place(g, in, from, power, DJ_FLEET);
     if (x < 0)
         return;
     avoid[prov_of(g, from)] = true;
@@ -103,7 +85,7 @@ static void attack(hard_gen *g, hard_phase *in, int s, int victim, bool *avoid)
             return;
         int sp = corpus_rng_below(g->rng, 3) ? power
                                              : corpus_rng_below(g->rng, g->map->npowers);
-        int y = place(g, in, by, sp, DJ_FLEET);
+        int y = hard_place(g, in, by, sp, DJ_FLEET);
         if (y < 0)
             return;
         avoid[prov_of(g, by)] = true;
@@ -150,7 +132,7 @@ bool hard_convoy_network(hard_gen *g, hard_phase *in, int min_fleets,
         if (to < 0)
             continue;
         int power = corpus_rng_below(g->rng, m->npowers);
-        int a = place(g, in, from, power, DJ_ARMY);
+        int a = hard_place(g, in, from, power, DJ_ARMY);
         if (a < 0)
             continue;
         avoid[from] = avoid[to] = true;
@@ -165,7 +147,7 @@ bool hard_convoy_network(hard_gen *g, hard_phase *in, int min_fleets,
         int power = corpus_rng_below(g->rng, 2)
                         ? army->power
                         : corpus_rng_below(g->rng, m->npowers);
-        int f = place(g, in, seas[i], power, DJ_FLEET);
+        int f = hard_place(g, in, seas[i], power, DJ_FLEET);
         if (f < 0)
             break;
         if (corpus_rng_below(g->rng, 12) == 0)

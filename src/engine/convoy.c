@@ -29,8 +29,8 @@ typedef mv_search search;
 /* Is any fleet that could carry army a under attack by some move? */
 static bool convoy_in_doubt(const mv_ctx *c, int a)
 {
-    for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
+    for (int k = 0; k < c->board.nsea; k++) {
+        int f = c->board.sea[k];
         if (!mv_sea_carrier(c, f, a, c->u[a].dest_prov, true, -1))
             continue;
         for (int m = 0; m < c->nunits; m++)
@@ -227,7 +227,7 @@ static void paradox_zone(const mv_ctx *c, const search *s, int a, bool *zone)
     for (int f = 0; f < c->nunits; f++)
         if (mv_carrier(c, f, a, u->dest_prov, true, -1))
             zone[s->saved[f].prov] = true;
-    int d = c->unit_at[u->dest_prov];
+    int d = c->board.at[u->dest_prov];
     if (d >= 0 && s->saved[d].kind == MV_SUPPORT) {
         int t = s->saved[d].target_dest >= 0 ? s->saved[d].target_dest
                                              : s->saved[s->saved[d].target].prov;

@@ -82,8 +82,8 @@ static void gather(const mv_ctx *c, carriers *g, int army, int dest_prov,
     g->n = 0;
     for (int f = 0; f < c->nunits; f++)
         g->node[f] = -1;
-    for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
+    for (int k = 0; k < c->board.nsea; k++) {
+        int f = c->board.sea[k];
         if (!mv_sea_carrier(c, f, army, dest_prov, ordered_only, exclude) ||
             (broken && broken[f]))
             continue;
@@ -104,7 +104,7 @@ static int border(const mv_ctx *c, const carriers *g, int x, int k)
     if (!(l->adj[k].types & DJ_TYPE_BIT(DJ_FLEET)))
         return -1;
     int to = l->adj[k].to;
-    int other = c->unit_at[c->map->locs[to].province];
+    int other = c->board.at[c->map->locs[to].province];
     if (other < 0 || g->node[other] < 0 || c->u[other].loc != to)
         return -1;
     return g->node[other];

@@ -2,7 +2,8 @@
  * haplomacy.h — movement adjudication by the Haplomacy dispute algorithm (seed 003).
  *
  * An engine of its own: it shares only the map, position, order and result
- * types with the other engines, so a bug in one is caught by another
+ * types and the board's set-up (board.h) with the other engines, and
+ * decides legality itself, so a bug in one is caught by another
  * (dj_result_diff).  Reached through dj_adjudicate_with().
  */
 #ifndef DJ_ENGINE_HAPLOMACY_H

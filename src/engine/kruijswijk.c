@@ -19,16 +19,16 @@ static void set_up(kj_ctx *c, const dj_map *map, const dj_position *pos,
     c->orders = orders;
     c->norders = norders;
     c->n = pos->nunits;
+    dj_board_set_up(&c->board, map, pos);
     for (int p = 0; p < map->nlocs; p++)
-        c->at[p] = c->first_mover[p] = -1;
-    c->nsea = 0;
+        c->first_mover[p] = -1;
     for (int i = 0; i < c->n; i++) {
         const dj_unit *pu = &pos->units[i];
         kj_unit *u = &c->u[i];
         memset(u, 0, sizeof *u);
         u->power = pu->power;
         u->loc = pu->loc;
-        u->prov = (int16_t)dj_province(map, pu->loc);
+        u->prov = c->board.prov[i];
         u->type = pu->type;
         u->order = -1;
         u->kind = KJ_HOLD;
@@ -36,9 +36,6 @@ static void set_up(kj_ctx *c, const dj_map *map, const dj_position *pos,
         u->first_support = u->next_support = u->next_mover = -1;
         u->first_fleet = u->next_fleet = -1;
         c->group_of[i] = -1;
-        c->at[u->prov] = (int16_t)i;
-        if (u->type == DJ_FLEET && map->locs[u->loc].convoys)
-            c->sea[c->nsea++] = (int16_t)i;
     }
 }
 

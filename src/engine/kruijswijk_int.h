@@ -13,6 +13,7 @@
 #ifndef DJ_ENGINE_KRUIJSWIJK_INT_H
 #define DJ_ENGINE_KRUIJSWIJK_INT_H
 
+#include "board.h"
 #include "kruijswijk.h"
 
 typedef enum { KJ_HOLD, KJ_MOVE, KJ_SUPPORT, KJ_CONVOY } kj_kind;
@@ -63,11 +64,9 @@ typedef struct kj_ctx {
     int norders;
     int n;
     kj_unit u[DJ_MAX_UNITS];
-    int16_t at[DJ_MAX_LOCS];          /* per province: its unit, -1 */
+    dj_board board;                   /* units by province, fleets that may carry */
     int16_t first_mover[DJ_MAX_LOCS]; /* per province: first move into it */
     bool land_only[DJ_MAX_UNITS];     /* 4.A.3 c: convoy failed, go by land */
-    int nsea;                         /* fleets on water: they may convoy */
-    int16_t sea[DJ_MAX_UNITS];
     /* the guess algorithm */
     uint8_t state[KJ_MAX_DECISIONS];
     bool result[KJ_MAX_DECISIONS];

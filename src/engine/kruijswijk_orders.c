@@ -148,7 +148,7 @@ static dj_why read_support(kj_ctx *c, int ui, const dj_order *o, kj_reading *r)
     const dj_map *m = c->map;
     const kj_unit *u = &c->u[ui];
     r->kind = KJ_SUPPORT;
-    int other = o->target >= 0 ? c->at[dj_province(m, o->target)] : -1;
+    int other = o->target >= 0 ? c->board.at[dj_province(m, o->target)] : -1;
     if (other < 0)
         return DJ_WHY_NO_TARGET;
     if (other == ui)
@@ -184,7 +184,7 @@ static dj_why read_convoy(kj_ctx *c, int ui, const dj_order *o, kj_reading *r)
     r->kind = KJ_CONVOY;
     if (u->type != DJ_FLEET || !m->locs[u->loc].convoys)
         return DJ_WHY_CONVOY_NOT_AT_SEA;
-    int army = o->target >= 0 ? c->at[dj_province(m, o->target)] : -1;
+    int army = o->target >= 0 ? c->board.at[dj_province(m, o->target)] : -1;
     if (army < 0)
         return DJ_WHY_NO_TARGET;
     const kj_unit *a = &c->u[army];
@@ -298,7 +298,7 @@ static void read_written_orders(kj_ctx *c, dj_order_result *res)
         next[i] = -1;
         bool in_range = o->loc >= 0 && o->loc < m->nlocs &&
                         o->dest < m->nlocs && o->target < m->nlocs;
-        int ui = in_range ? c->at[dj_province(m, o->loc)] : -1;
+        int ui = in_range ? c->board.at[dj_province(m, o->loc)] : -1;
         if (ui < 0) {
             res[i].flags |= DJ_RF_ILLEGAL;
             res[i].why = DJ_WHY_NO_UNIT;
@@ -384,7 +384,7 @@ static bool goes_by_sea(kj_ctx *c, int ui)
         return true;
     case 'b':
     case 'c': {
-        int other = c->at[u->dest_prov];
+        int other = c->board.at[u->dest_prov];
         return other >= 0 && c->u[other].kind == KJ_MOVE &&
                c->u[other].dest_prov == u->prov;
     }

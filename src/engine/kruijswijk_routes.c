@@ -58,7 +58,7 @@ static int across(const kj_ctx *c, int f, int k)
     const dj_adj *b = &c->map->locs[c->u[f].loc].adj[k];
     if (!(b->types & DJ_TYPE_BIT(DJ_FLEET)))
         return -1;
-    int g = c->at[c->map->locs[b->to].province];
+    int g = c->board.at[c->map->locs[b->to].province];
     return g >= 0 && c->u[g].loc == b->to ? g : -1;
 }
 
@@ -73,8 +73,8 @@ static int mark_usable(kj_ctx *c, int army, int dest_prov, bool ordered,
 {
     int count = 0;
     memset(c->seen, 0, (size_t)c->n);
-    for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
+    for (int k = 0; k < c->board.nsea; k++) {
+        int f = c->board.sea[k];
         /* lost[] is only meaningful for fleets that may carry the army. */
         if (f == without || !kj_carries(c, f, army, dest_prov, ordered) ||
             (lost && lost[f]))
@@ -92,8 +92,8 @@ bool kj_route_exists(kj_ctx *c, int army, int dest_prov, bool ordered,
     int from = c->u[army].prov, head = 0, tail = 0;
     if (mark_usable(c, army, dest_prov, ordered, without, lost) == 0)
         return false;
-    for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
+    for (int k = 0; k < c->board.nsea; k++) {
+        int f = c->board.sea[k];
         if (c->seen[f] == 1 && touches(c, f, from)) {
             c->seen[f] = 2;
             c->queue[tail++] = (int16_t)f;
@@ -140,8 +140,8 @@ static int next_neighbour(const kj_ctx *c, dfs *d, int v, int from,
 {
     int S = c->n, T = c->n + 1;
     if (v == T) {
-        while (d->step[v] < c->nsea) {
-            int f = c->sea[d->step[v]++];
+        while (d->step[v] < c->board.nsea) {
+            int f = c->board.sea[d->step[v]++];
             if (c->seen[f] && touches(c, f, dest_prov))
                 return f;
         }

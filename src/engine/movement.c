@@ -107,8 +107,8 @@ static void markInvalidConvoys(mv_ctx *c)
 {
     c->nconvoyed = 0;
     /* Only fleets at sea convoy (legal.c), and only movers are convoyed. */
-    for (int k = 0; k < c->nsea; k++) {
-        mv_unit *fl = &c->u[c->sea[k]];
+    for (int k = 0; k < c->board.nsea; k++) {
+        mv_unit *fl = &c->u[c->board.sea[k]];
         if (fl->kind != MV_CONVOY || fl->mark == MK_VOID)
             continue;
         const mv_unit *a = &c->u[fl->target];
@@ -119,18 +119,18 @@ static void markInvalidConvoys(mv_ctx *c)
      * (voiding a fleet on no route changes no other fleet's answer). */
     bool decided[DJ_MAX_UNITS], on_route[DJ_MAX_UNITS];
     memset(decided, 0, sizeof(bool) * (size_t)c->nunits);
-    for (int k = 0; k < c->nsea; k++) {
-        const mv_unit *fl = &c->u[c->sea[k]];
-        if (fl->kind != MV_CONVOY || fl->mark == MK_VOID || decided[c->sea[k]])
+    for (int k = 0; k < c->board.nsea; k++) {
+        const mv_unit *fl = &c->u[c->board.sea[k]];
+        if (fl->kind != MV_CONVOY || fl->mark == MK_VOID || decided[c->board.sea[k]])
             continue;
         int army = fl->target, dest = fl->target_dest;
         mv_fleets_on_route(c, army, dest, true, on_route);
-        for (int j = k; j < c->nsea; j++) {
-            mv_unit *g = &c->u[c->sea[j]];
+        for (int j = k; j < c->board.nsea; j++) {
+            mv_unit *g = &c->u[c->board.sea[j]];
             if (g->kind == MV_CONVOY && g->mark != MK_VOID &&
                 g->target == army && g->target_dest == dest) {
-                decided[c->sea[j]] = true;
-                if (!on_route[c->sea[j]])
+                decided[c->board.sea[j]] = true;
+                if (!on_route[c->board.sea[j]])
                     g->mark = MK_VOID;
             }
         }
@@ -183,7 +183,7 @@ static void markInvalidSupports(mv_ctx *c)
             continue;
         }
         t->support++;
-        int victim = su->target_dest >= 0 ? c->unit_at[su->target_dest] : -1;
+        int victim = su->target_dest >= 0 ? c->board.at[su->target_dest] : -1;
         if (victim >= 0 && c->u[victim].power == su->power) {
             t->no_help++;
             su->on_no_help = true;
@@ -241,7 +241,7 @@ static bool paradox_rule_spares(const mv_ctx *c, int mover, const mv_unit *s)
 {
     char rule = dj_rule(c->rules, DJ_RULE_CONVOY_PARADOX);
     int against = s->target_dest >= 0 ? s->target_dest : c->u[s->target].prov;
-    int fleet = c->unit_at[against];
+    int fleet = c->board.at[against];
 
     if (fleet < 0)
         return false;
@@ -257,7 +257,7 @@ static bool paradox_rule_spares(const mv_ctx *c, int mover, const mv_unit *s)
 void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
 {
     const mv_unit *m = &c->u[mover];
-    int s = c->unit_at[m->dest_prov];
+    int s = c->board.at[m->dest_prov];
     if (s < 0)
         return;
     mv_unit *su = &c->u[s];
@@ -420,7 +420,7 @@ static bool markSwapBounces(mv_ctx *c)
             mv_unit *u = &c->u[m];
             if (!unmarked_mover(u) || u->by_convoy)
                 continue;
-            int o = c->unit_at[u->dest_prov];
+            int o = c->board.at[u->dest_prov];
             if (o < 0 || !unmarked_mover(&c->u[o]) || c->u[o].by_convoy ||
                 c->u[o].dest_prov != u->prov)
                 continue;
@@ -469,7 +469,7 @@ static bool markSelfDislodgeBounces(mv_ctx *c)
         mv_unit *u = &c->u[m];
         if (!unmarked_mover(u) || strongest_mover(c, u->dest_prov) != m)
             continue;
-        int v = c->unit_at[u->dest_prov];
+        int v = c->board.at[u->dest_prov];
         if (v < 0 || v == m || unmarked_mover(&c->u[v]))
             continue;
         if (c->u[v].power == u->power ||
@@ -532,7 +532,7 @@ static void moveUnits(mv_ctx *c)
             mv_unit *u = &c->u[m];
             if (!unmarked_mover(u) || u->moved)
                 continue;
-            int v = c->unit_at[u->dest_prov];
+            int v = c->board.at[u->dest_prov];
             if (v >= 0 && v != m && !unmarked_mover(&c->u[v])) {
                 mv_unit *victim = &c->u[v];
                 victim->dislodged = true;
@@ -588,24 +588,19 @@ static void init_context(mv_ctx *c, const dj_map *map, const dj_position *pos,
     c->pos = pos;
     c->rules = rules;
     c->nunits = pos->nunits;
-    for (int p = 0; p < map->nlocs; p++)
-        c->unit_at[p] = -1;
-    c->nsea = 0;
+    dj_board_set_up(&c->board, map, pos);
     for (int i = 0; i < pos->nunits; i++) {
         const dj_unit *pu = &pos->units[i];
         mv_unit *u = &c->u[i];
         memset(u, 0, sizeof *u);
         u->power = pu->power;
         u->loc = pu->loc;
-        u->prov = (int16_t)dj_province(map, pu->loc);
+        u->prov = c->board.prov[i];
         u->type = pu->type;
         u->order = -1;
         u->kind = MV_HOLD;
         u->target = u->target_dest = u->target_coast = -1;
         u->dest_loc = u->dest_prov = u->dislodger = -1;
-        c->unit_at[u->prov] = (int16_t)i;
-        if (u->type == DJ_FLEET && map->locs[u->loc].convoys)
-            c->sea[c->nsea++] = (int16_t)i;
     }
 }
 

@@ -13,6 +13,7 @@
 #define DJ_ENGINE_MOVEMENT_H
 
 #include "adjudicate.h"
+#include "board.h"
 
 typedef enum {
     MK_NONE = 0,
@@ -85,7 +86,7 @@ typedef struct mv_ctx {
     const dj_rules *rules;
     int nunits;
     mv_unit u[DJ_MAX_UNITS];
-    int16_t unit_at[DJ_MAX_LOCS];  /* per province: unit index or -1 */
+    dj_board board;                /* units by province, fleets that may carry */
     int16_t head[DJ_MAX_LOCS];     /* per province: first combat entry */
     int nentries;
     mv_entry e[MV_MAX_ENTRIES];
@@ -93,10 +94,8 @@ typedef struct mv_ctx {
     int16_t convoyed[DJ_MAX_UNITS];
     bool changed;                  /* a pass marked something */
     bool land_only[DJ_MAX_UNITS];  /* 4.A.3 c: convoy disrupted, go by land */
-    int nsea;                      /* fleets on water: the only carriers */
     int nmovers;                   /* units ordered to move, in index order */
     int16_t movers[DJ_MAX_UNITS];
-    int16_t sea[DJ_MAX_UNITS];
     mv_search search;
 } mv_ctx;
 
