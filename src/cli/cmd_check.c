@@ -30,6 +30,7 @@
 
 #include "casefile/casefile.h"
 #include "casefile/check.h"
+#include "cli/args.h"
 #include "cli/check_ahead.h"
 #include "cli/check_render.h"
 #include "cli/commands.h"
@@ -87,45 +88,27 @@ static int parse_engine(const char *name, check_options *opt)
     return 0;
 }
 
+/* 0, CLI_ARGS_DONE (--help printed) or CLI_ARGS_BAD (usage printed). */
 static int parse_check_args(int argc, char **argv, check_options *opt)
 {
     *opt = (check_options){.engine = DJ_ENGINE_DPJUDGE};
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
-            opt->verbose = true;
-        else if (strcmp(a, "--timing") == 0)
-            opt->timing = true;
-        else if (strcmp(a, "--serial") == 0)
-            opt->serial = true;
-        else if (strncmp(a, "--maps=", 7) == 0)
-            opt->maps = a + 7;
-        else if (strncmp(a, "--engine=", 9) == 0) {
-            if (parse_engine(a + 9, opt) < 0)
-                return -1;
-        } else if (strcmp(a, "--render") == 0) {
-            if (++i >= argc)
-                return check_usage("--render needs a directory", NULL);
-            opt->render = argv[i];
-        } else if (strcmp(a, "--maps") == 0 || strcmp(a, "--engine") == 0) {
-            if (++i >= argc)
-                return check_usage("a value is needed after", a);
-            if (a[2] == 'm')
-                opt->maps = argv[i];
-            else if (parse_engine(argv[i], opt) < 0)
-                return -1;
-        } else
-            return check_usage("unknown option", a);
-    }
-    if (i >= argc)
+    cli_args a;
+    int rc = cli_parse(argc, argv, "--engine --render",
+                       "--verbose|-v --timing --serial", SYN_CHECK, &a);
+    if (rc != 0)
+        return rc;
+    opt->verbose = cli_flag(&a, "--verbose");
+    opt->timing = cli_flag(&a, "--timing");
+    opt->serial = cli_flag(&a, "--serial");
+    opt->render = cli_value(&a, "--render");
+    opt->maps = cli_globals()->maps;
+    const char *engine = cli_value(&a, "--engine");
+    if (engine && parse_engine(engine, opt) < 0)
+        return CLI_ARGS_BAD;
+    if (a.npos == 0)
         return check_usage("no case files given", NULL);
-    opt->nfiles = argc - i;
-    opt->files = argv + i;
+    opt->nfiles = a.npos;
+    opt->files = a.pos;
     return 0;
 }
 
@@ -299,8 +282,9 @@ int cmd_check(int argc, char **argv)
     static check_run run;
     check_run *r = &run;
     memset(r, 0, sizeof *r);
-    if (parse_check_args(argc, argv, &r->opt) < 0)
-        return EXIT_USAGE;
+    int parsed = parse_check_args(argc, argv, &r->opt);
+    if (parsed != 0)
+        return parsed == CLI_ARGS_DONE ? EXIT_OK : EXIT_USAGE;
     r->mapdir = cli_maps_directory(r->opt.maps, NULL);
     bool ok = true;
     for (int e = 0; e < DJ_ENGINE_COUNT; e++)

@@ -56,8 +56,6 @@ int cmd_orders(int argc, char **argv);
     "--from ADDRESS [--subject SUBJECT] [--message-id ID] [--queue-reply]" \
     " < BODY"
 
-/* Global options given before the command: --config, --db, --maps. */
-void cli_set_global(const char *config, const char *db, const char *maps);
 
 int cmd_create(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -32,6 +32,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -44,17 +45,13 @@
 #include <unistd.h>
 
 #include "game/calendar.h"
-#include "game/config.h"
+#include "conf/judge_conf.h"
 #include "game/game.h"
 #include "mail/fetch.h"
 #include "judge/ingest.h"
 #include "judge/outbox.h"
 #include "mail/send.h"
 #include "store/sending.h"
-
-#ifndef DJ_SYSCONFDIR
-#define DJ_SYSCONFDIR "/usr/local/etc"
-#endif
 
 /* sysexits(3) values, spelled out (not every libc has the header). */
 enum {
@@ -139,31 +136,17 @@ static int64_t clock_now(const judged *d)
     return dj_test_hooks_now(&d->hooks);
 }
 
-static const char *env(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v ? v : NULL;
-}
-
 /* ---- configuration to the modules' structs ----------------------------------- */
 
 
 static int load_config(judged *d)
 {
-    static const char installed[] = DJ_SYSCONFDIR "/dipjudge/judge.conf";
     char err[1024];
-    const char *file = dj_config_find(d->config_opt, installed);
-    if (file) {
-        if (dj_config_load(file, &d->cfg, err, sizeof err) < 0) {
-            logmsg(d, LOG_ERR, "%s", err);
-            return -1;
-        }
-    } else {
-        dj_config_defaults(&d->cfg);
+    if (dj_config_read(d->config_opt, d->db_opt, &d->cfg, err,
+                       sizeof err) < 0) {
+        logmsg(d, LOG_ERR, "%s", err);
+        return -1;
     }
-    const char *db = d->db_opt ? d->db_opt : env("DIPJUDGE_DB");
-    if (db)
-        snprintf(d->cfg.database, sizeof d->cfg.database, "%s", db);
     const char *maps = cli_maps_directory(d->maps_opt, d->cfg.maps_dir);
     snprintf(d->maps, sizeof d->maps, "%s", maps);
     snprintf(d->lock_path, sizeof d->lock_path, "%s.outbox-lock",
@@ -212,7 +195,7 @@ static void make_parents(const char *path)
 static dj_tls_mode tls_of(const char *name)
 {
     dj_tls_mode mode = DJ_TLS_NONE;
-    dj_tls_mode_parse(name, &mode); /* config.c accepted only known names */
+    dj_tls_mode_parse(name, &mode); /* judge_conf.c accepted only known names */
     return mode;
 }
 
@@ -637,8 +620,7 @@ static void print_config(const judged *d)
 static int usage(FILE *to)
 {
     fprintf(to,
-            "usage: judged [--config FILE] [--db FILE] [--maps DIR]\n"
-            "              [--syslog] [--quiet | --verbose] MODE\n"
+            "usage: judged [OPTION...] MODE [OPTION...]\n"
             "modes:\n"
             "  deliver [-f SENDER] [--no-send]   one message on stdin "
             "(from the MTA)\n"
@@ -648,55 +630,106 @@ static int usage(FILE *to)
             "cron\n"
             "  config                            print the settings in "
             "force\n"
+            "options (before or after the mode):\n"
+            "  -c, --config FILE   configuration (else $DIPJUDGE_CONF, else "
+            "the installed one)\n"
+            "  --db FILE           the database (else $DIPJUDGE_DB, else "
+            "the configuration's)\n"
+            "  --maps DIR          the maps\n"
+            "  --syslog            log to syslog (mail facility), not "
+            "stderr\n"
+            "  -q, --quiet         warnings and errors only\n"
+            "  -v, --verbose       debugging lines too\n"
+            "  -h, --help          this text;  --version  the version\n"
             "See judged(8) and judge.conf(5).\n");
     return to == stderr ? EX_USAGE_ : EX_OK_;
 }
 
-/* A value option: "--db X" or "--db=X"; advances *i. */
-static const char *value_of(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
-        return argv[++*i];
-    return NULL;
-}
-
+/*
+ * The command line, with getopt_long: every option anywhere, before or
+ * after the mode (`judged --no-send deliver` is `judged deliver
+ * --no-send`); then the options that belong to some modes only are
+ * checked against the mode.  Returns 0, 1 (--help or --version printed)
+ * or -1 (a message printed).
+ */
 static int parse_args(judged *d, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if ((v = value_of(argc, argv, &i, "--config")) ||
-            (v = value_of(argc, argv, &i, "-c")))
-            d->config_opt = v;
-        else if ((v = value_of(argc, argv, &i, "--db")))
-            d->db_opt = v;
-        else if ((v = value_of(argc, argv, &i, "--maps")))
-            d->maps_opt = v;
-        else if (d->mode && strcmp(d->mode, "deliver") == 0 &&
-                 (v = value_of(argc, argv, &i, "-f")))
-            d->envelope_sender = v;
-        else if (strcmp(a, "--syslog") == 0)
-            d->use_syslog = true;
-        else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
-            d->quiet = true;
-        else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
-            d->verbose = true;
-        else if (d->mode && strcmp(a, "--no-send") == 0 &&
-                 strcmp(d->mode, "config") != 0)
-            d->no_send = true;
-        else if (d->mode && strcmp(a, "--no-tick") == 0 &&
-                 (strcmp(d->mode, "run") == 0 ||
-                  strcmp(d->mode, "once") == 0))
-            d->no_tick = true;
-        else if (!d->mode && a[0] != '-')
-            d->mode = a;
-        else {
-            fprintf(stderr, "judged: unknown or misplaced argument '%s'\n",
-                    a);
+    enum { OPT_DB = 256, OPT_MAPS, OPT_SYSLOG, OPT_NO_SEND, OPT_NO_TICK,
+           OPT_VERSION };
+    static const struct option LONGS[] = {
+        {"config", required_argument, NULL, 'c'},
+        {"db", required_argument, NULL, OPT_DB},
+        {"maps", required_argument, NULL, OPT_MAPS},
+        {"syslog", no_argument, NULL, OPT_SYSLOG},
+        {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"no-send", no_argument, NULL, OPT_NO_SEND},
+        {"no-tick", no_argument, NULL, OPT_NO_TICK},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0}};
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":c:f:qvh", LONGS, NULL)) != -1) {
+        switch (c) {
+        case 'c': d->config_opt = optarg; break;
+        case OPT_DB: d->db_opt = optarg; break;
+        case OPT_MAPS: d->maps_opt = optarg; break;
+        case 'f': d->envelope_sender = optarg; break;
+        case OPT_SYSLOG: d->use_syslog = true; break;
+        case 'q': d->quiet = true; break;
+        case 'v': d->verbose = true; break;
+        case OPT_NO_SEND: d->no_send = true; break;
+        case OPT_NO_TICK: d->no_tick = true; break;
+        case 'h': usage(stdout); return 1;
+        case OPT_VERSION:
+            printf("judged (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+            return 1;
+        case ':':
+            fprintf(stderr, "judged: a value is needed after '%s'\n",
+                    argv[optind - 1]);
+            return -1;
+        default:
+            fprintf(stderr, "judged: unknown option '%s'\n",
+                    argv[optind - 1]);
             return -1;
         }
+    }
+    if (optind < argc)
+        d->mode = argv[optind++];
+    if (optind < argc) {
+        fprintf(stderr, "judged: unexpected argument '%s'\n", argv[optind]);
+        return -1;
+    }
+    if (!d->mode) {
+        fprintf(stderr, "judged: no mode given\n");
+        return -1;
+    }
+    if (strcmp(d->mode, "help") == 0) {
+        usage(stdout);
+        return 1;
+    }
+    static const char *const MODES[] = {"deliver", "run", "once", "config"};
+    bool known = false;
+    for (size_t k = 0; k < sizeof MODES / sizeof MODES[0]; k++)
+        known = known || strcmp(d->mode, MODES[k]) == 0;
+    if (!known) {
+        fprintf(stderr, "judged: unknown mode '%s' (deliver, run, once or "
+                        "config)\n", d->mode);
+        return -1;
+    }
+    const char *misplaced =
+        d->envelope_sender && strcmp(d->mode, "deliver") != 0 ? "-f"
+        : d->no_tick && strcmp(d->mode, "run") != 0 &&
+                strcmp(d->mode, "once") != 0
+            ? "--no-tick"
+        : d->no_send && strcmp(d->mode, "config") == 0 ? "--no-send"
+                                                       : NULL;
+    if (misplaced) {
+        fprintf(stderr, "judged: %s does not go with %s (judged --help)\n",
+                misplaced, d->mode);
+        return -1;
     }
     return 0;
 }
@@ -709,21 +742,9 @@ int main(int argc, char **argv)
         return EX_TEMPFAIL_;
     }
     int rc;
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
-                      strcmp(argv[1], "help") == 0 ||
-                      strcmp(argv[1], "-h") == 0)) {
-        rc = usage(stdout);
-    } else if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-        printf("judged (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-        rc = EX_OK_;
-    } else if (parse_args(d, argc, argv) < 0 || !d->mode) {
-        rc = usage(stderr);
-    } else if (strcmp(d->mode, "deliver") != 0 &&
-               strcmp(d->mode, "run") != 0 &&
-               strcmp(d->mode, "once") != 0 &&
-               strcmp(d->mode, "config") != 0) {
-        fprintf(stderr, "judged: unknown mode '%s'\n", d->mode);
-        rc = usage(stderr);
+    int parsed = parse_args(d, argc, argv);
+    if (parsed != 0) {
+        rc = parsed > 0 ? EX_OK_ : usage(stderr);
     } else {
         if (d->use_syslog)
             openlog("judged", LOG_PID, LOG_MAIL);
