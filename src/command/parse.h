@@ -86,6 +86,8 @@ typedef enum cmd_kind {
     CMD_TAKEOVER,  /* TAKEOVER POWER@GAME PASSWORD: a power in disorder */
     CMD_CONFIRM,   /* CONFIRM CODE: a JOIN, OBSERVE or CREATE happens */
     CMD_MAPFORMAT, /* SET MAP PNG|PDF|SVG|NONE: one's results picture */
+    CMD_PRESS_ARCHIVE, /* PRESS ARCHIVE game [from [to]] */
+    CMD_REVEAL,    /* the master shows who plays which power */
     CMD_KIND_COUNT
 } cmd_kind;
 
@@ -112,6 +114,7 @@ typedef struct cmd {
     bool fake;
     bool fake_has_to;            /* FAKE TO list; else FAKE BROADCAST */
     char fake_to[CMD_LIST_MAX];
+    char fake_from[CMD_WORD_MAX]; /* FROM power: the sender shown */
     int grey;                    /* -1 not said, 0 WHITE, 1 GREY */
     bool press_ended;            /* by ENDPRESS (else SIGNOFF or the end) */
     int press_lines;             /* lines in the body */

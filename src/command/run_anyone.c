@@ -24,13 +24,29 @@ CMD_RUNNER(run_list)
 {
     (void)press;
     if (!c->game[0])
-        return game_rc(s, dj_game_list(s->j, res));
+        return game_rc(s, dj_game_list_public(s->j, res));
     return game_rc(s, dj_game_show_public(s->j, c->game, res));
+}
+
+/*
+ * MAP and HISTORY draw large replies (a picture, a game's whole history)
+ * from a short mail: they answer only a participant of the game who has
+ * signed on, so a forged From: line cannot aim them at anyone.
+ */
+static int need_member(session *s, const char *game, const char *what)
+{
+    if (s->signed_on && same_game(s->id.game, game))
+        return RUN_OK;
+    return fail(s, "%s answers only the players, observers and master of "
+                   "game '%s', signed on: SIGNON first",
+                what, game);
 }
 
 CMD_RUNNER(run_history)
 {
     (void)press;
+    if (check_game(s, c->game) < 0 || need_member(s, c->game, "HISTORY") < 0)
+        return RUN_FAILED;
     return game_rc(s, dj_game_history(s->j, c->game,
                                       c->arg[0] ? c->arg : NULL,
                                       c->arg2[0] ? c->arg2 : NULL, res));
@@ -49,15 +65,14 @@ CMD_RUNNER(run_map)
     const char *game = c->game[0] ? c->game : s->game[0] ? s->game : NULL;
     if (!game)
         return fail(s, "MAP needs the game (MAP demo), or SIGNON first");
-    if (check_game(s, game) < 0)
+    if (check_game(s, game) < 0 || need_member(s, game, "MAP") < 0)
         return RUN_FAILED;
     if (s->reply->picture_id)
         return fail(s, "one map a message: send another message for "
                        "another map");
-    bool mine = s->signed_on && same_game(s->id.game, game);
     return game_rc(s, dj_game_map_for_mail(s->j, game,
                                            c->arg[0] ? c->arg : NULL,
-                                           mine ? &s->id : NULL,
+                                           &s->id,
                                            &s->reply->picture_id, res));
 }
 
@@ -80,6 +95,9 @@ CMD_RUNNER(run_join)
     (void)press;
     if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
         return RUN_FAILED;
+    remember_secret(s, c->arg2); /* a private game's join password */
+    if (dj_game_check_admission(s->j, c->game, c->arg2) < 0)
+        return game_rc(s, -1);
     /* Not yet: the address must show it receives mail (CONFIRM). */
     if (dj_game_request_confirmation(s->j,
                                      c->kind == CMD_OBSERVE ? "observe"
@@ -159,6 +177,10 @@ CMD_RUNNER(run_signon)
                                                          : "an observer",
                       s->id.game);
     }
+    if (s->id.short_password)
+        dj_buf_printf(res, "Your password is shorter than %d characters: "
+                      "please choose a longer one with SET PASSWORD.\n",
+                      DJ_PASSWORD_MIN);
     return RUN_OK;
 }
 
@@ -177,4 +199,18 @@ CMD_RUNNER(run_endpress)
     (void)press;
     (void)res;
     return fail(s, "ENDPRESS without a PRESS before it");
+}
+
+/* PRESS ARCHIVE game [from [to]]: the press this sender may read, within
+ * what is left of the reply's size budget. */
+CMD_RUNNER(run_press_archive)
+{
+    (void)press;
+    bool mine = s->signed_on && same_game(s->id.game, c->game);
+    size_t room = reply_room(s) * 3 / 4; /* the reply indents each line */
+    return game_rc(s, dj_game_press_archive(s->j, c->game, mine ? &s->id : NULL,
+                                            c->arg[0] ? c->arg : NULL,
+                                            c->arg2[0] ? c->arg2 : NULL,
+                                            room > 512 ? room - 512 : 0,
+                                            res));
 }

@@ -20,7 +20,6 @@
 
 #define MAX_SECRETS 8
 #define MAX_BATCH 512            /* order lines read together, at most */
-#define PASSWORD_MIN 4           /* for new passwords */
 #define INDENT "    "
 
 typedef struct batch_line {
@@ -70,6 +69,11 @@ void mask_buf(const session *s, dj_buf *b);
 dj_buf *out(session *s);
 void echo(session *s, const cmd *c);
 void indented(session *s, const char *text);
+
+/* The reply's size budget (judge.conf's limits.max_reply_size, 1 MiB by
+ * default), and what is left of it. */
+size_t reply_budget(const session *s);
+size_t reply_room(const session *s);
 
 /* ---- who may do what ---- */
 bool same_game(const char *a, const char *b);

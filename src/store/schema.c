@@ -56,6 +56,21 @@
  * rate limit).  Phases learn when their deadline reminder went out
  * (reminded_at, reset with late_at when the deadline moves).
  *
+ * Version 10 is the players' (issue 24): the press archive learns who
+ * really sent and received each message (sender_id, sender_role,
+ * broadcast, to_mask: a bit per power, to_master, to_observers) and what
+ * fake press showed (fake, shown), so that one function decides who may
+ * read it (game/press_archive.c); player_events records, per address and
+ * game, what the reliability figures count (missed deadlines, civil
+ * disorder, takeovers, abandoned games); player_prefs holds an address's
+ * SET STATS PUBLIC; confirmations learn the actions master, takeover and
+ * address (a new master, a volunteer and a new address confirm by code).
+
+ * Version 11 adds web_sessions: one row per sign-in on the web door
+ * (judgeweb), keyed by the SHA-256 of the cookie's random token (the
+ * token itself is never stored), with the participant signed in, the
+ * session's CSRF token and when it expires.
+ *
  * Times are INTEGER seconds since 1970, UTC.
  */
 #include <stdio.h>
@@ -399,6 +414,68 @@ static const char *const MIGRATION_9[] = {
     "CREATE INDEX confirmations_email ON confirmations (email)",
     NULL};
 
+/* Version 10: see the top of this file. */
+static const char *const MIGRATION_10[] = {
+    "ALTER TABLE press ADD COLUMN sender_id INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN sender_role TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE press ADD COLUMN broadcast INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN to_mask INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN to_master INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN to_observers INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN fake INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN shown TEXT NOT NULL DEFAULT ''",
+    "UPDATE press SET broadcast = (to_powers = '')",
+
+    "CREATE TABLE player_events ("
+    " id INTEGER PRIMARY KEY,"
+    " email TEXT NOT NULL COLLATE NOCASE,"
+    " game_id INTEGER REFERENCES games (id) ON DELETE SET NULL,"
+    " kind TEXT NOT NULL CHECK (kind IN ('missed', 'disorder', 'takeover',"
+    "  'abandoned')),"
+    " at INTEGER NOT NULL"
+    ")",
+    "CREATE INDEX player_events_email ON player_events (email, kind)",
+    "CREATE TABLE player_prefs ("
+    " email TEXT PRIMARY KEY COLLATE NOCASE,"
+    " stats_public INTEGER NOT NULL DEFAULT 0 CHECK (stats_public IN (0, 1))"
+    ") WITHOUT ROWID",
+
+    "CREATE TABLE confirmations_v10 ("
+    " id INTEGER PRIMARY KEY,"
+    " code TEXT NOT NULL UNIQUE,"
+    " email TEXT NOT NULL,"
+    " action TEXT NOT NULL CHECK (action IN ('join', 'observe', 'create',"
+    "  'master', 'takeover', 'address')),"
+    " game TEXT NOT NULL COLLATE NOCASE,"
+    " power TEXT NOT NULL DEFAULT '',"
+    " password_hash TEXT NOT NULL DEFAULT '',"
+    " settings TEXT NOT NULL DEFAULT '',"
+    " created_at INTEGER NOT NULL,"
+    " expires_at INTEGER NOT NULL"
+    ")",
+    "INSERT INTO confirmations_v10 SELECT id, code, email, action, game,"
+    " power, password_hash, settings, created_at, expires_at"
+    " FROM confirmations",
+    "DROP TABLE confirmations",
+    "ALTER TABLE confirmations_v10 RENAME TO confirmations",
+    "CREATE INDEX confirmations_game ON confirmations (game)",
+    "CREATE INDEX confirmations_email ON confirmations (email)",
+    NULL};
+
+/* Version 11: the web door's sign-ins (store/web.h). */
+static const char *const MIGRATION_11[] = {
+    "CREATE TABLE web_sessions ("
+    " token_hash TEXT PRIMARY KEY,"
+    " participant_id INTEGER NOT NULL"
+    "  REFERENCES participants (id) ON DELETE CASCADE,"
+    " csrf TEXT NOT NULL,"
+    " client TEXT NOT NULL DEFAULT '',"
+    " created_at INTEGER NOT NULL,"
+    " expires_at INTEGER NOT NULL"
+    ")",
+    "CREATE INDEX web_sessions_expiry ON web_sessions (expires_at)",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -410,6 +487,8 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_7,
     MIGRATION_8,
     MIGRATION_9,
+    MIGRATION_10,
+    MIGRATION_11,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

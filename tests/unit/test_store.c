@@ -20,6 +20,7 @@
 #include "store/mail.h"
 #include "store/participants.h"
 #include "store/phases.h"
+#include "store/press.h"
 #include "store/signons.h"
 #include "store/store.h"
 #include "testlib.h"
@@ -119,8 +120,20 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE outbox DROP COLUMN message_id;"
                           "ALTER TABLE outbox DROP COLUMN in_reply_to;"
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
+                          /* version 10's */
+                          "ALTER TABLE press DROP COLUMN sender_id;"
+                          "ALTER TABLE press DROP COLUMN sender_role;"
+                          "ALTER TABLE press DROP COLUMN broadcast;"
+                          "ALTER TABLE press DROP COLUMN to_mask;"
+                          "ALTER TABLE press DROP COLUMN to_master;"
+                          "ALTER TABLE press DROP COLUMN to_observers;"
+                          "ALTER TABLE press DROP COLUMN fake;"
+                          "ALTER TABLE press DROP COLUMN shown;"
+                          "DROP TABLE player_events;"
+                          "DROP TABLE player_prefs;"
                           /* version 8's, 6's (7's table went above) */
                           "DROP TABLE mail_failures;"
+                          "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
                           "DROP TRIGGER reply_picture_done;"
                           "ALTER TABLE outbox DROP COLUMN picture_id;"
@@ -185,8 +198,20 @@ static void test_migrate_from_3(void)
                           " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
                           " WHERE name IN ('participants', 'orders');"
                           "PRAGMA writable_schema = OFF;"
+                          /* version 10's */
+                          "ALTER TABLE press DROP COLUMN sender_id;"
+                          "ALTER TABLE press DROP COLUMN sender_role;"
+                          "ALTER TABLE press DROP COLUMN broadcast;"
+                          "ALTER TABLE press DROP COLUMN to_mask;"
+                          "ALTER TABLE press DROP COLUMN to_master;"
+                          "ALTER TABLE press DROP COLUMN to_observers;"
+                          "ALTER TABLE press DROP COLUMN fake;"
+                          "ALTER TABLE press DROP COLUMN shown;"
+                          "DROP TABLE player_events;"
+                          "DROP TABLE player_prefs;"
                           /* version 8's, 7's and 6's */
                           "DROP TABLE mail_failures;"
+                          "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
                           "DROP INDEX signon_failures_target;"
                           "ALTER TABLE signon_failures DROP COLUMN target;"
@@ -482,7 +507,22 @@ static void test_mail(dj_store *s)
     CHECK(dj_store_maillog_add(s, "<1@x>", "a@x", g.id, "ok", 1) == 0);
     CHECK(dj_store_maillog_add(s, "<1@x>", "a@x", g.id, "ok", 2) ==
           DJ_STORE_DUPLICATE);
-    CHECK(dj_store_press_add(s, g.id, 0, -1, "a@x", "", 0, "hello", 3) == 0);
+    dj_press_rec pr;
+    memset(&pr, 0, sizeof pr);
+    pr.from_power = 2;
+    pr.to_mask = (uint64_t)1 << 63; /* the 64th power's bit survives */
+    pr.to_master = true;
+    snprintf(pr.sender_role, sizeof pr.sender_role, "player");
+    snprintf(pr.to_names, sizeof pr.to_names, "Power64 and the master");
+    pr.body = "hello";
+    CHECK(dj_store_press_add(s, g.id, &pr, "a@x", 3) == 0);
+    dj_press_rec *got = NULL;
+    int ngot = 0;
+    CHECK(dj_store_press_list(s, g.id, &got, &ngot) == 0 && ngot == 1);
+    CHECK(ngot == 1 && got[0].to_mask == (uint64_t)1 << 63 &&
+          got[0].to_master && !got[0].broadcast && got[0].from_power == 2 &&
+          strcmp(got[0].body, "hello") == 0 && got[0].phase_order == -1);
+    dj_press_recs_free(got, ngot);
 
     char v[64];
     CHECK(dj_store_setting_get(s, "k", v, sizeof v) == DJ_STORE_NOTFOUND);
