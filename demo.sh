@@ -57,7 +57,7 @@ JD=$ROOT/build/judged
 unset DIPJUDGE_CONF DIPJUDGE_DB DIPJUDGE_MAPDIR DIPJUDGE_NOW
 
 addr() { echo "${1,,}@demo.example"; }
-pw() { echo "pw-${1,,}"; }
+pw() { echo "password-${1,,}"; }
 # drop FROM SUBJECT < BODY: one mail into the judge's inbox, as the mail
 # system would deliver it (written in tmp/, then moved into new/).  The
 # message counter is a file: drop runs at the end of pipelines.

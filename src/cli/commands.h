@@ -13,7 +13,7 @@ int cmd_rules(int argc, char **argv);
 
 /* judgectl check: adjudicator test cases, through one engine or all. */
 #define SYN_CHECK                                                           \
-    "[--verbose] [--timing] [--serial]"                                     \
+    "[--verbose] [--timing]"                                                \
     " [--engine dpjudge|kruijswijk|haplomacy|all]"                          \
     " [--maps DIR] [--render DIR] FILE..."
 int cmd_check(int argc, char **argv);

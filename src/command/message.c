@@ -229,6 +229,7 @@ static void reply_subject(session *s)
              : rep->failed      ? "errors"
              : rep->commands    ? "ok"
                                 : "empty");
+    rep->signed_on = s->signed_on;
 }
 
 void dj_command_reply_init(dj_command_reply *r)
@@ -365,7 +366,10 @@ int dj_command_queue_reply(dj_judge *j, const dj_command_msg *msg,
                            const dj_command_reply *reply)
 {
     dj_store *st = dj_judge_store(j);
-    return dj_store_outbox_add_pictured(st, 0, 0, "reply", msg->from,
+    const char *kind =
+        strcmp(reply->outcome, "signon-failed") == 0 ? "signon-failed"
+                                                     : "reply";
+    return dj_store_outbox_add_pictured(st, 0, 0, kind, msg->from,
                                         reply->subject.data, reply->body.data,
                                         msg->now, reply->picture_id);
 }

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "game/setting_value.h"
 
 #ifndef DJ_SYSCONFDIR
@@ -261,6 +261,12 @@ static int read_limits(reader *r, const config_setting_t *s, void *target)
         return get_int(r, s, &m->reply_limit, 0, 1000000);
     if (strcmp(name, "reply_window") == 0)
         return get_seconds(r, s, &m->reply_window, 1, 30 * 86400);
+    if (strcmp(name, "signon_reply_limit") == 0)
+        return get_int(r, s, &m->signon_reply_limit, 0, 1000000);
+    if (strcmp(name, "domain_reply_limit") == 0)
+        return get_int(r, s, &m->domain_reply_limit, 0, 1000000);
+    if (strcmp(name, "judge_reply_limit") == 0)
+        return get_int(r, s, &m->judge_reply_limit, 0, 1000000);
     return bad(r, s, "unknown setting 'limits.%s'", name);
 }
 

@@ -31,6 +31,9 @@ void dj_config_defaults(dj_config *c)
     m->keep_mail = 90 * 86400;
     m->reply_limit = 30;
     m->reply_window = 3600;
+    m->signon_reply_limit = 5;
+    m->domain_reply_limit = 300;
+    m->judge_reply_limit = 3000;
     m->retry_attempts = 8;
     m->retry_delay = 60;
     m->retry_max_delay = 6 * 3600;

@@ -74,6 +74,9 @@ typedef struct dj_mail_settings {
                                    kept; 0: for ever */
     int reply_limit;            /* replies per sender per window; 0: no cap */
     int reply_window;           /* seconds */
+    int signon_reply_limit;     /* replies to failed sign-ons per sender */
+    int domain_reply_limit;     /* replies per domain per window */
+    int judge_reply_limit;      /* replies to anyone per window */
     int retry_attempts;         /* sending attempts before giving up */
     int retry_delay;            /* seconds before the first retry */
     int retry_max_delay;        /* seconds: the backoff's cap */

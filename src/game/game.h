@@ -227,7 +227,14 @@ typedef struct dj_signon {
     int power;              /* the player's power, else -1 */
     char power_name[48];    /* "France"; "" unless a player */
     int64_t participant_id;
+    bool short_password;    /* signed on with a password shorter than
+                               DJ_PASSWORD_MIN: the player is asked to
+                               change it */
 } dj_signon;
+
+/* Characters at least in a password chosen by mail (JOIN, OBSERVE,
+ * CREATE, TAKEOVER, SET PASSWORD).  Older, shorter ones keep working. */
+#define DJ_PASSWORD_MIN 8
 
 #define DJ_SIGNON_REFUSED 1
 
@@ -311,16 +318,18 @@ int dj_game_order_status(dj_judge *j, const char *game, const char *power,
 /*
  * Press from a signed-on participant, under the game's press rules
  * (settings press, partial_press, fake_press, observer_press).  Lists of
- * recipients are written as players write them: power names, adjectives
- * or letters, "master" (M), "observers" (O), separated by spaces or
- * commas, or a run of letters ("FGR"); "all" for every power, "all but
- * R T" for every power except those.
+ * recipients are read by game/press_recipients.h: power names,
+ * adjectives or letters, "master" (M), "observers" (O), "all", "all but
+ * R T", separated by spaces or commas; any other word refuses the whole
+ * press, naming the word.
  */
 typedef struct dj_press_request {
     const char *to;       /* recipients as written; NULL: a broadcast */
     const char *fake_to;  /* with fake: the recipients shown; NULL: shown
                              as a broadcast */
     bool fake;            /* show other recipients than the real ones */
+    const char *fake_from; /* FROM: the power shown as the sender; NULL:
+                              the real one */
     int grey;             /* -1 the game's default, 0 white, 1 grey */
     const char *body;     /* the text, lines ending in '\n' */
 } dj_press_request;
