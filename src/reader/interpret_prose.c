@@ -94,17 +94,24 @@ static void split_words(const char *text, line_words *lw)
     lw->dash_after_last = dash;
 }
 
-/* Is the place named exactly by words [i, i+k), and not a common word? */
-static bool exact_place(const ir_ctx *c, const line_words *lw, int i, int k)
+/* Is the place named exactly by words [i, i+k)?  A common word that is
+ * a place's name ("can", Canton on Youngstown) counts only when `common`. */
+static bool exact_place_as(const ir_ctx *c, const line_words *lw, int i,
+                           int k, bool common)
 {
     char joined[4 * WORD_LEN];
     size_t used = 0;
     for (int j = i; j < i + k; j++)
         used += (size_t)snprintf(joined + used, sizeof joined - used, "%s%s",
                                  j > i ? " " : "", lw->w[j]);
-    if (k == 1 && dj_fuzzy_common_word(joined))
+    if (k == 1 && !common && dj_fuzzy_common_word(joined))
         return false;
     return dj_map_find_location(c->map, joined) >= 0;
+}
+
+static bool exact_place(const ir_ctx *c, const line_words *lw, int i, int k)
+{
+    return exact_place_as(c, lw, i, k, false);
 }
 
 /* Is word i near a place name (a misspelling), and not a common word? */
@@ -165,7 +172,7 @@ bool ir_line_is_prose(const ir_ctx *c, const char *line)
         if (strcmp(lw->w[i], "waive") == 0 || strcmp(lw->w[i], "waives") == 0)
             order_like = true;
         for (int k = 1; k <= 3 && i + k <= lw->n && !order_like; k++)
-            order_like = exact_place(c, lw, i, k);
+            order_like = exact_place_as(c, lw, i, k, verb);
         bool close = !order_like && near_place(c, lw, i);
         near |= close;
         /* a dash with a place, or a word near one, on either side */
