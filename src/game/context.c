@@ -266,6 +266,20 @@ int gv_with_game(dj_judge *j, const char *game, gv_action_fn fn, void *arg,
     return rc;
 }
 
+int gv_with_game_read(dj_judge *j, const char *game, gv_action_fn fn,
+                      void *arg, dj_buf *out)
+{
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    int rc = gv_load(j, game, &v);
+    if (rc == 0)
+        rc = fn(j, &v, arg, out);
+    dj_store_rollback(j->store);
+    gv_free(&v);
+    return rc;
+}
+
 int gv_power(dj_judge *j, const game_view *v, const char *text)
 {
     int p = dj_map_find_power(v->map, text);

@@ -22,20 +22,6 @@
 #include "game/snapshot.h"
 #include "store/mail.h"
 
-int gv_with_game_read(dj_judge *j, const char *game, gv_action_fn fn,
-                          void *arg, dj_buf *out)
-{
-    if (dj_store_begin_read(j->store) < 0)
-        return judge_store_fail(j);
-    game_view v;
-    int rc = gv_load(j, game, &v);
-    if (rc == 0)
-        rc = fn(j, &v, arg, out);
-    dj_store_rollback(j->store);
-    gv_free(&v);
-    return rc;
-}
-
 /* ---- list ------------------------------------------------------------------- */
 
 /* The games; `public` (LIST by mail) leaves out unlisted ones. */

@@ -85,7 +85,7 @@ typedef int (*gv_action_fn)(dj_judge *j, game_view *v, void *arg,
 int gv_with_game(dj_judge *j, const char *game, gv_action_fn fn, void *arg,
                  dj_buf *out);
 
-/* Run fn on a game loaded in a read transaction (export.c): nothing is
+/* Run fn on a game loaded in a read transaction (context.c): nothing is
  * written, whatever fn does. */
 int gv_with_game_read(dj_judge *j, const char *game, gv_action_fn fn,
                       void *arg, dj_buf *out);
