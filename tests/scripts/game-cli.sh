@@ -213,5 +213,4 @@ st=$?
 [[ $st -eq 2 ]] && ! grep -q "does not exist" "$T/err" && ok ||
     bad "orders --map: exit $st, $(cat "$T/err")"
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+checks_done

@@ -39,5 +39,4 @@ done <"$T/fixed"
 total=$(awk '{ s += $1 } END { print s + 0 }' "$T/passes")
 known=$(comm -12 "$T/failing" "$T/expected" | wc -l)
 passed=$((total + known))
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done

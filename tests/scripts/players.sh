@@ -263,5 +263,4 @@ grep -q "vol@x.example" "$T/out" && bad "approve: taken over unasked" || ok
 printf 'TAKEOVER italy@tka\n' | mail vol@x.example
 has "TAKEOVER needs the game and a password"
 
-echo "$passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+checks_done

@@ -17,7 +17,7 @@ table=$(sed -n 's/^| `\([a-z_]*\)` | \(.*\) |$/\1	\2/p' "$README")
 rooms=$(printf '%s\n' "$table" | cut -f1)
 if [ -z "$rooms" ]; then
     bad "no rooms table found in $README"
-    echo "$passed passed, $failed failed"
+    checks_done
     exit 1
 fi
 
@@ -51,5 +51,4 @@ for dir in "$S"/src/*/; do
     done
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done
