@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "phases.h"
+#include "adjustment.h"
 
 #define FAR_AWAY 100000
 
@@ -27,6 +27,20 @@ typedef struct adj_state {
     int used[DJ_MAX_POWERS];   /* builds/waives or removals accepted */
     bool removed[DJ_MAX_UNITS];
 } adj_state;
+
+bool dj_mobilizing(const dj_map *map, const dj_position *pos)
+{
+    return map->mobilize && pos->phase.type == DJ_ADJUSTMENT &&
+           (int)pos->phase.season == map->start_season &&
+           pos->phase.year == map->start_year;
+}
+
+int dj_adjustment_due(const dj_map *map, const dj_position *pos, int power)
+{
+    if (dj_mobilizing(map, pos))
+        return 1 - dj_position_units(pos, power);
+    return dj_position_centres(map, pos, power) - dj_position_units(pos, power);
+}
 
 /* 4.C.3, 4.C.4, 4.B.7: which unit, standing where, does a build order make? */
 static dj_why build_unit(const adj_state *s, const dj_order *o, dj_unit *out)

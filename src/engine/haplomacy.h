@@ -9,7 +9,11 @@
 #ifndef DJ_ENGINE_HAPLOMACY_H
 #define DJ_ENGINE_HAPLOMACY_H
 
-#include "adjudicate.h"
+#include "map.h"
+#include "order.h"
+#include "position.h"
+#include "result.h"
+#include "rules.h"
 
 /*
  * Adjudicate a movement phase: fill out->orders (already initialised),

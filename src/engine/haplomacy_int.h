@@ -9,8 +9,12 @@
 #ifndef DJ_ENGINE_HAPLOMACY_INT_H
 #define DJ_ENGINE_HAPLOMACY_INT_H
 
-#include "adjudicate.h"
 #include "board.h"
+#include "map.h"
+#include "order.h"
+#include "position.h"
+#include "result.h"
+#include "rules.h"
 
 typedef enum { HP_HOLD, HP_MOVE, HP_SUPPORT, HP_CONVOY } hp_kind;
 

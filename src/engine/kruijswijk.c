@@ -1,7 +1,7 @@
 /*
  * kruijswijk.c — the Kruijswijk engine's entry point: set the board up,
  * read the orders (kruijswijk_orders.c), settle every decision
- * (kruijswijk_resolve.c), then turn decisions into results: which orders
+ * (kruijswijk_decide.c), then turn decisions into results: which orders
  * succeeded and why not, who is dislodged by whom, which provinces a
  * standoff left empty, and the position after the moves.
  */

@@ -7,7 +7,7 @@
  * decision; strengths (ATTACK, HOLD, PREVENT, DEFEND) are computed from the
  * decisions they depend on; dislodgements follow from the moves.  The
  * decisions are settled by Kruijswijk's recursive guess algorithm
- * (kruijswijk_resolve.c), which finds dependency cycles and hands them to
+ * (kruijswijk_decide.c), which finds dependency cycles and hands them to
  * the backup rule: circular movement, or the game's convoy paradox rule.
  */
 #ifndef DJ_ENGINE_KRUIJSWIJK_INT_H
@@ -107,7 +107,7 @@ bool kj_decide(kj_ctx *c, int d);
 bool kj_dislodged(kj_ctx *c, int unit, int *by);
 bool kj_move_prevents(kj_ctx *c, int mover);
 
-/* kruijswijk_resolve.c — the guess algorithm and the backup rule. */
+/* kruijswijk_decide.c — the guess algorithm and the backup rule. */
 bool kj_resolve(kj_ctx *c, int d);
 int kj_resolve_all(kj_ctx *c);
 

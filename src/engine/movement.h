@@ -12,8 +12,12 @@
 #ifndef DJ_ENGINE_MOVEMENT_H
 #define DJ_ENGINE_MOVEMENT_H
 
-#include "adjudicate.h"
 #include "board.h"
+#include "map.h"
+#include "order.h"
+#include "position.h"
+#include "result.h"
+#include "rules.h"
 
 typedef enum {
     MK_NONE = 0,

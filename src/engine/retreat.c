@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "phases.h"
+#include "retreat.h"
 
 /* The retreat location in d's list that `dest` names, or -1 with why. */
 static int retreat_location(const dj_map *map, const dj_dislodged *d, int dest,

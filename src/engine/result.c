@@ -1,5 +1,8 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * result_diff.c — do two adjudications of one phase agree?
+ * result.c — what a result says: the reason for an illegal, void or
+ * ignored order in words, and whether two adjudications of one phase
+ * agree.
  *
  * The judge runs a second, independent engine over every phase before its
  * results are stored or mailed; this is where the two answers are held
@@ -9,10 +12,52 @@
  * same failed support.  Units are compared as sets, since two engines may
  * list the same units in different orders.
  */
-#include "adjudicate.h"
+#include "result.h"
 
 #include <stdio.h>
 #include <string.h>
+
+static const char *const why_text[DJ_WHY_COUNT] = {
+    [DJ_WHY_NONE] = "",
+    [DJ_WHY_NO_UNIT] = "no such unit",
+    [DJ_WHY_NOT_OWNER] = "not your unit",
+    [DJ_WHY_WRONG_PHASE] = "not an order for this phase",
+    [DJ_WHY_SAME_PLACE] = "cannot move to its own province",
+    [DJ_WHY_NOT_ADJACENT] = "destination cannot be reached",
+    [DJ_WHY_BAD_TERRAIN] = "unit cannot go there (army to sea or fleet inland)",
+    [DJ_WHY_COAST_NEEDED] = "which coast? it must be given",
+    [DJ_WHY_COAST_UNREACHABLE] = "that coast cannot be reached",
+    [DJ_WHY_FLEET_CONVOYED] = "only armies can be convoyed",
+    [DJ_WHY_NO_CONVOY_ROUTE] = "no fleets to convoy it there",
+    [DJ_WHY_CONVOY_NOT_AT_SEA] = "only fleets at sea can convoy",
+    [DJ_WHY_CONVOY_BAD_TARGET] = "only armies on a coast can be convoyed to a coast",
+    [DJ_WHY_SUPPORT_UNREACHABLE] = "supporting unit cannot reach that province",
+    [DJ_WHY_SUPPORT_SELF] = "a unit cannot support itself or a move into its own province",
+    [DJ_WHY_NO_TARGET] = "no unit there to support or convoy",
+    [DJ_WHY_UNMATCHED] = "the other unit did not order that",
+    [DJ_WHY_DUPLICATE] = "more than one order for this unit",
+    [DJ_WHY_NOT_DISLODGED] = "that unit was not dislodged",
+    [DJ_WHY_RETREAT_BLOCKED] = "not a place this unit can retreat to",
+    [DJ_WHY_BUILD_NOT_HOME] = "not one of your home supply centres",
+    [DJ_WHY_BUILD_NOT_OWNED] = "you do not own that home centre now",
+    [DJ_WHY_BUILD_OCCUPIED] = "a unit is already there",
+    [DJ_WHY_BUILD_NO_ROOM] = "no builds left",
+    [DJ_WHY_BUILD_TERRAIN] = "that unit type cannot stand there",
+    [DJ_WHY_BUILD_COAST] = "a fleet there needs a coast",
+    [DJ_WHY_BUILD_TWICE] = "already a build in that province",
+    [DJ_WHY_REMOVE_NOT_NEEDED] = "no removal needed",
+    [DJ_WHY_NO_ADJUSTMENT] = "nothing to build or remove",
+    [DJ_WHY_WRONG_COAST] = "that coast does not apply to this unit",
+    [DJ_WHY_NO_ORDER] = "no order given",
+    [DJ_WHY_PATH_NEEDED] = "a convoy route must be written (A LON-NTH-BEL)",
+};
+
+const char *dj_why_text(dj_why why)
+{
+    if ((unsigned)why >= DJ_WHY_COUNT)
+        return "?";
+    return why_text[why];
+}
 
 static int find_unit(const dj_position *p, const dj_unit *u)
 {
