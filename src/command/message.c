@@ -114,7 +114,7 @@ static void run_command(session *s, const cmd *c, dj_buf *press)
         char why[sizeof s->err];
         snprintf(why, sizeof why, "%s", s->err);
         mask_in(s, why);
-        dj_buf_printf(out(s), INDENT "ERROR: %s\n", why);
+        dj_buf_printf(say(s), INDENT "ERROR: %s\n", why);
         s->reply->failed++;
         s->cmds_failed++;
     }
@@ -133,15 +133,15 @@ static void final_status(session *s)
         return;
     dj_buf st;
     dj_buf_init(&st);
-    dj_buf_append(out(s), "\n");
+    dj_buf_append(say(s), "\n");
     if (dj_game_order_status(s->j, s->game, s->power, &st) == 0) {
-        dj_buf_append(out(s), st.data);
+        dj_buf_append(say(s), st.data);
         /* the status's own words for "nothing is missing" */
         s->all_ordered = strstr(st.data, "Every unit has an order.") ||
                          (strstr(st.data, " due: ") &&
                           !strstr(st.data, "(the rest:"));
     } else
-        dj_buf_printf(out(s), "(no orders to show: %s)\n",
+        dj_buf_printf(say(s), "(no orders to show: %s)\n",
                       dj_judge_error(s->j));
     dj_buf_free(&st);
     if (!dj_store_transaction_alive(session_store(s)))
@@ -152,32 +152,32 @@ static void summary(session *s, const cmd_reader *r)
 {
     dj_command_reply *rep = s->reply;
     if (r->signed_off && r->skipped)
-        dj_buf_printf(out(s), "\nAfter SIGNOFF, %d line%s not read.\n",
+        dj_buf_printf(say(s), "\nAfter SIGNOFF, %d line%s not read.\n",
                       r->skipped, r->skipped == 1 ? " was" : "s were");
     else if (r->skipped)
-        dj_buf_printf(out(s), "\nThe message is longer than %d lines: the "
+        dj_buf_printf(say(s), "\nThe message is longer than %d lines: the "
                               "last %d were not read.\n",
                       CMD_MAX_LINES, r->skipped);
     if (s->over_budget)
-        dj_buf_printf(out(s), "\n%d command%s not run: this reply reached its "
+        dj_buf_printf(say(s), "\n%d command%s not run: this reply reached its "
                               "size budget of %zu KB.  Send them again in "
                               "smaller messages, asking for less (HISTORY "
                               "game FROM TO).\n",
                       s->over_budget, s->over_budget == 1 ? " was" : "s were",
                       reply_budget(s) / 1024);
-    dj_buf_append(out(s), "\n");
+    dj_buf_append(say(s), "\n");
     if (s->signon_refused && !s->signed_on) {
-        dj_buf_append(out(s), "The sign-on was refused, so nothing after it "
+        dj_buf_append(say(s), "The sign-on was refused, so nothing after it "
                               "was done.  Check the game's name, the power's "
                               "letter and the password: SIGNON Fgame "
                               "PASSWORD.\n");
         return;
     }
     if (s->not_read.len)
-        dj_buf_printf(out(s), "Not read (looks like text, not orders):\n%s\n",
+        dj_buf_printf(say(s), "Not read (looks like text, not orders):\n%s\n",
                       s->not_read.data);
     if (rep->commands == 0) {
-        dj_buf_append(out(s), "The message held no commands.  To give "
+        dj_buf_append(say(s), "The message held no commands.  To give "
                               "orders, begin with SIGNON Xgame PASSWORD; "
                               "send HELP for the list of commands.\n");
         return;
@@ -185,26 +185,26 @@ static void summary(session *s, const cmd_reader *r)
     const char *sep = "Summary: ";
     int orders = s->orders_taken + s->orders_refused;
     if (orders) {
-        dj_buf_printf(out(s), "%s%d order%s taken", sep, s->orders_taken,
+        dj_buf_printf(say(s), "%s%d order%s taken", sep, s->orders_taken,
                       s->orders_taken == 1 ? "" : "s");
         if (s->orders_refused)
-            dj_buf_printf(out(s), ", %d refused (see ERROR above)",
+            dj_buf_printf(say(s), ", %d refused (see ERROR above)",
                           s->orders_refused);
         sep = "; ";
     }
     if (s->cmds) {
-        dj_buf_printf(out(s), "%s%d of %d command%s done", sep,
+        dj_buf_printf(say(s), "%s%d of %d command%s done", sep,
                       s->cmds - s->cmds_failed, s->cmds,
                       s->cmds == 1 ? "" : "s");
         if (s->cmds_failed)
-            dj_buf_printf(out(s), ", %d failed (see ERROR above) and "
+            dj_buf_printf(say(s), ", %d failed (see ERROR above) and "
                                   "changed nothing",
                           s->cmds_failed);
         sep = "; ";
     }
     if (s->all_ordered)
-        dj_buf_printf(out(s), "%sall your units have orders", sep);
-    dj_buf_append(out(s), ".\n");
+        dj_buf_printf(say(s), "%sall your units have orders", sep);
+    dj_buf_append(say(s), ".\n");
 }
 
 static void reply_subject(session *s)
@@ -264,7 +264,7 @@ static bool passed_over(session *s, const cmd *c)
     if (!why)
         return false;
     echo(s, c);
-    dj_buf_printf(out(s), INDENT "%s\n", why);
+    dj_buf_printf(say(s), INDENT "%s\n", why);
     return true;
 }
 
@@ -301,7 +301,7 @@ static void run_message(session *s, cmd *c, dj_buf *press)
     signed_on_before(s);
     cmd_reader r;
     cmd_reader_init(&r, s->msg->subject, s->msg->body ? s->msg->body : "");
-    dj_buf_printf(out(s), "Commands from %s:\n\n", s->msg->from);
+    dj_buf_printf(say(s), "Commands from %s:\n\n", s->msg->from);
     bool from_subject = r.subject_pending;
     while (!s->fatal && cmd_next(&r, c, press)) {
         if (c->line == 0 && !subject_stands(s, c)) {

@@ -30,7 +30,7 @@ void batch_free(session *s)
 
 static void echo_reading(session *s, const dj_reading *r)
 {
-    dj_buf *o = out(s);
+    dj_buf *o = say(s);
     switch (r->kind) {
     case DJ_READ_OK:
         dj_buf_printf(o, INDENT "%s", r->text);
@@ -81,7 +81,7 @@ static void echo_batch(session *s, const dj_reading *reads, int n)
         char shown[CMD_LINE_MAX];
         snprintf(shown, sizeof shown, "%s", s->batch[i].echo);
         mask_in(s, shown);
-        dj_buf_printf(out(s), "> %s\n", shown);
+        dj_buf_printf(say(s), "> %s\n", shown);
         bool any = false;
         for (; k < last; k++) {
             echo_reading(s, &reads[k]);
@@ -95,7 +95,7 @@ static void echo_batch(session *s, const dj_reading *reads, int n)
             }
         }
         if (!any)
-            dj_buf_append(out(s), INDENT "(no order found on this line)\n");
+            dj_buf_append(say(s), INDENT "(no order found on this line)\n");
     }
 }
 
@@ -133,9 +133,9 @@ void flush_batch(session *s)
     if (rc < 0) {
         for (int i = 0; i < s->nbatch; i++) {
             mask_in(s, s->batch[i].echo);
-            dj_buf_printf(out(s), "> %s\n", s->batch[i].echo);
+            dj_buf_printf(say(s), "> %s\n", s->batch[i].echo);
         }
-        dj_buf_printf(out(s), INDENT "ERROR: %s; these lines were not read "
+        dj_buf_printf(say(s), INDENT "ERROR: %s; these lines were not read "
                                      "as orders\n",
                       dj_judge_error(s->j));
         s->reply->failed += s->nbatch;

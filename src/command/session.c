@@ -90,7 +90,7 @@ void mask_buf(const session *s, dj_buf *b)
 
 /* ---- the reply ------------------------------------------------------------------ */
 
-dj_buf *out(session *s)
+dj_buf *say(session *s)
 {
     return &s->reply->body;
 }
@@ -100,7 +100,7 @@ void echo(session *s, const cmd *c)
     char shown[CMD_LINE_MAX];
     snprintf(shown, sizeof shown, "%s", c->echo);
     mask_in(s, shown);
-    dj_buf_printf(out(s), "> %s%s\n", shown,
+    dj_buf_printf(say(s), "> %s%s\n", shown,
                   c->cut ? " [line cut: too long]" : "");
 }
 
@@ -109,7 +109,7 @@ void indented(session *s, const char *text)
 {
     for (const char *l = text; *l;) {
         size_t n = strcspn(l, "\n");
-        dj_buf_printf(out(s), "%s%.*s\n", n ? INDENT : "", (int)n, l);
+        dj_buf_printf(say(s), "%s%.*s\n", n ? INDENT : "", (int)n, l);
         l += n + (l[n] == '\n');
     }
 }

@@ -70,7 +70,8 @@ void mask_in(const session *s, char *text);
 void mask_buf(const session *s, dj_buf *b);
 
 /* ---- the reply ---- */
-dj_buf *out(session *s);
+/* The reply's body, which the commands write their answers to. */
+dj_buf *say(session *s);
 void echo(session *s, const cmd *c);
 void indented(session *s, const char *text);
 

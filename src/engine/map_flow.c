@@ -57,7 +57,8 @@ static char phase_letter(const char *w, size_t len)
     return 0;
 }
 
-static bool fail(char *err, size_t errlen, const char *what, const char *arg)
+static bool flow_fail(char *err, size_t errlen, const char *what,
+                      const char *arg)
 {
     if (err && errlen)
         snprintf(err, errlen, "FLOW %s: %s", arg, what);
@@ -79,58 +80,59 @@ bool dj_flow_add(dj_flow *f, const char *arg, char *err, size_t errlen)
     size_t head = colon ? (size_t)(colon - arg) : strlen(arg);
     const char *rest = colon ? colon + 1 : "";
     if (colon && strchr(rest, ':'))
-        return fail(err, errlen, "more than one ':'", arg);
+        return flow_fail(err, errlen, "more than one ':'", arg);
     if (head == 7 && strncmp(arg, "NEWYEAR", 7) == 0) {
         int years = 1;
         if (colon && !number(rest, strlen(rest), 1, 1000, &years))
-            return fail(err, errlen,
-                        "NEWYEAR takes a number of years from 1 to 1000",
-                        arg);
+            return flow_fail(err, errlen,
+                             "NEWYEAR takes a number of years from 1 to 1000",
+                             arg);
         dj_flow_entry *e = new_entry(f);
         if (!e)
-            return fail(err, errlen, "too many FLOW entries", arg);
+            return flow_fail(err, errlen, "too many FLOW entries", arg);
         e->kind = FLOW_NEWYEAR;
         e->n = years;
         return true;
     }
     if (!colon)
-        return fail(err, errlen, "needs SEASON:PHASE,... (a ':')", arg);
+        return flow_fail(err, errlen, "needs SEASON:PHASE,... (a ':')", arg);
     if (head == 9 && strncmp(arg, "IFYEARDIV", 9) == 0) {
         const char *eq = strchr(rest, '=');
         int d, m = 0;
         size_t dlen = eq ? (size_t)(eq - rest) : strlen(rest);
         if (!number(rest, dlen, 1, 100000, &d) ||
             (eq && !number(eq + 1, strlen(eq + 1), 0, d - 1, &m)))
-            return fail(err, errlen,
-                        "IFYEARDIV takes a divisor, or DIVISOR=REMAINDER "
-                        "with the remainder below the divisor",
-                        arg);
+            return flow_fail(err, errlen,
+                             "IFYEARDIV takes a divisor, or DIVISOR=REMAINDER "
+                             "with the remainder below the divisor",
+                             arg);
         dj_flow_entry *e = new_entry(f);
         if (!e)
-            return fail(err, errlen, "too many FLOW entries", arg);
+            return flow_fail(err, errlen, "too many FLOW entries", arg);
         e->kind = FLOW_IFYEARDIV;
         e->n = d;
         e->mod = m;
         return true;
     }
     if (head == 0 || head >= DJ_FLOW_WORD_MAX)
-        return fail(err, errlen, "a season needs a name of 1 to 23 characters",
-                    arg);
+        return flow_fail(err, errlen,
+                         "a season needs a name of 1 to 23 characters", arg);
     for (const char *p = rest; *p || p == rest;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char letter = phase_letter(p, len);
         if (!letter)
-            return fail(err, errlen,
-                        "phases are MOVEMENT, RETREATS or ADJUSTMENTS", arg);
+            return flow_fail(err, errlen,
+                             "phases are MOVEMENT, RETREATS or ADJUSTMENTS",
+                             arg);
         for (int i = 0; i < f->n; i++)
             if (f->e[i].kind == FLOW_PHASE && f->e[i].type == letter &&
                 strlen(f->e[i].season) == head &&
                 strncmp(f->e[i].season, arg, head) == 0)
-                return fail(err, errlen, "a phase in the flow twice", arg);
+                return flow_fail(err, errlen, "a phase in the flow twice", arg);
         dj_flow_entry *e = new_entry(f);
         if (!e)
-            return fail(err, errlen, "too many FLOW entries", arg);
+            return flow_fail(err, errlen, "too many FLOW entries", arg);
         e->kind = FLOW_PHASE;
         memcpy(e->season, arg, head);
         e->season[head] = '\0';

@@ -127,7 +127,7 @@ typedef struct cursor {
     size_t errlen;
 } cursor;
 
-static int fail(cursor *c, const char *what, const char *word)
+static int snapshot_fail(cursor *c, const char *what, const char *word)
 {
     snprintf(c->err, c->errlen, "snapshot line %d: %s '%s'", c->line, what,
              word ? word : "");
@@ -143,7 +143,7 @@ static int read_power(const dj_map *map, cursor *c, int *power)
 {
     char *w = word(c);
     if (!w || (*power = dj_snapshot_power(map, w)) < 0)
-        return fail(c, "unknown power", w);
+        return snapshot_fail(c, "unknown power", w);
     return 0;
 }
 
@@ -151,7 +151,7 @@ static int read_loc(const dj_map *map, cursor *c, int *loc)
 {
     char *w = word(c);
     if (!w || (*loc = find_abbr(map, w)) < 0)
-        return fail(c, "unknown location", w);
+        return snapshot_fail(c, "unknown location", w);
     return 0;
 }
 
@@ -162,7 +162,7 @@ static int read_unit(const dj_map *map, cursor *c, dj_unit *u)
         return -1;
     char *t = word(c);
     if (!t || (strcmp(t, "A") != 0 && strcmp(t, "F") != 0))
-        return fail(c, "bad unit type", t);
+        return snapshot_fail(c, "bad unit type", t);
     if (read_loc(map, c, &loc) < 0)
         return -1;
     u->power = (int16_t)power;
@@ -178,33 +178,33 @@ static int read_dislodged(const dj_map *map, cursor *c, dj_dislodged *d)
         return -1;
     char *w = word(c);
     if (!w || strcmp(w, "from") != 0)
-        return fail(c, "expected 'from', got", w);
+        return snapshot_fail(c, "expected 'from', got", w);
     w = word(c);
     if (!w)
-        return fail(c, "missing attacker", w);
+        return snapshot_fail(c, "missing attacker", w);
     if (strcmp(w, "-") == 0)
         d->attacker_from = -1;
     else {
         int l = find_abbr(map, w);
         if (l < 0)
-            return fail(c, "unknown location", w);
+            return snapshot_fail(c, "unknown location", w);
         d->attacker_from = (int16_t)l;
     }
     w = word(c);
     char *v = word(c);
     if (!w || strcmp(w, "convoy") != 0 || !v || (strcmp(v, "0") != 0 &&
                                                  strcmp(v, "1") != 0))
-        return fail(c, "expected 'convoy 0|1', got", w);
+        return snapshot_fail(c, "expected 'convoy 0|1', got", w);
     d->by_convoy = v[0] == '1';
     w = word(c);
     if (!w || strcmp(w, "retreats") != 0)
-        return fail(c, "expected 'retreats', got", w);
+        return snapshot_fail(c, "expected 'retreats', got", w);
     while ((w = word(c)) != NULL) {
         int l = find_abbr(map, w);
         if (l < 0)
-            return fail(c, "unknown location", w);
+            return snapshot_fail(c, "unknown location", w);
         if (d->nretreats >= DJ_MAX_RETREATS)
-            return fail(c, "too many retreats at", w);
+            return snapshot_fail(c, "too many retreats at", w);
         d->retreats[d->nretreats++] = (int16_t)l;
     }
     return 0;
@@ -219,25 +219,25 @@ static int read_line(const dj_map *map, cursor *c, char *line,
     if (strcmp(key, "phase") == 0) {
         char *w = word(c);
         if (!w || dj_phase_parse_short(w, &pos->phase) < 0)
-            return fail(c, "bad phase", w);
+            return snapshot_fail(c, "bad phase", w);
         *have_phase = true;
     } else if (strcmp(key, "disorder") == 0) {
         char *w;
         while ((w = word(c)) != NULL) {
             int p = dj_snapshot_power(map, w);
             if (p < 0)
-                return fail(c, "unknown power", w);
+                return snapshot_fail(c, "unknown power", w);
             pos->civil_disorder |= DJ_POWER_BIT(p);
         }
     } else if (strcmp(key, "unit") == 0) {
         if (pos->nunits >= DJ_MAX_UNITS)
-            return fail(c, "too many units", key);
+            return snapshot_fail(c, "too many units", key);
         if (read_unit(map, c, &pos->units[pos->nunits]) < 0)
             return -1;
         pos->nunits++;
     } else if (strcmp(key, "dislodged") == 0) {
         if (pos->ndislodged >= DJ_MAX_UNITS)
-            return fail(c, "too many dislodged units", key);
+            return snapshot_fail(c, "too many dislodged units", key);
         if (read_dislodged(map, c, &pos->dislodged[pos->ndislodged]) < 0)
             return -1;
         pos->ndislodged++;
@@ -247,11 +247,11 @@ static int read_line(const dj_map *map, cursor *c, char *line,
             return -1;
         pos->owner[l] = (int16_t)p;
     } else {
-        return fail(c, "unknown line", key);
+        return snapshot_fail(c, "unknown line", key);
     }
     if (strcmp(key, "dislodged") != 0 && strcmp(key, "disorder") != 0 &&
         word(c) != NULL)
-        return fail(c, "extra words after", key);
+        return snapshot_fail(c, "extra words after", key);
     return 0;
 }
 
