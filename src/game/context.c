@@ -1,5 +1,6 @@
 /*
- * context.c — the session (dj_judge) and loading a game for an operation.
+ * context.c — the session (dj_judge) and loading a game for an operation
+ * (a session is opened in open.c).
  *
  * A session caches the maps it reads (a game names its map; a tick over
  * many games reads each map file once).  Loading a game (gv_load) reads
@@ -34,30 +35,6 @@ int judge_fail(dj_judge *j, const char *fmt, ...)
 int judge_store_fail(dj_judge *j)
 {
     return judge_fail(j, "%s", dj_store_error(j->store));
-}
-
-dj_judge *dj_judge_open(const dj_config *cfg, const char *maps_dir,
-                        char *err, size_t errlen)
-{
-    dj_judge *j = calloc(1, sizeof *j);
-    if (!j) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    j->cfg = *cfg;
-    snprintf(j->maps_dir, sizeof j->maps_dir, "%s", maps_dir);
-    snprintf(j->actor, sizeof j->actor, "judge");
-    j->store = dj_store_open(cfg->database, err, errlen);
-    if (!j->store) {
-        free(j);
-        return NULL;
-    }
-    if (judge_check_game_defaults(j) < 0) {
-        snprintf(err, errlen, "judge.conf games { }: %s", j->err);
-        dj_judge_close(j);
-        return NULL;
-    }
-    return j;
 }
 
 void dj_judge_close(dj_judge *j)
