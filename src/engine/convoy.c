@@ -1,10 +1,6 @@
 /*
- * convoy.c — convoy disruption, and the paradox rule that decides it.
- *
- * Disruption (4.A.1), from the route searches of convoy_routes.c: with b
- * (the default) a convoy is disrupted only when no ordered route is left
- * without a dislodged fleet; with a, when a dislodged fleet lies on some
- * ordered route.
+ * convoy.c — the paradox rule that decides convoys (disruption itself is
+ * convoy_routes.c's mv_convoy_broken).
  *
  * Paradoxes.  DPjudge decides each convoy in steps 4 and 5, before the
  * battles that may dislodge its fleets, by predicting those battles.  That
@@ -23,7 +19,7 @@
 
 /* ---- the paradox search ------------------------------------------------- */
 
-typedef mv_search search;
+typedef mv_search px_search;
 #define MAX_DOUBTFUL MV_MAX_DOUBTFUL
 
 /* Is any fleet that could carry army a under attack by some move? */
@@ -41,34 +37,6 @@ static bool convoy_in_doubt(const mv_ctx *c, int a)
     return false;
 }
 
-/*
- * Is army a's convoy broken when the fleets in `broken` fail?  4.A.1 b: only
- * if no route is left.  4.A.1 a: if any fleet of the convoy fails, where the
- * convoy leaves out foreign fleets when the army's own power can carry it
- * alone (the DPTG's reading, 6.F.10).
- */
-bool mv_convoy_broken(const mv_ctx *c, int a, const bool *broken)
-{
-    if (dj_rule(c->rules, DJ_RULE_MULTI_ROUTE_DISRUPTION) != 'a')
-        return !mv_convoy_route_ok(c, a, broken);
-    bool foreign[DJ_MAX_UNITS];
-    for (int f = 0; f < c->nunits; f++)
-        foreign[f] = c->u[f].power != c->u[a].power;
-    bool own_only = mv_convoy_route_ok(c, a, foreign);
-    bool any = false;
-    for (int f = 0; f < c->nunits && !any; f++)
-        any = broken[f] && !(own_only && foreign[f]) &&
-              mv_carrier(c, f, a, c->u[a].dest_prov, true, -1);
-    if (!any)
-        return false;
-    bool on_route[DJ_MAX_UNITS];
-    mv_fleets_on_route(c, a, c->u[a].dest_prov, true, on_route);
-    for (int f = 0; f < c->nunits; f++)
-        if (broken[f] && !(own_only && foreign[f]) && on_route[f])
-            return true;
-    return false;
-}
-
 /* Did the convoy really work, given who was dislodged? */
 static bool convoy_survived(const mv_ctx *c, int a)
 {
@@ -79,7 +47,7 @@ static bool convoy_survived(const mv_ctx *c, int a)
 }
 
 /* Run the passes with the doubtful convoys forced by the bits of `mask`. */
-static void run_forced(mv_ctx *c, const search *s, unsigned mask,
+static void run_forced(mv_ctx *c, const px_search *s, unsigned mask,
                        unsigned fail_mask)
 {
     memcpy(c->u, s->saved, sizeof(mv_unit) * (size_t)c->nunits);
@@ -93,7 +61,7 @@ static void run_forced(mv_ctx *c, const search *s, unsigned mask,
 }
 
 /* Does every doubtful convoy outside `ignore` agree with the battle? */
-static bool consistent(const mv_ctx *c, const search *s, unsigned ignore)
+static bool consistent(const mv_ctx *c, const px_search *s, unsigned ignore)
 {
     for (int i = 0; i < s->n; i++) {
         if (ignore >> i & 1u)
@@ -109,7 +77,7 @@ static bool consistent(const mv_ctx *c, const search *s, unsigned ignore)
  * With the armies of `fail_mask` forced to fail, how many combinations of
  * the other doubtful convoys are consistent?  The last one found is stored.
  */
-static int count_consistent(mv_ctx *c, const search *s, unsigned fail_mask,
+static int count_consistent(mv_ctx *c, const px_search *s, unsigned fail_mask,
                             unsigned *found, unsigned *differ)
 {
     unsigned full = (1u << s->n) - 1u;
@@ -142,7 +110,7 @@ static int popcount(unsigned x)
  * convoys do: they are outside any paradox (their fleets' fate depends on
  * no convoy), however much their outcome matters to it.
  */
-static unsigned independent_convoys(mv_ctx *c, const search *s)
+static unsigned independent_convoys(mv_ctx *c, const px_search *s)
 {
     unsigned full = (1u << s->n) - 1u, seen_ok = 0, seen_broken = 0;
     for (unsigned mask = 0; mask <= full; mask++) {
@@ -164,7 +132,7 @@ static unsigned independent_convoys(mv_ctx *c, const search *s)
  * also break the cycle, by changing what its army cuts, but it is not in
  * the paradox: crosscheck case 106809).
  */
-static unsigned paradox_core(mv_ctx *c, const search *s)
+static unsigned paradox_core(mv_ctx *c, const px_search *s)
 {
     unsigned full = (1u << s->n) - 1u, core = 0;
     unsigned candidates = full & ~independent_convoys(c, s);
@@ -172,7 +140,7 @@ static unsigned paradox_core(mv_ctx *c, const search *s)
         for (unsigned set = 1; set <= full; set++) {
             unsigned found, differ;
             if (popcount(set) == size && (set & ~candidates) == 0 &&
-                count_consistent(c, s, set, &found, &differ) == 1)
+count_consistent(c, s, set, &found, &differ) == 1)
                 core |= set;
         }
     }
@@ -180,7 +148,7 @@ static unsigned paradox_core(mv_ctx *c, const search *s)
 }
 
 /* 'All Hold' (4.A.2 e): the moves against the core's fleets fail too. */
-static void fail_attacks_on_core(mv_ctx *c, search *s, unsigned core)
+static void fail_attacks_on_core(mv_ctx *c, px_search *s, unsigned core)
 {
     for (int i = 0; i < s->n; i++) {
         if (!(core >> i & 1u))
@@ -198,7 +166,7 @@ static void fail_attacks_on_core(mv_ctx *c, search *s, unsigned core)
 }
 
 /* Tell the report which armies the paradox rule stopped. */
-static void mark_core(mv_ctx *c, const search *s, unsigned core)
+static void mark_core(mv_ctx *c, const px_search *s, unsigned core)
 {
     for (int i = 0; i < s->n; i++)
         if (core >> i & 1u)
@@ -206,7 +174,7 @@ static void mark_core(mv_ctx *c, const search *s, unsigned core)
 }
 
 /* Final run: the core fails; under All Hold the attacks on `hold` too. */
-static void core_fail_with_attacks(mv_ctx *c, search *s, unsigned keep,
+static void core_fail_with_attacks(mv_ctx *c, px_search *s, unsigned keep,
                                    unsigned core, unsigned hold)
 {
     if (hold)
@@ -220,7 +188,8 @@ static void core_fail_with_attacks(mv_ctx *c, search *s, unsigned keep,
  * where its fleets are, and where the unit at its destination gives
  * support.  Two paradoxes that share none are independent.
  */
-static void paradox_zone(const mv_ctx *c, const search *s, int a, bool *zone)
+static void paradox_zone(const mv_ctx *c, const px_search *s, int a,
+                         bool *zone)
 {
     const mv_unit *u = &s->saved[a];
     zone[u->prov] = zone[u->dest_prov] = true;
@@ -236,8 +205,8 @@ static void paradox_zone(const mv_ctx *c, const search *s, int a, bool *zone)
 }
 
 /* The armies of `core` linked, through shared zones, to the first in `left`. */
-static unsigned paradox_group(const mv_ctx *c, const search *s, unsigned core,
-                              unsigned left)
+static unsigned paradox_group(const mv_ctx *c, const px_search *s,
+                              unsigned core, unsigned left)
 {
     bool zone[MV_MAX_DOUBTFUL][DJ_MAX_LOCS];
     for (int i = 0; i < s->n; i++) {
@@ -267,8 +236,8 @@ static unsigned paradox_group(const mv_ctx *c, const search *s, unsigned core,
 }
 
 /* The assignment of convoy outcomes the paradox rule settles on. */
-static void settle_paradox(mv_ctx *c, search *s, unsigned found, unsigned differ,
-                           int count)
+static void settle_paradox(mv_ctx *c, px_search *s, unsigned found,
+                           unsigned differ, int count)
 {
     char rule = dj_rule(c->rules, DJ_RULE_CONVOY_PARADOX);
     unsigned core = differ, keep = found & ~differ;
@@ -302,7 +271,7 @@ static void settle_paradox(mv_ctx *c, search *s, unsigned found, unsigned differ
 
 void mv_resolve_with_paradox_rule(mv_ctx *c)
 {
-    search *s = &c->search;
+    px_search *s = &c->search;
 
     s->n = 0;
     for (int i = 0; i < c->nconvoyed; i++) {

@@ -23,6 +23,11 @@
  * holds both coasts), so that the cross-check compares two independent
  * pieces of code.  Borders between convoying places are read as two-way:
  * every shipped map lists them both ways (tests/unit/test_map checks it).
+ *
+ * Disruption (4.A.1) is answered from these searches: with b (the
+ * default) a convoy is disrupted only when no ordered route is left
+ * without a dislodged fleet; with a, when a dislodged fleet lies on some
+ * ordered route.
  */
 #include "movement.h"
 
@@ -316,4 +321,34 @@ void mv_fleets_on_route(const mv_ctx *c, int army, int dest,
         on_route[f] = g.node[f] >= 0 &&
                       mv_carrier(c, f, army, dest, ordered_only, -1) &&
                       node_on_route(c, &g, g.node[f]);
+}
+
+/* ---- disruption (4.A.1) -------------------------------------------------- */
+
+/*
+ * Is army a's convoy broken when the fleets in `broken` fail?  4.A.1 b: only
+ * if no route is left.  4.A.1 a: if any fleet of the convoy fails, where the
+ * convoy leaves out foreign fleets when the army's own power can carry it
+ * alone (the DPTG's reading, 6.F.10).
+ */
+bool mv_convoy_broken(const mv_ctx *c, int a, const bool *broken)
+{
+    if (dj_rule(c->rules, DJ_RULE_MULTI_ROUTE_DISRUPTION) != 'a')
+        return !mv_convoy_route_ok(c, a, broken);
+    bool foreign[DJ_MAX_UNITS];
+    for (int f = 0; f < c->nunits; f++)
+        foreign[f] = c->u[f].power != c->u[a].power;
+    bool own_only = mv_convoy_route_ok(c, a, foreign);
+    bool any = false;
+    for (int f = 0; f < c->nunits && !any; f++)
+        any = broken[f] && !(own_only && foreign[f]) &&
+              mv_carrier(c, f, a, c->u[a].dest_prov, true, -1);
+    if (!any)
+        return false;
+    bool on_route[DJ_MAX_UNITS];
+    mv_fleets_on_route(c, a, c->u[a].dest_prov, true, on_route);
+    for (int f = 0; f < c->nunits; f++)
+        if (broken[f] && !(own_only && foreign[f]) && on_route[f])
+            return true;
+    return false;
 }

@@ -122,8 +122,11 @@ bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
 void mv_fleets_on_route(const mv_ctx *c, int army, int dest,
                         bool ordered_only, bool *on_route);
 
-/* convoy.c — disruption checks and the paradox rule. */
+/* convoy_routes.c — disruption (4.A.1): is the army's convoy broken when
+ * the fleets in `broken` fail? */
 bool mv_convoy_broken(const mv_ctx *c, int army, const bool *broken);
+
+/* convoy.c — the passes run under the paradox rule (4.A.2). */
 void mv_resolve_with_paradox_rule(mv_ctx *c);
 
 /* movement.c — the marked passes (steps 3-10), run on a prepared context. */
@@ -132,8 +135,9 @@ void mv_prepare(mv_ctx *c);
 void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step);
 int mv_strongest(const mv_ctx *c, int prov, int *best_strength);
 
-/* The whole movement phase: fills out->orders, out->contested and
- * out->next's units and dislodged units (adjudicate.c does the rest). */
+/* dpjudge.c — the whole movement phase: fills out->orders,
+ * out->contested and out->next's units and dislodged units (adjudicate.c
+ * does the rest). */
 int mv_adjudicate(const dj_map *map, const dj_position *pos,
                   const dj_order *orders, int norders, const dj_rules *rules,
                   dj_result *out, mv_ctx *c);
