@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     }
     dj_picture_request rq = {map, geo, pos, orders, NORDERS, res,
                              "Game bench: Spring 1901 Movement, orders and "
-                             "results"};
+                             "results", &res->next};
     printf("picture of the standard board, 22 orders drawn, %d times each:\n",
            n);
     for (int f = 0; f < DJ_PICTURE_NONE; f++) {

@@ -32,8 +32,10 @@ int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
     dj_map_phase_format(v->map, pos->phase.season, pos->phase.year,
                         pos->phase.type, phase, sizeof phase);
     snprintf(title, sizeof title, "Game %s: %s%s", v->g.name, phase,
-             orders ? (res ? ", orders and results" : ", orders") : "");
-    dj_picture_request rq = {v->map, geo, pos, orders, norders, res, title};
+             orders ? (res ? ", orders and results, the board after" : ", orders")
+                    : "");
+    dj_picture_request rq = {v->map, geo, pos, orders, norders, res, title,
+                             orders && res ? &res->next : NULL};
     int rc = dj_render_picture(&rq, (dj_picture_format)format, out, why,
                                sizeof why);
     dj_geo_free(geo);

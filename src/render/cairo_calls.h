@@ -67,6 +67,12 @@
     X(DJ_CAIRO_LIB_CAIRO, cairo_svg_surface_create_for_stream)                 \
     X(DJ_CAIRO_LIB_CAIRO, cairo_text_extents)                                  \
     X(DJ_CAIRO_LIB_CAIRO, cairo_translate)                                     \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_text_path)                                     \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_set_source_rgba)                               \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_push_group)                                    \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_pop_group_to_source)                           \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_paint_with_alpha)                              \
+    X(DJ_CAIRO_LIB_CAIRO, cairo_recording_surface_create)                      \
     X(DJ_CAIRO_LIB_FONTCONFIG, FcFini)                                         \
     X(DJ_CAIRO_LIB_PNG, png_create_info_struct)                                \
     X(DJ_CAIRO_LIB_PNG, png_create_write_struct)                               \
@@ -145,6 +151,12 @@ int dj_cairo_load(char *err, size_t errlen);
 #define cairo_svg_surface_create_for_stream (dj_cairo.cairo_svg_surface_create_for_stream)
 #define cairo_text_extents (dj_cairo.cairo_text_extents)
 #define cairo_translate (dj_cairo.cairo_translate)
+#define cairo_text_path (dj_cairo.cairo_text_path)
+#define cairo_set_source_rgba (dj_cairo.cairo_set_source_rgba)
+#define cairo_push_group (dj_cairo.cairo_push_group)
+#define cairo_pop_group_to_source (dj_cairo.cairo_pop_group_to_source)
+#define cairo_paint_with_alpha (dj_cairo.cairo_paint_with_alpha)
+#define cairo_recording_surface_create (dj_cairo.cairo_recording_surface_create)
 #define FcFini (dj_cairo.FcFini)
 #define png_create_info_struct (dj_cairo.png_create_info_struct)
 #define png_create_write_struct (dj_cairo.png_create_write_struct)

@@ -7,13 +7,15 @@
 
 #include "render/cairo_calls.h"
 
+#include "render/layout.h"
 #include "render/render.h"
 
 #define DRAW_TITLE_BAND 34.0
 #define DRAW_LEGEND_ROW 22.0
-#define DRAW_LEGEND_ENTRY 150.0
+#define DRAW_LEGEND_ENTRY 190.0
 
+/* Draw it all; what went where is noted in *lay (never NULL). */
 void draw_picture(cairo_t *cr, const dj_picture_request *req, int width,
-                  int height);
+                  int height, layout *lay);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "render/cairo_calls.h"
 #include "render/draw.h"
+#include "render/layout.h"
 #include "render/png_write.h"
 #include "render/render.h"
 
@@ -85,11 +86,10 @@ static void release_at_exit(void)
         registered = atexit(release_libraries) == 0;
 }
 
-int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
-                      dj_picture *out, char *err, size_t errlen)
+/* The libraries ready and the request whole: 0, or -1 with err. */
+static int check_request(const dj_picture_request *req, char *err,
+                         size_t errlen)
 {
-    out->data = NULL;
-    out->len = 0;
     if (dj_cairo_load(err, errlen) != 0)
         return -1;
     release_at_exit();
@@ -102,6 +102,41 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
         snprintf(err, errlen, "bad order list");
         return -1;
     }
+    return 0;
+}
+
+int dj_render_layout_of(const dj_picture_request *req, dj_render_layout *out,
+                        char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (check_request(req, err, errlen) < 0)
+        return -1;
+    int width, height;
+    dj_render_size(req->geo, req->map->npowers, &width, &height);
+    layout *lay = calloc(1, sizeof *lay);
+    if (!lay) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    cairo_rectangle_t extent = {0, 0, width, height};
+    cairo_surface_t *surface =
+        cairo_recording_surface_create(CAIRO_CONTENT_COLOR, &extent);
+    cairo_t *cr = cairo_create(surface);
+    draw_picture(cr, req, width, height, lay);
+    cairo_destroy(cr);
+    cairo_surface_destroy(surface);
+    *out = lay->pub;
+    free(lay);
+    return 0;
+}
+
+int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
+                      dj_picture *out, char *err, size_t errlen)
+{
+    out->data = NULL;
+    out->len = 0;
+    if (check_request(req, err, errlen) < 0)
+        return -1;
     int width, height;
     dj_render_size(req->geo, req->map->npowers, &width, &height);
     sink k = {0};
@@ -122,8 +157,15 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
         snprintf(err, errlen, "no such picture format");
         return -1;
     }
+    layout *lay = calloc(1, sizeof *lay);
+    if (!lay) {
+        cairo_surface_destroy(surface);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     cairo_t *cr = cairo_create(surface);
-    draw_picture(cr, req, width, height);
+    draw_picture(cr, req, width, height, lay);
+    free(lay);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (st == CAIRO_STATUS_SUCCESS && fmt == DJ_PICTURE_PNG &&

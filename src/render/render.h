@@ -22,15 +22,25 @@ typedef enum {
     DJ_PICTURE_NONE /* a setting's "none": no picture */
 } dj_picture_format;
 
+/*
+ * What a picture shows.  A phase before it is played: `pos` alone (units,
+ * owners, dislodged units waiting to retreat).  A phase played: `pos` the
+ * position the orders were given in, `orders` and `result` how they went,
+ * and `after` (normally &result->next) the board the phase left: its units,
+ * its owners and its dislodged units are drawn, the orders and their
+ * results over it — the picture a results mail carries, agreeing with the
+ * text about every centre.
+ */
 typedef struct dj_picture_request {
     const dj_map *map;
     const dj_geo *geo;
-    const dj_position *pos;   /* the board drawn: units, owners, dislodged */
+    const dj_position *pos;   /* the position the orders were given in */
     const dj_order *orders;   /* the phase's orders, NULL for none drawn */
     int norders;
     const dj_result *result;  /* how they went (success, dislodged,
                                  standoffs), NULL when not adjudicated */
     const char *title;        /* "Game demo: Spring 1901 Movement" */
+    const dj_position *after; /* the board drawn when not NULL */
 } dj_picture_request;
 
 typedef struct dj_picture {
@@ -42,6 +52,27 @@ typedef struct dj_picture {
 int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
                       dj_picture *out, char *err, size_t errlen);
 void dj_picture_free(dj_picture *pic);
+
+/*
+ * Where a picture put its units and names, in the board's coordinates
+ * (points from its top left corner, the title band not counted): what the
+ * tests hold to "no name under a unit or another name".
+ */
+#define DJ_RENDER_MAX_BOXES 2048
+typedef struct dj_render_box {
+    double x0, y0, x1, y1;
+} dj_render_box;
+
+typedef struct dj_render_layout {
+    int nunits, nlabels;
+    dj_render_box units[DJ_RENDER_MAX_BOXES];
+    dj_render_box labels[DJ_RENDER_MAX_BOXES];
+    char label_text[DJ_RENDER_MAX_BOXES][DJ_ABBR_MAX];
+} dj_render_layout;
+
+/* Lay the picture out as dj_render_picture() draws it; 0, or -1 with err. */
+int dj_render_layout_of(const dj_picture_request *req, dj_render_layout *out,
+                        char *err, size_t errlen);
 
 /* "png", "svg", "pdf", "none" (any case) or a file name ending in
  * .png/.svg/.pdf; -1 when it is none of these. */

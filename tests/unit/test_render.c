@@ -211,7 +211,7 @@ static bool fill_probe(int prov, double *px, double *py)
 
 static void check_board(const dj_position *pos, const char *phase)
 {
-    dj_picture_request rq = {map, geo, pos, NULL, 0, NULL, phase};
+    dj_picture_request rq = {map, geo, pos, NULL, 0, NULL, phase, NULL};
     dj_picture pic;
     char err[256];
     image im;
@@ -268,7 +268,7 @@ static double arrow_coverage(const dj_position *pos, const dj_order *o,
     one.orders[0] = res->orders[i];
     one.next.ndislodged = 0;
     memset(one.contested, 0, sizeof one.contested);
-    dj_picture_request rq = {map, geo, pos, o, 1, &one, "arrow"};
+    dj_picture_request rq = {map, geo, pos, o, 1, &one, "arrow", NULL};
     dj_picture pic;
     char err[256];
     image im;
@@ -423,7 +423,7 @@ static void test_full_game(const char *srcdir)
         CHECK(dj_adjudicate(map, &pos, orders, n, &rules, &res) == 0);
         check_board(&pos, have);
         check_moves(&pos, orders, n, &res);
-        dj_picture_request rq = {map, geo, &pos, orders, n, &res, have};
+        dj_picture_request rq = {map, geo, &pos, orders, n, &res, have, NULL};
         dj_picture pic;
         char err[256];
         CHECK(dj_render_picture(&rq, DJ_PICTURE_PNG, &pic, err, sizeof err) == 0);
