@@ -8,6 +8,7 @@
 
 #include "game/config.h"
 
+#include <libconfig.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,6 @@
 #include <sys/stat.h>
 
 #include "game/calendar.h"
-#include "game/config_calls.h"
 #include "game/setting_value.h"
 
 void dj_config_defaults(dj_config *c)
@@ -412,8 +412,6 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
 int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
 {
     dj_config_defaults(c);
-    if (dj_libconfig_load(err, errlen) < 0)
-        return -1;
     dj_config tmp = *c;
     /* Read it ourselves first: bounded, and a NUL byte (which makes
      * libconfig's lexer lose memory, and is never in a real file) is

@@ -5,7 +5,7 @@
 #ifndef DJ_RENDER_DRAW_H
 #define DJ_RENDER_DRAW_H
 
-#include "render/cairo_calls.h"
+#include <cairo.h>
 
 #include "render/layout.h"
 #include "render/render.h"

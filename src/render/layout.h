@@ -10,7 +10,8 @@
 #ifndef DJ_RENDER_LAYOUT_H
 #define DJ_RENDER_LAYOUT_H
 
-#include "render/cairo_calls.h"
+#include <cairo.h>
+
 #include "render/render.h"
 
 #define LAYOUT_MAX_MARKS 4096

@@ -5,12 +5,15 @@
  * a file, a mail attachment or the outbox.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "render/cairo_calls.h"
 #include "render/draw.h"
 #include "render/layout.h"
 #include "render/png_write.h"
@@ -90,8 +93,6 @@ static void release_at_exit(void)
 static int check_request(const dj_picture_request *req, char *err,
                          size_t errlen)
 {
-    if (dj_cairo_load(err, errlen) != 0)
-        return -1;
     release_at_exit();
     if (!req->map || !req->geo || !req->pos || req->geo->nlocs != req->map->nlocs) {
         snprintf(err, errlen, "no map, geometry or position to draw");

@@ -5,7 +5,7 @@
 #ifndef DJ_RENDER_PNG_WRITE_H
 #define DJ_RENDER_PNG_WRITE_H
 
-#include "render/cairo_calls.h"
+#include <cairo.h>
 #include <stdbool.h>
 #include <stddef.h>
 

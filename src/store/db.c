@@ -314,8 +314,6 @@ static int create_private(const char *path, char *err, size_t errlen)
 
 dj_store *dj_store_open(const char *path, char *err, size_t errlen)
 {
-    if (dj_sqlite_load(err, errlen) < 0)
-        return NULL;
     if (path && create_private(path, err, errlen) < 0)
         return NULL;
     dj_store *s = calloc(1, sizeof *s);

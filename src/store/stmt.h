@@ -15,10 +15,10 @@
 #ifndef DJ_STORE_STMT_H
 #define DJ_STORE_STMT_H
 
+#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "store/sqlite_calls.h"
 #include "store/store.h"
 
 struct dj_store {

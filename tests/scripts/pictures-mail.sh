@@ -173,16 +173,4 @@ has "--render: cannot make $T/afile/sub"
 $J check --render >"$T/out" 2>&1
 check "--render without a directory: usage" [ $? -eq 2 ]
 
-# cairo is opened on the first picture (src/render/cairo_calls.h), not by
-# the dynamic loader at every start: the programs are not linked with it,
-# and the pictures above were drawn all the same.
-for prog in judgectl judged; do
-    if ldd "$B/$prog" >"$T/out" 2>&1 &&
-        ! grep -qE 'libcairo|libfontconfig' "$T/out"; then
-        ok
-    else
-        bad "$prog is linked with cairo or fontconfig: $(tr '\n' ' ' <"$T/out")"
-    fi
-done
-
 checks_done
