@@ -93,7 +93,7 @@ static void draw_areas(scene *s)
             else if (a->kind == DJ_GEO_IMPASSABLE)
                 memcpy(fill, palette_impassable, sizeof fill);
             else if (a->province >= 0 && s->board->owner[a->province] >= 0)
-                dj_render_owned_fill(s->board->owner[a->province], fill);
+                dj_render_owned_fill(s->map, s->board->owner[a->province], fill);
             else
                 memcpy(fill, palette_land, sizeof fill);
             ring_path(cr, a);
@@ -142,7 +142,7 @@ static void draw_centres(scene *s)
         layout_mark(s->lay, p.x, p.y, 5.5);
         double rgb[3] = {1, 1, 1};
         if (owner >= 0)
-            dj_render_power_colour(owner, rgb);
+            dj_render_power_colour(s->map, owner, rgb);
         cairo_arc(cr, p.x, p.y, 4.5, 0, 2 * M_PI);
         set_rgb(cr, rgb);
         cairo_fill_preserve(cr);
@@ -160,7 +160,7 @@ static void draw_unit_symbol(cairo_t *cr, const dj_map *map, int power,
                              double scale)
 {
     double rgb[3];
-    dj_render_power_colour(power, rgb);
+    dj_render_power_colour(map, power, rgb);
     double r = UNIT_RADIUS * scale;
     if (type == DJ_FLEET) {
         cairo_move_to(cr, x - 1.45 * r, y - 0.55 * r);
@@ -295,7 +295,7 @@ static void arrow(scene *s, int power, const dj_geo_point *pts, int n,
         layout_segment_add(s->lay, i ? pts[i] : a, i + 2 < n ? pts[i + 1] : b,
                            width + 2.0);
     double rgb[3];
-    dj_render_power_colour(power, rgb);
+    dj_render_power_colour(s->map, power, rgb);
     double dashes[2] = {6, 6};
     for (int pass = 0; pass < 2; pass++) {
         cairo_move_to(cr, a.x, a.y);
@@ -460,7 +460,7 @@ static void draw_orders(scene *s)
     /* Supports and convoy marks under the arrows. */
     for (int i = 0; i < s->req->norders; i++) {
         double rgb[3];
-        dj_render_power_colour(o[i].power, rgb);
+        dj_render_power_colour(s->map, o[i].power, rgb);
         if (o[i].kind == DJ_ORDER_SUPPORT) {
             bool off = s->dislodged_now[dj_province(s->map, o[i].loc)];
             dj_geo_point a = place_of(s, o[i].loc, off);
@@ -579,7 +579,7 @@ static void draw_outcome(scene *s)
         const dj_dislodged *d = &r->next.dislodged[i];
         dj_geo_point from = place_of(s, d->unit.loc, true);
         double rgb[3];
-        dj_render_power_colour(d->unit.power, rgb);
+        dj_render_power_colour(s->map, d->unit.power, rgb);
         for (int k = 0; k < d->nretreats; k++)
             thin_line(s, from, place_of(s, d->retreats[k], false), rgb, true);
     }

@@ -86,11 +86,14 @@ void dj_render_size(const dj_geo *geo, int npowers, int *width, int *height);
 void dj_render_board_origin(double *x, double *y);
 
 /*
- * A power's colour (0..1 each), told apart by colour-blind players too:
- * the first eight from Okabe and Ito's palette, more powers get evenly
- * spread hues.  The fill of a province it owns is its colour lightened.
+ * A power's colour on this map (0..1 each), told apart from every other
+ * power's by colour-blind players too (palette.c says how); a power keeps
+ * its usual colour (France blue) on every board that has it.  The fill of
+ * a province it owns is its colour lightened.
  */
-void dj_render_power_colour(int power, double rgb[3]);
-void dj_render_owned_fill(int power, double rgb[3]);
+void dj_render_power_colour(const dj_map *map, int power, double rgb[3]);
+void dj_render_owned_fill(const dj_map *map, int power, double rgb[3]);
+/* The land's and the sea's colours, which the powers' must stand out on. */
+void dj_render_board_colours(double land[3], double sea[3]);
 
 #endif
