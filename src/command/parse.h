@@ -80,7 +80,8 @@ typedef enum cmd_kind {
     CMD_EJECT,
     CMD_REPLACE,   /* REPLACE power address */
     CMD_TERMINATE,
-    CMD_SETTING,   /* SET KEY VALUE, SET KEY=VALUE, SET DEADLINE ... */
+    CMD_SETTING,   /* SET KEY VALUE, SET KEY=VALUE */
+    CMD_DEADLINE,  /* SET DEADLINE ...: the setting deadline= */
     CMD_MAP,       /* MAP [GAME] [PHASE]: the picture, attached */
     CMD_TAKEOVER,  /* TAKEOVER POWER@GAME PASSWORD: a power in disorder */
     CMD_CONFIRM,   /* CONFIRM CODE: a JOIN, OBSERVE or CREATE happens */
@@ -129,9 +130,10 @@ typedef struct cmd_reader {
 
 /*
  * Start reading a message.  The subject is read first, as one more line,
- * when it begins with a command a player may give without signing on
- * (HELP, LIST, HISTORY, SUMMARY, JOIN, OBSERVE, CREATE, SIGNON); any
- * other subject ("Re: dipjudge:demo - S1901M Results") is ignored.
+ * when it parses completely as a command the table lets a player give
+ * there (HELP, LIST, HISTORY, SUMMARY, MAP, JOIN, OBSERVE, CONFIRM,
+ * CREATE, SIGNON); any other subject ("Re: dipjudge:demo - S1901M
+ * Results", "map please", a lone "join") is ignored without a word.
  */
 void cmd_reader_init(cmd_reader *r, const char *subject, const char *body);
 

@@ -93,7 +93,7 @@ static void test_parse_commands(void)
     CHECK(kind_of("eject") == CMD_BAD);
     CHECK(kind_of("terminate  nobody plays ") == CMD_TERMINATE);
     CHECK_STR(C.arg, "nobody plays");
-    CHECK(kind_of("set deadline 2027-01-09 20:00") == CMD_SETTING);
+    CHECK(kind_of("set deadline 2027-01-09 20:00") == CMD_DEADLINE);
     CHECK_STR(C.arg, "deadline=2027-01-09 20:00");
     CHECK(kind_of("SET PRESS grey") == CMD_SETTING);
     CHECK_STR(C.arg, "PRESS=grey");
@@ -380,7 +380,7 @@ static void test_anyone(void)
                                            "history demo\nsummary demo\n"
                                            "bogus line\n") == 0);
     CHECK(has("> help"));
-    CHECK(has("SIGNON Fgame password"));
+    CHECK(has("SIGNON Xgame password"));
     CHECK(has("demo             active"));
     CHECK(has("Game demo on map standard: active"));
     CHECK(has("France     (a player)"));
@@ -406,8 +406,35 @@ static void test_greeting_and_help_once(void)
     CHECK(has("> Hi judge,\n    (passed over"));
     CHECK(lacks("ERROR"));
     CHECK(has("(the help is above)"));
-    const char *first = strstr(R.body.data, "SIGNON Fgame password");
-    CHECK(first && !strstr(first + 1, "SIGNON Fgame password"));
+    const char *first = strstr(R.body.data, "SIGNON Xgame password");
+    CHECK(first && !strstr(first + 1, "SIGNON Xgame password"));
+    CHECK(has("Summary: 2 of 2 commands and orders done."));
+}
+
+/* A subject is a command only when it reads as one completely and names
+ * a game that exists; any other subject is ignored without a word. */
+static bool subject_reply(const char *subject, const char *body)
+{
+    dj_command_reply_free(&R);
+    dj_command_reply_init(&R);
+    dj_command_msg msg = {"someone@else.example", subject, body, NOW};
+    return dj_command_run(J, &msg, NULL, false, &R) == 0;
+}
+
+static void test_subject(void)
+{
+    const char *prose[] = {"map please", "join", "JOIN demo", "Re: orders",
+                           "list all the games please",
+                           "SIGNON Fdemo", "history nosuchgame"};
+    for (size_t i = 0; i < sizeof prose / sizeof prose[0]; i++) {
+        CHECK(subject_reply(prose[i], "list\n"));
+        CHECK(lacks("ERROR"));
+        CHECK(has("Summary: 1 of 1 command and order done."));
+    }
+    CHECK(subject_reply("LIST demo", ""));
+    CHECK(has("> LIST demo\n    Game demo on map standard"));
+    CHECK(subject_reply("summary demo", "list\n"));
+    CHECK(has("> summary demo"));
     CHECK(has("Summary: 2 of 2 commands and orders done."));
 }
 
@@ -863,7 +890,8 @@ int main(int argc, char **argv)
         setup_game("demo", settings, 1);
         test_needs_transaction();
         test_anyone();
-    test_greeting_and_help_once();
+        test_greeting_and_help_once();
+        test_subject();
         test_signon_and_orders();
         test_signon_failures();
         test_press();

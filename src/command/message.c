@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * message.c — running a message's commands and writing the reply.  See
+ * command.h for the contract, parse.h for how the text becomes commands,
+ * table.c for the commands, dipjudge(7) for the language as players see
+ * it.
+ *
+ * Every command runs in a savepoint: on failure it is rolled back and the
+ * reply says why; the next command runs regardless.  A sign-on refused is
+ * a failure whose record (the rate limit's count, the game log) must
+ * stay, so that savepoint is kept.  After each command the enclosing
+ * transaction is checked: when SQLite has dropped it, the message stops
+ * and the caller rolls back and retries it later.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command/session.h"
+#include "store/mail.h"
+
+/* ---- one command ----------------------------------------------------------------------- */
+
+/* A line that is no command, with nobody to give orders for. */
+static int run_text(session *s)
+{
+    if (!s->signed_on)
+        return fail(s, "not understood: no such command (and not signed "
+                       "on, so not read as orders)");
+    if (is_master(s))
+        return fail(s, "not understood: no such command; to give a power's "
+                       "orders, BECOME it first");
+    return fail(s, "not understood: no such command, and you have no "
+                   "power to give orders for");
+}
+
+/* The command's row: who may give it, then its runner. */
+static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
+{
+    if (c->kind == CMD_TEXT)
+        return run_text(s);
+    if (c->kind == CMD_BAD)
+        return fail(s, "%s", c->error);
+    const cmd_spec *spec = cmd_spec_of(c->kind);
+    if (!spec)
+        return fail(s, "unknown command");
+    if (may_run(s, spec->who) < 0)
+        return RUN_FAILED;
+    return spec->run(s, c, press, res);
+}
+
+/* ---- the reply's budget --------------------------------------------------------- */
+
+/*
+ * A reply has a size budget (judge.conf's limits.max_reply_size, 1 MiB by
+ * default).  A command whose output would pass it is cut at a line, with a
+ * line saying so; once the reply is full, the message's further commands
+ * are not run at all (orders still are: they are what the message is
+ * for, and their echo is small), so a short mail of many HISTORY or MAP
+ * lines can make neither a huge reply nor long work under the database's
+ * write lock.
+ */
+static size_t reply_budget(const session *s)
+{
+    const dj_config *cfg = dj_judge_config(s->j);
+    int n = cfg ? cfg->mail.max_reply_size : 0;
+    return n > 0 ? (size_t)n : (size_t)1 << 20;
+}
+
+static bool reply_full(const session *s)
+{
+    return s->reply->body.len >= reply_budget(s);
+}
+
+/* Cut res so the reply stays within its budget (at a line end). */
+static void cut_to_budget(session *s, dj_buf *res)
+{
+    size_t used = s->reply->body.len, budget = reply_budget(s);
+    /* room for the indented text: each line gains INDENT */
+    size_t room = used < budget ? (budget - used) * 3 / 4 : 0;
+    if (res->len <= room)
+        return;
+    size_t keep = room;
+    while (keep > 0 && res->data[keep - 1] != '\n')
+        keep--;
+    res->data[keep] = '\0';
+    res->len = keep;
+    dj_buf_printf(res, "[cut here: this reply reached its size budget of "
+                       "%zu KB; ask for less, e.g. HISTORY game FROM TO]\n",
+                  budget / 1024);
+}
+
+static void run_command(session *s, const cmd *c, dj_buf *press)
+{
+    if (reply_full(s) && c->kind != CMD_TEXT) {
+        s->over_budget++;
+        return;
+    }
+    echo(s, c);
+    s->err[0] = '\0';
+    dj_buf res;
+    dj_buf_init(&res);
+    int rc = RUN_FAILED;
+    if (dj_store_begin(session_store(s)) < 0) {
+        fail(s, "%s", dj_store_error(session_store(s)));
+    } else {
+        rc = dispatch(s, c, press, &res);
+        if (rc != RUN_FAILED && dj_store_commit(session_store(s)) < 0)
+            rc = fail(s, "%s", dj_store_error(session_store(s)));
+        else if (rc == RUN_FAILED)
+            dj_store_rollback(session_store(s));
+    }
+    if (!dj_buf_ok(&res))
+        s->fatal = true;
+    cut_to_budget(s, &res);
+    mask_buf(s, &res);
+    indented(s, res.data);
+    if (rc != RUN_OK) {
+        char why[sizeof s->err];
+        snprintf(why, sizeof why, "%s", s->err);
+        mask_in(s, why);
+        dj_buf_printf(out(s), INDENT "ERROR: %s\n", why);
+        s->reply->failed++;
+    }
+    s->reply->commands++;
+    dj_buf_free(&res);
+    if (!dj_store_transaction_alive(session_store(s)))
+        s->fatal = true;
+}
+
+/* ---- the message ---------------------------------------------------------------------------- */
+
+static void final_status(session *s)
+{
+    if (!s->status_due || !s->power[0] || s->fatal)
+        return;
+    dj_buf st;
+    dj_buf_init(&st);
+    dj_buf_append(out(s), "\n");
+    if (dj_game_order_status(s->j, s->game, s->power, &st) == 0)
+        dj_buf_append(out(s), st.data);
+    else
+        dj_buf_printf(out(s), "(no orders to show: %s)\n",
+                      dj_judge_error(s->j));
+    dj_buf_free(&st);
+    if (!dj_store_transaction_alive(session_store(s)))
+        s->fatal = true;
+}
+
+static void summary(session *s, const cmd_reader *r)
+{
+    dj_command_reply *rep = s->reply;
+    if (r->signed_off && r->skipped)
+        dj_buf_printf(out(s), "\nAfter SIGNOFF, %d line%s not read.\n",
+                      r->skipped, r->skipped == 1 ? " was" : "s were");
+    else if (r->skipped)
+        dj_buf_printf(out(s), "\nThe message is longer than %d lines: the "
+                              "last %d were not read.\n",
+                      CMD_MAX_LINES, r->skipped);
+    if (s->over_budget)
+        dj_buf_printf(out(s), "\n%d command%s not run: this reply reached its "
+                              "size budget of %zu KB.  Send them again in "
+                              "smaller messages, asking for less (HISTORY "
+                              "game FROM TO).\n",
+                      s->over_budget, s->over_budget == 1 ? " was" : "s were",
+                      reply_budget(s) / 1024);
+    dj_buf_append(out(s), "\n");
+    if (s->signon_refused && !s->signed_on) {
+        dj_buf_append(out(s), "The sign-on was refused, so nothing after it "
+                              "was done.  Check the game's name, the power's "
+                              "letter and the password: SIGNON Fgame "
+                              "PASSWORD.\n");
+        return;
+    }
+    if (rep->commands == 0) {
+        dj_buf_append(out(s), "The message held no commands.  To give "
+                              "orders, begin with SIGNON Xgame PASSWORD; "
+                              "send HELP for the list of commands.\n");
+        return;
+    }
+    dj_buf_printf(out(s), "Summary: %d of %d command%s and order%s done",
+                  rep->commands - rep->failed, rep->commands,
+                  rep->commands == 1 ? "" : "s",
+                  rep->commands == 1 ? "" : "s");
+    if (rep->failed)
+        dj_buf_printf(out(s), "; %d failed or not understood (see ERROR "
+                              "above) and changed nothing",
+                      rep->failed);
+    dj_buf_append(out(s), ".\n");
+}
+
+static void reply_subject(session *s)
+{
+    dj_command_reply *rep = s->reply;
+    const dj_config *cfg = dj_judge_config(s->j);
+    const char *what = rep->orders          ? "Orders"
+                       : s->signon_refused ? "Signon failed"
+                                           : "Reply";
+    char name[64] = "", phase[16] = "";
+    if (s->game[0] && !s->fatal &&
+        dj_game_phase(s->j, s->game, name, sizeof name, phase,
+                      sizeof phase) == 0) {
+        snprintf(rep->game, sizeof rep->game, "%s", name);
+        dj_buf_printf(&rep->subject, "%s:%s - %s%s%s", cfg->judge_name, name,
+                      phase, phase[0] ? " " : "", what);
+    } else {
+        dj_buf_printf(&rep->subject, "%s - %s", cfg->judge_name, what);
+    }
+    snprintf(rep->outcome, sizeof rep->outcome, "%s",
+             s->signon_refused  ? "signon-failed"
+             : rep->failed      ? "errors"
+             : rep->commands    ? "ok"
+                                : "empty");
+}
+
+void dj_command_reply_init(dj_command_reply *r)
+{
+    memset(r, 0, sizeof *r);
+    dj_buf_init(&r->subject);
+    dj_buf_init(&r->body);
+}
+
+void dj_command_reply_free(dj_command_reply *r)
+{
+    dj_buf_free(&r->subject);
+    dj_buf_free(&r->body);
+}
+
+/*
+ * Lines answered without running them: a greeting before the first
+ * command ("Hi judge,"), anything after a refused sign-on (it would only
+ * repeat the refusal), and HELP a second time (subject and body).
+ */
+static bool passed_over(session *s, const cmd *c)
+{
+    const char *why = NULL;
+    if (c->kind == CMD_TEXT && !s->body_started && !s->signon_tried)
+        why = "(passed over: not a command, and not signed on yet)";
+    else if (c->kind == CMD_TEXT && s->signon_refused && !s->signed_on)
+        why = "(not read: the sign-on was refused)";
+    else if (c->kind == CMD_HELP && s->help_given)
+        why = "(the help is above)";
+    if (!why)
+        return false;
+    echo(s, c);
+    dj_buf_printf(out(s), INDENT "%s\n", why);
+    return true;
+}
+
+/*
+ * A subject is a command only when it reads as one completely, and a game
+ * it names (but a new one, CREATE's) exists: "map please" is prose.
+ */
+static bool subject_stands(session *s, const cmd *c)
+{
+    if (c->kind == CMD_CREATE || !c->game[0])
+        return true;
+    char name[CMD_GAME_MAX], phase[16];
+    return dj_game_phase(s->j, c->game, name, sizeof name, phase,
+                         sizeof phase) == 0;
+}
+
+static void run_message(session *s, cmd *c, dj_buf *press)
+{
+    cmd_reader r;
+    cmd_reader_init(&r, s->msg->subject, s->msg->body ? s->msg->body : "");
+    dj_buf_printf(out(s), "Commands from %s:\n\n", s->msg->from);
+    bool from_subject = r.subject_pending;
+    while (!s->fatal && cmd_next(&r, c, press)) {
+        if (c->line == 0 && !subject_stands(s, c)) {
+            from_subject = false;
+            continue;
+        }
+        if (!from_subject && c->kind != CMD_TEXT)
+            s->body_started = true;
+        from_subject = false;
+        if (c->kind == CMD_TEXT && s->signed_on && s->power[0]) {
+            batch_add(s, c);
+            continue;
+        }
+        flush_batch(s);
+        if (s->fatal)
+            break;
+        if (passed_over(s, c))
+            continue;
+        s->help_given |= c->kind == CMD_HELP;
+        run_command(s, c, press);
+        remember_secret(s, c->password);
+        dj_buf_reset(press);
+    }
+    flush_batch(s);
+    final_status(s);
+    summary(s, &r);
+}
+
+int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
+                       dj_command_reply *reply)
+{
+    if (!dj_store_transaction_alive(dj_judge_store(j))) {
+        snprintf(reply->error, sizeof reply->error,
+                 "no open transaction to run the message in");
+        return -1;
+    }
+    char actor[256];
+    snprintf(actor, sizeof actor, "%s", dj_judge_actor(j));
+    dj_judge_set_now(j, msg->now);
+    dj_judge_set_actor(j, msg->from ? msg->from : "");
+    session *s = calloc(1, sizeof *s);
+    cmd *c = malloc(sizeof *c);
+    dj_buf press;
+    dj_buf_init(&press);
+    int rc = -1;
+    if (s && c && msg->from) {
+        s->j = j;
+        s->msg = msg;
+        s->reply = reply;
+        run_message(s, c, &press);
+        reply_subject(s);
+        mask_buf(s, &reply->body);
+        rc = s->fatal || !dj_buf_ok(&reply->body) ||
+                     !dj_buf_ok(&reply->subject) || !dj_buf_ok(&press)
+                 ? -1
+                 : 0;
+        if (rc < 0)
+            snprintf(reply->error, sizeof reply->error, "%s",
+                     !dj_store_transaction_alive(dj_judge_store(j))
+                         ? "the database dropped the transaction"
+                         : "out of memory");
+        batch_free(s);
+    } else {
+        snprintf(reply->error, sizeof reply->error, "%s",
+                 msg->from ? "out of memory" : "no sender address");
+    }
+    dj_judge_set_actor(j, actor);
+    dj_buf_free(&press);
+    free(c);
+    free(s);
+    return rc;
+}
+
+int dj_command_queue_reply(dj_judge *j, const dj_command_msg *msg,
+                           const dj_command_reply *reply)
+{
+    dj_store *st = dj_judge_store(j);
+    return dj_store_outbox_add_pictured(st, 0, 0, "reply", msg->from,
+                                        reply->subject.data, reply->body.data,
+                                        msg->now, reply->picture_id);
+}
+
+int dj_command_run(dj_judge *j, const dj_command_msg *msg,
+                   const char *message_id, bool queue_reply,
+                   dj_command_reply *reply)
+{
+    dj_store *st = dj_judge_store(j);
+    if (dj_store_begin(st) < 0) {
+        snprintf(reply->error, sizeof reply->error, "%s",
+                 dj_store_error(st));
+        return -1;
+    }
+    int rc = dj_command_execute(j, msg, reply);
+    if (rc == 0 && message_id) {
+        int dup = dj_store_maillog_add(st, message_id, msg->from, 0,
+                                       reply->outcome, msg->now);
+        if (dup == DJ_STORE_DUPLICATE) {
+            dj_store_rollback(st);
+            return 1; /* seen before: nothing of this run remains */
+        }
+        if (dup < 0)
+            rc = -1;
+    }
+    if (rc == 0 && queue_reply && dj_command_queue_reply(j, msg, reply) < 0)
+        rc = -1;
+    if (rc == 0 && dj_store_commit(st) < 0)
+        rc = -1;
+    if (rc < 0) {
+        if (!reply->error[0])
+            snprintf(reply->error, sizeof reply->error, "%s",
+                     dj_store_error(st));
+        dj_store_rollback(st);
+    }
+    return rc;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * parse_press.c — the PRESS and BROADCAST line: recipients, grey or
+ * white, fake sender.  Its body (the lines up to ENDPRESS) is read by the
+ * message reader (parse.c); who may receive what is the game's rule
+ * (src/game/press.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <string.h>
+
+#include "command/table.h"
+
+/* A list for PRESS TO / FAKE TO: words up to the next option word. */
+static bool press_option(const char *w)
+{
+    return word_is(w, "GREY") || word_is(w, "GRAY") || word_is(w, "WHITE") ||
+           word_is(w, "FAKE");
+}
+
+static int press_list(const words *ws, int i, char *out, size_t len)
+{
+    out[0] = '\0';
+    size_t used = 0;
+    for (; i < ws->n && !press_option(ws->w[i]); i++) {
+        int k = snprintf(out + used, len - used, "%s%s", used ? " " : "",
+                         ws->w[i]);
+        if (k < 0 || (size_t)k >= len - used)
+            return -1;
+        used += (size_t)k;
+    }
+    return i;
+}
+
+/* PRESS [TO LIST] [GREY|WHITE] [FAKE [BROADCAST | [PARTIAL] TO LIST]],
+ * BROADCAST [GREY|WHITE]. */
+void parse_press(const words *ws, int arg, cmd_kind kind, cmd *c)
+{
+    bool broadcast = word_is(ws->w[0], "BROADCAST");
+    c->broadcast = broadcast;
+    c->opens_press = true;
+    int i = arg;
+    while (i < ws->n) {
+        const char *w = ws->w[i];
+        if (word_is(w, "GREY") || word_is(w, "GRAY") || word_is(w, "WHITE")) {
+            c->grey = word_is(w, "WHITE") ? 0 : 1;
+            i++;
+        } else if (word_is(w, "TO") && !broadcast && !c->has_to) {
+            c->has_to = true;
+            i = press_list(ws, i + 1, c->to, sizeof c->to);
+        } else if (word_is(w, "FAKE") && !broadcast && !c->fake) {
+            c->fake = true;
+            i++;
+            if (i < ws->n && word_is(ws->w[i], "BROADCAST")) {
+                i++;
+            } else if (i < ws->n && (word_is(ws->w[i], "TO") ||
+                                     word_is(ws->w[i], "PARTIAL"))) {
+                i += word_is(ws->w[i], "PARTIAL") && i + 1 < ws->n &&
+                             word_is(ws->w[i + 1], "TO")
+                         ? 2
+                         : 1;
+                c->fake_has_to = true;
+                i = press_list(ws, i, c->fake_to, sizeof c->fake_to);
+            }
+        } else {
+            cmd_bad(c, "unexpected '%.60s' in the press line (PRESS TO "
+                       "powers [GREY|WHITE] [FAKE BROADCAST|FAKE TO powers])",
+                    w);
+            return;
+        }
+        if (i < 0) {
+            cmd_bad(c, "%s", "the list of recipients is too long");
+            return;
+        }
+    }
+    if (!broadcast && !c->has_to) {
+        cmd_bad(c, "%s", "PRESS needs TO and the recipients (BROADCAST sends "
+                         "to everyone)");
+        return;
+    }
+    if ((c->has_to && !*c->to) || (c->fake_has_to && !*c->fake_to)) {
+        cmd_bad(c, "%s", "TO needs the recipients");
+        return;
+    }
+    c->kind = kind;
+}

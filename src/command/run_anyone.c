@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run_anyone.c — the runners of the commands anyone may send, signed on
+ * or not (the table's CMD_ANYONE rows): HELP, LIST, HISTORY, SUMMARY,
+ * MAP, JOIN, OBSERVE, CONFIRM, CREATE, TAKEOVER, SIGNON, SIGNOFF.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <string.h>
+
+#include "command/session.h"
+
+CMD_RUNNER(run_help)
+{
+    (void)s;
+    (void)c;
+    (void)press;
+    dj_command_help(res);
+    return RUN_OK;
+}
+
+CMD_RUNNER(run_list)
+{
+    (void)press;
+    if (!c->game[0])
+        return game_rc(s, dj_game_list(s->j, res));
+    return game_rc(s, dj_game_show_public(s->j, c->game, res));
+}
+
+CMD_RUNNER(run_history)
+{
+    (void)press;
+    return game_rc(s, dj_game_history(s->j, c->game,
+                                      c->arg[0] ? c->arg : NULL,
+                                      c->arg2[0] ? c->arg2 : NULL, res));
+}
+
+CMD_RUNNER(run_summary)
+{
+    (void)press;
+    return game_rc(s, dj_game_summary(s->j, c->game, res));
+}
+
+/* MAP [GAME] [PHASE]: the picture, attached to the reply (one a message). */
+CMD_RUNNER(run_map)
+{
+    (void)press;
+    const char *game = c->game[0] ? c->game : s->game[0] ? s->game : NULL;
+    if (!game)
+        return fail(s, "MAP needs the game (MAP demo), or SIGNON first");
+    if (check_game(s, game) < 0)
+        return RUN_FAILED;
+    if (s->reply->picture_id)
+        return fail(s, "one map a message: send another message for "
+                       "another map");
+    bool mine = s->signed_on && same_game(s->id.game, game);
+    return game_rc(s, dj_game_map_for_mail(s->j, game,
+                                           c->arg[0] ? c->arg : NULL,
+                                           mine ? &s->id : NULL,
+                                           &s->reply->picture_id, res));
+}
+
+/* TAKEOVER power@game password: a volunteer for a power in disorder. */
+CMD_RUNNER(run_takeover)
+{
+    (void)press;
+    if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
+        return RUN_FAILED;
+    if (dj_game_takeover(s->j, c->game, c->who, s->msg->from, c->password,
+                         res) < 0)
+        return game_rc(s, -1);
+    snprintf(s->game, sizeof s->game, "%s", c->game);
+    return RUN_OK;
+}
+
+/* JOIN and OBSERVE: asked for now, done when the code comes back. */
+CMD_RUNNER(run_join)
+{
+    (void)press;
+    if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
+        return RUN_FAILED;
+    /* Not yet: the address must show it receives mail (CONFIRM). */
+    if (dj_game_request_confirmation(s->j,
+                                     c->kind == CMD_OBSERVE ? "observe"
+                                                            : "join",
+                                     c->game, c->who[0] ? c->who : NULL,
+                                     s->msg->from, c->password, NULL,
+                                     res) < 0)
+        return game_rc(s, -1);
+    snprintf(s->game, sizeof s->game, "%s", c->game);
+    return RUN_OK;
+}
+
+/* CONFIRM code: a JOIN, OBSERVE or CREATE of this address happens now. */
+CMD_RUNNER(run_confirm)
+{
+    (void)press;
+    dj_confirmed done;
+    if (dj_game_confirm(s->j, s->msg->from, c->arg, &done, res) < 0)
+        return game_rc(s, -1);
+    if (check_game(s, done.game) < 0)
+        return RUN_FAILED;
+    snprintf(s->game, sizeof s->game, "%s", done.game);
+    if (strcmp(done.action, "create") == 0)
+        return RUN_OK;
+    return game_rc(s, dj_game_notify_masters(s->j, done.game,
+                                             strcmp(done.action, "observe") == 0
+                                                 ? "New observer"
+                                                 : "New player",
+                                             res->data));
+}
+
+/* CREATE GAME PASSWORD [KEY=VALUE...]: the sender becomes the master. */
+CMD_RUNNER(run_create)
+{
+    (void)press;
+    if (!dj_judge_config(s->j)->allow_create)
+        return fail(s, "this judge does not create games by mail; ask its "
+                       "administrator");
+    if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
+        return RUN_FAILED;
+    if (dj_game_request_confirmation(s->j, "create", c->game, NULL,
+                                     s->msg->from, c->password, c->arg,
+                                     res) < 0)
+        return game_rc(s, -1);
+    snprintf(s->game, sizeof s->game, "%s", c->game);
+    return RUN_OK;
+}
+
+CMD_RUNNER(run_signon)
+{
+    (void)press;
+    if (s->signon_tried)
+        return fail(s, "one sign-on per message: send another message to "
+                       "sign on again");
+    if (check_game(s, c->game) < 0)
+        return RUN_FAILED;
+    s->signon_tried = true;
+    int rc = dj_game_signon(s->j, c->game, c->who, c->password,
+                            s->msg->from, &s->id);
+    if (rc < 0)
+        return game_rc(s, -1);
+    if (rc == DJ_SIGNON_REFUSED) {
+        s->signon_refused = true;
+        fail(s, "%s", dj_judge_error(s->j));
+        return RUN_REFUSED_KEEP;
+    }
+    s->signed_on = true;
+    snprintf(s->game, sizeof s->game, "%s", s->id.game);
+    if (strcmp(s->id.role, "player") == 0) {
+        snprintf(s->power, sizeof s->power, "%s", s->id.power_name);
+        s->status_due = s->power[0] != '\0';
+        dj_buf_printf(res, "Signed on as %s in game '%s'.\n", s->power,
+                      s->id.game);
+    } else {
+        dj_buf_printf(res, "Signed on as %s of game '%s'.\n",
+                      strcmp(s->id.role, "master") == 0 ? "the master"
+                                                         : "an observer",
+                      s->id.game);
+    }
+    return RUN_OK;
+}
+
+CMD_RUNNER(run_signoff)
+{
+    (void)s;
+    (void)c;
+    (void)press;
+    dj_buf_append(res, "Signed off: nothing after this line is read.\n");
+    return RUN_OK;
+}
+
+CMD_RUNNER(run_endpress)
+{
+    (void)c;
+    (void)press;
+    (void)res;
+    return fail(s, "ENDPRESS without a PRESS before it");
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run_master.c — the runners of the game master's commands (the table's
+ * CMD_MASTER rows): processing, rollback, the clock, the powers and the
+ * game's settings.  The table has already checked that the sender signed
+ * on as the master (session.c, may_run).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "command/session.h"
+
+CMD_RUNNER(run_process)
+{
+    (void)c;
+    (void)press;
+    return game_rc(s, dj_game_process(s->j, s->game, res));
+}
+
+CMD_RUNNER(run_preview)
+{
+    (void)c;
+    (void)press;
+    return game_rc(s, dj_game_preview(s->j, s->game, res));
+}
+
+CMD_RUNNER(run_rollback)
+{
+    (void)press;
+    return game_rc(s, dj_game_rollback(s->j, s->game,
+                                       c->arg[0] ? c->arg : NULL, res));
+}
+
+CMD_RUNNER(run_rollforward)
+{
+    (void)c;
+    (void)press;
+    return game_rc(s, dj_game_rollforward(s->j, s->game, res));
+}
+
+CMD_RUNNER(run_pause)
+{
+    (void)c;
+    (void)press;
+    return game_rc(s, dj_game_pause(s->j, s->game, res));
+}
+
+CMD_RUNNER(run_resume)
+{
+    (void)c;
+    (void)press;
+    return game_rc(s, dj_game_resume(s->j, s->game, res));
+}
+
+CMD_RUNNER(run_start)
+{
+    (void)c;
+    (void)press;
+    return game_rc(s, dj_game_start(s->j, s->game, true, res));
+}
+
+CMD_RUNNER(run_become)
+{
+    (void)press;
+    /* The status both checks the power and shows the master its orders. */
+    if (dj_game_order_status(s->j, s->game, c->who, res) < 0)
+        return game_rc(s, -1);
+    snprintf(s->power, sizeof s->power, "%s", c->who);
+    return RUN_OK;
+}
+
+CMD_RUNNER(run_eject)
+{
+    (void)press;
+    return game_rc(s, dj_game_eject(s->j, s->game, c->who, res));
+}
+
+CMD_RUNNER(run_replace)
+{
+    (void)press;
+    return game_rc(s, dj_game_replace(s->j, s->game, c->who, c->arg, NULL,
+                                      NULL, res));
+}
+
+CMD_RUNNER(run_terminate)
+{
+    (void)press;
+    char reason[CMD_LINE_MAX];
+    snprintf(reason, sizeof reason, "%s", c->arg);
+    mask_in(s, reason);
+    return game_rc(s, dj_game_terminate(s->j, s->game, reason, res));
+}
+
+/* Keys are lower case; values too, except those that are names or
+ * times ("zone=Europe/Paris", "deadline=2027-01-09 20:00"). */
+static void normalise_setting(char *kv)
+{
+    char *eq = strchr(kv, '=');
+    for (char *p = kv; *p && p != eq; p++)
+        *p = (char)tolower((unsigned char)*p);
+    if (!eq || strncmp(kv, "zone=", 5) == 0)
+        return;
+    for (char *p = eq + 1; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+}
+
+/* SET KEY VALUE, SET DEADLINE TIME: the game's settings. */
+CMD_RUNNER(run_setting)
+{
+    (void)press;
+    char kv[CMD_LINE_MAX];
+    snprintf(kv, sizeof kv, "%s", c->arg);
+    normalise_setting(kv);
+    const char *one[1] = {kv};
+    return game_rc(s, dj_game_set(s->j, s->game, one, 1, res));
+}

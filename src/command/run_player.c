@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run_player.c — the runners of the commands of someone signed on: a
+ * player's flags, votes, settings, press and resignation (the table's
+ * CMD_SIGNED_ON and CMD_PLAYER rows).  The table has already checked that
+ * the sender may give the command (session.c, may_run).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <string.h>
+
+#include "command/session.h"
+
+CMD_RUNNER(run_clear)
+{
+    (void)c;
+    (void)press;
+    s->status_due = true;
+    return game_rc(s, dj_game_clear_orders(s->j, s->game, s->power,
+                                           is_master(s) ? "master" : "mail",
+                                           res));
+}
+
+CMD_RUNNER(run_status)
+{
+    (void)c;
+    (void)press;
+    if (s->power[0]) {
+        s->status_due = true;
+        dj_buf_append(res, "(the status of your orders ends this reply)\n");
+        return RUN_OK;
+    }
+    if (is_master(s))
+        return game_rc(s, dj_game_show(s->j, s->game, res));
+    return game_rc(s, dj_game_show_public(s->j, s->game, res));
+}
+
+/* READY, NOT READY, SET WAIT, SET NOWAIT: the power's flags. */
+CMD_RUNNER(run_flag)
+{
+    (void)press;
+    const char *flag = c->kind == CMD_READY       ? "ready"
+                       : c->kind == CMD_NOT_READY ? "not-ready"
+                       : c->kind == CMD_WAIT      ? "wait"
+                                                  : "no-wait";
+    return game_rc(s, dj_game_flag(s->j, s->game, s->power, flag, res));
+}
+
+/* SET DRAW [powers], SET NODRAW, SET CONCEDE power, SET NOCONCEDE. */
+CMD_RUNNER(run_vote)
+{
+    (void)press;
+    char vote[CMD_LINE_MAX + 16];
+    if (c->kind == CMD_DRAW)
+        snprintf(vote, sizeof vote, "draw%s%s", c->arg[0] ? " " : "",
+                 c->arg);
+    else if (c->kind == CMD_CONCEDE)
+        snprintf(vote, sizeof vote, "concede %s", c->who);
+    else
+        snprintf(vote, sizeof vote, "%s", "none");
+    return game_rc(s, dj_game_vote(s->j, s->game, s->power, vote, res));
+}
+
+CMD_RUNNER(run_password)
+{
+    (void)press;
+    if (check_new_password(s, c->password) < 0)
+        return RUN_FAILED;
+    if (is_master(s) && s->power[0]) /* after BECOME: that power's */
+        return game_rc(s, dj_game_set_power_password(s->j, s->game, s->power,
+                                                     c->password, res));
+    return game_rc(s, dj_game_set_password(s->j, &s->id, c->password, res));
+}
+
+CMD_RUNNER(run_address)
+{
+    (void)press;
+    if (dj_game_set_address(s->j, &s->id, c->arg, res) < 0)
+        return game_rc(s, -1);
+    if (is_master(s))
+        return RUN_OK;
+    char text[CMD_LINE_MAX + 128];
+    snprintf(text, sizeof text, "%s (%s) changed address: %s",
+             s->power[0] ? s->power : s->id.role, s->msg->from, res->data);
+    return game_rc(s, dj_game_notify_masters(s->j, s->game, "Address "
+                                                            "changed",
+                                             text));
+}
+
+/* SET ABSENCE from [TO to], SET NOABSENCE. */
+CMD_RUNNER(run_absence)
+{
+    (void)press;
+    if (c->kind == CMD_NOABSENCE)
+        return game_rc(s, dj_game_absence(s->j, s->game, s->power, "clear",
+                                          NULL, res));
+    return game_rc(s, dj_game_absence(s->j, s->game, s->power, c->arg,
+                                      c->arg2[0] ? c->arg2 : NULL, res));
+}
+
+/* SET MAP PNG|PDF|SVG|NONE: the picture attached to one's results. */
+CMD_RUNNER(run_mapformat)
+{
+    (void)press;
+    return game_rc(s, dj_game_set_map_format(s->j, &s->id, c->arg, res));
+}
+
+CMD_RUNNER(run_press)
+{
+    dj_buf *body = press;
+    mask_buf(s, body);
+    dj_press_request req;
+    req.to = c->has_to ? c->to : NULL;
+    req.fake = c->fake;
+    req.fake_to = c->fake_has_to ? c->fake_to : NULL;
+    req.grey = c->grey;
+    req.body = body->data;
+    if (dj_game_press(s->j, &s->id, &req, res) < 0)
+        return game_rc(s, -1);
+    dj_buf_printf(res, "(%d line%s%s)\n", c->press_lines,
+                  c->press_lines == 1 ? "" : "s",
+                  c->press_ended ? ""
+                                 : "; ended by the end of the message: end "
+                                   "press with ENDPRESS");
+    return RUN_OK;
+}
+
+CMD_RUNNER(run_resign)
+{
+    (void)c;
+    (void)press;
+    if (dj_game_resign(s->j, &s->id, res) < 0)
+        return game_rc(s, -1);
+    s->power[0] = '\0';
+    s->status_due = false;
+    return game_rc(s, dj_game_notify_masters(s->j, s->game, "Resigned",
+                                             res->data));
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.c — the helpers every command's runner shares: failing with a
+ * reason, masking passwords, writing the reply, and deciding who may run
+ * what (the table's `who`, checked once for every command).  See
+ * session.h.
+ *
+ * Passwords never reach the reply: echoed lines are masked by the parser,
+ * and as a last safety net every password given in the message is masked
+ * wherever it appears as a word in the reply, and in press and other text
+ * the message sends on.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "command/session.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+int fail(session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    return RUN_FAILED;
+}
+
+int game_rc(session *s, int rc)
+{
+    if (rc < 0)
+        return fail(s, "%s", dj_judge_error(s->j));
+    return RUN_OK;
+}
+
+dj_store *session_store(session *s)
+{
+    return dj_judge_store(s->j);
+}
+
+/* ---- passwords -------------------------------------------------------------- */
+
+void remember_secret(session *s, const char *password)
+{
+    if (!*password || strlen(password) < 3)
+        return; /* masking "ab" as a word would mangle ordinary text */
+    for (int i = 0; i < s->nsecrets; i++)
+        if (strcmp(s->secrets[i], password) == 0)
+            return;
+    if (s->nsecrets < MAX_SECRETS)
+        snprintf(s->secrets[s->nsecrets++], CMD_WORD_MAX, "%s", password);
+}
+
+static bool word_char(char c)
+{
+    return isalnum((unsigned char)c) || (unsigned char)c >= 0x80;
+}
+
+/* Replace every whole-word occurrence of a secret in text (in place). */
+void mask_in(const session *s, char *text)
+{
+    for (int i = 0; i < s->nsecrets; i++) {
+        const char *secret = s->secrets[i];
+        size_t n = strlen(secret);
+        for (char *p = strstr(text, secret); p; p = strstr(p, secret)) {
+            bool starts = p == text || !word_char(p[-1]);
+            bool ends = !word_char(p[n]);
+            if (!starts || !ends) {
+                p++;
+                continue;
+            }
+            /* "****" is never longer than a secret of 4+ bytes; for a
+             * 3-byte one, "***" keeps the length. */
+            size_t m = n < 4 ? n : 4;
+            memset(p, '*', m);
+            memmove(p + m, p + n, strlen(p + n) + 1);
+            p += m;
+        }
+    }
+}
+
+void mask_buf(const session *s, dj_buf *b)
+{
+    mask_in(s, b->data);
+    b->len = strlen(b->data);
+}
+
+/* ---- the reply ------------------------------------------------------------------ */
+
+dj_buf *out(session *s)
+{
+    return &s->reply->body;
+}
+
+void echo(session *s, const cmd *c)
+{
+    char shown[CMD_LINE_MAX];
+    snprintf(shown, sizeof shown, "%s", c->echo);
+    mask_in(s, shown);
+    dj_buf_printf(out(s), "> %s%s\n", shown,
+                  c->cut ? " [line cut: too long]" : "");
+}
+
+/* Append text with every line indented (empty lines stay empty). */
+void indented(session *s, const char *text)
+{
+    for (const char *l = text; *l;) {
+        size_t n = strcspn(l, "\n");
+        dj_buf_printf(out(s), "%s%.*s\n", n ? INDENT : "", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+}
+
+/* ---- who may do what --------------------------------------------------------------- */
+
+bool same_game(const char *a, const char *b)
+{
+    return strcasecmp(a, b) == 0;
+}
+
+/* The message acts on one game: refuse another. */
+int check_game(session *s, const char *game)
+{
+    if (s->game[0] && !same_game(s->game, game))
+        return fail(s, "this message is about game '%s'; send another "
+                       "message for game '%s'",
+                    s->game, game);
+    return RUN_OK;
+}
+
+bool is_master(const session *s)
+{
+    return s->signed_on && strcmp(s->id.role, "master") == 0;
+}
+
+int check_new_password(session *s, const char *password)
+{
+    if (strlen(password) < PASSWORD_MIN)
+        return fail(s, "a password needs at least %d characters",
+                    PASSWORD_MIN);
+    return RUN_OK;
+}
+
+static int need_signon(session *s)
+{
+    if (!s->signed_on)
+        return fail(s, "%s", s->signon_refused
+                                 ? "not signed on: the sign-on was refused"
+                                 : "SIGNON first (SIGNON Fgame PASSWORD)");
+    return RUN_OK;
+}
+
+int may_run(session *s, cmd_who who)
+{
+    switch (who) {
+    case CMD_ANYONE:
+        return RUN_OK;
+    case CMD_SIGNED_ON:
+        return need_signon(s);
+    case CMD_MASTER:
+        if (need_signon(s) < 0)
+            return RUN_FAILED;
+        if (!is_master(s))
+            return fail(s, "only the game master may do that");
+        return RUN_OK;
+    case CMD_PLAYER:
+        /* The power the command acts for: the player's own or the
+         * BECOME one. */
+        if (need_signon(s) < 0)
+            return RUN_FAILED;
+        if (s->power[0])
+            return RUN_OK;
+        if (is_master(s))
+            return fail(s, "BECOME a power first: the master acts for a "
+                           "power only after BECOME POWER");
+        if (strcmp(s->id.role, "observer") == 0)
+            return fail(s, "observers have no power to act for");
+        return fail(s, "you have no power in game '%s'", s->id.game);
+    }
+    return fail(s, "%s", "not allowed");
+}

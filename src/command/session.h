@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h — private to src/command: what one message has established
+ * while its commands run, and the helpers every runner shares.
+ *
+ * A session carries who signed on (the identity every later command acts
+ * as), the power orders are for (the player's own, or the one a master
+ * BECAME), the message's one game, the passwords seen (to mask), the
+ * order lines gathered for the order reader (orders.c), and the counts
+ * for the summary.
+ */
+#ifndef DJ_COMMAND_SESSION_H
+#define DJ_COMMAND_SESSION_H
+
+#include <stdbool.h>
+
+#include "command/command.h"
+#include "command/parse.h"
+#include "command/table.h"
+
+#define MAX_SECRETS 8
+#define MAX_BATCH 512            /* order lines read together, at most */
+#define PASSWORD_MIN 4           /* for new passwords */
+#define INDENT "    "
+
+typedef struct batch_line {
+    int line;
+    char *text;  /* as written, for the order reader */
+    char *echo;  /* as shown */
+} batch_line;
+
+typedef struct session {
+    dj_judge *j;
+    const dj_command_msg *msg;
+    dj_command_reply *reply;
+    bool signed_on, signon_tried, signon_refused;
+    bool help_given;              /* HELP answered once per message */
+    bool body_started;            /* a command of the body has run */
+    dj_signon id;
+    char power[CMD_WORD_MAX];     /* orders are for this power, if any */
+    char game[CMD_GAME_MAX];      /* the message's game, once fixed */
+    batch_line batch[MAX_BATCH];
+    int nbatch;
+    bool status_due;              /* end the reply with the power's status */
+    char secrets[MAX_SECRETS][CMD_WORD_MAX];
+    int nsecrets;
+    char err[512];                /* why the current command failed */
+    bool fatal;
+    int over_budget;              /* commands not run: the reply is full */
+} session;
+
+/* What a runner returns. */
+enum { RUN_OK = 0, RUN_FAILED = -1, RUN_REFUSED_KEEP = 1 };
+
+/* The command failed: the reason into s->err; returns RUN_FAILED. */
+int fail(session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A game-layer call's result: its error becomes the command's. */
+int game_rc(session *s, int rc);
+
+dj_store *session_store(session *s);
+
+/* ---- passwords (never in the reply) ---- */
+void remember_secret(session *s, const char *password);
+void mask_in(const session *s, char *text);
+void mask_buf(const session *s, dj_buf *b);
+
+/* ---- the reply ---- */
+dj_buf *out(session *s);
+void echo(session *s, const cmd *c);
+void indented(session *s, const char *text);
+
+/* ---- who may do what ---- */
+bool same_game(const char *a, const char *b);
+int check_game(session *s, const char *game);
+bool is_master(const session *s);
+int check_new_password(session *s, const char *password);
+
+/* May the session run a command for `who`?  RUN_OK, else fail() why. */
+int may_run(session *s, cmd_who who);
+
+/* ---- order lines (orders.c) ---- */
+void batch_add(session *s, const cmd *c);
+void flush_batch(session *s);
+void batch_free(session *s);
+
+#endif

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * table.c — the one table of mail commands, the lookup of a line's row,
+ * and HELP printed from the rows.  See table.h.
+ *
+ * The rows are in the order HELP lists them, grouped by who may use them.
+ * A row's spellings are the words that give it, '|' between them; a line
+ * takes the row whose spelling matches the most of its first words, so
+ * "SET NO WAIT" is SET NOWAIT and "SET PRESS grey" falls to the plain
+ * SET of a game setting.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "command/table.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "command/command.h"
+
+const cmd_spec cmd_table[] = {
+    /* ---- anyone -------------------------------------------------------- */
+    {CMD_HELP, "HELP", NULL, CMD_ANYONE, true, parse_anything, run_help,
+     "HELP", "this text"},
+    {CMD_LIST, "LIST", NULL, CMD_ANYONE, true, parse_game_optional, run_list,
+     "LIST [game]", "the games on this judge; with a game: its\n"
+                    "phase, deadline and powers"},
+    {CMD_HISTORY, "HISTORY", NULL, CMD_ANYONE, true, parse_history,
+     run_history, "HISTORY game [from [to]]",
+     "past results (S1901M, or years)"},
+    {CMD_SUMMARY, "SUMMARY", NULL, CMD_ANYONE, true, parse_game, run_summary,
+     "SUMMARY game", "supply centres, year by year"},
+    {CMD_MAP, "MAP", NULL, CMD_ANYONE, true, parse_map, run_map,
+     "MAP game [phase]", "the map, attached (a past phase with its\n"
+                         "orders and results)"},
+    {CMD_JOIN, "JOIN", NULL, CMD_ANYONE, true, parse_game_password, run_join,
+     "JOIN [power@]game password", "join a forming game (a power is dealt\n"
+                                   "at the start, or choose one)"},
+    {CMD_OBSERVE, "OBSERVE", NULL, CMD_ANYONE, true, parse_game_password,
+     run_join, "OBSERVE game password", "receive the game's results"},
+    {CMD_CONFIRM, "CONFIRM", NULL, CMD_ANYONE, true, parse_one_word,
+     run_confirm, "CONFIRM code",
+     "JOIN, OBSERVE and CREATE happen when the\n"
+     "code the judge mails back returns from\n"
+     "your address"},
+    {CMD_TAKEOVER, "TAKEOVER", NULL, CMD_ANYONE, false, parse_game_password,
+     run_takeover, "TAKEOVER power@game password",
+     "play a power in civil disorder, if the\ngame allows it"},
+    {CMD_CREATE, "CREATE", NULL, CMD_ANYONE, true, parse_game_password,
+     run_create, "CREATE game password [key=value...]",
+     "a new game, if the judge allows it; you\nare its master"},
+    {CMD_SIGNON, "SIGNON", NULL, CMD_ANYONE, true, parse_signon, run_signon,
+     "SIGNON Xgame password", "sign on as a power (its letter, or\n"
+                              "power@game), Mgame or master@game for the\n"
+                              "master, Ogame for an observer"},
+    {CMD_SIGNOFF, "SIGNOFF", NULL, CMD_ANYONE, false, parse_anything,
+     run_signoff, "SIGNOFF", "ends the message: nothing after it is read"},
+
+    /* ---- anyone signed on ------------------------------------------- */
+    {CMD_STATUS, "STATUS", NULL, CMD_SIGNED_ON, false, parse_nothing,
+     run_status, "STATUS", "your orders, flags and deadline"},
+    {CMD_PASSWORD, "SET PASSWORD", NULL, CMD_SIGNED_ON, false,
+     parse_password, run_password, "SET PASSWORD new",
+     "a new password (the master after BECOME:\nthat power's)"},
+    {CMD_ADDRESS, "SET ADDRESS", NULL, CMD_SIGNED_ON, false, parse_one_word,
+     run_address, "SET ADDRESS you@example.org",
+     "the judge writes to this address from now on"},
+    {CMD_MAPFORMAT, "SET MAP", NULL, CMD_SIGNED_ON, false, parse_one_word,
+     run_mapformat, "SET MAP PNG|PDF|SVG|NONE",
+     "the map attached to your results"},
+    {CMD_PRESS, "PRESS", "PRESS|BROADCAST", CMD_SIGNED_ON, false,
+     parse_press, run_press, "PRESS TO powers [options]",
+     "press to some powers: the text follows,\n"
+     "then ENDPRESS; options GREY or WHITE,\n"
+     "FAKE BROADCAST or FAKE TO powers;\n"
+     "BROADCAST [GREY|WHITE] writes to everyone"},
+    {CMD_ENDPRESS, "ENDPRESS", "ENDPRESS|ENDBROADCAST", CMD_SIGNED_ON, false,
+     parse_anything, run_endpress, "ENDPRESS",
+     "ends a press message (or ENDBROADCAST)"},
+    {CMD_RESIGN, "RESIGN", NULL, CMD_SIGNED_ON, false, parse_nothing,
+     run_resign, "RESIGN", "leave the game"},
+
+    /* ---- a power's player (or the master after BECOME) ---------------- */
+    {CMD_CLEAR, "CLEAR", NULL, CMD_PLAYER, false, parse_nothing, run_clear,
+     "CLEAR", "withdraw all your orders"},
+    {CMD_READY, "READY", NULL, CMD_PLAYER, false, parse_nothing, run_flag,
+     "READY", "ready for early processing"},
+    {CMD_NOT_READY, "NOT READY", "NOT READY|NOTREADY|UNREADY", CMD_PLAYER,
+     false, parse_nothing, run_flag, "NOT READY", "not ready after all"},
+    {CMD_WAIT, "SET WAIT", NULL, CMD_PLAYER, false, parse_nothing, run_flag,
+     "SET WAIT", "ask the judge to wait for the deadline"},
+    {CMD_NOWAIT, "SET NOWAIT", "SET NOWAIT|SET NO WAIT", CMD_PLAYER, false,
+     parse_nothing, run_flag, "SET NOWAIT", "no need to wait"},
+    {CMD_DRAW, "SET DRAW", NULL, CMD_PLAYER, false, parse_draw, run_vote,
+     "SET DRAW [powers]", "your (secret) draw vote; with powers,\n"
+                          "for a draw among them"},
+    {CMD_NODRAW, "SET NODRAW", "SET NODRAW|SET NO DRAW", CMD_PLAYER, false,
+     parse_nothing, run_vote, "SET NODRAW", "withdraw your draw vote"},
+    {CMD_CONCEDE, "SET CONCEDE", NULL, CMD_PLAYER, false, parse_power,
+     run_vote, "SET CONCEDE power", "concede the game to that power"},
+    {CMD_NOCONCEDE, "SET NOCONCEDE", "SET NOCONCEDE|SET NO CONCEDE",
+     CMD_PLAYER, false, parse_nothing, run_vote, "SET NOCONCEDE",
+     "withdraw your concession"},
+    {CMD_ABSENCE, "SET ABSENCE", NULL, CMD_PLAYER, false, parse_absence,
+     run_absence, "SET ABSENCE from [TO to]",
+     "you will be away: no deadline then"},
+    {CMD_NOABSENCE, "SET NOABSENCE", "SET NOABSENCE|SET NO ABSENCE",
+     CMD_PLAYER, false, parse_nothing, run_absence, "SET NOABSENCE",
+     "forget your absences"},
+
+    /* ---- the master ---------------------------------------------------- */
+    {CMD_PROCESS, "PROCESS", NULL, CMD_MASTER, false, parse_nothing,
+     run_process, "PROCESS", "process the phase now"},
+    {CMD_PREVIEW, "PREVIEW", NULL, CMD_MASTER, false, parse_nothing,
+     run_preview, "PREVIEW", "the results processing would give now"},
+    {CMD_ROLLBACK, "ROLLBACK", NULL, CMD_MASTER, false, parse_rollback,
+     run_rollback, "ROLLBACK [phase]",
+     "back to that phase (by default the one\nbefore)"},
+    {CMD_ROLLFORWARD, "ROLLFORWARD", NULL, CMD_MASTER, false, parse_nothing,
+     run_rollforward, "ROLLFORWARD", "undo the latest rollback"},
+    {CMD_PAUSE, "PAUSE", NULL, CMD_MASTER, false, parse_nothing, run_pause,
+     "PAUSE", "stop the game's clock"},
+    {CMD_RESUME, "RESUME", NULL, CMD_MASTER, false, parse_nothing,
+     run_resume, "RESUME", "restart the game's clock"},
+    {CMD_START, "START", NULL, CMD_MASTER, false, parse_nothing, run_start,
+     "START", "start the forming game now"},
+    {CMD_BECOME, "BECOME", NULL, CMD_MASTER, false, parse_power, run_become,
+     "BECOME power", "act for a power: its orders, flags, votes"},
+    {CMD_EJECT, "EJECT", NULL, CMD_MASTER, false, parse_power, run_eject,
+     "EJECT power", "take a power from its player"},
+    {CMD_REPLACE, "REPLACE", NULL, CMD_MASTER, false, parse_replace,
+     run_replace, "REPLACE power address",
+     "a new player (password mailed)"},
+    {CMD_TERMINATE, "TERMINATE", NULL, CMD_MASTER, false, parse_rest,
+     run_terminate, "TERMINATE [reason]", "end the game"},
+    {CMD_DEADLINE, "SET DEADLINE", NULL, CMD_MASTER, false, parse_deadline,
+     run_setting, "SET DEADLINE time", "2027-01-09 20:00, or +2d"},
+    {CMD_SETTING, "SET", NULL, CMD_MASTER, false, parse_setting,
+     run_setting, "SET key value", "a game setting, as judgectl set: SET\n"
+                                   "PRESS grey, SET MOVEMENT_DELAY 48h"},
+};
+
+const size_t cmd_table_len = sizeof cmd_table / sizeof cmd_table[0];
+
+const cmd_spec *cmd_spec_of(cmd_kind kind)
+{
+    for (size_t i = 0; i < cmd_table_len; i++)
+        if (cmd_table[i].kind == kind)
+            return &cmd_table[i];
+    return NULL;
+}
+
+/* How many of the line's first words one spelling ("SET NO WAIT") is;
+ * 0 when they do not match. */
+static int spelling_matches(const words *ws, const char *spelling,
+                            size_t len)
+{
+    int n = 0;
+    const char *p = spelling, *end = spelling + len;
+    while (p < end) {
+        const char *sp = memchr(p, ' ', (size_t)(end - p));
+        size_t wl = sp ? (size_t)(sp - p) : (size_t)(end - p);
+        if (n >= ws->n || strlen(ws->w[n]) != wl ||
+            strncasecmp(ws->w[n], p, wl) != 0)
+            return 0;
+        n++;
+        p += wl + (sp != NULL);
+    }
+    return n;
+}
+
+const cmd_spec *cmd_spec_match(const words *ws, int *nwords)
+{
+    const cmd_spec *best = NULL;
+    int most = 0;
+    for (size_t i = 0; i < cmd_table_len; i++) {
+        const char *s = cmd_table[i].spellings ? cmd_table[i].spellings
+                                               : cmd_table[i].name;
+        while (*s) {
+            size_t len = strcspn(s, "|");
+            int n = spelling_matches(ws, s, len);
+            if (n > most) {
+                most = n;
+                best = &cmd_table[i];
+            }
+            s += len + (s[len] == '|');
+        }
+    }
+    *nwords = most;
+    return best;
+}
+
+/* ---- HELP --------------------------------------------------------------------- */
+
+#define HELP_COLUMN 31
+
+static void help_row(dj_buf *out, const cmd_spec *spec)
+{
+    size_t ul = strlen(spec->usage);
+    if (ul + 2 >= HELP_COLUMN - 1)
+        dj_buf_printf(out, "  %s\n%*s", spec->usage, HELP_COLUMN, "");
+    else
+        dj_buf_printf(out, "  %-*s", HELP_COLUMN - 2, spec->usage);
+    for (const char *l = spec->help; *l;) {
+        size_t n = strcspn(l, "\n");
+        dj_buf_printf(out, "%.*s\n", (int)n, l);
+        l += n;
+        if (*l == '\n' && *++l)
+            dj_buf_printf(out, "%*s", HELP_COLUMN, "");
+    }
+}
+
+void dj_command_help(dj_buf *out)
+{
+    static const struct {
+        cmd_who who;
+        const char *heading;
+    } sections[] = {
+        {CMD_ANYONE, "Without signing on:\n"},
+        {CMD_SIGNED_ON, "Signed on (a player, an observer or the master):\n"},
+        {CMD_PLAYER,
+         "Signed on as a power (the master: after BECOME power):\n"
+         "  any line that is no command is an order: A par-bur, F nth C\n"
+         "    A lon-bel, Build A par...  Each replaces the unit's earlier\n"
+         "    order; the reply lists all your orders and what is missing\n"},
+        {CMD_MASTER, "The master (SIGNON Mgame password):\n"},
+    };
+    dj_buf_append(out,
+                  "Commands, one per line; case does not matter; SIGNOFF "
+                  "ends the\nmessage.  The players' guide is dipjudge(7).\n");
+    for (size_t k = 0; k < sizeof sections / sizeof sections[0]; k++) {
+        dj_buf_printf(out, "\n%s", sections[k].heading);
+        for (size_t i = 0; i < cmd_table_len; i++)
+            if (cmd_table[i].who == sections[k].who)
+                help_row(out, &cmd_table[i]);
+    }
+}
