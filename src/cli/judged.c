@@ -53,6 +53,7 @@
 #include "judge/ingest.h"
 #include "judge/outbox.h"
 #include "mail/send.h"
+#include "render/render.h"
 #include "store/sending.h"
 
 #ifndef DJ_SYSCONFDIR
@@ -210,6 +211,28 @@ static int read_test_env(judged *d)
 
 /* ---- configuration to the modules' structs ----------------------------------- */
 
+/* The picture a queued mail carries, drawn (or read from the picture
+ * cache) as it goes out: pictures are never stored in the database. */
+static int outbox_picture(void *ctx, dj_outbox_send_rec *row)
+{
+    judged *d = ctx;
+    int f = dj_picture_format_from_name(row->picture_format);
+    dj_picture pic;
+    char name[sizeof row->picture_name];
+    if (f < 0 || f == DJ_PICTURE_NONE || !d->j ||
+        dj_game_phase_picture(d->j, row->picture_phase_id, f, &pic, name,
+                              sizeof name) < 0) {
+        logmsg(d, LOG_WARNING, "outbox: mail %lld goes without its picture: %s",
+               (long long)row->id, d->j ? dj_judge_error(d->j) : "no judge");
+        return -1;
+    }
+    row->picture = pic.data;
+    row->picture_len = pic.len;
+    snprintf(row->picture_name, sizeof row->picture_name, "%s", name);
+    snprintf(row->picture_type, sizeof row->picture_type, "%s",
+             dj_picture_mime_type((dj_picture_format)f));
+    return 0;
+}
 
 static int load_config(judged *d)
 {
@@ -255,6 +278,8 @@ static int load_config(judged *d)
     d->ocfg.lock_path = d->lock_path;
     d->ocfg.fault = crash_hook;
     d->ocfg.fault_ctx = d;
+    d->ocfg.picture = outbox_picture;
+    d->ocfg.picture_ctx = d;
     return 0;
 }
 

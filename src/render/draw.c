@@ -73,50 +73,72 @@ static void ring_path(cairo_t *cr, const dj_geo_area *a)
     }
 }
 
+/* An impassable area hatched, so it reads as "no entry" without colour. */
+static void hatch(scene *s, const dj_geo_area *a)
+{
+    cairo_t *cr = s->cr;
+    cairo_save(cr);
+    ring_path(cr, a);
+    cairo_clip(cr);
+    cairo_set_source_rgb(cr, 0.25, 0.23, 0.22);
+    cairo_set_line_width(cr, 1.0);
+    for (int x = -s->geo->height; x < s->geo->width; x += 6) {
+        cairo_move_to(cr, x, s->geo->height);
+        cairo_line_to(cr, x + s->geo->height, 0);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
 static void draw_areas(scene *s)
 {
     cairo_t *cr = s->cr;
     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-    /* Seas first, then land over them, so coastlines are land's edges. */
-    for (int pass = 0; pass < 2; pass++)
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL); /* smooth outlines: round joins cost and show nothing */
+    /* The sea first, as one sheet with the sea borders stroked in one
+     * path; then each land area filled, and every land outline stroked
+     * in one path, so coastlines are the land's edges. */
+    set_rgb(cr, palette_sea);
+    cairo_rectangle(cr, 0, 0, s->geo->width, s->geo->height);
+    cairo_fill(cr);
+    for (int pass = 0; pass < 2; pass++) {
+        cairo_new_path(cr);
+        for (int i = 0; i < s->geo->nareas; i++)
+            if ((s->geo->areas[i].kind == DJ_GEO_SEA) == (pass == 0))
+                ring_path(cr, &s->geo->areas[i]);
+        set_rgb(cr, pass == 0 ? palette_sea_border : palette_border);
+        cairo_set_line_width(cr, pass == 0 ? 0.8 : 1.1);
+        if (pass == 0) {
+            cairo_stroke(cr);
+            continue;
+        }
+        cairo_path_t *outlines = cairo_copy_path(cr);
+        cairo_new_path(cr);
         for (int i = 0; i < s->geo->nareas; i++) {
             const dj_geo_area *a = &s->geo->areas[i];
-            bool sea = a->kind == DJ_GEO_SEA;
-            if (sea != (pass == 0))
+            if (a->kind == DJ_GEO_SEA)
                 continue;
             double fill[3];
-            if (sea)
-                memcpy(fill, palette_sea, sizeof fill);
-            else if (a->kind == DJ_GEO_NEUTRAL)
+            if (a->kind == DJ_GEO_NEUTRAL)
                 memcpy(fill, palette_neutral, sizeof fill);
             else if (a->kind == DJ_GEO_IMPASSABLE)
                 memcpy(fill, palette_impassable, sizeof fill);
             else if (a->province >= 0 && s->board->owner[a->province] >= 0)
-                dj_render_owned_fill(s->map, s->board->owner[a->province], fill);
+                dj_render_owned_fill(s->map, s->board->owner[a->province],
+                                     fill);
             else
                 memcpy(fill, palette_land, sizeof fill);
             ring_path(cr, a);
             set_rgb(cr, fill);
-            cairo_fill_preserve(cr);
-            set_rgb(cr, sea ? palette_sea_border : palette_border);
-            cairo_set_line_width(cr, sea ? 0.8 : 1.1);
-            cairo_stroke(cr);
-            if (a->kind == DJ_GEO_IMPASSABLE) {
-                /* Hatched, so it reads as "no entry" without colour. */
-                cairo_save(cr);
-                ring_path(cr, a);
-                cairo_clip(cr);
-                cairo_set_source_rgb(cr, 0.25, 0.23, 0.22);
-                cairo_set_line_width(cr, 1.0);
-                for (int x = -s->geo->height; x < s->geo->width; x += 6) {
-                    cairo_move_to(cr, x, s->geo->height);
-                    cairo_line_to(cr, x + s->geo->height, 0);
-                }
-                cairo_stroke(cr);
-                cairo_restore(cr);
-            }
+            cairo_fill(cr);
+            if (a->kind == DJ_GEO_IMPASSABLE)
+                hatch(s, a);
         }
+        cairo_append_path(cr, outlines);
+        cairo_path_destroy(outlines);
+        set_rgb(cr, palette_border);
+        cairo_stroke(cr);
+    }
 }
 
 static void centred_text(cairo_t *cr, double x, double y, const char *text)
@@ -601,11 +623,23 @@ static void draw_title(scene *s, int width)
     cairo_show_text(cr, s->req->title ? s->req->title : "");
 }
 
+double draw_legend_entry(const dj_map *map)
+{
+    size_t longest = 0;
+    for (int p = 0; p < map->npowers; p++) {
+        size_t n = strlen(map->powers[p].name);
+        longest = n > longest ? n : longest;
+    }
+    double w = 135 + 8.0 * (double)longest;
+    return w > DRAW_LEGEND_ENTRY ? w : DRAW_LEGEND_ENTRY;
+}
+
 /* Each power: its token, its name, its centres and units on the board. */
 static void draw_legend(scene *s, int width, double top)
 {
     cairo_t *cr = s->cr;
-    int per_row = (int)(width / DRAW_LEGEND_ENTRY);
+    double entry = draw_legend_entry(s->map);
+    int per_row = (int)(width / entry);
     if (per_row < 1)
         per_row = 1;
     int centres[DJ_MAX_POWERS] = {0}, units[DJ_MAX_POWERS] = {0};
@@ -618,7 +652,7 @@ static void draw_legend(scene *s, int width, double top)
             s->board->units[i].power < DJ_MAX_POWERS)
             units[s->board->units[i].power]++;
     for (int p = 0; p < s->map->npowers; p++) {
-        double x = 10 + (p % per_row) * DRAW_LEGEND_ENTRY;
+        double x = 10 + (p % per_row) * entry;
         double y = top + 14 + (p / per_row) * DRAW_LEGEND_ROW;
         draw_unit_symbol(cr, s->map, p, DJ_ARMY, x + 8, y, 0.8);
         char name[DJ_NAME_MAX + 4], counts[48];

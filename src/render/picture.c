@@ -58,12 +58,13 @@ void dj_render_board_origin(double *x, double *y)
     *y = DRAW_TITLE_BAND;
 }
 
-void dj_render_size(const dj_geo *geo, int npowers, int *width, int *height)
+void dj_render_size(const dj_geo *geo, const dj_map *map, int *width,
+                    int *height)
 {
-    int per_row = (int)(geo->width / DRAW_LEGEND_ENTRY);
+    int per_row = (int)(geo->width / draw_legend_entry(map));
     if (per_row < 1)
         per_row = 1;
-    int rows = (npowers + per_row - 1) / per_row;
+    int rows = (map->npowers + per_row - 1) / per_row;
     *width = geo->width;
     *height = (int)(DRAW_TITLE_BAND + geo->height + rows * DRAW_LEGEND_ROW + 8);
 }
@@ -113,7 +114,7 @@ int dj_render_layout_of(const dj_picture_request *req, dj_render_layout *out,
     if (check_request(req, err, errlen) < 0)
         return -1;
     int width, height;
-    dj_render_size(req->geo, req->map->npowers, &width, &height);
+    dj_render_size(req->geo, req->map, &width, &height);
     layout *lay = calloc(1, sizeof *lay);
     if (!lay) {
         snprintf(err, errlen, "out of memory");
@@ -139,7 +140,7 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
     if (check_request(req, err, errlen) < 0)
         return -1;
     int width, height;
-    dj_render_size(req->geo, req->map->npowers, &width, &height);
+    dj_render_size(req->geo, req->map, &width, &height);
     sink k = {0};
     cairo_surface_t *surface;
     switch (fmt) {

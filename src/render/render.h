@@ -80,8 +80,9 @@ int dj_picture_format_from_name(const char *name);
 const char *dj_picture_format_name(dj_picture_format fmt);   /* "png" */
 const char *dj_picture_mime_type(dj_picture_format fmt);     /* "image/png" */
 
-/* The size of the picture drawn for this geometry and number of powers. */
-void dj_render_size(const dj_geo *geo, int npowers, int *width, int *height);
+/* The size of the picture drawn for this geometry and map (its legend). */
+void dj_render_size(const dj_geo *geo, const dj_map *map, int *width,
+                    int *height);
 /* Where the board starts inside the picture (the title band above it). */
 void dj_render_board_origin(double *x, double *y);
 
