@@ -1,14 +1,14 @@
 /*
- * bench_check.c — how fast `judgectl check` reads and runs case files.
+ * bench_check.c — cases for the throughput of `judgectl check`.
  *
  *   bench/bench_check MAP CASEFILE [N]
  *
  * writes N (default 1,000) random movement phases of the shared corpus
  * (bench/corpus.c) as cases into CASEFILE, each expecting what the DPjudge
  * engine gives, with src/casefile/casewrite.c — the format judgectl check
- * reads.  `make bench` then runs `judgectl check --timing` on the file and
- * times the whole process, so the figures show how much of the time is
- * reading (case files, maps) rather than adjudicating.
+ * reads.  `make bench` writes 100,000 and times whole `judgectl check`
+ * processes on them (bench_whole.c): start-up is spread over them, so the
+ * figure is what a user of check feels.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,8 @@
  * (defaults, then the map's RULE lines, then the case's), the position
  * before the phase (dislodged units with their attackers and legal retreats
  * worked out from PRESTATE_RESULTS), the orders (parsed, with their source
- * text), and the expected units afterwards.
+ * text), and what the case expects: the units afterwards, each order's
+ * result, or both.
  */
 #ifndef DJ_CASEFILE_CASEFILE_H
 #define DJ_CASEFILE_CASEFILE_H
@@ -29,16 +30,32 @@
 #define DJ_CASE_TEXT_MAX 128   /* one order line as written */
 #define DJ_CASE_MAX_ORDERS 256 /* orders in one case */
 #define DJ_CASE_ERR_MAX 512    /* room for a "file:line: message" */
-/* The file is read this much at a time; a line that crosses the end of a
- * chunk is gathered by the general reader. */
-#define DJ_CASEFILE_READ_CHUNK 65536
+
+/* What a case's RESULTS section says of an order. */
+typedef enum {
+    DJ_EXPECT_NONE = 0,  /* nothing stated */
+    DJ_EXPECT_SUCCESS,   /* SUCCESS: the order does what it says */
+    DJ_EXPECT_FAILURE    /* FAILURE */
+} dj_expect;
 
 /* One order of a case, with what was written and where. */
 typedef struct dj_case_order {
     dj_order order;
     int line;                     /* line in the case file */
     char text[DJ_CASE_TEXT_MAX];  /* "F nth-pic", without the power */
+    dj_expect expect;             /* its result, as RESULTS states it */
+    int expect_line;              /* the RESULTS line, 0 if none */
 } dj_case_order;
+
+/* A RESULTS line "DISLODGED: Power: A loc RETREATS ...": a unit the case
+ * expects dislodged, and every place it may retreat to (none: it is
+ * destroyed). */
+typedef struct dj_case_dislodged {
+    dj_unit unit;
+    int line;
+    int nretreats;
+    int16_t retreats[DJ_MAX_RETREATS];  /* locations */
+} dj_case_dislodged;
 
 /* One case, ready to adjudicate and check. */
 typedef struct dj_case {
@@ -54,6 +71,12 @@ typedef struct dj_case {
     dj_unit post[DJ_MAX_UNITS];   /* POSTSTATE: every unit afterwards */
     int npost_dislodged;
     dj_unit post_dislodged[DJ_MAX_UNITS];  /* POSTSTATE_DISLODGED */
+    bool has_post;                /* POSTSTATE given */
+    bool has_results;             /* RESULTS given: every order has its
+                                     expect, and the dislodged units are
+                                     exactly expect_dislodged */
+    int nexpect_dislodged;
+    dj_case_dislodged expect_dislodged[DJ_MAX_UNITS];
 } dj_case;
 
 typedef struct dj_casefile dj_casefile;
@@ -87,31 +110,6 @@ dj_case_status dj_casefile_next(dj_casefile *cf, dj_case *c, char *err,
  * one map can still be adjudicated after a VARIANT_ALL line has brought
  * another. */
 const dj_map *dj_casefile_map(const dj_casefile *cf);
-
-/*
- * Read every line with the general reader, never the quick one that takes
- * the usual "England: F lon" lines in one pass (casefile.c).  Both must
- * give the same cases and errors: tests and the fuzz target read files
- * both ways and compare them with dj_case_differs.
- */
-void dj_casefile_general_only(dj_casefile *cf);
-
-/*
- * Read the file `bytes` at a time (1 to DJ_CASEFILE_READ_CHUNK) instead of
- * DJ_CASEFILE_READ_CHUNK, before the first dj_casefile_next(): no test
- * file is 64 KB long, so tests and the fuzz target read with small chunks
- * to end a chunk inside every kind of line, where the quick reader must
- * stop and the general one gather the line.  The cases and errors read
- * are the same whatever the chunk.
- */
-void dj_casefile_read_chunk(dj_casefile *cf, size_t bytes);
-
-/*
- * Compare two cases read from the same file: 0 if they are the same in
- * every field a reader fills, else -1 with the first difference in why.
- */
-int dj_case_differs(const dj_case *a, const dj_case *b, char *why,
-                    size_t whylen);
 
 /*
  * Find a power by name, adjective or letter, or failing that by a prefix

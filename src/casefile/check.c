@@ -1,18 +1,24 @@
 /*
- * check.c — adjudicate one case and compare the board with the expectation.
+ * check.c — adjudicate one case and compare the outcome with what the
+ * case expects.
  *
- * Design.  Units are compared as sets of (power, type, location), coast
- * included: every expected unit must be on the board afterwards and
- * nothing else may be.  After a movement phase the dislodged units that
- * can retreat are compared the same way (units with no retreat are
- * destroyed at once and so appear in neither list).  The differences are
- * printed one unit a line, "missing" for expected units not found and
- * "unexpected" for units found but not expected, so a failing case reads
- * like a small diff.
+ * Design.  A case states the board afterwards (POSTSTATE), each order's
+ * result (RESULTS), or both; whatever it states is compared.  Units are
+ * compared as sets of (power, type, location), coast included: every
+ * expected unit must be on the board afterwards and nothing else may be.
+ * After a movement phase the dislodged units that can retreat are
+ * compared the same way against POSTSTATE_DISLODGED (units with no
+ * retreat are destroyed at once and so appear in neither list); RESULTS'
+ * DISLODGED lines name every dislodged unit, destroyed ones too, each
+ * with exactly where it may retreat.  The differences are printed one a
+ * line, "missing" for expected units not found, "unexpected" for units
+ * found but not expected, "result:" for an order whose success differs,
+ * so a failing case reads like a small diff.
  */
 #include "casefile/check.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct dj_checker {
     dj_result result;                     /* big: allocated once */
@@ -50,7 +56,7 @@ static const char *loc_abbr(const dj_map *map, int loc)
     return "?";
 }
 
-/* "  missing: France: F spa/sc" */
+/* "  missing: France: F spa/sc" (nothing if out is NULL) */
 static void print_unit(FILE *out, const dj_map *map, const char *what,
                        const char *label, const dj_unit *u)
 {
@@ -169,13 +175,10 @@ static int retreating_units(const dj_position *pos, dj_unit *units)
     return n;
 }
 
-/*
- * Compare the board after adjudication with the case's expectation,
- * printing the differences unless `out` is NULL; the number of differences
- * is returned.
- */
-static int compare(FILE *out, const dj_map *map, const dj_case *c,
-                   const dj_result *res)
+/* The board afterwards against POSTSTATE (or POSTSTATE_SAME) and
+ * POSTSTATE_DISLODGED. */
+static int compare_position(FILE *out, const dj_map *map, const dj_case *c,
+                            const dj_result *res)
 {
     const dj_position *next = &res->next;
     const dj_unit *want = c->post_same ? c->pre.units : c->post;
@@ -190,6 +193,147 @@ static int compare(FILE *out, const dj_map *map, const dj_case *c,
     int nwant_dis = c->post_same ? 0 : c->npost_dislodged;
     return ndiff + diff_units(out, map, "dislodged ", c->post_dislodged,
                               nwant_dis, retreating, nret);
+}
+
+/* "  result: England: A LVP - YOR succeeds, RESULTS line 12 says FAILURE" */
+static int compare_orders(FILE *out, const dj_map *map, const dj_case *c,
+                          const dj_result *res)
+{
+    int ndiff = 0;
+    for (int i = 0; i < c->norders && i < res->norders; i++) {
+        const dj_case_order *o = &c->orders[i];
+        if (o->expect == DJ_EXPECT_NONE ||
+            res->orders[i].success == (o->expect == DJ_EXPECT_SUCCESS))
+            continue;
+        ndiff++;
+        if (!out)
+            continue;
+        char text[128];
+        dj_order_format(map, &o->order, text, sizeof text);
+        fprintf(out, "  result: %s: %s %s, line %d says %s\n",
+                power_name(map, o->order.power), text,
+                res->orders[i].success ? "succeeds" : "fails", o->expect_line,
+                o->expect == DJ_EXPECT_SUCCESS ? "SUCCESS" : "FAILURE");
+    }
+    return ndiff;
+}
+
+/* Are the two sets of retreats (locations) the same? */
+static bool same_retreats(const int16_t *a, int na, const int16_t *b, int nb)
+{
+    if (na != nb)
+        return false;
+    for (int i = 0; i < na; i++) {
+        int k = 0;
+        while (k < nb && b[k] != a[i])
+            k++;
+        if (k == nb)
+            return false;
+    }
+    return true;
+}
+
+/* "alb, adr", or "none". */
+static void list_retreats(const dj_map *map, const int16_t *r, int n,
+                          char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (n == 0)
+        snprintf(buf, len, "none");
+    for (int i = 0; i < n && used < len; i++) {
+        int k = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+                         loc_abbr(map, r[i]));
+        if (k < 0)
+            return;
+        used += (size_t)k;
+    }
+}
+
+/* Every unit a movement phase dislodged: those that may retreat (in the
+ * next position, with their retreats) and those destroyed at once for
+ * want of a retreat (the judge's disbands, with none).  Returns how many. */
+static int dislodged_units(const dj_result *res, dj_dislodged *out)
+{
+    int n = 0;
+    for (int i = 0; i < res->next.ndislodged && n < DJ_MAX_UNITS; i++)
+        out[n++] = res->next.dislodged[i];
+    for (int i = 0; i < res->nauto && n < DJ_MAX_UNITS; i++) {
+        const dj_auto_order *a = &res->autos[i];
+        if (a->order.kind != DJ_ORDER_DISBAND ||
+            a->why != DJ_WHY_RETREAT_BLOCKED)
+            continue;
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].unit = (dj_unit){.power = a->order.power,
+                                .loc = a->order.loc,
+                                .type = a->order.unit_type};
+        n++;
+    }
+    return n;
+}
+
+/* The dislodged units after a movement phase, each with where it may
+ * retreat, against RESULTS' DISLODGED lines. */
+static int compare_dislodged(FILE *out, const dj_map *map, const dj_case *c,
+                             const dj_result *res)
+{
+    dj_dislodged got[DJ_MAX_UNITS];
+    int ngot = dislodged_units(res, got);
+    int ndiff = 0;
+    char want[256], have[256];
+    for (int i = 0; i < c->nexpect_dislodged; i++) {
+        const dj_case_dislodged *e = &c->expect_dislodged[i];
+        int k = 0;
+        while (k < ngot && !same_unit(&got[k].unit, &e->unit))
+            k++;
+        if (k < ngot && same_retreats(e->retreats, e->nretreats,
+                                      got[k].retreats, got[k].nretreats))
+            continue;
+        ndiff++;
+        if (!out)
+            continue;
+        if (k == ngot) {
+            print_unit(out, map, "dislodged ", "missing", &e->unit);
+            continue;
+        }
+        list_retreats(map, e->retreats, e->nretreats, want, sizeof want);
+        list_retreats(map, got[k].retreats, got[k].nretreats, have,
+                      sizeof have);
+        fprintf(out, "  retreats: %s: %s %s may retreat to %s, line %d says "
+                     "%s\n", power_name(map, e->unit.power),
+                dj_unit_letter(e->unit.type), loc_abbr(map, e->unit.loc),
+                have, e->line, want);
+    }
+    for (int k = 0; k < ngot; k++) {
+        int i = 0;
+        while (i < c->nexpect_dislodged &&
+               !same_unit(&c->expect_dislodged[i].unit, &got[k].unit))
+            i++;
+        if (i < c->nexpect_dislodged)
+            continue;
+        ndiff++;
+        print_unit(out, map, "dislodged ", "unexpected", &got[k].unit);
+    }
+    return ndiff;
+}
+
+/*
+ * Compare the outcome with every expectation the case states (the board
+ * afterwards, each order's result, the dislodged units), printing the
+ * differences unless `out` is NULL; the number of differences is returned.
+ */
+static int compare(FILE *out, const dj_map *map, const dj_case *c,
+                   const dj_result *res)
+{
+    int ndiff = 0;
+    if (c->has_post || c->post_same)
+        ndiff += compare_position(out, map, c, res);
+    if (c->has_results) {
+        ndiff += compare_orders(out, map, c, res);
+        if (c->pre.phase.type == DJ_MOVEMENT)
+            ndiff += compare_dislodged(out, map, c, res);
+    }
+    return ndiff;
 }
 
 /* ---- the check ----------------------------------------------------------- */

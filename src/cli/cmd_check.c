@@ -13,12 +13,9 @@
  * score is printed above it for information: it is known to get some cases
  * wrong (doc/engine.md).
  *
- * The cases are read on a second thread while this one adjudicates,
- * where the machine has a second processor (check_ahead.h; --serial
- * reads them on this one).  --timing splits the time into reading (case
- * files and maps) and adjudicating (the engines and the comparison),
- * measured with the monotonic clock, and when the reading was on its own
- * thread, how long the adjudicating waited for it.
+ * --timing splits the time into reading (case files and maps) and
+ * adjudicating (the engines and the comparison), measured with the
+ * monotonic clock.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -30,7 +27,7 @@
 
 #include "casefile/casefile.h"
 #include "casefile/check.h"
-#include "cli/check_ahead.h"
+#include "cli/args.h"
 #include "cli/check_render.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
@@ -42,7 +39,6 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 typedef struct check_options {
     bool verbose;
     bool timing;
-    bool serial;       /* --serial: read the cases on the one thread */
     int engine;        /* a dj_engine, or ALL_ENGINES */
     const char *maps;  /* --maps DIR, or NULL */
     const char *render; /* --render DIR, or NULL */
@@ -58,8 +54,6 @@ typedef struct check_run {
     int disagree[DJ_ENGINE_COUNT][DJ_ENGINE_COUNT];
     int errors;
     double read_s, adjudicate_s;
-    double wait_s;     /* of read_s, what the adjudicating waited for */
-    bool threaded;     /* some file was read on a second thread */
     check_render *render; /* --render: the pictures */
 } check_run;
 
@@ -87,45 +81,26 @@ static int parse_engine(const char *name, check_options *opt)
     return 0;
 }
 
+/* 0, CLI_ARGS_DONE (--help printed) or CLI_ARGS_BAD (usage printed). */
 static int parse_check_args(int argc, char **argv, check_options *opt)
 {
     *opt = (check_options){.engine = DJ_ENGINE_DPJUDGE};
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
-            opt->verbose = true;
-        else if (strcmp(a, "--timing") == 0)
-            opt->timing = true;
-        else if (strcmp(a, "--serial") == 0)
-            opt->serial = true;
-        else if (strncmp(a, "--maps=", 7) == 0)
-            opt->maps = a + 7;
-        else if (strncmp(a, "--engine=", 9) == 0) {
-            if (parse_engine(a + 9, opt) < 0)
-                return -1;
-        } else if (strcmp(a, "--render") == 0) {
-            if (++i >= argc)
-                return check_usage("--render needs a directory", NULL);
-            opt->render = argv[i];
-        } else if (strcmp(a, "--maps") == 0 || strcmp(a, "--engine") == 0) {
-            if (++i >= argc)
-                return check_usage("a value is needed after", a);
-            if (a[2] == 'm')
-                opt->maps = argv[i];
-            else if (parse_engine(argv[i], opt) < 0)
-                return -1;
-        } else
-            return check_usage("unknown option", a);
-    }
-    if (i >= argc)
+    cli_args a;
+    int rc = cli_parse(argc, argv, "--engine --render",
+                       "--verbose|-v --timing", SYN_CHECK, &a);
+    if (rc != 0)
+        return rc;
+    opt->verbose = cli_flag(&a, "--verbose");
+    opt->timing = cli_flag(&a, "--timing");
+    opt->render = cli_value(&a, "--render");
+    opt->maps = cli_globals()->maps;
+    const char *engine = cli_value(&a, "--engine");
+    if (engine && parse_engine(engine, opt) < 0)
+        return CLI_ARGS_BAD;
+    if (a.npos == 0)
         return check_usage("no case files given", NULL);
-    opt->nfiles = argc - i;
-    opt->files = argv + i;
+    opt->nfiles = a.npos;
+    opt->files = a.pos;
     return 0;
 }
 
@@ -196,62 +171,46 @@ static void check_all(check_run *r, const dj_map *map, const dj_case *c)
         }
 }
 
-/*
- * One case file.  The cases are read by check_ahead, on a second thread
- * where there is one, while this one adjudicates; the time reading is
- * the reader's (alongside adjudicating, when threaded), and of it, the
- * time this thread waited for a case.
- */
-static void check_file(check_run *r, const char *path)
+/* One case file, a case at a time. */
+static void check_file(check_run *r, dj_case *c, const char *path)
 {
     char err[DJ_CASE_ERR_MAX];
     double t0 = now_s();
     dj_casefile *cf = dj_casefile_open(path, r->mapdir, err, sizeof err);
-    check_ahead *a = cf ? check_ahead_open(cf, r->opt.serial) : NULL;
-    double opened = now_s() - t0;
-    r->read_s += opened;
-    r->wait_s += opened;
     if (!cf) {
+        r->read_s += now_s() - t0;
         printf("%s\n", err);
         r->errors++;
         return;
     }
-    if (!a) {
-        printf("%s: out of memory\n", path);
-        r->errors++;
-        return;
-    }
-    r->threaded = r->threaded || check_ahead_threaded(a);
     for (;;) {
-        const dj_case *c = NULL;
-        const dj_map *map = NULL;
-        dj_case_status st = check_ahead_next(a, &c, &map, err, sizeof err);
+        dj_case_status st = dj_casefile_next(cf, c, err, sizeof err);
+        double t1 = now_s();
+        r->read_s += t1 - t0;
         if (st == DJ_CASE_EOF)
             break;
         if (st == DJ_CASE_ERROR) {
             printf("%s\n", err);
             r->errors++;
+            t0 = now_s();
             continue;
         }
-        double t1 = now_s();
+        const dj_map *map = dj_casefile_map(cf);
         if (r->opt.engine == ALL_ENGINES)
             check_all(r, map, c);
         else
             check_one(r, map, c);
-        r->adjudicate_s += now_s() - t1;
+        t0 = now_s();
+        r->adjudicate_s += t0 - t1;
         if (r->render) {
             int e = r->opt.engine == ALL_ENGINES ? DJ_ENGINE_DPJUDGE
                                                  : r->opt.engine;
             check_render_case(r->render, r->mapdir, map, c,
                               dj_checker_result(r->ck[e]));
+            t0 = now_s();
         }
     }
-    double read = check_ahead_read_seconds(a), waited = check_ahead_wait_seconds(a);
-    t0 = now_s();
-    check_ahead_close(a);
-    double closed = now_s() - t0;
-    r->read_s += read + closed;
-    r->wait_s += waited + closed;
+    dj_casefile_close(cf);
 }
 
 /* The closing lines; returns the exit status. */
@@ -281,11 +240,7 @@ static int report(const check_run *r)
     }
     if (r->errors)
         printf("%d error%s\n", r->errors, r->errors == 1 ? "" : "s");
-    if (r->opt.timing && r->threaded)
-        printf("timing: reading %.1f ms (case files and maps), adjudicating "
-               "%.1f ms, waiting %.1f ms for the reading thread\n",
-               r->read_s * 1e3, r->adjudicate_s * 1e3, r->wait_s * 1e3);
-    else if (r->opt.timing)
+    if (r->opt.timing)
         printf("timing: reading %.1f ms (case files and maps), adjudicating "
                "%.1f ms\n", r->read_s * 1e3, r->adjudicate_s * 1e3);
     printf("%d passed, %d failed\n", passed, failed + r->errors);
@@ -299,10 +254,12 @@ int cmd_check(int argc, char **argv)
     static check_run run;
     check_run *r = &run;
     memset(r, 0, sizeof *r);
-    if (parse_check_args(argc, argv, &r->opt) < 0)
-        return EXIT_USAGE;
+    int parsed = parse_check_args(argc, argv, &r->opt);
+    if (parsed != 0)
+        return parsed == CLI_ARGS_DONE ? EXIT_OK : EXIT_USAGE;
     r->mapdir = cli_maps_directory(r->opt.maps, NULL);
-    bool ok = true;
+    dj_case *c = malloc(sizeof *c); /* large: one, reused for every case */
+    bool ok = c != NULL;
     for (int e = 0; e < DJ_ENGINE_COUNT; e++)
         ok = (r->ck[e] = dj_checker_new()) != NULL && ok;
     int rc = EXIT_USAGE;
@@ -313,7 +270,7 @@ int cmd_check(int argc, char **argv)
         rc = EXIT_FAILED;
     } else {
         for (int i = 0; i < r->opt.nfiles; i++)
-            check_file(r, r->opt.files[i]);
+            check_file(r, c, r->opt.files[i]);
         if (r->render)
             printf("rendered %d pictures into %s\n",
                    check_render_count(r->render), r->opt.render);
@@ -322,5 +279,6 @@ int cmd_check(int argc, char **argv)
     }
     for (int e = 0; e < DJ_ENGINE_COUNT; e++)
         dj_checker_free(r->ck[e]);
+    free(c);
     return rc;
 }

@@ -10,14 +10,11 @@
  *   maps           cli_maps_directory (mapdir.h): --maps, then
  *                  $DIPJUDGE_MAPDIR, the configuration's maps_dir, ./maps,
  *                  the installed maps, the source tree's;
- *   clock          $DIPJUDGE_NOW (seconds since 1970, or "2027-01-09
- *                  20:00" UTC) when set, for tests and for replaying a
- *                  game; else the system clock;
- *   fault hook     $DIPJUDGE_CRASH_AT=N ends the process at the N-th
- *                  database write point (crash tests only).
+ *   clock          the system clock (the test copies' hooks, in
+ *                  test_hooks.h, may set it).
  *
- * The global options (--config, --db, --maps) come before the command
- * name; judgectl.c hands them over with cli_set_global().
+ * The global options (-c/--config, --db, --maps) come before or after the
+ * command name (args.h keeps them: cli_globals).
  *
  * Output goes to stdout; errors are one line on stderr, "judgectl CMD:
  * message".  Exit status: 0 done, 1 the operation failed (unknown game,
@@ -34,55 +31,22 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
+#include "cli/test_hooks.h"
 #include "command/command.h"
-#include "game/calendar.h"
-#include "game/config.h"
+#include "conf/judge_conf.h"
+#include "time/calendar.h"
 #include "game/game.h"
 #include "render/render.h"
-
-#ifndef DJ_SYSCONFDIR
-#define DJ_SYSCONFDIR "/usr/local/etc"
-#endif
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 #define MAX_STDIN (1 << 20)  /* orders read from stdin, at most */
 #define MAX_SETTINGS 64
 
-static const char *opt_config, *opt_db, *opt_maps;
-
-void cli_set_global(const char *config, const char *db, const char *maps)
-{
-    opt_config = config;
-    opt_db = db;
-    opt_maps = maps;
-}
-
 /* ---- the session -------------------------------------------------------- */
-
-
-static const char *env(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v ? v : NULL;
-}
-
-static int parse_now(const char *text, int64_t *now)
-{
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (*text && !*end) {
-        *now = v;
-        return 0;
-    }
-    dj_zone utc;
-    dj_zone_utc(&utc);
-    char why[128];
-    return dj_time_parse(&utc, text, (int64_t)time(NULL), now, why,
-                         sizeof why);
-}
 
 /*
  * Open the session.  With `missing`, a database file that does not exist
@@ -92,22 +56,14 @@ static int parse_now(const char *text, int64_t *now)
  */
 static dj_judge *open_judge_if(const char *cmd, bool *missing)
 {
-    static const char installed[] = DJ_SYSCONFDIR "/dipjudge/judge.conf";
     dj_config cfg;
     char err[1024];
-    const char *file = dj_config_find(opt_config, installed);
-    if (file) {
-        if (dj_config_load(file, &cfg, err, sizeof err) < 0) {
-            fprintf(stderr, "judgectl %s: %s\n", cmd, err);
-            return NULL;
-        }
-    } else {
-        dj_config_defaults(&cfg);
+    const cli_global_options *g = cli_globals();
+    if (dj_config_read(g->config, g->db, &cfg, err, sizeof err) < 0) {
+        fprintf(stderr, "judgectl %s: %s\n", cmd, err);
+        return NULL;
     }
-    const char *db = opt_db ? opt_db : env("DIPJUDGE_DB");
-    if (db)
-        snprintf(cfg.database, sizeof cfg.database, "%s", db);
-    const char *maps = cli_maps_directory(opt_maps, cfg.maps_dir);
+    const char *maps = cli_maps_directory(g->maps, cfg.maps_dir);
     if (missing) {
         struct stat st;
         *missing = stat(cfg.database, &st) != 0;
@@ -118,10 +74,9 @@ static dj_judge *open_judge_if(const char *cmd, bool *missing)
         }
     }
 
-    int64_t now = (int64_t)time(NULL);
-    const char *fake = env("DIPJUDGE_NOW");
-    if (fake && parse_now(fake, &now) < 0) {
-        fprintf(stderr, "judgectl %s: bad DIPJUDGE_NOW '%s'\n", cmd, fake);
+    dj_test_hooks hooks;
+    if (dj_test_hooks_read(&hooks, "judgectl", false, err, sizeof err) < 0) {
+        fprintf(stderr, "judgectl %s: %s\n", cmd, err);
         return NULL;
     }
     dj_judge *j = dj_judge_open(&cfg, maps, err, sizeof err);
@@ -129,11 +84,9 @@ static dj_judge *open_judge_if(const char *cmd, bool *missing)
         fprintf(stderr, "judgectl %s: %s\n", cmd, err);
         return NULL;
     }
-    dj_judge_set_now(j, now);
+    dj_judge_set_now(j, dj_test_hooks_now(&hooks));
     dj_judge_set_actor(j, "judgectl");
-    const char *crash = env("DIPJUDGE_CRASH_AT");
-    if (crash)
-        dj_store_crash_at(dj_judge_store(j), strtol(crash, NULL, 10));
+    dj_test_hooks_judge(&hooks, j);
     return j;
 }
 
@@ -157,109 +110,19 @@ static int finish(dj_judge *j, const char *cmd, int rc, dj_buf *out)
 static int usage(const char *cmd, const char *synopsis, const char *why,
                  const char *arg)
 {
-    if (arg)
-        fprintf(stderr, "judgectl %s: %s '%s'\n", cmd, why, arg);
-    else
-        fprintf(stderr, "judgectl %s: %s\n", cmd, why);
-    fprintf(stderr, "usage: judgectl %s %s\n", cmd, synopsis);
+    cli_usage(cmd, synopsis, why, arg);
     return EXIT_USAGE;
 }
 
-/*
- * Options and positional arguments.  `with_value` lists the options that
- * take a value ("--map", ...), `flags` those that do not; both as
- * space-separated names.  Values: "--map X" or "--map=X".
- */
-typedef struct args {
-    int npos;
-    char *pos[MAX_SETTINGS + 8];
-    int nopt;
-    struct {
-        const char *name;
-        char *value;  /* NULL for a flag */
-    } opt[32];
-} args;
-
-static bool listed(const char *list, const char *name, size_t len)
-{
-    const char *p = list;
-    while (p && *p) {
-        size_t n = strcspn(p, " ");
-        if (n == len && strncmp(p, name, len) == 0)
-            return true;
-        p += n;
-        while (*p == ' ')
-            p++;
-    }
-    return false;
-}
-
-static int parse_args(int argc, char **argv, const char *with_value,
-                      const char *flags, const char *synopsis, args *a)
-{
-    memset(a, 0, sizeof *a);
-    bool options_done = false;
-    for (int i = 1; i < argc; i++) {
-        char *w = argv[i];
-        if (!options_done && strcmp(w, "--") == 0) {
-            options_done = true;
-            continue;
-        }
-        /* "-o" is the one short option (judgectl map's output file). */
-        bool short_o = strcmp(w, "-o") == 0 && listed(with_value, w, 2);
-        if (options_done || ((w[0] != '-' || w[1] != '-') && !short_o)) {
-            if (a->npos == (int)(sizeof a->pos / sizeof a->pos[0]))
-                return usage(argv[0], synopsis, "too many arguments", NULL);
-            a->pos[a->npos++] = w;
-            continue;
-        }
-        size_t len = strcspn(w, "=");
-        if (a->nopt == (int)(sizeof a->opt / sizeof a->opt[0]))
-            return usage(argv[0], synopsis, "too many options", NULL);
-        if (listed(with_value, w, len)) {
-            char *value = w[len] == '=' ? w + len + 1 : NULL;
-            if (!value) {
-                if (++i >= argc)
-                    return usage(argv[0], synopsis, "a value is needed after",
-                                 w);
-                value = argv[i];
-            }
-            w[len] = '\0';
-            a->opt[a->nopt].name = w;
-            a->opt[a->nopt++].value = value;
-        } else if (w[len] == '\0' && listed(flags, w, len)) {
-            a->opt[a->nopt].name = w;
-            a->opt[a->nopt++].value = NULL;
-        } else {
-            return usage(argv[0], synopsis, "unknown option", w);
-        }
-    }
-    return 0;
-}
-
-static const char *opt_value(const args *a, const char *name)
-{
-    const char *v = NULL;
-    for (int i = 0; i < a->nopt; i++)
-        if (strcmp(a->opt[i].name, name) == 0)
-            v = a->opt[i].value;
-    return v;
-}
-
-static bool opt_flag(const args *a, const char *name)
-{
-    for (int i = 0; i < a->nopt; i++)
-        if (strcmp(a->opt[i].name, name) == 0)
-            return true;
-    return false;
-}
-
-/* Parse; check the positional count; on error return from the caller. */
+/* Parse (args.h: `with_value` lists the options that take a value, `flags`
+ * those that do not); check the positional count; on error, or after
+ * --help, return from the caller. */
 #define PARSE(with_value, flags, synopsis, min, max)                        \
-    args a;                                                                 \
+    cli_args a;                                                             \
     do {                                                                    \
-        if (parse_args(argc, argv, with_value, flags, synopsis, &a) != 0)   \
-            return EXIT_USAGE;                                              \
+        int parsed_ = cli_parse(argc, argv, with_value, flags, synopsis, &a); \
+        if (parsed_ != 0)                                                   \
+            return parsed_ == CLI_ARGS_DONE ? EXIT_OK : EXIT_USAGE;         \
         if (a.npos < (min))                                                 \
             return usage(argv[0], synopsis, "missing arguments", NULL);     \
         if (a.npos > (max))                                                 \
@@ -285,13 +148,13 @@ static dj_judge *open_judge(const char *cmd)
 int cmd_create(int argc, char **argv)
 {
     PARSE("--map --master --password", "", SYN_CREATE, 1, MAX_SETTINGS + 1);
-    const char *master = opt_value(&a, "--master");
-    const char *password = opt_value(&a, "--password");
+    const char *master = cli_value(&a, "--master");
+    const char *password = cli_value(&a, "--password");
     if (password && !master)
         return usage(argv[0], SYN_CREATE, "--password is the master's: give "
                                           "--master too", NULL);
     OPEN();
-    int rc = dj_game_create(j, a.pos[0], opt_value(&a, "--map"), master,
+    int rc = dj_game_create(j, a.pos[0], cli_value(&a, "--map"), master,
                             (const char *const *)a.pos + 1, a.npos - 1, &out);
     if (rc == 0 && password) {
         /* the master's password in the same step (one participant row) */
@@ -308,13 +171,13 @@ static int join_common(int argc, char **argv, bool add_player)
           add_player ? 3 : 2, add_player ? 3 : 2);
     dj_join_request req = {0};
     req.email = a.pos[add_player ? 2 : 1];
-    req.power = add_player ? a.pos[1] : opt_value(&a, "--power");
-    req.name = opt_value(&a, "--name");
-    req.password = opt_value(&a, "--password");
-    if (opt_flag(&a, "--observer") && opt_flag(&a, "--master"))
+    req.power = add_player ? a.pos[1] : cli_value(&a, "--power");
+    req.name = cli_value(&a, "--name");
+    req.password = cli_value(&a, "--password");
+    if (cli_flag(&a, "--observer") && cli_flag(&a, "--master"))
         return usage(argv[0], syn, "--observer or --master, not both", NULL);
-    req.role = opt_flag(&a, "--observer") ? "observer"
-               : opt_flag(&a, "--master") ? "master"
+    req.role = cli_flag(&a, "--observer") ? "observer"
+               : cli_flag(&a, "--master") ? "master"
                                           : "player";
     OPEN();
     int rc = dj_game_join(j, a.pos[0], &req, &out);
@@ -335,7 +198,7 @@ int cmd_start(int argc, char **argv)
 {
     PARSE("", "--force", SYN_START, 1, 1);
     OPEN();
-    int rc = dj_game_start(j, a.pos[0], opt_flag(&a, "--force"), &out);
+    int rc = dj_game_start(j, a.pos[0], cli_flag(&a, "--force"), &out);
     return finish(j, argv[0], rc, &out);
 }
 
@@ -394,11 +257,11 @@ static char *read_stdin(const char *cmd)
 static int game_orders(int argc, char **argv)
 {
     PARSE("--source", "--set --ready", SYN_ORDERS, 2, 2);
-    if ((opt_flag(&a, "--ready") || opt_value(&a, "--source")) &&
-        !opt_flag(&a, "--set"))
+    if ((cli_flag(&a, "--ready") || cli_value(&a, "--source")) &&
+        !cli_flag(&a, "--set"))
         return usage(argv[0], SYN_ORDERS, "--ready and --source go with --set",
                      NULL);
-    if (!opt_flag(&a, "--set")) {
+    if (!cli_flag(&a, "--set")) {
         OPEN();
         int rc = dj_game_get_orders(j, a.pos[0], a.pos[1], &out);
         return finish(j, argv[0], rc, &out);
@@ -413,10 +276,10 @@ static int game_orders(int argc, char **argv)
     }
     dj_buf out;
     dj_buf_init(&out);
-    const char *source = opt_value(&a, "--source");
+    const char *source = cli_value(&a, "--source");
     int rc = dj_game_set_orders(j, a.pos[0], a.pos[1], text,
                                 source ? source : "judgectl",
-                                opt_flag(&a, "--ready"), &out);
+                                cli_flag(&a, "--ready"), &out);
     free(text);
     return finish(j, argv[0], rc, &out);
 }
@@ -424,8 +287,9 @@ static int game_orders(int argc, char **argv)
 int cmd_game_orders(int argc, char **argv)
 {
     /* `judgectl orders --map ...` is the order reader's scripting form. */
-    if (argc > 1 && argv[1][0] == '-')
-        return cmd_orders(argc, argv);
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--map") == 0 || strncmp(argv[i], "--map=", 6) == 0)
+            return cmd_orders(argc, argv);
     return game_orders(argc, argv);
 }
 
@@ -493,7 +357,7 @@ static int simple(int argc, char **argv, const char *synopsis, game_fn fn)
 int cmd_process(int argc, char **argv)
 {
     PARSE("--engine", "", SYN_PROCESS, 1, 1);
-    const char *name = opt_value(&a, "--engine");
+    const char *name = cli_value(&a, "--engine");
     int engine = name ? dj_engine_lookup(name) : -1;
     if (name && engine < 0)
         return usage(argv[0], SYN_PROCESS,
@@ -567,8 +431,8 @@ int cmd_replace(int argc, char **argv)
     PARSE("--name --password", "", SYN_REPLACE, 3, 3);
     OPEN();
     int rc = dj_game_replace(j, a.pos[0], a.pos[1], a.pos[2],
-                             opt_value(&a, "--name"),
-                             opt_value(&a, "--password"), &out);
+                             cli_value(&a, "--name"),
+                             cli_value(&a, "--password"), &out);
     return finish(j, argv[0], rc, &out);
 }
 
@@ -620,7 +484,7 @@ int cmd_tick(int argc, char **argv)
     OPEN();
     int processed = 0;
     int rc = dj_judge_tick(j, &out, &processed);
-    if (!opt_flag(&a, "--quiet"))
+    if (!cli_flag(&a, "--quiet"))
         dj_buf_printf(&out, "%d phase%s processed\n", processed,
                       processed == 1 ? "" : "s");
     return finish(j, argv[0], rc, &out);
@@ -637,7 +501,7 @@ int cmd_command(int argc, char **argv)
 {
     PARSE("--from --subject --message-id", "--queue-reply", SYN_COMMAND, 0,
           0);
-    const char *from = opt_value(&a, "--from");
+    const char *from = cli_value(&a, "--from");
     if (!from || !*from)
         return usage(argv[0], SYN_COMMAND, "--from ADDRESS is needed", NULL);
     char *text = read_stdin(argv[0]);
@@ -648,18 +512,18 @@ int cmd_command(int argc, char **argv)
         free(text);
         return EXIT_FAILED;
     }
-    dj_command_msg msg = {from, opt_value(&a, "--subject"), text,
+    dj_command_msg msg = {from, cli_value(&a, "--subject"), text,
                           dj_judge_now(j)};
     dj_command_reply reply;
     dj_command_reply_init(&reply);
-    int rc = dj_command_run(j, &msg, opt_value(&a, "--message-id"),
-                            opt_flag(&a, "--queue-reply"), &reply);
+    int rc = dj_command_run(j, &msg, cli_value(&a, "--message-id"),
+                            cli_flag(&a, "--queue-reply"), &reply);
     if (rc == 0)
         printf("Subject: %s\n\n%s", reply.subject.data, reply.body.data);
     else if (rc == 1)
         fprintf(stderr, "judgectl %s: message %s was seen before: not run "
                         "again\n",
-                argv[0], opt_value(&a, "--message-id"));
+                argv[0], cli_value(&a, "--message-id"));
     else
         fprintf(stderr, "judgectl %s: %s\n", argv[0], reply.error);
     dj_command_reply_free(&reply);
@@ -696,19 +560,19 @@ static int write_file(const char *path, const unsigned char *data, size_t len)
 int cmd_map(int argc, char **argv)
 {
     PARSE("-o --output", "--orders --no-orders", SYN_MAP, 1, 2);
-    const char *file = opt_value(&a, "-o");
+    const char *file = cli_value(&a, "-o");
     if (!file)
-        file = opt_value(&a, "--output");
+        file = cli_value(&a, "--output");
     if (!file)
         return usage(argv[0], SYN_MAP, "-o FILE is needed", NULL);
     int format = dj_picture_format_from_name(file);
     if (format < 0 || format == DJ_PICTURE_NONE || !strchr(file, '.'))
         return usage(argv[0], SYN_MAP,
                      "the file name must end in .png, .svg or .pdf", file);
-    if (opt_flag(&a, "--orders") && opt_flag(&a, "--no-orders"))
+    if (cli_flag(&a, "--orders") && cli_flag(&a, "--no-orders"))
         return usage(argv[0], SYN_MAP, "--orders or --no-orders, not both",
                      NULL);
-    int orders = opt_flag(&a, "--orders") ? 1 : opt_flag(&a, "--no-orders") ? 0 : -1;
+    int orders = cli_flag(&a, "--orders") ? 1 : cli_flag(&a, "--no-orders") ? 0 : -1;
     OPEN();
     dj_picture pic;
     int rc = dj_game_picture(j, a.pos[0], a.npos > 1 ? a.pos[1] : NULL,

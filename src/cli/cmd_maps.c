@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
 #include "engine/map.h"
@@ -84,18 +85,15 @@ static void print_map(const dj_map *m)
 
 int cmd_maps(int argc, char **argv)
 {
-    const char *maps = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--maps") == 0 && i + 1 < argc)
-            maps = argv[++i];
-        else if (strncmp(argv[i], "--maps=", 7) == 0)
-            maps = argv[i] + 7;
-        else {
-            fprintf(stderr, "usage: judgectl maps [--maps DIR]\n");
-            return 2;
-        }
+    cli_args a;
+    int parsed = cli_parse(argc, argv, "", "", "[--maps DIR]", &a);
+    if (parsed != 0)
+        return parsed == CLI_ARGS_DONE ? 0 : 2;
+    if (a.npos > 0) {
+        cli_usage(argv[0], "[--maps DIR]", "unexpected argument", a.pos[0]);
+        return 2;
     }
-    const char *dir = cli_maps_directory(maps, NULL);
+    const char *dir = cli_maps_directory(cli_globals()->maps, NULL);
     static char names[MAPS_MAX][MAPS_NAME_MAX];
     int n = map_names(dir, names, MAPS_MAX);
     if (n < 0) {

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "casefile/casefile.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
 #include "engine/map.h"
@@ -74,82 +75,41 @@ static int orders_usage(const char *message, const char *arg)
     return -1;
 }
 
-/* "--name=value" or "--name value"; *matched says the name was seen. */
-static const char *option_value(int argc, char **argv, int *i, const char *name,
-                                bool *matched)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    *matched = false;
-    if (strncmp(a, name, n) != 0 || (a[n] != '=' && a[n] != '\0'))
-        return NULL;
-    *matched = true;
-    if (a[n] == '=')
-        return a + n + 1;
-    return *i + 1 < argc ? argv[++*i] : NULL;
-}
-
-/* The option slot an option name fills, or NULL. */
-static const char **string_option(orders_options *opt, const char *name)
-{
-    static const char *const NAMES[] = {"--map", "--maps", "--position",
-                                        "--power", "--phase"};
-    const char **slots[] = {&opt->map, &opt->maps, &opt->position, &opt->power,
-                            &opt->phase};
-    for (size_t k = 0; k < sizeof NAMES / sizeof NAMES[0]; k++)
-        if (strcmp(NAMES[k], name) == 0)
-            return slots[k];
-    return NULL;
-}
-
-/* One option at argv[*i]; returns 0, or -1 after a usage message. */
-static int parse_option(int argc, char **argv, int *i, orders_options *opt)
-{
-    static const char *const VALUED[] = {"--map",   "--maps",  "--position",
-                                         "--power", "--phase", "--rule"};
-    const char *a = argv[*i];
-    if (strcmp(a, "--explain") == 0 || strcmp(a, "-e") == 0) {
-        opt->explain = true;
-        return 0;
-    }
-    for (size_t k = 0; k < sizeof VALUED / sizeof VALUED[0]; k++) {
-        bool matched;
-        const char *v = option_value(argc, argv, i, VALUED[k], &matched);
-        if (!matched)
-            continue;
-        if (!v || !*v)
-            return orders_usage("a value is needed after", a);
-        if (strcmp(VALUED[k], "--rule") != 0) {
-            *string_option(opt, VALUED[k]) = v;
-            return 0;
-        }
-        if (opt->nrules == ORDERS_MAX_RULES)
-            return orders_usage("too many --rule options", NULL);
-        opt->rules[opt->nrules++] = v;
-        return 0;
-    }
-    return orders_usage("unknown option", a);
-}
-
+/* 0, CLI_ARGS_DONE (--help printed) or CLI_ARGS_BAD (usage printed). */
 static int parse_orders_args(int argc, char **argv, orders_options *opt)
 {
     memset(opt, 0, sizeof *opt);
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
+    cli_args *a = malloc(sizeof *a);
+    if (!a)
+        return orders_usage("out of memory", NULL);
+    int rc = cli_parse(argc, argv, "--map --position --power --phase --rule",
+                       "--explain|-e",
+                       ORDERS_SYNOPSIS + strlen("usage: judgectl orders "), a);
+    if (rc == 0) {
+        opt->map = cli_value(a, "--map");
+        opt->maps = cli_globals()->maps;
+        opt->position = cli_value(a, "--position");
+        opt->power = cli_value(a, "--power");
+        opt->phase = cli_value(a, "--phase");
+        opt->explain = cli_flag(a, "--explain");
+        int from = 0;
+        const char *v;
+        while (rc == 0 && (v = cli_next_value(a, "--rule", &from))) {
+            if (opt->nrules == ORDERS_MAX_RULES)
+                rc = orders_usage("too many --rule options", NULL);
+            else
+                opt->rules[opt->nrules++] = v;
         }
-        if (parse_option(argc, argv, &i, opt) < 0)
-            return -1;
+        if (rc == 0 && a->npos > 0)
+            rc = orders_usage("no GAME or POWER argument with --map (for a "
+                              "stored game: judgectl orders GAME POWER), not",
+                              a->pos[0]);
+        else if (rc == 0 && (!opt->map || !opt->position || !opt->power))
+            rc = orders_usage("--map, --position and --power are required",
+                              NULL);
     }
-    if (i < argc)
-        return orders_usage("no GAME or POWER argument with --map (for a "
-                            "stored game: judgectl orders GAME POWER), not",
-                            argv[i]);
-    if (!opt->map || !opt->position || !opt->power)
-        return orders_usage("--map, --position and --power are required", NULL);
-    return 0;
+    free(a);
+    return rc;
 }
 
 /* ---- the map and the position -------------------------------------------- */
@@ -347,8 +307,9 @@ static int interpret_stdin(const dj_map *map, const dj_position *pos, int power,
 int cmd_orders(int argc, char **argv)
 {
     orders_options opt;
-    if (parse_orders_args(argc, argv, &opt) < 0)
-        return ORDERS_USAGE;
+    int parsed = parse_orders_args(argc, argv, &opt);
+    if (parsed != 0)
+        return parsed == CLI_ARGS_DONE ? ORDERS_OK : ORDERS_USAGE;
     dj_case *c = malloc(sizeof *c);
     if (!c) {
         fprintf(stderr, "judgectl orders: out of memory\n");

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
 #include "engine/map.h"
@@ -75,68 +76,36 @@ static int rules_usage(const char *message, const char *arg)
     return -1;
 }
 
-/* "--name=value" or "--name value": the value, advancing *i; NULL if none. */
-static const char *option_value(int argc, char **argv, int *i, const char *name,
-                                bool *matched)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    *matched = false;
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=') {
-        *matched = true;
-        return a + n + 1;
-    }
-    if (a[n] != '\0')
-        return NULL;
-    *matched = true;
-    if (*i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
-
+/* 0, CLI_ARGS_DONE (--help printed) or CLI_ARGS_BAD (usage printed). */
 static int parse_rules_args(int argc, char **argv, rules_options *opt)
 {
     memset(opt, 0, sizeof *opt);
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        const char *a = argv[i], *v;
-        bool matched;
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(a, "--brief") == 0 || strcmp(a, "-b") == 0) {
-            opt->brief = true;
-            continue;
-        }
-        if ((v = option_value(argc, argv, &i, "--maps", &matched)) || matched) {
-            if (!v || !*v)
-                return rules_usage("a directory is needed after", a);
-            opt->maps = v;
-        } else if ((v = option_value(argc, argv, &i, "--map", &matched)) ||
-                   matched) {
-            if (!v || !*v)
-                return rules_usage("a map is needed after", a);
-            opt->map = v;
-        } else if ((v = option_value(argc, argv, &i, "--rule", &matched)) ||
-                   matched) {
-            if (!v)
-                return rules_usage("NAME=VALUE is needed after", a);
+    cli_args *a = malloc(sizeof *a);
+    if (!a)
+        return rules_usage("out of memory", NULL);
+    int rc = cli_parse(argc, argv, "--map --rule", "--brief|-b",
+                       RULES_SYNOPSIS + strlen("usage: judgectl rules "), a);
+    if (rc == 0) {
+        opt->brief = cli_flag(a, "--brief");
+        opt->maps = cli_globals()->maps;
+        opt->map = cli_value(a, "--map");
+        int from = 0;
+        const char *v;
+        while (rc == 0 && (v = cli_next_value(a, "--rule", &from))) {
             if (opt->nrules == RULES_MAX_ARGS)
-                return rules_usage("too many --rule options", NULL);
-            opt->rules[opt->nrules++] = v;
-        } else {
-            return rules_usage("unknown option", a);
+                rc = rules_usage("too many --rule options", NULL);
+            else
+                opt->rules[opt->nrules++] = v;
+        }
+        for (int i = 0; rc == 0 && i < a->npos; i++) {
+            if (opt->nnames == RULES_MAX_ARGS)
+                rc = rules_usage("too many option names", NULL);
+            else
+                opt->names[opt->nnames++] = a->pos[i];
         }
     }
-    for (; i < argc; i++) {
-        if (opt->nnames == RULES_MAX_ARGS)
-            return rules_usage("too many option names", NULL);
-        opt->names[opt->nnames++] = argv[i];
-    }
-    return 0;
+    free(a);
+    return rc;
 }
 
 /* ---- finding and loading the map ----------------------------------------- */
@@ -284,8 +253,12 @@ int cmd_rules(int argc, char **argv)
     }
     int status = RULES_USAGE;
     dj_map *map = NULL;
-    if (parse_rules_args(argc, argv, opt) < 0)
+    int parsed = parse_rules_args(argc, argv, opt);
+    if (parsed != 0) {
+        if (parsed == CLI_ARGS_DONE)
+            status = RULES_OK;
         goto done;
+    }
 
     bool show[DJ_RULE_COUNT];
     if (!select_rules(opt, show))

@@ -13,7 +13,7 @@ int cmd_rules(int argc, char **argv);
 
 /* judgectl check: adjudicator test cases, through one engine or all. */
 #define SYN_CHECK                                                           \
-    "[--verbose] [--timing] [--serial]"                                     \
+    "[--verbose] [--timing]"                                                \
     " [--engine dpjudge|kruijswijk|haplomacy|all]"                          \
     " [--maps DIR] [--render DIR] FILE..."
 int cmd_check(int argc, char **argv);
@@ -56,8 +56,6 @@ int cmd_orders(int argc, char **argv);
     "--from ADDRESS [--subject SUBJECT] [--message-id ID] [--queue-reply]" \
     " < BODY"
 
-/* Global options given before the command: --config, --db, --maps. */
-void cli_set_global(const char *config, const char *db, const char *maps);
 
 int cmd_create(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -1,12 +1,13 @@
 /*
  * judgectl.c — the judge's command-line front end.
  *
- * Design.  main() only dispatches: the first argument names a subcommand,
- * looked up in a table of {name, synopsis, summary, function}.  Each
- * subcommand is one function taking its own argc/argv, parsing its own
- * options and returning the exit status; new subcommands are a table row
- * and a function.  Argument parsing lives here and nowhere else: the
- * libraries below take plain values.
+ * Design.  main() only dispatches: after the global options (args.h) the
+ * first argument names a subcommand, looked up in a table of {name,
+ * synopsis, summary, function}.  Each subcommand is one function taking
+ * its own argc/argv, parsing its options with cli_parse (args.h: the
+ * global options are accepted there too) and returning the exit status;
+ * new subcommands are a table row and a function.  Argument parsing lives
+ * in src/cli and nowhere else: the libraries below take plain values.
  *
  * Exit status, for every subcommand: 0 success, 1 a check failed, 2 bad
  * usage or bad input.
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
 #include "game/setting_value.h"
@@ -46,10 +48,7 @@ static const char SETTINGS_ACTIONS[] =
     "  deadline         the current phase's: \"2027-01-09 20:00\", +2d, "
     "now\n";
 
-#define TICK_HELP                                                            \
-    "Run it from cron every few minutes.  Environment for tests:\n"          \
-    "  DIPJUDGE_NOW=SECONDS      the time to act at (or \"2027-01-09 20:00\")\n" \
-    "  DIPJUDGE_CRASH_AT=N       exit at the N-th database write (crash tests)\n"
+#define TICK_HELP "Run it from cron every few minutes.\n"
 
 static int cmd_help(int argc, char **argv);
 
@@ -158,28 +157,31 @@ static const command *find_command(const char *name)
 
 static void print_usage(FILE *out)
 {
-    fprintf(out, "usage: judgectl [--config FILE] [--db FILE] [--maps DIR]"
+    fprintf(out, "usage: judgectl [-c FILE] [--db FILE] [--maps DIR]"
                  " COMMAND [ARGUMENTS]\n"
                  "       judgectl --help | --version\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-12s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
-    fprintf(out, "\nglobal options (before the command):\n"
-                 "  --config FILE  configuration (else $DIPJUDGE_CONF, else "
-                 "the installed\n"
-                 "                 judge.conf if any, else built-in "
-                 "defaults)\n"
-                 "  --db FILE      the database (else $DIPJUDGE_DB, else "
-                 "the configuration's)\n"
-                 "  --maps DIR     the maps (else $DIPJUDGE_MAPDIR, the "
-                 "configuration's, ./maps)\n"
-                 "\n'judgectl help COMMAND' shows one command; "
-                 "see judgectl(8) for details.\n");
+    fprintf(out,
+            "\nglobal options (before or after the command):\n"
+            "  -c, --config FILE  configuration (else $DIPJUDGE_CONF, else "
+            "the installed\n"
+            "                     judge.conf if any, else built-in "
+            "defaults)\n"
+            "  --db FILE          the database (else $DIPJUDGE_DB, else "
+            "the configuration's)\n"
+            "  --maps DIR         the maps (else $DIPJUDGE_MAPDIR, the "
+            "configuration's, ./maps)\n"
+            "  -h, --help         this list, or a command's usage\n"
+            "  --version          the version\n"
+            "\n'judgectl help COMMAND' shows one command; "
+            "see judgectl(8) for details.\n");
 }
 
 static void print_command_usage(FILE *out, const command *cmd)
 {
-    fprintf(out, "usage: judgectl %s %s\n  %s\n", cmd->name, cmd->synopsis,
-            cmd->summary);
+    fprintf(out, "usage: judgectl %s%s%s\n  %s\n", cmd->name,
+            *cmd->synopsis ? " " : "", cmd->synopsis, cmd->summary);
     if (cmd->details)
         fprintf(out, "\n%s", cmd->details);
     if (cmd->details == SETTINGS_HELP) {
@@ -194,13 +196,17 @@ static void print_command_usage(FILE *out, const command *cmd)
 
 static int cmd_help(int argc, char **argv)
 {
-    if (argc < 2) {
+    cli_args a;
+    int parsed = cli_parse(argc, argv, "", "", "[COMMAND]", &a);
+    if (parsed != 0)
+        return parsed == CLI_ARGS_DONE ? EXIT_OK : EXIT_USAGE;
+    if (a.npos == 0) {
         print_usage(stdout);
         return EXIT_OK;
     }
-    const command *cmd = find_command(argv[1]);
+    const command *cmd = find_command(a.pos[0]);
     if (!cmd) {
-        fprintf(stderr, "judgectl: unknown command '%s'\n", argv[1]);
+        fprintf(stderr, "judgectl: unknown command '%s'\n", a.pos[0]);
         return EXIT_USAGE;
     }
     print_command_usage(stdout, cmd);
@@ -215,51 +221,37 @@ static int print_version(void)
 
 /* ---- dispatch ------------------------------------------------------------ */
 
+void cli_print_help(const char *name)
+{
+    const command *cmd = name ? find_command(name) : NULL;
+    if (cmd)
+        print_command_usage(stdout, cmd);
+    else
+        print_usage(stdout);
+}
+
+void cli_print_version(void)
+{
+    print_version();
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
+    int first = cli_parse_global(argc, argv);
+    if (first == 0)
+        return EXIT_OK; /* --help or --version */
+    if (first < 0)
+        return EXIT_USAGE;
+    if (first >= argc) {
         print_usage(stderr);
         return EXIT_USAGE;
     }
-    /* Global options: --config FILE, --db FILE, --maps DIR. */
-    const char *global[3] = {NULL, NULL, NULL};
-    static const char *const global_names[3] = {"--config", "--db", "--maps"};
-    while (argc >= 2) {
-        int k = 0;
-        size_t len = strcspn(argv[1], "=");
-        while (k < 3 && (strncmp(argv[1], global_names[k], len) != 0 ||
-                         global_names[k][len] != '\0'))
-            k++;
-        if (k == 3)
-            break;
-        if (argv[1][len] == '=') {
-            global[k] = argv[1] + len + 1;
-        } else if (argc >= 3) {
-            global[k] = argv[2];
-            argc--;
-            argv++;
-        } else {
-            fprintf(stderr, "judgectl: %s needs a value\n", global_names[k]);
-            return EXIT_USAGE;
-        }
-        argc--;
-        argv++;
-    }
-    cli_set_global(global[0], global[1], global[2]);
-    if (argc < 2) {
-        print_usage(stderr);
-        return EXIT_USAGE;
-    }
-    const char *name = argv[1];
-    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
-        return cmd_help(1, argv + 1);
-    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
-        return print_version();
+    const char *name = argv[first];
     const command *cmd = find_command(name);
     if (!cmd) {
         fprintf(stderr, "judgectl: unknown command '%s' "
                         "(try 'judgectl help')\n", name);
         return EXIT_USAGE;
     }
-    return cmd->run(argc - 1, argv + 1);
+    return cmd->run(argc - first, argv + first);
 }

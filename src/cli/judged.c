@@ -22,19 +22,17 @@
  * sig_atomic_t, the only thing a handler may safely write), read by the
  * daemon's loop.  Everything else lives in one `judged` struct.
  *
- * Environment (for tests): DIPJUDGE_NOW (the clock starts at that time
- * and runs on from there), DIPJUDGE_CRASH_AT=N (exit at the N-th
- * database write), DIPJUDGE_CRASH_POINT=NAME[:N] (exit at the N-th pass
- * through a named point of ingest or sending: ingest-logged,
- * ingest-executed, ingest-committed, send-claimed, send-accepted,
- * send-marked), as if killed there.
+ * The test copies' hooks (a clock set by the test, crashes at chosen
+ * points, a poisoned message) are in test_hooks.h.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli/mapdir.h"
+#include "cli/test_hooks.h"
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -46,8 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "game/calendar.h"
-#include "game/config.h"
+#include "conf/judge_conf.h"
+#include "time/calendar.h"
 #include "game/game.h"
 #include "mail/fetch.h"
 #include "judge/ingest.h"
@@ -55,10 +53,6 @@
 #include "mail/send.h"
 #include "render/render.h"
 #include "store/sending.h"
-
-#ifndef DJ_SYSCONFDIR
-#define DJ_SYSCONFDIR "/usr/local/etc"
-#endif
 
 /* sysexits(3) values, spelled out (not every libc has the header). */
 enum {
@@ -84,12 +78,6 @@ static void on_signal(int sig)
     stop_signal = sig;
 }
 
-typedef struct crash_point {
-    char name[32];
-    long at;    /* exit at the at-th pass through the point */
-    long seen;
-} crash_point;
-
 typedef struct judged {
     /* options */
     const char *config_opt, *db_opt, *maps_opt, *mode;
@@ -104,9 +92,7 @@ typedef struct judged {
     dj_fetcher *fetcher;
     dj_ingest_config icfg;
     dj_outbox_config ocfg;
-    int64_t clock_base;  /* DIPJUDGE_NOW, or 0 */
-    int64_t clock_start; /* time() when the clock was set */
-    crash_point crash;
+    dj_test_hooks hooks; /* the test copies' only (test_hooks.h) */
     int last_fetch_status; /* to log a mailbox's trouble once, not per pass */
     int last_send_failures;
     bool trouble;          /* once: something failed */
@@ -144,69 +130,11 @@ static void logmsg(judged *d, int level, const char *fmt, ...)
             msg);
 }
 
-/* ---- the clock and the fault hook ------------------------------------------ */
+/* ---- the clock ------------------------------------------------------------- */
 
 static int64_t clock_now(const judged *d)
 {
-    int64_t t = (int64_t)time(NULL);
-    return d->clock_base ? d->clock_base + (t - d->clock_start) : t;
-}
-
-static void crash_hook(void *ctx, const char *point)
-{
-    judged *d = ctx;
-    if (!d->crash.name[0] || strcmp(point, d->crash.name) != 0)
-        return;
-    if (++d->crash.seen < d->crash.at)
-        return;
-    fprintf(stderr, "judged: DIPJUDGE_CRASH_POINT %s reached: exiting as "
-                    "if killed\n",
-            point);
-    _exit(DJ_STORE_CRASH_STATUS);
-}
-
-static const char *env(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v ? v : NULL;
-}
-
-static int read_test_env(judged *d)
-{
-    const char *now = env("DIPJUDGE_NOW");
-    if (now) {
-        char *end;
-        long long v = strtoll(now, &end, 10);
-        if (*end) {
-            dj_zone utc;
-            dj_zone_utc(&utc);
-            char why[128];
-            int64_t t;
-            if (dj_time_parse(&utc, now, (int64_t)time(NULL), &t, why,
-                              sizeof why) < 0) {
-                fprintf(stderr, "judged: bad DIPJUDGE_NOW '%s': %s\n", now,
-                        why);
-                return -1;
-            }
-            v = t;
-        }
-        d->clock_base = v;
-        d->clock_start = (int64_t)time(NULL);
-    }
-    const char *point = env("DIPJUDGE_CRASH_POINT");
-    if (point) {
-        size_t n = strcspn(point, ":");
-        if (n >= sizeof d->crash.name) {
-            fprintf(stderr, "judged: bad DIPJUDGE_CRASH_POINT\n");
-            return -1;
-        }
-        memcpy(d->crash.name, point, n);
-        d->crash.name[n] = '\0';
-        d->crash.at = point[n] == ':' ? strtol(point + n + 1, NULL, 10) : 1;
-        if (d->crash.at < 1)
-            d->crash.at = 1;
-    }
-    return 0;
+    return dj_test_hooks_now(&d->hooks);
 }
 
 /* ---- configuration to the modules' structs ----------------------------------- */
@@ -236,20 +164,12 @@ static int outbox_picture(void *ctx, dj_outbox_send_rec *row)
 
 static int load_config(judged *d)
 {
-    static const char installed[] = DJ_SYSCONFDIR "/dipjudge/judge.conf";
     char err[1024];
-    const char *file = dj_config_find(d->config_opt, installed);
-    if (file) {
-        if (dj_config_load(file, &d->cfg, err, sizeof err) < 0) {
-            logmsg(d, LOG_ERR, "%s", err);
-            return -1;
-        }
-    } else {
-        dj_config_defaults(&d->cfg);
+    if (dj_config_read(d->config_opt, d->db_opt, &d->cfg, err,
+                       sizeof err) < 0) {
+        logmsg(d, LOG_ERR, "%s", err);
+        return -1;
     }
-    const char *db = d->db_opt ? d->db_opt : env("DIPJUDGE_DB");
-    if (db)
-        snprintf(d->cfg.database, sizeof d->cfg.database, "%s", db);
     const char *maps = cli_maps_directory(d->maps_opt, d->cfg.maps_dir);
     snprintf(d->maps, sizeof d->maps, "%s", maps);
     snprintf(d->lock_path, sizeof d->lock_path, "%s.outbox-lock",
@@ -263,11 +183,9 @@ static int load_config(judged *d)
     d->icfg.reply_limit = m->reply_limit;
     d->icfg.reply_window = m->reply_window;
     d->icfg.envelope_sender = d->envelope_sender;
-    d->icfg.fault = crash_hook;
-    d->icfg.fault_ctx = d;
     d->icfg.max_tries = m->message_tries;
     d->icfg.admin_address = m->admin_address;
-    d->icfg.test_fail_marker = env("DIPJUDGE_TEST_POISON");
+    dj_test_hooks_ingest(&d->hooks, &d->icfg);
 
     d->ocfg.judge_address = d->cfg.judge_address;
     d->ocfg.judge_name = d->cfg.judge_name;
@@ -276,8 +194,7 @@ static int load_config(judged *d)
     d->ocfg.retry_delay = m->retry_delay;
     d->ocfg.retry_max_delay = m->retry_max_delay;
     d->ocfg.lock_path = d->lock_path;
-    d->ocfg.fault = crash_hook;
-    d->ocfg.fault_ctx = d;
+    dj_test_hooks_outbox(&d->hooks, &d->ocfg);
     d->ocfg.picture = outbox_picture;
     d->ocfg.picture_ctx = d;
     return 0;
@@ -303,7 +220,7 @@ static void make_parents(const char *path)
 static dj_tls_mode tls_of(const char *name)
 {
     dj_tls_mode mode = DJ_TLS_NONE;
-    dj_tls_mode_parse(name, &mode); /* config.c accepted only known names */
+    dj_tls_mode_parse(name, &mode); /* judge_conf.c accepted only known names */
     return mode;
 }
 
@@ -378,9 +295,7 @@ static int open_judge(judged *d)
     }
     dj_judge_set_actor(d->j, "judged");
     dj_judge_set_now(d->j, clock_now(d));
-    const char *crash = env("DIPJUDGE_CRASH_AT");
-    if (crash)
-        dj_store_crash_at(dj_judge_store(d->j), strtol(crash, NULL, 10));
+    dj_test_hooks_judge(&d->hooks, d->j);
     return 0;
 }
 
@@ -730,8 +645,7 @@ static void print_config(const judged *d)
 static int usage(FILE *to)
 {
     fprintf(to,
-            "usage: judged [--config FILE] [--db FILE] [--maps DIR]\n"
-            "              [--syslog] [--quiet | --verbose] MODE\n"
+            "usage: judged [OPTION...] MODE [OPTION...]\n"
             "modes:\n"
             "  deliver [-f SENDER] [--no-send]   one message on stdin "
             "(from the MTA)\n"
@@ -741,55 +655,106 @@ static int usage(FILE *to)
             "cron\n"
             "  config                            print the settings in "
             "force\n"
+            "options (before or after the mode):\n"
+            "  -c, --config FILE   configuration (else $DIPJUDGE_CONF, else "
+            "the installed one)\n"
+            "  --db FILE           the database (else $DIPJUDGE_DB, else "
+            "the configuration's)\n"
+            "  --maps DIR          the maps\n"
+            "  --syslog            log to syslog (mail facility), not "
+            "stderr\n"
+            "  -q, --quiet         warnings and errors only\n"
+            "  -v, --verbose       debugging lines too\n"
+            "  -h, --help          this text;  --version  the version\n"
             "See judged(8) and judge.conf(5).\n");
     return to == stderr ? EX_USAGE_ : EX_OK_;
 }
 
-/* A value option: "--db X" or "--db=X"; advances *i. */
-static const char *value_of(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
-        return argv[++*i];
-    return NULL;
-}
-
+/*
+ * The command line, with getopt_long: every option anywhere, before or
+ * after the mode (`judged --no-send deliver` is `judged deliver
+ * --no-send`); then the options that belong to some modes only are
+ * checked against the mode.  Returns 0, 1 (--help or --version printed)
+ * or -1 (a message printed).
+ */
 static int parse_args(judged *d, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if ((v = value_of(argc, argv, &i, "--config")) ||
-            (v = value_of(argc, argv, &i, "-c")))
-            d->config_opt = v;
-        else if ((v = value_of(argc, argv, &i, "--db")))
-            d->db_opt = v;
-        else if ((v = value_of(argc, argv, &i, "--maps")))
-            d->maps_opt = v;
-        else if (d->mode && strcmp(d->mode, "deliver") == 0 &&
-                 (v = value_of(argc, argv, &i, "-f")))
-            d->envelope_sender = v;
-        else if (strcmp(a, "--syslog") == 0)
-            d->use_syslog = true;
-        else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
-            d->quiet = true;
-        else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
-            d->verbose = true;
-        else if (d->mode && strcmp(a, "--no-send") == 0 &&
-                 strcmp(d->mode, "config") != 0)
-            d->no_send = true;
-        else if (d->mode && strcmp(a, "--no-tick") == 0 &&
-                 (strcmp(d->mode, "run") == 0 ||
-                  strcmp(d->mode, "once") == 0))
-            d->no_tick = true;
-        else if (!d->mode && a[0] != '-')
-            d->mode = a;
-        else {
-            fprintf(stderr, "judged: unknown or misplaced argument '%s'\n",
-                    a);
+    enum { OPT_DB = 256, OPT_MAPS, OPT_SYSLOG, OPT_NO_SEND, OPT_NO_TICK,
+           OPT_VERSION };
+    static const struct option LONGS[] = {
+        {"config", required_argument, NULL, 'c'},
+        {"db", required_argument, NULL, OPT_DB},
+        {"maps", required_argument, NULL, OPT_MAPS},
+        {"syslog", no_argument, NULL, OPT_SYSLOG},
+        {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"no-send", no_argument, NULL, OPT_NO_SEND},
+        {"no-tick", no_argument, NULL, OPT_NO_TICK},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0}};
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":c:f:qvh", LONGS, NULL)) != -1) {
+        switch (c) {
+        case 'c': d->config_opt = optarg; break;
+        case OPT_DB: d->db_opt = optarg; break;
+        case OPT_MAPS: d->maps_opt = optarg; break;
+        case 'f': d->envelope_sender = optarg; break;
+        case OPT_SYSLOG: d->use_syslog = true; break;
+        case 'q': d->quiet = true; break;
+        case 'v': d->verbose = true; break;
+        case OPT_NO_SEND: d->no_send = true; break;
+        case OPT_NO_TICK: d->no_tick = true; break;
+        case 'h': usage(stdout); return 1;
+        case OPT_VERSION:
+            printf("judged (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+            return 1;
+        case ':':
+            fprintf(stderr, "judged: a value is needed after '%s'\n",
+                    argv[optind - 1]);
+            return -1;
+        default:
+            fprintf(stderr, "judged: unknown option '%s'\n",
+                    argv[optind - 1]);
             return -1;
         }
+    }
+    if (optind < argc)
+        d->mode = argv[optind++];
+    if (optind < argc) {
+        fprintf(stderr, "judged: unexpected argument '%s'\n", argv[optind]);
+        return -1;
+    }
+    if (!d->mode) {
+        fprintf(stderr, "judged: no mode given\n");
+        return -1;
+    }
+    if (strcmp(d->mode, "help") == 0) {
+        usage(stdout);
+        return 1;
+    }
+    static const char *const MODES[] = {"deliver", "run", "once", "config"};
+    bool known = false;
+    for (size_t k = 0; k < sizeof MODES / sizeof MODES[0]; k++)
+        known = known || strcmp(d->mode, MODES[k]) == 0;
+    if (!known) {
+        fprintf(stderr, "judged: unknown mode '%s' (deliver, run, once or "
+                        "config)\n", d->mode);
+        return -1;
+    }
+    const char *misplaced =
+        d->envelope_sender && strcmp(d->mode, "deliver") != 0 ? "-f"
+        : d->no_tick && strcmp(d->mode, "run") != 0 &&
+                strcmp(d->mode, "once") != 0
+            ? "--no-tick"
+        : d->no_send && strcmp(d->mode, "config") == 0 ? "--no-send"
+                                                       : NULL;
+    if (misplaced) {
+        fprintf(stderr, "judged: %s does not go with %s (judged --help)\n",
+                misplaced, d->mode);
+        return -1;
     }
     return 0;
 }
@@ -802,27 +767,18 @@ int main(int argc, char **argv)
         return EX_TEMPFAIL_;
     }
     int rc;
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
-                      strcmp(argv[1], "help") == 0 ||
-                      strcmp(argv[1], "-h") == 0)) {
-        rc = usage(stdout);
-    } else if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-        printf("judged (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-        rc = EX_OK_;
-    } else if (parse_args(d, argc, argv) < 0 || !d->mode) {
-        rc = usage(stderr);
-    } else if (strcmp(d->mode, "deliver") != 0 &&
-               strcmp(d->mode, "run") != 0 &&
-               strcmp(d->mode, "once") != 0 &&
-               strcmp(d->mode, "config") != 0) {
-        fprintf(stderr, "judged: unknown mode '%s'\n", d->mode);
-        rc = usage(stderr);
+    int parsed = parse_args(d, argc, argv);
+    if (parsed != 0) {
+        rc = parsed > 0 ? EX_OK_ : usage(stderr);
     } else {
         if (d->use_syslog)
             openlog("judged", LOG_PID, LOG_MAIL);
-        if (read_test_env(d) < 0)
+        char why[256];
+        if (dj_test_hooks_read(&d->hooks, "judged", true, why,
+                               sizeof why) < 0) {
+            fprintf(stderr, "judged: %s\n", why);
             rc = EX_USAGE_;
-        else if (load_config(d) < 0)
+        } else if (load_config(d) < 0)
             rc = EX_CONFIG_;
         else if (strcmp(d->mode, "config") == 0) {
             print_config(d);

@@ -62,13 +62,6 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
  * lines can make neither a huge reply nor long work under the database's
  * write lock.
  */
-static size_t reply_budget(const session *s)
-{
-    const dj_config *cfg = dj_judge_config(s->j);
-    int n = cfg ? cfg->mail.max_reply_size : 0;
-    return n > 0 ? (size_t)n : (size_t)1 << 20;
-}
-
 static bool reply_full(const session *s)
 {
     return s->reply->body.len >= reply_budget(s);

@@ -86,6 +86,8 @@ typedef enum cmd_kind {
     CMD_TAKEOVER,  /* TAKEOVER POWER@GAME PASSWORD: a power in disorder */
     CMD_CONFIRM,   /* CONFIRM CODE: a JOIN, OBSERVE or CREATE happens */
     CMD_MAPFORMAT, /* SET MAP PNG|PDF|SVG|NONE: one's results picture */
+    CMD_PRESS_ARCHIVE, /* PRESS ARCHIVE game [from [to]] */
+    CMD_REVEAL,    /* the master shows who plays which power */
     CMD_KIND_COUNT
 } cmd_kind;
 

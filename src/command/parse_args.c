@@ -122,17 +122,26 @@ void parse_map(const words *ws, int arg, cmd_kind kind, cmd *c)
     c->kind = kind;
 }
 
-/* JOIN GAME PASSWORD, JOIN POWER@GAME PASSWORD, OBSERVE GAME PASSWORD,
- * TAKEOVER POWER@GAME PASSWORD, CREATE GAME PASSWORD [SETTINGS...]. */
+/* JOIN [POWER@]GAME PASSWORD [JOIN-PASSWORD], OBSERVE GAME PASSWORD
+ * [JOIN-PASSWORD] (a private game's), TAKEOVER POWER@GAME PASSWORD,
+ * CREATE GAME PASSWORD [SETTINGS...]. */
 void parse_game_password(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     const char *name = cmd_name(kind);
     cmd_mask_words(ws, arg, -1, c);
     int n = ws->n - arg;
-    if (n < 2 || (kind != CMD_CREATE && n > 2)) {
+    bool keyed = kind == CMD_JOIN || kind == CMD_OBSERVE;
+    if (n < 2 || (kind != CMD_CREATE && n > (keyed ? 3 : 2))) {
         cmd_bad(c, n < 2 ? "%s needs the game and a password"
-                         : "%s takes the game and a password only",
+                   : keyed ? "%s takes the game, a password and, for a "
+                             "private game, its join password"
+                           : "%s takes the game and a password only",
                 name);
+        return;
+    }
+    if (n == 3 && keyed &&
+        !word_copy(c->arg2, sizeof c->arg2, ws->w[arg + 2])) {
+        cmd_bad(c, "%s", "the join password is too long");
         return;
     }
     const char *g = ws->w[arg],
@@ -163,7 +172,7 @@ void parse_game_password(const words *ws, int arg, cmd_kind kind, cmd *c)
         cmd_bad(c, "%s", "the password is too long");
         return;
     }
-    cmd_mask_words(ws, arg + 1, arg + 2, c);
+    cmd_mask_words(ws, arg + 1, keyed ? -1 : arg + 2, c);
     if (kind == CMD_CREATE)
         words_rest(ws, arg + 2, c->arg, sizeof c->arg);
     c->kind = kind;

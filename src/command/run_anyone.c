@@ -24,7 +24,7 @@ CMD_RUNNER(run_list)
 {
     (void)press;
     if (!c->game[0])
-        return game_rc(s, dj_game_list(s->j, res));
+        return game_rc(s, dj_game_list_public(s->j, res));
     return game_rc(s, dj_game_show_public(s->j, c->game, res));
 }
 
@@ -80,6 +80,9 @@ CMD_RUNNER(run_join)
     (void)press;
     if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
         return RUN_FAILED;
+    remember_secret(s, c->arg2); /* a private game's join password */
+    if (dj_game_check_admission(s->j, c->game, c->arg2) < 0)
+        return game_rc(s, -1);
     /* Not yet: the address must show it receives mail (CONFIRM). */
     if (dj_game_request_confirmation(s->j,
                                      c->kind == CMD_OBSERVE ? "observe"
@@ -177,4 +180,18 @@ CMD_RUNNER(run_endpress)
     (void)press;
     (void)res;
     return fail(s, "ENDPRESS without a PRESS before it");
+}
+
+/* PRESS ARCHIVE game [from [to]]: the press this sender may read, within
+ * what is left of the reply's size budget. */
+CMD_RUNNER(run_press_archive)
+{
+    (void)press;
+    bool mine = s->signed_on && same_game(s->id.game, c->game);
+    size_t room = reply_room(s) * 3 / 4; /* the reply indents each line */
+    return game_rc(s, dj_game_press_archive(s->j, c->game, mine ? &s->id : NULL,
+                                            c->arg[0] ? c->arg : NULL,
+                                            c->arg2[0] ? c->arg2 : NULL,
+                                            room > 512 ? room - 512 : 0,
+                                            res));
 }

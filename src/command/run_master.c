@@ -101,7 +101,8 @@ static void normalise_setting(char *kv)
     char *eq = strchr(kv, '=');
     for (char *p = kv; *p && p != eq; p++)
         *p = (char)tolower((unsigned char)*p);
-    if (!eq || strncmp(kv, "zone=", 5) == 0)
+    if (!eq || strncmp(kv, "zone=", 5) == 0 ||
+        strncmp(kv, "private=", 8) == 0)
         return;
     for (char *p = eq + 1; *p; p++)
         *p = (char)tolower((unsigned char)*p);
@@ -116,4 +117,16 @@ CMD_RUNNER(run_setting)
     normalise_setting(kv);
     const char *one[1] = {kv};
     return game_rc(s, dj_game_set(s->j, s->game, one, 1, res));
+}
+
+/* REVEAL: who plays which power, shown to everyone from now on. */
+CMD_RUNNER(run_reveal)
+{
+    (void)c;
+    (void)press;
+    const char *one[1] = {"identities=public"};
+    if (dj_game_set(s->j, s->game, one, 1, res) < 0)
+        return game_rc(s, -1);
+    dj_buf_append(res, "Who plays which power is now shown to everyone.\n");
+    return RUN_OK;
 }

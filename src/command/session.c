@@ -182,3 +182,18 @@ int may_run(session *s, cmd_who who)
     }
     return fail(s, "%s", "not allowed");
 }
+
+/* ---- the reply's budget -------------------------------------------------------- */
+
+size_t reply_budget(const session *s)
+{
+    const dj_config *cfg = dj_judge_config(s->j);
+    int n = cfg ? cfg->mail.max_reply_size : 0;
+    return n > 0 ? (size_t)n : (size_t)1 << 20;
+}
+
+size_t reply_room(const session *s)
+{
+    size_t used = s->reply->body.len, budget = reply_budget(s);
+    return used < budget ? budget - used : 0;
+}

@@ -71,6 +71,11 @@ dj_buf *out(session *s);
 void echo(session *s, const cmd *c);
 void indented(session *s, const char *text);
 
+/* The reply's size budget (judge.conf's limits.max_reply_size, 1 MiB by
+ * default), and what is left of it. */
+size_t reply_budget(const session *s);
+size_t reply_room(const session *s);
+
 /* ---- who may do what ---- */
 bool same_game(const char *a, const char *b);
 int check_game(session *s, const char *game);

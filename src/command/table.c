@@ -54,6 +54,10 @@ const cmd_spec cmd_table[] = {
      "SIGNON Xgame password", "sign on as a power (its letter, or\n"
                               "power@game), Mgame or master@game for the\n"
                               "master, Ogame for an observer"},
+    {CMD_PRESS_ARCHIVE, "PRESS ARCHIVE", NULL, CMD_ANYONE, true,
+     parse_history, run_press_archive, "PRESS ARCHIVE game [from [to]]",
+     "the press you may read (broadcasts once\n"
+     "the game is over, if you are not in it)"},
     {CMD_SIGNOFF, "SIGNOFF", NULL, CMD_ANYONE, false, parse_anything,
      run_signoff, "SIGNOFF", "ends the message: nothing after it is read"},
 
@@ -132,6 +136,8 @@ const cmd_spec cmd_table[] = {
     {CMD_REPLACE, "REPLACE", NULL, CMD_MASTER, false, parse_replace,
      run_replace, "REPLACE power address",
      "a new player (password mailed)"},
+    {CMD_REVEAL, "REVEAL", NULL, CMD_MASTER, false, parse_nothing,
+     run_reveal, "REVEAL", "show everyone who plays which power"},
     {CMD_TERMINATE, "TERMINATE", NULL, CMD_MASTER, false, parse_rest,
      run_terminate, "TERMINATE [reason]", "end the game"},
     {CMD_DEADLINE, "SET DEADLINE", NULL, CMD_MASTER, false, parse_deadline,

@@ -129,5 +129,7 @@ CMD_RUNNER(run_eject);
 CMD_RUNNER(run_replace);
 CMD_RUNNER(run_terminate);
 CMD_RUNNER(run_setting);
+CMD_RUNNER(run_press_archive);
+CMD_RUNNER(run_reveal);
 
 #endif

@@ -1,16 +1,12 @@
 /*
- * config.h — the judge's configuration: judge.conf, read with libconfig.
+ * config.h — the judge's settings in force (what judge.conf sets) and
+ * their embedded defaults.
  *
  * Design.  Every setting has an embedded default (dj_config_defaults), so
  * the judge runs with no file at all; a file only overrides what it names.
- * Which file: judgectl's --config FILE, else $DIPJUDGE_CONF, else the
- * installed sysconfdir judge.conf when it exists, else none
- * (dj_config_find).  Unknown settings are errors, so a misspelt name is
- * caught instead of silently ignored.  judge.conf.example documents every
- * setting; keep the two in step.
- *
- * Durations are written "72h", "90m", "3d"; times of day "20:00" or
- * "none"; weekday masks "-MTWTF-" (calendar.h reads all three).
+ * The game layer takes these settings as plain values; reading judge.conf
+ * is the programs' business, next to them in src/conf/ (judge_conf.h).
+ * judge.conf.example documents every setting; keep the three in step.
  */
 #ifndef DJ_GAME_CONFIG_H
 #define DJ_GAME_CONFIG_H
@@ -105,18 +101,5 @@ typedef struct dj_config {
 
 /* The embedded defaults. */
 void dj_config_defaults(dj_config *c);
-
-/*
- * Defaults, then the settings in `path`.  Returns 0, or -1 with
- * "file:line: message" in err (c is then left with the defaults).
- */
-int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen);
-
-/*
- * The file to read: `option` (from --config) when given, else
- * $DIPJUDGE_CONF when set and not empty, else `installed` when that file
- * exists, else NULL (embedded defaults).
- */
-const char *dj_config_find(const char *option, const char *installed);
 
 #endif

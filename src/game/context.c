@@ -85,6 +85,11 @@ int64_t dj_judge_now(const dj_judge *j)
     return j->now;
 }
 
+void dj_judge_set_verifier_hook(dj_judge *j, dj_verifier_hook hook)
+{
+    j->verifier_hook = hook;
+}
+
 void dj_judge_set_actor(dj_judge *j, const char *actor)
 {
     snprintf(j->actor, sizeof j->actor, "%s", actor ? actor : "");

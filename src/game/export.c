@@ -22,9 +22,7 @@
 #include "game/snapshot.h"
 #include "store/mail.h"
 
-typedef int (*read_fn)(dj_judge *j, game_view *v, void *arg, dj_buf *out);
-
-static int with_game_read(dj_judge *j, const char *game, read_fn fn,
+int gv_with_game_read(dj_judge *j, const char *game, gv_action_fn fn,
                           void *arg, dj_buf *out)
 {
     if (dj_store_begin_read(j->store) < 0)
@@ -40,7 +38,8 @@ static int with_game_read(dj_judge *j, const char *game, read_fn fn,
 
 /* ---- list ------------------------------------------------------------------- */
 
-int dj_game_list(dj_judge *j, dj_buf *out)
+/* The games; `public` (LIST by mail) leaves out unlisted ones. */
+static int list_games(dj_judge *j, bool public, dj_buf *out)
 {
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
@@ -57,6 +56,8 @@ int dj_game_list(dj_judge *j, dj_buf *out)
     dj_buf_printf(out, "%-16s %-9s %-8s %-10s %s\n", "GAME", "STATE", "PHASE",
                   "MAP", "DEADLINE (UTC)");
     for (int i = 0; i < n; i++) {
+        if (public && !dj_game_listed(&games[i]))
+            continue;
         dj_phase_rec ph;
         int prc = dj_store_phase_open(j->store, games[i].id, &ph);
         if (prc < 0) {
@@ -83,6 +84,16 @@ done:
     free(games);
     dj_store_rollback(j->store);
     return rc;
+}
+
+int dj_game_list(dj_judge *j, dj_buf *out)
+{
+    return list_games(j, false, out);
+}
+
+int dj_game_list_public(dj_judge *j, dj_buf *out)
+{
+    return list_games(j, true, out);
 }
 
 int dj_game_phase(dj_judge *j, const char *game, char *name, size_t namelen,
@@ -214,14 +225,17 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
         }
     }
     dj_buf_append(out, "\nPowers:\n");
+    /* Who plays which power: the setting identities says who may know. */
+    bool named = public && dj_game_identities_visible(&v->g, NULL);
     for (int p = 0; p < v->map->npowers; p++) {
         const dj_participant_rec *pl = gv_player(v, p);
         dj_buf_printf(out, "  %-10s %-28s %-15s", gv_power_name(v, p),
                       !pl             ? "(open)"
                       : !pl->email[0] ? "(dummy)"
                       : !public       ? pl->email
+                      : !named        ? "(a player)"
                       : pl->name[0]   ? pl->name
-                                      : "(a player)",
+                                      : pl->email,
                       pl ? pl->status : "-");
         if (public && current && power_must_order(v->map, v->pos, p)) {
             int needed, given;
@@ -316,35 +330,36 @@ static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 
 int dj_game_show(dj_judge *j, const char *game, dj_buf *out)
 {
-    return with_game_read(j, game, do_show, NULL, out);
+    return gv_with_game_read(j, game, do_show, NULL, out);
 }
 
 int dj_game_show_public(dj_judge *j, const char *game, dj_buf *out)
 {
     static const char public_view[] = "public";
-    return with_game_read(j, game, do_show, (void *)public_view, out);
+    return gv_with_game_read(j, game, do_show, (void *)public_view, out);
 }
 
 /* ---- history -------------------------------------------------------------------- */
 
-static int phase_key(int year, int season, int type)
+/* A phase's order: year, then season, then type. */
+int gv_phase_key(int year, int season, int type)
 {
     return year * 100 + season * 10 + type;
 }
 
 /* A bound: a phase name or a year.  *key set; end picks a year's end. */
-static int parse_bound(dj_judge *j, const char *text, bool end, int *key)
+int gv_phase_bound(dj_judge *j, const char *text, bool end, int *key)
 {
     dj_phase ph;
     char *tail;
     long year = strtol(text, &tail, 10);
     if (*text && !*tail && year > 0 && year < 100000) {
-        *key = phase_key((int)year, end ? 9 : 0, end ? 9 : 0);
+        *key = gv_phase_key((int)year, end ? 9 : 0, end ? 9 : 0);
         return 0;
     }
     if (dj_phase_parse_short(text, &ph) < 0)
         return judge_fail(j, "bad phase or year '%s' (S1901M, 1901)", text);
-    *key = phase_key(ph.year, ph.season, ph.type);
+    *key = gv_phase_key(ph.year, ph.season, ph.type);
     return 0;
 }
 
@@ -356,20 +371,20 @@ static int do_history(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const range *r = arg;
     int lo = 0, hi = 1 << 30;
-    if ((r->from && parse_bound(j, r->from, false, &lo) < 0) ||
-        (r->to && parse_bound(j, r->to, true, &hi) < 0))
+    if ((r->from && gv_phase_bound(j, r->from, false, &lo) < 0) ||
+        (r->to && gv_phase_bound(j, r->to, true, &hi) < 0))
         return -1;
     if (r->from && !r->to && !strchr("0123456789", r->from[0]) )
         hi = lo; /* one phase */
     else if (r->from && !r->to)
-        parse_bound(j, r->from, true, &hi); /* one year */
+        gv_phase_bound(j, r->from, true, &hi); /* one year */
     dj_phase_rec *list = NULL;
     int n = 0, shown = 0;
     if (dj_store_phase_list(j->store, v->g.id, &list, &n) < 0)
         return judge_store_fail(j);
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
-        int key = phase_key(list[i].year, list[i].season, list[i].type);
+        int key = gv_phase_key(list[i].year, list[i].season, list[i].type);
         if (key < lo || key > hi)
             continue;
         dj_result_rec res;
@@ -395,7 +410,7 @@ int dj_game_history(dj_judge *j, const char *game, const char *from,
                     const char *to, dj_buf *out)
 {
     range r = {from, to};
-    return with_game_read(j, game, do_history, &r, out);
+    return gv_with_game_read(j, game, do_history, &r, out);
 }
 
 /* ---- summary ----------------------------------------------------------------------- */
@@ -447,7 +462,7 @@ static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 
 int dj_game_summary(dj_judge *j, const char *game, dj_buf *out)
 {
-    return with_game_read(j, game, do_summary, NULL, out);
+    return gv_with_game_read(j, game, do_summary, NULL, out);
 }
 
 /* ---- JSON ------------------------------------------------------------------------------ */
@@ -825,7 +840,7 @@ static int do_export(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 
 int dj_game_export(dj_judge *j, const char *game, dj_buf *out)
 {
-    return with_game_read(j, game, do_export, NULL, out);
+    return gv_with_game_read(j, game, do_export, NULL, out);
 }
 
 /* ---- outbox ------------------------------------------------------------------------------- */

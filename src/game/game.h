@@ -55,6 +55,12 @@ void dj_judge_set_now(dj_judge *j, int64_t now);
 int64_t dj_judge_now(const dj_judge *j);
 /* Who acts, for the game log ("judgectl", an address). */
 void dj_judge_set_actor(dj_judge *j, const char *actor);
+/* Tests only (src/cli/test_hooks.h): called on the verifying engine's
+ * result before it is compared with the game engine's, so that the tests
+ * can reach the disagreement path no real phase reaches.  Never set by
+ * the installed programs. */
+typedef void (*dj_verifier_hook)(dj_result *verifier_result);
+void dj_judge_set_verifier_hook(dj_judge *j, dj_verifier_hook hook);
 
 /* ---- forming --------------------------------------------------------- */
 
@@ -195,6 +201,8 @@ int dj_game_eject(dj_judge *j, const char *game, const char *power,
 /* ---- reading --------------------------------------------------------------- */
 
 int dj_game_list(dj_judge *j, dj_buf *out);
+/* The same without unlisted games (LIST by mail). */
+int dj_game_list_public(dj_judge *j, dj_buf *out);
 /* Position, participants, who has ordered, deadlines. */
 int dj_game_show(dj_judge *j, const char *game, dj_buf *out);
 /* Results of the phases from..to (phase names or years; NULL: all). */
@@ -419,5 +427,61 @@ int dj_game_phase(dj_judge *j, const char *game, char *name, size_t namelen,
  * when any game failed (the last error in dj_judge_error()).
  */
 int dj_judge_tick(dj_judge *j, dj_buf *out, int *processed);
+
+/* ---- who may see what (audience.c, press_archive.c) -------------------------
+ * One answer for the mail commands and the web alike. */
+
+/* In LIST by mail and the web's lists?  (An unlisted game is reached by
+ * its name only.) */
+bool dj_game_listed(const dj_game_rec *g);
+
+/* Private: JOIN and OBSERVE must give the game's join password. */
+bool dj_game_is_private(const dj_game_rec *g);
+bool dj_game_join_password_ok(const dj_game_rec *g, const char *given);
+
+/* May one JOIN or OBSERVE the game with this join password (NULL: none)?
+ * 0, or -1 with the reason (no such game; private and no or a wrong join
+ * password). */
+int dj_game_check_admission(dj_judge *j, const char *game,
+                            const char *join_password);
+
+/* May the viewer (NULL: someone not signed on to the game) see who plays
+ * which power (the setting `identities`)? */
+bool dj_game_identities_visible(const dj_game_rec *g,
+                                const dj_signon *viewer);
+
+/* May the viewer (a participant signed on to this game, or NULL) read
+ * this press message?  Broadcasts: every participant, everyone once the
+ * game is over; other press: its sender and real recipients only. */
+struct dj_press_rec;
+bool dj_press_visible(const dj_game_rec *g, const struct dj_press_rec *p,
+                      const dj_signon *viewer);
+
+/* One press message as the viewer sees it. */
+typedef struct dj_press_item {
+    const struct dj_press_rec *rec; /* the archive's row (store/press.h) */
+    const char *phase;              /* "S1901M", "" when none */
+    const char *from;               /* "France", "an anonymous sender" */
+    const char *to;                 /* "everyone", "Germany and Italy" */
+    const char *body;
+} dj_press_item;
+
+/* Return non-zero to stop. */
+typedef int (*dj_press_each_fn)(void *arg, const dj_press_item *item);
+
+/*
+ * Every press message of a game the viewer may read, oldest first, within
+ * the phases from..to (names like S1901M or years; NULL: no bound).  A
+ * private game's press is refused to a viewer not signed on.  0 or -1.
+ */
+int dj_game_press_each(dj_judge *j, const char *game, const dj_signon *viewer,
+                       const char *from, const char *to, dj_press_each_fn fn,
+                       void *arg);
+
+/* The same written out (PRESS ARCHIVE), at most max_bytes of messages,
+ * ending with a note of how many were left out and how to ask for them. */
+int dj_game_press_archive(dj_judge *j, const char *game,
+                          const dj_signon *viewer, const char *from,
+                          const char *to, size_t max_bytes, dj_buf *out);
 
 #endif

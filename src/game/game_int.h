@@ -12,7 +12,7 @@
 #include "engine/map.h"
 #include "engine/position.h"
 #include "engine/rules.h"
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "game/config.h"
 #include "game/game.h"
 #include "render/render.h"
@@ -30,6 +30,7 @@ struct dj_judge {
     dj_config cfg;
     char maps_dir[DJ_PATH_MAX];
     int64_t now;
+    dj_verifier_hook verifier_hook; /* tests only: NULL in production */
     char actor[256];
     char err[512];
     int nmaps;
@@ -80,6 +81,17 @@ typedef int (*gv_action_fn)(dj_judge *j, game_view *v, void *arg,
                             dj_buf *out);
 int gv_with_game(dj_judge *j, const char *game, gv_action_fn fn, void *arg,
                  dj_buf *out);
+
+/* Run fn on a game loaded in a read transaction (export.c): nothing is
+ * written, whatever fn does. */
+int gv_with_game_read(dj_judge *j, const char *game, gv_action_fn fn,
+                      void *arg, dj_buf *out);
+
+/* A phase's sort key (export.c), and that of a bound a player wrote: a
+ * phase name (S1901M) or a year (1901: its first phase, or with `end` its
+ * last).  -1 with the judge's error on a bad bound. */
+int gv_phase_key(int year, int season, int type);
+int gv_phase_bound(dj_judge *j, const char *text, bool end, int *key);
 
 /* Reload participants after a change. */
 int gv_reload_parts(dj_judge *j, game_view *v);

@@ -33,6 +33,7 @@
 
 #include "game/game_int.h"
 #include "store/mail.h"
+#include "store/press.h"
 
 typedef struct recipients {
     dj_power_set powers;
@@ -311,15 +312,31 @@ static int deliver(dj_judge *j, const game_view *v, const press_plan *pl,
 static int archive(dj_judge *j, const game_view *v, const press_plan *pl,
                    const char *text)
 {
-    dj_buf to;
+    dj_buf to, shown;
     dj_buf_init(&to);
+    dj_buf_init(&shown);
     if (!pl->broadcast)
         names_of(v, &pl->to, &to);
-    int rc = dj_store_press_add(j->store, v->g.id,
-                                v->has_phase ? v->phase.id : 0,
-                                pl->id->power, j->actor, to.data,
-                                pl->grey ? 1 : 0, text, j->now);
+    if (pl->fake && !pl->fake_broadcast)
+        names_of(v, &pl->shown, &shown);
+    dj_press_rec r;
+    memset(&r, 0, sizeof r);
+    r.phase_id = v->has_phase ? v->phase.id : 0;
+    r.sender_id = pl->id->participant_id;
+    snprintf(r.sender_role, sizeof r.sender_role, "%s", pl->id->role);
+    r.from_power = pl->id->power;
+    r.broadcast = pl->broadcast;
+    r.to_mask = pl->broadcast ? 0 : pl->to.powers;
+    r.to_master = !pl->broadcast && pl->to.master;
+    r.to_observers = !pl->broadcast && pl->to.observers;
+    r.grey = pl->grey;
+    r.fake = pl->fake;
+    snprintf(r.shown, sizeof r.shown, "%s", shown.data ? shown.data : "");
+    snprintf(r.to_names, sizeof r.to_names, "%s", to.data ? to.data : "");
+    r.body = (char *)text;
+    int rc = dj_store_press_add(j->store, v->g.id, &r, j->actor, j->now);
     dj_buf_free(&to);
+    dj_buf_free(&shown);
     return rc < 0 ? judge_store_fail(j) : 0;
 }
 

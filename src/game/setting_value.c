@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "engine/adjudicate.h"
-#include "game/calendar.h"
+#include "time/calendar.h"
 
 static int *int_field(const dj_setting_info *si, dj_game_rec *g)
 {
@@ -176,6 +176,25 @@ int dj_setting_parse(const dj_setting_info *si, const char *v, dj_game_rec *g,
                  : strcasecmp(v, "none") == 0 ? "none" : "");
         return 0;
     }
+    case DJ_ST_SECRET: {
+        int off = 1;
+        if (parse_bool(v, &off) == 0 && off == 0) {
+            text_field(si, g)[0] = '\0';
+            return 0;
+        }
+        size_t len = strlen(v);
+        bool word = len >= 4 && len < si->size;
+        for (const char *c = v; word && *c; c++)
+            word = (unsigned char)*c > ' ' && (unsigned char)*c < 0x7f;
+        if (!word) {
+            snprintf(err, sizeof err, "no, or a password of 4 to %zu "
+                                      "characters without spaces",
+                     si->size - 1);
+            break;
+        }
+        snprintf(text_field(si, g), si->size, "%s", v);
+        return 0;
+    }
     }
     snprintf(why, whylen, "%s: %s", si->name, err);
     return -1;
@@ -216,6 +235,9 @@ void dj_setting_format(const dj_setting_info *si, const dj_game_rec *g,
     case DJ_ST_VERIFY:
         dj_buf_append(out, text_value(si, g)[0] ? text_value(si, g)
                                                 : "default");
+        return;
+    case DJ_ST_SECRET: /* never shown: the master mails it himself */
+        dj_buf_append(out, text_value(si, g)[0] ? "yes" : "no");
         return;
     case DJ_ST_CHOICE:
     case DJ_ST_ZONE:

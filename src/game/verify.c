@@ -17,8 +17,8 @@
  * tests/ once the right result is known.  The master then decides with
  * `judgectl process GAME --engine NAME`.
  *
- * DIPJUDGE_TEST_DISAGREE, when set, makes the verifier's result differ:
- * a hook for the tests of this path, which no real phase reaches.
+ * The tests reach this path, which no real phase reaches, through
+ * dj_judge_set_verifier_hook() (src/cli/test_hooks.h).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -46,19 +46,6 @@ int dj_game_verifier(const dj_game_rec *g)
         return e;
     return dj_game_engine(g) == DJ_ENGINE_DPJUDGE ? DJ_ENGINE_KRUIJSWIJK
                                                   : DJ_ENGINE_DPJUDGE;
-}
-
-/* The tests' way into the disagreement path: the verifier's result made
- * different from the engine's. */
-static void test_hook(dj_result *b)
-{
-    const char *hook = getenv("DIPJUDGE_TEST_DISAGREE");
-    if (!hook || !*hook)
-        return;
-    if (b->norders > 0)
-        b->orders[0].success = !b->orders[0].success;
-    else
-        b->winner = b->winner >= 0 ? -1 : 0;
 }
 
 /* One engine's results, as the players would have read them. */
@@ -188,8 +175,8 @@ int verify_phase(dj_judge *j, game_view *v, const dj_position *before,
                                      b) < 0;
     char why[256] = "";
     int rc = 0;
-    if (!failed)
-        test_hook(b);
+    if (!failed && j->verifier_hook)
+        j->verifier_hook(b);
     if (failed || dj_result_diff(v->map, a, b, why, sizeof why) != 0)
         rc = disagreement(j, v, before, orders, n, a, ea, b, eb, failed, why,
                           out);

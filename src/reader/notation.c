@@ -22,6 +22,8 @@
  * itself, building on a sea) to the adjudicator.
  */
 #include "reader/notation.h"
+#include "reader/chars.h"
+#include "reader/fuzzy.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -47,6 +49,7 @@ typedef struct parser {
     const dj_map *map;
     dj_phase_type phase;
     char text[TEXT_MAX];  /* lower-cased copy of the order */
+    const char *written;  /* the order as written, for messages */
     int ntok;
     token tok[TOKENS_MAX];
     int pos;              /* next token to read */
@@ -173,20 +176,6 @@ static unsigned word_lists(const char *w, int n)
 
 /* ---- tokeniser ----------------------------------------------------------- */
 
-/* ASCII classes, as the C locale's ctype (the program sets no locale):
- * the tokeniser is the hot path of every order read. */
-static bool is_word_char(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           (c >= 'A' && c <= 'Z') || c == '/' || c == '.' || c == '_' ||
-           c == '\'';
-}
-
-static bool is_space_char(unsigned char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 static int add_token(parser *p, tok_kind kind, int start, int len, bool space)
 {
     if (p->ntok >= TOKENS_MAX)
@@ -203,16 +192,19 @@ static int scan_token(parser *p, int i, bool space)
 {
     const char *s = p->text;
     int n = 0;
-    if (is_word_char((unsigned char)s[i])) {
-        while (is_word_char((unsigned char)s[i + n]))
+    if (dj_is_word_char(s[i])) {
+        while (dj_is_word_char(s[i + n]))
             n++;
         return add_token(p, TK_WORD, i, n, space) < 0 ? -1 : n;
     }
     switch (s[i]) {
     case '-':
+    case '=': /* jDip writes a move "A bud => ser" */
         if (s[i + 1] == '>')
             return add_token(p, TK_ARROW, i, 2, space) < 0 ? -1 : 2;
-        return add_token(p, TK_DASH, i, 1, space) < 0 ? -1 : 1;
+        if (s[i] == '-')
+            return add_token(p, TK_DASH, i, 1, space) < 0 ? -1 : 1;
+        return fail(p, "unexpected character '='");
     case '(':
         return add_token(p, TK_LPAREN, i, 1, space) < 0 ? -1 : 1;
     case ')':
@@ -225,7 +217,9 @@ static int scan_token(parser *p, int i, bool space)
     }
 }
 
-static int tokenise(parser *p, const char *text)
+/* The text lower-cased into p->text, without the full stop that may end
+ * an order as a sentence ("Army Galicia HOLD."). */
+static int lower_text(parser *p, const char *text)
 {
     size_t n = 0;
     for (; text[n]; n++) {
@@ -234,11 +228,21 @@ static int tokenise(parser *p, const char *text)
         unsigned char c = (unsigned char)text[n];
         p->text[n] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
     }
+    while (n > 0 && dj_is_space(p->text[n - 1]))
+        n--;
+    if (n > 0 && p->text[n - 1] == '.')
+        n--;
     p->text[n] = '\0';
+    return 0;
+}
 
+static int tokenise(parser *p, const char *text)
+{
+    if (lower_text(p, text) < 0)
+        return -1;
     bool space = true;
     for (int i = 0; p->text[i];) {
-        if (is_space_char((unsigned char)p->text[i])) {
+        if (dj_is_space(p->text[i])) {
             space = true;
             i++;
             continue;
@@ -345,6 +349,26 @@ static bool run_is_name(const parser *p, int first, int last)
     return end->kind != TK_WORD || !is_keyword(p, last);
 }
 
+/* May a name that has reached token i - 1 go on with token i?  Not over
+ * an arrow or a dash with a space beside it (run_is_name), nor over a
+ * word no name of the map holds (dj_map_may_name): "smy s a con - ank"
+ * stops at "a", "lon - bel" at the dash. */
+static bool may_continue_name(const parser *p, int i)
+{
+    const token *t = &p->tok[i];
+    switch (t->kind) {
+    case TK_ARROW:
+        return false;
+    case TK_DASH:
+        return !t->space_before && i + 1 < p->ntok &&
+               !p->tok[i + 1].space_before;
+    case TK_WORD:
+        return dj_map_may_name(p->map, p->text + t->start, (size_t)t->len);
+    default:
+        return true;
+    }
+}
+
 /* Look up tokens [first, last] as one location; -1 if not a place. */
 static int lookup_run(const parser *p, int first, int last)
 {
@@ -353,6 +377,28 @@ static int lookup_run(const parser *p, int first, int last)
     if (len <= 0)
         return -1;
     return dj_map_find_location_n(p->map, p->text + start, (size_t)len);
+}
+
+/*
+ * No name of the map at token p->pos: the error names the longest run of
+ * words there that is near some names, with those names ("unknown
+ * location 'norht sea' (nearest: North Sea (nth))"), else the first word.
+ */
+static int unknown_location(parser *p)
+{
+    int last = p->pos;
+    while (last + 1 < p->ntok && last + 1 < p->pos + RUN_MAX &&
+           p->tok[last + 1].kind == TK_WORD && !is_keyword(p, last + 1))
+        last++;
+    char msg[256];
+    for (; last >= p->pos; last--) {
+        int start = p->tok[p->pos].start;
+        size_t len = (size_t)(p->tok[last].start + p->tok[last].len - start);
+        if (dj_notation_unknown_place(p->map, p->written + start, len, msg,
+                                      sizeof msg) > 0 || last == p->pos)
+            break;
+    }
+    return fail(p, "%s", msg);
 }
 
 /* Parse a location, longest name first; `what` names it in messages. */
@@ -365,16 +411,11 @@ static int parse_location(parser *p, int *loc, const char *what)
         return fail(p, "expected %s after '%s'", what,
                      prev_text(p, buf, sizeof buf));
     }
-    /* A longer run is only worth a lookup while its words can be words of
-     * a name (dj_map_may_name): "smy s a con - ank" stops at "a". */
+    /* A longer run is only worth a lookup while it can be a name. */
     int longest = p->pos;
-    while (longest + 1 < p->ntok && longest + 1 < p->pos + RUN_MAX) {
-        const token *t = &p->tok[longest + 1];
-        if (t->kind == TK_WORD &&
-            !dj_map_may_name(p->map, p->text + t->start, (size_t)t->len))
-            break;
+    while (longest + 1 < p->ntok && longest + 1 < p->pos + RUN_MAX &&
+           may_continue_name(p, longest + 1))
         longest++;
-    }
     for (int last = longest; last >= p->pos; last--) {
         if (!run_is_name(p, p->pos, last))
             continue;
@@ -385,8 +426,7 @@ static int parse_location(parser *p, int *loc, const char *what)
             return 0;
         }
     }
-    return fail(p, "unknown location '%s'",
-                token_text(p, p->pos, buf, sizeof buf));
+    return unknown_location(p);
 }
 
 /* Optional unit word then a location. */
@@ -587,6 +627,8 @@ static int parse_order(parser *p, dj_order *o)
     return parse_unit_tail(p, o);
 }
 
+/* ---- the reader ---------------------------------------------------------- */
+
 /* ---- the quick reader ---------------------------------------------------- */
 
 /*
@@ -617,13 +659,9 @@ static int parse_order(parser *p, dj_order *o)
  * to the same answer on every input.
  */
 
-/* The bytes of a location word (letters, digits and '/') and the letters
- * of a unit, as tables: a chain of tests on a byte is a chain of
- * branches, and the processor guesses those wrong where orders vary (an
- * army in one, a fleet in the next). */
-static const bool LOCATION_BYTE[256] = {
-    ['a' ... 'z'] = true, ['A' ... 'Z'] = true, ['0' ... '9'] = true,
-    ['/'] = true};
+/* The letters of a unit, as a table: a chain of tests on a byte is a
+ * chain of branches, and the processor guesses those wrong where orders
+ * vary (an army in one, a fleet in the next). */
 static const unsigned char UNIT_LETTER[256] = {
     ['A'] = DJ_ARMY, ['a'] = DJ_ARMY, ['F'] = DJ_FLEET, ['f'] = DJ_FLEET};
 
@@ -631,7 +669,7 @@ static const unsigned char UNIT_LETTER[256] = {
 static size_t quick_word(const char *s)
 {
     size_t n = 0;
-    while (LOCATION_BYTE[(unsigned char)s[n]])
+    while (dj_is_location_char(s[n]))
         n++;
     return n;
 }
@@ -761,8 +799,53 @@ int dj_notation_parse_general(const dj_map *map, int power,
         return fail(&p, "no order");
 
     dj_order o = dj_order_make(DJ_ORDER_NONE, power, DJ_NO_UNIT, -1);
+    p.written = text;
     if (tokenise(&p, text) < 0 || parse_order(&p, &o) < 0)
         return -1;
     *out = o;
     return 0;
+}
+
+/* ---- places not found ---------------------------------------------------- */
+
+/* text's n bytes as dj_fuzzy_locations compares them: lower case, no dots,
+ * single spaces. */
+static void fuzzy_text(const char *text, size_t n, char *out, size_t size)
+{
+    size_t k = 0;
+    bool space = false;
+    for (size_t i = 0; i < n && k + 1 < size; i++) {
+        char c = text[i];
+        if (c == '.')
+            continue;
+        if (dj_is_space(c)) {
+            space = k > 0;
+            continue;
+        }
+        if (space && k + 2 < size)
+            out[k++] = ' ';
+        space = false;
+        out[k++] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+    }
+    out[k] = '\0';
+}
+
+int dj_notation_unknown_place(const dj_map *map, const char *text, size_t n,
+                              char *msg, size_t len)
+{
+    char word[DJ_FUZZY_TEXT_MAX];
+    fuzzy_text(text, n, word, sizeof word);
+    dj_loc_match near[DJ_NEAREST_PLACES];
+    int found = map ? dj_fuzzy_locations(map, word, near, DJ_NEAREST_PLACES)
+                    : 0;
+    int shown = n < WORD_SHOW ? (int)n : WORD_SHOW;
+    int used = snprintf(msg, len, "unknown location '%.*s'", shown, text);
+    for (int i = 0; i < found && used >= 0 && (size_t)used < len; i++) {
+        const dj_location *l = &map->locs[near[i].loc];
+        used += snprintf(msg + used, len - (size_t)used, "%s%s (%s)",
+                         i == 0 ? " (nearest: " : ", ", l->name, l->abbr);
+    }
+    if (found > 0 && used >= 0 && (size_t)used < len)
+        snprintf(msg + used, len - (size_t)used, ")");
+    return found;
 }

@@ -18,6 +18,7 @@
  * "A bud-ser", "A bud - ser", "A bud -> ser", "army budapest moves to serbia",
  * "A mar S A par-bur", "A mar supports A par", "F nth C A lon-bel",
  * "A par H" / "hold", "A lon-bel via convoy" / "by convoy",
+ * jDip's "A bud => ser" and a full stop at the end ("Army Galicia HOLD."),
  * "A lon-nth-bel" (a route), coasts "spa/nc", "spa(nc)", "spa nc",
  * full names, "Build A par", "Build F stp/sc", "Remove F bre",
  * "A lvp-yor" or "A lvp R yor" (retreat), "Disband A lvp", "Waive".
@@ -37,5 +38,17 @@ int dj_notation_parse(const dj_map *map, int power, dj_phase_type phase,
 int dj_notation_parse_general(const dj_map *map, int power,
                               dj_phase_type phase, const char *text,
                               dj_order *out, char *err, size_t errlen);
+
+/* Locations named in dj_notation_unknown_place's message, at most. */
+#define DJ_NEAREST_PLACES 3
+
+/*
+ * The message for a place the map does not know, the `n` bytes at `text`:
+ * "unknown location 'galacia' (nearest: Galicia (gal))", naming up to
+ * DJ_NEAREST_PLACES locations whose names are close (reader/fuzzy.h).
+ * Returns how many it names.
+ */
+int dj_notation_unknown_place(const dj_map *map, const char *text, size_t n,
+                              char *msg, size_t len);
 
 #endif

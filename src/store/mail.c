@@ -110,20 +110,6 @@ int dj_store_maillog_add(dj_store *s, const char *message_id,
     return changes ? 0 : DJ_STORE_DUPLICATE;
 }
 
-int dj_store_press_add(dj_store *s, int64_t game_id, int64_t phase_id,
-                       int from_power, const char *author,
-                       const char *to_powers, int grey, const char *body,
-                       int64_t at)
-{
-    return st_exec(s,
-                   "INSERT INTO press (game_id, phase_id, sent_at, from_power,"
-                   " author, to_powers, grey, body)"
-                   " VALUES (?, NULLIF(?, 0), ?, NULLIF(?, -1), ?, ?, ?, ?)",
-                   "IIIissis", game_id, phase_id, at, from_power,
-                   author ? author : "", to_powers ? to_powers : "", grey,
-                   body);
-}
-
 int dj_store_mail_failure(dj_store *s, const char *mailbox_id,
                           const char *error, int64_t now, int64_t prune_before,
                           int *tries)

@@ -95,10 +95,4 @@ int dj_store_maillog_add(dj_store *s, const char *message_id,
                          const char *sender, int64_t game_id,
                          const char *outcome, int64_t at);
 
-/* Archive one press message; to_powers "" means broadcast. */
-int dj_store_press_add(dj_store *s, int64_t game_id, int64_t phase_id,
-                       int from_power, const char *author,
-                       const char *to_powers, int grey, const char *body,
-                       int64_t at);
-
 #endif

@@ -56,6 +56,16 @@
  * rate limit).  Phases learn when their deadline reminder went out
  * (reminded_at, reset with late_at when the deadline moves).
  *
+ * Version 10 is the players' (issue 24): the press archive learns who
+ * really sent and received each message (sender_id, sender_role,
+ * broadcast, to_mask: a bit per power, to_master, to_observers) and what
+ * fake press showed (fake, shown), so that one function decides who may
+ * read it (game/press_archive.c); player_events records, per address and
+ * game, what the reliability figures count (missed deadlines, civil
+ * disorder, takeovers, abandoned games); player_prefs holds an address's
+ * SET STATS PUBLIC; confirmations learn the actions master, takeover and
+ * address (a new master, a volunteer and a new address confirm by code).
+ *
  * Times are INTEGER seconds since 1970, UTC.
  */
 #include <stdio.h>
@@ -399,6 +409,54 @@ static const char *const MIGRATION_9[] = {
     "CREATE INDEX confirmations_email ON confirmations (email)",
     NULL};
 
+/* Version 10: see the top of this file. */
+static const char *const MIGRATION_10[] = {
+    "ALTER TABLE press ADD COLUMN sender_id INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN sender_role TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE press ADD COLUMN broadcast INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN to_mask INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN to_master INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN to_observers INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN fake INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE press ADD COLUMN shown TEXT NOT NULL DEFAULT ''",
+    "UPDATE press SET broadcast = (to_powers = '')",
+
+    "CREATE TABLE player_events ("
+    " id INTEGER PRIMARY KEY,"
+    " email TEXT NOT NULL COLLATE NOCASE,"
+    " game_id INTEGER REFERENCES games (id) ON DELETE SET NULL,"
+    " kind TEXT NOT NULL CHECK (kind IN ('missed', 'disorder', 'takeover',"
+    "  'abandoned')),"
+    " at INTEGER NOT NULL"
+    ")",
+    "CREATE INDEX player_events_email ON player_events (email, kind)",
+    "CREATE TABLE player_prefs ("
+    " email TEXT PRIMARY KEY COLLATE NOCASE,"
+    " stats_public INTEGER NOT NULL DEFAULT 0 CHECK (stats_public IN (0, 1))"
+    ") WITHOUT ROWID",
+
+    "CREATE TABLE confirmations_v10 ("
+    " id INTEGER PRIMARY KEY,"
+    " code TEXT NOT NULL UNIQUE,"
+    " email TEXT NOT NULL,"
+    " action TEXT NOT NULL CHECK (action IN ('join', 'observe', 'create',"
+    "  'master', 'takeover', 'address')),"
+    " game TEXT NOT NULL COLLATE NOCASE,"
+    " power TEXT NOT NULL DEFAULT '',"
+    " password_hash TEXT NOT NULL DEFAULT '',"
+    " settings TEXT NOT NULL DEFAULT '',"
+    " created_at INTEGER NOT NULL,"
+    " expires_at INTEGER NOT NULL"
+    ")",
+    "INSERT INTO confirmations_v10 SELECT id, code, email, action, game,"
+    " power, password_hash, settings, created_at, expires_at"
+    " FROM confirmations",
+    "DROP TABLE confirmations",
+    "ALTER TABLE confirmations_v10 RENAME TO confirmations",
+    "CREATE INDEX confirmations_game ON confirmations (game)",
+    "CREATE INDEX confirmations_email ON confirmations (email)",
+    NULL};
+
 /* Pictures are derived data (issue 25): drawn when a mail goes out (or
  * taken from the picture cache on disk), never stored.  A queued mail
  * keeps which phase's picture it carries and in which format; the stored
@@ -408,8 +466,8 @@ static const char *const MIGRATION_9[] = {
  * reply's picture, which named no phase, is dropped.  picture_phase_id
  * is no foreign key: a phase that has gone leaves the mail to go without
  * its picture. */
-static const char *const MIGRATION_10[] = {
-    "CREATE TABLE outbox_v10 ("
+static const char *const MIGRATION_11[] = {
+    "CREATE TABLE outbox_v11 ("
     " id INTEGER PRIMARY KEY,"
     " game_id INTEGER REFERENCES games (id) ON DELETE SET NULL,"
     " phase_id INTEGER REFERENCES phases (id) ON DELETE SET NULL,"
@@ -431,7 +489,7 @@ static const char *const MIGRATION_10[] = {
     " picture_format TEXT NOT NULL DEFAULT ''"
     "  CHECK (picture_format IN ('', 'png', 'svg', 'pdf'))"
     ")",
-    "INSERT INTO outbox_v10 (id, game_id, phase_id, kind, recipients,"
+    "INSERT INTO outbox_v11 (id, game_id, phase_id, kind, recipients,"
     " subject, body, state, attempts, created_at, sent_at, last_error,"
     " next_attempt_at, claimed_at, message_id, in_reply_to,"
     " picture_phase_id, picture_format)"
@@ -445,7 +503,7 @@ static const char *const MIGRATION_10[] = {
     "DROP TRIGGER reply_picture_done",
     "DROP TABLE outbox",
     "DROP TABLE pictures",
-    "ALTER TABLE outbox_v10 RENAME TO outbox",
+    "ALTER TABLE outbox_v11 RENAME TO outbox",
     "CREATE INDEX outbox_phase ON outbox (phase_id)",
     "CREATE INDEX outbox_state ON outbox (state, id)",
     "CREATE INDEX outbox_recipient ON outbox (recipients, kind, created_at)",
@@ -463,6 +521,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_8,
     MIGRATION_9,
     MIGRATION_10,
+    MIGRATION_11,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

@@ -40,8 +40,10 @@ typedef enum dj_setting_type {
     DJ_ST_CHOICE,        /* one word of the choices */
     DJ_ST_ZONE,          /* an IANA time zone name (Europe/Paris) */
     DJ_ST_ENGINE,        /* dpjudge, kruijswijk, haplomacy */
-    DJ_ST_VERIFY         /* an engine, none, or "" (written default): the
+    DJ_ST_VERIFY,        /* an engine, none, or "" (written default): the
                             other of dpjudge and kruijswijk */
+    DJ_ST_SECRET         /* a password word, or "" (written no); shown
+                            only as yes or no */
 } dj_setting_type;
 
 #define DJ_GAME_SETTINGS(INT, TEXT)                                            \
@@ -96,7 +98,17 @@ typedef enum dj_setting_type {
          "every vote is announced to all players and shown by LIST")           \
     TEXT(takeover, 8, "takeover", DJ_ST_CHOICE, "no|yes|approve", "no",        \
          "may a volunteer TAKEOVER a power in civil disorder by mail: no, "    \
-         "yes, or approve (the master is asked, and answers with REPLACE)")
+         "yes, or approve (the master is asked, and answers with REPLACE)") \
+    TEXT(identities, 8, "identities", DJ_ST_CHOICE,                            \
+         "hidden|masters|public|at-end", "at-end",                             \
+         "who sees which player plays which power: hidden (nobody), masters "  \
+         "(the master), public (everyone), at-end (the master, and everyone "  \
+         "once the game is over; the master may REVEAL them earlier)")          \
+    TEXT(join_password, 64, "private", DJ_ST_SECRET, "", "",                   \
+         "no, or the game's join password: JOIN and OBSERVE must give it "     \
+         "(the master mails it to those he invites)")                          \
+    INT(unlisted, "unlisted", DJ_ST_BOOL, 0, 1, 0,                             \
+        "yes/no: left out of LIST and the web's lists (reachable by name)")
 
 /* One setting, as the code walks the table. */
 typedef struct dj_setting_info {

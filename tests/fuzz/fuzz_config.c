@@ -5,7 +5,7 @@
  */
 #include "fuzzlib.h"
 
-#include "game/config.h"
+#include "conf/judge_conf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,5 +1,5 @@
-# play.sh — sourced by the game tests (tests/scripts/game-*.sh) and by
-# demo.sh: set up a seven-player game and feed it scripted orders.
+# play.sh — sourced by the game tests (tests/scripts/*.sh, after
+# tests/checks.sh): set up a seven-player game and feed it scripted orders.
 #
 # The caller sets J to the judgectl command line, options included
 # ("build/judgectl --maps maps --db /tmp/x/judge.db").  Times are given
@@ -8,18 +8,6 @@
 #
 # A scripted game is a directory of phase files, NN-PHASE.txt, each with
 # lines "Power: ORDER" (see tests/games/make_game.c).
-
-# game_tmpdir: a fresh temporary directory, in memory (/dev/shm) when
-# possible: the tests exercise the judge's logic and crash recovery, which
-# do not depend on the disk, and every commit's fsync would slow them down.
-game_tmpdir()
-{
-    if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
-        mktemp -d /dev/shm/dipjudge-test.XXXXXX
-    else
-        mktemp -d
-    fi
-}
 
 POWERS="Austria England France Germany Italy Russia Turkey"
 GAME_T0=1800000000   # Fri 15 Jan 2027 08:00 UTC

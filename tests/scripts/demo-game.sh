@@ -8,13 +8,8 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-. "$S/tests/checks.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
 
 now=$GAME_T0
 check "game set up" game_setup demo "$now"

@@ -9,23 +9,11 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
 GAME=$S/tests/games/full
 export DIPJUDGE_NOW=$GAME_T0
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-expect() # DESCRIPTION GOT WANT
-{
-    if [[ $2 == "$3" ]]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 # run STATUS ARGS...: judgectl ARGS, exit status STATUS; out/err kept.
 run()
 {
@@ -54,7 +42,6 @@ fails()
         bad "judgectl $*: wanted one line with '$msg', got: $(cat "$T/err")"
     fi
 }
-has() { grep -qF -- "$1" "$T/out" && ok || bad "no '$1' in: $(head -3 "$T/out")"; }
 
 # ---- help documents every command ----------------------------------------
 run 0 help
@@ -87,17 +74,17 @@ judge_name = "testjudge";
 database = "$T/conf.db";
 games: { movement_delay = "36h"; nmr = "wait"; press = "none"; };
 EOF
-$B/judgectl --maps "$S/maps" --config "$T/judge.conf" create k >/dev/null &&
+$JUDGECTL --maps "$S/maps" --config "$T/judge.conf" create k >/dev/null &&
     ok || bad "create with --config"
 [[ -f $T/conf.db ]] && ok || bad "the configuration's database"
-DIPJUDGE_CONF=$T/judge.conf $B/judgectl --maps "$S/maps" show k >"$T/out" &&
+DIPJUDGE_CONF=$T/judge.conf $JUDGECTL --maps "$S/maps" show k >"$T/out" &&
     ok || bad "DIPJUDGE_CONF"
 has "Schedule: movement 1d12h"
 has "NMR: wait"
-$B/judgectl --config "$S/judge.conf.example" --db "$T/example.db" list \
+$JUDGECTL --config "$S/judge.conf.example" --db "$T/example.db" list \
     >/dev/null && ok || bad "judge.conf.example does not load"
 echo 'colour = "red";' >"$T/bad.conf"
-$B/judgectl --config "$T/bad.conf" list 2>"$T/err" >/dev/null
+$JUDGECTL --config "$T/bad.conf" list 2>"$T/err" >/dev/null
 expect "bad configuration: exit" "$?" 1
 grep -q "bad.conf:1: unknown setting 'colour'" "$T/err" && ok ||
     bad "bad configuration message: $(cat "$T/err")"

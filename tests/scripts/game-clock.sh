@@ -9,21 +9,9 @@
 # change to summer time.  Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-expect() # DESCRIPTION GOT WANT
-{
-    if [[ $2 == "$3" ]]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 deadline() { $J list | awk '$1 == "c" { print $5, $6 }'; }
 tick() # NOW: run a tick, keep its output in $T/tick
 {

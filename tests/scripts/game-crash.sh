@@ -19,26 +19,18 @@
 # DJ_CRASH_SEED sets the random seed (the default makes runs repeatable).
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
 GAME=$S/tests/games/full
 RANDOM=${DJ_CRASH_SEED:-2026}
 WANT_CRASHES=50
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 # play DB MODE: the whole game; MODE "straight" or "crash".
 crashes=0
 kills=0
 play()
 {
-    J="$B/judgectl --maps $S/maps --db $1"
+    J="$JUDGECTL --maps $S/maps --db $1"
     local now=$GAME_T0 f want next have st n
     game_setup full "$now" || { bad "$2: setup"; return 1; }
     local files=("$GAME"/[0-9]*-*.txt)
@@ -112,11 +104,11 @@ after_kill()
 }
 
 play "$T/straight.db" straight && ok
-J="$B/judgectl --maps $S/maps --db $T/straight.db"
+J="$JUDGECTL --maps $S/maps --db $T/straight.db"
 $J export full >"$T/straight.json"
 
 play "$T/crash.db" crash && ok
-J="$B/judgectl --maps $S/maps --db $T/crash.db"
+J="$JUDGECTL --maps $S/maps --db $T/crash.db"
 $J export full >"$T/crash.json"
 
 if ((crashes >= WANT_CRASHES)); then ok; else

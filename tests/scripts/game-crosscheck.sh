@@ -14,18 +14,13 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
 cat >"$T/judge.conf" <<CONF
 admin_address = "admin@judge.example";
 CONF
-J="$B/judgectl --config $T/judge.conf --maps $S/maps --db $T/judge.db"
+J="$JUDGECTL --config $T/judge.conf --maps $S/maps --db $T/judge.db"
 GAME=$S/tests/games/full
-
-. "$S/tests/checks.sh"
 
 now=$GAME_T0
 check "game set up" game_setup xc "$now"
@@ -66,7 +61,7 @@ check "mail gives engine A's results" grep -q 'Results by the dpjudge engine' "$
 check "mail gives engine B's results" grep -q 'Results by the kruijswijk engine' "$T/mail"
 check "mail says how to decide" grep -q 'judgectl process xc --engine kruijswijk' "$T/mail"
 sed -n '/^VARIANT_ALL/,$p' "$T/mail" >"$T/case.txt"
-$B/judgectl check --engine all --maps "$S/maps" "$T/case.txt" >"$T/check" 2>&1
+$JUDGECTL check --engine all --maps "$S/maps" "$T/case.txt" >"$T/check" 2>&1
 check "the mailed case passes judgectl check with both engines" \
     grep -qx '2 passed, 0 failed' "$T/check"
 

@@ -9,15 +9,9 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
 GAME=$S/tests/games/full
-
-. "$S/tests/checks.sh"
 
 now=$GAME_T0
 check "game set up" game_setup full "$now"
@@ -99,7 +93,6 @@ check "summary has 1901 to 1911" \
 
 # Pictures of the game (judgectl map): every format, a processed phase
 # with its orders, the current phase, and the errors a master can make.
-quiet() { "$@" >/dev/null; }
 check "map: the F1902M picture with its orders, PNG" \
     quiet $J map full F1902M -o "$T/f1902.png"
 check "map: a PNG file" sh -c "file '$T/f1902.png' | grep -q 'PNG image'"

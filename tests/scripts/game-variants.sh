@@ -10,19 +10,13 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
-
-. "$S/tests/checks.sh"
 
 # powers_of VARIANT: its powers, from `judgectl maps`.
 powers_of()
 {
-    $B/judgectl maps --maps "$S/maps" 2>/dev/null | awk -v m="$1:" '
+    $JUDGECTL maps --maps "$S/maps" 2>/dev/null | awk -v m="$1:" '
         /^[^ ]/ { on = ($1 == m) } on && /^  / && $2 ~ /^\(/ { print $1 }'
 }
 
@@ -81,7 +75,7 @@ check "chaos: Warsaw (the 34th power) got results" \
 check "chaos: results mailed at all" grep -q 'results.warsaw@chaos.example' "$T/outbox"
 
 # judgectl maps: every shipped board, with its counts.
-$B/judgectl maps --maps "$S/maps" >"$T/maps" 2>&1
+$JUDGECTL maps --maps "$S/maps" >"$T/maps" 2>&1
 check "judgectl maps succeeds" [ $? -eq 0 ]
 check "maps: standard" grep -qx 'standard: 7 powers, 34 centres, 18 to win, starts S1901M' "$T/maps"
 check "maps: fleetrome" grep -qx 'fleetrome: 7 powers, 34 centres, 18 to win, starts S1901M' "$T/maps"
@@ -111,7 +105,7 @@ check "1898: seven builds in the Winter of 1898" \
     [ "$(grep -c 'Build' "$T/one")" -ge 7 ]
 mkdir "$T/badmaps"
 printf 'LAND AAA ABUTS ZZZ\n' >"$T/badmaps/broken.map"
-$B/judgectl maps --maps "$T/badmaps" >"$T/out" 2>"$T/err"
+$JUDGECTL maps --maps "$T/badmaps" >"$T/out" 2>"$T/err"
 check "a broken map makes judgectl maps fail" [ $? -eq 1 ]
 check "and is named with its line" grep -q 'broken.map:1: ' "$T/err"
 
@@ -168,11 +162,11 @@ check "youngstown: England's colony and a sea by its alias" \
 # A newcomer in an empty directory: `list` says there is no database and
 # makes none; a build tree's judgectl finds the maps with no flags.
 mkdir "$T/empty"
-(cd "$T/empty" && DIPJUDGE_MAPDIR= "$B/judgectl" list) >"$T/out" 2>&1
+(cd "$T/empty" && DIPJUDGE_MAPDIR= "$JUDGECTL" list) >"$T/out" 2>&1
 check "list without a database says so" grep -q '^no database at dipjudge.db' "$T/out"
 check "and creates none" [ ! -e "$T/empty/dipjudge.db" ]
 if [ ! -d /usr/local/share/dipjudge/maps ]; then
-    (cd "$T/empty" && env -u DIPJUDGE_MAPDIR "$B/judgectl" create g1) >"$T/out" 2>&1
+    (cd "$T/empty" && env -u DIPJUDGE_MAPDIR "$JUDGECTL" create g1) >"$T/out" 2>&1
     check "judgectl create finds the source tree's maps" \
         grep -q 'created on map standard' "$T/out"
 fi

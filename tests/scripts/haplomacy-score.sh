@@ -13,17 +13,12 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 LIST=$S/tests/haplomacy/expected-failures.txt
 grep -v '^#' "$LIST" | sort >"$T/expected"
 
-passed=0
-failed=0
 for set in datc datc-extra datc-alt; do
-    "$B/judgectl" check --engine haplomacy --maps "$S/maps" \
+    "$JUDGECTL" check --engine haplomacy --maps "$S/maps" \
         "$S/tests/$set"/*.txt >"$T/$set.out" 2>&1
     score=$(tail -n 1 "$T/$set.out")
     echo "haplomacy on tests/$set: $score"

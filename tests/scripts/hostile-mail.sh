@@ -20,17 +20,10 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-. "$S/tests/checks.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
 export DIPJUDGE_NOW=$GAME_T0
-has() { grep -qF -- "$1" "$T/out" && ok || bad "no '$1' in: $(head -c 400 "$T/out")"; }
 mail() { $J command --from "$1" --queue-reply >"$T/out" 2>&1; }
-sql() { sqlite3 "$T/judge.db" "$1"; }
 notices() { sql "SELECT count(*) FROM outbox WHERE kind = 'notice' AND
                  subject LIKE '%Failed sign-ons'"; }
 
@@ -118,7 +111,7 @@ drop() # N FROM BODY: a message delivered at second N
 drop 1 a@x.example "LIST h"
 drop 2 mallory@x.example "LIST h POISON-PILL"
 drop 3 b@x.example "LIST h"
-jd() { (cd "$P" && DIPJUDGE_TEST_POISON=POISON-PILL "$B/judged" \
+jd() { (cd "$P" && DIPJUDGE_TEST_POISON=POISON-PILL "$JUDGED" \
     --config judge.conf --db "$T/judge.db" --maps "$S/maps" --quiet once \
     --no-tick) 2>>"$T/judged.log"; }
 in_new() { ls "$P/mail/in/new" | grep -c "^170000000$1\." ; }

@@ -27,22 +27,16 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=$(cd "${1:-$DJ_BUILDDIR}" && pwd)
-S=$(cd "${2:-$DJ_SRCDIR}" && pwd)
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-T=$(game_tmpdir) || exit 2
 JPID=""
-trap '[[ -n $JPID ]] && kill -KILL $JPID 2>/dev/null; rm -rf "$T"' EXIT
+cleanup() { [[ -n $JPID ]] && kill -KILL $JPID 2>/dev/null; }
 cd "$T" || exit 2
 export DIPJUDGE_MAPDIR=$S/maps
 unset DIPJUDGE_CONF DIPJUDGE_DB
-JD=$B/judged
-J=$B/judgectl
+JD=$JUDGED
+J=$JUDGECTL
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 expect_rc() { # WANT WHAT COMMAND...
     local want=$1 what=$2
     shift 2

@@ -47,38 +47,15 @@
 # Takes about 30 seconds (DJ_E2E_KEEP=1 keeps its directory).
 #
 set -uo pipefail
-
-B=$(cd "${1:-$DJ_BUILDDIR}" && pwd)
-S=$(cd "${2:-$DJ_SRCDIR}" && pwd)
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 export PATH=$PATH:/usr/sbin:/sbin
 DJMAIL=$B/tests/mailserver/djmail
-JUDGED=$B/judged
 MS=$S/tests/mailserver
 GAME=$S/tests/games/full
 T0=$SECONDS
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
-skip()
-{
-    if [[ ${CI:-} == true ]]; then
-        echo "mail-e2e: cannot run: $1 (CI must run this test;" \
-             "tests/install-deps.sh installs postfix and dovecot)"
-        echo "0 passed, 1 failed"
-        exit 1
-    fi
-    echo "mail-e2e: SKIPPED: $1 (install with tests/install-deps.sh, run" \
-         "as root)"
-    echo "0 passed, 0 failed"
-    exit 0
-}
-
-[[ $(id -u) -eq 0 ]] || skip "not root (Postfix must be started as root)"
-command -v dovecot >/dev/null || skip "dovecot is not installed"
-command -v postfix >/dev/null || skip "postfix is not installed"
-for prog in "$DJMAIL" "$JUDGED" "$B/judgectl"; do
+skip_without_mail_servers
+for prog in "$DJMAIL" "$JUDGED" "$JUDGECTL"; do
     if [[ ! -x $prog ]]; then
         echo "mail-e2e: $prog not built"
         echo "0 passed, 1 failed"
@@ -103,7 +80,6 @@ cleanup()
         rm -rf "$DIR"
     fi
 }
-trap cleanup EXIT
 
 "$MS/start.sh" "$DIR/ms" >"$DIR/start.log" 2>&1 || {
     cat "$DIR/start.log"
@@ -150,7 +126,7 @@ games: {
     grace = "24h"; nmr = "cd";
 };
 EOF
-J="$B/judgectl --config $CONF"
+J="$JUDGECTL --config $CONF"
 LOG=$T/judged.log
 POWERS=(Austria England France Germany Italy Russia Turkey)
 
@@ -562,7 +538,7 @@ grep -q -E "error:|ERROR: AddressSanitizer|runtime error" "$LOG" &&
     bad "judged logged errors: $(grep -E "error" "$LOG" | head -3)" || ok
 
 # ---- the same game through judgectl gives the same result ------------------------------
-R="$B/judgectl --maps $S/maps --db $T/ref.db"
+R="$JUDGECTL --maps $S/maps --db $T/ref.db"
 $R create e2e --master "master@$D" >/dev/null
 for i in "${!POWERS[@]}"; do
     $R join e2e "p$((i + 1))@$D" --power "${POWERS[i]}" >/dev/null

@@ -26,44 +26,13 @@
 # (CI=true), where the servers must run and a skip counts as a failure.
 #
 set -uo pipefail
-
-BUILDDIR=$(cd "${1:-$DJ_BUILDDIR}" && pwd)
-SRCDIR=$(cd "${2:-$DJ_SRCDIR}" && pwd)
-DJMAIL=$BUILDDIR/tests/mailserver/djmail
-MS=$SRCDIR/tests/mailserver
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
+DJMAIL=$B/tests/mailserver/djmail
+MS=$S/tests/mailserver
 export PATH=$PATH:/usr/sbin:/sbin
-passed=0
-failed=0
 T0=$SECONDS
 
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { # check DESCRIPTION COMMAND...: the command must succeed
-    local what=$1
-    shift
-    if "$@"; then ok; else bad "$what"; fi
-}
-
-quiet() { "$@" >/dev/null; }
-
-# skip WHY: no servers here.  Under CI that is a failure.
-skip()
-{
-    if [[ ${CI:-} == true ]]; then
-        echo "mail-servers: cannot run: $1 (CI must run this test;" \
-             "tests/install-deps.sh installs postfix and dovecot)"
-        echo "0 passed, 1 failed"
-        exit 1
-    fi
-    echo "mail-servers: SKIPPED: $1 (install with tests/install-deps.sh," \
-         "run as root)"
-    echo "0 passed, 0 failed"
-    exit 0
-}
-
-[[ $(id -u) -eq 0 ]] || skip "not root (Postfix must be started as root)"
-command -v dovecot >/dev/null || skip "dovecot is not installed"
-command -v postfix >/dev/null || skip "postfix is not installed"
+skip_without_mail_servers
 if [[ ! -x $DJMAIL ]]; then
     echo "mail-servers: $DJMAIL not built"
     echo "0 passed, 1 failed"
@@ -72,7 +41,6 @@ fi
 
 DIR=$(mktemp -d /tmp/dj-mailserver-XXXXXX)
 cleanup() { "$MS/stop.sh" "$DIR"; }
-trap cleanup EXIT
 
 # ---- start, twice: the second start must take over the same directory --
 if ! "$MS/start.sh" "$DIR" >"$DIR.start1.log" 2>&1; then
@@ -338,8 +306,8 @@ EOF
     }
     printf 'From: p6@%s\nTo: judge@%s\nSubject: help\nMessage-ID: <tls1@%s>\n\nHELP\n' \
         "$D" "$D" "$D" >"$J/mail/in/new/1700000001.M1P1.test"
-    jd() { (cd "$J" && "$BUILDDIR/judged" --config judge.conf --db "$J/judge.db" \
-        --maps "$SRCDIR/maps" once --no-tick) >>"$J/judged.log" 2>&1; }
+    jd() { (cd "$J" && "$JUDGED" --config judge.conf --db "$J/judge.db" \
+        --maps "$S/maps" once --no-tick) >>"$J/judged.log" 2>&1; }
     jsql() { sqlite3 "$J/judge.db" "$1"; }
     n_p6=$(count_ids p6 imap)
     jconf 127.0.0.1

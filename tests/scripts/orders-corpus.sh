@@ -21,23 +21,13 @@
 # themselves.  Each INPUT line counts as one test.  Mismatches are printed
 # with file and line; the last line is "N passed, N failed".
 set -u
-
-BUILDDIR=${1:-$DJ_BUILDDIR}
-SRCDIR=${2:-$DJ_SRCDIR}
-JUDGECTL=$BUILDDIR/judgectl
-ORDERS=$SRCDIR/tests/orders
-
-if [ ! -x "$JUDGECTL" ]; then
-    echo "no $JUDGECTL"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/orders-corpus.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT HUP INT TERM
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
+ORDERS=$S/tests/orders
+TMP=$T
 
 for file in "$ORDERS"/*.txt; do
     [ -f "$file" ] || continue
-    awk -v judgectl="$JUDGECTL" -v maps="$SRCDIR/maps" -v dir="$ORDERS" \
+    awk -v judgectl="$JUDGECTL" -v maps="$S/maps" -v dir="$ORDERS" \
         -v tmp="$TMP" -v name="$(basename "$file")" '
     function q(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
     function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); return s }
@@ -114,8 +104,6 @@ for file in "$ORDERS"/*.txt; do
     }' "$file"
 done
 
-passed=0
-failed=0
 for c in "$TMP"/count.*; do
     [ -f "$c" ] || continue
     read -r p f <"$c"

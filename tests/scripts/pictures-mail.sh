@@ -12,18 +12,11 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-. "$S/tests/checks.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 2
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
 export DIPJUDGE_NOW=$GAME_T0
-has() { grep -qF -- "$1" "$T/out" && ok || bad "no '$1' in: $(head -c 400 "$T/out")"; }
 mail() { $J command --from "$1" --queue-reply >"$T/out" 2>&1; }
-sql() { sqlite3 "$T/judge.db" "$1"; }
 # pic OUTBOX_ID: the phase and format of that row's picture ("" for none).
 pic() { sql "SELECT p.name || ' ' || o.picture_format FROM outbox o JOIN phases
              p ON p.id = o.picture_phase_id WHERE o.id = $1"; }
@@ -102,7 +95,7 @@ check "nothing drawn yet: pictures are drawn as the mail goes" \
     [ ! -d "$T/pictures/pic" ]
 
 # ---- judged sends it --------------------------------------------------------------
-"$B/judged" --db "$T/judge.db" --maps "$S/maps" --quiet once --no-tick \
+"$JUDGED" --db "$T/judge.db" --maps "$S/maps" --quiet once --no-tick \
     >/dev/null 2>"$T/judged.err"
 check "judged sent everything" [ "$(sql "SELECT count(*) FROM outbox WHERE
     state <> 'sent'")" = 0 ]
@@ -141,7 +134,7 @@ check "each results mail's picture belongs to its own phase's results" \
         AND picture_phase_id IS NOT NULL AND picture_phase_id <> phase_id")" = 0 ]
 check "the replayed phase has pictures of its own" \
     [ "$(sql "SELECT count(DISTINCT picture_phase_id) FROM outbox")" = 2 ]
-"$B/judged" --db "$T/judge.db" --maps "$S/maps" --quiet once --no-tick \
+"$JUDGED" --db "$T/judge.db" --maps "$S/maps" --quiet once --no-tick \
     >/dev/null 2>"$T/judged.err"
 check "a phase played again gets a picture of its own (a new cache key)" \
     [ "$(ls "$T"/pictures/pic/S1901M-*.png | wc -l)" = 2 ]

@@ -12,21 +12,11 @@
 # game-over mail.  Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
 DB=$T/judge.db
 export DIPJUDGE_NOW=$GAME_T0
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-has() { grep -qF -- "$1" "$T/out" && ok || bad "no '$1' in: $(head -c 800 "$T/out")"; }
-lacks() { grep -qF -- "$1" "$T/out" && bad "'$1' in: $(head -c 800 "$T/out")" || ok; }
 # mail FROM < BODY: run a message as mail from FROM; the reply in $T/out.
 mail() { $J command --from "$1" >"$T/out" 2>"$T/err"; }
 letter() { echo "$1" | cut -c1; }

@@ -9,13 +9,8 @@
 # Ends with "N passed, N failed" (tests/count-checks.sh adds it up).
 #
 set -u
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 README=$S/README.md
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 # The table's rows, one "room<TAB>may use text" a line.
 table=$(sed -n 's/^| `\([a-z_]*\)` | \(.*\) |$/\1	\2/p' "$README")

@@ -9,13 +9,8 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-. "$S/tests/checks.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
 export DIPJUDGE_NOW=$GAME_T0
 
 names=$($J help set | awk '/^settings, KEY=VALUE/ { on = 1; next }

@@ -8,16 +8,9 @@
 # Ends with "N passed, N failed".
 #
 set -u
-B=${1:-$DJ_BUILDDIR}
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-. "$S/tests/checks.sh"
-T=$(game_tmpdir) || exit 2
-trap 'rm -rf "$T"' EXIT
-J="$B/judgectl --maps $S/maps --db $T/judge.db"
 export DIPJUDGE_NOW=$GAME_T0
-has() { grep -qF -- "$1" "$T/out" && ok || bad "no '$1' in: $(head -c 400 "$T/out")"; }
-lacks() { grep -qF -- "$1" "$T/out" && bad "'$1' in: $(head -c 400 "$T/out")" || ok; }
 # vote GAME POWER LINE: the power's player mails SIGNON and LINE.
 vote()
 {
@@ -26,7 +19,6 @@ vote()
     printf 'SIGNON %s@%s pw-%s\n%s\n' "$lp" "$1" "$lp" "$3" |
         $J command --from "$lp@$1.example" >"$T/out" 2>&1
 }
-sql() { sqlite3 "$T/judge.db" "$1"; }
 notices() { sql "SELECT count(*) FROM outbox o JOIN games g ON g.id = o.game_id
                  WHERE g.name = '$1' AND o.subject LIKE '% Vote'"; }
 setup() # GAME SETTINGS...

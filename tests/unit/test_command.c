@@ -137,8 +137,16 @@ static void test_parse_passwords(void)
     CHECK_STR(C.who, "italy");
     CHECK_STR(C.game, "demo");
     CHECK(kind_of("JOIN demo") == CMD_BAD);
-    CHECK(kind_of("JOIN demo secret1 x") == CMD_BAD);
-    CHECK_STR(C.echo, "JOIN **** **** ****");
+    CHECK(kind_of("JOIN demo secret1 joinkey") == CMD_JOIN);
+    CHECK_STR(C.arg2, "joinkey"); /* a private game's join password */
+    CHECK_STR(C.echo, "JOIN demo **** ****");
+    CHECK(kind_of("JOIN demo secret1 joinkey x") == CMD_BAD);
+    CHECK_STR(C.echo, "JOIN **** **** **** ****");
+    CHECK(kind_of("press archive demo S1901M 1902") == CMD_PRESS_ARCHIVE);
+    CHECK_STR(C.game, "demo");
+    CHECK_STR(C.arg, "S1901M");
+    CHECK(kind_of("press archive") == CMD_BAD);
+    CHECK(kind_of("reveal") == CMD_REVEAL);
     CHECK(kind_of("observe demo secret1") == CMD_OBSERVE);
     CHECK_STR(C.echo, "observe demo ****");
     CHECK(kind_of("CREATE newgame secret1 press=grey movement_delay=48h") ==
@@ -617,6 +625,57 @@ static void test_press(void)
                    "SIGNON Mdemo master-secret\nset press white\n") == 0);
 }
 
+/* PRESS ARCHIVE: each reader sees what dj_press_visible() allows, grey
+ * press without its sender; strangers see nothing of a running game. */
+static void test_press_archive(void)
+{
+    CHECK(send_msg("g@players.example",
+                   "SIGNON Gdemo pw-G-secret\nPRESS ARCHIVE demo\n") == 0);
+    CHECK(has("press from France to Germany"));
+    CHECK(has("Let us ally."));
+    CHECK(has("broadcast from France to everyone"));
+    CHECK(has("hello all"));
+    CHECK(has("broadcast from an anonymous sender to everyone"));
+    CHECK(lacks("help me"));
+    CHECK(send_msg("i@players.example",
+                   "SIGNON Idemo pw-I-secret\npress archive demo\n") == 0);
+    CHECK(has("hello all"));
+    CHECK(lacks("Let us ally."));
+    CHECK(lacks("help me"));
+    CHECK(send_msg("gm@judge.example",
+                   "SIGNON master@demo master-secret\npress archive demo\n") ==
+          0);
+    CHECK(has("help me"));
+    CHECK(has("hello all"));
+    CHECK(lacks("Let us ally."));
+    CHECK(send_msg("f@players.example",
+                   "SIGNON Fdemo pw-F-secret\npress archive demo\n") == 0);
+    CHECK(has("Let us ally."));
+    CHECK(has("help me"));
+    CHECK(has("France (grey) to everyone")); /* the sender sees the truth */
+    CHECK(send_msg("someone@else.example", "press archive demo\n") == 0);
+    CHECK(has("No press you may read."));
+    CHECK(lacks("hello all"));
+    CHECK(send_msg("someone@else.example", "press archive demo 1899 x\n") ==
+          0);
+    CHECK(has("ERROR: bad phase or year 'x'"));
+    /* Who plays whom: hidden from strangers until the master's REVEAL. */
+    CHECK(send_msg("gm@judge.example",
+                   "SIGNON master@demo master-secret\nSET identities masters\n") == 0);
+    CHECK(send_msg("x@players.example", "list demo\n") == 0);
+    CHECK(has("France     (a player)"));
+    CHECK(send_msg("f@players.example", "SIGNON Fdemo pw-F-secret\nreveal\n") ==
+          0);
+    CHECK(has("ERROR: only the game master may do that"));
+    CHECK(send_msg("gm@judge.example",
+                   "SIGNON master@demo master-secret\nREVEAL\n") == 0);
+    CHECK(has("now shown to everyone"));
+    CHECK(send_msg("x@players.example", "list demo\n") == 0);
+    CHECK(has("f@players.example"));
+    CHECK(send_msg("gm@judge.example",
+                   "SIGNON master@demo master-secret\nSET identities at-end\n") == 0);
+}
+
 static void test_observers(void)
 {
     CHECK(send_msg("watcher@obs.example", "OBSERVE demo watchpw\n") == 0);
@@ -723,6 +782,35 @@ static void test_resign_terminate(void)
     CHECK(has("Terminated by the game master: **** is bored."));
     CHECK(mail_count("end", "f@players.example", "master-secret") == 0);
     CHECK(mail_count("end", "f@players.example", "Terminated") == 1);
+}
+
+/* A private game needs its join password to JOIN or OBSERVE; an unlisted
+ * one is left out of LIST but reached by name; REVEAL names the players. */
+static void test_private_unlisted(void)
+{
+    dj_buf out;
+    dj_buf_init(&out);
+    const char *settings[] = {"private=Letmein1", "unlisted=yes"};
+    CHECK(dj_game_create(J, "hush", NULL, NULL, settings, 2, &out) == 0);
+    dj_buf_free(&out);
+    CHECK(send_msg("new@players.example", "list\nlist hush\n") == 0);
+    CHECK(has("demo "));
+    CHECK(lacks("hush             forming"));
+    CHECK(has("Game hush on map standard: forming"));
+    CHECK(lacks("Letmein1"));
+    CHECK(has("private=yes"));
+    CHECK(send_msg("new@players.example", "JOIN hush newpw1\n") == 0);
+    CHECK(has("ERROR: game 'hush' is private: add its join password"));
+    CHECK(send_msg("new@players.example", "OBSERVE hush newpw1 letmein1\n") ==
+          0);
+    CHECK(has("ERROR: game 'hush' is private: that is not its join "
+              "password"));
+    CHECK(send_msg("new@players.example", "JOIN hush newpw1 Letmein1\n") ==
+          0);
+    CHECK(has("> JOIN hush **** ****"));
+    CHECK(has("To join game hush"));
+    CHECK(lacks("ERROR"));
+    CHECK(lacks("Letmein1"));
 }
 
 static void test_join_create(void)
@@ -895,10 +983,12 @@ int main(int argc, char **argv)
         test_signon_and_orders();
         test_signon_failures();
         test_press();
+        test_press_archive();
         test_observers();
         test_player_settings();
         test_master();
         test_resign_terminate();
+        test_private_unlisted();
         test_join_create();
         test_rolled_back();
         test_crash_anywhere();

@@ -14,7 +14,7 @@
 
 #include "engine/adjudicate.h"
 #include "engine/map.h"
-#include "game/config.h"
+#include "conf/judge_conf.h"
 #include "game/game.h"
 #include "game/password.h"
 #include "game/snapshot.h"

@@ -369,6 +369,103 @@ static void check_noend_file(const char *srcdir)
     check_casefile(srcdir, "noend.txt", want, sizeof want / sizeof want[0]);
 }
 
+/* RESULTS written wrong: each an error at its line (tests/casefile). */
+static void check_results_bad_file(const char *srcdir)
+{
+    static const expect want[] = {
+        {DJ_CASE_ERROR, "11: 'Germany: A ber-sil' is not an order of ORDERS"},
+        {DJ_CASE_OK, "ok.1"},
+        {DJ_CASE_ERROR, "29: order 'A mun H' has no result in RESULTS "
+                        "(SUCCESS: or FAILURE:)"},
+        {DJ_CASE_ERROR, "40: expected 'SUCCESS:', 'FAILURE:' or "
+                        "'DISLODGED:', got 'BOUNCED'"},
+        {DJ_CASE_ERROR, "48: expected a unit, then 'RETREATS' and where it "
+                        "may retreat to ('RETREATS NONE' if nowhere)"},
+        {DJ_CASE_ERROR, "56: case 'bad.5 no outcome stated at all' states no "
+                        "outcome: give POSTSTATE, POSTSTATE_SAME or RESULTS"},
+        {DJ_CASE_ERROR,
+         "65: a second result for 'A ber-kie' (the first at line 64)"},
+        {DJ_CASE_OK, "ok.2"},
+    };
+    check_casefile(srcdir, "results-bad.txt", want,
+                   sizeof want / sizeof want[0]);
+}
+
+/* A file written as jDip writes its own: "=>", full stops, full names, and
+ * a misspelt place reported as one (tests/casefile/jdip-style.txt). */
+static void check_jdip_style_file(const char *srcdir)
+{
+    static const expect want[] = {
+        {DJ_CASE_OK, "jdip-style.1 a bounce in Galicia"},
+        {DJ_CASE_ERROR, "28: bad order 'Army Galacia HOLD.': unknown "
+                        "location 'Galacia' (nearest: Galicia (gal))"},
+        {DJ_CASE_OK, "jdip-style.3 a support into a sea, with its coast"},
+        {DJ_CASE_ERROR,
+         "56: unknown location 'Moscw' (nearest: Moscow (mos))"},
+    };
+    check_casefile(srcdir, "jdip-style.txt", want,
+                   sizeof want / sizeof want[0]);
+}
+
+/* The verdict of case number `k` (from 0) of tests/casefile/results.txt on
+ * one engine, with its results stated or, if !with_results, without. */
+static dj_check_verdict results_verdict(const char *srcdir, int k,
+                                        dj_engine engine, bool with_results,
+                                        bool flip)
+{
+    char path[PATH_LEN], mapdir[PATH_LEN], err[DJ_CASE_ERR_MAX];
+    snprintf(path, sizeof path, "%s/tests/casefile/results.txt", srcdir);
+    snprintf(mapdir, sizeof mapdir, "%s/maps", srcdir);
+    dj_casefile *cf = dj_casefile_open(path, mapdir, err, sizeof err);
+    static dj_case c;
+    dj_check_verdict v = DJ_CHECK_FAIL;
+    for (int i = 0; cf && i <= k; i++)
+        if (dj_casefile_next(cf, &c, err, sizeof err) != DJ_CASE_OK)
+            break;
+        else if (i == k) {
+            c.has_results = with_results;
+            for (int o = 0; flip && o < c.norders; o++)
+                c.orders[o].expect = c.orders[o].expect == DJ_EXPECT_SUCCESS
+                                         ? DJ_EXPECT_FAILURE
+                                         : DJ_EXPECT_SUCCESS;
+            dj_checker *ck = dj_checker_new();
+            FILE *out = fopen("/dev/null", "w");
+            if (ck && out)
+                v = dj_check_case_with(ck, engine, dj_casefile_map(cf), &c,
+                                       false, out);
+            if (out)
+                fclose(out);
+            dj_checker_free(ck);
+        }
+    dj_casefile_close(cf);
+    return v;
+}
+
+/*
+ * Issue 21's problem 5: a ring of one power's units leaves the same board
+ * whether it goes round or not, so a case that states only the board
+ * cannot tell.  The Haplomacy engine stops the ring of results.1, which
+ * goes round: stating the board alone it passes, with the results it
+ * fails.  And on the trusted engines, results stated the wrong way round
+ * fail where the board alone passes.
+ */
+static void check_results_catch_rings(const char *srcdir)
+{
+    CHECK(results_verdict(srcdir, 0, DJ_ENGINE_HAPLOMACY, false, false) ==
+          DJ_CHECK_PASS);
+    CHECK(results_verdict(srcdir, 0, DJ_ENGINE_HAPLOMACY, true, false) ==
+          DJ_CHECK_FAIL);
+    for (int e = DJ_ENGINE_DPJUDGE; e <= DJ_ENGINE_KRUIJSWIJK; e++)
+        for (int k = 0; k < 2; k++) {
+            CHECK(results_verdict(srcdir, k, (dj_engine)e, true, false) ==
+                  DJ_CHECK_PASS);
+            CHECK(results_verdict(srcdir, k, (dj_engine)e, false, true) ==
+                  DJ_CHECK_PASS);
+            CHECK(results_verdict(srcdir, k, (dj_engine)e, true, true) ==
+                  DJ_CHECK_FAIL);
+        }
+}
+
 static const dj_case *next_case(dj_casefile *cf, dj_case *c)
 {
     char err[DJ_CASE_ERR_MAX];
@@ -740,85 +837,125 @@ static void check_quick_orders(const char *srcdir)
     }
 }
 
-/* A case file read by the quick case reader (or with quick_chunk 0 the
- * general one) `quick_chunk` bytes at a time and by the general one
- * `general_chunk` bytes at a time: the same cases, statuses and messages.
- * Returns the number of cases. */
-static int casefile_readers_agree_chunked(const char *path, const char *mapdir,
-                                          size_t quick_chunk,
-                                          size_t general_chunk)
+/* ---- the case reader on files written differently ------------------------ */
+
+/* Are two names the same but for case and blanks (their kind, how many)? */
+static bool same_name(const char *a, const char *b)
 {
-    char ea[DJ_CASE_ERR_MAX], eb[DJ_CASE_ERR_MAX], why[256];
-    dj_casefile *qa = dj_casefile_open(path, mapdir, ea, sizeof ea);
-    dj_casefile *gb = dj_casefile_open(path, mapdir, eb, sizeof eb);
+    for (;;) {
+        bool blank_a = *a == ' ' || *a == '\t', blank_b = *b == ' ' || *b == '\t';
+        if (blank_a != blank_b)
+            return false;
+        if (blank_a) {
+            a += strspn(a, " \t");
+            b += strspn(b, " \t");
+            continue;
+        }
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+        if (!*a)
+            return true;
+        a++, b++;
+    }
+}
+
+/* Are two cases read from the same lines, written differently, the same?
+ * Names are compared ignoring case and blanks' kinds (a file in capitals
+ * is the same file).  Returns a description of the first difference, or
+ * NULL. */
+static const char *cases_differ(const dj_case *a, const dj_case *b)
+{
+    if (!same_name(a->name, b->name))
+        return "name";
+    if (memcmp(a->rules.choice, b->rules.choice, sizeof a->rules.choice))
+        return "rules";
+    if (a->pre.phase.season != b->pre.phase.season ||
+        a->pre.phase.year != b->pre.phase.year ||
+        a->pre.phase.type != b->pre.phase.type)
+        return "phase";
+    if (a->pre.nunits != b->pre.nunits ||
+        memcmp(a->pre.units, b->pre.units,
+               (size_t)a->pre.nunits * sizeof a->pre.units[0]) != 0)
+        return "units";
+    if (a->pre.ndislodged != b->pre.ndislodged)
+        return "dislodged units";
+    if (memcmp(a->pre.owner, b->pre.owner, sizeof a->pre.owner) != 0)
+        return "owners";
+    if (a->norders != b->norders)
+        return "number of orders";
+    for (int i = 0; i < a->norders; i++)
+        if (!dj_order_equal(&a->orders[i].order, &b->orders[i].order) ||
+            a->orders[i].expect != b->orders[i].expect)
+            return "an order";
+    if (a->post_same != b->post_same || a->npost != b->npost ||
+        memcmp(a->post, b->post, (size_t)a->npost * sizeof a->post[0]) != 0)
+        return "POSTSTATE";
+    if (a->nexpect_dislodged != b->nexpect_dislodged)
+        return "RESULTS' dislodged units";
+    return NULL;
+}
+
+/* A case file and another one: the same statuses, in order, and the same
+ * cases.  Returns the number of cases. */
+static int casefiles_agree(const char *path_a, const char *path_b,
+                           const char *mapdir)
+{
+    char ea[DJ_CASE_ERR_MAX], eb[DJ_CASE_ERR_MAX];
+    dj_casefile *fa = dj_casefile_open(path_a, mapdir, ea, sizeof ea);
+    dj_casefile *fb = dj_casefile_open(path_b, mapdir, eb, sizeof eb);
     static dj_case a, b;
     int n = 0;
-    bool same = qa && gb;
-    if (qa && quick_chunk == 0)
-        dj_casefile_general_only(qa);
-    else if (qa)
-        dj_casefile_read_chunk(qa, quick_chunk);
-    if (gb) {
-        dj_casefile_general_only(gb);
-        dj_casefile_read_chunk(gb, general_chunk);
-    }
+    bool same = fa && fb;
     while (same) {
-        dj_case_status sa = dj_casefile_next(qa, &a, ea, sizeof ea);
-        dj_case_status sb = dj_casefile_next(gb, &b, eb, sizeof eb);
-        if (sa != sb || (sa == DJ_CASE_ERROR && strcmp(ea, eb) != 0)) {
-            fprintf(stderr, "%s: readers differ: %d '%s' / %d '%s'\n", path,
+        dj_case_status sa = dj_casefile_next(fa, &a, ea, sizeof ea);
+        dj_case_status sb = dj_casefile_next(fb, &b, eb, sizeof eb);
+        const char *why = NULL;
+        if (sa != sb) {
+            fprintf(stderr, "%s / %s: %d '%s' / %d '%s'\n", path_a, path_b,
                     (int)sa, ea, (int)sb, eb);
             same = false;
-        } else if (sa == DJ_CASE_OK && dj_case_differs(&a, &b, why,
-                                                       sizeof why) < 0) {
-            fprintf(stderr, "%s: case '%s' read differently: %s\n", path,
-                    a.name, why);
+        } else if (sa == DJ_CASE_OK && (why = cases_differ(&a, &b))) {
+            fprintf(stderr, "%s / %s: case '%s' read differently: %s\n",
+                    path_a, path_b, a.name, why);
             same = false;
         }
         if (sa == DJ_CASE_EOF)
             break;
         n++;
     }
-    dj_casefile_close(qa);
-    dj_casefile_close(gb);
+    dj_casefile_close(fa);
+    dj_casefile_close(fb);
     CHECK(same);
     return n;
 }
 
-static int casefile_readers_agree(const char *path, const char *mapdir)
-{
-    return casefile_readers_agree_chunked(path, mapdir,
-                                          DJ_CASEFILE_READ_CHUNK,
-                                          DJ_CASEFILE_READ_CHUNK);
-}
+static const char *const CASE_FILES[] = {
+    "datc/6A.txt", "datc/6B.txt", "datc/6C.txt", "datc/6D.txt",
+    "datc/6E.txt", "datc/6F.txt", "datc/6G.txt", "datc/6H.txt",
+    "datc/6I.txt", "datc/6J.txt", "datc-alt/6B-alt.txt",
+    "datc-alt/6G-alt.txt", "datc-extra/crosscheck.txt",
+    "datc-extra/head-to-head.txt", "datc-extra/regressions.txt",
+    "datc-extra/variant-chaos.txt", "datc-extra/variant-youngstown.txt",
+    "datc-extra/variant-hundred.txt", "casefile/good.txt",
+    "casefile/jdip.txt", "casefile/bad.txt", "casefile/noend.txt",
+    "casefile/quick.txt", "casefile/results.txt"};
+#define NCASE_FILES (sizeof CASE_FILES / sizeof CASE_FILES[0])
 
-/* Every case file of tests/, and each again with its lines disturbed the
- * ways people write them (capitals, CRLF, tabs, comments, two spaces) or
- * get wrong (no colon), which moves lines between the quick reader and
- * the general one. */
-static void check_quick_casefiles(const char *srcdir)
+/* Every case file of the list, and each again with its lines written the
+ * other ways people write them (capitals, CRLF, tabs, blanks at the ends,
+ * comments, two spaces after the colon): the same cases. */
+static void check_casefiles_written_differently(const char *srcdir)
 {
-    static const char *const FILES[] = {
-        "datc/6A.txt", "datc/6B.txt", "datc/6C.txt", "datc/6D.txt",
-        "datc/6E.txt", "datc/6F.txt", "datc/6G.txt", "datc/6H.txt",
-        "datc/6I.txt", "datc/6J.txt", "datc-alt/6B-alt.txt",
-        "datc-alt/6G-alt.txt", "datc-extra/crosscheck.txt",
-        "datc-extra/head-to-head.txt", "datc-extra/regressions.txt",
-        "datc-extra/variant-chaos.txt", "datc-extra/variant-youngstown.txt",
-        "datc-extra/variant-hundred.txt", "casefile/good.txt",
-        "casefile/jdip.txt", "casefile/bad.txt", "casefile/noend.txt",
-        "casefile/quick.txt"};
     char mapdir[PATH_LEN];
     snprintf(mapdir, sizeof mapdir, "%s/maps", srcdir);
     int cases = 0;
-    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
+    char out_path[64];
+    snprintf(out_path, sizeof out_path, "written-%d.txt", (int)getpid());
+    for (size_t i = 0; i < NCASE_FILES; i++) {
         char path[PATH_LEN];
-        snprintf(path, sizeof path, "%s/tests/%s", srcdir, FILES[i]);
-        cases += casefile_readers_agree(path, mapdir);
-        for (int way = 0; way < 7; way++) {
+        snprintf(path, sizeof path, "%s/tests/%s", srcdir, CASE_FILES[i]);
+        for (int way = 0; way < 6; way++) {
             FILE *in = fopen(path, "r");
-            char out_path[64];
-            snprintf(out_path, sizeof out_path, "quick-%d.txt", (int)getpid());
             FILE *out = fopen(out_path, "w");
             CHECK(in && out);
             if (!in || !out) {
@@ -851,7 +988,7 @@ static void check_quick_casefiles(const char *srcdir)
                             *c = (k & 1) ? '\t' : ' ';
                     fprintf(out, "%s\n", line);
                     break;
-                case 5: { /* "England:  F lon" */
+                default: { /* "England:  F lon" */
                     char *colon = strchr(line, ':');
                     if (colon)
                         fprintf(out, "%.*s:  %s\n", (int)(colon - line), line,
@@ -860,92 +997,136 @@ static void check_quick_casefiles(const char *srcdir)
                         fprintf(out, "%s\n", line);
                     break;
                 }
-                default: { /* "England F lon": an error either way */
-                    char *colon = strchr(line, ':');
-                    if (colon)
-                        *colon = ' ';
-                    fprintf(out, "%s\n", line);
-                    break;
-                }
                 }
             }
             fclose(in);
             fclose(out);
-            cases += casefile_readers_agree(out_path, mapdir);
-            remove(out_path);
+            cases += casefiles_agree(path, out_path, mapdir);
         }
     }
-    printf("quick and general case readers: %d cases read both ways\n",
+    remove(out_path);
+    printf("case files written six other ways: %d cases read alike\n",
            cases);
     CHECK(cases > 1000);
 }
 
-/*
- * No test file is as long as the reader's 64 KB read-ahead chunk, so here
- * files are read a few bytes at a time, which ends a chunk inside every
- * kind of line at every byte: there the quick reader must stop and leave
- * the line to the general one, which gathers it across the chunks.  The
- * quick reader with small chunks, the general reader with small chunks,
- * and the general reader with whole ones must read the same cases and
- * errors.
- */
-static void check_chunk_boundaries(const char *srcdir)
+/* The cases of `path`, read on from `whole` (which holds the same lines
+ * further on): the same statuses and cases.  Returns how many. */
+static int cases_read_on_agree(dj_casefile *whole, const char *path,
+                               const char *mapdir)
 {
-    static const char *const FILES[] = {
-        "casefile/quick.txt", "casefile/good.txt", "casefile/jdip.txt",
-        "casefile/bad.txt",   "casefile/noend.txt", "datc/6C.txt",
-        "datc/6G.txt",        "datc-extra/variant-youngstown.txt"};
-    static const size_t CHUNKS[] = {1, 2, 3, 5, 7, 8, 9, 13, 16, 31, 100};
-    char mapdir[PATH_LEN];
+    char ea[DJ_CASE_ERR_MAX], eb[DJ_CASE_ERR_MAX];
+    dj_casefile *one = dj_casefile_open(path, mapdir, eb, sizeof eb);
+    CHECK(one != NULL);
+    static dj_case a, b;
+    int n = 0;
+    while (one) {
+        dj_case_status sb = dj_casefile_next(one, &b, eb, sizeof eb);
+        if (sb == DJ_CASE_EOF)
+            break;
+        dj_case_status sa = dj_casefile_next(whole, &a, ea, sizeof ea);
+        const char *why = sa != sb ? "status"
+                          : sa == DJ_CASE_OK ? cases_differ(&a, &b)
+                                             : NULL;
+        if (why) {
+            fprintf(stderr, "%s read on in a long file: %s ('%s' / '%s')\n",
+                    path, why, ea, eb);
+            CHECK(why == NULL);
+            break;
+        }
+        n++;
+    }
+    dj_casefile_close(one);
+    return n;
+}
+
+/*
+ * No test file is as long as the reader's 64 KB buffer: every case file
+ * of the list, one after another (each after a VARIANT_ALL line, as read
+ * alone), three times over, makes one that is, with lines across the
+ * buffer's ends and variants switching back and forth.  Read whole, it
+ * gives what the files give one by one.  And cut short anywhere, in the
+ * middle of any kind of line, it loses nothing before the cut.
+ */
+static void check_long_file(const char *srcdir)
+{
+    char mapdir[PATH_LEN], long_path[64];
     snprintf(mapdir, sizeof mapdir, "%s/maps", srcdir);
-    int cases = 0;
-    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
-        char path[PATH_LEN];
-        snprintf(path, sizeof path, "%s/tests/%s", srcdir, FILES[i]);
-        for (size_t k = 0; k < sizeof CHUNKS / sizeof CHUNKS[0]; k++) {
-            cases += casefile_readers_agree_chunked(path, mapdir, CHUNKS[k],
-                                                    DJ_CASEFILE_READ_CHUNK);
-            cases += casefile_readers_agree_chunked(path, mapdir, 0,
-                                                    CHUNKS[k]);
-        }
-    }
-    /* And each file cut short at five places, mid-line, so that its last
-     * line (a unit, an order, a keyword) ends at the end of the data with
-     * no newline: the quick reader must not look past it. */
-    char cut_path[64];
-    snprintf(cut_path, sizeof cut_path, "cut-%d.txt", (int)getpid());
-    int cuts = 0;
-    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
-        char path[PATH_LEN];
-        snprintf(path, sizeof path, "%s/tests/%s", srcdir, FILES[i]);
-        FILE *in = fopen(path, "rb");
-        CHECK(in != NULL);
-        if (!in)
-            continue;
-        static char text[1 << 16];
-        size_t len = fread(text, 1, sizeof text, in);
-        fclose(in);
-        for (int part = 1; part <= 5; part++) {
-            size_t at = len * (size_t)part / 6;
-            while (at > 0 && text[at - 1] == '\n') /* end mid-line */
-                at--;
-            FILE *out = fopen(cut_path, "wb");
-            CHECK(out != NULL);
-            if (!out)
+    snprintf(long_path, sizeof long_path, "long-%d.txt", (int)getpid());
+    FILE *out = fopen(long_path, "wb");
+    CHECK(out != NULL);
+    if (!out)
+        return;
+    static char text[1 << 18];
+    long total = 0;
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < NCASE_FILES; i++) {
+            char path[PATH_LEN];
+            snprintf(path, sizeof path, "%s/tests/%s", srcdir, CASE_FILES[i]);
+            FILE *in = fopen(path, "rb");
+            CHECK(in != NULL);
+            if (!in || strstr(path, "noend")) { /* ends inside a case */
+                if (in)
+                    fclose(in);
                 continue;
-            fwrite(text, 1, at, out);
-            fclose(out);
-            for (size_t chunk = 7; chunk <= 9; chunk++)
-                cases += casefile_readers_agree_chunked(
-                    cut_path, mapdir, chunk, DJ_CASEFILE_READ_CHUNK);
-            cuts++;
+            }
+            size_t len = fread(text, 1, sizeof text - 1, in);
+            fclose(in);
+            if (len > 0 && text[len - 1] != '\n')
+                text[len++] = '\n';
+            fputs("VARIANT_ALL Standard\n", out);
+            fwrite(text, 1, len, out);
+            total += (long)len;
         }
+    fclose(out);
+    CHECK(total > 3 * 65536);
+
+    char err[DJ_CASE_ERR_MAX];
+    dj_casefile *whole = dj_casefile_open(long_path, mapdir, err, sizeof err);
+    CHECK(whole != NULL);
+    int cases = 0;
+    for (int round = 0; whole && round < 3; round++)
+        for (size_t i = 0; i < NCASE_FILES; i++) {
+            char path[PATH_LEN];
+            snprintf(path, sizeof path, "%s/tests/%s", srcdir, CASE_FILES[i]);
+            if (!strstr(path, "noend"))
+                cases += cases_read_on_agree(whole, path, mapdir);
+        }
+    static dj_case c;
+    CHECK(whole && dj_casefile_next(whole, &c, err, sizeof err) ==
+                       DJ_CASE_EOF);
+    dj_casefile_close(whole);
+
+    /* Cut short mid-line at many places: the cases before the cut are
+     * read, and the reader stops cleanly. */
+    FILE *in = fopen(long_path, "rb");
+    size_t len = in ? fread(text, 1, sizeof text, in) : 0;
+    if (in)
+        fclose(in);
+    int cuts = 0;
+    for (int part = 1; part <= 40 && len > 0; part++) {
+        size_t at = len * (size_t)part / 41;
+        while (at > 0 && text[at - 1] == '\n') /* end mid-line */
+            at--;
+        FILE *cut = fopen(long_path, "wb");
+        CHECK(cut != NULL);
+        if (!cut)
+            continue;
+        fwrite(text, 1, at, cut);
+        fclose(cut);
+        dj_casefile *cf = dj_casefile_open(long_path, mapdir, err, sizeof err);
+        int n = 0;
+        while (cf && n < 100000 &&
+               dj_casefile_next(cf, &c, err, sizeof err) != DJ_CASE_EOF)
+            n++;
+        dj_casefile_close(cf);
+        CHECK(cf != NULL && n > 0);
+        cuts++;
     }
-    remove(cut_path);
-    printf("read-ahead chunks of 1 to 100 bytes: %d cases read both ways "
-           "(%d files cut short)\n",
-           cases, cuts);
-    CHECK(cases > 1000 && cuts == 5 * (int)(sizeof FILES / sizeof FILES[0]));
+    remove(long_path);
+    printf("a %ld-byte file of every case file: %d cases read as alone, "
+           "%d cuts\n", total, cases, cuts);
+    CHECK(cases > 800 && cuts == 40);
 }
 
 int main(int argc, char **argv)
@@ -975,11 +1156,14 @@ int main(int argc, char **argv)
     check_case_roundtrip(srcdir, map);
     check_bad_file(srcdir);
     check_noend_file(srcdir);
+    check_results_bad_file(srcdir);
+    check_jdip_style_file(srcdir);
+    check_results_catch_rings(srcdir);
     check_missing_file();
     check_quick_orders(srcdir);
     check_quick_traps(srcdir);
-    check_quick_casefiles(srcdir);
-    check_chunk_boundaries(srcdir);
+    check_casefiles_written_differently(srcdir);
+    check_long_file(srcdir);
 
     dj_map_free(map);
     return test_summary();

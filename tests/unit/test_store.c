@@ -20,6 +20,7 @@
 #include "store/mail.h"
 #include "store/participants.h"
 #include "store/phases.h"
+#include "store/press.h"
 #include "store/signons.h"
 #include "store/store.h"
 #include "testlib.h"
@@ -119,10 +120,22 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE outbox DROP COLUMN message_id;"
                           "ALTER TABLE outbox DROP COLUMN in_reply_to;"
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
-                          /* version 10's, 8's, 6's (7's table went
-                           * above; 6's pictures went with 10) */
+                          /* version 11's */
                           "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
                           "ALTER TABLE outbox DROP COLUMN picture_format;"
+                          /* version 10's */
+                          "ALTER TABLE press DROP COLUMN sender_id;"
+                          "ALTER TABLE press DROP COLUMN sender_role;"
+                          "ALTER TABLE press DROP COLUMN broadcast;"
+                          "ALTER TABLE press DROP COLUMN to_mask;"
+                          "ALTER TABLE press DROP COLUMN to_master;"
+                          "ALTER TABLE press DROP COLUMN to_observers;"
+                          "ALTER TABLE press DROP COLUMN fake;"
+                          "ALTER TABLE press DROP COLUMN shown;"
+                          "DROP TABLE player_events;"
+                          "DROP TABLE player_prefs;"
+                          /* version 8's, 6's (7's table went above; 6's
+                           * pictures went with 11) */
                           "DROP TABLE mail_failures;"
                           "DROP TABLE confirmations;"
                           "ALTER TABLE games DROP COLUMN map_attachment;"
@@ -185,9 +198,21 @@ static void test_migrate_from_3(void)
                           " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
                           " WHERE name IN ('participants', 'orders');"
                           "PRAGMA writable_schema = OFF;"
-                          /* version 10's, 8's, 7's and 6's */
+                          /* version 11's */
                           "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
                           "ALTER TABLE outbox DROP COLUMN picture_format;"
+                          /* version 10's */
+                          "ALTER TABLE press DROP COLUMN sender_id;"
+                          "ALTER TABLE press DROP COLUMN sender_role;"
+                          "ALTER TABLE press DROP COLUMN broadcast;"
+                          "ALTER TABLE press DROP COLUMN to_mask;"
+                          "ALTER TABLE press DROP COLUMN to_master;"
+                          "ALTER TABLE press DROP COLUMN to_observers;"
+                          "ALTER TABLE press DROP COLUMN fake;"
+                          "ALTER TABLE press DROP COLUMN shown;"
+                          "DROP TABLE player_events;"
+                          "DROP TABLE player_prefs;"
+                          /* version 8's, 7's and 6's */
                           "DROP TABLE mail_failures;"
                           "DROP TABLE confirmations;"
                           "DROP INDEX signon_failures_target;"
@@ -481,7 +506,22 @@ static void test_mail(dj_store *s)
     CHECK(dj_store_maillog_add(s, "<1@x>", "a@x", g.id, "ok", 1) == 0);
     CHECK(dj_store_maillog_add(s, "<1@x>", "a@x", g.id, "ok", 2) ==
           DJ_STORE_DUPLICATE);
-    CHECK(dj_store_press_add(s, g.id, 0, -1, "a@x", "", 0, "hello", 3) == 0);
+    dj_press_rec pr;
+    memset(&pr, 0, sizeof pr);
+    pr.from_power = 2;
+    pr.to_mask = (uint64_t)1 << 63; /* the 64th power's bit survives */
+    pr.to_master = true;
+    snprintf(pr.sender_role, sizeof pr.sender_role, "player");
+    snprintf(pr.to_names, sizeof pr.to_names, "Power64 and the master");
+    pr.body = "hello";
+    CHECK(dj_store_press_add(s, g.id, &pr, "a@x", 3) == 0);
+    dj_press_rec *got = NULL;
+    int ngot = 0;
+    CHECK(dj_store_press_list(s, g.id, &got, &ngot) == 0 && ngot == 1);
+    CHECK(ngot == 1 && got[0].to_mask == (uint64_t)1 << 63 &&
+          got[0].to_master && !got[0].broadcast && got[0].from_power == 2 &&
+          strcmp(got[0].body, "hello") == 0 && got[0].phase_order == -1);
+    dj_press_recs_free(got, ngot);
 
     char v[64];
     CHECK(dj_store_setting_get(s, "k", v, sizeof v) == DJ_STORE_NOTFOUND);
@@ -609,14 +649,14 @@ static void test_crash(void)
     CHECK_STR(v, "ok");
 }
 
-/* A version-9 file, with pictures stored (issue 11), becomes a version-10
+/* A version-10 file, with pictures stored (issue 11), becomes a version-11
  * one (issue 25): the pictures go, queued mail keeps the phase and format
  * of its picture (a MAP reply's, of no phase, goes without), and new mail
  * can be queued with a picture named. */
-static void test_migrate_from_9(void)
+static void test_migrate_from_10(void)
 {
     char old[600], err[512];
-    snprintf(old, sizeof old, "%s/v9.db", dir);
+    snprintf(old, sizeof old, "%s/v10.db", dir);
     dj_store *s = dj_store_open(old, err, sizeof err);
     CHECK(s != NULL);
     if (!s)
@@ -649,7 +689,7 @@ static void test_migrate_from_9(void)
              " picture_id) VALUES ('results', 'a@x', 's', 'b', 1, 1),"
              " ('reply', 'b@x', 's', 'b', 1, 2),"
              " ('results', 'c@x', 's', 'b', 1, NULL);"
-             "PRAGMA user_version = 9;",
+             "PRAGMA user_version = 10;",
              (long long)ph.id);
     int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
     sqlite3_close(db);
@@ -693,7 +733,7 @@ int main(int argc, char **argv)
     test_newer_refused();
     test_migrate_from_1();
     test_migrate_from_3();
-    test_migrate_from_9();
+    test_migrate_from_10();
     test_private_files();
     dj_store *s = open_db();
     if (s) {

@@ -1,0 +1,450 @@
+/*
+ * judge_conf.c — judge.conf with libconfig.  See judge_conf.h.
+ *
+ * The file is walked setting by setting against a table of known names, so
+ * that an unknown or misplaced setting is reported with its line number.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "conf/judge_conf.h"
+
+#include <libconfig.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "time/calendar.h"
+#include "game/setting_value.h"
+
+#ifndef DJ_SYSCONFDIR
+#define DJ_SYSCONFDIR "/usr/local/etc"
+#endif
+
+const char *dj_config_find(const char *option, const char *installed)
+{
+    if (option && *option)
+        return option;
+    const char *env = getenv("DIPJUDGE_CONF");
+    if (env && *env)
+        return env;
+    struct stat st;
+    if (installed && stat(installed, &st) == 0 && S_ISREG(st.st_mode))
+        return installed;
+    return NULL;
+}
+
+/* ---- one setting at a time ------------------------------------------------ */
+
+typedef struct reader {
+    const char *file;
+    char *err;
+    size_t errlen;
+} reader;
+
+static int bad(reader *r, const config_setting_t *s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int bad(reader *r, const config_setting_t *s, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(r->err, r->errlen, "%s:%d: %s", r->file,
+             config_setting_source_line(s), msg);
+    return -1;
+}
+
+static int get_string(reader *r, const config_setting_t *s, char *out,
+                      size_t len)
+{
+    const char *v = config_setting_get_string(s);
+    if (!v)
+        return bad(r, s, "'%s' must be a string", config_setting_name(s));
+    if (strlen(v) >= len)
+        return bad(r, s, "'%s' is too long", config_setting_name(s));
+    snprintf(out, len, "%s", v);
+    return 0;
+}
+
+static int get_choice(reader *r, const config_setting_t *s, char *out,
+                      size_t len, const char *const *choices)
+{
+    char v[64];
+    if (get_string(r, s, v, sizeof v) < 0)
+        return -1;
+    for (const char *const *c = choices; *c; c++)
+        if (strcmp(v, *c) == 0 && strlen(*c) < len) {
+            memcpy(out, *c, strlen(*c) + 1);
+            return 0;
+        }
+    return bad(r, s, "unknown value for '%s'", config_setting_name(s));
+}
+
+static int get_duration(reader *r, const config_setting_t *s, int *out,
+                        bool none_ok)
+{
+    char v[64], why[128];
+    if (get_string(r, s, v, sizeof v) < 0)
+        return -1;
+    if (none_ok && strcmp(v, "none") == 0) {
+        *out = -1;
+        return 0;
+    }
+    if (dj_duration_parse(v, out, why, sizeof why) < 0)
+        return bad(r, s, "%s", why);
+    return 0;
+}
+
+static int get_int(reader *r, const config_setting_t *s, int *out, int min,
+                   int max)
+{
+    if (config_setting_type(s) != CONFIG_TYPE_INT)
+        return bad(r, s, "'%s' must be a whole number",
+                   config_setting_name(s));
+    int v = config_setting_get_int(s);
+    if (v < min || v > max)
+        return bad(r, s, "'%s' is out of range", config_setting_name(s));
+    *out = v;
+    return 0;
+}
+
+static int get_bool(reader *r, const config_setting_t *s, bool *out)
+{
+    if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+        return bad(r, s, "'%s' must be true or false",
+                   config_setting_name(s));
+    *out = config_setting_get_bool(s) != 0;
+    return 0;
+}
+
+/*
+ * A time in seconds: a whole number, or a string "45s", "5m", "2h", "1d"
+ * (units may be combined: "1h30m").
+ */
+static int get_seconds(reader *r, const config_setting_t *s, int *out,
+                       int min, int max)
+{
+    if (config_setting_type(s) == CONFIG_TYPE_INT)
+        return get_int(r, s, out, min, max);
+    char v[64];
+    if (get_string(r, s, v, sizeof v) < 0)
+        return -1;
+    long long total = 0;
+    const char *p = v;
+    while (*p) {
+        if (*p < '0' || *p > '9')
+            return bad(r, s, "'%s': a time like \"30s\", \"5m\", \"2h\""
+                             " or \"1d\"",
+                       config_setting_name(s));
+        long long n = 0;
+        while (*p >= '0' && *p <= '9' && n < 100000000)
+            n = n * 10 + (*p++ - '0');
+        long long unit = *p == 's' ? 1 : *p == 'm' ? 60 : *p == 'h' ? 3600
+                       : *p == 'd' ? 86400 : 0;
+        if (!unit)
+            return bad(r, s, "'%s': a number needs a unit s, m, h or d",
+                       config_setting_name(s));
+        p++;
+        total += n * unit;
+        if (total > max)
+            break;
+    }
+    if (!v[0] || total < min || total > max)
+        return bad(r, s, "'%s' is out of range", config_setting_name(s));
+    *out = (int)total;
+    return 0;
+}
+
+static const char *const IN_TYPES[] = {"maildir", "imap", "pop3", NULL};
+static const char *const OUT_TYPES[] = {"maildir", "sendmail", "smtp", NULL};
+static const char *const TLS_CHOICES[] = {"none", "may", "starttls", "tls",
+                                          NULL};
+
+/* A group { ... }: each member read by `one`. */
+static int read_group(reader *r, const config_setting_t *s, void *target,
+                      int (*one)(reader *, const config_setting_t *, void *))
+{
+    if (config_setting_type(s) != CONFIG_TYPE_GROUP)
+        return bad(r, s, "'%s' must be a group { ... }",
+                   config_setting_name(s));
+    for (int i = 0; i < config_setting_length(s); i++)
+        if (one(r, config_setting_get_elem(s, (unsigned)i), target) < 0)
+            return -1;
+    return 0;
+}
+
+static int read_inbound(reader *r, const config_setting_t *s, void *target)
+{
+    dj_inbound_config *in = target;
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "type") == 0)
+        return get_choice(r, s, in->type, sizeof in->type, IN_TYPES);
+    if (strcmp(name, "path") == 0)
+        return get_string(r, s, in->path, sizeof in->path);
+    if (strcmp(name, "host") == 0)
+        return get_string(r, s, in->host, sizeof in->host);
+    if (strcmp(name, "port") == 0)
+        return get_int(r, s, &in->port, 0, 65535);
+    if (strcmp(name, "user") == 0)
+        return get_string(r, s, in->user, sizeof in->user);
+    if (strcmp(name, "password") == 0)
+        return get_string(r, s, in->password, sizeof in->password);
+    if (strcmp(name, "tls") == 0)
+        return get_choice(r, s, in->tls, sizeof in->tls, TLS_CHOICES);
+    if (strcmp(name, "tls_verify") == 0)
+        return get_bool(r, s, &in->tls_verify);
+    if (strcmp(name, "tls_ca_file") == 0)
+        return get_string(r, s, in->tls_ca_file, sizeof in->tls_ca_file);
+    if (strcmp(name, "mailbox") == 0)
+        return get_string(r, s, in->mailbox, sizeof in->mailbox);
+    if (strcmp(name, "idle") == 0)
+        return get_bool(r, s, &in->idle);
+    if (strcmp(name, "expunge") == 0)
+        return get_bool(r, s, &in->expunge);
+    if (strcmp(name, "poll_interval") == 0)
+        return get_seconds(r, s, &in->poll_interval, 1, 86400);
+    if (strcmp(name, "timeout") == 0)
+        return get_seconds(r, s, &in->timeout, 1, 3600);
+    return bad(r, s, "unknown setting 'inbound.%s'", name);
+}
+
+static int read_outbound(reader *r, const config_setting_t *s, void *target)
+{
+    dj_outbound_config *out = target;
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "type") == 0)
+        return get_choice(r, s, out->type, sizeof out->type, OUT_TYPES);
+    if (strcmp(name, "path") == 0)
+        return get_string(r, s, out->path, sizeof out->path);
+    if (strcmp(name, "sendmail") == 0)
+        return get_string(r, s, out->sendmail, sizeof out->sendmail);
+    if (strcmp(name, "host") == 0)
+        return get_string(r, s, out->host, sizeof out->host);
+    if (strcmp(name, "port") == 0)
+        return get_int(r, s, &out->port, 0, 65535);
+    if (strcmp(name, "tls") == 0)
+        return get_choice(r, s, out->tls, sizeof out->tls, TLS_CHOICES);
+    if (strcmp(name, "tls_verify") == 0)
+        return get_bool(r, s, &out->tls_verify);
+    if (strcmp(name, "tls_ca_file") == 0)
+        return get_string(r, s, out->tls_ca_file, sizeof out->tls_ca_file);
+    if (strcmp(name, "user") == 0)
+        return get_string(r, s, out->user, sizeof out->user);
+    if (strcmp(name, "password") == 0)
+        return get_string(r, s, out->password, sizeof out->password);
+    if (strcmp(name, "helo") == 0)
+        return get_string(r, s, out->helo, sizeof out->helo);
+    if (strcmp(name, "timeout") == 0)
+        return get_seconds(r, s, &out->timeout, 1, 3600);
+    return bad(r, s, "unknown setting 'outbound.%s'", name);
+}
+
+static int read_limits(reader *r, const config_setting_t *s, void *target)
+{
+    dj_mail_settings *m = target;
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "max_message_size") == 0)
+        return get_int(r, s, &m->max_message_size, 1024, 256 << 20);
+    if (strcmp(name, "max_lines") == 0)
+        return get_int(r, s, &m->max_lines, 10, 1000000);
+    if (strcmp(name, "keep_mail") == 0)
+        return get_seconds(r, s, &m->keep_mail, 0, 3650 * 86400);
+    if (strcmp(name, "message_tries") == 0)
+        return get_int(r, s, &m->message_tries, 1, 100);
+    if (strcmp(name, "max_reply_size") == 0)
+        return get_int(r, s, &m->max_reply_size, 16384, 64 << 20);
+    if (strcmp(name, "reply_limit") == 0)
+        return get_int(r, s, &m->reply_limit, 0, 1000000);
+    if (strcmp(name, "reply_window") == 0)
+        return get_seconds(r, s, &m->reply_window, 1, 30 * 86400);
+    return bad(r, s, "unknown setting 'limits.%s'", name);
+}
+
+static int read_retry(reader *r, const config_setting_t *s, void *target)
+{
+    dj_mail_settings *m = target;
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "attempts") == 0)
+        return get_int(r, s, &m->retry_attempts, 1, 1000);
+    if (strcmp(name, "delay") == 0)
+        return get_seconds(r, s, &m->retry_delay, 1, 7 * 86400);
+    if (strcmp(name, "max_delay") == 0)
+        return get_seconds(r, s, &m->retry_max_delay, 1, 30 * 86400);
+    return bad(r, s, "unknown setting 'retry.%s'", name);
+}
+
+/*
+ * One setting of games { }: any setting of the settings table, written as
+ * `judgectl set` takes it ("72h", "20:00", "-MTWTF-", "grey"; numbers and
+ * true/false as libconfig writes them), or the map of new games.
+ */
+static int read_game_setting(reader *r, const config_setting_t *s,
+                             dj_game_defaults *g)
+{
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "map") == 0)
+        return get_string(r, s, g->map, sizeof g->map);
+    const dj_setting_info *si = dj_setting_find(name);
+    if (!si)
+        return bad(r, s, "unknown setting 'games.%s' (judgectl help set "
+                         "lists them)", name);
+    char v[128], why[256];
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+        snprintf(v, sizeof v, "%d", config_setting_get_int(s));
+        break;
+    case CONFIG_TYPE_BOOL:
+        snprintf(v, sizeof v, "%s", config_setting_get_bool(s) ? "yes" : "no");
+        break;
+    case CONFIG_TYPE_STRING:
+        if (get_string(r, s, v, sizeof v) < 0)
+            return -1;
+        break;
+    default:
+        return bad(r, s, "'%s' must be a string, a number or true/false",
+                   name);
+    }
+    if (dj_setting_parse(si, v, g, why, sizeof why) < 0)
+        return bad(r, s, "%s", why);
+    return 0;
+}
+
+static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
+{
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "database") == 0)
+        return get_string(r, s, c->database, sizeof c->database);
+    if (strcmp(name, "maps_dir") == 0)
+        return get_string(r, s, c->maps_dir, sizeof c->maps_dir);
+    if (strcmp(name, "picture_cache") == 0)
+        return get_string(r, s, c->picture_cache, sizeof c->picture_cache);
+    if (strcmp(name, "judge_name") == 0)
+        return get_string(r, s, c->judge_name, sizeof c->judge_name);
+    if (strcmp(name, "judge_address") == 0)
+        return get_string(r, s, c->judge_address, sizeof c->judge_address);
+    if (strcmp(name, "zone") == 0) {
+        if (get_string(r, s, c->zone, sizeof c->zone) < 0)
+            return -1;
+        dj_zone *z = malloc(sizeof *z);
+        char why[256];
+        int rc = z ? dj_zone_load(c->zone, z, why, sizeof why) : -1;
+        free(z);
+        if (rc < 0)
+            return bad(r, s, "%s", z ? why : "out of memory");
+        /* the zone of new games, unless games { zone = ... } says */
+        snprintf(c->game.zone, sizeof c->game.zone, "%s", c->zone);
+        return 0;
+    }
+    if (strcmp(name, "allow_create") == 0)
+        return get_bool(r, s, &c->allow_create);
+    if (strcmp(name, "signon_limit") == 0)
+        return get_int(r, s, &c->signon_limit, 1, 1000);
+    if (strcmp(name, "signon_window") == 0)
+        return get_duration(r, s, &c->signon_window, false);
+    if (strcmp(name, "admin_address") == 0)
+        return get_string(r, s, c->mail.admin_address,
+                          sizeof c->mail.admin_address);
+    if (strcmp(name, "reminder") == 0)
+        return get_duration(r, s, &c->reminder, true);
+    if (strcmp(name, "tick_interval") == 0)
+        return get_seconds(r, s, &c->mail.tick_interval, 1, 86400);
+    if (strcmp(name, "inbound") == 0)
+        return read_group(r, s, &c->mail.in, read_inbound);
+    if (strcmp(name, "outbound") == 0)
+        return read_group(r, s, &c->mail.out, read_outbound);
+    if (strcmp(name, "limits") == 0)
+        return read_group(r, s, &c->mail, read_limits);
+    if (strcmp(name, "retry") == 0)
+        return read_group(r, s, &c->mail, read_retry);
+    if (strcmp(name, "games") == 0) {
+        if (config_setting_type(s) != CONFIG_TYPE_GROUP)
+            return bad(r, s, "'%s' must be a group { ... }", name);
+        for (int i = 0; i < config_setting_length(s); i++)
+            if (read_game_setting(r, config_setting_get_elem(s, (unsigned)i),
+                                  &c->game) < 0)
+                return -1;
+        return 0;
+    }
+    return bad(r, s, "unknown setting '%s'", name);
+}
+
+int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
+{
+    dj_config_defaults(c);
+    dj_config tmp = *c;
+    /* Read it ourselves first: bounded, and a NUL byte (which makes
+     * libconfig's lexer lose memory, and is never in a real file) is
+     * refused with its line. */
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot read configuration file %s", path);
+        return -1;
+    }
+    enum { CONF_MAX = 1 << 20 };
+    char *text = malloc(CONF_MAX + 1);
+    size_t len = text ? fread(text, 1, CONF_MAX + 1, f) : 0;
+    fclose(f);
+    if (!text || len > CONF_MAX) {
+        snprintf(err, errlen, "%s: %s", path,
+                 text ? "longer than 1 MB: not a configuration file"
+                      : "out of memory");
+        free(text);
+        return -1;
+    }
+    text[len] = '\0';
+    if (strlen(text) != len) {
+        int line = 1;
+        for (const char *p = text; *p; p++)
+            line += *p == '\n';
+        snprintf(err, errlen, "%s:%d: a NUL byte: not a text file", path,
+                 line);
+        free(text);
+        return -1;
+    }
+    config_t cfg;
+    config_init(&cfg);
+    int ok = config_read_string(&cfg, text);
+    free(text);
+    if (!ok) {
+        if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
+            snprintf(err, errlen, "cannot read configuration file %s", path);
+        else
+            snprintf(err, errlen, "%s:%d: %s", path, config_error_line(&cfg),
+                     config_error_text(&cfg));
+        config_destroy(&cfg);
+        return -1;
+    }
+    reader r = {path, err, errlen};
+    config_setting_t *root = config_root_setting(&cfg);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < config_setting_length(root); i++)
+        rc = read_setting(&r, config_setting_get_elem(root, (unsigned)i),
+                          &tmp);
+    config_destroy(&cfg);
+    if (rc < 0)
+        return -1;
+    snprintf(tmp.file, sizeof tmp.file, "%s", path);
+    *c = tmp;
+    return 0;
+}
+
+int dj_config_read(const char *config_option, const char *db_option,
+                   dj_config *c, char *err, size_t errlen)
+{
+    static const char installed[] = DJ_SYSCONFDIR "/dipjudge/judge.conf";
+    const char *file = dj_config_find(config_option, installed);
+    if (file) {
+        if (dj_config_load(file, c, err, errlen) < 0)
+            return -1;
+    } else {
+        dj_config_defaults(c);
+    }
+    const char *db = db_option && *db_option ? db_option : getenv("DIPJUDGE_DB");
+    if (db && *db)
+        snprintf(c->database, sizeof c->database, "%s", db);
+    return 0;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * judge_conf.h — judge.conf, read with libconfig into the settings in
+ * force (game/config.h), for the programs that read it: judgectl, judged
+ * and judgeweb.
+ *
+ * Design.  Which file: the --config option, else $DIPJUDGE_CONF, else
+ * the installed $(sysconfdir)/dipjudge/judge.conf when it exists, else
+ * none: the embedded defaults (dj_config_find).  Unknown settings are
+ * errors, so a misspelt name is caught instead of silently ignored.
+ *
+ * Durations are written "72h", "90m", "3d"; times of day "20:00" or
+ * "none"; weekday masks "-MTWTF-" (calendar.h reads all three).
+ */
+#ifndef DJ_CONF_JUDGE_CONF_H
+#define DJ_CONF_JUDGE_CONF_H
+
+#include <stddef.h>
+
+#include "game/config.h"
+
+/*
+ * Defaults, then the settings in `path`.  Returns 0, or -1 with
+ * "file:line: message" in err (c is then left with the defaults).
+ */
+int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen);
+
+/*
+ * The file to read: `option` (from --config) when given, else
+ * $DIPJUDGE_CONF when set and not empty, else `installed` when that file
+ * exists, else NULL (embedded defaults).
+ */
+const char *dj_config_find(const char *option, const char *installed);
+
+/*
+ * The settings a program runs with, decided the same way for every
+ * program: the file dj_config_find picks (the installed one being
+ * $(sysconfdir)/dipjudge/judge.conf) over the defaults, then the
+ * database `db_option` names (--db), else $DIPJUDGE_DB.  Returns 0, or -1
+ * with the reason in err.
+ */
+int dj_config_read(const char *config_option, const char *db_option,
+                   dj_config *c, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# test-hooks.sh BUILDDIR SRCDIR — the test hooks (src/cli/test_hooks.h)
+# are in the copies make check runs and not in the programs installed:
+# strings(1) of the installed judgectl and judged shows none of their
+# names, and those programs ignore them; the test copies obey them.
+# Ends with "N passed, N failed".
+#
+set -u
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
+
+HOOKS="DIPJUDGE_NOW DIPJUDGE_CRASH_AT DIPJUDGE_CRASH_POINT DIPJUDGE_TEST_POISON
+       DIPJUDGE_TEST_DISAGREE"
+for prog in judgectl judged; do
+    strings "$B/$prog" >"$T/installed" || bad "strings $prog"
+    strings "$B/tests/bin/$prog" >"$T/test-copy" || bad "strings test $prog"
+    for hook in $HOOKS; do
+        check "installed $prog: no $hook" \
+            sh -c "! grep -q '$hook' '$T/installed'"
+        check "test copy of $prog: $hook" grep -q "$hook" "$T/test-copy"
+    done
+done
+
+# A clock the installed programs never read: a bad one is no error there.
+export DIPJUDGE_NOW="not a time"
+$INSTALLED_JUDGECTL --maps "$S/maps" --db "$T/judge.db" create g >"$T/out" 2>&1
+expect "installed judgectl ignores DIPJUDGE_NOW" "$?" 0
+$JUDGECTL --maps "$S/maps" --db "$T/judge.db" create h >"$T/out" 2>&1
+expect "the test copy of judgectl reads it" "$?" 1
+has "bad DIPJUDGE_NOW 'not a time'"
+(cd "$T" && $INSTALLED_JUDGED --db "$T/judge.db" config) >"$T/out" 2>&1
+expect "installed judged ignores DIPJUDGE_NOW" "$?" 0
+(cd "$T" && $JUDGED --db "$T/judge.db" config) >"$T/out" 2>&1
+expect "the test copy of judged reads it" "$?" 64
+has "bad DIPJUDGE_NOW 'not a time'"
+
+checks_done
