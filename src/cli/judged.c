@@ -608,6 +608,8 @@ static void print_config(const judged *d)
     printf("file             %s\n", c->file[0] ? c->file : "(none: defaults)");
     printf("database         %s\n", c->database);
     printf("maps_dir         %s\n", d->maps);
+    printf("picture_cache    %s\n", c->picture_cache[0] ? c->picture_cache
+                                    : "(pictures/ beside the database)");
     printf("judge_name       %s\n", c->judge_name);
     printf("judge_address    %s\n", c->judge_address);
     printf("admin_address    %s\n", m->admin_address);
