@@ -184,14 +184,20 @@ static void make_parents(const char *path)
 void picture_cache_write(const char *path, const dj_picture *pic)
 {
     char tmp[DJ_PATH_MAX + 200];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >=
-        sizeof tmp)
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp)
         return;
     make_parents(path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
+    int fd = mkstemp(tmp); /* unique whoever else writes it at once */
+    if (fd < 0)
         return;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        remove(tmp);
+        return;
+    }
     bool ok = fwrite(pic->data, 1, pic->len, f) == pic->len;
+    ok = fchmod(fd, 0640) == 0 && ok;
     ok = fclose(f) == 0 && ok;
     if (!ok || rename(tmp, path) != 0)
         remove(tmp);
