@@ -65,6 +65,11 @@
  * disorder, takeovers, abandoned games); player_prefs holds an address's
  * SET STATS PUBLIC; confirmations learn the actions master, takeover and
  * address (a new master, a volunteer and a new address confirm by code).
+
+ * Version 11 adds web_sessions: one row per sign-in on the web door
+ * (judgeweb), keyed by the SHA-256 of the cookie's random token (the
+ * token itself is never stored), with the participant signed in, the
+ * session's CSRF token and when it expires.
  *
  * Times are INTEGER seconds since 1970, UTC.
  */
@@ -457,6 +462,20 @@ static const char *const MIGRATION_10[] = {
     "CREATE INDEX confirmations_email ON confirmations (email)",
     NULL};
 
+/* Version 11: the web door's sign-ins (store/web.h). */
+static const char *const MIGRATION_11[] = {
+    "CREATE TABLE web_sessions ("
+    " token_hash TEXT PRIMARY KEY,"
+    " participant_id INTEGER NOT NULL"
+    "  REFERENCES participants (id) ON DELETE CASCADE,"
+    " csrf TEXT NOT NULL,"
+    " client TEXT NOT NULL DEFAULT '',"
+    " created_at INTEGER NOT NULL,"
+    " expires_at INTEGER NOT NULL"
+    ")",
+    "CREATE INDEX web_sessions_expiry ON web_sessions (expires_at)",
+    NULL};
+
 /* Pictures are derived data (issue 25): drawn when a mail goes out (or
  * taken from the picture cache on disk), never stored.  A queued mail
  * keeps which phase's picture it carries and in which format; the stored
@@ -466,8 +485,8 @@ static const char *const MIGRATION_10[] = {
  * reply's picture, which named no phase, is dropped.  picture_phase_id
  * is no foreign key: a phase that has gone leaves the mail to go without
  * its picture. */
-static const char *const MIGRATION_11[] = {
-    "CREATE TABLE outbox_v11 ("
+static const char *const MIGRATION_12[] = {
+    "CREATE TABLE outbox_v12 ("
     " id INTEGER PRIMARY KEY,"
     " game_id INTEGER REFERENCES games (id) ON DELETE SET NULL,"
     " phase_id INTEGER REFERENCES phases (id) ON DELETE SET NULL,"
@@ -489,7 +508,7 @@ static const char *const MIGRATION_11[] = {
     " picture_format TEXT NOT NULL DEFAULT ''"
     "  CHECK (picture_format IN ('', 'png', 'svg', 'pdf'))"
     ")",
-    "INSERT INTO outbox_v11 (id, game_id, phase_id, kind, recipients,"
+    "INSERT INTO outbox_v12 (id, game_id, phase_id, kind, recipients,"
     " subject, body, state, attempts, created_at, sent_at, last_error,"
     " next_attempt_at, claimed_at, message_id, in_reply_to,"
     " picture_phase_id, picture_format)"
@@ -503,7 +522,7 @@ static const char *const MIGRATION_11[] = {
     "DROP TRIGGER reply_picture_done",
     "DROP TABLE outbox",
     "DROP TABLE pictures",
-    "ALTER TABLE outbox_v11 RENAME TO outbox",
+    "ALTER TABLE outbox_v12 RENAME TO outbox",
     "CREATE INDEX outbox_phase ON outbox (phase_id)",
     "CREATE INDEX outbox_state ON outbox (state, id)",
     "CREATE INDEX outbox_recipient ON outbox (recipients, kind, created_at)",
@@ -522,6 +541,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_9,
     MIGRATION_10,
     MIGRATION_11,
+    MIGRATION_12,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

@@ -120,7 +120,7 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE outbox DROP COLUMN message_id;"
                           "ALTER TABLE outbox DROP COLUMN in_reply_to;"
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
-                          /* version 11's */
+                          /* version 12's */
                           "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
                           "ALTER TABLE outbox DROP COLUMN picture_format;"
                           /* version 10's */
@@ -135,8 +135,9 @@ static void test_migrate_from_1(void)
                           "DROP TABLE player_events;"
                           "DROP TABLE player_prefs;"
                           /* version 8's, 6's (7's table went above; 6's
-                           * pictures went with 11) */
+                           * pictures went with 12) */
                           "DROP TABLE mail_failures;"
+                          "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
                           "ALTER TABLE games DROP COLUMN map_attachment;"
                           "ALTER TABLE participants DROP COLUMN map_format;"
@@ -198,7 +199,7 @@ static void test_migrate_from_3(void)
                           " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
                           " WHERE name IN ('participants', 'orders');"
                           "PRAGMA writable_schema = OFF;"
-                          /* version 11's */
+                          /* version 12's */
                           "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
                           "ALTER TABLE outbox DROP COLUMN picture_format;"
                           /* version 10's */
@@ -214,6 +215,7 @@ static void test_migrate_from_3(void)
                           "DROP TABLE player_prefs;"
                           /* version 8's, 7's and 6's */
                           "DROP TABLE mail_failures;"
+                          "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
                           "DROP INDEX signon_failures_target;"
                           "ALTER TABLE signon_failures DROP COLUMN target;"
@@ -649,14 +651,14 @@ static void test_crash(void)
     CHECK_STR(v, "ok");
 }
 
-/* A version-10 file, with pictures stored (issue 11), becomes a version-11
+/* A version-11 file, with pictures stored (issue 11), becomes a version-12
  * one (issue 25): the pictures go, queued mail keeps the phase and format
  * of its picture (a MAP reply's, of no phase, goes without), and new mail
  * can be queued with a picture named. */
-static void test_migrate_from_10(void)
+static void test_migrate_from_11(void)
 {
     char old[600], err[512];
-    snprintf(old, sizeof old, "%s/v10.db", dir);
+    snprintf(old, sizeof old, "%s/v11.db", dir);
     dj_store *s = dj_store_open(old, err, sizeof err);
     CHECK(s != NULL);
     if (!s)
@@ -689,7 +691,7 @@ static void test_migrate_from_10(void)
              " picture_id) VALUES ('results', 'a@x', 's', 'b', 1, 1),"
              " ('reply', 'b@x', 's', 'b', 1, 2),"
              " ('results', 'c@x', 's', 'b', 1, NULL);"
-             "PRAGMA user_version = 10;",
+             "PRAGMA user_version = 11;",
              (long long)ph.id);
     int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
     sqlite3_close(db);
@@ -733,7 +735,7 @@ int main(int argc, char **argv)
     test_newer_refused();
     test_migrate_from_1();
     test_migrate_from_3();
-    test_migrate_from_10();
+    test_migrate_from_11();
     test_private_files();
     dj_store *s = open_db();
     if (s) {
