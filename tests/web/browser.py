@@ -75,19 +75,44 @@ def validate(driver, path):
     check(f"{path}: valid HTML5 (tidy)", t.returncode == 0)
 
 
+def settled(driver):
+    """Wait until the page has loaded whole."""
+    WebDriverWait(driver, 30).until(
+        lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def gone(element):
+    """Has the page holding element been replaced?"""
+    if element is None:
+        return False
+    try:
+        element.tag_name
+        return False
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException:
+        return False
+
+
 def click(driver, find):
     """Click what find() returns, which loads a page, and wait until the
     new one is there.  A page still settling when the element is found
     (a loaded machine) is tried again."""
-    for attempt in range(3):
+    old = None
+    for attempt in range(6):
         try:
+            settled(driver)
             old = driver.find_element(By.TAG_NAME, "html")
             find().click()
             break
         except (StaleElementReferenceException, WebDriverException):
-            if attempt == 2:
+            # the driver may report an error for a click whose page went
+            # away under it: the click happened when the old page is gone
+            if gone(old):
+                break
+            if attempt == 5:
                 raise
-            time.sleep(0.5)
+            time.sleep(0.5 * (attempt + 1))
     WebDriverWait(driver, 30).until(EC.staleness_of(old))
     WebDriverWait(driver, 30).until(
         EC.presence_of_element_located((By.TAG_NAME, "footer")))
