@@ -311,9 +311,9 @@ masters_told() { sql "SELECT count(*) FROM outbox WHERE recipients =
     'gm@f.example' AND subject LIKE '%$1'"; }
 refused=0
 for i in $(seq 1 25); do
-    printf 'OBSERVE f watch-pw-%d\n' "$i" | mail "forged$i@victim.example"
-    grep -q "too many requests wait for confirmation" "$T/out" &&
-        refused=$((refused + 1))
+    printf 'OBSERVE f watch-pw-%d\n' "$i" | mail "forged@victim$i.example"
+    grep -q "20 requests to join game 'f' already wait for their codes" \
+        "$T/out" && refused=$((refused + 1))
 done
 check "25 forged OBSERVEs: no observer" [ "$(observers f observer)" = 0 ]
 check "and no notice to the master" [ "$(masters_told 'New observer')" = 0 ]
@@ -345,12 +345,33 @@ has "real@watch.example joined as observer"
 check "the confirmed observer is in" [ "$(observers f2 observer)" = 1 ]
 printf 'CONFIRM %s\n' "$code" | mail real@watch.example
 has "no such code waits for your address"
-# Codes expire after 48 hours.
+# Codes expire after 24 hours.
 printf 'JOIN f5 late-password\n' | mail late@x.example
 code=$(sed -n 's/^ *CONFIRM \([a-z0-9]*\)$/\1/p' "$T/out")
 printf 'CONFIRM %s\n' "$code" |
-    DIPJUDGE_NOW=$((GAME_T0 + 49 * 3600)) $J command --from late@x.example \
+    DIPJUDGE_NOW=$((GAME_T0 + 24 * 3600 + 1)) $J command --from late@x.example \
     >"$T/out" 2>&1
 has "no such code waits for your address"
+# One domain's addresses together: ten requests at most.
+$J create f6 >/dev/null
+for i in $(seq 1 11); do
+    printf 'JOIN f6 pw-%d-secret\n' "$i" | mail "u$i@one.example"
+done
+has "10 requests from addresses at one.example already wait for their codes"
+check "ten wait from one domain" [ "$(sql "SELECT count(*) FROM confirmations
+    WHERE email LIKE '%@one.example'")" = 10 ]
+# The administrator sees them and clears them.
+$J pending f >"$T/out" 2>&1
+has "observe  f            forged@victim1.example"
+has "20 pending requests"
+check "the codes are not listed" sh -c "! grep -q \"$code\" '$T/out'"
+$J pending --from @one.example >"$T/out" 2>&1
+has "10 pending requests"
+$J pending f --clear >"$T/out" 2>&1
+has "20 pending requests cleared"
+$J pending --from @one.example --clear >"$T/out" 2>&1
+has "10 pending requests cleared"
+printf 'OBSERVE f watch-pw-real\n' | mail watcher@f.example
+has "To observe game f, this address must show it is yours"
 
 checks_done
