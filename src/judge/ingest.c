@@ -2,7 +2,7 @@
  * ingest.c — one incoming mail to one committed transaction.  See
  * ingest.h for the rules; this file is their order of work:
  *
- *   parse -> BEGIN -> mail log (duplicate? stop) -> classify ->
+ *   parse -> content hash -> BEGIN -> mail log (duplicate? stop) -> classify ->
  *   run commands | refuse | ignore -> outcome -> COMMIT
  *
  * and dj_ingest_fetch(), the loop over a mailbox that confirms a message
@@ -21,6 +21,7 @@
 #include "command/command.h"
 #include "judge/reply_budget.h"
 #include "mail/maildir.h"
+#include "mail/message_key.h"
 #include "mail/message.h"
 #include "store/mail.h"
 #include "store/sending.h"
@@ -48,41 +49,24 @@ static void fault(const dj_ingest_config *cfg, const char *point)
         cfg->fault(cfg->fault_ctx, point);
 }
 
-/* FNV-1a over bytes, CRs ignored (a message read twice, once with CRLF). */
-static uint64_t fnv(uint64_t h, const char *s, size_t len)
+/* A stable id for a message without a Message-ID: its content hash. */
+static void hash_id(const char *hash, size_t len, char *out, size_t outlen)
 {
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '\r')
-            continue;
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-/* A stable id for bytes that are not a message (no header at all). */
-static void hash_id(const char *raw, size_t len, char *out, size_t outlen)
-{
-    uint64_t h = fnv(1469598103934665603ULL, raw, len);
-    snprintf(out, outlen, "%016llx.%zu@raw.dipjudge.invalid",
-             (unsigned long long)h, len);
+    snprintf(out, outlen, "%.64s.%zu@raw.dipjudge.invalid", hash, len);
 }
 
 /*
- * The mail log's key: the Message-ID with the sender and a hash of the
- * whole message.  The same message read again (a crash, a mailbox that
- * offers it twice) has the same key and is acted on once; a forged mail
- * that borrows a player's Message-ID has another, so it cannot make the
- * player's real mail look like one already seen.
+ * The mail log's key: the sender, the Message-ID and the hash of what the
+ * sender wrote (mail/message_key.h).  The same message read again (a
+ * crash, a mailbox that offers it twice, a re-delivery through another
+ * MX with other Received: lines) has the same key and is acted on once; a
+ * forged mail that borrows a player's Message-ID has another, so it
+ * cannot make the player's real mail look like one already seen.
  */
 static void log_key(const char *message_id, const char *sender,
-                    const char *raw, size_t len, char *out, size_t outlen)
+                    const char *hash, char *out, size_t outlen)
 {
-    uint64_t h = fnv(1469598103934665603ULL, sender, strlen(sender));
-    h = fnv(h, "\n", 1);
-    h = fnv(h, raw, len);
-    snprintf(out, outlen, "%.200s %016llx", message_id,
-             (unsigned long long)h);
+    snprintf(out, outlen, "%.200s %.64s %.200s", message_id, hash, sender);
 }
 
 /* Why an automatic message is ignored, as the mail log says it. */
@@ -294,15 +278,21 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
         snprintf(res->error, sizeof res->error, "out of memory");
         return res->status = DJ_INGEST_RETRY;
     }
+    char hash[DJ_MESSAGE_HASH_HEX];
+    if (dj_message_content_hash(raw, len, hash) < 0) {
+        dj_message_free(&m);
+        snprintf(res->error, sizeof res->error, "cannot hash the message");
+        return res->status = DJ_INGEST_RETRY;
+    }
     if (m.message_id[0])
         snprintf(res->message_id, sizeof res->message_id, "%s",
                  m.message_id);
     else
-        hash_id(raw, len, res->message_id, sizeof res->message_id);
+        hash_id(hash, len, res->message_id, sizeof res->message_id);
     snprintf(res->sender, sizeof res->sender, "%s", m.from.addr);
 
-    char key[300];
-    log_key(res->message_id, m.from.addr, raw, len, key, sizeof key);
+    char key[512];
+    log_key(res->message_id, m.from.addr, hash, key, sizeof key);
     if (dj_store_begin(st) < 0)
         goto retry;
     int dup = dj_store_maillog_add(st, key, m.from.addr, 0, "received",

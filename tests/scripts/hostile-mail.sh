@@ -285,6 +285,38 @@ DIPJUDGE_NOW=$((QT + 3601 + 6)) qjd
 check "an hour later the budgets have room again" \
     [ "$(replies_to 'amp+99@tag.example')" = 1 ]
 
+# ---- a re-delivery through another MX is the same mail -----------------------------
+R=$T/redeliver
+mkdir -p "$R/mail/in/new" "$R/mail/in/cur" "$R/mail/in/tmp"
+: >"$R/judge.conf"
+rdrop() # NAME MX MESSAGE-ID ORDER: Turkey's orders as MX delivered them
+{
+    printf 'Return-Path: <turkey@h.example>\nDelivered-To: judge@%s\nReceived: from %s.h.example by %s.judge.example; Fri, 1 Jan 2027 10:00:0%s +0000\nFrom: turkey@h.example\nTo: judge@localhost\nDate: Fri, 1 Jan 2027 09:59:00 +0000\nSubject: orders\nMessage-ID: <%s@h.example>\n\nSIGNON Th right-turkey\n%s\n' \
+        "$2" "$2" "$2" "${#2}" "$3" "$4" >"$R/mail/in/new/$1.M1P1.test"
+}
+rjd() { (cd "$R" && "$JUDGED" --config judge.conf --db "$T/judge.db" \
+    --maps "$S/maps" --quiet once --no-tick --no-send) 2>>"$T/judged.log"; }
+RT=$((QT + 7300))
+rdrop 1700002001 mx1 first "A con-bul"
+DIPJUDGE_NOW=$RT rjd
+rdrop 1700002002 mx1 second "A con-smy"
+DIPJUDGE_NOW=$((RT + 10)) rjd
+rdrop 1700002003 backup-mx first "A con-bul"
+DIPJUDGE_NOW=$((RT + 20)) rjd
+check "the re-delivered copy is recognised" [ "$(sql "SELECT count(*) FROM
+    maillog WHERE sender = 'turkey@h.example'")" = 2 ]
+check "and answered once" [ "$(sql "SELECT count(*) FROM outbox WHERE
+    recipients = 'turkey@h.example' AND kind = 'reply'")" = 2 ]
+$J orders h Turkey >"$T/out" 2>&1
+has "A CON - SMY"
+check "the stale copy did not overwrite the newer orders" \
+    sh -c "! grep -q 'A CON - BUL' '$T/out'"
+# A forgery borrowing the Message-ID but saying something else is not it.
+rdrop 1700002004 mx1 second "A con-ank"
+DIPJUDGE_NOW=$((RT + 30)) rjd
+check "another text under the same Message-ID is another mail" \
+    [ "$(sql "SELECT count(*) FROM maillog WHERE sender = 'turkey@h.example'")" = 3 ]
+
 # ---- the mail log and sent mail do not grow forever ---------------------------------
 results_before=$(sql "SELECT count(*) FROM results")
 old=$((GAME_T0 - 100 * 86400))
