@@ -333,30 +333,11 @@ static dj_mail_status collect(const dj_maildir *md, const char *sub,
     return st;
 }
 
-/* The delivery time a Maildir name begins with ("1700000000.M12P3.host"),
- * or -1 when it does not begin with one. */
-static long long name_time(const char *id)
-{
-    long long t = 0;
-    int digits = 0;
-    for (; *id >= '0' && *id <= '9' && digits < 18; id++, digits++)
-        t = t * 10 + (*id - '0');
-    return digits && *id == '.' ? t : -1;
-}
-
-/* Arrival order: the delivery time in the name (the file's time when the
- * name has none), then the name. */
+/* Arrival order (maildir_order.c). */
 static int entry_cmp(const void *a, const void *b)
 {
     const dj_maildir_entry *x = a, *y = b;
-    long long tx = name_time(x->id), ty = name_time(y->id);
-    if (tx < 0)
-        tx = x->mtime;
-    if (ty < 0)
-        ty = y->mtime;
-    if (tx != ty)
-        return tx < ty ? -1 : 1;
-    return strcmp(x->id, y->id);
+    return dj_maildir_name_cmp(x->id, y->id, x->mtime, y->mtime);
 }
 
 dj_mail_status dj_maildir_list(const dj_maildir *md, size_t max,
