@@ -20,10 +20,11 @@ BUILD_PACKAGES=(build-essential autoconf automake libtool pkg-config
                 libsqlite3-dev libconfig-dev libcrypt-dev
                 libcairo2-dev libpng-dev libfontconfig-dev tzdata)
 # The tests: sanitizers, valgrind, SQL and picture checks, and the private
-# Postfix and Dovecot of the mail tests.
+# Postfix and Dovecot of the mail tests (python3's smtplib sends
+# maildir-order.sh's 200 mails in one SMTP session).
 TEST_PACKAGES=(valgrind clang libclang-rt-dev sqlite3 libxml2-utils
                poppler-utils postfix dovecot-imapd dovecot-pop3d
-               libsasl2-modules openssl)
+               libsasl2-modules openssl python3)
 PACKAGES=("${BUILD_PACKAGES[@]}")
 [[ ${1:-} == --demo ]] || PACKAGES+=("${TEST_PACKAGES[@]}")
 LOG=${DJ_INSTALL_LOG:-/tmp/dipjudge-install.log}
