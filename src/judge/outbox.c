@@ -239,6 +239,10 @@ static int send_row(dj_store *s, dj_sender *snd, const dj_outbox_config *cfg,
         st = dj_mail_fail(err, sizeof err, DJ_MAIL_TEMPFAIL, "out of memory");
     dj_mail_status rst[MAX_RCPTS];
     if (st == DJ_MAIL_OK) {
+        char name[64];
+        snprintf(name, sizeof name, "%lld.Q%lld.dipjudge",
+                 (long long)row->created_at, (long long)row->id);
+        dj_sender_set_name(snd, name);
         st = dj_sender_send(snd, msg.data, msg.len, cfg->judge_address,
                             rcpts, nrcpt, rst, err, sizeof err);
         if (st == DJ_MAIL_OK) {

@@ -243,6 +243,42 @@ dj_mail_status dj_maildir_deliver(const dj_maildir *md, const char *data,
                         "no unique name in %s/new after 5 tries", md->path);
 }
 
+static dj_mail_status find_message(const dj_maildir *md, const char *id,
+                                   const char **sub, char *name, char *err,
+                                   size_t errlen);
+
+dj_mail_status dj_maildir_deliver_as(const dj_maildir *md, const char *id,
+                                     const char *data, size_t len, char *err,
+                                     size_t errlen)
+{
+    const char *sub;
+    char found[DJ_MAILDIR_ID_MAX], tmp[SUBDIR_PATH_MAX], dst[SUBDIR_PATH_MAX];
+    dj_mail_status st = find_message(md, id, &sub, found, err, errlen);
+    if (st != DJ_MAIL_GONE)
+        return st; /* OK: delivered before (a re-send); else a failure */
+    if (!path_fmt(tmp, sizeof tmp, "%s/tmp/%s", md->path, id) ||
+        !path_fmt(dst, sizeof dst, "%s/new/%s", md->path, id))
+        return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
+                            "Maildir path too long");
+    unlink(tmp); /* an earlier attempt's leftover */
+    st = write_tmp(tmp, data, len, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    int r = publish(tmp, dst);
+    if (r == 1) /* there meanwhile: delivered */
+        unlink(tmp);
+    else if (r != 0) {
+        int e = errno;
+        unlink(tmp);
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
+                            "deliver into %s/new: %s", md->path, strerror(e));
+    }
+    if (sync_subdir(md, "new") != 0)
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "sync %s/new: %s",
+                            md->path, strerror(errno));
+    return DJ_MAIL_OK;
+}
+
 /* The flags of a cur/ name ("" when it has no ":2," part). */
 static const char *name_flags(const char *name)
 {
