@@ -20,6 +20,7 @@
 
 #include "command/command.h"
 #include "judge/reply_budget.h"
+#include "mail/compose.h"
 #include "mail/maildir.h"
 #include "mail/message_key.h"
 #include "mail/message.h"
@@ -123,7 +124,8 @@ static void in_reply_to(const dj_message *m, char *out, size_t outlen)
 
 /* The polite refusal of a message over a limit. */
 static int queue_refusal(dj_judge *j, const dj_ingest_config *cfg,
-                         const dj_message *m, size_t len, bool truncated)
+                         const dj_message *m, const char *to, size_t len,
+                         bool truncated)
 {
     const dj_config *conf = dj_judge_config(j);
     size_t max_size = cfg->max_size ? cfg->max_size : DJ_MSG_DEFAULT_MAX_SIZE;
@@ -133,11 +135,16 @@ static int queue_refusal(dj_judge *j, const dj_ingest_config *cfg,
     dj_buf_init(&subject);
     dj_buf_init(&body);
     dj_buf_printf(&subject, "%s - Message refused", cfg->judge_name);
-    dj_buf_printf(&body,
-                  "Your message%s%s%s was not read: it is over this "
-                  "judge's limit on %s.\n\n",
-                  m->subject[0] ? " (subject \"" : "", m->subject,
-                  m->subject[0] ? "\")" : "", limit_name(m->limit_hit));
+    if (m->limit_hit)
+        dj_buf_printf(&body,
+                      "Your message%s%s%s was not read: it is over this "
+                      "judge's limit on %s.\n\n",
+                      m->subject[0] ? " (subject \"" : "", m->subject,
+                      m->subject[0] ? "\")" : "", limit_name(m->limit_hit));
+    else
+        dj_buf_printf(&body, "Your message was not read: its header could "
+                             "not be read (no sender, or no header fields "
+                             "at all).\n\n");
     if (m->limit_hit == DJ_MSG_LIMIT_SIZE)
         dj_buf_printf(&body, "It is %s%zu bytes long; the limit is %zu.\n",
                       truncated ? "more than " : "", len, max_size);
@@ -154,9 +161,9 @@ static int queue_refusal(dj_judge *j, const dj_ingest_config *cfg,
     in_reply_to(m, irt, sizeof irt);
     int rc = -1;
     if (dj_buf_ok(&subject) && dj_buf_ok(&body))
-        rc = dj_store_outbox_add_reply(dj_judge_store(j), "refusal",
-                                       m->from.addr, subject.data, body.data,
-                                       irt, dj_judge_now(j));
+        rc = dj_store_outbox_add_reply(dj_judge_store(j), "refusal", to,
+                                       subject.data, body.data, irt,
+                                       dj_judge_now(j));
     dj_buf_free(&subject);
     dj_buf_free(&body);
     return rc;
@@ -205,13 +212,74 @@ static int run_commands(dj_judge *j, const dj_ingest_config *cfg,
     return allowed < 0 ? -1 : 0;
 }
 
+/* Refuse the message to `to` (within the reply budgets). */
+static int refuse(dj_judge *j, const dj_ingest_config *cfg,
+                  const dj_message *m, const char *to, const char *outcome,
+                  size_t len, bool truncated, dj_ingest_result *res)
+{
+    res->status = DJ_INGEST_REFUSED;
+    snprintf(res->outcome, sizeof res->outcome, "%s", outcome);
+    const char *why = NULL;
+    int allowed = reply_allowed(dj_judge_store(j), cfg, DJ_REPLY_OTHER, to,
+                                dj_judge_now(j), &why);
+    if (allowed < 0 ||
+        (allowed > 0 && queue_refusal(j, cfg, m, to, len, truncated) < 0))
+        return -1;
+    if (allowed > 0)
+        res->replied = true;
+    else
+        snprintf(res->outcome, sizeof res->outcome, "%s (not answered: %s)",
+                 outcome, why);
+    return 0;
+}
+
+/*
+ * Where a message without a readable From: is refused: its envelope
+ * sender (judged deliver -f), else the Return-Path the mail system wrote
+ * on its first lines; never the null sender nor the judge itself.  NULL
+ * when there is none.
+ */
+static const char *envelope_of(const dj_ingest_config *cfg,
+                               const dj_message *m, const char *raw,
+                               size_t len, char *buf, size_t buflen)
+{
+    const char *own = cfg->judge_address ? cfg->judge_address : "";
+    const char *addr = NULL;
+    if (cfg->envelope_sender)
+        addr = cfg->envelope_sender;
+    else if (m->return_path_known)
+        addr = m->return_path;
+    else if (len > 13 && strncasecmp(raw, "Return-Path:", 12) == 0) {
+        /* the header was not read: the first line, as the MDA wrote it */
+        const char *lt = memchr(raw, '<', len < 512 ? len : 512);
+        const char *gt = lt ? memchr(lt, '>', (size_t)(raw + len - lt)) : NULL;
+        const char *nl = memchr(raw, '\n', len);
+        if (lt && gt && (!nl || gt < nl) && (size_t)(gt - lt) < buflen) {
+            snprintf(buf, buflen, "%.*s", (int)(gt - lt - 1), lt + 1);
+            addr = buf;
+        }
+    }
+    if (!addr || !*addr || !dj_compose_addr_ok(addr) ||
+        dj_address_is_judges(addr, own))
+        return NULL;
+    return addr;
+}
+
 /* Inside the transaction, after the mail log row: decide and act. */
 static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
-               int parsed, size_t len, bool truncated,
+               const char *raw, int parsed, size_t len, bool truncated,
                dj_ingest_result *res)
 {
     const char *own = cfg->judge_address ? cfg->judge_address : "";
     res->status = DJ_INGEST_IGNORED;
+    char env[DJ_MSG_ADDR_MAX];
+    const char *to = m->from.addr[0] ? m->from.addr
+                                     : envelope_of(cfg, m, raw, len, env,
+                                                   sizeof env);
+    if (parsed == DJ_MSG_EPARSE && !m->from.addr[0] && to &&
+        !dj_message_is_automatic(m))
+        return refuse(j, cfg, m, to, "refused: its header could not be read",
+                      len, truncated, res);
     if (parsed == DJ_MSG_EPARSE) {
         snprintf(res->outcome, sizeof res->outcome,
                  "ignored: not a mail message");
@@ -222,7 +290,7 @@ static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
                  auto_outcome(m->flags));
         return 0;
     }
-    if (!m->from.addr[0]) {
+    if (!m->from.addr[0] && !(parsed == DJ_MSG_ELIMIT && to)) {
         snprintf(res->outcome, sizeof res->outcome,
                  "ignored: no sender address");
         return 0;
@@ -233,21 +301,10 @@ static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
         return 0;
     }
     if (parsed == DJ_MSG_ELIMIT) {
-        res->status = DJ_INGEST_REFUSED;
-        snprintf(res->outcome, sizeof res->outcome, "refused: over the %s "
-                 "limit", limit_name(m->limit_hit));
-        const char *why = NULL;
-        int allowed = reply_allowed(dj_judge_store(j), cfg, DJ_REPLY_OTHER,
-                                    m->from.addr, dj_judge_now(j), &why);
-        if (allowed > 0 && queue_refusal(j, cfg, m, len, truncated) == 0)
-            res->replied = true;
-        else if (allowed != 0)
-            return -1;
-        else
-            snprintf(res->outcome, sizeof res->outcome,
-                     "refused: over the %s limit (not answered: %s)",
-                     limit_name(m->limit_hit), why);
-        return 0;
+        char outcome[64];
+        snprintf(outcome, sizeof outcome, "refused: over the %s limit",
+                 limit_name(m->limit_hit));
+        return refuse(j, cfg, m, to, outcome, len, truncated, res);
     }
     res->status = DJ_INGEST_DONE;
     return run_commands(j, cfg, m, res);
@@ -312,7 +369,7 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
         snprintf(res->error, sizeof res->error, "the test's poison marker");
         goto rollback;
     }
-    if (act(j, cfg, &m, parsed, len, truncated, res) < 0)
+    if (act(j, cfg, &m, raw, parsed, len, truncated, res) < 0)
         goto rollback;
     if (dj_store_maillog_set_outcome(st, key, res->game, res->outcome) < 0)
         goto rollback;

@@ -317,6 +317,33 @@ DIPJUDGE_NOW=$((RT + 30)) rjd
 check "another text under the same Message-ID is another mail" \
     [ "$(sql "SELECT count(*) FROM maillog WHERE sender = 'turkey@h.example'")" = 3 ]
 
+# ---- a header that cannot be read is refused, not dropped --------------------------
+long=$(head -c 1100000 /dev/zero | tr '\0' x)
+{ printf 'X-Long: %s\nFrom: big@h.example\nSubject: big\n\nLIST h\n' "$long"; } \
+    >"$T/bighead.eml"
+(cd "$R" && "$JUDGED" --config judge.conf --db "$T/judge.db" --maps "$S/maps" \
+    --quiet deliver -f big-env@h.example --no-send <"$T/bighead.eml") \
+    2>>"$T/judged.log"
+check "a 1 MiB header line: refused to the envelope sender" [ "$(sql "SELECT
+    count(*) FROM outbox WHERE kind = 'refusal' AND
+    recipients = 'big-env@h.example'")" = 1 ]
+{ printf 'Return-Path: <big-rp@h.example>\n'; cat "$T/bighead.eml"; } \
+    >"$R/mail/in/new/1700002100.M1P1.test"
+DIPJUDGE_NOW=$((RT + 40)) rjd
+check "and from a Maildir, to its Return-Path" [ "$(sql "SELECT count(*) FROM
+    outbox WHERE kind = 'refusal' AND recipients = 'big-rp@h.example'")" = 1 ]
+printf '\n\nnot a header at all\n' | (cd "$R" && "$JUDGED" --config \
+    judge.conf --db "$T/judge.db" --maps "$S/maps" --quiet deliver \
+    -f garbage-env@h.example --no-send) 2>>"$T/judged.log"
+check "no header at all: refused to the envelope sender" [ "$(sql "SELECT
+    count(*) FROM outbox WHERE kind = 'refusal' AND
+    recipients = 'garbage-env@h.example'")" = 1 ]
+printf '\n\nnot a header at all\n' | (cd "$R" && "$JUDGED" --config \
+    judge.conf --db "$T/judge.db" --maps "$S/maps" --quiet deliver \
+    -f '' --no-send) 2>>"$T/judged.log"
+check "the null sender is never answered" [ "$(sql "SELECT count(*) FROM
+    outbox WHERE kind = 'refusal' AND recipients = ''")" = 0 ]
+
 # ---- the mail log and sent mail do not grow forever ---------------------------------
 results_before=$(sql "SELECT count(*) FROM results")
 old=$((GAME_T0 - 100 * 86400))
