@@ -93,6 +93,7 @@ typedef struct judged {
     dj_outbox_config ocfg;
     dj_test_hooks hooks; /* the test copies' only (test_hooks.h) */
     int last_fetch_status; /* to log a mailbox's trouble once, not per pass */
+    bool send_unusable;    /* the outbound server refused us (logged once) */
     int last_send_failures;
     bool trouble;          /* once: something failed */
 } judged;
@@ -301,7 +302,7 @@ static void note_message(void *ud, const char *mailbox_id,
 }
 
 static const char *const EVENT_NAMES[] = {"sent", "retry later", "FAILED",
-                                          "recovered"};
+                                          "recovered", "unusable"};
 
 static void note_row(void *ud, dj_outbox_event ev,
                      const dj_outbox_send_rec *row, const char *detail)
@@ -313,6 +314,21 @@ static void note_row(void *ud, dj_outbox_event ev,
                "(the one possible duplicate, see judged(8))",
                detail);
         return;
+    }
+    if (ev == DJ_OUTBOX_UNUSABLE) {
+        /* Permanent, as for the inbound mailbox: said at once, as an
+         * error, and once until it works again. */
+        if (!d->send_unusable)
+            logmsg(d, LOG_ERR,
+                   "outbound server unusable: %s; nothing is sent (the mail "
+                   "stays queued) until judge.conf's outbound is mended",
+                   detail ? detail : "");
+        d->send_unusable = true;
+        return;
+    }
+    if (ev == DJ_OUTBOX_SENT && d->send_unusable) {
+        logmsg(d, LOG_INFO, "outbound server: working again");
+        d->send_unusable = false;
     }
     logmsg(d, ev == DJ_OUTBOX_SENT ? LOG_INFO : LOG_WARNING,
            "outbox row %lld (%s) to %s, attempt %d: %s%s%s",

@@ -270,7 +270,7 @@ static int send_row(dj_store *s, dj_sender *snd, const dj_outbox_config *cfg,
                                     now + dj_outbox_backoff(cfg, 1), err) < 0)
             return -1;
         pass->retried++;
-        note_row(note, ud, DJ_OUTBOX_RETRY, row, err);
+        note_row(note, ud, DJ_OUTBOX_UNUSABLE, row, err);
         return DJ_MAIL_TEMPFAIL;
     }
     if (st == DJ_MAIL_TEMPFAIL && row->attempts < max) {
