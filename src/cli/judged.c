@@ -49,6 +49,7 @@
 #include "game/game.h"
 #include "mail/fetch.h"
 #include "judge/ingest.h"
+#include "conf/conf_warnings.h"
 #include "judge/outbox.h"
 #include "mail/send.h"
 #include "store/sending.h"
@@ -140,6 +141,26 @@ static int64_t clock_now(const judged *d)
 /* ---- configuration to the modules' structs ----------------------------------- */
 
 
+/* The risky settings (conf_warnings.h): printed by `judged config`,
+ * logged at start by the other modes. */
+static void config_warnings(judged *d, bool print)
+{
+    dj_buf warn;
+    dj_buf_init(&warn);
+    dj_config_warnings(&d->cfg, &warn);
+    for (char *l = warn.data; l && *l;) {
+        char *nl = strchr(l, '\n');
+        if (nl)
+            *nl = '\0';
+        if (print)
+            printf("WARNING          %s\n", l);
+        else
+            logmsg(d, LOG_WARNING, "%s", l);
+        l = nl ? nl + 1 : NULL;
+    }
+    dj_buf_free(&warn);
+}
+
 static int load_config(judged *d)
 {
     char err[1024];
@@ -148,6 +169,8 @@ static int load_config(judged *d)
         logmsg(d, LOG_ERR, "%s", err);
         return -1;
     }
+    if (!d->mode || strcmp(d->mode, "config") != 0)
+        config_warnings(d, false);
     const char *maps = cli_maps_directory(d->maps_opt, d->cfg.maps_dir);
     snprintf(d->maps, sizeof d->maps, "%s", maps);
     snprintf(d->lock_path, sizeof d->lock_path, "%s.outbox-lock",
@@ -595,10 +618,11 @@ static int mode_run(judged *d)
     return EX_OK_;
 }
 
-static void print_config(const judged *d)
+static void print_config(judged *d)
 {
     const dj_config *c = &d->cfg;
     const dj_mail_settings *m = &c->mail;
+    config_warnings(d, true);
     printf("file             %s\n", c->file[0] ? c->file : "(none: defaults)");
     printf("database         %s\n", c->database);
     printf("maps_dir         %s\n", d->maps);

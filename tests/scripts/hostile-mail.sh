@@ -344,6 +344,30 @@ printf '\n\nnot a header at all\n' | (cd "$R" && "$JUDGED" --config \
 check "the null sender is never answered" [ "$(sql "SELECT count(*) FROM
     outbox WHERE kind = 'refusal' AND recipients = ''")" = 0 ]
 
+# ---- risky settings are said: a readable password, clear text over the network ------
+W=$T/warn
+mkdir -p "$W/mail/in/new" "$W/mail/in/cur" "$W/mail/in/tmp"
+printf 'outbound: { type = "smtp"; host = "127.0.0.1"; user = "judge";
+    password = "smtp-secret"; };\n' >"$W/judge.conf"
+chmod 644 "$W/judge.conf"
+(cd "$W" && "$JUDGED" --config judge.conf --db "$T/judge.db" --maps "$S/maps" \
+    once --no-tick --no-send) >"$T/out" 2>&1
+has "warning: judge.conf holds a mail password and others than its owner may read it (mode 0644)"
+(cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
+has "WARNING          judge.conf holds a mail password"
+chmod 600 "$W/judge.conf"
+(cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
+check "chmod 600: no warning" sh -c "! grep -q WARNING '$T/out'"
+printf 'inbound: { type = "imap"; host = "mail.example.org"; };
+outbound: { type = "smtp"; host = "192.0.2.7"; tls = "none"; };\n' >"$W/judge.conf"
+(cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
+has "inbound: tls = \"none\" towards mail.example.org, which is not this machine"
+has "outbound: tls = \"none\" towards 192.0.2.7, which is not this machine"
+printf 'inbound: { type = "imap"; host = "::1"; };
+outbound: { type = "smtp"; host = "localhost"; tls = "none"; };\n' >"$W/judge.conf"
+(cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
+check "loopback in the clear: no warning" sh -c "! grep -q WARNING '$T/out'"
+
 # ---- the mail log and sent mail do not grow forever ---------------------------------
 results_before=$(sql "SELECT count(*) FROM results")
 old=$((GAME_T0 - 100 * 86400))
