@@ -536,7 +536,7 @@ int cmd_command(int argc, char **argv)
         return EXIT_FAILED;
     }
     dj_command_msg msg = {from, cli_value(&a, "--subject"), text,
-                          dj_judge_now(j)};
+                          dj_judge_now(j), NULL};
     dj_command_reply reply;
     dj_command_reply_init(&reply);
     int rc = dj_command_run(j, &msg, cli_value(&a, "--message-id"),

@@ -56,6 +56,11 @@ typedef struct dj_command_msg {
     const char *subject;  /* may be NULL */
     const char *body;     /* UTF-8; quotes and signature already stripped */
     int64_t now;          /* the time the message is acted on (UTC) */
+    /* The web door (judgeweb): the sender signed in there, with the same
+     * password and limits as SIGNON, so the message runs as this identity
+     * without a SIGNON line (another SIGNON in it is refused as a second
+     * one).  NULL for mail. */
+    const dj_signon *signed_on;
 } dj_command_msg;
 
 typedef struct dj_command_reply {

@@ -300,7 +300,8 @@ static int record_failure(dj_judge *j, const game_view *v, const char *game,
 /* The sign-on itself, inside the caller's transaction.  Returns 0,
  * DJ_SIGNON_REFUSED (reason in j->err) or -1. */
 static int signon(dj_judge *j, const char *game, const char *who,
-                  const char *password, const char *sender, dj_signon *id)
+                  const char *password, const char *sender,
+                  const char *address, dj_signon *id)
 {
     dj_game_rec g;
     int rc = dj_store_game_get(j->store, game, &g);
@@ -315,7 +316,7 @@ static int signon(dj_judge *j, const char *game, const char *who,
     }
     char target[64];
     target_of(exists ? &v : NULL, who, target, sizeof target);
-    const dj_participant_rec *own = exists ? named(&v, who, sender) : NULL;
+    const dj_participant_rec *own = exists ? named(&v, who, address) : NULL;
     bool own_address = own && own->email[0] && same_address(own->email, sender);
     int by_sender = 0, at_target = 0;
     int64_t since = j->now - (int64_t)j->cfg.signon_window * 60;
@@ -366,7 +367,7 @@ static int signon(dj_judge *j, const char *game, const char *who,
     const dj_participant_rec *p = NULL;
     int power = -1;
     if (exists)
-        p = find_signon(&v, who, password, sender, &power);
+        p = find_signon(&v, who, password, address, &power);
     else
         check_nothing(password);
     if (p) {
@@ -389,10 +390,18 @@ static int signon(dj_judge *j, const char *game, const char *who,
 int dj_game_signon(dj_judge *j, const char *game, const char *who,
                    const char *password, const char *sender, dj_signon *id)
 {
+    return dj_game_signon_as(j, game, who, password, sender, sender, id);
+}
+
+int dj_game_signon_as(dj_judge *j, const char *game, const char *who,
+                      const char *password, const char *sender,
+                      const char *address, dj_signon *id)
+{
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
     char why[sizeof j->err];
-    int rc = signon(j, game, who, password, sender, id);
+    int rc = signon(j, game, who, password, sender, address ? address : "",
+                    id);
     snprintf(why, sizeof why, "%s", j->err);
     if (rc < 0 || dj_store_commit(j->store) < 0) {
         if (rc >= 0)

@@ -175,7 +175,7 @@ static int run_commands(dj_judge *j, const dj_ingest_config *cfg,
 {
     dj_store *st = dj_judge_store(j);
     dj_command_msg msg = {m->from.addr, m->subject, m->body ? m->body : "",
-                          dj_judge_now(j)};
+                          dj_judge_now(j), NULL};
     dj_command_reply reply;
     dj_command_reply_init(&reply);
     int rc = dj_command_execute(j, &msg, &reply);
