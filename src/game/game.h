@@ -226,6 +226,15 @@ int dj_game_export(dj_judge *j, const char *game, dj_buf *out);
 /* The mail queued for a game (NULL: every game). */
 int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out);
 
+/*
+ * The JOIN, OBSERVE and CREATE requests waiting for their codes (never
+ * the codes themselves): of a game (NULL: all) and from an address or a
+ * whole "@domain" (NULL: anyone); with `clear`, delete them instead and
+ * say how many.
+ */
+int dj_game_pending(dj_judge *j, const char *game, const char *from,
+                    bool clear, dj_buf *out);
+
 /* ---- players by mail (access.c, orders.c, press.c) ---------------------------
  *
  * The mail command language (src/command) acts for whoever signed on; the

@@ -87,7 +87,11 @@ typedef enum dj_outbox_event {
     DJ_OUTBOX_SENT = 0,
     DJ_OUTBOX_RETRY,      /* temporary failure, queued again */
     DJ_OUTBOX_FAILED,     /* given up; reported to the admin */
-    DJ_OUTBOX_RECOVERED   /* left "sending" by a dead sender: queued again */
+    DJ_OUTBOX_RECOVERED,  /* left "sending" by a dead sender: queued again */
+    DJ_OUTBOX_UNUSABLE    /* the transport refused before any message (a
+                             certificate not trusted, a refused login):
+                             permanent until the admin mends judge.conf;
+                             the row stays queued, its attempt not spent */
 } dj_outbox_event;
 
 typedef void (*dj_outbox_note_fn)(void *ud, dj_outbox_event ev,
