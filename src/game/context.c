@@ -363,12 +363,12 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
         if (mailed_before(v, i, sent))
             continue;
         sent[i] = true;
-        int64_t pic = picture ? picture(ctx, p) : 0;
-        if (pic < 0)
+        dj_picture_ref pic = {0, ""};
+        if (picture && picture(ctx, p, &pic) < 0)
             rc = -1;
         else if (dj_store_outbox_add_pictured(j->store, v->g.id, phase_id,
                                               kind, p->email, subject, body,
-                                              j->now, pic) < 0)
+                                              j->now, &pic) < 0)
             rc = judge_store_fail(j);
     }
     free(sent);
