@@ -207,6 +207,8 @@ void dj_config_write(const dj_config *c, bool secrets, dj_buf *out)
     put_str(&w, "database", c->database);
     if (c->maps_dir[0])
         put_str(&w, "maps_dir", c->maps_dir);
+    if (c->picture_cache[0]) /* else pictures/ beside the database */
+        put_str(&w, "picture_cache", c->picture_cache);
     put_str(&w, "judge_name", c->judge_name);
     put_str(&w, "judge_address", c->judge_address);
     put_str(&w, "admin_address", c->mail.admin_address);
