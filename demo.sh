@@ -57,7 +57,7 @@ JD=$ROOT/build/judged
 unset DIPJUDGE_CONF DIPJUDGE_DB DIPJUDGE_MAPDIR DIPJUDGE_NOW
 
 addr() { echo "${1,,}@demo.example"; }
-pw() { echo "pw-${1,,}"; }
+pw() { echo "password-${1,,}"; }
 # drop FROM SUBJECT < BODY: one mail into the judge's inbox, as the mail
 # system would deliver it (written in tmp/, then moved into new/).  The
 # message counter is a file: drop runs at the end of pipelines.
@@ -201,3 +201,9 @@ echo "Pictures of every phase, and the maps attached to the results shown,"
 echo "are in build/demo/pictures/ (open them with any image viewer);"
 echo "the database is build/demo/dipjudge.db: try"
 echo "  cd build/demo && ../judgectl show demo"
+echo
+echo "To browse the game on the web, run judgeweb on the demo's database and"
+echo "settings (the embedded defaults: dipjudge.db, 127.0.0.1:8080):"
+echo "  cd build/demo && ../judgeweb"
+echo "then open http://127.0.0.1:8080/game/demo (sign in as France with the"
+echo "password pw-france to give orders; judgeweb(8) says more)."

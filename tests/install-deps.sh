@@ -18,12 +18,16 @@ set -euo pipefail
 BUILD_PACKAGES=(build-essential autoconf automake libtool pkg-config
                 libetpan-dev libgnutls28-dev ca-certificates
                 libsqlite3-dev libconfig-dev libcrypt-dev
-                libcairo2-dev libpng-dev libfontconfig-dev tzdata)
-# The tests: sanitizers, valgrind, SQL and picture checks, and the private
-# Postfix and Dovecot of the mail tests.
+                libcairo2-dev libpng-dev libfontconfig-dev libmicrohttpd-dev
+                tzdata)
+# The tests: sanitizers, valgrind, SQL and picture checks, the private
+# Postfix and Dovecot of the mail tests, and for judgeweb headless Chromium
+# with Selenium, two HTML5 validators (html5lib, tidy), curl and ab (bench).
 TEST_PACKAGES=(valgrind clang libclang-rt-dev sqlite3 libxml2-utils
                poppler-utils postfix dovecot-imapd dovecot-pop3d
-               libsasl2-modules openssl)
+               libsasl2-modules openssl
+               chromium chromium-driver python3-selenium python3-html5lib tidy
+               apache2-utils curl)
 PACKAGES=("${BUILD_PACKAGES[@]}")
 [[ ${1:-} == --demo ]] || PACKAGES+=("${TEST_PACKAGES[@]}")
 LOG=${DJ_INSTALL_LOG:-/tmp/dipjudge-install.log}

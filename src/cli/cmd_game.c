@@ -36,8 +36,8 @@
 #include "cli/mapdir.h"
 #include "cli/test_hooks.h"
 #include "command/command.h"
-#include "game/calendar.h"
 #include "conf/judge_conf.h"
+#include "time/calendar.h"
 #include "game/game.h"
 #include "render/render.h"
 
@@ -145,6 +145,16 @@ static dj_judge *open_judge(const char *cmd)
 
 /* ---- forming ---------------------------------------------------------------- */
 
+/* The admin may give a short password; it is taken, with a warning. */
+static void warn_short_password(const char *password)
+{
+    if (password && strlen(password) < DJ_PASSWORD_MIN)
+        fprintf(stderr, "warning: the password is shorter than %d "
+                        "characters (players choosing one by mail need "
+                        "%d); taken all the same\n",
+                DJ_PASSWORD_MIN, DJ_PASSWORD_MIN);
+}
+
 int cmd_create(int argc, char **argv)
 {
     PARSE("--map --master --password", "", SYN_CREATE, 1, MAX_SETTINGS + 1);
@@ -153,6 +163,7 @@ int cmd_create(int argc, char **argv)
     if (password && !master)
         return usage(argv[0], SYN_CREATE, "--password is the master's: give "
                                           "--master too", NULL);
+    warn_short_password(password);
     OPEN();
     int rc = dj_game_create(j, a.pos[0], cli_value(&a, "--map"), master,
                             (const char *const *)a.pos + 1, a.npos - 1, &out);
@@ -179,6 +190,7 @@ static int join_common(int argc, char **argv, bool add_player)
     req.role = cli_flag(&a, "--observer") ? "observer"
                : cli_flag(&a, "--master") ? "master"
                                           : "player";
+    warn_short_password(req.password);
     OPEN();
     int rc = dj_game_join(j, a.pos[0], &req, &out);
     return finish(j, argv[0], rc, &out);
@@ -429,6 +441,7 @@ int cmd_terminate(int argc, char **argv)
 int cmd_replace(int argc, char **argv)
 {
     PARSE("--name --password", "", SYN_REPLACE, 3, 3);
+    warn_short_password(cli_value(&a, "--password"));
     OPEN();
     int rc = dj_game_replace(j, a.pos[0], a.pos[1], a.pos[2],
                              cli_value(&a, "--name"),
@@ -513,7 +526,7 @@ int cmd_command(int argc, char **argv)
         return EXIT_FAILED;
     }
     dj_command_msg msg = {from, cli_value(&a, "--subject"), text,
-                          dj_judge_now(j)};
+                          dj_judge_now(j), NULL};
     dj_command_reply reply;
     dj_command_reply_init(&reply);
     int rc = dj_command_run(j, &msg, cli_value(&a, "--message-id"),

@@ -44,8 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "game/calendar.h"
 #include "conf/judge_conf.h"
+#include "time/calendar.h"
 #include "game/game.h"
 #include "mail/fetch.h"
 #include "judge/ingest.h"
@@ -159,6 +159,9 @@ static int load_config(judged *d)
     d->icfg.max_lines = (size_t)m->max_lines;
     d->icfg.reply_limit = m->reply_limit;
     d->icfg.reply_window = m->reply_window;
+    d->icfg.signon_reply_limit = m->signon_reply_limit;
+    d->icfg.domain_reply_limit = m->domain_reply_limit;
+    d->icfg.judge_reply_limit = m->judge_reply_limit;
     d->icfg.envelope_sender = d->envelope_sender;
     d->icfg.max_tries = m->message_tries;
     d->icfg.admin_address = m->admin_address;
@@ -608,9 +611,12 @@ static void print_config(const judged *d)
            m->out.password[0] ? "(set)" : "", m->out.helo, m->out.timeout);
     printf("limits           max_message_size=%d max_lines=%d "
            "max_reply_size=%d message_tries=%d reply_limit=%d "
-           "reply_window=%ds keep_mail=%ds\n",
+           "reply_window=%ds signon_reply_limit=%d domain_reply_limit=%d "
+           "judge_reply_limit=%d keep_mail=%ds\n",
            m->max_message_size, m->max_lines, m->max_reply_size,
-           m->message_tries, m->reply_limit, m->reply_window, m->keep_mail);
+           m->message_tries, m->reply_limit, m->reply_window,
+           m->signon_reply_limit, m->domain_reply_limit,
+           m->judge_reply_limit, m->keep_mail);
     printf("retry            attempts=%d delay=%ds max_delay=%ds\n",
            m->retry_attempts, m->retry_delay, m->retry_max_delay);
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "store/store.h"
 
 #ifndef DJ_TEST_HOOKS

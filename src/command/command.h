@@ -32,7 +32,8 @@
  *
  * One game per message: the first command that signs on to, joins,
  * observes or creates a game fixes it; a command acting on another game
- * is refused (reading commands, LIST, HISTORY and SUMMARY, may name any).
+ * is refused (reading commands, LIST and SUMMARY, may name any; MAP and
+ * HISTORY answer only the game's participants, signed on).
  *
  * Reply subjects follow the judge's one pattern,
  *     JUDGE:GAME - PHASE What       "dipjudge:demo - S1901M Orders"
@@ -55,6 +56,11 @@ typedef struct dj_command_msg {
     const char *subject;  /* may be NULL */
     const char *body;     /* UTF-8; quotes and signature already stripped */
     int64_t now;          /* the time the message is acted on (UTC) */
+    /* The web door (judgeweb): the sender signed in there, with the same
+     * password and limits as SIGNON, so the message runs as this identity
+     * without a SIGNON line (another SIGNON in it is refused as a second
+     * one).  NULL for mail. */
+    const dj_signon *signed_on;
 } dj_command_msg;
 
 typedef struct dj_command_reply {
@@ -68,6 +74,7 @@ typedef struct dj_command_reply {
     bool orders;          /* the message gave orders */
     char error[256];      /* why dj_command_execute returned -1 */
     int64_t picture_id;   /* a stored picture to attach (MAP), or 0 */
+    bool signed_on;       /* a sign-on of the message succeeded */
 } dj_command_reply;
 
 void dj_command_reply_init(dj_command_reply *r);
@@ -85,7 +92,9 @@ void dj_command_reply_free(dj_command_reply *r);
 int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
                        dj_command_reply *reply);
 
-/* Queue the reply to the sender in the outbox (kind "reply"). */
+/* Queue the reply to the sender in the outbox: kind "signon-failed" when
+ * the message's sign-on was refused (judge/reply_budget.h counts those
+ * apart), else "reply". */
 int dj_command_queue_reply(dj_judge *j, const dj_command_msg *msg,
                            const dj_command_reply *reply);
 

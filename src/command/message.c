@@ -206,6 +206,7 @@ static void reply_subject(session *s)
              : rep->failed      ? "errors"
              : rep->commands    ? "ok"
                                 : "empty");
+    rep->signed_on = s->signed_on;
 }
 
 void dj_command_reply_init(dj_command_reply *r)
@@ -255,8 +256,24 @@ static bool subject_stands(session *s, const cmd *c)
                          sizeof phase) == 0;
 }
 
+/* A message from the web door: signed on already (command.h). */
+static void signed_on_before(session *s)
+{
+    const dj_signon *id = s->msg->signed_on;
+    if (!id)
+        return;
+    s->signed_on = s->signon_tried = true;
+    s->id = *id;
+    snprintf(s->game, sizeof s->game, "%s", id->game);
+    if (strcmp(id->role, "player") == 0 && id->power_name[0]) {
+        snprintf(s->power, sizeof s->power, "%s", id->power_name);
+        s->status_due = true;
+    }
+}
+
 static void run_message(session *s, cmd *c, dj_buf *press)
 {
+    signed_on_before(s);
     cmd_reader r;
     cmd_reader_init(&r, s->msg->subject, s->msg->body ? s->msg->body : "");
     dj_buf_printf(out(s), "Commands from %s:\n\n", s->msg->from);
@@ -337,7 +354,10 @@ int dj_command_queue_reply(dj_judge *j, const dj_command_msg *msg,
                            const dj_command_reply *reply)
 {
     dj_store *st = dj_judge_store(j);
-    return dj_store_outbox_add_pictured(st, 0, 0, "reply", msg->from,
+    const char *kind =
+        strcmp(reply->outcome, "signon-failed") == 0 ? "signon-failed"
+                                                     : "reply";
+    return dj_store_outbox_add_pictured(st, 0, 0, kind, msg->from,
                                         reply->subject.data, reply->body.data,
                                         msg->now, reply->picture_id);
 }

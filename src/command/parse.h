@@ -114,6 +114,7 @@ typedef struct cmd {
     bool fake;
     bool fake_has_to;            /* FAKE TO list; else FAKE BROADCAST */
     char fake_to[CMD_LIST_MAX];
+    char fake_from[CMD_WORD_MAX]; /* FROM power: the sender shown */
     int grey;                    /* -1 not said, 0 WHITE, 1 GREY */
     bool press_ended;            /* by ENDPRESS (else SIGNOFF or the end) */
     int press_lines;             /* lines in the body */

@@ -3,7 +3,20 @@
  * parse_press.c — the PRESS and BROADCAST line: recipients, grey or
  * white, fake sender.  Its body (the lines up to ENDPRESS) is read by the
  * message reader (parse.c); who may receive what is the game's rule
- * (src/game/press.c).
+ * (src/game/press.c), and the words of a list are read strictly by
+ * src/game/press_recipients.c.
+ *
+ *   PRESS TO list [FROM power] [GREY|WHITE]
+ *         [FAKE BROADCAST | FAKE [PARTIAL] TO list]
+ *   BROADCAST [GREY|WHITE]
+ *
+ * The options come in any order, each at most once; a list runs up to
+ * the next keyword (FROM, GREY, GRAY, WHITE, FAKE), so no keyword is ever
+ * read as a recipient (once "PRESS TO F FROM G" sent to France, Russia,
+ * the master and the observers: FROM's letters).  FROM is DPjudge's fake
+ * sender: the press shows that power as its sender where the game's
+ * fake_press allows it.  tests/fuzz/fuzz_recipients.c holds the line and
+ * the lists to "every recipient was named".
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -16,7 +29,7 @@
 static bool press_option(const char *w)
 {
     return word_is(w, "GREY") || word_is(w, "GRAY") || word_is(w, "WHITE") ||
-           word_is(w, "FAKE");
+           word_is(w, "FAKE") || word_is(w, "FROM");
 }
 
 static int press_list(const words *ws, int i, char *out, size_t len)
@@ -33,8 +46,8 @@ static int press_list(const words *ws, int i, char *out, size_t len)
     return i;
 }
 
-/* PRESS [TO LIST] [GREY|WHITE] [FAKE [BROADCAST | [PARTIAL] TO LIST]],
- * BROADCAST [GREY|WHITE]. */
+/* PRESS [TO LIST] [FROM POWER] [GREY|WHITE] [FAKE [BROADCAST | [PARTIAL]
+ * TO LIST]], BROADCAST [GREY|WHITE]. */
 void parse_press(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     bool broadcast = word_is(ws->w[0], "BROADCAST");
@@ -49,6 +62,14 @@ void parse_press(const words *ws, int arg, cmd_kind kind, cmd *c)
         } else if (word_is(w, "TO") && !broadcast && !c->has_to) {
             c->has_to = true;
             i = press_list(ws, i + 1, c->to, sizeof c->to);
+        } else if (word_is(w, "FROM") && !broadcast && !c->fake_from[0]) {
+            if (i + 1 >= ws->n || press_option(ws->w[i + 1]) ||
+                !word_copy(c->fake_from, sizeof c->fake_from, ws->w[i + 1])) {
+                cmd_bad(c, "%s", "FROM needs the one power the press is "
+                                 "shown as from");
+                return;
+            }
+            i += 2;
         } else if (word_is(w, "FAKE") && !broadcast && !c->fake) {
             c->fake = true;
             i++;
@@ -65,7 +86,8 @@ void parse_press(const words *ws, int arg, cmd_kind kind, cmd *c)
             }
         } else {
             cmd_bad(c, "unexpected '%.60s' in the press line (PRESS TO "
-                       "powers [GREY|WHITE] [FAKE BROADCAST|FAKE TO powers])",
+                       "powers [FROM power] [GREY|WHITE] [FAKE BROADCAST|"
+                       "FAKE TO powers]); nothing was sent",
                     w);
             return;
         }

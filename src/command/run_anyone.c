@@ -28,9 +28,25 @@ CMD_RUNNER(run_list)
     return game_rc(s, dj_game_show_public(s->j, c->game, res));
 }
 
+/*
+ * MAP and HISTORY draw large replies (a picture, a game's whole history)
+ * from a short mail: they answer only a participant of the game who has
+ * signed on, so a forged From: line cannot aim them at anyone.
+ */
+static int need_member(session *s, const char *game, const char *what)
+{
+    if (s->signed_on && same_game(s->id.game, game))
+        return RUN_OK;
+    return fail(s, "%s answers only the players, observers and master of "
+                   "game '%s', signed on: SIGNON first",
+                what, game);
+}
+
 CMD_RUNNER(run_history)
 {
     (void)press;
+    if (check_game(s, c->game) < 0 || need_member(s, c->game, "HISTORY") < 0)
+        return RUN_FAILED;
     return game_rc(s, dj_game_history(s->j, c->game,
                                       c->arg[0] ? c->arg : NULL,
                                       c->arg2[0] ? c->arg2 : NULL, res));
@@ -49,15 +65,14 @@ CMD_RUNNER(run_map)
     const char *game = c->game[0] ? c->game : s->game[0] ? s->game : NULL;
     if (!game)
         return fail(s, "MAP needs the game (MAP demo), or SIGNON first");
-    if (check_game(s, game) < 0)
+    if (check_game(s, game) < 0 || need_member(s, game, "MAP") < 0)
         return RUN_FAILED;
     if (s->reply->picture_id)
         return fail(s, "one map a message: send another message for "
                        "another map");
-    bool mine = s->signed_on && same_game(s->id.game, game);
     return game_rc(s, dj_game_map_for_mail(s->j, game,
                                            c->arg[0] ? c->arg : NULL,
-                                           mine ? &s->id : NULL,
+                                           &s->id,
                                            &s->reply->picture_id, res));
 }
 
@@ -162,6 +177,10 @@ CMD_RUNNER(run_signon)
                                                          : "an observer",
                       s->id.game);
     }
+    if (s->id.short_password)
+        dj_buf_printf(res, "Your password is shorter than %d characters: "
+                      "please choose a longer one with SET PASSWORD.\n",
+                      DJ_PASSWORD_MIN);
     return RUN_OK;
 }
 

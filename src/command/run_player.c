@@ -114,6 +114,7 @@ CMD_RUNNER(run_press)
     req.to = c->has_to ? c->to : NULL;
     req.fake = c->fake;
     req.fake_to = c->fake_has_to ? c->fake_to : NULL;
+    req.fake_from = c->fake_from[0] ? c->fake_from : NULL;
     req.grey = c->grey;
     req.body = body->data;
     if (dj_game_press(s->j, &s->id, &req, res) < 0)

@@ -138,9 +138,9 @@ bool is_master(const session *s)
 
 int check_new_password(session *s, const char *password)
 {
-    if (strlen(password) < PASSWORD_MIN)
+    if (strlen(password) < DJ_PASSWORD_MIN)
         return fail(s, "a password needs at least %d characters",
-                    PASSWORD_MIN);
+                    DJ_PASSWORD_MIN);
     return RUN_OK;
 }
 

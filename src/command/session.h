@@ -20,7 +20,6 @@
 
 #define MAX_SECRETS 8
 #define MAX_BATCH 512            /* order lines read together, at most */
-#define PASSWORD_MIN 4           /* for new passwords */
 #define INDENT "    "
 
 typedef struct batch_line {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "game/setting_value.h"
 
 #ifndef DJ_SYSCONFDIR
@@ -261,6 +261,12 @@ static int read_limits(reader *r, const config_setting_t *s, void *target)
         return get_int(r, s, &m->reply_limit, 0, 1000000);
     if (strcmp(name, "reply_window") == 0)
         return get_seconds(r, s, &m->reply_window, 1, 30 * 86400);
+    if (strcmp(name, "signon_reply_limit") == 0)
+        return get_int(r, s, &m->signon_reply_limit, 0, 1000000);
+    if (strcmp(name, "domain_reply_limit") == 0)
+        return get_int(r, s, &m->domain_reply_limit, 0, 1000000);
+    if (strcmp(name, "judge_reply_limit") == 0)
+        return get_int(r, s, &m->judge_reply_limit, 0, 1000000);
     return bad(r, s, "unknown setting 'limits.%s'", name);
 }
 
@@ -275,6 +281,37 @@ static int read_retry(reader *r, const config_setting_t *s, void *target)
     if (strcmp(name, "max_delay") == 0)
         return get_seconds(r, s, &m->retry_max_delay, 1, 30 * 86400);
     return bad(r, s, "unknown setting 'retry.%s'", name);
+}
+
+static int read_web(reader *r, const config_setting_t *s, void *target)
+{
+    dj_web_settings *w = target;
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "listen") == 0)
+        return get_string(r, s, w->listen, sizeof w->listen);
+    if (strcmp(name, "base_url") == 0) {
+        if (get_string(r, s, w->base_url, sizeof w->base_url) < 0)
+            return -1;
+        if (strncmp(w->base_url, "http://", 7) != 0 &&
+            strncmp(w->base_url, "https://", 8) != 0)
+            return bad(r, s, "web.base_url must begin http:// or https://");
+        return 0;
+    }
+    if (strcmp(name, "threads") == 0)
+        return get_int(r, s, &w->threads, 1, 64);
+    if (strcmp(name, "max_connections") == 0)
+        return get_int(r, s, &w->max_connections, 1, 100000);
+    if (strcmp(name, "max_per_client") == 0)
+        return get_int(r, s, &w->max_per_client, 0, 100000);
+    if (strcmp(name, "timeout") == 0)
+        return get_seconds(r, s, &w->timeout, 1, 3600);
+    if (strcmp(name, "session_lifetime") == 0)
+        return get_seconds(r, s, &w->session_lifetime, 60, 30 * 86400);
+    if (strcmp(name, "signin_limit") == 0)
+        return get_int(r, s, &w->signin_limit, 1, 100000);
+    if (strcmp(name, "forwarded") == 0)
+        return get_bool(r, s, &w->forwarded);
+    return bad(r, s, "unknown setting 'web.%s'", name);
 }
 
 /*
@@ -358,6 +395,8 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         return read_group(r, s, &c->mail, read_limits);
     if (strcmp(name, "retry") == 0)
         return read_group(r, s, &c->mail, read_retry);
+    if (strcmp(name, "web") == 0)
+        return read_group(r, s, &c->web, read_web);
     if (strcmp(name, "games") == 0) {
         if (config_setting_type(s) != CONFIG_TYPE_GROUP)
             return bad(r, s, "'%s' must be a group { ... }", name);

@@ -19,14 +19,25 @@
  * from one sender for the game or from anyone at one target, sign-ons are
  * refused before any password is looked at, until the oldest failure ages
  * out — except from the target's own address (the address the judge has
- * for that power, master or observer), where the password is always
- * checked and the right one always works.  So:
+ * for that power, master or observer), which is slowed down, never
+ * locked out.  From the own address, once `signon_limit` failures as the
+ * target (from anyone) fall inside a day, each further sign-on must wait
+ * after the latest failure 1 s, then 2, 4, ... doubling with every
+ * failure, at most SLOW_MAX_DELAY (5 minutes); a sign-on before its time
+ * is refused unread (it is not a guess: no password is looked at, nothing
+ * counted) and says when to try again.  Once the wait is over the
+ * password is checked and the right one works.  So:
  *   - guesses from many addresses at one power stop at the limit;
- *   - mail forged with a player's address cannot lock the player out;
- *   - a forger using the player's address guesses blind: the replies go to
- *     the real player, who sees them.  What remains is the password's
- *     strength: the judge's own passwords (password.h) are long random
- *     words, and dipjudge(7) tells players to choose likewise.
+ *   - mail forged with a player's address cannot lock the player out: at
+ *     worst the player waits five minutes after the forger's latest
+ *     guess;
+ *   - a forger using the player's address guesses blind (the replies go
+ *     to the real player, who sees them) and slowly: at most
+ *     signon_limit + 9 + 86400 / 300, about 300 guesses a day per power,
+ *     plus signon_limit an hour from other addresses.  New passwords
+ *     chosen by mail have at least DJ_PASSWORD_MIN characters; a player
+ *     whose older password is shorter is told at every sign-on to change
+ *     it.
  * The masters hear of it once per window: when a target, or a sender,
  * reaches the limit, not at every attempt.  The failure rows and the
  * game-log lines are written in a transaction of their own that commits
@@ -225,6 +236,31 @@ static void target_of(const game_view *v, const char *who, char *out,
         snprintf(out, outlen, "%.60s", who);
 }
 
+/* How long failures are kept: the window, and at least the day over
+ * which the own address's slow-down counts. */
+#define SLOW_DAY 86400
+#define SLOW_MAX_DELAY 300
+
+static int64_t kept_for(const dj_judge *j)
+{
+    int64_t window = (int64_t)j->cfg.signon_window * 60;
+    return window > SLOW_DAY ? window : SLOW_DAY;
+}
+
+/* The own address's wait after the latest failure when `failures` fell
+ * within the day: none up to the limit, then 1 s doubling, at most
+ * SLOW_MAX_DELAY. */
+static int64_t slow_delay(int failures, int limit)
+{
+    if (failures < limit)
+        return 0;
+    int doublings = failures - limit;
+    if (doublings >= 9)
+        return SLOW_MAX_DELAY;
+    int64_t d = (int64_t)1 << doublings;
+    return d < SLOW_MAX_DELAY ? d : SLOW_MAX_DELAY;
+}
+
 /* Record one failure; tell the masters once, when the target's or the
  * sender's count reaches the limit. */
 static int record_failure(dj_judge *j, const game_view *v, const char *game,
@@ -232,9 +268,8 @@ static int record_failure(dj_judge *j, const game_view *v, const char *game,
                           const char *sender, int sender_before,
                           int target_before)
 {
-    int64_t window = (int64_t)j->cfg.signon_window * 60;
     if (dj_store_signon_failure_add(j->store, sender, game, target, j->now,
-                                    j->now - window) < 0)
+                                    j->now - kept_for(j)) < 0)
         return judge_store_fail(j);
     if (!v)
         return 0;
@@ -265,7 +300,8 @@ static int record_failure(dj_judge *j, const game_view *v, const char *game,
 /* The sign-on itself, inside the caller's transaction.  Returns 0,
  * DJ_SIGNON_REFUSED (reason in j->err) or -1. */
 static int signon(dj_judge *j, const char *game, const char *who,
-                  const char *password, const char *sender, dj_signon *id)
+                  const char *password, const char *sender,
+                  const char *address, dj_signon *id)
 {
     dj_game_rec g;
     int rc = dj_store_game_get(j->store, game, &g);
@@ -280,7 +316,7 @@ static int signon(dj_judge *j, const char *game, const char *who,
     }
     char target[64];
     target_of(exists ? &v : NULL, who, target, sizeof target);
-    const dj_participant_rec *own = exists ? named(&v, who, sender) : NULL;
+    const dj_participant_rec *own = exists ? named(&v, who, address) : NULL;
     bool own_address = own && own->email[0] && same_address(own->email, sender);
     int by_sender = 0, at_target = 0;
     int64_t since = j->now - (int64_t)j->cfg.signon_window * 60;
@@ -306,14 +342,37 @@ static int signon(dj_judge *j, const char *game, const char *who,
                    target, game, target);
         return DJ_SIGNON_REFUSED;
     }
+    if (own_address) {
+        int today = 0;
+        int64_t latest = 0;
+        if (dj_store_signon_target_failures(j->store, game, target,
+                                            j->now - SLOW_DAY, &today) < 0 ||
+            dj_store_signon_target_latest(j->store, game, target,
+                                          &latest) < 0) {
+            gv_free(&v);
+            return judge_store_fail(j);
+        }
+        int64_t wait = latest + slow_delay(today, j->cfg.signon_limit) -
+                       j->now;
+        if (wait > 0) {
+            gv_free(&v);
+            judge_fail(j, "%d failed sign-ons as %s in game '%s' within a "
+                          "day: sign-ons are slowed down; try again in %lld "
+                          "second%s",
+                       today, target, game, (long long)wait,
+                       wait == 1 ? "" : "s");
+            return DJ_SIGNON_REFUSED;
+        }
+    }
     const dj_participant_rec *p = NULL;
     int power = -1;
     if (exists)
-        p = find_signon(&v, who, password, sender, &power);
+        p = find_signon(&v, who, password, address, &power);
     else
         check_nothing(password);
     if (p) {
         fill_signon(&v, p, power, id);
+        id->short_password = strlen(password) < DJ_PASSWORD_MIN;
         gv_free(&v);
         return 0;
     }
@@ -331,10 +390,18 @@ static int signon(dj_judge *j, const char *game, const char *who,
 int dj_game_signon(dj_judge *j, const char *game, const char *who,
                    const char *password, const char *sender, dj_signon *id)
 {
+    return dj_game_signon_as(j, game, who, password, sender, sender, id);
+}
+
+int dj_game_signon_as(dj_judge *j, const char *game, const char *who,
+                      const char *password, const char *sender,
+                      const char *address, dj_signon *id)
+{
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
     char why[sizeof j->err];
-    int rc = signon(j, game, who, password, sender, id);
+    int rc = signon(j, game, who, password, sender, address ? address : "",
+                    id);
     snprintf(why, sizeof why, "%s", j->err);
     if (rc < 0 || dj_store_commit(j->store) < 0) {
         if (rc >= 0)

@@ -31,6 +31,9 @@ void dj_config_defaults(dj_config *c)
     m->keep_mail = 90 * 86400;
     m->reply_limit = 30;
     m->reply_window = 3600;
+    m->signon_reply_limit = 5;
+    m->domain_reply_limit = 300;
+    m->judge_reply_limit = 3000;
     m->retry_attempts = 8;
     m->retry_delay = 60;
     m->retry_max_delay = 6 * 3600;
@@ -49,5 +52,15 @@ void dj_config_defaults(dj_config *c)
     snprintf(m->out.host, sizeof m->out.host, "127.0.0.1");
     snprintf(m->out.tls, sizeof m->out.tls, "none");
     m->out.tls_verify = true;
+    dj_web_settings *w = &c->web;
+    snprintf(w->listen, sizeof w->listen, "127.0.0.1:8080");
+    snprintf(w->base_url, sizeof w->base_url, "http://127.0.0.1:8080");
+    w->threads = 2;
+    w->max_connections = 256;
+    w->max_per_client = 64;
+    w->timeout = 30;
+    w->session_lifetime = 12 * 3600;
+    w->signin_limit = 20;
+    w->forwarded = false;
     m->out.timeout = 60;
 }

@@ -74,12 +74,35 @@ typedef struct dj_mail_settings {
                                    kept; 0: for ever */
     int reply_limit;            /* replies per sender per window; 0: no cap */
     int reply_window;           /* seconds */
+    int signon_reply_limit;     /* replies to failed sign-ons per sender */
+    int domain_reply_limit;     /* replies per domain per window */
+    int judge_reply_limit;      /* replies to anyone per window */
     int retry_attempts;         /* sending attempts before giving up */
     int retry_delay;            /* seconds before the first retry */
     int retry_max_delay;        /* seconds: the backoff's cap */
     dj_inbound_config in;
     dj_outbound_config out;
 } dj_mail_settings;
+
+/*
+ * The web judge's settings (judgeweb(8)): read here with the rest of
+ * judge.conf, used only by judgeweb.  Times in seconds.
+ */
+typedef struct dj_web_settings {
+    char listen[128];           /* "127.0.0.1:8080", "[::1]:8080" */
+    char base_url[256];         /* the public URL ("https://..."): links,
+                                   and cookies marked Secure when https */
+    int threads;                /* worker threads, each with its database
+                                   connection */
+    int max_connections;        /* open connections, in all */
+    int max_per_client;         /* open connections from one address */
+    int timeout;                /* seconds an idle connection is kept */
+    int session_lifetime;       /* seconds a sign-in lasts */
+    int signin_limit;           /* failed sign-ins per client address,
+                                   every game together, per window */
+    bool forwarded;             /* trust X-Forwarded-For from a loopback
+                                   proxy (nginx, Apache) */
+} dj_web_settings;
 
 typedef struct dj_config {
     char file[DJ_PATH_MAX];       /* the file read; "" for embedded defaults */
@@ -95,6 +118,7 @@ typedef struct dj_config {
                                      powers missing orders; -1: never */
     dj_game_defaults game;
     dj_mail_settings mail;        /* judged's mail settings */
+    dj_web_settings web;          /* judgeweb's settings */
 } dj_config;
 
 /* The embedded defaults. */

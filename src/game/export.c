@@ -415,19 +415,15 @@ int dj_game_history(dj_judge *j, const char *game, const char *from,
 
 /* ---- summary ----------------------------------------------------------------------- */
 
-static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+/* The centre owners after each year's Fall: years[0..*ny), each owner
+ * array in owners (both malloc'd by the caller for n + 1 years). */
+static int collect_years(dj_judge *j, const game_view *v,
+                         const dj_phase_rec *list, int n,
+                         dj_summary_year *years, int16_t (*owners)[DJ_MAX_LOCS],
+                         int *ny_out)
 {
-    (void)arg;
-    dj_phase_rec *list = NULL;
-    int n = 0;
-    if (dj_store_phase_list(j->store, v->g.id, &list, &n) < 0)
-        return judge_store_fail(j);
-    dj_summary_year *years = calloc((size_t)n + 1, sizeof *years);
-    int16_t(*owners)[DJ_MAX_LOCS] = calloc((size_t)n + 1, sizeof *owners);
     dj_position *pos = malloc(sizeof *pos);
-    int ny = 0, rc = 0;
-    if (!years || !owners || !pos)
-        rc = judge_fail(j, "out of memory");
+    int ny = 0, rc = pos ? 0 : judge_fail(j, "out of memory");
     for (int i = 0; rc == 0 && i < n; i++) {
         /* The first position after a year's Fall holds its captures. */
         int year;
@@ -450,12 +446,76 @@ static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         years[ny].owner = owners[ny];
         ny++;
     }
-    if (rc == 0) {
-        dj_report_summary(v->map, years, ny, out);
+    free(pos);
+    *ny_out = ny;
+    return rc;
+}
+
+typedef struct summary_arg {
+    dj_centre_history *table;   /* NULL: the text report */
+} summary_arg;
+
+static void count_centres(const game_view *v, const dj_summary_year *years,
+                          int ny, dj_centre_history *t)
+{
+    const dj_map *m = v->map;
+    t->npowers = m->npowers;
+    t->nyears = 0;
+    for (int p = 0; p < m->npowers; p++)
+        snprintf(t->power[p], sizeof t->power[p], "%s", m->powers[p].name);
+    t->nyears = 0;
+    for (int y = 0; y < ny && y < DJ_CENTRE_YEARS_MAX; y++) {
+        t->year[y] = years[y].year;
+        for (int p = 0; p < m->npowers; p++)
+            t->count[y][p] = 0;
+        for (int l = 0; l < m->nlocs; l++)
+            if (m->is_sc[l] && years[y].owner[l] >= 0 &&
+                years[y].owner[l] < m->npowers)
+                t->count[y][years[y].owner[l]]++;
+        t->nyears++;
     }
+}
+
+static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const summary_arg *a = arg;
+    dj_phase_rec *list = NULL;
+    int n = 0;
+    if (dj_store_phase_list(j->store, v->g.id, &list, &n) < 0)
+        return judge_store_fail(j);
+    dj_summary_year *years = calloc((size_t)n + 1, sizeof *years);
+    int16_t(*owners)[DJ_MAX_LOCS] = calloc((size_t)n + 1, sizeof *owners);
+    int ny = 0, rc = 0;
+    if (!years || !owners)
+        rc = judge_fail(j, "out of memory");
+    /* The table starts with the game's first position. */
+    bool start = a && a->table && n > 0;
+    if (rc == 0 && start) {
+        dj_position *pos = malloc(sizeof *pos);
+        char why[256];
+        if (!pos)
+            rc = judge_fail(j, "out of memory");
+        else if (dj_snapshot_read(v->map, list[0].position, pos, why,
+                                  sizeof why) < 0)
+            rc = judge_fail(j, "phase %s: %s", list[0].name, why);
+        else
+            memcpy(owners[n], pos->owner, sizeof owners[n]);
+        free(pos);
+    }
+    if (rc == 0)
+        rc = collect_years(j, v, list, n, years + start, owners, &ny);
+    if (rc == 0 && start) {
+        years[0].year = list[0].year - 1;
+        years[0].owner = owners[n];
+        ny++;
+        a->table->start = true;
+    }
+    if (rc == 0 && a && a->table)
+        count_centres(v, years, ny, a->table);
+    else if (rc == 0)
+        dj_report_summary(v->map, years, ny, out);
     free(years);
     free(owners);
-    free(pos);
     dj_phase_recs_free(list, n);
     return rc;
 }
@@ -463,6 +523,18 @@ static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 int dj_game_summary(dj_judge *j, const char *game, dj_buf *out)
 {
     return gv_with_game_read(j, game, do_summary, NULL, out);
+}
+
+int dj_game_centre_history(dj_judge *j, const char *game,
+                           dj_centre_history *t)
+{
+    summary_arg a = {t};
+    memset(t, 0, sizeof *t);
+    dj_buf ignored;
+    dj_buf_init(&ignored);
+    int rc = gv_with_game_read(j, game, do_summary, &a, &ignored);
+    dj_buf_free(&ignored);
+    return rc;
 }
 
 /* ---- JSON ------------------------------------------------------------------------------ */
@@ -520,7 +592,7 @@ static void json_kv_time(dj_buf *out, const char *key, int64_t t, bool comma)
         dj_buf_append(out, ", ");
 }
 
-static void json_game(const game_view *v, dj_buf *out)
+static void json_game(const game_view *v, bool public, dj_buf *out)
 {
     const dj_game_rec *g = &v->g;
     dj_buf_append(out, "  \"game\": {");
@@ -534,7 +606,10 @@ static void json_game(const game_view *v, dj_buf *out)
         const dj_setting_info *si = &dj_settings[i];
         const char *field = (const char *)g + si->offset;
         int n = si->text ? 0 : *(const int *)(const void *)field;
-        if (si->text) {
+        if (si->type == DJ_ST_SECRET && public) {
+            json_key(out, si->name);   /* said to be set, never shown */
+            dj_buf_append(out, *field ? "true, " : "false, ");
+        } else if (si->text) {
             json_kv_str(out, si->name, field, true);
         } else if (si->type == DJ_ST_BOOL) {
             json_key(out, si->name);
@@ -554,7 +629,7 @@ static void json_game(const game_view *v, dj_buf *out)
     dj_buf_append(out, "},\n");
 }
 
-static void json_participants(const game_view *v, dj_buf *out)
+static void json_participants(const game_view *v, bool public, dj_buf *out)
 {
     dj_buf_append(out, "  \"participants\": [");
     for (int i = 0; i < v->nparts; i++) {
@@ -567,12 +642,16 @@ static void json_participants(const game_view *v, dj_buf *out)
         else
             dj_buf_append(out, "null");
         dj_buf_append(out, ", ");
-        json_kv_str(out, "name", p->name, true);
-        json_kv_str(out, "email", p->email, true);
+        if (!public) {
+            json_kv_str(out, "name", p->name, true);
+            json_kv_str(out, "email", p->email, true);
+        }
         json_kv_str(out, "status", p->status, true);
-        char vote[512];
-        vote_text(v, p->vote, vote, sizeof vote);
-        json_kv_str(out, "vote", vote, true);
+        if (!public) {
+            char vote[512];
+            vote_text(v, p->vote, vote, sizeof vote);
+            json_kv_str(out, "vote", vote, true);
+        }
         json_kv_time(out, "joined_at", p->joined_at, true);
         json_kv_time(out, "left_at", p->left_at, false);
         dj_buf_append(out, "}");
@@ -741,7 +820,8 @@ static int json_result(dj_judge *j, const game_view *v, int64_t phase_id,
     return 0;
 }
 
-static int json_phases(dj_judge *j, const game_view *v, dj_buf *out)
+static int json_phases(dj_judge *j, const game_view *v, bool public,
+                       dj_buf *out)
 {
     dj_phase_rec *list = NULL;
     int n = 0;
@@ -767,7 +847,11 @@ static int json_phases(dj_judge *j, const game_view *v, dj_buf *out)
         dj_buf_append(out, "\n      \"position\": ");
         json_position(v, pos, out);
         dj_buf_append(out, ",\n      ");
-        json_orders(j, v, ph->id, out);
+        /* The orders of the phase being played are secret until it is. */
+        if (public && strcmp(ph->status, "done") != 0)
+            dj_buf_append(out, "\"orders\": []");
+        else
+            json_orders(j, v, ph->id, out);
         dj_buf_append(out, ",\n      ");
         rc = json_result(j, v, ph->id, out);
         dj_buf_append(out, "}");
@@ -821,17 +905,24 @@ static int json_log(dj_judge *j, const game_view *v, dj_buf *out)
 
 static int do_export(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
-    (void)arg;
+    bool public = arg != NULL;
     dj_buf_append(out, "{\n  \"format\": \"dipjudge-game\",\n"
                        "  \"version\": 1,\n");
+    if (public)
+        dj_buf_append(out, "  \"view\": \"public\",\n");
     dj_buf_printf(out, "  \"judge\": ");
     json_string(out, j->cfg.judge_name);
     dj_buf_append(out, ",\n");
-    json_game(v, out);
-    json_participants(v, out);
-    if (json_phases(j, v, out) < 0 || json_mail(j, v, out) < 0 ||
-        json_log(j, v, out) < 0)
+    json_game(v, public, out);
+    json_participants(v, public, out);
+    if (json_phases(j, v, public, out) < 0)
         return -1;
+    if (public) {
+        /* the phases' closing "],\n" wants one more member */
+        dj_buf_append(out, "  \"mail\": [],\n  \"log\": []\n");
+    } else if (json_mail(j, v, out) < 0 || json_log(j, v, out) < 0) {
+        return -1;
+    }
     dj_buf_append(out, "}\n");
     if (!dj_buf_ok(out))
         return judge_fail(j, "out of memory");
@@ -841,6 +932,12 @@ static int do_export(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 int dj_game_export(dj_judge *j, const char *game, dj_buf *out)
 {
     return gv_with_game_read(j, game, do_export, NULL, out);
+}
+
+int dj_game_export_public(dj_judge *j, const char *game, dj_buf *out)
+{
+    static const char public_view[] = "public";
+    return gv_with_game_read(j, game, do_export, (void *)public_view, out);
 }
 
 /* ---- outbox ------------------------------------------------------------------------------- */

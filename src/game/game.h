@@ -209,6 +209,17 @@ int dj_game_history(dj_judge *j, const char *game, const char *from,
                     const char *to, dj_buf *out);
 /* The supply-centre history, one row per year. */
 int dj_game_summary(dj_judge *j, const char *game, dj_buf *out);
+/* The same as numbers: centres per power after each year's Fall. */
+#define DJ_CENTRE_YEARS_MAX 200
+typedef struct dj_centre_history {
+    int npowers, nyears;
+    bool start;               /* year[0] is the game's starting position */
+    char power[DJ_MAX_POWERS][48];
+    int year[DJ_CENTRE_YEARS_MAX];
+    unsigned char count[DJ_CENTRE_YEARS_MAX][DJ_MAX_POWERS];
+} dj_centre_history;
+int dj_game_centre_history(dj_judge *j, const char *game,
+                           dj_centre_history *t);
 /* The whole game as JSON. */
 int dj_game_export(dj_judge *j, const char *game, dj_buf *out);
 /* The mail queued for a game (NULL: every game). */
@@ -227,7 +238,14 @@ typedef struct dj_signon {
     int power;              /* the player's power, else -1 */
     char power_name[48];    /* "France"; "" unless a player */
     int64_t participant_id;
+    bool short_password;    /* signed on with a password shorter than
+                               DJ_PASSWORD_MIN: the player is asked to
+                               change it */
 } dj_signon;
+
+/* Characters at least in a password chosen by mail (JOIN, OBSERVE,
+ * CREATE, TAKEOVER, SET PASSWORD).  Older, shorter ones keep working. */
+#define DJ_PASSWORD_MIN 8
 
 #define DJ_SIGNON_REFUSED 1
 
@@ -248,6 +266,15 @@ typedef struct dj_signon {
  */
 int dj_game_signon(dj_judge *j, const char *game, const char *who,
                    const char *password, const char *sender, dj_signon *id);
+
+/*
+ * The same, where the sender counted for the limits is not an address
+ * (the web door's "web 192.0.2.1"): an observer is found by `address`
+ * (the one the observer gave), which never lifts a limit.
+ */
+int dj_game_signon_as(dj_judge *j, const char *game, const char *who,
+                      const char *password, const char *sender,
+                      const char *address, dj_signon *id);
 
 /* A signed-on participant's new password (stored hashed). */
 /* A master's SET PASSWORD after BECOME: the power's player's password. */
@@ -311,16 +338,18 @@ int dj_game_order_status(dj_judge *j, const char *game, const char *power,
 /*
  * Press from a signed-on participant, under the game's press rules
  * (settings press, partial_press, fake_press, observer_press).  Lists of
- * recipients are written as players write them: power names, adjectives
- * or letters, "master" (M), "observers" (O), separated by spaces or
- * commas, or a run of letters ("FGR"); "all" for every power, "all but
- * R T" for every power except those.
+ * recipients are read by game/press_recipients.h: power names,
+ * adjectives or letters, "master" (M), "observers" (O), "all", "all but
+ * R T", separated by spaces or commas; any other word refuses the whole
+ * press, naming the word.
  */
 typedef struct dj_press_request {
     const char *to;       /* recipients as written; NULL: a broadcast */
     const char *fake_to;  /* with fake: the recipients shown; NULL: shown
                              as a broadcast */
     bool fake;            /* show other recipients than the real ones */
+    const char *fake_from; /* FROM: the power shown as the sender; NULL:
+                              the real one */
     int grey;             /* -1 the game's default, 0 white, 1 grey */
     const char *body;     /* the text, lines ending in '\n' */
 } dj_press_request;
@@ -402,6 +431,77 @@ const dj_config *dj_judge_config(const dj_judge *j);
  */
 int dj_game_phase(dj_judge *j, const char *game, char *name, size_t namelen,
                   char *phase, size_t phaselen);
+
+/* ---- the web door (websession.c) -------------------------------------------
+ *
+ * judgeweb signs players in with the same check and the same failure
+ * counts and limits as SIGNON by mail (dj_game_signon, with the client's
+ * address as the sender), then keeps a session: a 256-bit random token
+ * the browser holds in a cookie, stored only as its SHA-256
+ * (store/web.h), ending at its expiry, at sign-out, or when the
+ * participant leaves the game.
+ */
+#define DJ_WEB_TOKEN_LEN 64   /* hex digits of a session or CSRF token */
+
+/*
+ * Sign in: 0 with the session's token and CSRF token (each
+ * DJ_WEB_TOKEN_LEN hex digits and a NUL) and *id; DJ_SIGNON_REFUSED with
+ * the reason in dj_judge_error(); -1 on error.  `client` names the
+ * client for the failure counts ("web 192.0.2.1"); `address` finds an
+ * observer (who = "observer"; may be NULL); `lifetime` in seconds.
+ */
+int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
+                       const char *password, const char *address,
+                       const char *client, int lifetime, char *token,
+                       char *csrf, dj_signon *id);
+
+/* The session a cookie's token names: 0 (id and csrf filled), 1 when there
+ * is none (unknown, expired, signed out, the participant gone), -1. */
+int dj_game_web_session(dj_judge *j, const char *token, dj_signon *id,
+                        char *csrf);
+
+/* Sign out: the session's row goes (nothing when there is none). */
+int dj_game_web_signout(dj_judge *j, const char *token);
+
+/* One game of the judge's front page (dj_game_overviews). */
+typedef struct dj_game_overview {
+    char name[DJ_GAME_NAME_MAX];
+    char map[DJ_STORE_NAME_MAX];
+    char state[16];           /* forming, active, paused, finished */
+    char ending[DJ_STORE_TEXT_MAX];
+    char phase[16];           /* "" while forming */
+    int64_t deadline;         /* of the current phase, UTC; 0: none */
+    char deadline_local[64];  /* in the game's zone (dj_game_overview_get) */
+    int wanted;               /* powers still without a player */
+    char press[16];           /* the press settings, for the press form */
+    bool partial_press, grey_choice;
+    bool private_game;        /* pages only for its participants */
+} dj_game_overview;
+
+/* Every game a visitor may see listed (dj_game_listed, and not private),
+ * by name; *out malloc'd. */
+int dj_game_overviews(dj_judge *j, dj_game_overview **out, int *n);
+
+/* One game (any case): 0, 1 when there is no such game, -1. */
+int dj_game_overview_get(dj_judge *j, const char *game, dj_game_overview *o);
+
+
+/*
+ * The game as dj_game_export writes it, less what only its master and
+ * the judge may see: no addresses, no orders of the phase still being
+ * played, no mail and no log (judgeweb's /game/NAME.json).
+ */
+int dj_game_export_public(dj_judge *j, const char *game, dj_buf *out);
+
+/* The game's live phases in order, the current (or final) one last;
+ * *out malloc'd.  id changes when a rollback replays a phase, and
+ * `played` when it is adjudicated: together they name one picture. */
+typedef struct dj_phase_ref {
+    char name[16];
+    int64_t id;
+    bool played;
+} dj_phase_ref;
+int dj_game_phases(dj_judge *j, const char *game, dj_phase_ref **out, int *n);
 
 /* ---- the clock ------------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #include "engine/map.h"
 #include "engine/position.h"
 #include "engine/rules.h"
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "game/config.h"
 #include "game/game.h"
 #include "render/render.h"

@@ -9,7 +9,9 @@
  *                   some powers too.
  *   fake_press      yes: a partial press may show other recipients than
  *                   the real ones ("PRESS TO F FAKE BROADCAST": France
- *                   reads it as a broadcast).
+ *                   reads it as a broadcast), or another sender
+ *                   (DPjudge's "PRESS TO F FROM G": France reads it as
+ *                   Germany's); no: both are refused.
  *   observer_press  any: observers press as players; white: never
  *                   anonymously; none: only to the master.
  *
@@ -32,103 +34,19 @@
 #include <strings.h>
 
 #include "game/game_int.h"
+#include "game/press_recipients.h"
 #include "store/mail.h"
 #include "store/press.h"
 
-typedef struct recipients {
-    dj_power_set powers;
-    bool master, observers;
-} recipients;
+typedef dj_press_recipients recipients;
 
-static bool letter_is_power(const game_view *v, char c)
-{
-    for (int p = 0; p < v->map->npowers; p++)
-        if (v->map->powers[p].letter == toupper((unsigned char)c))
-            return true;
-    return false;
-}
-
-/* One word of a list: a power, master, observers, or a run of letters. */
-static int add_word(dj_judge *j, const game_view *v, const char *w,
-                    recipients *r)
-{
-    int p = dj_map_find_power(v->map, w);
-    if (p >= 0) {
-        r->powers |= DJ_POWER_BIT(p);
-        return 0;
-    }
-    if (!strcasecmp(w, "master") || !strcasecmp(w, "gm")) {
-        r->master = true;
-        return 0;
-    }
-    if (!strcasecmp(w, "observers") || !strcasecmp(w, "observer")) {
-        r->observers = true;
-        return 0;
-    }
-    /* A run of letters ("FGR") must be written in capitals when longer
-     * than one letter: a misspelt lower-case name ("fame") would
-     * otherwise read as letters and send the press where nobody meant. */
-    recipients run = *r;
-    for (const char *c = w; *c; c++) {
-        if (w[1] && !isupper((unsigned char)*c))
-            return judge_fail(j, "unknown recipient '%s' (write power "
-                                 "names, or their letters in capitals: "
-                                 "FGR)",
-                              w);
-        char one[2] = {*c, '\0'};
-        if (letter_is_power(v, *c))
-            run.powers |= DJ_POWER_BIT(dj_map_find_power(v->map, one));
-        else if (toupper((unsigned char)*c) == 'M')
-            run.master = true;
-        else if (toupper((unsigned char)*c) == 'O')
-            run.observers = true;
-        else
-            return judge_fail(j, "unknown recipient '%s'", w);
-    }
-    *r = run;
-    return 0;
-}
-
-static dj_power_set all_powers(const game_view *v)
-{
-    return DJ_POWERS_UPTO(v->map->npowers);
-}
-
-/* "France Germany", "F,G", "FG", "all", "all but R T", "master". */
+/* The list as written, read by press_recipients.c; -1 with its reason. */
 static int parse_recipients(dj_judge *j, const game_view *v,
                             const char *text, recipients *r)
 {
-    memset(r, 0, sizeof *r);
-    char copy[512];
-    if (strlen(text) >= sizeof copy)
-        return judge_fail(j, "the list of recipients is too long");
-    snprintf(copy, sizeof copy, "%s", text);
-    recipients but = {0, false, false};
-    bool all = false, after_but = false;
-    char *save = NULL;
-    for (char *w = strtok_r(copy, " ,\t", &save); w;
-         w = strtok_r(NULL, " ,\t", &save)) {
-        if (!strcasecmp(w, "and"))
-            continue;
-        if (!strcasecmp(w, "all") && !after_but && !all) {
-            all = true;
-            continue;
-        }
-        if (!strcasecmp(w, "but") && all && !after_but) {
-            after_but = true;
-            continue;
-        }
-        if (add_word(j, v, w, after_but ? &but : r) < 0)
-            return -1;
-    }
-    if (all)
-        r->powers |= all_powers(v) & ~but.powers;
-    if (but.master)
-        r->master = false;
-    if (but.observers)
-        r->observers = false;
-    if (!r->powers && !r->master && !r->observers)
-        return judge_fail(j, "press to whom? no recipients given");
+    char why[256];
+    if (dj_press_recipients_read(v->map, text, r, why, sizeof why) < 0)
+        return judge_fail(j, "%s", why);
     return 0;
 }
 
@@ -162,6 +80,7 @@ typedef struct press_plan {
     bool fake;
     bool fake_broadcast;
     recipients shown;  /* with fake and not fake_broadcast */
+    int fake_from;     /* FROM: the power shown as the sender; -1 none */
     bool grey;
 } press_plan;
 
@@ -187,12 +106,12 @@ static int check_rules(dj_judge *j, const game_view *v,
      * white even in a grey-only game (njudge's "Observer white"). */
     pl->grey = req->grey > 0 || (req->grey < 0 && !white_ok && grey_ok &&
                                  !observer_white && !master);
-    if (only_master(pl) && !pl->fake) {
+    if (only_master(pl) && !pl->fake && pl->fake_from < 0) {
         pl->grey = false; /* always allowed, always white */
         return 0;
     }
     if (master) {
-        if (pl->grey || pl->fake)
+        if (pl->grey || pl->fake || pl->fake_from >= 0)
             return judge_fail(j, "the master's press is white and never "
                                  "fake");
         return 0;
@@ -219,6 +138,13 @@ static int check_rules(dj_judge *j, const game_view *v,
                           g->name);
     if (pl->fake && !g->fake_press)
         return judge_fail(j, "game '%s' has no fake press", g->name);
+    if (pl->fake_from >= 0 && !g->fake_press)
+        return judge_fail(j, "game '%s' has no fake press: press cannot be "
+                             "sent FROM another power",
+                          g->name);
+    if (pl->fake_from >= 0 && pl->grey)
+        return judge_fail(j, "grey press names no sender: FROM is for white "
+                             "press");
     if (pl->fake && pl->broadcast)
         return judge_fail(j, "a broadcast cannot be faked: name the real "
                              "recipients with PRESS TO");
@@ -247,6 +173,8 @@ static void sender_name(const game_view *v, const press_plan *pl,
 {
     if (pl->grey)
         dj_buf_append(out, "an anonymous sender");
+    else if (pl->fake_from >= 0)
+        dj_buf_append(out, gv_power_name(v, pl->fake_from));
     else if (strcmp(pl->id->role, "master") == 0)
         dj_buf_append(out, "the master");
     else if (strcmp(pl->id->role, "observer") == 0)
@@ -265,7 +193,9 @@ static void compose(dj_judge *j, const game_view *v, const press_plan *pl,
     dj_buf_append(&what, shown_broadcast ? "Broadcast" : "Press");
     if (!pl->grey) {
         dj_buf_append(&what, " from ");
-        if (strcmp(pl->id->role, "player") == 0)
+        if (pl->fake_from >= 0)
+            dj_buf_append(&what, gv_power_name(v, pl->fake_from));
+        else if (strcmp(pl->id->role, "player") == 0)
             dj_buf_append(&what, gv_power_name(v, pl->id->power));
         else
             dj_buf_append(&what, strcmp(pl->id->role, "master") == 0
@@ -324,7 +254,10 @@ static int archive(dj_judge *j, const game_view *v, const press_plan *pl,
     r.phase_id = v->has_phase ? v->phase.id : 0;
     r.sender_id = pl->id->participant_id;
     snprintf(r.sender_role, sizeof r.sender_role, "%s", pl->id->role);
-    r.from_power = pl->id->power;
+    /* A FROM press is archived as from the power it showed, so that the
+     * archive never tells its readers more than the press did; who really
+     * sent it stays in sender_id and the author. */
+    r.from_power = pl->fake_from >= 0 ? pl->fake_from : pl->id->power;
     r.broadcast = pl->broadcast;
     r.to_mask = pl->broadcast ? 0 : pl->to.powers;
     r.to_master = !pl->broadcast && pl->to.master;
@@ -359,6 +292,11 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     if (pl.fake && !pl.fake_broadcast &&
         parse_recipients(j, v, req->fake_to, &pl.shown) < 0)
         return -1;
+    if (req->fake_from &&
+        (pl.fake_from = dj_map_find_power(v->map, req->fake_from)) < 0)
+        return judge_fail(j, "unknown power '%.60s' after FROM: nothing was "
+                             "sent",
+                          req->fake_from);
     if (check_rules(j, v, req, &pl) < 0)
         return -1;
     dj_buf subject, body;
@@ -382,6 +320,9 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
             dj_buf_append(out, "everyone");
         else
             names_of(v, &pl.to, out);
+        if (pl.fake_from >= 0)
+            dj_buf_printf(out, ", shown as from %s",
+                          gv_power_name(v, pl.fake_from));
         if (pl.fake) {
             dj_buf_append(out, ", shown as ");
             if (pl.fake_broadcast)
@@ -406,6 +347,7 @@ int dj_game_press(dj_judge *j, const dj_signon *id,
     a.plan.broadcast = req->to == NULL;
     a.plan.fake = req->fake;
     a.plan.fake_broadcast = req->fake && req->fake_to == NULL;
+    a.plan.fake_from = -1;
     if (!req->body || !*req->body)
         return judge_fail(j, "empty press: nothing sent");
     return gv_with_game(j, id->game, do_press, &a, out);

@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "engine/adjudicate.h"
-#include "game/calendar.h"
+#include "time/calendar.h"
 
 static int *int_field(const dj_setting_info *si, dj_game_rec *g)
 {

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "command/command.h"
+#include "judge/reply_budget.h"
 #include "mail/maildir.h"
 #include "mail/message.h"
 #include "store/mail.h"
@@ -114,19 +115,17 @@ static const char *limit_name(int limit)
 }
 
 /*
- * May the sender get one more reply?  Counts the replies and refusals
- * queued to it within the window.  -1 on a database error.
+ * May the sender get one more reply of this class?  1 yes, 0 no (the
+ * budget in *why), -1 on a database error.
  */
 static int reply_allowed(dj_store *st, const dj_ingest_config *cfg,
-                         const char *to, int64_t now)
+                         dj_reply_class c, const char *to, int64_t now,
+                         const char **why)
 {
-    if (cfg->reply_limit <= 0)
-        return 1;
-    int n = 0;
-    if (dj_store_outbox_count_replies(st, to, now - cfg->reply_window, &n) <
-        0)
-        return -1;
-    return n < cfg->reply_limit;
+    dj_reply_limits lim = {cfg->reply_limit, cfg->signon_reply_limit,
+                           cfg->domain_reply_limit, cfg->judge_reply_limit,
+                           cfg->reply_window};
+    return dj_reply_allowed(st, &lim, c, to, now, why);
 }
 
 /* "<id>" for In-Reply-To, or "" for a hashed id (not the mail's own). */
@@ -185,7 +184,7 @@ static int run_commands(dj_judge *j, const dj_ingest_config *cfg,
 {
     dj_store *st = dj_judge_store(j);
     dj_command_msg msg = {m->from.addr, m->subject, m->body ? m->body : "",
-                          dj_judge_now(j)};
+                          dj_judge_now(j), NULL};
     dj_command_reply reply;
     dj_command_reply_init(&reply);
     int rc = dj_command_execute(j, &msg, &reply);
@@ -197,7 +196,12 @@ static int run_commands(dj_judge *j, const dj_ingest_config *cfg,
     snprintf(res->game, sizeof res->game, "%s", reply.game);
     snprintf(res->outcome, sizeof res->outcome, "%s",
              reply.outcome[0] ? reply.outcome : "ok");
-    int allowed = reply_allowed(st, cfg, m->from.addr, msg.now);
+    const char *why = NULL;
+    dj_reply_class class = reply.signed_on ? DJ_REPLY_SIGNED_ON
+                           : strcmp(reply.outcome, "signon-failed") == 0
+                               ? DJ_REPLY_SIGNON_FAILED
+                               : DJ_REPLY_OTHER;
+    int allowed = reply_allowed(st, cfg, class, m->from.addr, msg.now, &why);
     if (allowed > 0) {
         char irt[DJ_MSG_ID_MAX + 2];
         in_reply_to(m, irt, sizeof irt);
@@ -209,7 +213,7 @@ static int run_commands(dj_judge *j, const dj_ingest_config *cfg,
     } else if (allowed == 0) {
         size_t n = strlen(res->outcome);
         snprintf(res->outcome + n, sizeof res->outcome - n,
-                 " (not answered: reply limit)");
+                 " (not answered: %s)", why);
     }
     if (allowed < 0)
         snprintf(res->error, sizeof res->error, "%s", dj_store_error(st));
@@ -248,18 +252,17 @@ static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
         res->status = DJ_INGEST_REFUSED;
         snprintf(res->outcome, sizeof res->outcome, "refused: over the %s "
                  "limit", limit_name(m->limit_hit));
-        int allowed =
-            reply_allowed(dj_judge_store(j), cfg, m->from.addr,
-                          dj_judge_now(j));
+        const char *why = NULL;
+        int allowed = reply_allowed(dj_judge_store(j), cfg, DJ_REPLY_OTHER,
+                                    m->from.addr, dj_judge_now(j), &why);
         if (allowed > 0 && queue_refusal(j, cfg, m, len, truncated) == 0)
             res->replied = true;
         else if (allowed != 0)
             return -1;
         else
             snprintf(res->outcome, sizeof res->outcome,
-                     "refused: over the %s limit (not answered: reply "
-                     "limit)",
-                     limit_name(m->limit_hit));
+                     "refused: over the %s limit (not answered: %s)",
+                     limit_name(m->limit_hit), why);
         return 0;
     }
     res->status = DJ_INGEST_DONE;

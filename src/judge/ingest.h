@@ -22,10 +22,13 @@
  *   5. Otherwise the commands run (dj_command_execute) inside the same
  *      transaction, and the reply is queued in the outbox, answering the
  *      message's Message-ID (DJ_INGEST_DONE).
- *   6. Replies and refusals are rate-limited per sender: past `reply_limit`
- *      in `reply_window` seconds the message is still acted on but not
- *      answered (the mail log says so), so a mail loop with another robot
- *      or a flood of forged mail cannot make the judge a mail cannon.
+ *   6. Replies and refusals are rate-limited (judge/reply_budget.h: per
+ *      address with its +tag folded in, per failed sign-on, per domain
+ *      and judge-wide): past a budget the message is still acted on but
+ *      not answered (the mail log says which budget), so a mail loop with
+ *      another robot or a flood of forged mail cannot make the judge a
+ *      mail cannon, nor silence a player; a correct sign-on is always
+ *      answered.
  *   7. The mail log's outcome is written and the transaction committed:
  *      the record, everything the commands changed, the reply and the
  *      mail they queued become durable together or not at all.
@@ -65,6 +68,9 @@ typedef struct dj_ingest_config {
     size_t max_lines;          /* lines of text; 0: message.h's default */
     int reply_limit;           /* replies per sender per window; 0: no cap */
     int reply_window;          /* seconds */
+    int signon_reply_limit;    /* replies to failed sign-ons per sender */
+    int domain_reply_limit;    /* replies per domain per window */
+    int judge_reply_limit;     /* replies to anyone per window */
     /* The SMTP envelope sender when known (judged deliver -f), "" for the
      * null sender <>; NULL: unknown (Return-Path is used). */
     const char *envelope_sender;
@@ -97,7 +103,7 @@ typedef struct dj_ingest_result {
                               it with the sender and a content hash */
     char sender[256];      /* the From address ("" when none) */
     char game[64];         /* the message's game, "" when none */
-    char outcome[64];      /* as recorded in the mail log */
+    char outcome[96];      /* as recorded in the mail log */
     bool replied;          /* a reply or refusal was queued */
     char error[256];       /* why, with DJ_INGEST_RETRY */
     bool busy;             /* ... and it was a busy database (try again) */

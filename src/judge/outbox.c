@@ -193,7 +193,8 @@ static dj_mail_status compose_row(const dj_outbox_config *cfg,
     c.in_reply_to = row->in_reply_to[0] ? row->in_reply_to : NULL;
     c.x_loop = cfg->judge_address;
     c.auto_submitted = strcmp(row->kind, "reply") == 0 ||
-                               strcmp(row->kind, "refusal") == 0
+                               strcmp(row->kind, "refusal") == 0 ||
+                               strcmp(row->kind, "signon-failed") == 0
                            ? DJ_AUTO_REPLIED
                            : DJ_AUTO_GENERATED;
     c.message_id = row->message_id;

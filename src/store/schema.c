@@ -65,6 +65,11 @@
  * disorder, takeovers, abandoned games); player_prefs holds an address's
  * SET STATS PUBLIC; confirmations learn the actions master, takeover and
  * address (a new master, a volunteer and a new address confirm by code).
+
+ * Version 11 adds web_sessions: one row per sign-in on the web door
+ * (judgeweb), keyed by the SHA-256 of the cookie's random token (the
+ * token itself is never stored), with the participant signed in, the
+ * session's CSRF token and when it expires.
  *
  * Times are INTEGER seconds since 1970, UTC.
  */
@@ -457,6 +462,20 @@ static const char *const MIGRATION_10[] = {
     "CREATE INDEX confirmations_email ON confirmations (email)",
     NULL};
 
+/* Version 11: the web door's sign-ins (store/web.h). */
+static const char *const MIGRATION_11[] = {
+    "CREATE TABLE web_sessions ("
+    " token_hash TEXT PRIMARY KEY,"
+    " participant_id INTEGER NOT NULL"
+    "  REFERENCES participants (id) ON DELETE CASCADE,"
+    " csrf TEXT NOT NULL,"
+    " client TEXT NOT NULL DEFAULT '',"
+    " created_at INTEGER NOT NULL,"
+    " expires_at INTEGER NOT NULL"
+    ")",
+    "CREATE INDEX web_sessions_expiry ON web_sessions (expires_at)",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -469,6 +488,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_8,
     MIGRATION_9,
     MIGRATION_10,
+    MIGRATION_11,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

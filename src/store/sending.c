@@ -186,18 +186,39 @@ int dj_store_outbox_counts(dj_store *s, int *queued, int *sending, int *sent,
     return 0;
 }
 
-int dj_store_outbox_count_replies(dj_store *s, const char *addr,
-                                  int64_t since, int *n)
+/* The recipients column as the budgets count it: lower case, "+tag" off. */
+#define FOLDED_RECIPIENT                                                    \
+    "lower(CASE WHEN instr(recipients, '+') > 0 AND instr(recipients, '+')" \
+    " < instr(recipients, '@') THEN substr(recipients, 1,"                  \
+    " instr(recipients, '+') - 1) || substr(recipients,"                   \
+    " instr(recipients, '@')) ELSE recipients END)"
+
+int dj_store_outbox_reply_counts(dj_store *s, const char *addr,
+                                 const char *domain, int64_t since,
+                                 dj_reply_counts *out)
 {
-    int64_t v = 0;
-    int rc = st_query_int(s, &v,
-                          "SELECT count(*) FROM outbox"
-                          " WHERE recipients = ? COLLATE NOCASE"
-                          " AND kind IN ('reply', 'refusal')"
-                          " AND created_at >= ?",
-                          "sI", addr, since);
-    *n = rc < 0 ? 0 : (int)v;
-    return rc < 0 ? -1 : 0;
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st = st_prepare(
+        s,
+        "SELECT IFNULL(sum(kind IN ('reply', 'refusal') AND " FOLDED_RECIPIENT
+        " = lower(?1)), 0), IFNULL(sum(kind = 'signon-failed' AND "
+        FOLDED_RECIPIENT " = lower(?1)), 0),"
+        " IFNULL(sum(lower(substr(recipients, instr(recipients, '@') + 1))"
+        " = lower(?2)), 0), count(*) FROM outbox"
+        " WHERE kind IN ('reply', 'refusal', 'signon-failed')"
+        " AND created_at >= ?3",
+        "ssI", addr, domain, since);
+    if (!st)
+        return -1;
+    int rc = st_step(s, st);
+    if (rc == SQLITE_ROW) {
+        out->to_addr = sqlite3_column_int(st, 0);
+        out->failed = sqlite3_column_int(st, 1);
+        out->to_domain = sqlite3_column_int(st, 2);
+        out->to_all = sqlite3_column_int(st, 3);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
 }
 
 int dj_store_outbox_add_reply(dj_store *s, const char *kind, const char *to,

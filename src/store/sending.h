@@ -101,11 +101,22 @@ int dj_store_outbox_counts(dj_store *s, int *queued, int *sending, int *sent,
                            int *failed);
 
 /*
- * Replies (kinds "reply" and "refusal") queued to addr (compared without
- * regard to case) at or after `since`.
+ * The replies queued at or after `since`, for the reply budgets
+ * (judge/reply_budget.h).  Addresses are compared as the budgets count
+ * them: lower case, a "+tag" of the local part taken off
+ * ("ann+x@Example.org" counts as "ann@example.org").
+ *   to_addr    replies and refusals (kinds "reply", "refusal") to `addr`
+ *   failed     replies to failed sign-ons (kind "signon-failed") to `addr`
+ *   to_domain  every kind of reply to any address @domain
+ *   to_all     every kind of reply to anyone
  */
-int dj_store_outbox_count_replies(dj_store *s, const char *addr,
-                                  int64_t since, int *n);
+typedef struct dj_reply_counts {
+    int to_addr, failed, to_domain, to_all;
+} dj_reply_counts;
+
+int dj_store_outbox_reply_counts(dj_store *s, const char *addr,
+                                 const char *domain, int64_t since,
+                                 dj_reply_counts *out);
 
 /*
  * Queue one mail answering the Message-ID in_reply_to (may be NULL or

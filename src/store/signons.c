@@ -45,3 +45,13 @@ int dj_store_signon_failures(dj_store *s, const char *sender,
     *count = rc == 0 ? (int)n : 0;
     return rc < 0 ? -1 : 0;
 }
+
+int dj_store_signon_target_latest(dj_store *s, const char *game,
+                                  const char *target, int64_t *latest)
+{
+    *latest = 0;
+    return st_query_int(s, latest,
+                        "SELECT IFNULL(max(at), 0) FROM signon_failures"
+                        " WHERE game = ? AND target = lower(?)",
+                        "ss", game ? game : "", target ? target : "");
+}

@@ -34,6 +34,11 @@ int dj_store_signon_target_failures(dj_store *s, const char *game,
                                     const char *target, int64_t since,
                                     int *count);
 
+/* The time of the latest failure as `target` in `game`, from any sender
+ * (0 when none). */
+int dj_store_signon_target_latest(dj_store *s, const char *game,
+                                  const char *target, int64_t *latest);
+
 /* Failures of `sender` for `game` (case-insensitive) at or after `since`. */
 int dj_store_signon_failures(dj_store *s, const char *sender,
                              const char *game, int64_t since, int *count);

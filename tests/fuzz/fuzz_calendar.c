@@ -7,7 +7,7 @@
  */
 #include "fuzzlib.h"
 
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "game/setting_value.h"
 #include "store/settings_table.h"
 

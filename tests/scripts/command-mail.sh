@@ -122,7 +122,8 @@ has "refused"
 printf 'SIGNON Gpost %s\n' "$(pw Germany secret)" | mail mallory@x.example
 has "too many failed sign-ons for game 'post'"
 has "Subject: dipjudge - Signon failed"
-printf 'SIGNON Gpost %s\n' "$(pw Germany secret)" | mail germany@post.example
+printf 'SIGNON Gpost %s\n' "$(pw Germany secret)" |
+    DIPJUDGE_NOW=$((DIPJUDGE_NOW + 1)) mail germany@post.example
 has "Signed on as Germany"
 printf 'SIGNON Gpost %s\n' "$(pw Germany secret)" |
     DIPJUDGE_NOW=$((now + 7200)) mail mallory@x.example

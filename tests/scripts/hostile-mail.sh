@@ -39,11 +39,94 @@ check "the game started" [ "$(game_phase h)" = S1901M ]
 for i in 1 2 3 4 5 6 7; do
     printf 'SIGNON Fh wrong%d\n' "$i" | mail france@h.example
 done
-has "refused: no such game or power, or a wrong password"
+has "sign-ons are slowed down; try again in 1 second"
 printf 'SIGNON Fh right-france\nA par-bur\n' | mail france@h.example
+has "try again in 1 second"
+printf 'SIGNON Fh right-france\nA par-bur\n' |
+    DIPJUDGE_NOW=$((GAME_T0 + 1)) $J command --from france@h.example \
+    --queue-reply >"$T/out" 2>&1
 has "Signed on as France"
 has "A PAR - BUR"
 check "seven forged failures told the master once" [ "$(notices)" = 1 ]
+
+# ---- guessing through the player's own address: slowed, never locked ------------
+# From italy@ (forged or not): signon_limit (5) guesses, then each must
+# wait 1, 2, 4 ... seconds after the latest failure, at most 5 minutes; a
+# sign-on before its time is refused without its password looked at.
+t=$GAME_T0
+looked=0 waits=""
+for i in $(seq 1 12); do
+    printf 'SIGNON Ih guess-%d\n' "$i" |
+        DIPJUDGE_NOW=$t $J command --from italy@h.example >"$T/out" 2>&1
+    w=$(sed -n 's/.*try again in \([0-9]*\) second.*/\1/p' "$T/out" | head -1)
+    if [ -n "$w" ]; then
+        waits="$waits $w"
+        t=$((t + w))
+        printf 'SIGNON Ih guess-%d\n' "$i" |
+            DIPJUDGE_NOW=$t $J command --from italy@h.example >"$T/out" 2>&1
+    fi
+    grep -q "wrong password" "$T/out" && looked=$((looked + 1))
+done
+check "all twelve guesses looked at, each in its time ($looked)" [ "$looked" = 12 ]
+check "the waits double from the sixth guess:$waits" [ "$waits" = " 1 2 4 8 16 32 64" ]
+check "twelve failures recorded for Italy, no more" [ "$(sql "SELECT count(*)
+    FROM signon_failures WHERE target = 'italy'")" = 12 ]
+printf 'SIGNON Ih right-italy\n' |
+    DIPJUDGE_NOW=$t $J command --from italy@h.example >"$T/out" 2>&1
+has "try again in 128 seconds"
+check "the right password too waits its turn" sh -c "! grep -q 'Signed on' '$T/out'"
+check "a refusal before its time records nothing" [ "$(sql "SELECT count(*)
+    FROM signon_failures WHERE target = 'italy'")" = 12 ]
+printf 'SIGNON Ih right-italy\n' |
+    DIPJUDGE_NOW=$((t + 128)) $J command --from italy@h.example >"$T/out" 2>&1
+has "Signed on as Italy"
+# The wait never exceeds five minutes: a day's worth of failures.
+for k in $(seq 1 30); do echo "INSERT INTO signon_failures (sender, game,
+    target, at) VALUES ('italy@h.example', 'h', 'italy', $((t + k)));"; done |
+    sqlite3 "$T/judge.db"
+printf 'SIGNON Ih right-italy\n' |
+    DIPJUDGE_NOW=$((t + 31)) $J command --from italy@h.example >"$T/out" 2>&1
+has "try again in 299 seconds"
+printf 'SIGNON Ih right-italy\n' |
+    DIPJUDGE_NOW=$((t + 330)) $J command --from italy@h.example >"$T/out" 2>&1
+has "Signed on as Italy"
+printf 'SIGNON Ih right-italy\nSET PASSWORD short7x\n' |
+    DIPJUDGE_NOW=$((t + 330)) $J command --from italy@h.example >"$T/out" 2>&1
+has "a password needs at least 8 characters"
+$J create h2 --master gm2@h.example --password 1234 >"$T/out" 2>&1
+has "warning: the password is shorter than 8 characters"
+printf 'SIGNON Mh2 1234\n' | mail gm2@h.example
+has "Signed on as the master"
+has "Your password is shorter than 8 characters"
+
+# ---- press reaches only those named -------------------------------------------------
+press_to() { sql "SELECT group_concat(recipients, ' ') FROM (SELECT recipients
+    FROM outbox WHERE kind = 'press' AND body LIKE '%$1%' ORDER BY recipients)"; }
+$J join h watcher@h.example --observer --password watcher-pw >/dev/null
+printf 'SIGNON Eh right-england\nPRESS TO F FROM G\nplan-one\nENDPRESS\n' |
+    mail england@h.example
+has "game 'h' has no fake press: press cannot be sent FROM another power"
+check "DPjudge's FROM where fake press is off: nothing sent" [ -z "$(press_to plan-one)" ]
+printf 'SIGNON Eh right-england\nPRESS TO GREAT\nplan-two\nENDPRESS\n' |
+    mail england@h.example
+has "unknown recipient 'GREAT'"
+check "a word of power letters is no list: nothing sent" [ -z "$(press_to plan-two)" ]
+printf 'SIGNON Eh right-england\nPRESS TO France, Italy and Tea\nplan-three\nENDPRESS\n' |
+    mail england@h.example
+has "unknown recipient 'Tea'"
+check "one bad word refuses the whole press" [ -z "$(press_to plan-three)" ]
+printf 'SIGNON Eh right-england\nPRESS TO France,Italy\nplan-four\nENDPRESS\n' |
+    mail england@h.example
+has "press sent to France and Italy"
+check "commas separate" [ "$(press_to plan-four)" = "france@h.example italy@h.example" ]
+$J set h fake_press=yes >/dev/null
+printf 'SIGNON Eh right-england\nPRESS TO F FROM G\nplan-five\nENDPRESS\n' |
+    mail england@h.example
+has "press sent to France, shown as from Germany"
+check "FROM where fake press is on: France alone" [ "$(press_to plan-five)" = "france@h.example" ]
+check "and it reads as Germany's" [ "$(sql "SELECT count(*) FROM outbox WHERE
+    body LIKE '%press from Germany to France%plan-five%'")" = 1 ]
+$J set h fake_press=no >/dev/null
 
 # ---- guessing from many addresses ----------------------------------------------
 before=$(notices)
@@ -61,7 +144,9 @@ printf 'SIGNON Gh right-germany\n' | mail bot13@botnet.example
 has "too many failed sign-ons as Germany"
 check "even the right password from elsewhere is not tried" \
     sh -c "! grep -q 'Signed on' '$T/out'"
-printf 'SIGNON Gh right-germany\nA mun-ruh\n' | mail germany@h.example
+printf 'SIGNON Gh right-germany\nA mun-ruh\n' |
+    DIPJUDGE_NOW=$((GAME_T0 + 1)) $J command --from germany@h.example \
+    --queue-reply >"$T/out" 2>&1
 has "Signed on as Germany"
 has "A MUN - RUH"
 check "the master heard of the guessing once" [ "$(notices)" = $((before + 1)) ]
@@ -140,6 +225,66 @@ jd
 check "a fourth pass does not mail the admin again" [ "$(sql "SELECT count(*)
     FROM outbox WHERE subject LIKE '%moved aside'")" = 1 ]
 
+# ---- reply budgets: no silencing, no amplification -------------------------------
+# judged on a Maildir inbox of its own, with small budgets: 5 replies to
+# failed sign-ons per address, 30 replies per address (+tags folded in),
+# 40 per domain, 120 in all, each per hour.
+Q=$T/budgets
+mkdir -p "$Q/mail/in/new" "$Q/mail/in/cur" "$Q/mail/in/tmp"
+printf 'limits: { reply_limit = 30; signon_reply_limit = 5;
+    domain_reply_limit = 40; judge_reply_limit = 120; };\n' >"$Q/judge.conf"
+n=0
+qdrop() # FROM BODY: one message, after the ones before
+{
+    n=$((n + 1))
+    printf 'From: %s\nTo: judge@localhost\nSubject: q%s\nMessage-ID: <q%s@x.example>\n\n%s\n' \
+        "$1" "$n" "$n" "$2" >"$Q/mail/in/new/$((1700001000 + n)).M1P1.test"
+}
+qjd() { (cd "$Q" && "$JUDGED" --config judge.conf --db "$T/judge.db" \
+    --maps "$S/maps" --quiet once --no-tick --no-send) 2>>"$T/judged.log"; }
+replies_to() { sql "SELECT count(*) FROM outbox WHERE kind IN ('reply',
+    'refusal', 'signon-failed') AND recipients LIKE '$1'"; }
+QT=$((GAME_T0 + 86400))
+for i in $(seq 1 40); do qdrop austria@h.example "SIGNON Ah forged-$i"; done
+DIPJUDGE_NOW=$QT qjd
+check "40 forged sign-ons in Austria's name: 5 answered" \
+    [ "$(replies_to austria@h.example)" = 5 ]
+check "as replies to failed sign-ons" [ "$(sql "SELECT count(*) FROM outbox
+    WHERE kind = 'signon-failed' AND recipients = 'austria@h.example'")" = 5 ]
+check "the mail log says why the rest were not" [ "$(sql "SELECT count(*)
+    FROM maillog WHERE sender = 'austria@h.example' AND outcome LIKE
+    '%not answered: failed sign-on reply limit%'")" = 35 ]
+qdrop austria@h.example "SIGNON Ah right-austria
+A vie-gal"
+DIPJUDGE_NOW=$((QT + 2)) qjd
+check "Austria's real orders are answered all the same" [ "$(sql "SELECT
+    count(*) FROM outbox WHERE recipients = 'austria@h.example' AND
+    kind = 'reply' AND body LIKE '%A VIE - GAL%'")" = 1 ]
+for i in $(seq 1 35); do qdrop "amp+$i@tag.example" "LIST h"; done
+DIPJUDGE_NOW=$((QT + 3)) qjd
+check "35 mails to amp+1..35@: 30 answered (the +tag is one address)" \
+    [ "$(replies_to 'amp+%@tag.example')" = 30 ]
+for i in $(seq 1 45); do qdrop "user$i@dom.example" "LIST h"; done
+DIPJUDGE_NOW=$((QT + 4)) qjd
+check "45 addresses of one domain: 40 answered" \
+    [ "$(replies_to '%@dom.example')" = 40 ]
+for i in $(seq 1 60); do qdrop "x@d$i.example" "LIST h"; done
+DIPJUDGE_NOW=$((QT + 5)) qjd
+check "the judge-wide budget: 120 replies in the hour, no more" \
+    [ "$(sql "SELECT count(*) FROM outbox WHERE kind IN ('reply', 'refusal',
+    'signon-failed') AND created_at >= $QT")" = 120 ]
+qdrop england@h.example "SIGNON Eh right-england
+F lon-nth"
+DIPJUDGE_NOW=$((QT + 6)) qjd
+check "a correct sign-on is answered beyond every budget" [ "$(sql "SELECT
+    count(*) FROM outbox WHERE recipients = 'england@h.example' AND
+    body LIKE '%F LON - NTH%'")" = 1 ]
+DIPJUDGE_NOW=$((QT + 3601 + 6)) qjd
+qdrop "amp+99@tag.example" "LIST h"
+DIPJUDGE_NOW=$((QT + 3601 + 6)) qjd
+check "an hour later the budgets have room again" \
+    [ "$(replies_to 'amp+99@tag.example')" = 1 ]
+
 # ---- the mail log and sent mail do not grow forever ---------------------------------
 results_before=$(sql "SELECT count(*) FROM results")
 old=$((GAME_T0 - 100 * 86400))
@@ -166,7 +311,7 @@ masters_told() { sql "SELECT count(*) FROM outbox WHERE recipients =
     'gm@f.example' AND subject LIKE '%$1'"; }
 refused=0
 for i in $(seq 1 25); do
-    printf 'OBSERVE f watch-%d\n' "$i" | mail "forged$i@victim.example"
+    printf 'OBSERVE f watch-pw-%d\n' "$i" | mail "forged$i@victim.example"
     grep -q "too many requests wait for confirmation" "$T/out" &&
         refused=$((refused + 1))
 done
@@ -176,7 +321,7 @@ check "20 wait for their codes, 5 refused (the per-game cap)" \
     [ "$(sql "SELECT count(*) FROM confirmations WHERE game = 'f'")" = 20 ] &&
     [ "$refused" = 5 ]
 check "no password kept in the clear" \
-    sh -c "! sqlite3 '$T/judge.db' 'SELECT password_hash FROM confirmations' | grep -q watch-"
+    sh -c "! sqlite3 '$T/judge.db' 'SELECT password_hash FROM confirmations' | grep -q watch-pw"
 $J create f2 >/dev/null
 for i in 1 2 3 4 5 6 7; do
     printf 'JOIN f2 pw-%d-secret\n' "$i" | mail "bot$i@botnet.example"
@@ -191,7 +336,7 @@ has "requests from your address already wait"
 check "three pending requests at most per address" [ "$(sql "SELECT count(*)
     FROM confirmations WHERE email = 'victim@victim.example'")" = 3 ]
 # The real owner of an address confirms: then, and only then.
-printf 'OBSERVE f2 real-pw\n' | mail real@watch.example
+printf 'OBSERVE f2 real-password\n' | mail real@watch.example
 code=$(sed -n 's/^ *CONFIRM \([a-z0-9]*\)$/\1/p' "$T/out")
 printf 'CONFIRM %s\n' "$code" | mail someone@else.example
 has "no such code waits for your address"
@@ -201,7 +346,7 @@ check "the confirmed observer is in" [ "$(observers f2 observer)" = 1 ]
 printf 'CONFIRM %s\n' "$code" | mail real@watch.example
 has "no such code waits for your address"
 # Codes expire after 48 hours.
-printf 'JOIN f5 late-pw\n' | mail late@x.example
+printf 'JOIN f5 late-password\n' | mail late@x.example
 code=$(sed -n 's/^ *CONFIRM \([a-z0-9]*\)$/\1/p' "$T/out")
 printf 'CONFIRM %s\n' "$code" |
     DIPJUDGE_NOW=$((GAME_T0 + 49 * 3600)) $J command --from late@x.example \

@@ -253,7 +253,7 @@ letter() { echo "${1:0:1}"; }
 # orders_body POWER FILE [READY]: a player's order mail for a phase.
 orders_body()
 {
-    echo "SIGNON $(letter "$1")e2e pw-$(user_of "$1")"
+    echo "SIGNON $(letter "$1")e2e pw-$(user_of "$1")-long"
     grep "^$1: " "$2" | sed "s/^$1: //"
     [[ ${3:-} == ready ]] && echo "READY"
     echo "SIGNOFF"
@@ -283,7 +283,7 @@ sleep 0.5
 kill -0 "$JPID" 2>/dev/null && ok || bad "judged run did not start: $(cat "$LOG")"
 
 for i in "${!POWERS[@]}"; do
-    printf 'JOIN %s@e2e pw-p%d\n' "${POWERS[i]}" $((i + 1)) |
+    printf 'JOIN %s@e2e pw-p%d-long\n' "${POWERS[i]}" $((i + 1)) |
         send "p$((i + 1))" "joining"
 done
 # Each JOIN is answered with a code; the player mails it back (CONFIRM),

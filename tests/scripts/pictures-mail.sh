@@ -29,6 +29,10 @@ check "the game started" [ "$(game_phase pic)" = S1901M ]
 
 # ---- MAP by mail -------------------------------------------------------------
 printf 'MAP pic\n' | mail stranger@elsewhere.example
+has "MAP answers only the players, observers and master of game 'pic', signed on"
+check "a stranger's MAP draws no picture" [ -z "$(sql "SELECT picture_id FROM
+    outbox WHERE id = $(last_reply)")" ]
+printf 'SIGNON Fpic pw-france\nMAP pic\n' | mail france@pic.example
 has "pic: the map of S1901M is attached (pic-S1901M.png)"
 r=$(last_reply)
 check "MAP: the reply carries a PNG" [ "$(magic "$r")" = 89504E47 ]
@@ -41,22 +45,26 @@ printf 'SIGNON Fpic pw-france\nMAP S1901M\n' | mail france@pic.example
 has "pic: the map of S1901M is attached"
 printf 'MAP\n' | mail stranger@elsewhere.example
 has "MAP needs the game"
-printf 'MAP pic Sunday\n' | mail stranger@elsewhere.example
+printf 'SIGNON Fpic pw-france\nMAP pic Sunday\n' | mail france@pic.example
 has "'Sunday' is not a phase like S1901M"
-printf 'MAP pic F1950M\n' | mail stranger@elsewhere.example
+printf 'SIGNON Fpic pw-france\nMAP pic F1950M\n' | mail france@pic.example
 has "no phase F1950M"
 printf 'MAP nosuchgame\n' | mail stranger@elsewhere.example
 has "nosuchgame"
 r=$(last_reply)
 check "a failed MAP attaches nothing" \
     [ -z "$(sql "SELECT picture_id FROM outbox WHERE id = $r")" ]
-printf 'MAP pic\nMAP pic S1901M\n' | mail stranger@elsewhere.example
+printf 'SIGNON Fpic pw-france\nMAP pic\nMAP pic S1901M\n' | mail france@pic.example
 has "one map a message"
 check "one picture a message" [ "$(magic "$(last_reply)")" = 89504E47 ]
 # The command in the subject, as for HELP.
 $J command --from stranger@elsewhere.example --subject "MAP pic" \
     --queue-reply </dev/null >"$T/out" 2>&1
-has "the map of S1901M is attached"
+has "MAP answers only the players"
+printf 'HISTORY pic\n' | mail stranger@elsewhere.example
+has "HISTORY answers only the players, observers and master of game 'pic'"
+printf 'SIGNON Fpic pw-france\nHISTORY pic\n' | mail france@pic.example
+check "a signed-on player's HISTORY is answered" sh -c "! grep -q 'answers only' '$T/out'"
 
 # ---- SET MAP -------------------------------------------------------------------
 printf 'SIGNON Fpic pw-france\nSET MAP PDF\n' | mail france@pic.example

@@ -144,10 +144,10 @@ printf 'SIGNON Ap aus-pw\nA vie - gal\n' | DIPJUDGE_NOW=$now mail new-aus@p.exam
 has "A VIE - GAL"
 
 # ---- BECOME, then SET PASSWORD: the power's password, not the master's
-printf 'SIGNON Mp gm-pw\nBECOME England\nSET PASSWORD eng-new\n' |
+printf 'SIGNON Mp gm-pw\nBECOME England\nSET PASSWORD eng-new-pw\n' |
     DIPJUDGE_NOW=$now mail gm@p.example
 has "password of England changed"
-printf 'SIGNON Ep eng-new\nSTATUS\n' | DIPJUDGE_NOW=$now mail "$(addr England)"
+printf 'SIGNON Ep eng-new-pw\nSTATUS\n' | DIPJUDGE_NOW=$now mail "$(addr England)"
 has "Signed on as England"
 printf 'SIGNON Mp gm-pw\nSTATUS\n' | DIPJUDGE_NOW=$now mail gm@p.example
 has "Signed on as the master"
@@ -237,21 +237,21 @@ for g in tk tka tkn; do
     done
     $J eject $g Italy >/dev/null
 done
-printf 'TAKEOVER france@tk vol-pw\n' | mail vol@x.example
+printf 'TAKEOVER france@tk volunteer-pw\n' | mail vol@x.example
 has "France is not in civil disorder"
-printf 'TAKEOVER italy@tkn vol-pw\n' | mail vol@x.example
+printf 'TAKEOVER italy@tkn volunteer-pw\n' | mail vol@x.example
 has "does not take volunteers"
-printf 'TAKEOVER italy@tk vol-pw\n' | mail france@tk.example
+printf 'TAKEOVER italy@tk volunteer-pw\n' | mail france@tk.example
 has "you already play France"
-printf 'TAKEOVER italy@tk vol-pw\n' | mail vol@x.example
+printf 'TAKEOVER italy@tk volunteer-pw\n' | mail vol@x.example
 has "tk: you now play Italy; sign on with SIGNON Itk"
-printf 'SIGNON Itk vol-pw\nA ven H\n' | mail vol@x.example
+printf 'SIGNON Itk volunteer-pw\nA ven H\n' | mail vol@x.example
 has "Signed on as Italy"
 has "A VEN H"
 [[ $(sqlite3 "$DB" "SELECT count(*) FROM outbox WHERE subject LIKE
     '%tk - S1901M Player replaced'") -ge 7 ]] && ok ||
     bad "the takeover was not announced to every player"
-printf 'TAKEOVER italy@tka vol-pw\n' | mail vol@x.example
+printf 'TAKEOVER italy@tka volunteer-pw\n' | mail vol@x.example
 has "your offer to take over Italy has gone to the game master"
 sqlite3 "$DB" "SELECT body FROM outbox WHERE subject LIKE
     '%tka - S1901M Takeover request'" >"$T/out"

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "game/calendar.h"
+#include "time/calendar.h"
 #include "testlib.h"
 
 /* A UTC instant from its fields. */

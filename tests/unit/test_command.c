@@ -190,6 +190,14 @@ static void test_parse_press(void)
     CHECK(kind_of("PRESS TO") == CMD_BAD);
     CHECK(kind_of("BROADCAST TO France") == CMD_BAD && C.opens_press);
     CHECK(kind_of("press to France loudly") == CMD_PRESS); /* a name list */
+    CHECK(kind_of("PRESS TO F FROM G") == CMD_PRESS); /* DPjudge's fake sender */
+    CHECK_STR(C.to, "F");
+    CHECK_STR(C.fake_from, "G");
+    CHECK(kind_of("PRESS TO F FROM") == CMD_BAD);
+    CHECK(kind_of("PRESS TO F FROM G E") == CMD_BAD);
+    CHECK(kind_of("PRESS TO F FROM G FROM E") == CMD_BAD);
+    CHECK(kind_of("press to F, G from E grey") == CMD_PRESS && C.grey == 1);
+    CHECK_STR(C.to, "F, G");
 
     /* Bodies end at ENDPRESS, ENDBROADCAST, SIGNOFF or the end. */
     cmd_reader r;
@@ -290,7 +298,7 @@ static int send_msg(const char *from, const char *body)
 {
     dj_command_reply_free(&R);
     dj_command_reply_init(&R);
-    dj_command_msg msg = {from, NULL, body, NOW};
+    dj_command_msg msg = {from, NULL, body, NOW, NULL};
     int rc = dj_command_run(J, &msg, NULL, false, &R);
     if (getenv("DJ_TEST_VERBOSE"))
         fprintf(stderr, "---- %s\nSubject: %s\n%s", from, R.subject.data,
@@ -376,7 +384,7 @@ static void test_needs_transaction(void)
 {
     dj_command_reply r;
     dj_command_reply_init(&r);
-    dj_command_msg msg = {"x@y", NULL, "help\n", NOW};
+    dj_command_msg msg = {"x@y", NULL, "help\n", NOW, NULL};
     CHECK(dj_command_execute(J, &msg, &r) == -1);
     CHECK(strstr(r.error, "transaction") != NULL);
     dj_command_reply_free(&r);
@@ -394,7 +402,9 @@ static void test_anyone(void)
     CHECK(has("France     (a player)"));
     CHECK(lacks("f@players.example")); /* no addresses for strangers */
     CHECK(has("not understood: no such command (and not signed on"));
-    CHECK(has("Summary: 5 of 6 commands and orders done; 1 failed"));
+    CHECK(has("HISTORY answers only the players, observers and master of "
+              "game 'demo', signed on"));
+    CHECK(has("Summary: 4 of 6 commands and orders done; 2 failed"));
     CHECK_STR(R.subject.data, "dipjudge - Reply");
     CHECK_STR(R.outcome, "errors");
     CHECK(send_msg("someone@else.example", "\n\n") == 0);
@@ -409,7 +419,7 @@ static void test_greeting_and_help_once(void)
     dj_command_reply_free(&R);
     dj_command_reply_init(&R);
     dj_command_msg msg = {"someone@else.example", "HELP",
-                          "Hi judge,\n\nhelp\nlist\n", NOW};
+                          "Hi judge,\n\nhelp\nlist\n", NOW, NULL};
     CHECK(dj_command_run(J, &msg, NULL, false, &R) == 0);
     CHECK(has("> Hi judge,\n    (passed over"));
     CHECK(lacks("ERROR"));
@@ -425,7 +435,7 @@ static bool subject_reply(const char *subject, const char *body)
 {
     dj_command_reply_free(&R);
     dj_command_reply_init(&R);
-    dj_command_msg msg = {"someone@else.example", subject, body, NOW};
+    dj_command_msg msg = {"someone@else.example", subject, body, NOW, NULL};
     return dj_command_run(J, &msg, NULL, false, &R) == 0;
 }
 
@@ -678,14 +688,14 @@ static void test_press_archive(void)
 
 static void test_observers(void)
 {
-    CHECK(send_msg("watcher@obs.example", "OBSERVE demo watchpw\n") == 0);
+    CHECK(send_msg("watcher@obs.example", "OBSERVE demo watchpw-long\n") == 0);
     CHECK(has("> OBSERVE demo ****"));
     CHECK(has("To observe game demo, this address must show it is yours"));
     CHECK(mail_count("notice", "gm@judge.example", "New observer") == 0);
     CHECK(confirm_from("watcher@obs.example") == 0);
     CHECK(has("watcher@obs.example joined as observer"));
     CHECK(mail_count("notice", "gm@judge.example", "New observer") == 1);
-    CHECK(send_msg("watcher@obs.example", "SIGNON Odemo watchpw\n"
+    CHECK(send_msg("watcher@obs.example", "SIGNON Odemo watchpw-long\n"
                                           "A par-bur\nstatus\nbroadcast\n"
                                           "from the gallery\nendpress\n") ==
           0);
@@ -696,12 +706,12 @@ static void test_observers(void)
     CHECK(mail_count("press", "f@players.example", "an observer") == 1);
     CHECK(send_msg("gm@judge.example", "SIGNON Mdemo master-secret\n"
                                        "set observer_press none\n") == 0);
-    CHECK(send_msg("watcher@obs.example", "SIGNON observer@demo watchpw\n"
+    CHECK(send_msg("watcher@obs.example", "SIGNON observer@demo watchpw-long\n"
                                           "broadcast\nagain\nendpress\n") ==
           0);
     CHECK(has("observers of game 'demo' may press only to the master"));
     /* Another address with the observer's password is not the observer. */
-    CHECK(send_msg("other@obs.example", "SIGNON Odemo watchpw\n") == 0);
+    CHECK(send_msg("other@obs.example", "SIGNON Odemo watchpw-long\n") == 0);
     CHECK(has("refused"));
     CHECK(send_msg("gm@judge.example", "SIGNON Mdemo master-secret\n"
                                        "set observer_press any\n") == 0);
@@ -799,13 +809,13 @@ static void test_private_unlisted(void)
     CHECK(has("Game hush on map standard: forming"));
     CHECK(lacks("Letmein1"));
     CHECK(has("private=yes"));
-    CHECK(send_msg("new@players.example", "JOIN hush newpw1\n") == 0);
+    CHECK(send_msg("new@players.example", "JOIN hush newpw1-long\n") == 0);
     CHECK(has("ERROR: game 'hush' is private: add its join password"));
-    CHECK(send_msg("new@players.example", "OBSERVE hush newpw1 letmein1\n") ==
+    CHECK(send_msg("new@players.example", "OBSERVE hush newpw1-long letmein1\n") ==
           0);
     CHECK(has("ERROR: game 'hush' is private: that is not its join "
               "password"));
-    CHECK(send_msg("new@players.example", "JOIN hush newpw1 Letmein1\n") ==
+    CHECK(send_msg("new@players.example", "JOIN hush newpw1-long Letmein1\n") ==
           0);
     CHECK(has("> JOIN hush **** ****"));
     CHECK(has("To join game hush"));
@@ -819,35 +829,35 @@ static void test_join_create(void)
     dj_buf_init(&out);
     CHECK(dj_game_create(J, "forming", NULL, NULL, NULL, 0, &out) == 0);
     CHECK(send_msg("new@players.example", "JOIN forming pw1\n") == 0);
-    CHECK(has("a password needs at least 4 characters"));
+    CHECK(has("a password needs at least 8 characters"));
     CHECK(send_msg("evil@players.example", "CONFIRM nosuchcode\n") == 0);
     CHECK(has("no such code waits for your address"));
-    CHECK(send_msg("new@players.example", "join russia@forming newpw1\n"
-                                          "join demo newpw1\n") == 0);
+    CHECK(send_msg("new@players.example", "join russia@forming newpw1-long\n"
+                                          "join demo newpw1-long\n") == 0);
     CHECK(has("To join game forming as russia"));
     CHECK(has("this message is about game 'forming'"));
     CHECK_STR(R.subject.data, "dipjudge:forming - Reply");
     CHECK(confirm_from("new@players.example") == 0);
     CHECK(has("new@players.example joined as Russia"));
-    CHECK(send_msg("new2@players.example", "JOIN forming newpw2\n") == 0);
+    CHECK(send_msg("new2@players.example", "JOIN forming newpw2-long\n") == 0);
     CHECK(confirm_from("new2@players.example") == 0);
     CHECK(has("(power dealt at start)"));
-    CHECK(send_msg("new@players.example", "create mine newpw1\n") == 0);
+    CHECK(send_msg("new@players.example", "create mine newpw1-long\n") == 0);
     CHECK(has("this judge does not create games by mail"));
     dj_judge_close(J);
     J = open_judge(true);
     CHECK(send_msg("boss@players.example",
-                   "CREATE mine bosspw1 press=grey movement_delay=48h\n") ==
+                   "CREATE mine bosspw1-long press=grey movement_delay=48h\n") ==
           0);
     CHECK(has("> CREATE mine **** press=grey movement_delay=48h"));
     CHECK(has("To create game mine, this address must show it is yours"));
     CHECK(confirm_from("boss@players.example") == 0);
     CHECK(has("Game 'mine' created, forming; you are its master"));
-    CHECK(send_msg("boss@players.example", "SIGNON Mmine bosspw1\nstatus\n"
+    CHECK(send_msg("boss@players.example", "SIGNON Mmine bosspw1-long\nstatus\n"
                                            "start\n") == 0);
     CHECK(has("press: grey"));
     CHECK(has("mine: started"));
-    CHECK(send_msg("boss@players.example", "create mine2 bosspw1 colour=red\n") ==
+    CHECK(send_msg("boss@players.example", "create mine2 bosspw1-long colour=red\n") ==
           0);
     CHECK(has("unknown setting 'colour'"));
     CHECK(send_msg("x@y.example", "list mine2\n") == 0);
@@ -869,10 +879,10 @@ static void test_rolled_back(void)
     dj_command_reply r;
     dj_command_reply_init(&r);
     dj_command_msg msg = {"boss@players.example", NULL,
-                          "SIGNON Mmine bosspw1\nbecome france\nA par-bur\n"
+                          "SIGNON Mmine bosspw1-long\nbecome france\nA par-bur\n"
                           "broadcast\nhello\nendpress\nset press none\n"
                           "pause\n",
-                          NOW};
+                          NOW, NULL};
     CHECK(dj_command_execute(J, &msg, &r) == 0);
     CHECK(strstr(r.body.data, "demo") == NULL);
     CHECK(strstr(r.body.data, "mine: paused") != NULL);
@@ -903,7 +913,7 @@ static void test_crash_anywhere(void)
     dj_buf_init(&base);
     dj_buf_init(&now_);
     dj_game_export(J, "mine", &base);
-    const char *body = "SIGNON Mmine bosspw1\nresume\nbecome france\n"
+    const char *body = "SIGNON Mmine bosspw1-long\nresume\nbecome france\n"
                        "A par-bur\nF bre-mao\nbroadcast\nhello\nendpress\n"
                        "become germany\nA mun-ruh\nprocess\n";
     int crashed = 0, finished = 0;
@@ -916,7 +926,8 @@ static void test_crash_anywhere(void)
             dj_store_crash_at(dj_judge_store(j), n);
             dj_command_reply r;
             dj_command_reply_init(&r);
-            dj_command_msg msg = {"boss@players.example", NULL, body, NOW};
+            dj_command_msg msg = {"boss@players.example", NULL, body, NOW,
+                                  NULL};
             int rc = dj_command_run(j, &msg, "<crash@x>", true, &r);
             if (getenv("DJ_TEST_VERBOSE"))
                 fprintf(stderr, "%s", r.body.data);

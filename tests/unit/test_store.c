@@ -133,6 +133,7 @@ static void test_migrate_from_1(void)
                           "DROP TABLE player_prefs;"
                           /* version 8's, 6's (7's table went above) */
                           "DROP TABLE mail_failures;"
+                          "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
                           "DROP TRIGGER reply_picture_done;"
                           "ALTER TABLE outbox DROP COLUMN picture_id;"
@@ -210,6 +211,7 @@ static void test_migrate_from_3(void)
                           "DROP TABLE player_prefs;"
                           /* version 8's, 7's and 6's */
                           "DROP TABLE mail_failures;"
+                          "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
                           "DROP INDEX signon_failures_target;"
                           "ALTER TABLE signon_failures DROP COLUMN target;"

@@ -31,8 +31,8 @@
  * allows deadlines that day, '-' forbids them), a grace period, and player
  * absences that push a deadline past their end, up to a limit.
  */
-#ifndef DJ_GAME_CALENDAR_H
-#define DJ_GAME_CALENDAR_H
+#ifndef DJ_TIME_CALENDAR_H
+#define DJ_TIME_CALENDAR_H
 
 #include <stdbool.h>
 #include <stddef.h>

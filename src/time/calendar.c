@@ -18,7 +18,7 @@
  * buffer; no function allocates except the zone loader, which holds the
  * file in a heap buffer of at most DJ_TZIF_MAX bytes while parsing it.
  */
-#include "calendar.h"
+#include "time/calendar.h"
 
 #include <ctype.h>
 #include <errno.h>

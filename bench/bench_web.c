@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_web.c — judgeweb's server time, without HTTP: dj_web_handle
+ * called directly on a real database, as a worker thread calls it.
+ *
+ *   bench_web MAPS DB [GAMES]
+ *
+ * builds DB with GAMES games on the standard board (1,000 by default):
+ * every other one started (seven players), every fourth with its Spring
+ * 1901 played; then times each page: the game page of a started game with
+ * a played phase (the target: p50 <= 5 ms), and every page of a sample of
+ * games, the front page listing all of them (the target: none slower than
+ * 20 ms).  The HTTP side is bench/bench_web.sh (ab against judgeweb).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "game/config.h"
+#include "game/game.h"
+#include "web/web.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int build(dj_judge *j, int games)
+{
+    static const char *const powers[] = {"Austria", "England", "France",
+                                         "Germany", "Italy",   "Russia",
+                                         "Turkey"};
+    dj_buf out;
+    dj_buf_init(&out);
+    for (int g = 0; g < games; g++) {
+        char name[32];
+        snprintf(name, sizeof name, "g%04d", g);
+        dj_buf_reset(&out);
+        if (dj_game_create(j, name, "standard", "gm@bench.example", NULL, 0,
+                           &out) < 0) {
+            fprintf(stderr, "create %s: %s\n", name, dj_judge_error(j));
+            return -1;
+        }
+        if (g % 2)
+            continue;
+        for (int p = 0; p < 7; p++) {
+            char email[64];
+            snprintf(email, sizeof email, "p%d@%s.example", p, name);
+            dj_join_request rq = {email, NULL, powers[p], NULL, "player",
+                                  NULL};
+            dj_buf_reset(&out);
+            if (dj_game_join(j, name, &rq, &out) < 0) {
+                fprintf(stderr, "join %s: %s\n", name, dj_judge_error(j));
+                return -1;
+            }
+        }
+        if (g % 4 == 0) {
+            dj_buf_reset(&out);
+            if (dj_game_set_orders(j, name, "France",
+                                   "A par-bur\nA mar s a par-bur\nF bre-mao",
+                                   "bench", false, &out) < 0 ||
+                dj_game_process(j, name, &out) < 0) {
+                fprintf(stderr, "play %s: %s\n", name, dj_judge_error(j));
+                return -1;
+            }
+        }
+    }
+    dj_buf_free(&out);
+    return 0;
+}
+
+/* Time `n` requests for `path`; p50 and max in ms; the status checked. */
+static int time_page(dj_web_shared *sh, dj_judge *j, const char *path, int n,
+                     double *p50, double *max)
+{
+    double *t = malloc(sizeof *t * (size_t)n);
+    if (!t)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        dj_web_request rq = {"GET", path, NULL, NULL, "", 0, "127.0.0.1",
+                             (int64_t)time(NULL)};
+        dj_web_response rs;
+        dj_web_response_init(&rs);
+        double t0 = now_ms();
+        dj_web_handle(sh, j, &rq, &rs);
+        t[i] = now_ms() - t0;
+        int status = rs.status;
+        dj_web_response_free(&rs);
+        if (status != 200) {
+            fprintf(stderr, "%s: status %d\n", path, status);
+            free(t);
+            return -1;
+        }
+    }
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    *p50 = t[n / 2];
+    *max = t[n - 1];
+    free(t);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: bench_web MAPS DB [GAMES]\n");
+        return 2;
+    }
+    int games = argc > 3 ? atoi(argv[3]) : 1000;
+    if (games < 4)
+        games = 4;
+    static dj_config cfg;
+    dj_config_defaults(&cfg);
+    snprintf(cfg.database, sizeof cfg.database, "%s", argv[2]);
+    unlink(argv[2]);
+    char err[512];
+    dj_judge *j = dj_judge_open(&cfg, argv[1], err, sizeof err);
+    if (!j) {
+        fprintf(stderr, "bench_web: %s\n", err);
+        return 1;
+    }
+    dj_judge_set_now(j, (int64_t)time(NULL));
+    dj_judge_set_actor(j, "bench");
+    double t0 = now_ms();
+    if (build(j, games) < 0)
+        return 1;
+    printf("judgeweb server time (dj_web_handle, no HTTP), a database of "
+           "%d games built in %.1f s\n",
+           games, (now_ms() - t0) / 1e3);
+    dj_web_options opt = {"dipjudge", "judge@bench.example", false, 3600,
+                          20, 3600};
+    dj_web_shared *sh = dj_web_shared_new(&opt);
+    /* the pictures drawn once, as a browser's first visit does */
+    double p50, max, worst = 0;
+    const char *worst_page = "";
+    if (time_page(sh, j, "/game/g0000/F1901M/board.svg", 1, &p50, &max) <
+            0 ||
+        time_page(sh, j, "/game/g0000/S1901M/orders.svg", 1, &p50, &max) < 0)
+        return 1;
+    printf("  first drawing of a board (SVG): %.2f ms\n", max);
+    if (time_page(sh, j, "/game/g0000", 500, &p50, &max) < 0)
+        return 1;
+    printf("  game page, standard board, 500 requests: p50 %.2f ms, max "
+           "%.2f ms (target p50 <= 5 ms): %s\n",
+           p50, max, p50 <= 5 ? "MET" : "NOT MET");
+    static const char *const pages[] = {"/game/%s", "/game/%s/press",
+                                        "/game/%s.json", "/game/%s/S1901M",
+                                        "/game/%s/S1901M/board.svg",
+                                        "/game/%s/S1901M/orders.svg"};
+    char path[128];
+    if (time_page(sh, j, "/", 20, &p50, &max) < 0)
+        return 1;
+    printf("  front page listing %d games: p50 %.2f ms, max %.2f ms\n",
+           games, p50, max);
+    worst = max;
+    worst_page = "/";
+    for (size_t k = 0; k < sizeof pages / sizeof pages[0]; k++) {
+        double sum50 = 0, kmax = 0;
+        int sampled = 0;
+        for (int g = 0; g < games; g += games / 25) {
+            bool played = g % 4 == 0;
+            if (k >= 3 && !played)
+                continue;
+            char name[32];
+            snprintf(name, sizeof name, "g%04d", g);
+            snprintf(path, sizeof path, pages[k], name);
+            if (time_page(sh, j, path, 5, &p50, &max) < 0)
+                return 1;
+            sum50 += p50;
+            if (max > kmax)
+                kmax = max;
+            sampled++;
+        }
+        printf("  %-28s %2d games: mean p50 %.2f ms, max %.2f ms\n",
+               pages[k], sampled, sampled ? sum50 / sampled : 0, kmax);
+        if (kmax > worst) {
+            worst = kmax;
+            worst_page = pages[k];
+        }
+    }
+    printf("  slowest page of the %d-game database: %.2f ms (%s; target "
+           "<= 20 ms): %s\n",
+           games, worst, worst_page, worst <= 20 ? "MET" : "NOT MET");
+    dj_web_shared_free(sh);
+    dj_judge_close(j);
+    return 0;
+}

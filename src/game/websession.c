@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * websession.c — the web door's sign-ins and what its pages read in one
+ * go: sessions (game.h says how they are kept), the front page's
+ * overview, the names of a game's phases.
+ *
+ * Design.  Signing in IS signing on: dj_game_signon checks the password,
+ * counts the failure and applies the mail door's limits (per client and
+ * per target, the judge's signon_limit and signon_window), so guessing on
+ * the web and guessing by mail draw on one allowance.  Only after it
+ * succeeds is a session made: 32 random bytes the browser keeps, their
+ * SHA-256 in the database.  A session is looked up by hashing the cookie
+ * again; it names a participant, whose game, role and power are read
+ * afresh at each request, so a player replaced or resigned is signed out
+ * everywhere at once.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "game/game_int.h"
+#include "store/web.h"
+#include "util/sha256.h"
+
+int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
+                       const char *password, const char *address,
+                       const char *client, int lifetime, char *token,
+                       char *csrf, dj_signon *id)
+{
+    int rc = dj_game_signon_as(j, game, who, password, client,
+                               address && *address ? address : client, id);
+    if (rc != 0)
+        return rc;
+    char hash[2 * DJ_SHA256_LEN + 1];
+    if (dj_random_hex(token, DJ_WEB_TOKEN_LEN / 2) < 0 ||
+        dj_random_hex(csrf, DJ_WEB_TOKEN_LEN / 2) < 0)
+        return judge_fail(j, "no random bytes from the system");
+    dj_sha256_hex(token, hash);
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    if (dj_store_web_session_prune(j->store, j->now) < 0 ||
+        dj_store_web_session_add(j->store, hash, id->participant_id, csrf,
+                                 client, j->now, j->now + lifetime) < 0 ||
+        dj_store_commit(j->store) < 0) {
+        judge_store_fail(j);
+        dj_store_rollback(j->store);
+        return -1;
+    }
+    return 0;
+}
+
+static bool token_shape(const char *token)
+{
+    if (!token || strlen(token) != DJ_WEB_TOKEN_LEN)
+        return false;
+    return strspn(token, "0123456789abcdef") == DJ_WEB_TOKEN_LEN;
+}
+
+int dj_game_web_session(dj_judge *j, const char *token, dj_signon *id,
+                        char *csrf)
+{
+    if (!token_shape(token))
+        return 1;
+    char hash[2 * DJ_SHA256_LEN + 1];
+    dj_sha256_hex(token, hash);
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    dj_web_session_rec w;
+    dj_game_rec g;
+    int rc = dj_store_web_session_get(j->store, hash, j->now, &w);
+    if (rc == 0)
+        rc = dj_store_game_get_id(j->store, w.game_id, &g);
+    dj_store_rollback(j->store);
+    if (rc == DJ_STORE_NOTFOUND)
+        return 1;
+    if (rc < 0)
+        return judge_store_fail(j);
+    const dj_map *map = judge_map(j, g.map);
+    if (!map)
+        return -1;
+    memset(id, 0, sizeof *id);
+    snprintf(id->game, sizeof id->game, "%s", g.name);
+    snprintf(id->role, sizeof id->role, "%s", w.role);
+    id->participant_id = w.participant_id;
+    id->power = w.power < map->npowers ? w.power : -1;
+    if (id->power >= 0)
+        snprintf(id->power_name, sizeof id->power_name, "%s",
+                 map->powers[id->power].name);
+    snprintf(csrf, DJ_WEB_TOKEN_LEN + 1, "%.64s", w.csrf);
+    return 0;
+}
+
+int dj_game_web_signout(dj_judge *j, const char *token)
+{
+    if (!token_shape(token))
+        return 0;
+    char hash[2 * DJ_SHA256_LEN + 1];
+    dj_sha256_hex(token, hash);
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    if (dj_store_web_session_delete(j->store, hash) < 0 ||
+        dj_store_commit(j->store) < 0) {
+        judge_store_fail(j);
+        dj_store_rollback(j->store);
+        return -1;
+    }
+    return 0;
+}
+
+int dj_game_overviews(dj_judge *j, dj_game_overview **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    dj_game_overview_rec *rows = NULL;
+    dj_game_rec *recs = NULL;
+    int nrows = 0, nrecs = 0;
+    int rc = dj_store_game_overviews(j->store, NULL, &rows, &nrows);
+    if (rc == 0)
+        rc = dj_store_game_list(j->store, NULL, &recs, &nrecs);
+    dj_store_rollback(j->store);
+    if (rc == 0 && nrecs != nrows) /* both by name, in one transaction */
+        rc = judge_fail(j, "the games changed while listed");
+    if (rc < 0) {
+        free(rows);
+        free(recs);
+        return j->err[0] ? -1 : judge_store_fail(j);
+    }
+    dj_game_overview *list = calloc((size_t)nrows + 1, sizeof *list);
+    if (!list) {
+        free(rows);
+        free(recs);
+        return judge_fail(j, "out of memory");
+    }
+    int k = 0;
+    for (int i = 0; i < nrows; i++) {
+        const dj_game_overview_rec *r = &rows[i];
+        if (!dj_game_listed(&recs[i]) || dj_game_is_private(&recs[i]))
+            continue;
+        dj_game_overview *o = &list[k++];
+        snprintf(o->name, sizeof o->name, "%s", r->name);
+        snprintf(o->map, sizeof o->map, "%s", r->map);
+        snprintf(o->state, sizeof o->state, "%s", r->state);
+        snprintf(o->ending, sizeof o->ending, "%s", r->ending);
+        snprintf(o->phase, sizeof o->phase, "%s", r->phase);
+        o->deadline = r->deadline;
+        const dj_map *map = judge_map(j, r->map);
+        int powers = map ? map->npowers : 0;
+        o->wanted = strcmp(r->state, "forming") == 0 && powers > r->players
+                        ? powers - r->players - r->waiting
+                        : 0;
+        if (o->wanted < 0)
+            o->wanted = 0;
+    }
+    free(rows);
+    free(recs);
+    *out = list;
+    *n = k;
+    return 0;
+}
+
+int dj_game_phases(dj_judge *j, const char *game, dj_phase_ref **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    dj_game_rec g;
+    int rc = dj_store_game_get(j->store, game, &g);
+    dj_phase_rec *list = NULL;
+    int nlist = 0;
+    if (rc == 0)
+        rc = dj_store_phase_list(j->store, g.id, &list, &nlist);
+    dj_store_rollback(j->store);
+    if (rc == DJ_STORE_NOTFOUND)
+        return judge_fail(j, "game '%s' does not exist", game);
+    if (rc < 0)
+        return judge_store_fail(j);
+    dj_phase_ref *refs = calloc((size_t)nlist + 1, sizeof *refs);
+    if (!refs) {
+        dj_phase_recs_free(list, nlist);
+        return judge_fail(j, "out of memory");
+    }
+    for (int i = 0; i < nlist; i++) {
+        snprintf(refs[i].name, sizeof refs[i].name, "%s", list[i].name);
+        refs[i].id = list[i].id;
+        refs[i].played = strcmp(list[i].status, "done") == 0;
+    }
+    dj_phase_recs_free(list, nlist);
+    *out = refs;
+    *n = nlist;
+    return 0;
+}
+
+int dj_game_overview_get(dj_judge *j, const char *game, dj_game_overview *o)
+{
+    memset(o, 0, sizeof *o);
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    int rc = gv_load(j, game, &v);
+    dj_store_rollback(j->store);
+    if (rc < 0) {
+        bool found = v.g.id != 0;
+        gv_free(&v);
+        return found ? -1 : 1;
+    }
+    snprintf(o->name, sizeof o->name, "%s", v.g.name);
+    snprintf(o->map, sizeof o->map, "%s", v.g.map);
+    snprintf(o->state, sizeof o->state, "%s", v.g.state);
+    snprintf(o->ending, sizeof o->ending, "%s", v.g.ending);
+    if (v.has_phase) {
+        snprintf(o->phase, sizeof o->phase, "%s", v.phase.name);
+        if (strcmp(v.phase.status, "current") == 0 && v.phase.deadline) {
+            o->deadline = v.phase.deadline;
+            dj_buf t;
+            dj_buf_init(&t);
+            gv_time(&v, v.phase.deadline, &t);
+            snprintf(o->deadline_local, sizeof o->deadline_local, "%s",
+                     dj_buf_ok(&t) ? t.data : "");
+            dj_buf_free(&t);
+        }
+    }
+    int players = 0;
+    for (int p = 0; p < v.map->npowers; p++)
+        players += gv_player(&v, p) != NULL;
+    if (strcmp(v.g.state, "forming") == 0)
+        o->wanted = v.map->npowers - players;
+    snprintf(o->press, sizeof o->press, "%s", v.g.press);
+    o->partial_press = v.g.partial_press != 0;
+    o->grey_choice = strcmp(v.g.press, "white+grey") == 0;
+    o->private_game = dj_game_is_private(&v.g);
+    gv_free(&v);
+    return 0;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reply_budget.c — the reply budgets (see reply_budget.h): one count of
+ * the outbox, compared with each limit in turn.
+ */
+#include "judge/reply_budget.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "store/sending.h"
+
+void dj_reply_fold_address(const char *addr, char *out, size_t outlen)
+{
+    if (!outlen)
+        return;
+    const char *at = strrchr(addr, '@');
+    const char *plus = strchr(addr, '+');
+    size_t n = 0;
+    for (const char *c = addr; *c && n + 1 < outlen; c++) {
+        if (plus && at && c >= plus && c < at)
+            continue;
+        out[n++] = (char)tolower((unsigned char)*c);
+    }
+    out[n] = '\0';
+}
+
+static bool over(int count, int limit)
+{
+    return limit > 0 && count >= limit;
+}
+
+int dj_reply_allowed(dj_store *st, const dj_reply_limits *lim,
+                     dj_reply_class c, const char *to, int64_t now,
+                     const char **why)
+{
+    *why = NULL;
+    if (c == DJ_REPLY_SIGNED_ON)
+        return 1;
+    char folded[320];
+    dj_reply_fold_address(to, folded, sizeof folded);
+    const char *at = strrchr(folded, '@');
+    dj_reply_counts n;
+    if (dj_store_outbox_reply_counts(st, folded, at ? at + 1 : "",
+                                     now - lim->window, &n) < 0)
+        return -1;
+    if (c == DJ_REPLY_SIGNON_FAILED && over(n.failed, lim->signon_failed))
+        *why = "failed sign-on reply limit";
+    else if (c == DJ_REPLY_OTHER && over(n.to_addr, lim->per_address))
+        *why = "reply limit";
+    else if (over(n.to_domain, lim->per_domain))
+        *why = "domain reply limit";
+    else if (over(n.to_all, lim->judge_wide))
+        *why = "judge's reply budget";
+    return *why == NULL;
+}

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * actions.c — what a browser's forms do: sign in, sign out, and the
+ * messages (orders, READY and WAIT, press).
+ *
+ * Design.  A message from the web is a mail without the mail: the form's
+ * fields become the lines a player would write (the orders as typed;
+ * "READY"; "PRESS TO England" ... "ENDPRESS"), run by dj_command_run as
+ * the signed-in participant in one transaction, recorded in the mail log
+ * under a Message-ID of its own ("<web.RANDOM@judgeweb>"), and answered
+ * with the reply a mail would get, echo and all.  No reply is queued: the
+ * page is the reply.  The actor in the game's log is "web CLIENT".
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "command/command.h"
+#include "util/sha256.h"
+#include "web/form.h"
+#include "web/html.h"
+#include "web/web_int.h"
+
+static void client_name(const web_ctx *c, char *out, size_t len)
+{
+    snprintf(out, len, "web %s", c->rq->client ? c->rq->client : "?");
+}
+
+void web_act_signin(web_ctx *c)
+{
+    dj_form f;
+    if (dj_form_parse(c->rq->body, c->rq->body_len, &f) < 0) {
+        web_fail(c, 400, "The form could not be read.");
+        return;
+    }
+    const char *power = dj_form_get(&f, "power");
+    const char *password = dj_form_get(&f, "password");
+    char client[96];
+    client_name(c, client, sizeof client);
+    if (!power || !password || !*power || strlen(power) > 40 ||
+        strlen(password) > 200) {
+        dj_form_free(&f);
+        web_page_game(c, "Sign in with a power and a password.");
+        return;
+    }
+    if (!web_signin_allowed(c)) {
+        dj_form_free(&f);
+        web_fail(c, 403, "Too many failed sign-ins from your address: try "
+                         "again later.");
+        return;
+    }
+    char token[DJ_WEB_TOKEN_LEN + 1], csrf[DJ_WEB_TOKEN_LEN + 1];
+    dj_signon id;
+    const char *address = dj_form_get(&f, "address");
+    if (address && strlen(address) > 250)
+        address = NULL;
+    int rc = dj_game_web_signin(c->j, c->route.game, power, password, address,
+                                client, c->opt->session_lifetime, token, csrf,
+                                &id);
+    dj_form_free(&f);
+    if (rc < 0) {
+        web_fail(c, 500, dj_judge_error(c->j));
+        return;
+    }
+    if (rc == DJ_SIGNON_REFUSED) {
+        web_signin_failed(c);
+        /* the same words whether the game exists or not */
+        web_fail(c, 403, "Sign-in refused: no such game or power, a wrong "
+                         "password, or too many failures lately.");
+        return;
+    }
+    web_set_cookie(c, "djs", token, c->opt->session_lifetime);
+    c->rs->status = 303;
+    dj_buf loc;
+    dj_buf_init(&loc);
+    dj_buf_append(&loc, "/game/");
+    dj_html_url_segment(&loc, id.game);
+    snprintf(c->rs->location, sizeof c->rs->location, "%s",
+             dj_buf_ok(&loc) ? loc.data : "/");
+    dj_buf_free(&loc);
+    c->rs->content_type = "text/plain; charset=utf-8";
+    dj_buf_append(&c->rs->body, "Signed in.\n");
+}
+
+void web_act_signout(web_ctx *c)
+{
+    if (dj_game_web_signout(c->j, c->token) < 0) {
+        web_fail(c, 500, dj_judge_error(c->j));
+        return;
+    }
+    /* both cookies expire now */
+    c->rs->ncookies = 0;
+    web_set_cookie(c, "djs", "x", 0);
+    c->rs->status = 303;
+    snprintf(c->rs->location, sizeof c->rs->location, "/");
+    c->rs->content_type = "text/plain; charset=utf-8";
+    dj_buf_append(&c->rs->body, "Signed out.\n");
+}
+
+/* A line of its own that would end the press or start a command of the
+ * language inside it: refused rather than sent on. */
+static bool ends_press(const char *text)
+{
+    for (const char *l = text; *l;) {
+        size_t n = strcspn(l, "\n");
+        while (n > 0 && (l[n - 1] == ' ' || l[n - 1] == '\t'))
+            n--;
+        const char *w = l;
+        while (*w == ' ' || *w == '\t')
+            w++;
+        size_t wn = n - (size_t)(w - l);
+        if ((wn == 8 && strncasecmp(w, "ENDPRESS", 8) == 0) ||
+            (wn == 12 && strncasecmp(w, "ENDBROADCAST", 12) == 0))
+            return true;
+        l += strcspn(l, "\n");
+        if (*l)
+            l++;
+    }
+    return false;
+}
+
+/* The message a form stands for, as a player would mail it; -1 with a
+ * reason for the page when the form is not one. */
+static int message_of(web_ctx *c, const dj_form *f, dj_buf *msg,
+                      const char **why)
+{
+    switch (c->route.kind) {
+    case DJ_ROUTE_ORDERS: {
+        const char *orders = dj_form_get(f, "orders");
+        if (!orders || !*orders)
+            return *why = "No orders were given.", -1;
+        dj_buf_append(msg, orders);
+        dj_buf_append(msg, "\n");
+        return 0;
+    }
+    case DJ_ROUTE_READY: {
+        static const char *const flags[][2] = {{"ready", "READY"},
+                                               {"not-ready", "NOT READY"},
+                                               {"wait", "SET WAIT"},
+                                               {"no-wait", "SET NOWAIT"}};
+        const char *flag = dj_form_get(f, "flag");
+        for (size_t i = 0; flag && i < sizeof flags / sizeof flags[0]; i++)
+            if (strcmp(flag, flags[i][0]) == 0) {
+                dj_buf_printf(msg, "%s\n", flags[i][1]);
+                return 0;
+            }
+        return *why = "Ready, not ready, wait or no wait?", -1;
+    }
+    case DJ_ROUTE_SEND_PRESS: {
+        const char *to = dj_form_get(f, "to");
+        const char *text = dj_form_get(f, "text");
+        bool grey = dj_form_get(f, "grey") != NULL;
+        if (!text || !*text)
+            return *why = "The press has no text.", -1;
+        if (ends_press(text))
+            return *why = "A line of the press says ENDPRESS: take it out.",
+                   -1;
+        if (!to || !*to || strcasecmp(to, "all") == 0 ||
+            strcasecmp(to, "everyone") == 0)
+            dj_buf_append(msg, grey ? "BROADCAST GREY\n" : "BROADCAST\n");
+        else if (strpbrk(to, "\r\n"))
+            return *why = "Recipients go on one line.", -1;
+        else
+            dj_buf_printf(msg, "PRESS TO %s%s\n", to, grey ? " GREY" : "");
+        dj_buf_append(msg, text);
+        dj_buf_append(msg, "\nENDPRESS\n");
+        return 0;
+    }
+    default:
+        return *why = "No such action.", -1;
+    }
+}
+
+void web_act_message(web_ctx *c)
+{
+    dj_form f;
+    if (dj_form_parse(c->rq->body, c->rq->body_len, &f) < 0) {
+        web_fail(c, 400, "The form could not be read.");
+        return;
+    }
+    dj_buf text;
+    dj_buf_init(&text);
+    const char *why = NULL;
+    if (message_of(c, &f, &text, &why) < 0) {
+        dj_form_free(&f);
+        dj_buf_free(&text);
+        web_page_game(c, why);
+        return;
+    }
+    dj_form_free(&f);
+    char client[96], message_id[96], nonce[33];
+    client_name(c, client, sizeof client);
+    if (dj_random_hex(nonce, 16) < 0 || !dj_buf_ok(&text)) {
+        dj_buf_free(&text);
+        web_fail(c, 500, "out of memory or no random bytes");
+        return;
+    }
+    snprintf(message_id, sizeof message_id, "<web.%s@judgeweb>", nonce);
+    dj_command_msg msg = {client, NULL, text.data, c->rq->now, &c->id};
+    dj_command_reply reply;
+    dj_command_reply_init(&reply);
+    int rc = dj_command_run(c->j, &msg, message_id, false, &reply);
+    dj_buf_free(&text);
+    if (rc < 0) {
+        web_fail(c, 500, reply.error[0] ? reply.error : "the judge failed");
+        dj_command_reply_free(&reply);
+        return;
+    }
+    web_page_game(c, reply.body.data);
+    dj_command_reply_free(&reply);
+}

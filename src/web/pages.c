@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pages.c — the pages a visitor reads: the judge's games, a game now, a
+ * phase, the press archive, the game as JSON, and the pictures.
+ *
+ * Every text comes from the game room (the same words a player gets by
+ * mail: LIST, HISTORY, the order status) and reaches the page through
+ * dj_html_text.  A game or phase that does not exist, or that the visitor
+ * may not see, is web_not_found: the same 404 as any unknown path.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "render/render.h"
+#include "store/press.h"
+#include "web/html.h"
+#include "web/web_int.h"
+
+static dj_buf *body(web_ctx *c)
+{
+    return &c->rs->body;
+}
+
+/* <a href="/game/NAME[/REST]">TEXT</a> */
+static void game_link(dj_buf *b, const char *game, const char *rest,
+                      const char *text)
+{
+    dj_buf_append(b, "<a href=\"/game/");
+    dj_html_url_segment(b, game);
+    if (rest) {
+        dj_buf_append(b, "/");
+        dj_html_url_segment(b, rest);
+    }
+    dj_buf_append(b, "\">");
+    dj_html_text(b, text);
+    dj_buf_append(b, "</a> ");
+}
+
+static void pre(dj_buf *b, const char *text)
+{
+    dj_buf_append(b, "<pre>");
+    dj_html_text(b, text);
+    dj_buf_append(b, "</pre>\n");
+}
+
+/* The game named by the route, as a visitor may see it: 0, or not (a 404
+ * written). */
+static int load_game(web_ctx *c, dj_game_overview *o)
+{
+    int rc = dj_game_overview_get(c->j, c->route.game, o);
+    /* a private game's pages are its participants' only */
+    if (rc == 0 && o->private_game && !web_signed_in_here(c))
+        rc = 1;
+    if (rc == 0)
+        return 0;
+    if (rc < 0)
+        web_fail(c, 500, dj_judge_error(c->j));
+    else
+        web_not_found(c);
+    return -1;
+}
+
+/* ---- / ---------------------------------------------------------------------- */
+
+void web_page_home(web_ctx *c)
+{
+    dj_buf *b = body(c);
+    dj_game_overview *games = NULL;
+    int n = 0;
+    if (dj_game_overviews(c->j, &games, &n) < 0) {
+        web_fail(c, 500, dj_judge_error(c->j));
+        return;
+    }
+    dj_html_begin(b, c->opt->judge_name, "Games");
+    dj_buf_append(b, "<h1>Games on ");
+    dj_html_text(b, c->opt->judge_name);
+    dj_buf_append(b, "</h1>\n");
+    for (int pass = 0; pass < 2; pass++) {
+        bool finished = pass == 1;
+        int shown = 0;
+        for (int i = 0; i < n; i++) {
+            const dj_game_overview *g = &games[i];
+            if ((strcmp(g->state, "finished") == 0) != finished)
+                continue;
+            if (shown++ == 0) {
+                dj_buf_append(b, finished ? "<h2>Finished games</h2>\n"
+                                          : "<h2>Games in play and "
+                                            "forming</h2>\n");
+                dj_buf_append(b, "<div class=\"scroll\"><table>\n<tr><th>Game"
+                                 "</th><th>Board</th><th>Phase</th>");
+                dj_buf_append(b, finished ? "<th>How it ended</th></tr>\n"
+                                          : "<th>Deadline</th><th>State</th>"
+                                            "<th>Players wanted</th></tr>\n");
+            }
+            dj_buf_append(b, "<tr><td>");
+            game_link(b, g->name, NULL, g->name);
+            dj_buf_append(b, "</td><td>");
+            dj_html_text(b, g->map);
+            dj_buf_append(b, "</td><td>");
+            dj_html_text(b, g->phase[0] ? g->phase : "-");
+            dj_buf_append(b, "</td><td>");
+            if (finished) {
+                dj_html_text(b, g->ending);
+            } else {
+                dj_buf tm;
+                dj_buf_init(&tm);
+                if (g->deadline)
+                    web_utc(g->deadline, &tm);
+                dj_html_text(b, g->deadline ? tm.data : "-");
+                dj_buf_free(&tm);
+                dj_buf_append(b, "</td><td>");
+                dj_html_text(b, g->state);
+                dj_buf_append(b, "</td><td>");
+                dj_html_textf(b, "%d", g->wanted);
+            }
+            dj_buf_append(b, "</td></tr>\n");
+        }
+        if (shown)
+            dj_buf_append(b, "</table></div>\n");
+        else if (!finished)
+            dj_buf_append(b, "<p>No game is being played or forming.</p>\n");
+    }
+    free(games);
+    dj_buf_append(b, "<h2>Joining a game</h2>\n<p>Games are joined by mail: "
+                     "send <code>JOIN game PASSWORD</code> (or <code>OBSERVE"
+                     " game PASSWORD</code>) to <code>");
+    dj_html_text(b, c->opt->judge_address);
+    dj_buf_append(b, "</code>, and answer the confirmation it mails back. "
+                     "<code>HELP</code> by mail lists every command. Once in "
+                     "a game, sign in on its page with your power and the "
+                     "same password to give orders here.</p>\n");
+    dj_html_end(b);
+    web_html_page(c);
+}
+
+/* ---- /game/NAME ----------------------------------------------------------------- */
+
+static void board_picture(dj_buf *b, const char *game, const char *phase,
+                          const char *file, const char *alt)
+{
+    dj_buf_append(b, "<p><img class=\"board\" src=\"/game/");
+    dj_html_url_segment(b, game);
+    dj_buf_append(b, "/");
+    dj_html_url_segment(b, phase);
+    dj_buf_append(b, "/");
+    dj_buf_append(b, file);
+    dj_buf_append(b, "\" alt=\"");
+    dj_html_text(b, alt);
+    dj_buf_append(b, "\"></p>\n");
+}
+
+static void game_nav(dj_buf *b, const char *game)
+{
+    dj_buf_append(b, "<nav>");
+    game_link(b, game, NULL, "The game now");
+    game_link(b, game, "press", "Press");
+    dj_buf_append(b, "<a href=\"/game/");
+    dj_html_url_segment(b, game);
+    dj_buf_append(b, ".json\">JSON</a></nav>\n");
+}
+
+static void phase_list(dj_buf *b, const char *game, const dj_phase_ref *ph,
+                       int n)
+{
+    if (n == 0)
+        return;
+    dj_buf_append(b, "<h2>Phases</h2>\n<p>");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            dj_buf_append(b, " ");
+        game_link(b, game, ph[i].name, ph[i].name);
+    }
+    dj_buf_append(b, "</p>\n");
+}
+
+static void form_start(dj_buf *b, const char *game, const char *action)
+{
+    dj_buf_append(b, "<form method=\"post\" action=\"/game/");
+    dj_html_url_segment(b, game);
+    dj_buf_printf(b, "/%s\">\n", action);
+}
+
+static void signin_form(web_ctx *c, dj_buf *b, const char *game)
+{
+    dj_buf_append(b, "<h2>Sign in</h2>\n<p>Players sign in with their power "
+                     "and the password they use by mail (a game master with "
+                     "<code>master</code>; an observer with <code>observer"
+                     "</code> and the address it observes from).</p>\n");
+    form_start(b, game, "signin");
+    web_csrf_field(c, b, false);
+    dj_buf_append(b, "<p><label>Power <input name=\"power\" required "
+                     "autocomplete=\"username\"></label></p>\n"
+                     "<p><label>Address (observers only) <input name=\""
+                     "address\" type=\"email\" autocomplete=\"email\">"
+                     "</label></p>\n"
+                     "<p><label>Password <input name=\"password\" "
+                     "type=\"password\" required autocomplete=\""
+                     "current-password\"></label></p>\n"
+                     "<p><button type=\"submit\">Sign in</button></p>\n"
+                     "</form>\n");
+}
+
+static void press_form(web_ctx *c, dj_buf *b, const dj_game_overview *o)
+{
+    dj_buf_append(b, "<h2>Send press</h2>\n");
+    form_start(b, o->name, "press");
+    web_csrf_field(c, b, true);
+    dj_buf_append(b, "<p><label>To <input name=\"to\" placeholder=\"");
+    if (strcmp(o->press, "none") == 0)
+        dj_buf_append(b, "master\" value=\"master");
+    else if (!o->partial_press)
+        dj_buf_append(b, "all\" value=\"all");
+    else
+        dj_buf_append(b, "England, or all");
+    dj_buf_append(b, "\" required></label> ");
+    dj_html_textf(b, "(this game's press: %s%s)", o->press,
+                  strcmp(o->press, "none") == 0 ? ", to the master only"
+                  : o->partial_press          ? ""
+                                              : ", broadcasts only");
+    dj_buf_append(b, "</p>\n");
+    if (o->grey_choice)
+        dj_buf_append(b, "<p><label><input type=\"checkbox\" name=\"grey\" "
+                         "value=\"1\"> grey (anonymous)</label></p>\n");
+    dj_buf_append(b, "<p><label>Message<br><textarea name=\"text\" rows=\"6\" "
+                     "required></textarea></label></p>\n<p><button "
+                     "type=\"submit\">Send</button></p>\n</form>\n");
+}
+
+static void player_forms(web_ctx *c, dj_buf *b, const dj_game_overview *o)
+{
+    const dj_signon *id = &c->id;
+    dj_buf_append(b, "<h2>Signed in as ");
+    dj_html_text(b, id->power_name[0] ? id->power_name : id->role);
+    dj_buf_append(b, "</h2>\n");
+    if (id->power_name[0]) {
+        dj_buf st;
+        dj_buf_init(&st);
+        if (dj_game_order_status(c->j, o->name, id->power_name, &st) == 0)
+            pre(b, st.data);
+        dj_buf_free(&st);
+        form_start(b, o->name, "orders");
+        web_csrf_field(c, b, true);
+        dj_buf_append(b, "<p><label>Orders, one a line, as by mail<br>"
+                         "<textarea name=\"orders\" rows=\"8\" required>"
+                         "</textarea></label></p>\n<p><button type=\"submit"
+                         "\">Send orders</button></p>\n</form>\n");
+        form_start(b, o->name, "ready");
+        web_csrf_field(c, b, true);
+        dj_buf_append(b, "<p><button type=\"submit\" name=\"flag\" value=\""
+                         "ready\">Ready</button> <button type=\"submit\" "
+                         "name=\"flag\" value=\"not-ready\">Not ready</button>"
+                         " <button type=\"submit\" name=\"flag\" value=\"wait"
+                         "\">Wait</button> <button type=\"submit\" name=\"flag"
+                         "\" value=\"no-wait\">No wait</button></p>\n"
+                         "</form>\n");
+    }
+    press_form(c, b, o);
+    dj_buf_append(b, "<form method=\"post\" action=\"/signout\">\n");
+    web_csrf_field(c, b, true);
+    dj_buf_append(b, "<p><button type=\"submit\">Sign out</button></p>\n"
+                     "</form>\n");
+}
+
+void web_page_game(web_ctx *c, const char *notice)
+{
+    dj_game_overview o;
+    if (load_game(c, &o) < 0)
+        return;
+    dj_phase_ref *ph = NULL;
+    int nph = 0;
+    if (dj_game_phases(c->j, o.name, &ph, &nph) < 0) {
+        web_fail(c, 500, dj_judge_error(c->j));
+        return;
+    }
+    dj_buf *b = body(c);
+    dj_buf_reset(b);
+    char title[64];
+    snprintf(title, sizeof title, "Game %s", o.name);
+    dj_html_begin(b, c->opt->judge_name, title);
+    dj_buf_append(b, "<h1>");
+    dj_html_text(b, title);
+    dj_buf_append(b, "</h1>\n");
+    game_nav(b, o.name);
+    if (notice) {
+        dj_buf_append(b, "<div class=\"notice\">");
+        pre(b, notice);
+        dj_buf_append(b, "</div>\n");
+    }
+    dj_buf_append(b, "<p>");
+    dj_html_textf(b, "Board %s; %s", o.map, o.state);
+    if (o.phase[0])
+        dj_html_textf(b, "; phase %s", o.phase);
+    dj_buf_append(b, ".</p>\n");
+    if (o.deadline) {
+        dj_buf_append(b, "<p>Deadline: ");
+        dj_html_text(b, o.deadline_local);
+        dj_buf_append(b, " (");
+        dj_buf tm;
+        dj_buf_init(&tm);
+        web_utc(o.deadline, &tm);
+        dj_html_text(b, tm.data);
+        dj_buf_free(&tm);
+        dj_buf_append(b, ")</p>\n");
+    }
+    if (nph > 0)
+        board_picture(b, o.name, ph[nph - 1].name, "board.svg",
+                      "The board now");
+    if (web_signed_in_here(c))
+        player_forms(c, b, &o);
+    dj_buf text;
+    dj_buf_init(&text);
+    if (dj_game_show_public(c->j, o.name, &text) == 0) {
+        dj_buf_append(b, "<h2>Powers and position</h2>\n");
+        pre(b, text.data);
+    }
+    const dj_phase_ref *last = NULL;
+    for (int i = 0; i < nph; i++)
+        if (ph[i].played)
+            last = &ph[i];
+    if (last) {
+        dj_buf_reset(&text);
+        dj_buf_append(b, "<h2>Last results: ");
+        game_link(b, o.name, last->name, last->name);
+        dj_buf_append(b, "</h2>\n");
+        board_picture(b, o.name, last->name, "orders.svg",
+                      "The last phase's orders");
+        if (dj_game_history(c->j, o.name, last->name, last->name, &text) ==
+            0)
+            pre(b, text.data);
+    }
+    dj_buf_free(&text);
+    phase_list(b, o.name, ph, nph);
+    if (!web_signed_in_here(c))
+        signin_form(c, b, o.name);
+    dj_html_end(b);
+    free(ph);
+    web_html_page(c);
+}
+
+/* ---- /game/NAME/PHASE ---------------------------------------------------------------- */
+
+static void centre_table(dj_buf *b, const dj_centre_history *t)
+{
+    if (t->nyears == 0)
+        return;
+    dj_buf_append(b, "<h2>Supply centres</h2>\n<div class=\"scroll\"><table>"
+                     "\n<tr><th>Year</th>");
+    for (int p = 0; p < t->npowers; p++) {
+        dj_buf_append(b, "<th>");
+        dj_html_text(b, t->power[p]);
+        dj_buf_append(b, "</th>");
+    }
+    dj_buf_append(b, "</tr>\n");
+    for (int y = 0; y < t->nyears; y++) {
+        dj_buf_append(b, "<tr><td>");
+        if (y == 0 && t->start)
+            dj_html_text(b, "start");
+        else
+            dj_html_textf(b, "%d", t->year[y]);
+        dj_buf_append(b, "</td>");
+        for (int p = 0; p < t->npowers; p++) {
+            dj_buf_append(b, "<td>");
+            dj_html_textf(b, "%d", t->count[y][p]);
+            dj_buf_append(b, "</td>");
+        }
+        dj_buf_append(b, "</tr>\n");
+    }
+    dj_buf_append(b, "</table></div>\n");
+    /* The chart: the last year's centres as bars, widths in the markup's
+     * own units (no style attribute: the CSP allows none). */
+    int y = t->nyears - 1;
+    dj_buf_append(b, "<h3>");
+    dj_html_textf(b, "Centres after %d", t->year[y]);
+    dj_buf_append(b, "</h3>\n<table>\n");
+    for (int p = 0; p < t->npowers; p++) {
+        dj_buf_append(b, "<tr><td>");
+        dj_html_text(b, t->power[p]);
+        dj_buf_append(b, "</td><td><meter min=\"0\" max=\"18\" value=\"");
+        dj_html_textf(b, "%d", t->count[y][p]);
+        dj_buf_append(b, "\">");
+        dj_html_textf(b, "%d", t->count[y][p]);
+        dj_buf_append(b, "</meter> ");
+        dj_html_textf(b, "%d", t->count[y][p]);
+        dj_buf_append(b, "</td></tr>\n");
+    }
+    dj_buf_append(b, "</table>\n");
+}
+
+void web_page_phase(web_ctx *c)
+{
+    dj_game_overview o;
+    if (load_game(c, &o) < 0)
+        return;
+    dj_phase_ref *ph = NULL;
+    int nph = 0;
+    if (dj_game_phases(c->j, o.name, &ph, &nph) < 0) {
+        web_fail(c, 500, dj_judge_error(c->j));
+        return;
+    }
+    int at = -1;
+    for (int i = 0; i < nph; i++)
+        if (strcasecmp(ph[i].name, c->route.phase) == 0)
+            at = i;
+    if (at < 0) {
+        free(ph);
+        web_not_found(c);
+        return;
+    }
+    dj_buf *b = body(c);
+    char title[64];
+    snprintf(title, sizeof title, "%s: %s", o.name, ph[at].name);
+    dj_html_begin(b, c->opt->judge_name, title);
+    dj_buf_append(b, "<h1>");
+    dj_html_text(b, title);
+    dj_buf_append(b, "</h1>\n");
+    game_nav(b, o.name);
+    dj_buf_append(b, "<nav>");
+    if (at > 0)
+        game_link(b, o.name, ph[at - 1].name, "Previous phase");
+    if (at + 1 < nph)
+        game_link(b, o.name, ph[at + 1].name, "Next phase");
+    dj_buf_append(b, "</nav>\n");
+    if (ph[at].played) {
+        dj_buf_append(b, "<h2>Before, with the orders</h2>\n");
+        board_picture(b, o.name, ph[at].name, "orders.svg",
+                      "The board before the phase, with its orders");
+        if (at + 1 < nph) {
+            dj_buf_append(b, "<h2>After</h2>\n");
+            board_picture(b, o.name, ph[at + 1].name, "board.svg",
+                          "The board after the phase");
+        }
+        dj_buf text;
+        dj_buf_init(&text);
+        if (dj_game_history(c->j, o.name, ph[at].name, ph[at].name, &text) ==
+            0) {
+            dj_buf_append(b, "<h2>Orders and results</h2>\n");
+            pre(b, text.data);
+        }
+        dj_buf_free(&text);
+    } else {
+        dj_buf_append(b, "<p>This phase is being played: its orders are "
+                         "secret until it is adjudicated.</p>\n");
+        board_picture(b, o.name, ph[at].name, "board.svg", "The board now");
+    }
+    dj_centre_history *t = malloc(sizeof *t);
+    if (t && dj_game_centre_history(c->j, o.name, t) == 0)
+        centre_table(b, t);
+    free(t);
+    dj_html_end(b);
+    free(ph);
+    web_html_page(c);
+}
+
+/* ---- /game/NAME/press ---------------------------------------------------------------- */
+
+typedef struct press_page {
+    dj_buf *b;
+    int shown;
+} press_page;
+
+static int press_one(void *arg, const dj_press_item *it)
+{
+    press_page *pp = arg;
+    dj_buf *b = pp->b;
+    dj_buf_append(b, "<article>\n<h2>");
+    dj_html_textf(b, "From %s to %s", it->from, it->to);
+    dj_buf_append(b, "</h2>\n<p>");
+    dj_buf tm;
+    dj_buf_init(&tm);
+    web_utc(it->rec->sent_at, &tm);
+    dj_html_text(b, tm.data);
+    dj_buf_free(&tm);
+    if (it->phase && it->phase[0])
+        dj_html_textf(b, ", %s", it->phase);
+    dj_buf_append(b, "</p>\n");
+    pre(b, it->body ? it->body : "");
+    dj_buf_append(b, "</article>\n");
+    pp->shown++;
+    return 0;
+}
+
+void web_page_press(web_ctx *c)
+{
+    dj_game_overview o;
+    if (load_game(c, &o) < 0)
+        return;
+    dj_buf *b = body(c);
+    char title[64];
+    snprintf(title, sizeof title, "Press of %s", o.name);
+    dj_html_begin(b, c->opt->judge_name, title);
+    dj_buf_append(b, "<h1>");
+    dj_html_text(b, title);
+    dj_buf_append(b, "</h1>\n");
+    game_nav(b, o.name);
+    bool mine = web_signed_in_here(c);
+    if (!mine)
+        dj_buf_append(b, "<p>Sign in on the game's page to read the press "
+                         "you may read as a player or observer.</p>\n");
+    press_page pp = {b, 0};
+    if (dj_game_press_each(c->j, o.name, mine ? &c->id : NULL, NULL, NULL,
+                           press_one, &pp) < 0) {
+        web_fail(c, 500, dj_judge_error(c->j));
+        return;
+    }
+    if (pp.shown == 0)
+        dj_buf_append(b, "<p>No press to show.</p>\n");
+    dj_html_end(b);
+    web_html_page(c);
+}
+
+/* ---- /game/NAME.json and the pictures ---------------------------------------------------- */
+
+void web_page_json(web_ctx *c)
+{
+    dj_game_overview o;
+    if (load_game(c, &o) < 0)
+        return;
+    if (dj_game_export_public(c->j, o.name, body(c)) < 0) {
+        web_fail(c, 500, dj_judge_error(c->j));
+        return;
+    }
+    c->rs->status = 200;
+    c->rs->content_type = "application/json";
+}
+
+void web_page_picture(web_ctx *c, bool orders)
+{
+    dj_game_overview o;
+    if (load_game(c, &o) < 0)
+        return;
+    dj_phase_ref *ph = NULL;
+    int nph = 0;
+    if (dj_game_phases(c->j, o.name, &ph, &nph) < 0) {
+        web_fail(c, 500, dj_judge_error(c->j));
+        return;
+    }
+    const dj_phase_ref *it = NULL;
+    for (int i = 0; i < nph; i++)
+        if (strcasecmp(ph[i].name, c->route.phase) == 0)
+            it = &ph[i];
+    /* A phase's orders are shown once it is played, never before. */
+    if (!it || (orders && !it->played)) {
+        free(ph);
+        web_not_found(c);
+        return;
+    }
+    if (web_picture(c, it, orders, body(c)) < 0) {
+        free(ph);
+        web_not_found(c); /* a board without a geometry file */
+        return;
+    }
+    free(ph);
+    c->rs->status = 200;
+    c->rs->content_type = "image/svg+xml";
+    c->rs->cache = "public, max-age=300";
+    /* cairo writes the picture's styles inline; nothing else may load */
+    c->rs->csp = "default-src 'none'; style-src 'unsafe-inline'; "
+                 "img-src data:";
+}

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * server.c — libmicrohttpd to dj_web_handle and back.  See server.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "web/server.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "web/web.h"
+
+struct dj_web_server {
+    struct MHD_Daemon *daemon;
+    const dj_config *cfg;
+    const char *maps_dir;
+    dj_web_shared *shared;
+    pthread_key_t judge_key;
+    struct sockaddr_storage addr;
+};
+
+/* One request while its body arrives. */
+typedef struct pending {
+    char *body;
+    size_t len;
+    bool too_large;
+} pending;
+
+static void close_judge(void *j)
+{
+    dj_judge_close(j);
+}
+
+/* The worker thread's session, opened at its first request. */
+static dj_judge *worker_judge(dj_web_server *srv)
+{
+    dj_judge *j = pthread_getspecific(srv->judge_key);
+    if (j)
+        return j;
+    char err[512];
+    j = dj_judge_open(srv->cfg, srv->maps_dir, err, sizeof err);
+    if (!j) {
+        fprintf(stderr, "judgeweb: %s\n", err);
+        return NULL;
+    }
+    pthread_setspecific(srv->judge_key, j);
+    return j;
+}
+
+static void client_address(dj_web_server *srv, struct MHD_Connection *conn,
+                           char *out, size_t len)
+{
+    snprintf(out, len, "?");
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!ci || !ci->client_addr)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    bool loopback = false;
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const void *)sa;
+        inet_ntop(AF_INET, &in->sin_addr, out, (socklen_t)len);
+        loopback = (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+    } else if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const void *)sa;
+        inet_ntop(AF_INET6, &in6->sin6_addr, out, (socklen_t)len);
+        loopback = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+    }
+    /* Behind nginx or Apache on this machine: the client is the last
+     * address the proxy added. */
+    const char *fwd = srv->cfg->web.forwarded && loopback
+                          ? MHD_lookup_connection_value(
+                                conn, MHD_HEADER_KIND, "X-Forwarded-For")
+                          : NULL;
+    if (fwd && *fwd) {
+        const char *last = strrchr(fwd, ',');
+        last = last ? last + 1 : fwd;
+        while (*last == ' ')
+            last++;
+        size_t n = strcspn(last, " ");
+        if (n > 0 && n < len && n < 64 &&
+            strspn(last, "0123456789abcdefABCDEF.:") >= n) {
+            memcpy(out, last, n);
+            out[n] = '\0';
+        }
+    }
+}
+
+static enum MHD_Result send_response(struct MHD_Connection *conn,
+                                     const dj_web_response *rs)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        rs->body.len, rs->body.data ? rs->body.data : (void *)"",
+        MHD_RESPMEM_MUST_COPY);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type",
+                            rs->content_type ? rs->content_type
+                                             : "text/plain; charset=utf-8");
+    MHD_add_response_header(r, "Cache-Control",
+                            rs->cache ? rs->cache : "no-store");
+    MHD_add_response_header(r, "Content-Security-Policy",
+                            rs->csp ? rs->csp : "default-src 'none'");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    MHD_add_response_header(r, "Referrer-Policy", "same-origin");
+    for (int i = 0; i < rs->ncookies; i++)
+        MHD_add_response_header(r, "Set-Cookie", rs->cookies[i]);
+    if (rs->location[0])
+        MHD_add_response_header(r, "Location", rs->location);
+    enum MHD_Result ok = MHD_queue_response(conn, (unsigned)rs->status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static enum MHD_Result plain(struct MHD_Connection *conn, int status,
+                             const char *text)
+{
+    dj_web_response rs;
+    dj_web_response_init(&rs);
+    rs.status = status;
+    dj_buf_append(&rs.body, text);
+    enum MHD_Result ok = send_response(conn, &rs);
+    dj_web_response_free(&rs);
+    return ok;
+}
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
+                              const char *url, const char *method,
+                              const char *version, const char *upload_data,
+                              size_t *upload_data_size, void **con_cls)
+{
+    (void)version;
+    dj_web_server *srv = cls;
+    pending *p = *con_cls;
+    if (!p) {
+        if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0 &&
+            strcmp(method, "POST") != 0)
+            return plain(conn, 405, "method not allowed\n");
+        p = calloc(1, sizeof *p);
+        if (!p)
+            return MHD_NO;
+        *con_cls = p;
+        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                     "Content-Length");
+        if (cl && strtoull(cl, NULL, 10) > DJ_WEB_BODY_MAX)
+            return plain(conn, 413, "request body too large (64 KiB at "
+                                    "most)\n");
+        return MHD_YES;
+    }
+    if (*upload_data_size > 0) {
+        size_t n = *upload_data_size;
+        *upload_data_size = 0;
+        if (p->too_large || p->len + n > DJ_WEB_BODY_MAX) {
+            p->too_large = true;
+            return MHD_YES;
+        }
+        char *grown = realloc(p->body, p->len + n + 1);
+        if (!grown)
+            return MHD_NO;
+        p->body = grown;
+        memcpy(p->body + p->len, upload_data, n);
+        p->len += n;
+        p->body[p->len] = '\0';
+        return MHD_YES;
+    }
+    if (p->too_large)
+        return plain(conn, 413, "request body too large (64 KiB at most)\n");
+    dj_judge *j = worker_judge(srv);
+    if (!j)
+        return plain(conn, 503, "the judge's database cannot be opened\n");
+    char client[INET6_ADDRSTRLEN + 8];
+    client_address(srv, conn, client, sizeof client);
+    dj_web_request rq = {
+        .method = method,
+        .path = url,
+        .cookie = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                              "Cookie"),
+        .content_type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                    "Content-Type"),
+        .body = p->body ? p->body : "",
+        .body_len = p->len,
+        .client = client,
+        .now = (int64_t)time(NULL),
+    };
+    dj_web_response rs;
+    dj_web_response_init(&rs);
+    dj_web_handle(srv->shared, j, &rq, &rs);
+    enum MHD_Result ok = send_response(conn, &rs);
+    dj_web_response_free(&rs);
+    return ok;
+}
+
+static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                      enum MHD_RequestTerminationCode why)
+{
+    (void)cls;
+    (void)conn;
+    (void)why;
+    pending *p = *con_cls;
+    if (p) {
+        free(p->body);
+        free(p);
+        *con_cls = NULL;
+    }
+}
+
+/* "127.0.0.1:8080", "[::1]:8080", ":8080" (every IPv4 address). */
+static int parse_listen(const char *text, struct sockaddr_storage *ss,
+                        char *err, size_t errlen)
+{
+    memset(ss, 0, sizeof *ss);
+    char host[128];
+    const char *colon = strrchr(text, ':');
+    if (!colon || colon - text >= (long)sizeof host) {
+        snprintf(err, errlen, "web.listen '%s': want ADDRESS:PORT", text);
+        return -1;
+    }
+    memcpy(host, text, (size_t)(colon - text));
+    host[colon - text] = '\0';
+    char *end;
+    long port = strtol(colon + 1, &end, 10);
+    if (*end || port < 1 || port > 65535) {
+        snprintf(err, errlen, "web.listen '%s': bad port", text);
+        return -1;
+    }
+    size_t hl = strlen(host);
+    if (hl >= 2 && host[0] == '[' && host[hl - 1] == ']') {
+        host[hl - 1] = '\0';
+        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons((uint16_t)port);
+        if (inet_pton(AF_INET6, host + 1, &in6->sin6_addr) == 1)
+            return 0;
+    } else {
+        struct sockaddr_in *in = (struct sockaddr_in *)ss;
+        in->sin_family = AF_INET;
+        in->sin_port = htons((uint16_t)port);
+        if (!host[0])
+            return 0;
+        if (inet_pton(AF_INET, host, &in->sin_addr) == 1)
+            return 0;
+    }
+    snprintf(err, errlen, "web.listen '%s': not a numeric address", text);
+    return -1;
+}
+
+dj_web_server *dj_web_server_start(const dj_config *cfg, const char *maps_dir,
+                                   char *err, size_t errlen)
+{
+    dj_web_server *srv = calloc(1, sizeof *srv);
+    if (!srv) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    srv->cfg = cfg;
+    srv->maps_dir = maps_dir;
+    if (parse_listen(cfg->web.listen, &srv->addr, err, errlen) < 0) {
+        free(srv);
+        return NULL;
+    }
+    dj_web_options opt = {
+        .judge_name = cfg->judge_name,
+        .judge_address = cfg->judge_address,
+        .secure_cookies = strncmp(cfg->web.base_url, "https://", 8) == 0,
+        .session_lifetime = cfg->web.session_lifetime,
+        .signin_limit = cfg->web.signin_limit,
+        .signin_window = cfg->signon_window * 60,
+    };
+    srv->shared = dj_web_shared_new(&opt);
+    if (!srv->shared || pthread_key_create(&srv->judge_key, close_judge)) {
+        dj_web_shared_free(srv->shared);
+        free(srv);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
+    if (srv->addr.ss_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    srv->daemon = MHD_start_daemon(
+        flags, 0, NULL, NULL, answer, srv,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&srv->addr,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->web.threads,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->web.max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)cfg->web.max_per_client,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->web.timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, srv, MHD_OPTION_END);
+    if (!srv->daemon) {
+        snprintf(err, errlen, "cannot listen on %s (in use, or not an "
+                              "address of this machine?)",
+                 cfg->web.listen);
+        pthread_key_delete(srv->judge_key);
+        dj_web_shared_free(srv->shared);
+        free(srv);
+        return NULL;
+    }
+    return srv;
+}
+
+void dj_web_server_stop(dj_web_server *srv)
+{
+    if (!srv)
+        return;
+    MHD_stop_daemon(srv->daemon);
+    pthread_key_delete(srv->judge_key);
+    dj_web_shared_free(srv->shared);
+    free(srv);
+}

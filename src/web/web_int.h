@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * web_int.h — private to src/web: one request being answered, and what
+ * the handler, the pages and the actions share.
+ */
+#ifndef DJ_WEB_WEB_INT_H
+#define DJ_WEB_WEB_INT_H
+
+#include "web/route.h"
+#include "web/web.h"
+
+typedef struct web_ctx {
+    dj_web_shared *sh;
+    const dj_web_options *opt;
+    dj_judge *j;
+    const dj_web_request *rq;
+    dj_web_response *rs;
+    dj_route route;
+    /* the session cookie's sign-in, when it is live */
+    bool signed_in;
+    dj_signon id;
+    char token[DJ_WEB_TOKEN_LEN + 1];
+    char csrf[DJ_WEB_TOKEN_LEN + 1];
+    /* the visitor's CSRF cookie (for the sign-in form) */
+    char visitor_csrf[DJ_WEB_TOKEN_LEN + 1];
+} web_ctx;
+
+/* Signed in to this request's game? */
+bool web_signed_in_here(const web_ctx *c);
+
+/* Responses. */
+void web_not_found(web_ctx *c);
+void web_fail(web_ctx *c, int status, const char *why);
+void web_html_page(web_ctx *c);        /* status 200, text/html */
+/* A hidden input with the CSRF token every form carries. */
+void web_csrf_field(const web_ctx *c, dj_buf *out, bool signed_in_form);
+void web_set_cookie(web_ctx *c, const char *name, const char *value,
+                    int max_age);
+/* "Sat 09 Jan 2027 20:00 UTC" */
+void web_utc(int64_t t, dj_buf *out);
+
+/* Pages (pages.c). */
+void web_page_home(web_ctx *c);
+void web_page_game(web_ctx *c, const char *notice);
+void web_page_phase(web_ctx *c);
+void web_page_press(web_ctx *c);
+void web_page_json(web_ctx *c);
+void web_page_picture(web_ctx *c, bool orders);
+
+/* Actions (actions.c). */
+void web_act_signin(web_ctx *c);
+void web_act_signout(web_ctx *c);
+void web_act_message(web_ctx *c);      /* orders, ready, press */
+
+/* Shared state (handler.c). */
+/* The SVG of a phase, from the cache or drawn once: 0, or -1. */
+int web_picture(web_ctx *c, const dj_phase_ref *ph, bool orders,
+                dj_buf *out);
+bool web_signin_allowed(web_ctx *c);
+void web_signin_failed(web_ctx *c);
+
+#endif

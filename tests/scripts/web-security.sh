@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# web-security.sh BUILDDIR SRCDIR — judgeweb as a hostile-facing service,
+# over real HTTP (curl, and Python's sockets) against a real database.
+# Each block is one security point of judgeweb(8), and each check fails
+# if that point is taken away:
+#   tokens      256-bit session tokens, only their SHA-256 stored, expiring
+#   cookies     HttpOnly, SameSite=Strict, Secure when base_url is https
+#   csrf        every form carries a token; a POST without it, or with
+#               another, is refused (403) and changes nothing
+#   csp         Content-Security-Policy default-src 'self', no script; no
+#               inline script, style or handler in any page
+#   escaping    a player's press with markup reaches pages escaped
+#   body        bodies over 64 KiB refused (413), with or without a length
+#   connections an idle connection is closed at the timeout; a client's
+#               connections beyond the limit are refused
+#   signin      failures limited per client address (across games) and per
+#               target (across clients), sharing the mail door's counts
+#   404         what a visitor may not see answers exactly as a page that
+#               does not exist: unknown games, secret orders, actions
+#               without a session; the JSON holds no address
+#   messages    a web order is recorded in the mail log like a mail
+# Ends with "N passed, N failed".
+#
+set -u
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
+. "$S/tests/scripts/web-lib.sh"
+cleanup() { web_stop; }
+# holds WHY EXPRESSION: one check, the expression evaluated by the shell.
+holds() { if eval "$2"; then ok; else bad "$1"; fi; }
+
+if ! command -v curl >/dev/null; then
+    echo "web-security: cannot run: curl is not installed (tests/install-deps.sh)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+web_setup || { echo "FAIL: setting up the game"; exit 1; }
+# Start with the limits the tests below rely on.
+start_limited()
+{
+    WEB_PORT=$(web_free_port)
+    cat >"$T/judge.conf" <<CONF
+database = "$T/judge.db";
+judge_address = "judge@demo.example";
+signon_limit = 3;
+web = { listen = "127.0.0.1:$WEB_PORT"; timeout = 2; max_per_client = 4;
+        forwarded = true; signin_limit = 5; $1 };
+CONF
+    "$B/judgeweb" --config "$T/judge.conf" --maps "$S/maps" \
+        2>>"$T/judgeweb.log" &
+    WEB_PID=$!
+    WEB_URL=http://127.0.0.1:$WEB_PORT
+    for _ in $(seq 1 100); do
+        curl -s -o /dev/null "$WEB_URL/style.css" && return 0
+        sleep 0.05
+    done
+    echo "FAIL: judgeweb did not start"
+    exit 1
+}
+start_limited ""
+
+# get PATH [CURL ARGS...]: headers in $T/h, body in $T/b, status in $CODE.
+get()
+{
+    local path=$1
+    shift
+    CODE=$(curl -s -o "$T/b" -D "$T/h" -w '%{http_code}' "$@" "$WEB_URL$path")
+}
+# as CLIENT: curl arguments for a request from CLIENT (via the proxy header).
+as() { echo "-H X-Forwarded-For:$1"; }
+csrf_in() { grep -o 'name="csrf" value="[0-9a-f]*"' "$1" | head -1 | sed 's/.*value="//; s/"$//'; }
+
+# signin JAR CLIENT POWER PASSWORD: the visitor's page, then the form.
+signin()
+{
+    local jar=$1 client=$2
+    rm -f "$jar"
+    get /game/demo -c "$jar" -b "$jar" -H "X-Forwarded-For: $client"
+    local token
+    token=$(csrf_in "$T/b")
+    get /game/demo/signin -c "$jar" -b "$jar" -H "X-Forwarded-For: $client" \
+        --data-urlencode "csrf=$token" --data-urlencode "power=$3" \
+        --data-urlencode "password=$4"
+}
+
+# ---- tokens ----------------------------------------------------------------
+signin "$T/fr" 10.1.0.1 France pw-France
+holds "sign-in answers 303" '[[ $CODE == 303 ]]'
+cp "$T/h" "$T/signin-h"
+tok=$(awk '$6 == "djs" { print $7 }' "$T/fr")
+holds "the session token is 64 hex digits (256 bits)" '[[ $tok =~ ^[0-9a-f]{64}$ ]]'
+hash=$(printf '%s' "$tok" | sha256sum | cut -d' ' -f1)
+holds "the token is not in the database" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_sessions WHERE token_hash = '"'$tok'"' OR csrf = '"'$tok'"'") == 0 ]]'
+holds "its SHA-256 is" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_sessions WHERE token_hash = '"'$hash'"'") == 1 ]]'
+holds "it expires after session_lifetime (12 h by default)" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT expires_at - created_at FROM web_sessions WHERE token_hash = '"'$hash'"'") == 43200 ]]'
+get /game/demo -b "$T/fr"
+holds "signed in, the game page has the order form" 'grep -q "Signed in as France" "$T/b"'
+signin "$T/it" 10.1.0.9 Italy pw-Italy
+itok=$(awk '$6 == "djs" { print $7 }' "$T/it")
+ihash=$(printf '%s' "$itok" | sha256sum | cut -d' ' -f1)
+sqlite3 "$T/judge.db" "UPDATE web_sessions SET expires_at = 1000 WHERE token_hash = '$ihash'"
+get /game/demo -b "$T/it"
+holds "an expired session signs nobody in" '! grep -q "Signed in as" "$T/b"'
+holds "two sign-ins have different tokens" '[[ $itok != "$tok" ]]'
+
+# ---- cookies ------------------------------------------------------------------
+holds "the session cookie is HttpOnly and SameSite=Strict" \
+    'grep -i "^Set-Cookie: djs=" "$T/signin-h" | grep -q "HttpOnly; SameSite=Strict"'
+holds "not Secure over http" '! grep -i "^Set-Cookie: djs=" "$T/signin-h" | grep -q Secure'
+web_stop
+start_limited 'base_url = "https://judge.example";'
+get /
+holds "every cookie Secure when base_url is https" \
+    'grep -i "^Set-Cookie: djc=" "$T/h" | grep -q "HttpOnly; SameSite=Strict; Secure"'
+web_stop
+start_limited ""
+
+# ---- csrf -----------------------------------------------------------------------
+get /game/demo -b "$T/fr"
+forms=$(grep -c '<form' "$T/b")
+tokens=$(grep -c 'name="csrf"' "$T/b")
+holds "every form of the signed-in page carries a CSRF token ($forms forms)" \
+    '[[ $forms -ge 4 && $forms == "$tokens" ]]'
+get /
+cs=$(csrf_in "$T/b")
+before=$(sqlite3 "$T/judge.db" "SELECT count(*) FROM orders")
+get /game/demo/orders -b "$T/fr" --data-urlencode 'orders=A mar-spa'
+holds "orders without a CSRF token: 403" '[[ $CODE == 403 ]]'
+get /game/demo/orders -b "$T/fr" --data-urlencode "csrf=$cs" --data-urlencode 'orders=A mar-spa'
+holds "orders with another token (the visitor's): 403" '[[ $CODE == 403 ]]'
+holds "and nothing was filed" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM orders") == "$before" ]]'
+get /game/demo/signin -H 'X-Forwarded-For: 10.1.0.2' \
+    --data-urlencode 'power=France' --data-urlencode 'password=pw-France'
+holds "a sign-in without the CSRF token: 403" '[[ $CODE == 403 ]]'
+holds "  and no session made" '! grep -qi "^Set-Cookie: djs=[0-9a-f]" "$T/h"'
+
+# ---- csp and what pages hold ---------------------------------------------------------
+for page in / /game/demo /game/demo/S1901M /game/demo/press /nowhere; do
+    get "$page" -b "$T/fr"
+    csp=$(grep -i '^Content-Security-Policy:' "$T/h")
+    holds "$page: CSP default-src 'self', scripts none" \
+        '[[ $csp == *"default-src '"'self'"'"* && $csp == *"script-src '"'none'"'"* && $csp != *unsafe* ]]'
+    holds "$page: no script, style attribute or handler" \
+        '! grep -qiE "<script|style=|<style| on[a-z]+=" "$T/b"'
+    holds "$page: nosniff and frame-ancestors none" \
+        'grep -qi "^X-Content-Type-Options: nosniff" "$T/h" && [[ $csp == *"frame-ancestors '"'none'"'"* ]]'
+done
+
+# ---- escaping -----------------------------------------------------------------------
+get /game/demo -b "$T/fr"
+cs=$(csrf_in "$T/b")
+get /game/demo/press -b "$T/fr" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'to=all' --data-urlencode 'text=<script>alert("x")</script> & <b>bold</b>'
+holds "a broadcast from the web is sent" 'grep -q "broadcast sent to everyone" "$T/b"'
+get /game/demo/press -b "$T/fr"
+holds "its markup is shown as text" \
+    'grep -qF "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" "$T/b" && ! grep -q "<script" "$T/b"'
+
+# ---- body size ----------------------------------------------------------------------
+head -c 70000 /dev/zero | tr '\0' 'a' >"$T/big"
+get /game/demo/orders -b "$T/fr" --data-binary "@$T/big"
+holds "a 70 KB body: 413" '[[ $CODE == 413 ]]'
+get /game/demo/orders -b "$T/fr" -H 'Transfer-Encoding: chunked' --data-binary "@$T/big"
+holds "a 70 KB chunked body (no length): 413" '[[ $CODE == 413 ]]'
+head -c 60000 /dev/zero | tr '\0' 'a' >"$T/fits"
+get /game/demo/orders -b "$T/fr" --data-binary "@$T/fits"
+holds "a 60 KB body is read (then refused as no form of ours)" '[[ $CODE == 400 ]]'
+
+# ---- connections ------------------------------------------------------------------
+out=$(python3 - "$WEB_PORT" <<'PY'
+import socket, sys, time
+port = int(sys.argv[1])
+# idle: closed by the server after its 2 s timeout
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(8)
+t0 = time.time()
+try:
+    data = s.recv(100)
+except Exception:
+    data = b"timeout"
+print("idle-closed" if data == b"" and time.time() - t0 < 6 else "idle-open")
+# a client's fifth connection beyond max_per_client = 4
+held = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
+x = socket.create_connection(("127.0.0.1", port))
+x.settimeout(3)
+try:
+    x.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    got = x.recv(100)
+except Exception:
+    got = b""
+print("fifth-refused" if not got.startswith(b"HTTP/1.1 200") else "fifth-served")
+for h in held:
+    h.close()
+PY
+)
+holds "an idle connection is closed at the timeout" '[[ $out == *idle-closed* ]]'
+holds "a client's connections beyond the limit are refused" '[[ $out == *fifth-refused* ]]'
+sleep 0.3
+get /
+holds "afterwards the client is served again" '[[ $CODE == 200 ]]'
+
+# ---- sign-in limits -------------------------------------------------------------------
+for i in 1 2 3; do signin "$T/x" 10.2.0.1 Germany wrong; done
+holds "a wrong password: 403, refused" '[[ $CODE == 403 ]] && grep -q "Sign-in refused" "$T/b"'
+signin "$T/x" 10.2.0.1 Germany pw-Germany
+holds "after 3 failures from one client, its right password is refused too" '[[ $CODE == 403 ]]'
+signin "$T/x" 10.2.0.2 Germany pw-Germany
+holds "  (the target's limit: 3 failures at Germany from any client)" '[[ $CODE == 403 ]]'
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+signin "$T/x" 10.2.0.3 Germany pw-Germany
+holds "once the failures age out, the password works" '[[ $CODE == 303 ]]'
+for c in 10.3.0.1 10.3.0.2 10.3.0.3; do signin "$T/x" "$c" Turkey wrong; done
+signin "$T/x" 10.3.0.4 Turkey pw-Turkey
+holds "per target: 3 failures as Turkey from 3 clients stop a 4th client" '[[ $CODE == 403 ]]'
+holds "  the mail door counted them (signon_failures)" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM signon_failures WHERE target = '"'turkey'"'") == 3 ]]'
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+for g in g1 g2 g3 g4 g5; do
+    get /game/demo -c "$T/y" -b "$T/y" -H 'X-Forwarded-For: 10.4.0.1'
+    cs=$(csrf_in "$T/b")
+    get "/game/$g/signin" -c "$T/y" -b "$T/y" -H 'X-Forwarded-For: 10.4.0.1' \
+        --data-urlencode "csrf=$cs" --data-urlencode power=France --data-urlencode password=x
+done
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+signin "$T/y" 10.4.0.1 Austria pw-Austria
+holds "per client: 5 failures at 5 games stop the client's next sign-in" '[[ $CODE == 403 ]]'
+signin "$T/y" 10.4.0.2 Austria pw-Austria
+holds "  while another client signs in" '[[ $CODE == 303 ]]'
+
+# ---- observers ------------------------------------------------------------------------
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+signin_observer()
+{
+    rm -f "$T/ob"
+    get /game/demo -c "$T/ob" -b "$T/ob" -H "X-Forwarded-For: $1"
+    local token
+    token=$(csrf_in "$T/b")
+    get /game/demo/signin -c "$T/ob" -b "$T/ob" -H "X-Forwarded-For: $1" \
+        --data-urlencode "csrf=$token" --data-urlencode "power=observer" \
+        --data-urlencode "address=$2" --data-urlencode "password=$3"
+}
+signin_observer 10.6.0.1 watcher@demo.example pw-watcher
+holds "an observer signs in with the address it observes from" '[[ $CODE == 303 ]]'
+get /game/demo -b "$T/ob"
+holds "  and reads, with no order form" 'grep -q "Signed in as observer" "$T/b" && ! grep -q "/game/demo/orders" "$T/b"'
+for i in 1 2 3; do signin_observer 10.6.0.$((i + 1)) watcher@demo.example wrong; done
+signin_observer 10.6.0.9 watcher@demo.example pw-watcher
+holds "the address given never lifts the per-target limit" '[[ $CODE == 403 ]]'
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+
+# ---- 404 ---------------------------------------------------------------------------------
+get /nowhere
+nf=$(cat "$T/b")
+holds "an unknown path: 404" '[[ $CODE == 404 ]]'
+for p in /game/nosuch /game/nosuch/press /game/nosuch.json /game/demo/S1999M \
+         /game/demo/F1901M/orders.svg /game/nosuch/S1901M/board.svg; do
+    get "$p"
+    holds "$p: 404, the same page" '[[ $CODE == 404 && $(cat "$T/b") == "$nf" ]]'
+done
+get /game/demo/orders -X POST -d 'orders=A mar-spa'
+holds "an action without a session: 404" '[[ $CODE == 404 && $(cat "$T/b") == "$nf" ]]'
+get /game/quiet/orders -b "$T/fr" -X POST -d 'orders=A mar-spa'
+holds "an action on another game than the session's: 404" '[[ $CODE == 404 ]]'
+get /game/demo.json
+holds "the JSON holds no address" '[[ $CODE == 200 ]] && ! grep -q "@demo.example" "$T/b"'
+# a private game: not listed, its pages and press 404 to visitors
+J_WEB set quiet private=letmein >/dev/null
+J_WEB create hidden --master gm@hidden.example unlisted=yes >/dev/null
+get /
+holds "private and unlisted games are not listed" '! grep -q "/game/quiet\"" "$T/b" && ! grep -q "/game/hidden\"" "$T/b"'
+for p in /game/quiet /game/quiet/press /game/quiet.json; do
+    get "$p"
+    holds "$p (private): 404, the same page" '[[ $CODE == 404 && $(cat "$T/b") == "$nf" ]]'
+done
+get /game/hidden
+holds "an unlisted game is reached by its name" '[[ $CODE == 200 ]]'
+J_WEB set demo private=letmein >/dev/null
+get /game/demo.json -b "$T/fr"
+holds "  its JSON never shows the join password" '[[ $CODE == 200 ]] && ! grep -q letmein "$T/b"'
+J_WEB set demo private=no >/dev/null
+get /game/demo/press
+holds "a visitor sees no press of a game in play (dj_press_visible)" \
+    '! grep -q "Meet me in the Channel" "$T/b" && ! grep -q "Hello all from England" "$T/b"'
+get /game/demo/press -b "$T/fr"
+holds "France, its recipient, sees it" 'grep -q "Meet me in the Channel" "$T/b"'
+holds "  and the broadcast" 'grep -q "Hello all from England" "$T/b"'
+signin "$T/ru" 10.5.0.1 Russia pw-Russia
+get /game/demo/press -b "$T/ru"
+holds "Russia does not" '! grep -q "Meet me in the Channel" "$T/b"'
+
+# ---- a web message is a mail ----------------------------------------------------------------
+get /game/demo -b "$T/fr"
+cs=$(csrf_in "$T/b")
+get /game/demo/orders -b "$T/fr" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'orders=A bur-mun'
+holds "orders answered with the mail echo" 'grep -q "&gt; A bur-mun" "$T/b" && grep -q "A BUR - MUN" "$T/b"'
+holds "recorded in the mail log like a mail" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM maillog WHERE message_id LIKE '"'<web.%'"'") -ge 2 ]]'
+get /signout -b "$T/fr" -c "$T/fr" -X POST --data-urlencode "csrf=$cs"
+holds "sign out: 303" '[[ $CODE == 303 ]]'
+holds "  and the session row is gone" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_sessions WHERE token_hash = '"'$hash'"'") == 0 ]]'
+
+checks_done
