@@ -1,9 +1,16 @@
 /*
  * bench_adjudicate.c — how fast does the engine adjudicate movement phases?
  *
- * Usage: bench_adjudicate MAP [PHASES [ROUNDS [ENGINE]]]   (`make bench`)
+ * Usage: bench_adjudicate [--network] MAP [PHASES [ROUNDS [ENGINE]]]
+ *                                                         (`make bench`)
  *
  * ENGINE (a name) times that engine alone, in this process (for profiling).
+ *
+ * --network: the large-network corpus instead.  Each phase is a corpus
+ * phase with a convoy network added (bench/hard_network.c): 20 to 49 seas
+ * (every sea of a smaller board) hold fleets convoying one army or a few,
+ * fleets of the network attacked on and off the routes.  The target there
+ * is under 1 ms per phase for every engine.
  *
  * The corpus is generated, not recorded: bench/corpus.c (shared with
  * tests/unit/test_engine_random.c) places 20-34 units of random powers on
@@ -37,11 +44,29 @@
 
 #include "corpus.h"
 #include "engine/adjudicate.h"
+#include "hard.h"
 
 #define DEFAULT_PHASES 10000
 #define DEFAULT_ROUNDS 5
 #define SEED UINT64_C(0x5eed0f0d1901)
 #define TARGET_PHASES_PER_SEC 250000.0
+#define NETWORK_MIN_FLEETS 20
+#define NETWORK_MAX_FLEETS 49
+#define NETWORK_MAX_UNITS 160
+
+/* What the timed loop reads of a phase, whichever corpus it comes from. */
+typedef struct bench_phase {
+    dj_phase phase;
+    int nunits, norders;
+    const dj_unit *units;
+    const dj_order *orders;
+} bench_phase;
+
+/* A phase of the large-network corpus, kept compact. */
+typedef struct network_phase {
+    dj_unit units[NETWORK_MAX_UNITS];
+    dj_order orders[NETWORK_MAX_UNITS];
+} network_phase;
 
 /* ---- the timed part ----------------------------------------------------- */
 
@@ -77,7 +102,7 @@ static uint64_t hash_unit(uint64_t h, const dj_unit *u)
 
 /* Adjudicate the whole corpus once; returns the seconds it took. */
 static double run_round(dj_engine engine, const dj_map *map,
-                        const corpus_phase *corpus, int nphases,
+                        const bench_phase *corpus, int nphases,
                         const dj_rules *rules, dj_position *pos,
                         dj_result *res, checksum *sum)
 {
@@ -85,18 +110,18 @@ static double run_round(dj_engine engine, const dj_map *map,
     sum->hash = UINT64_C(0xcbf29ce484222325);
     double t0 = now();
     for (int i = 0; i < nphases; i++) {
-        const corpus_phase *ph = &corpus[i];
+        const bench_phase *ph = &corpus[i];
         pos->phase = ph->phase;
         pos->nunits = ph->nunits;
         memcpy(pos->units, ph->units, (size_t)ph->nunits * sizeof *ph->units);
-        if (dj_adjudicate_with(engine, map, pos, ph->orders, ph->nunits, rules,
-                               res) != 0) {
+        if (dj_adjudicate_with(engine, map, pos, ph->orders, ph->norders,
+                               rules, res) != 0) {
             sum->rejected++;
             continue;
         }
         /* The outcome only (what dj_result_diff compares), not the marks
          * that explain it: the same for every correct engine. */
-        for (int k = 0; k < ph->nunits; k++) {
+        for (int k = 0; k < ph->norders; k++) {
             sum->succeeded += res->orders[k].success;
             sum->hash = fnv(sum->hash, res->orders[k].success);
         }
@@ -115,7 +140,7 @@ static double run_round(dj_engine engine, const dj_map *map,
 
 /* Time one engine (in a child process); its hash goes up the pipe. */
 static void bench_engine(dj_engine engine, const dj_map *map,
-                         const corpus_phase *corpus, int nphases, int rounds,
+                         const bench_phase *corpus, int nphases, int rounds,
                          int out_fd)
 {
     dj_rules rules;
@@ -183,10 +208,50 @@ static double pct(long part, long whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* The large-network corpus: corpus phases with a convoy network added. */
+static long network_corpus(const dj_map *map, corpus_gen *g,
+                           network_phase *store, bench_phase *views,
+                           int nphases, long *fleets)
+{
+    corpus_rng rng = {SEED ^ UINT64_C(0x2545f4914f6cdd1d)};
+    hard_gen hg = {map, &rng, -1, -1};
+    corpus_phase *cp = corpus_xcalloc(1, sizeof *cp);
+    hard_phase *hp = corpus_xcalloc(1, sizeof *hp);
+    long norders = 0;
+    *fleets = 0;
+    for (int i = 0; i < nphases; i++) {
+        do {
+            corpus_generate(g, cp);
+            hard_load(&hg, cp, hp);
+        } while (!hard_convoy_network(&hg, hp, NETWORK_MIN_FLEETS,
+                                      NETWORK_MAX_FLEETS) ||
+                 hp->pos.nunits > NETWORK_MAX_UNITS ||
+                 hp->norders > NETWORK_MAX_UNITS);
+        memcpy(store[i].units, hp->pos.units,
+               sizeof(dj_unit) * (size_t)hp->pos.nunits);
+        memcpy(store[i].orders, hp->orders,
+               sizeof(dj_order) * (size_t)hp->norders);
+        views[i] = (bench_phase){cp->phase, hp->pos.nunits, hp->norders,
+                                 store[i].units, store[i].orders};
+        for (int k = 0; k < hp->norders; k++)
+            *fleets += hp->orders[k].kind == DJ_ORDER_CONVOY;
+        norders += hp->norders;
+    }
+    free(cp);
+    free(hp);
+    return norders;
+}
+
 int main(int argc, char **argv)
 {
+    bool network = argc > 1 && strcmp(argv[1], "--network") == 0;
+    if (network) {
+        argv++;
+        argc--;
+    }
     if (argc < 2 || argc > 5) {
-        fprintf(stderr, "usage: %s MAP [PHASES [ROUNDS [ENGINE]]]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--network] MAP [PHASES [ROUNDS [ENGINE]]]\n",
+                argv[0]);
         return 2;
     }
     int nphases = argc > 2 ? atoi(argv[2]) : DEFAULT_PHASES;
@@ -210,32 +275,53 @@ int main(int argc, char **argv)
     corpus_gen g;
     corpus_init(&g, map, SEED);
 
-    corpus_phase *corpus = corpus_xcalloc((size_t)nphases, sizeof *corpus);
-    long norders = 0;
-    for (int i = 0; i < nphases; i++) {
-        corpus_generate(&g, &corpus[i]);
-        norders += corpus[i].nunits;
+    corpus_phase *corpus = NULL;
+    network_phase *store = NULL;
+    bench_phase *views = corpus_xcalloc((size_t)nphases, sizeof *views);
+    long norders = 0, fleets = 0;
+    if (network) {
+        store = corpus_xcalloc((size_t)nphases, sizeof *store);
+        norders = network_corpus(map, &g, store, views, nphases, &fleets);
+    } else {
+        corpus = corpus_xcalloc((size_t)nphases, sizeof *corpus);
+        for (int i = 0; i < nphases; i++) {
+            corpus_generate(&g, &corpus[i]);
+            views[i] = (bench_phase){corpus[i].phase, corpus[i].nunits,
+                                     corpus[i].nunits, corpus[i].units,
+                                     corpus[i].orders};
+            norders += corpus[i].nunits;
+        }
     }
 
-    printf("dipjudge adjudication benchmark\n");
+    printf("dipjudge adjudication benchmark%s\n",
+           network ? ": large convoy networks" : "");
     printf("map:      %s (%d provinces where units stand, %d powers)\n",
            argv[1], g.board.nprovs, map->npowers);
-    printf("corpus:   %d movement phases, %ld orders, %d-%d units each, "
-           "seed 0x%" PRIx64 "\n",
-           nphases, norders, CORPUS_MIN_UNITS, CORPUS_MAX_UNITS, SEED);
-    printf("mix:      hold %.1f%%, move %.1f%%, support %.1f%% "
-           "(%ld to hold, %ld to move),\n"
-           "          convoy %.1f%% (%ld fleets, %ld armies), illegal %.1f%%\n",
-           pct(g.counts[CORPUS_HOLD], norders),
-           pct(g.counts[CORPUS_MOVE], norders),
-           pct(g.counts[CORPUS_SUPPORT], norders), g.support_holds,
-           g.support_moves,
-           pct(g.counts[CORPUS_CONVOY] + g.counts[CORPUS_CONVOYED], norders),
-           g.counts[CORPUS_CONVOY], g.counts[CORPUS_CONVOYED],
-           pct(g.counts[CORPUS_ILLEGAL], norders));
+    if (network) {
+        printf("corpus:   %d movement phases, %ld orders, a corpus phase and "
+               "%d-%d fleets convoying in each (%ld in all), seed 0x%" PRIx64
+               "\n",
+               nphases, norders, NETWORK_MIN_FLEETS, NETWORK_MAX_FLEETS,
+               fleets, SEED);
+        printf("target:   under 1 ms per phase for every engine\n");
+    } else {
+        printf("corpus:   %d movement phases, %ld orders, %d-%d units each, "
+               "seed 0x%" PRIx64 "\n",
+               nphases, norders, CORPUS_MIN_UNITS, CORPUS_MAX_UNITS, SEED);
+        printf("mix:      hold %.1f%%, move %.1f%%, support %.1f%% "
+               "(%ld to hold, %ld to move),\n"
+               "          convoy %.1f%% (%ld fleets, %ld armies), illegal %.1f%%\n",
+               pct(g.counts[CORPUS_HOLD], norders),
+               pct(g.counts[CORPUS_MOVE], norders),
+               pct(g.counts[CORPUS_SUPPORT], norders), g.support_holds,
+               g.support_moves,
+               pct(g.counts[CORPUS_CONVOY] + g.counts[CORPUS_CONVOYED], norders),
+               g.counts[CORPUS_CONVOY], g.counts[CORPUS_CONVOYED],
+               pct(g.counts[CORPUS_ILLEGAL], norders));
 
-    printf("target:   %.0f movement phases/s on one core\n",
-           TARGET_PHASES_PER_SEC);
+        printf("target:   %.0f movement phases/s on one core\n",
+               TARGET_PHASES_PER_SEC);
+    }
     fflush(stdout);
 
     if (argc > 4) {
@@ -244,7 +330,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: no engine %s\n", argv[0], argv[4]);
             return 2;
         }
-        bench_engine((dj_engine)only, map, corpus, nphases, rounds, -1);
+        bench_engine((dj_engine)only, map, views, nphases, rounds, -1);
+        free(views);
+        free(store);
         free(corpus);
         corpus_free(&g);
         dj_map_free(map);
@@ -264,7 +352,7 @@ int main(int argc, char **argv)
         }
         if (pid == 0) {
             close(fds[0]);
-            bench_engine((dj_engine)e, map, corpus, nphases, rounds, fds[1]);
+            bench_engine((dj_engine)e, map, views, nphases, rounds, fds[1]);
             _exit(0);
         }
         close(fds[1]);
@@ -285,6 +373,8 @@ int main(int argc, char **argv)
                    ? "matches dpjudge"
                    : "differs from dpjudge (it is not a DATC-complete engine)");
 
+    free(views);
+    free(store);
     free(corpus);
     corpus_free(&g);
     dj_map_free(map);

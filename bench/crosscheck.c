@@ -6,9 +6,10 @@
  *
  * Usage: test_crosscheck SRCDIR [--phases N] [--seed S] [--rules PERCENT]
  *                               [--cases DIR] [--show N] [--map FILE]
+ *                               [--progress N]
  *
- * The board is SRCDIR/maps/standard.map unless --map names another (the
- * variants: chaos.map's 34 powers, pure.map, ...).
+ * The phases are drawn on every board of SRCDIR/maps (*.map: the standard
+ * board and every variant shipped, in turn), or on the one --map names.
  *
  * Phases come from the bench corpus (bench/corpus.c) made harder by
  * bench/hard.c: denser boards, chaos (supports of anything reachable,
@@ -19,8 +20,10 @@
  * self-supports, order noise (repeated, conflicting, wrong power, types and
  * coasts missing or wrong, orders for empty places), coasts left out or
  * changed everywhere, convoy routes written, hostile orders (fields out of
- * range), a power in civil disorder; and for PERCENT of the phases (default 30) every chapter-4
- * rule drawn at random.
+ * range), a power in civil disorder, large convoy networks (bench/
+ * hard_network.c: 20 seas to every sea convoying, fleets dislodged on and
+ * off the routes); and for PERCENT of the phases (default 30) every
+ * chapter-4 rule drawn at random (both engines implement them all).
  *
  * A disagreement (dj_result_diff, or one engine refusing the phase) is
  * shrunk: orders, then units with their orders, are dropped one at a time
@@ -30,13 +33,17 @@
  * Kruijswijk engine's answer in a comment: check it by hand against the
  * DATC, then fix the engine that is wrong and keep the case.
  *
- * Ends with "crosscheck: N phases, D disagreements, T s (R phases/s)" and,
- * for the test suites, "N passed, N failed" (one check per phase).  The
- * default is 100,000 phases (`make check`); `make crosscheck` runs
- * 1,000,000 (PHASES= to change).
+ * --progress N prints a line every N phases (long runs).
+ *
+ * Ends with one line per board, "crosscheck: BOARD: N phases, D
+ * disagreements", then "crosscheck: N phases, D disagreements, T s (R
+ * phases/s)" and, for the test suites, "N passed, N failed" (one check per
+ * phase).  The default is 100,000 phases (`make check`); `make crosscheck`
+ * runs 1,000,000 (PHASES= to change).
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,11 +56,21 @@
 #define DEFAULT_PHASES 100000L
 #define DEFAULT_SEED UINT64_C(0xc0ffee1901)
 
-typedef struct harness {
-    const dj_map *map;
+#define MAX_BOARDS 32
+
+/* One board: its map, its generators, its counts. */
+typedef struct board {
+    dj_map *map;
     corpus_gen corpus;
-    corpus_rng rng;
     hard_gen hard;
+    long phases, disagreements;
+} board;
+
+typedef struct harness {
+    const dj_map *map; /* the board of the phase at hand */
+    corpus_gen *corpus;
+    corpus_rng rng;
+    hard_gen *hard;
     dj_rules rules;
     int rules_percent;
     corpus_phase *cp, *extra;
@@ -178,16 +195,18 @@ static void put_case(FILE *f, harness *h, const hard_phase *p, long number)
 /* One random phase, made hard in one or more ways. */
 static void generate(harness *h)
 {
-    hard_gen *g = &h->hard;
+    hard_gen *g = h->hard;
     hard_phase *p = h->in;
-    corpus_generate(&h->corpus, h->cp);
+    corpus_generate(h->corpus, h->cp);
     hard_load(g, h->cp, p);
     hard_rules(g, h->rules_percent, &h->rules);
-    int mode = corpus_rng_below(&h->rng, 8);
+    int mode = corpus_rng_below(&h->rng, 9);
     if (mode == 0)
         hard_sea_battle(g, h->cp, p);
+    if (mode == 8)
+        hard_convoy_network(g, p, 20, DJ_MAX_UNITS);
     if (mode == 1 || mode == 2 || corpus_rng_below(&h->rng, 4) == 0) {
-        corpus_generate(&h->corpus, h->extra);
+        corpus_generate(h->corpus, h->extra);
         hard_merge(g, p, h->extra);
     }
     if (mode == 2 || mode == 3)
@@ -241,6 +260,48 @@ static const char *arg_str(int argc, char **argv, const char *name)
     return NULL;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.map of dir, by name; returns how many were loaded, -1 on error. */
+static int load_boards(const char *dir, board *boards)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "cannot open %s\n", dir);
+        return -1;
+    }
+    char *names[MAX_BOARDS];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL && n < MAX_BOARDS;) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".map") == 0) {
+            names[n] = corpus_xcalloc(1, len + 1);
+            memcpy(names[n++], e->d_name, len);
+        }
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], by_name);
+    int loaded = 0;
+    for (int i = 0; i < n; i++) {
+        char path[4400], err[256];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        free(names[i]);
+        if (loaded < 0)
+            continue;
+        boards[loaded].map = dj_map_load(path, err, sizeof err);
+        if (!boards[loaded].map) {
+            fprintf(stderr, "%s\n", err);
+            loaded = -1;
+            continue;
+        }
+        loaded++;
+    }
+    return loaded;
+}
+
 int main(int argc, char **argv)
 {
     /* [SRCDIR] (else $srcdir, else the configured source tree) */
@@ -253,24 +314,33 @@ int main(int argc, char **argv)
     int rules_percent = (int)arg_long(argc, argv, "--rules", 30);
     long show = arg_long(argc, argv, "--show", 5);
     const char *casedir = arg_str(argc, argv, "--cases");
+    long progress = arg_long(argc, argv, "--progress", 0);
 
+    board *boards = corpus_xcalloc(MAX_BOARDS, sizeof *boards);
+    int nboards = 0;
     char path[4096], err[256];
     const char *map_file = arg_str(argc, argv, "--map");
-    if (map_file)
-        snprintf(path, sizeof path, "%s", map_file);
-    else
-        snprintf(path, sizeof path, "%s/maps/standard.map", srcdir);
-    dj_map *map = dj_map_load(path, err, sizeof err);
-    if (!map) {
-        fprintf(stderr, "%s\n", err);
-        return 2;
+    if (map_file) {
+        boards[0].map = dj_map_load(map_file, err, sizeof err);
+        if (!boards[0].map) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        nboards = 1;
+    } else {
+        snprintf(path, sizeof path, "%s/maps", srcdir);
+        nboards = load_boards(path, boards);
+        if (nboards <= 0)
+            return 2;
     }
     harness *h = corpus_xcalloc(1, sizeof *h);
-    h->map = map;
     h->rules_percent = rules_percent;
     h->rng.s = seed ? seed : DEFAULT_SEED;
-    corpus_init(&h->corpus, map, h->rng.s ^ UINT64_C(0x9e3779b97f4a7c15));
-    h->hard = (hard_gen){map, &h->rng, -1, -1};
+    for (int b = 0; b < nboards; b++) {
+        corpus_init(&boards[b].corpus, boards[b].map,
+                    (h->rng.s ^ UINT64_C(0x9e3779b97f4a7c15)) + (uint64_t)b);
+        boards[b].hard = (hard_gen){boards[b].map, &h->rng, -1, -1};
+    }
     h->cp = corpus_xcalloc(1, sizeof *h->cp);
     h->extra = corpus_xcalloc(1, sizeof *h->extra);
     h->in = corpus_xcalloc(1, sizeof *h->in);
@@ -282,19 +352,31 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long disagreements = 0;
     for (long n = 0; n < phases; n++) {
+        if (progress > 0 && n > 0 && n % progress == 0) {
+            printf("crosscheck: %ld phases so far, %ld disagreements\n", n,
+                   disagreements);
+            fflush(stdout);
+        }
+        board *bd = &boards[n % nboards];
+        h->map = bd->map;
+        h->corpus = &bd->corpus;
+        h->hard = &bd->hard;
+        bd->phases++;
         generate(h);
         if (engines_agree(h, h->in))
             continue;
         disagreements++;
+        bd->disagreements++;
         shrink(h, h->in);
         if (disagreements <= show)
             put_case(stdout, h, h->in, n);
         if (casedir) {
             char name[4200];
-            snprintf(name, sizeof name, "%s/crosscheck-%ld.txt", casedir, n);
+            snprintf(name, sizeof name, "%s/crosscheck-%s-%ld.txt", casedir,
+                     h->map->name, n);
             FILE *f = fopen(name, "w");
             if (f) {
-                fprintf(f, "VARIANT_ALL %s\n", map->name);
+                fprintf(f, "VARIANT_ALL %s\n", h->map->name);
                 put_case(f, h, h->in, n);
                 fclose(f);
             }
@@ -303,13 +385,20 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) +
                   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    for (int b = 0; b < nboards; b++)
+        printf("crosscheck: %s: %ld phases, %ld disagreements\n",
+               boards[b].map->name, boards[b].phases, boards[b].disagreements);
     printf("crosscheck: %ld phases, %ld disagreements, %.1f s (%.0f phases/s), "
            "seed %#llx, %d%% under random rules\n",
            phases, disagreements, secs, secs > 0 ? (double)phases / secs : 0.0,
            (unsigned long long)(seed ? seed : DEFAULT_SEED), rules_percent);
     printf("%ld passed, %ld failed\n", phases - disagreements, disagreements);
 
-    corpus_free(&h->corpus);
+    for (int b = 0; b < nboards; b++) {
+        corpus_free(&boards[b].corpus);
+        dj_map_free(boards[b].map);
+    }
+    free(boards);
     free(h->cp);
     free(h->extra);
     free(h->in);
@@ -317,6 +406,5 @@ int main(int argc, char **argv)
     free(h->ra);
     free(h->rb);
     free(h);
-    dj_map_free(map);
     return disagreements ? 1 : 0;
 }

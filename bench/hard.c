@@ -253,9 +253,8 @@ void hard_sea_battle(hard_gen *g, const corpus_phase *cp, hard_phase *in)
             support_something(g, in, i);
 }
 
-/* Put a fleet at `loc` (replacing whatever stands in its province) with a
- * hold order; returns its index. */
-static int place_fleet(hard_gen *g, hard_phase *in, int loc, int power)
+int hard_place(hard_gen *g, hard_phase *in, int loc, int power,
+               dj_unit_type type)
 {
     dj_position *pos = &in->pos;
     int i = dj_position_unit_at(g->map, pos, prov_of(g, loc));
@@ -265,9 +264,14 @@ static int place_fleet(hard_gen *g, hard_phase *in, int loc, int power)
         i = pos->nunits++;
         in->norders++;
     }
-    pos->units[i] = (dj_unit){(int16_t)power, (int16_t)loc, DJ_FLEET};
-    in->orders[i] = dj_order_make(DJ_ORDER_HOLD, power, DJ_FLEET, loc);
+    pos->units[i] = (dj_unit){(int16_t)power, (int16_t)loc, type};
+    in->orders[i] = dj_order_make(DJ_ORDER_HOLD, power, type, loc);
     return i;
+}
+
+static int place_fleet(hard_gen *g, hard_phase *in, int loc, int power)
+{
+    return hard_place(g, in, loc, power, DJ_FLEET);
 }
 
 /*

@@ -24,6 +24,9 @@
  *                       and then short of a fleet or with a stranger
  *   hard_garbage        hostile orders: kinds, places, types and routes
  *                       out of range
+ *   hard_convoy_network (hard_network.c) min..max seas full of fleets
+ *                       convoying one army or a few, fleets of the network
+ *                       attacked on and off the routes
  * hard_rules draws chapter-4 rule choices for `percent` of the phases.
  */
 #ifndef DJ_BENCH_HARD_H
@@ -57,6 +60,14 @@ void hard_coasts(hard_gen *g, hard_phase *in);
 void hard_paths(hard_gen *g, hard_phase *in);
 void hard_garbage(hard_gen *g, hard_phase *in);
 void hard_add_order(hard_phase *in, dj_order o);
+/* Put a unit at `loc` (replacing whatever stands in its province) with a
+ * hold order, orders still one per unit; its index, or -1 when full. */
+int hard_place(hard_gen *g, hard_phase *in, int loc, int power,
+               dj_unit_type type);
+/* Call on a phase whose orders are still one per unit (before hard_noise);
+ * false when the board has no network to make. */
+bool hard_convoy_network(hard_gen *g, hard_phase *in, int min_fleets,
+                         int max_fleets);
 
 /* Rule choices: the defaults, or for `percent` of the calls every rule
  * drawn at random.  Returns whether the rules are the defaults. */

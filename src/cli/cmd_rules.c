@@ -13,6 +13,7 @@
  *
  *   4.A.2  convoy_paradox=e          map       issue, name=value, source
  *       How are convoy disruption ...          the option's summary
+ *       engines: dpjudge, kruijswijk           the engines implementing it
  *         d  Szykman: ... [default]            mark, letter, text, and a tag
  *       * e  All Hold: ... [map]               for each layer choosing it
  *   (blank line)
@@ -33,6 +34,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
+#include "engine/adjudicate.h"
 #include "engine/map.h"
 #include "engine/rules.h"
 #include "engine/rules_map.h"
@@ -208,7 +210,11 @@ static void print_rule(FILE *out, const dj_rule_info *r, const rules_layers *L,
             source_word(L->from[r->id]));
     if (brief)
         return;
-    fprintf(out, "    %s\n", r->summary);
+    fprintf(out, "    %s\n    engines:", r->summary);
+    for (int e = 0, n = 0; e < DJ_ENGINE_COUNT; e++)
+        if (dj_engine_implements((dj_engine)e, r->id))
+            fprintf(out, "%s %s", n++ ? "," : "", dj_engine_name((dj_engine)e));
+    fputc('\n', out);
     for (size_t k = 0; r->choices[k]; k++) {
         char c = r->choices[k];
         const char *text = r->choice_text ? r->choice_text[k] : NULL;

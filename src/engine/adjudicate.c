@@ -246,6 +246,24 @@ static void init_result(int norders, dj_result *out)
     }
 }
 
+/*
+ * What follows a movement phase whatever the engine: its retreat phase,
+ * centres and civil disorder as they were, and the retreats open to each
+ * dislodged unit (the engine filled the units, the dislodged units and
+ * the contested provinces; 4.A.5 decides about a convoy's start).
+ */
+static void start_retreats(const dj_map *map, const dj_position *pos,
+                           const dj_rules *rules, dj_result *out)
+{
+    dj_position *n = &out->next;
+    n->phase = pos->phase;
+    n->phase.type = DJ_RETREAT;
+    memcpy(n->owner, pos->owner, sizeof n->owner);
+    n->civil_disorder = pos->civil_disorder;
+    dj_position_compute_retreats(map, n, out->contested,
+                                 dj_rule(rules, DJ_RULE_CONVOY_RETREAT) == 'b');
+}
+
 /* DPjudge's passes: the context is large, so it lives on the heap. */
 static int dpjudge_movement(const dj_map *map, const dj_position *pos,
                             const dj_order *orders, int norders,
@@ -259,18 +277,72 @@ static int dpjudge_movement(const dj_map *map, const dj_position *pos,
     return rc;
 }
 
-/* One row per engine: its name and its movement adjudicator, which fills
- * out->orders, out->contested and out->next (units moved, dislodged units
- * with their retreats; the phase not yet advanced). */
+#define RULE_BIT(r) (UINT64_C(1) << (r))
+
+/* The rule options the movement engines read (the others are decided by
+ * the code all engines share). */
+#define MOVEMENT_OPTIONS                                                      \
+    (RULE_BIT(DJ_RULE_MULTI_ROUTE_DISRUPTION) |                               \
+     RULE_BIT(DJ_RULE_CONVOY_PARADOX) | RULE_BIT(DJ_RULE_ADJACENT_CONVOY) |   \
+     RULE_BIT(DJ_RULE_CONVOY_SELF_CUT) | RULE_BIT(DJ_RULE_CONVOY_PATH) |      \
+     RULE_BIT(DJ_RULE_DISLODGED_BOUNCE) |                                     \
+     RULE_BIT(DJ_RULE_COAST_TWO_OMITTED) |                                    \
+     RULE_BIT(DJ_RULE_COAST_ONE_OMITTED) |                                    \
+     RULE_BIT(DJ_RULE_COAST_IMPOSSIBLE) |                                     \
+     RULE_BIT(DJ_RULE_COAST_IN_SUPPORT) |                                     \
+     RULE_BIT(DJ_RULE_COAST_WRONG_UNIT) | RULE_BIT(DJ_RULE_COAST_UNKNOWN) |   \
+     RULE_BIT(DJ_RULE_MULTIPLE_ORDERS) |                                      \
+     RULE_BIT(DJ_RULE_CIVIL_DISORDER_SUPPORT) |                               \
+     RULE_BIT(DJ_RULE_ILLEGAL_ORDERS) | RULE_BIT(DJ_RULE_IMPLICIT_ORDERS))
+
+/* One row per engine: its name, its movement adjudicator, which fills
+ * out->orders, out->contested and out->next's units and dislodged units
+ * (start_retreats does the rest), and the rule options it does not
+ * implement (a game asking for one is refused). */
 static const struct {
     const char *name;
     int (*movement)(const dj_map *, const dj_position *, const dj_order *,
                     int, const dj_rules *, dj_result *);
+    uint64_t ignores;
 } engines[DJ_ENGINE_COUNT] = {
-    [DJ_ENGINE_DPJUDGE] = {"dpjudge", dpjudge_movement},
-    [DJ_ENGINE_KRUIJSWIJK] = {"kruijswijk", kj_adjudicate_movement},
-    [DJ_ENGINE_HAPLOMACY] = {"haplomacy", hp_adjudicate_movement},
+    [DJ_ENGINE_DPJUDGE] = {"dpjudge", dpjudge_movement, 0},
+    [DJ_ENGINE_KRUIJSWIJK] = {"kruijswijk", kj_adjudicate_movement, 0},
+    /* seed 003's algorithm follows its own reading of the rules */
+    [DJ_ENGINE_HAPLOMACY] = {"haplomacy", hp_adjudicate_movement,
+                             MOVEMENT_OPTIONS},
 };
+
+bool dj_engine_implements(dj_engine engine, dj_rule_id rule)
+{
+    return (unsigned)engine < DJ_ENGINE_COUNT &&
+           (unsigned)rule < DJ_RULE_COUNT &&
+           !(engines[engine].ignores & RULE_BIT(rule));
+}
+
+int dj_engine_check_rules(dj_engine engine, const dj_rules *rules, char *why,
+                          size_t whylen)
+{
+    const dj_rule_info *t = dj_rule_table();
+    for (int r = 0; r < DJ_RULE_COUNT; r++) {
+        if (rules->choice[r] == t[r].preferred ||
+            dj_engine_implements(engine, (dj_rule_id)r))
+            continue;
+        char list[128] = "";
+        for (int e = 0; e < DJ_ENGINE_COUNT; e++)
+            if (dj_engine_implements((dj_engine)e, (dj_rule_id)r)) {
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%s",
+                         used ? ", " : "", engines[e].name);
+            }
+        snprintf(why, whylen,
+                 "the %s engine does not implement rule option %s (%s) = %c; "
+                 "engines that do: %s",
+                 dj_engine_name(engine), t[r].name, t[r].issue,
+                 rules->choice[r], list[0] ? list : "none");
+        return -1;
+    }
+    return 0;
+}
 
 const char *dj_engine_name(dj_engine engine)
 {
@@ -299,6 +371,7 @@ int dj_adjudicate_with(dj_engine engine, const dj_map *map,
     case DJ_MOVEMENT:
         if (engines[engine].movement(map, pos, orders, norders, rules, out) < 0)
             return -1;
+        start_retreats(map, pos, rules, out);
         destroy_trapped_units(out);
         flag_destroyed(map, pos, out);
         break;

@@ -108,6 +108,22 @@ const char *dj_engine_name(dj_engine engine);
 int dj_engine_lookup(const char *name);
 
 /*
+ * Does the engine honour every choice of this rule option?  The options
+ * decided outside the movement engines (retreats, adjustments, 4.A.5, the
+ * order reader's) are honoured by all.  One table, adjudicate.c's.
+ */
+bool dj_engine_implements(dj_engine engine, dj_rule_id rule);
+
+/*
+ * Can the engine play a game under these rules: does it implement every
+ * option they set away from the DATC's preferred choice?  Returns 0, or -1
+ * with `why` naming the first option it does not implement and the
+ * engines that do.
+ */
+int dj_engine_check_rules(dj_engine engine, const dj_rules *rules, char *why,
+                          size_t whylen);
+
+/*
  * Adjudicate the phase of `pos` with these orders.  Units without an order
  * hold (movement) or are disbanded (retreat); powers without adjustment
  * orders waive builds and lose units by the civil-disorder rule (4.D.8).

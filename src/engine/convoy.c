@@ -1,11 +1,10 @@
 /*
- * convoy.c — convoy routes, and the paradox rule that decides them.
+ * convoy.c — convoy disruption, and the paradox rule that decides it.
  *
- * Routes.  No path is ever required from the player (4.A.6 a): a route is
- * any chain of fleets at sea, each adjacent to the next, from the army's
- * coast to its destination's coast.  "Ordered" routes use only fleets whose
- * convoy order matches the army's move.  With 4.A.1 b (the default) a
- * convoy is disrupted only when every ordered route has a dislodged fleet.
+ * Disruption (4.A.1), from the route searches of convoy_routes.c: with b
+ * (the default) a convoy is disrupted only when no ordered route is left
+ * without a dislodged fleet; with a, when a dislodged fleet lies on some
+ * ordered route.
  *
  * Paradoxes.  DPjudge decides each convoy in steps 4 and 5, before the
  * battles that may dislodge its fleets, by predicting those battles.  That
@@ -22,141 +21,6 @@
 
 #include <string.h>
 
-/*
- * 4.A.6 b/c: when the army's order names its route, only fleets in the
- * provinces named may carry it.  Under a (the default) a route is ignored.
- */
-static bool on_written_route(const mv_ctx *c, int f, int army)
-{
-    const dj_order *o = c->u[army].written;
-    if (!o || o->npath <= 0 || dj_rule(c->rules, DJ_RULE_CONVOY_PATH) == 'a')
-        return true;
-    for (int i = 0; i < o->npath && i < DJ_MAX_PATH; i++)
-        if (o->path[i] >= 0 && o->path[i] < c->map->nlocs &&
-            dj_province(c->map, o->path[i]) == c->u[f].prov)
-            return true;
-    return false;
-}
-
-/* May fleet f, known to be at sea (one of c->sea), carry army a toward
- * dest_prov? */
-static bool sea_carrier(const mv_ctx *c, int f, int army, int dest_prov,
-                        bool ordered_only, int exclude)
-{
-    const mv_unit *u = &c->u[f];
-    if (f == exclude)
-        return false;
-    if (!ordered_only)
-        return true;
-    return u->kind == MV_CONVOY && u->mark != MK_VOID && u->target == army &&
-           u->target_dest == dest_prov && on_written_route(c, f, army);
-}
-
-/* Is unit f a fleet that may carry army a toward dest_prov? */
-static bool carrier(const mv_ctx *c, int f, int army, int dest_prov,
-                    bool ordered_only, int exclude)
-{
-    const mv_unit *u = &c->u[f];
-    return u->type == DJ_FLEET && c->map->locs[u->loc].convoys &&
-           sea_carrier(c, f, army, dest_prov, ordered_only, exclude);
-}
-
-/*
- * Breadth-first search from the army's coast through carrier fleets (not
- * broken): can the destination be reached?
- */
-static bool search_route(const mv_ctx *c, int army, int dest_prov,
-                         bool ordered_only, int exclude, const bool *broken)
-{
-    const dj_map *m = c->map;
-    int16_t queue[DJ_MAX_UNITS], rest[DJ_MAX_UNITS];
-    int head = 0, tail = 0, nrest = 0;
-    int src = c->u[army].prov;
-
-    /* Only fleets at sea can carry (c->sea); those touching the army's
-     * coast start the search, the others wait in `rest`. */
-    for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
-        if (!sea_carrier(c, f, army, dest_prov, ordered_only, exclude) ||
-            (broken && broken[f]))
-            continue;
-        if (dj_map_reaches_province(m, c->u[f].loc, src, DJ_FLEET))
-            queue[tail++] = (int16_t)f;
-        else
-            rest[nrest++] = (int16_t)f;
-    }
-    while (head < tail) {
-        int f = queue[head++];
-        if (dj_map_reaches_province(m, c->u[f].loc, dest_prov, DJ_FLEET))
-            return true;
-        for (int k = 0; k < nrest; k++) {
-            int g = rest[k];
-            if (g >= 0 && dj_map_adjacent(m, c->u[f].loc, c->u[g].loc, DJ_FLEET)) {
-                rest[k] = -1;
-                queue[tail++] = (int16_t)g;
-            }
-        }
-    }
-    return false;
-}
-
-bool mv_fleet_path_exists(const mv_ctx *c, int army, int dest_prov,
-                          bool ordered_only, int exclude_unit)
-{
-    return search_route(c, army, dest_prov, ordered_only, exclude_unit, NULL);
-}
-
-bool mv_convoy_route_ok(const mv_ctx *c, int army, const bool *broken)
-{
-    return search_route(c, army, c->u[army].dest_prov, true, -1, broken);
-}
-
-/* Depth-first: is `fleet` on some simple ordered route from here to dest? */
-static bool route_through(const mv_ctx *c, int army, int dest,
-                          bool ordered_only, int at, int fleet, bool passed,
-                          bool *visited, int depth)
-{
-    const dj_map *m = c->map;
-    passed |= at == fleet;
-    if (passed && dj_map_reaches_province(m, c->u[at].loc, dest, DJ_FLEET))
-        return true;
-    if (depth >= DJ_MAX_PATH * 4)
-        return false;
-    visited[at] = true;
-    for (int k = 0; k < c->nsea; k++) {
-        int g = c->sea[k];
-        if (visited[g] || !sea_carrier(c, g, army, dest, ordered_only, -1) ||
-            !dj_map_adjacent(m, c->u[at].loc, c->u[g].loc, DJ_FLEET))
-            continue;
-        if (route_through(c, army, dest, ordered_only, g, fleet, passed,
-                          visited, depth + 1)) {
-            visited[at] = false;
-            return true;
-        }
-    }
-    visited[at] = false;
-    return false;
-}
-
-bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
-                       bool ordered_only)
-{
-    const dj_map *m = c->map;
-    bool visited[DJ_MAX_UNITS];
-
-    if (!carrier(c, fleet, army, dest, ordered_only, -1))
-        return false;
-    memset(visited, 0, sizeof(bool) * (size_t)c->nunits);
-    for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
-        if (sea_carrier(c, f, army, dest, ordered_only, -1) &&
-            dj_map_reaches_province(m, c->u[f].loc, c->u[army].prov, DJ_FLEET) &&
-            route_through(c, army, dest, ordered_only, f, fleet, false, visited, 0))
-            return true;
-    }
-    return false;
-}
-
 /* ---- the paradox search ------------------------------------------------- */
 
 typedef mv_search search;
@@ -165,9 +29,9 @@ typedef mv_search search;
 /* Is any fleet that could carry army a under attack by some move? */
 static bool convoy_in_doubt(const mv_ctx *c, int a)
 {
-    for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
-        if (!sea_carrier(c, f, a, c->u[a].dest_prov, true, -1))
+    for (int k = 0; k < c->board.nsea; k++) {
+        int f = c->board.sea[k];
+        if (!mv_sea_carrier(c, f, a, c->u[a].dest_prov, true, -1))
             continue;
         for (int m = 0; m < c->nunits; m++)
             if (c->u[m].kind == MV_MOVE && c->u[m].dest_prov == c->u[f].prov &&
@@ -191,10 +55,16 @@ bool mv_convoy_broken(const mv_ctx *c, int a, const bool *broken)
     for (int f = 0; f < c->nunits; f++)
         foreign[f] = c->u[f].power != c->u[a].power;
     bool own_only = mv_convoy_route_ok(c, a, foreign);
+    bool any = false;
+    for (int f = 0; f < c->nunits && !any; f++)
+        any = broken[f] && !(own_only && foreign[f]) &&
+              mv_carrier(c, f, a, c->u[a].dest_prov, true, -1);
+    if (!any)
+        return false;
+    bool on_route[DJ_MAX_UNITS];
+    mv_fleets_on_route(c, a, c->u[a].dest_prov, true, on_route);
     for (int f = 0; f < c->nunits; f++)
-        if (broken[f] && !(own_only && foreign[f]) &&
-            carrier(c, f, a, c->u[a].dest_prov, true, -1) &&
-            mv_fleet_on_route(c, f, a, c->u[a].dest_prov, true))
+        if (broken[f] && !(own_only && foreign[f]) && on_route[f])
             return true;
     return false;
 }
@@ -317,7 +187,7 @@ static void fail_attacks_on_core(mv_ctx *c, search *s, unsigned core)
             continue;
         int a = s->army[i];
         for (int f = 0; f < c->nunits; f++) {
-            if (!carrier(c, f, a, s->saved[a].dest_prov, true, -1))
+            if (!mv_carrier(c, f, a, s->saved[a].dest_prov, true, -1))
                 continue;
             for (int m = 0; m < c->nunits; m++)
                 if (s->saved[m].kind == MV_MOVE &&
@@ -355,9 +225,9 @@ static void paradox_zone(const mv_ctx *c, const search *s, int a, bool *zone)
     const mv_unit *u = &s->saved[a];
     zone[u->prov] = zone[u->dest_prov] = true;
     for (int f = 0; f < c->nunits; f++)
-        if (carrier(c, f, a, u->dest_prov, true, -1))
+        if (mv_carrier(c, f, a, u->dest_prov, true, -1))
             zone[s->saved[f].prov] = true;
-    int d = c->unit_at[u->dest_prov];
+    int d = c->board.at[u->dest_prov];
     if (d >= 0 && s->saved[d].kind == MV_SUPPORT) {
         int t = s->saved[d].target_dest >= 0 ? s->saved[d].target_dest
                                              : s->saved[s->saved[d].target].prov;

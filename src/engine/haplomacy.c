@@ -34,7 +34,8 @@
  *   - retreats: the seed's standoff record and dislodgers give the
  *     retreats, with 4.A.5 as the game's rules say.
  * Nothing here shares code with the DPjudge or Kruijswijk engines beyond
- * the map, position, order and result types.
+ * the map, position, order and result types and the board's set-up
+ * (board.c: where each unit stands); legality is this engine's own.
  */
 #include "haplomacy.h"
 
@@ -50,23 +51,21 @@ static void init_context(hp_ctx *c, const dj_map *map, const dj_position *pos,
     c->pos = pos;
     c->rules = rules;
     c->n = pos->nunits;
-    for (int p = 0; p < map->nlocs; p++) {
-        c->occupant[p] = -1;
-        c->standoff[p] = false;
-    }
+    dj_board_set_up(&c->board, map, pos);
+    memcpy(c->occupant, c->board.at, sizeof(int16_t) * (size_t)map->nlocs);
+    memset(c->standoff, 0, sizeof(bool) * (size_t)map->nlocs);
     for (int i = 0; i < c->n; i++) {
         const dj_unit *du = &pos->units[i];
         hp_unit *u = &c->u[i];
         memset(u, 0, sizeof *u);
         u->power = du->power;
         u->loc = du->loc;
-        u->prov = (int16_t)dj_province(map, du->loc);
+        u->prov = c->board.prov[i];
         u->type = du->type;
         u->order = -1;
         u->written = u->kind = HP_HOLD;
         u->dest_loc = u->dest_prov = u->target = u->target_prov = -1;
         u->dislodger_prov = -1;
-        c->occupant[u->prov] = (int16_t)i;
     }
 }
 
@@ -304,7 +303,6 @@ static void build_next(const hp_ctx *c, dj_result *out)
 {
     const dj_map *m = c->map;
     dj_position *n = &out->next;
-    *n = *c->pos;
     n->nunits = 0;
     n->ndislodged = 0;
     for (int i = 0; i < c->n; i++) {
@@ -323,9 +321,6 @@ static void build_next(const hp_ctx *c, dj_result *out)
     for (int p = 0; p < m->nlocs; p++)
         out->contested[p] = c->standoff[p] && c->occupant[p] < 0 &&
                             dj_province(m, p) == p;
-    dj_position_compute_retreats(m, n, out->contested,
-                                 dj_rule(c->rules, DJ_RULE_CONVOY_RETREAT) ==
-                                     'b');
 }
 
 int hp_adjudicate_movement(const dj_map *map, const dj_position *pos,

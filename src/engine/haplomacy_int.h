@@ -10,6 +10,7 @@
 #define DJ_ENGINE_HAPLOMACY_INT_H
 
 #include "adjudicate.h"
+#include "board.h"
 
 typedef enum { HP_HOLD, HP_MOVE, HP_SUPPORT, HP_CONVOY } hp_kind;
 
@@ -39,6 +40,7 @@ typedef struct hp_ctx {
     const dj_rules *rules;
     int n;
     hp_unit u[DJ_MAX_UNITS];
+    dj_board board;                /* where the units stood at the start */
     int16_t occupant[DJ_MAX_LOCS]; /* per province: unit standing there, -1 */
     bool standoff[DJ_MAX_LOCS];    /* a draw was settled there */
 } hp_ctx;

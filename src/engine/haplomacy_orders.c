@@ -25,10 +25,7 @@
 
 static int unit_in_province(const hp_ctx *c, int prov)
 {
-    for (int i = 0; i < c->n; i++)
-        if (c->u[i].prov == prov)
-            return i;
-    return -1;
+    return c->board.at[prov];
 }
 
 static void invalid(hp_unit *u, dj_why why)

@@ -19,16 +19,16 @@ static void set_up(kj_ctx *c, const dj_map *map, const dj_position *pos,
     c->orders = orders;
     c->norders = norders;
     c->n = pos->nunits;
+    dj_board_set_up(&c->board, map, pos);
     for (int p = 0; p < map->nlocs; p++)
-        c->at[p] = c->first_mover[p] = -1;
-    c->nsea = 0;
+        c->first_mover[p] = -1;
     for (int i = 0; i < c->n; i++) {
         const dj_unit *pu = &pos->units[i];
         kj_unit *u = &c->u[i];
         memset(u, 0, sizeof *u);
         u->power = pu->power;
         u->loc = pu->loc;
-        u->prov = (int16_t)dj_province(map, pu->loc);
+        u->prov = c->board.prov[i];
         u->type = pu->type;
         u->order = -1;
         u->kind = KJ_HOLD;
@@ -36,9 +36,6 @@ static void set_up(kj_ctx *c, const dj_map *map, const dj_position *pos,
         u->first_support = u->next_support = u->next_mover = -1;
         u->first_fleet = u->next_fleet = -1;
         c->group_of[i] = -1;
-        c->at[u->prov] = (int16_t)i;
-        if (u->type == DJ_FLEET && map->locs[u->loc].convoys)
-            c->sea[c->nsea++] = (int16_t)i;
     }
 }
 
@@ -150,10 +147,6 @@ static void build_next(kj_ctx *c, const int16_t *dislodger, dj_result *out)
 {
     const dj_position *pos = c->pos;
     dj_position *n = &out->next;
-    n->phase = pos->phase;
-    n->phase.type = DJ_RETREAT;
-    memcpy(n->owner, pos->owner, sizeof n->owner);
-    n->civil_disorder = pos->civil_disorder;
     n->nunits = n->ndislodged = 0;
     for (int x = 0; x < c->n; x++) {
         dj_unit unit = pos->units[x];
@@ -170,8 +163,6 @@ static void build_next(kj_ctx *c, const int16_t *dislodger, dj_result *out)
         d->attacker_from = c->u[dislodger[x]].prov;
         d->by_convoy = c->u[dislodger[x]].by_sea;
     }
-    dj_position_compute_retreats(c->map, n, out->contested,
-                                 dj_rule(c->rules, DJ_RULE_CONVOY_RETREAT) == 'b');
 }
 
 /* 4.A.3 c: an army whose convoy next door failed goes over land instead. */

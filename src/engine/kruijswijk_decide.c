@@ -45,7 +45,7 @@ static bool path_ok(kj_ctx *c, int m)
 static int attack_strength(kj_ctx *c, int a)
 {
     const kj_unit *u = &c->u[a];
-    int b = c->at[u->dest_prov];
+    int b = c->board.at[u->dest_prov];
     if (b < 0)
         return 1 + supports(c, a, -1);
     const kj_unit *v = &c->u[b];
@@ -59,7 +59,7 @@ static int attack_strength(kj_ctx *c, int a)
 
 static int hold_strength(kj_ctx *c, int prov)
 {
-    int b = c->at[prov];
+    int b = c->board.at[prov];
     if (b < 0)
         return 0;
     if (c->u[b].kind == KJ_MOVE)
@@ -80,7 +80,7 @@ static int prevent_strength(kj_ctx *c, int m)
     /* Beaten by the unit coming the other way: no effect where it came
      * from (4.A.7 b, DATC 5.B).  Under a, also when either went by sea
      * and so dislodged it - not when both got through (a swap by convoy). */
-    int b = c->at[u->dest_prov];
+    int b = c->board.at[u->dest_prov];
     if (b >= 0 && c->u[b].kind == KJ_MOVE && !c->u[b].hopeless &&
         c->u[b].dest_prov == u->prov) {
         if (head_to_head(c, m, b)) {
@@ -105,7 +105,7 @@ static bool decide_move(kj_ctx *c, int a)
     if (u->hopeless || u->no_route || u->held || !path_ok(c, a))
         return false;
     int attack = attack_strength(c, a);
-    int b = c->at[u->dest_prov];
+    int b = c->board.at[u->dest_prov];
     if (b >= 0 && head_to_head(c, a, b)) {
         if (attack <= defend_strength(c, b))
             return false;
@@ -158,7 +158,7 @@ static bool spared(kj_ctx *c, int m, int s)
     if (rule != 'a' && rule != 'b' && rule != 'c')
         return false;
     int against = su->aim_dest >= 0 ? su->aim_dest : c->u[su->aim].prov;
-    int f = c->at[against];
+    int f = c->board.at[against];
     if (f < 0 || c->u[f].kind != KJ_CONVOY || c->u[f].unmatched)
         return false;
     if (rule == 'b')

@@ -13,6 +13,7 @@
 #ifndef DJ_ENGINE_KRUIJSWIJK_INT_H
 #define DJ_ENGINE_KRUIJSWIJK_INT_H
 
+#include "board.h"
 #include "kruijswijk.h"
 
 typedef enum { KJ_HOLD, KJ_MOVE, KJ_SUPPORT, KJ_CONVOY } kj_kind;
@@ -63,11 +64,9 @@ typedef struct kj_ctx {
     int norders;
     int n;
     kj_unit u[DJ_MAX_UNITS];
-    int16_t at[DJ_MAX_LOCS];          /* per province: its unit, -1 */
+    dj_board board;                   /* units by province, fleets that may carry */
     int16_t first_mover[DJ_MAX_LOCS]; /* per province: first move into it */
     bool land_only[DJ_MAX_UNITS];     /* 4.A.3 c: convoy failed, go by land */
-    int nsea;                         /* fleets on water: they may convoy */
-    int16_t sea[DJ_MAX_UNITS];
     /* the guess algorithm */
     uint8_t state[KJ_MAX_DECISIONS];
     bool result[KJ_MAX_DECISIONS];
@@ -88,7 +87,6 @@ typedef struct kj_ctx {
     int16_t queue[DJ_MAX_UNITS];
     uint8_t seen[DJ_MAX_UNITS];
     int16_t stack[DJ_MAX_UNITS];
-    long budget;
 } kj_ctx;
 
 /* kruijswijk_orders.c — which order each unit obeys, its own legality. */
@@ -99,6 +97,8 @@ bool kj_route_exists(kj_ctx *c, int army, int dest_prov, bool ordered,
                      int without, const bool *lost);
 bool kj_on_some_route(kj_ctx *c, int fleet, int army, int dest_prov,
                       bool ordered);
+void kj_route_fleets(kj_ctx *c, int army, int dest_prov, bool ordered,
+                     bool *on_route);
 bool kj_carries(const kj_ctx *c, int fleet, int army, int dest_prov,
                 bool ordered);
 

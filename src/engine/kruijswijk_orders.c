@@ -148,7 +148,7 @@ static dj_why read_support(kj_ctx *c, int ui, const dj_order *o, kj_reading *r)
     const dj_map *m = c->map;
     const kj_unit *u = &c->u[ui];
     r->kind = KJ_SUPPORT;
-    int other = o->target >= 0 ? c->at[dj_province(m, o->target)] : -1;
+    int other = o->target >= 0 ? c->board.at[dj_province(m, o->target)] : -1;
     if (other < 0)
         return DJ_WHY_NO_TARGET;
     if (other == ui)
@@ -184,7 +184,7 @@ static dj_why read_convoy(kj_ctx *c, int ui, const dj_order *o, kj_reading *r)
     r->kind = KJ_CONVOY;
     if (u->type != DJ_FLEET || !m->locs[u->loc].convoys)
         return DJ_WHY_CONVOY_NOT_AT_SEA;
-    int army = o->target >= 0 ? c->at[dj_province(m, o->target)] : -1;
+    int army = o->target >= 0 ? c->board.at[dj_province(m, o->target)] : -1;
     if (army < 0)
         return DJ_WHY_NO_TARGET;
     const kj_unit *a = &c->u[army];
@@ -298,7 +298,7 @@ static void read_written_orders(kj_ctx *c, dj_order_result *res)
         next[i] = -1;
         bool in_range = o->loc >= 0 && o->loc < m->nlocs &&
                         o->dest < m->nlocs && o->target < m->nlocs;
-        int ui = in_range ? c->at[dj_province(m, o->loc)] : -1;
+        int ui = in_range ? c->board.at[dj_province(m, o->loc)] : -1;
         if (ui < 0) {
             res[i].flags |= DJ_RF_ILLEGAL;
             res[i].why = DJ_WHY_NO_UNIT;
@@ -384,7 +384,7 @@ static bool goes_by_sea(kj_ctx *c, int ui)
         return true;
     case 'b':
     case 'c': {
-        int other = c->at[u->dest_prov];
+        int other = c->board.at[u->dest_prov];
         return other >= 0 && c->u[other].kind == KJ_MOVE &&
                c->u[other].dest_prov == u->prov;
     }
@@ -450,10 +450,24 @@ static void match_orders(kj_ctx *c)
         fl->unmatched = a->kind != KJ_MOVE || !a->by_sea ||
                         a->dest_prov != fl->aim_dest;
     }
+    /* A convoy on no route of its army matches nothing: one search per
+     * army, before any of its fleets is struck off. */
+    bool asked[DJ_MAX_UNITS], on_route[DJ_MAX_UNITS];
+    memset(asked, 0, sizeof(bool) * (size_t)c->n);
     for (int f = 0; f < c->n; f++) {
-        kj_unit *fl = &c->u[f];
-        if (fl->kind == KJ_CONVOY && !fl->unmatched)
-            fl->unmatched = !kj_on_some_route(c, f, fl->aim, fl->aim_dest, true);
+        const kj_unit *fl = &c->u[f];
+        if (fl->kind != KJ_CONVOY || fl->unmatched || asked[f])
+            continue;
+        int army = fl->aim, dest = fl->aim_dest;
+        kj_route_fleets(c, army, dest, true, on_route);
+        for (int g = f; g < c->n; g++) {
+            kj_unit *other = &c->u[g];
+            if (other->kind == KJ_CONVOY && !other->unmatched &&
+                other->aim == army && other->aim_dest == dest) {
+                asked[g] = true;
+                other->unmatched = !on_route[g];
+            }
+        }
     }
     for (int s = 0; s < c->n; s++) {
         kj_unit *su = &c->u[s];

@@ -5,15 +5,17 @@
  * the first next to the army's coast and the last next to the destination.
  * "Ordered" routes use only fleets whose convoy order carries this army to
  * this destination (and, under 4.A.6 b/c, stand in a province the army's
- * order names).  Written apart from the DPjudge engine's convoy.c on
- * purpose: a mistake in one is caught by the other.
+ * order names).  Whether a route exists is a breadth-first search; which
+ * fleets lie on some route (no fleet used twice) is one depth-first search
+ * for the block of the fleets' graph that joins the two coasts; both take
+ * time linear in the fleets and their borders.  Borders between convoying
+ * places are read as two-way, as every shipped map lists them.  Written
+ * apart from the DPjudge engine's convoy_routes.c on purpose, by another
+ * method: a mistake in one is caught by the other.
  */
 #include "kruijswijk_int.h"
 
 #include <string.h>
-
-/* Search steps allowed when looking for a simple route through one fleet. */
-#define ROUTE_BUDGET 20000
 
 /* 4.A.6 b/c: is the fleet in a province the army's written route names? */
 static bool named_in_route(const kj_ctx *c, int fleet, int army)
@@ -50,36 +52,61 @@ static bool touches(const kj_ctx *c, int fleet, int prov)
     return dj_map_reaches_province(c->map, c->u[fleet].loc, prov, DJ_FLEET);
 }
 
-static bool fleets_meet(const kj_ctx *c, int f, int g)
+/* The fleet across the k-th border of fleet f's place, or -1. */
+static int across(const kj_ctx *c, int f, int k)
 {
-    return dj_map_adjacent(c->map, c->u[f].loc, c->u[g].loc, DJ_FLEET);
+    const dj_adj *b = &c->map->locs[c->u[f].loc].adj[k];
+    if (!(b->types & DJ_TYPE_BIT(DJ_FLEET)))
+        return -1;
+    int g = c->board.at[c->map->locs[b->to].province];
+    return g >= 0 && c->u[g].loc == b->to ? g : -1;
 }
 
-bool kj_route_exists(kj_ctx *c, int army, int dest_prov, bool ordered,
-                     int without, const bool *lost)
+static int nborders(const kj_ctx *c, int f)
 {
-    int from = c->u[army].prov, head = 0, tail = 0, nusable = 0;
-    int16_t *usable = c->stack;
-    /* The fleets that may carry it; those next to its coast start. */
-    for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
+    return c->map->locs[c->u[f].loc].nadj;
+}
+
+/* Mark in c->seen the fleets that may carry the army (1), others 0. */
+static int mark_usable(kj_ctx *c, int army, int dest_prov, bool ordered,
+                       int without, const bool *lost)
+{
+    int count = 0;
+    memset(c->seen, 0, (size_t)c->n);
+    for (int k = 0; k < c->board.nsea; k++) {
+        int f = c->board.sea[k];
         /* lost[] is only meaningful for fleets that may carry the army. */
         if (f == without || !kj_carries(c, f, army, dest_prov, ordered) ||
             (lost && lost[f]))
             continue;
-        if (touches(c, f, from))
+        c->seen[f] = 1;
+        count++;
+    }
+    return count;
+}
+
+/* Breadth-first from the army's coast through usable fleets. */
+bool kj_route_exists(kj_ctx *c, int army, int dest_prov, bool ordered,
+                     int without, const bool *lost)
+{
+    int from = c->u[army].prov, head = 0, tail = 0;
+    if (mark_usable(c, army, dest_prov, ordered, without, lost) == 0)
+        return false;
+    for (int k = 0; k < c->board.nsea; k++) {
+        int f = c->board.sea[k];
+        if (c->seen[f] == 1 && touches(c, f, from)) {
+            c->seen[f] = 2;
             c->queue[tail++] = (int16_t)f;
-        else
-            usable[nusable++] = (int16_t)f;
+        }
     }
     while (head < tail) {
         int f = c->queue[head++];
         if (touches(c, f, dest_prov))
             return true;
-        for (int k = 0; k < nusable; k++) {
-            int g = usable[k];
-            if (g >= 0 && fleets_meet(c, f, g)) {
-                usable[k] = -1;
+        for (int k = 0; k < nborders(c, f); k++) {
+            int g = across(c, f, k);
+            if (g >= 0 && c->seen[g] == 1) {
+                c->seen[g] = 2;
                 c->queue[tail++] = (int16_t)g;
             }
         }
@@ -88,60 +115,106 @@ bool kj_route_exists(kj_ctx *c, int army, int dest_prov, bool ordered,
 }
 
 /*
- * Depth-first over simple chains: c->stack holds the chain so far, seen[]
- * marks its fleets (3) among usable ones (2).  True when a chain through
- * `fleet` reaches the destination.
+ * Which fleets lie on some route.  Join the army's coast S and the
+ * destination T by one more edge: a fleet lies on a chain from S to T
+ * using no fleet twice exactly when it lies on a cycle through that edge,
+ * that is, in the block (biconnected component) of the graph that holds
+ * the edge S-T.  One depth-first search from T (entered from S) finds it:
+ * a vertex w starts a block of its own below its parent p when no edge
+ * from w's subtree climbs above p (low[w] >= order[p]); every other vertex
+ * is in its parent's block.  Vertices are the fleets (unit numbers), S is
+ * c->n and T is c->n + 1.
  */
-static bool extend_chain(kj_ctx *c, int depth, int fleet, int dest_prov)
+typedef struct dfs {
+    int16_t order[DJ_MAX_UNITS + 2];  /* discovery time, -1 not yet */
+    int16_t low[DJ_MAX_UNITS + 2];
+    int16_t parent[DJ_MAX_UNITS + 2];
+    int16_t step[DJ_MAX_UNITS + 2];   /* next neighbour to look at */
+    int16_t top[DJ_MAX_UNITS + 2];    /* the vertex that starts its block */
+    int16_t seq[DJ_MAX_UNITS + 2];    /* the vertices in discovery order */
+} dfs;
+
+/* The next neighbour of v not yet looked at, or -1 when none is left. */
+static int next_neighbour(const kj_ctx *c, dfs *d, int v, int from,
+                          int dest_prov)
 {
-    int last = c->stack[depth - 1];
-    bool through = false;
-    for (int i = 0; i < depth && !through; i++)
-        through = c->stack[i] == fleet;
-    if (through && touches(c, last, dest_prov))
-        return true;
-    if (--c->budget < 0)
-        return false;
-    for (int k = 0; k < c->nsea; k++) {
-        int g = c->sea[k];
-        if (c->seen[g] != 2 || !fleets_meet(c, last, g))
-            continue;
-        c->seen[g] = 3;
-        c->stack[depth] = (int16_t)g;
-        bool found = extend_chain(c, depth + 1, fleet, dest_prov);
-        c->seen[g] = 2;
-        if (found)
-            return true;
+    int S = c->n, T = c->n + 1;
+    if (v == T) {
+        while (d->step[v] < c->board.nsea) {
+            int f = c->board.sea[d->step[v]++];
+            if (c->seen[f] && touches(c, f, dest_prov))
+                return f;
+        }
+        return -1;
     }
-    return false;
+    int nb = nborders(c, v);
+    while (d->step[v] < nb + 2) {
+        int k = d->step[v]++;
+        if (k < nb) {
+            int g = across(c, v, k);
+            if (g >= 0 && c->seen[g])
+                return g;
+        } else if (k == nb && touches(c, v, from)) {
+            return S;
+        } else if (k == nb + 1 && touches(c, v, dest_prov)) {
+            return T;
+        }
+    }
+    return -1;
+}
+
+void kj_route_fleets(kj_ctx *c, int army, int dest_prov, bool ordered,
+                     bool *on_route)
+{
+    dfs d;
+    int S = c->n, T = c->n + 1, from = c->u[army].prov;
+    int16_t *stack = c->stack;
+    memset(on_route, 0, sizeof(bool) * (size_t)c->n);
+    if (mark_usable(c, army, dest_prov, ordered, -1, NULL) == 0)
+        return;
+    for (int v = 0; v <= T; v++)
+        d.order[v] = -1;
+    d.order[S] = 0;
+    d.order[T] = d.low[T] = 1;
+    d.parent[T] = (int16_t)S;
+    d.step[T] = 0;
+    int time = 2, nseq = 0, depth = 0;
+    stack[depth++] = (int16_t)T;
+    while (depth > 0) {
+        int v = stack[depth - 1];
+        int w = next_neighbour(c, &d, v, from, dest_prov);
+        if (w < 0) {
+            depth--;
+            int p = d.parent[v];
+            if (p != S && d.low[v] < d.low[p])
+                d.low[p] = d.low[v];
+            continue;
+        }
+        if (d.order[w] >= 0) {
+            if (d.order[w] < d.low[v])
+                d.low[v] = d.order[w];
+            continue;
+        }
+        d.order[w] = d.low[w] = (int16_t)time++;
+        d.parent[w] = (int16_t)v;
+        d.step[w] = 0;
+        d.seq[nseq++] = (int16_t)w;
+        stack[depth++] = (int16_t)w;
+    }
+    d.top[T] = (int16_t)T;
+    for (int i = 0; i < nseq; i++) {
+        int w = d.seq[i], p = d.parent[w];
+        d.top[w] = d.low[w] >= d.order[p] ? (int16_t)w : d.top[p];
+        on_route[w] = d.top[w] == T;
+    }
 }
 
 bool kj_on_some_route(kj_ctx *c, int fleet, int army, int dest_prov,
                       bool ordered)
 {
+    bool on_route[DJ_MAX_UNITS];
     if (!kj_carries(c, fleet, army, dest_prov, ordered))
         return false;
-    int from = c->u[army].prov;
-    memset(c->seen, 0, (size_t)c->n);
-    for (int k = 0; k < c->nsea; k++)
-        if (kj_carries(c, c->sea[k], army, dest_prov, ordered))
-            c->seen[c->sea[k]] = 2;
-    c->budget = ROUTE_BUDGET;
-    for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
-        if (c->seen[f] != 2 || !touches(c, f, from))
-            continue;
-        c->seen[f] = 3;
-        c->stack[0] = (int16_t)f;
-        bool found = extend_chain(c, 1, fleet, dest_prov);
-        c->seen[f] = 2;
-        if (found)
-            return true;
-        if (c->budget < 0)
-            break;
-    }
-    if (c->budget >= 0)
-        return false;
-    /* Too many chains to try: settle for a route existing at all. */
-    return kj_route_exists(c, army, dest_prov, ordered, -1, NULL);
+    kj_route_fleets(c, army, dest_prov, ordered, on_route);
+    return on_route[fleet];
 }

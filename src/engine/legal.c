@@ -134,7 +134,7 @@ static dj_why check_support(const mv_ctx *c, int ui, const dj_order *o,
 {
     const dj_map *m = c->map;
     const mv_unit *u = &c->u[ui];
-    int t = o->target >= 0 ? c->unit_at[dj_province(m, o->target)] : -1;
+    int t = o->target >= 0 ? c->board.at[dj_province(m, o->target)] : -1;
 
     if (t < 0)
         return DJ_WHY_NO_TARGET;
@@ -172,7 +172,7 @@ static dj_why check_convoy(const mv_ctx *c, int ui, const dj_order *o,
 
     if (u->type != DJ_FLEET || !m->locs[u->loc].convoys)
         return DJ_WHY_CONVOY_NOT_AT_SEA;
-    int t = o->target >= 0 ? c->unit_at[dj_province(m, o->target)] : -1;
+    int t = o->target >= 0 ? c->board.at[dj_province(m, o->target)] : -1;
     if (t < 0)
         return DJ_WHY_NO_TARGET;
     int dprov = o->dest >= 0 ? dj_province(m, o->dest) : -1;
@@ -307,7 +307,7 @@ static bool adjacent_move_by_convoy(const mv_ctx *c, int ui,
     if (rule == 'a')
         return true;
     if (rule == 'b' || rule == 'c') {
-        int other = c->unit_at[u->dest_prov];
+        int other = c->board.at[u->dest_prov];
         return other >= 0 && c->u[other].kind == MV_MOVE &&
                c->u[other].dest_prov == u->prov;
     }
@@ -376,7 +376,7 @@ void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
         const dj_order *o = &orders[i];
         dj_order_result *r = &res[i];
         next[i] = -1;
-        int ui = locations_in_range(m, o) ? c->unit_at[dj_province(m, o->loc)]
+        int ui = locations_in_range(m, o) ? c->board.at[dj_province(m, o->loc)]
                                           : -1;
         if (ui < 0) {
             r->flags |= DJ_RF_ILLEGAL;

@@ -107,20 +107,33 @@ static void markInvalidConvoys(mv_ctx *c)
 {
     c->nconvoyed = 0;
     /* Only fleets at sea convoy (legal.c), and only movers are convoyed. */
-    for (int k = 0; k < c->nsea; k++) {
-        mv_unit *fl = &c->u[c->sea[k]];
+    for (int k = 0; k < c->board.nsea; k++) {
+        mv_unit *fl = &c->u[c->board.sea[k]];
         if (fl->kind != MV_CONVOY || fl->mark == MK_VOID)
             continue;
         const mv_unit *a = &c->u[fl->target];
         if (a->kind != MV_MOVE || !a->by_convoy || a->dest_prov != fl->target_dest)
             fl->mark = MK_VOID;
     }
-    for (int k = 0; k < c->nsea; k++) {
-        int f = c->sea[k];
-        mv_unit *fl = &c->u[f];
-        if (fl->kind == MV_CONVOY && fl->mark != MK_VOID &&
-            !mv_fleet_on_route(c, f, fl->target, fl->target_dest, true))
-            fl->mark = MK_VOID;
+    /* Convoys on no route of their army are void: one search per army
+     * (voiding a fleet on no route changes no other fleet's answer). */
+    bool decided[DJ_MAX_UNITS], on_route[DJ_MAX_UNITS];
+    memset(decided, 0, sizeof(bool) * (size_t)c->nunits);
+    for (int k = 0; k < c->board.nsea; k++) {
+        const mv_unit *fl = &c->u[c->board.sea[k]];
+        if (fl->kind != MV_CONVOY || fl->mark == MK_VOID || decided[c->board.sea[k]])
+            continue;
+        int army = fl->target, dest = fl->target_dest;
+        mv_fleets_on_route(c, army, dest, true, on_route);
+        for (int j = k; j < c->board.nsea; j++) {
+            mv_unit *g = &c->u[c->board.sea[j]];
+            if (g->kind == MV_CONVOY && g->mark != MK_VOID &&
+                g->target == army && g->target_dest == dest) {
+                decided[c->board.sea[j]] = true;
+                if (!on_route[c->board.sea[j]])
+                    g->mark = MK_VOID;
+            }
+        }
     }
     for (int k = 0; k < c->nmovers; k++) {
         int a = c->movers[k];
@@ -170,7 +183,7 @@ static void markInvalidSupports(mv_ctx *c)
             continue;
         }
         t->support++;
-        int victim = su->target_dest >= 0 ? c->unit_at[su->target_dest] : -1;
+        int victim = su->target_dest >= 0 ? c->board.at[su->target_dest] : -1;
         if (victim >= 0 && c->u[victim].power == su->power) {
             t->no_help++;
             su->on_no_help = true;
@@ -228,7 +241,7 @@ static bool paradox_rule_spares(const mv_ctx *c, int mover, const mv_unit *s)
 {
     char rule = dj_rule(c->rules, DJ_RULE_CONVOY_PARADOX);
     int against = s->target_dest >= 0 ? s->target_dest : c->u[s->target].prov;
-    int fleet = c->unit_at[against];
+    int fleet = c->board.at[against];
 
     if (fleet < 0)
         return false;
@@ -244,7 +257,7 @@ static bool paradox_rule_spares(const mv_ctx *c, int mover, const mv_unit *s)
 void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
 {
     const mv_unit *m = &c->u[mover];
-    int s = c->unit_at[m->dest_prov];
+    int s = c->board.at[m->dest_prov];
     if (s < 0)
         return;
     mv_unit *su = &c->u[s];
@@ -407,7 +420,7 @@ static bool markSwapBounces(mv_ctx *c)
             mv_unit *u = &c->u[m];
             if (!unmarked_mover(u) || u->by_convoy)
                 continue;
-            int o = c->unit_at[u->dest_prov];
+            int o = c->board.at[u->dest_prov];
             if (o < 0 || !unmarked_mover(&c->u[o]) || c->u[o].by_convoy ||
                 c->u[o].dest_prov != u->prov)
                 continue;
@@ -456,7 +469,7 @@ static bool markSelfDislodgeBounces(mv_ctx *c)
         mv_unit *u = &c->u[m];
         if (!unmarked_mover(u) || strongest_mover(c, u->dest_prov) != m)
             continue;
-        int v = c->unit_at[u->dest_prov];
+        int v = c->board.at[u->dest_prov];
         if (v < 0 || v == m || unmarked_mover(&c->u[v]))
             continue;
         if (c->u[v].power == u->power ||
@@ -519,7 +532,7 @@ static void moveUnits(mv_ctx *c)
             mv_unit *u = &c->u[m];
             if (!unmarked_mover(u) || u->moved)
                 continue;
-            int v = c->unit_at[u->dest_prov];
+            int v = c->board.at[u->dest_prov];
             if (v >= 0 && v != m && !unmarked_mover(&c->u[v])) {
                 mv_unit *victim = &c->u[v];
                 victim->dislodged = true;
@@ -575,24 +588,19 @@ static void init_context(mv_ctx *c, const dj_map *map, const dj_position *pos,
     c->pos = pos;
     c->rules = rules;
     c->nunits = pos->nunits;
-    for (int p = 0; p < map->nlocs; p++)
-        c->unit_at[p] = -1;
-    c->nsea = 0;
+    dj_board_set_up(&c->board, map, pos);
     for (int i = 0; i < pos->nunits; i++) {
         const dj_unit *pu = &pos->units[i];
         mv_unit *u = &c->u[i];
         memset(u, 0, sizeof *u);
         u->power = pu->power;
         u->loc = pu->loc;
-        u->prov = (int16_t)dj_province(map, pu->loc);
+        u->prov = c->board.prov[i];
         u->type = pu->type;
         u->order = -1;
         u->kind = MV_HOLD;
         u->target = u->target_dest = u->target_coast = -1;
         u->dest_loc = u->dest_prov = u->dislodger = -1;
-        c->unit_at[u->prov] = (int16_t)i;
-        if (u->type == DJ_FLEET && map->locs[u->loc].convoys)
-            c->sea[c->nsea++] = (int16_t)i;
     }
 }
 
@@ -698,10 +706,6 @@ static void build_next_position(const mv_ctx *c, dj_result *out)
 {
     dj_position *n = &out->next;
     const dj_position *pos = c->pos;
-    n->phase = pos->phase;
-    n->phase.type = DJ_RETREAT;
-    memcpy(n->owner, pos->owner, sizeof n->owner);
-    n->civil_disorder = pos->civil_disorder;
     n->nunits = n->ndislodged = 0;
     for (int m = 0; m < c->nunits; m++) {
         const mv_unit *u = &c->u[m];
@@ -718,8 +722,6 @@ static void build_next_position(const mv_ctx *c, dj_result *out)
         d->attacker_from = c->u[u->dislodger].prov;
         d->by_convoy = c->u[u->dislodger].by_convoy;
     }
-    dj_position_compute_retreats(c->map, n, out->contested,
-                                 dj_rule(c->rules, DJ_RULE_CONVOY_RETREAT) == 'b');
 }
 
 /*

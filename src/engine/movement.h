@@ -13,6 +13,7 @@
 #define DJ_ENGINE_MOVEMENT_H
 
 #include "adjudicate.h"
+#include "board.h"
 
 typedef enum {
     MK_NONE = 0,
@@ -85,7 +86,7 @@ typedef struct mv_ctx {
     const dj_rules *rules;
     int nunits;
     mv_unit u[DJ_MAX_UNITS];
-    int16_t unit_at[DJ_MAX_LOCS];  /* per province: unit index or -1 */
+    dj_board board;                /* units by province, fleets that may carry */
     int16_t head[DJ_MAX_LOCS];     /* per province: first combat entry */
     int nentries;
     mv_entry e[MV_MAX_ENTRIES];
@@ -93,10 +94,8 @@ typedef struct mv_ctx {
     int16_t convoyed[DJ_MAX_UNITS];
     bool changed;                  /* a pass marked something */
     bool land_only[DJ_MAX_UNITS];  /* 4.A.3 c: convoy disrupted, go by land */
-    int nsea;                      /* fleets on water: the only carriers */
     int nmovers;                   /* units ordered to move, in index order */
     int16_t movers[DJ_MAX_UNITS];
-    int16_t sea[DJ_MAX_UNITS];
     mv_search search;
 } mv_ctx;
 
@@ -104,13 +103,23 @@ typedef struct mv_ctx {
 void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
                       dj_order_result *res);
 
-/* convoy.c — routes, disruption checks and the paradox rule. */
+/* convoy_routes.c — which fleets may carry an army, and the routes they
+ * make: whether one exists (not through exclude_unit, nor through fleets
+ * marked in broken), and which fleets lie on some route. */
+bool mv_sea_carrier(const mv_ctx *c, int fleet, int army, int dest_prov,
+                    bool ordered_only, int exclude_unit);
+bool mv_carrier(const mv_ctx *c, int fleet, int army, int dest_prov,
+                bool ordered_only, int exclude_unit);
 bool mv_fleet_path_exists(const mv_ctx *c, int army, int dest_prov,
                           bool ordered_only, int exclude_unit);
 bool mv_convoy_route_ok(const mv_ctx *c, int army, const bool *broken);
-bool mv_convoy_broken(const mv_ctx *c, int army, const bool *broken);
 bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
                        bool ordered_only);
+void mv_fleets_on_route(const mv_ctx *c, int army, int dest,
+                        bool ordered_only, bool *on_route);
+
+/* convoy.c — disruption checks and the paradox rule. */
+bool mv_convoy_broken(const mv_ctx *c, int army, const bool *broken);
 void mv_resolve_with_paradox_rule(mv_ctx *c);
 
 /* movement.c — the marked passes (steps 3-10), run on a prepared context. */
@@ -119,8 +128,8 @@ void mv_prepare(mv_ctx *c);
 void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step);
 int mv_strongest(const mv_ctx *c, int prov, int *best_strength);
 
-/* The whole movement phase: fills out->orders, out->contested, out->next
- * (units moved, dislodged units with their retreats; phase not advanced). */
+/* The whole movement phase: fills out->orders, out->contested and
+ * out->next's units and dislodged units (adjudicate.c does the rest). */
 int mv_adjudicate(const dj_map *map, const dj_position *pos,
                   const dj_order *orders, int norders, const dj_rules *rules,
                   dj_result *out, mv_ctx *c);

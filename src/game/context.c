@@ -52,6 +52,11 @@ dj_judge *dj_judge_open(const dj_config *cfg, const char *maps_dir,
         free(j);
         return NULL;
     }
+    if (judge_check_game_defaults(j) < 0) {
+        snprintf(err, errlen, "judge.conf games { }: %s", j->err);
+        dj_judge_close(j);
+        return NULL;
+    }
     return j;
 }
 

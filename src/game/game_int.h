@@ -64,6 +64,10 @@ int judge_store_fail(dj_judge *j);
 /* A map by name, loaded once per session. */
 const dj_map *judge_map(dj_judge *j, const char *name);
 
+/* judge.conf's games { }: can new games be played on their map's rules by
+ * their engine and verifying engine?  0, or -1 with the reason. */
+int judge_check_game_defaults(dj_judge *j);
+
 /*
  * Load a game with its rules, schedule, zone, current phase and position
  * and participants.  Returns 0 or -1 ("game 'x' does not exist").

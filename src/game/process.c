@@ -266,6 +266,11 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
     dj_buf_init(&subject);
     int rc = -1;
     dj_engine use = engine >= 0 ? (dj_engine)engine : dj_game_engine(&v->g);
+    char why[256];
+    if (dj_engine_check_rules(use, &v->rules, why, sizeof why) < 0) {
+        judge_fail(j, "game '%s': %s", v->g.name, why);
+        goto done;
+    }
     if (adjudicate_view(j, v, use, a) < 0)
         goto done;
     before.civil_disorder = a->disorder;

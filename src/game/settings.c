@@ -5,8 +5,11 @@
  * `judgectl set` and SET by mail, with the names judge.conf uses for the
  * defaults of new games: the one table of store/settings_table.h, parsed
  * by game/setting_value.c.  Three words are not settings but act on the
- * game: map (forming games only), rule (a DATC option) and deadline.  All settings of one call are checked before any is saved: a
- * call either changes everything it names or nothing.
+ * game: map (forming games only), rule (a DATC option) and deadline.  All
+ * settings of one call are checked before any is saved: a call either
+ * changes everything it names or nothing.  The rules in force (the map's
+ * and the game's) must be implemented by the game's engine and by its
+ * verifying engine (dj_engine_check_rules).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -126,7 +129,52 @@ static int apply_setting(dj_judge *j, dj_game_rec *g, const char *kv,
     return 0;
 }
 
-/* Apply all settings to a copy, then check the rules build on the map. */
+/* Do the game's engine and its verifying engine implement its rules? */
+static int check_engines(dj_judge *j, const char *who, const dj_game_rec *g,
+                         const dj_rules *rules)
+{
+    char why[256];
+    if (dj_engine_check_rules(dj_game_engine(g), rules, why, sizeof why) < 0)
+        return judge_fail(j, "%s (engine): %s", who, why);
+    int verifier = dj_game_verifier(g);
+    if (verifier >= 0 &&
+        dj_engine_check_rules((dj_engine)verifier, rules, why, sizeof why) < 0)
+        return judge_fail(j, "%s (verify): %s", who, why);
+    return 0;
+}
+
+static int check_engines_of(dj_judge *j, const dj_game_rec *g,
+                            const dj_rules *rules)
+{
+    char who[DJ_GAME_NAME_MAX + 16];
+    snprintf(who, sizeof who, "game '%s'", g->name);
+    return check_engines(j, who, g, rules);
+}
+
+int judge_check_game_defaults(dj_judge *j)
+{
+    const dj_game_rec *g = &j->cfg.game;
+    bool all = true;
+    int verifier = dj_game_verifier(g);
+    for (int r = 0; r < DJ_RULE_COUNT; r++)
+        all = all && dj_engine_implements(dj_game_engine(g), (dj_rule_id)r) &&
+              (verifier < 0 ||
+               dj_engine_implements((dj_engine)verifier, (dj_rule_id)r));
+    if (all)
+        return 0; /* nothing a map could ask for is refused */
+    const dj_map *map = judge_map(j, g->map);
+    dj_rules rules;
+    if (!map || gv_rules(j, map, "", &rules) < 0) {
+        j->err[0] = '\0'; /* not this check's business: create says */
+        return 0;
+    }
+    char who[DJ_STORE_TEXT_MAX];
+    snprintf(who, sizeof who, "new games on map %s", g->map);
+    return check_engines(j, who, g, &rules);
+}
+
+/* Apply all settings to a copy, then check the rules build on the map and
+ * that its engines implement them. */
 static int apply_all(dj_judge *j, dj_game_rec *g, const char *const *settings,
                      int n, bool forming, int64_t *deadline)
 {
@@ -136,7 +184,8 @@ static int apply_all(dj_judge *j, dj_game_rec *g, const char *const *settings,
             return -1;
     const dj_map *map = judge_map(j, copy.map);
     dj_rules rules;
-    if (!map || gv_rules(j, map, copy.rules, &rules) < 0)
+    if (!map || gv_rules(j, map, copy.rules, &rules) < 0 ||
+        check_engines_of(j, &copy, &rules) < 0)
         return -1;
     *g = copy;
     return 0;

@@ -304,6 +304,64 @@ static void test_rules(void)
     CHECK(!dj_rules_set(&r, "missing equals", err, sizeof err));
 }
 
+/* Every engine's movement result leads to the same next phase: a
+ * dislodgement to the retreat phase, with the centres and the retreats. */
+static void test_every_engine_retreats(void)
+{
+    dj_position *pos = malloc(sizeof *pos);
+    dj_position_empty(map, phase(DJ_FALL, 1901, DJ_MOVEMENT), pos);
+    pos->owner[loc("sev")] = (int16_t)power("Russia");
+    put(pos, "Russia", DJ_FLEET, "rum");
+    put(pos, "Turkey", DJ_ARMY, "bul");
+    put(pos, "Turkey", DJ_FLEET, "bla");
+    static const char *const lines[] = {"Turkey: A bul-rum",
+                                        "Turkey: F bla S A bul-rum", NULL};
+    dj_order orders[4];
+    int n = orders_of(lines, DJ_MOVEMENT, orders);
+    dj_rules rules;
+    dj_rules_default(&rules);
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
+        CHECK(dj_adjudicate_with((dj_engine)e, map, pos, orders, n, &rules,
+                                 res) == 0);
+        CHECK(res->next.phase.season == DJ_FALL && res->next.phase.year == 1901 &&
+              res->next.phase.type == DJ_RETREAT);
+        CHECK(res->next.ndislodged == 1 && res->next.nunits == 2);
+        CHECK(res->next.owner[loc("sev")] == power("Russia"));
+        bool to_sev = false;
+        for (int i = 0; i < res->next.dislodged[0].nretreats; i++)
+            to_sev |= res->next.dislodged[0].retreats[i] == loc("sev");
+        CHECK(to_sev);
+    }
+    free(pos);
+}
+
+/* The table of which engine implements which rule option. */
+static void test_engines_and_rules(void)
+{
+    for (int r = 0; r < DJ_RULE_COUNT; r++) {
+        CHECK(dj_engine_implements(DJ_ENGINE_DPJUDGE, (dj_rule_id)r));
+        CHECK(dj_engine_implements(DJ_ENGINE_KRUIJSWIJK, (dj_rule_id)r));
+    }
+    CHECK(dj_engine_implements(DJ_ENGINE_HAPLOMACY, DJ_RULE_CONVOY_RETREAT));
+    CHECK(dj_engine_implements(DJ_ENGINE_HAPLOMACY, DJ_RULE_BUILD_SITES));
+    CHECK(!dj_engine_implements(DJ_ENGINE_HAPLOMACY,
+                                DJ_RULE_MULTI_ROUTE_DISRUPTION));
+    CHECK(!dj_engine_implements(DJ_ENGINE_HAPLOMACY, DJ_RULE_MULTIPLE_ORDERS));
+    CHECK(!dj_engine_implements(DJ_ENGINE_COUNT, DJ_RULE_WAIVE));
+    dj_rules r;
+    char why[256] = "";
+    dj_rules_default(&r);
+    CHECK(dj_engine_check_rules(DJ_ENGINE_HAPLOMACY, &r, why, sizeof why) == 0);
+    CHECK(dj_rules_set(&r, "convoy_retreat=a", why, sizeof why));
+    CHECK(dj_engine_check_rules(DJ_ENGINE_HAPLOMACY, &r, why, sizeof why) == 0);
+    CHECK(dj_rules_set(&r, "multiple_orders=a", why, sizeof why));
+    CHECK(dj_engine_check_rules(DJ_ENGINE_DPJUDGE, &r, why, sizeof why) == 0);
+    CHECK(dj_engine_check_rules(DJ_ENGINE_HAPLOMACY, &r, why, sizeof why) < 0);
+    CHECK_STR(why, "the haplomacy engine does not implement rule option "
+                   "multiple_orders (4.D.3) = a; engines that do: dpjudge, "
+                   "kruijswijk");
+}
+
 /* dj_result_diff: two results of one phase agree or say how they differ. */
 static void test_result_diff(void)
 {
@@ -377,6 +435,8 @@ int main(int argc, char **argv)
     test_malformed_input();
     test_rules();
     test_result_diff();
+    test_every_engine_retreats();
+    test_engines_and_rules();
     free(res);
     dj_map_free(m);
     return test_summary();

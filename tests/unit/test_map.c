@@ -5,7 +5,8 @@
  * else ".") and checks it against facts of the standard board: counts,
  * symmetry of every passage, a table of adjacencies for both unit types
  * (coasts and army-only passages included), and every way of naming a
- * location.  Then it feeds the loader broken maps, from files under
+ * location; every board in maps/ has two-way borders between the places
+ * where fleets convoy.  Then it feeds the loader broken maps, from files under
  * tests/maps/ and from text built here, expecting each to be refused with
  * "file:line: message"; and it mutates the standard map at random to make
  * sure no input crashes the loader (run it under valgrind for leaks).
@@ -15,7 +16,9 @@
 #include "engine/position.h"
 #include "testlib.h"
 
+#include <dirent.h>
 #include <stdlib.h>
+#include <string.h>
 
 static char srcdir_path[512];
 
@@ -903,6 +906,48 @@ static void test_three_letter_table(void)
     }
 }
 
+/* ---- every shipped board ------------------------------------------------- */
+
+/*
+ * The engines' convoy route searches read a border between two places
+ * where fleets convoy as two-way: every board in maps/ lists them so.
+ */
+static void test_convoy_borders_two_way(void)
+{
+    char dir[1024], path[1400], err[512];
+    path_in_src(dir, sizeof dir, "maps");
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    int boards = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".map") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        dj_map *m = dj_map_load(path, err, sizeof err);
+        CHECK(m != NULL);
+        if (!m)
+            continue;
+        boards++;
+        int one_way = 0;
+        for (int a = 0; a < m->nlocs; a++)
+            for (int b = 0; b < m->nlocs; b++)
+                if (m->locs[a].convoys && m->locs[b].convoys &&
+                    dj_map_adjacent(m, a, b, DJ_FLEET) !=
+                        dj_map_adjacent(m, b, a, DJ_FLEET)) {
+                    one_way++;
+                    fprintf(stderr, "%s: one-way border %s %s\n",
+                            e->d_name, m->locs[a].abbr, m->locs[b].abbr);
+                }
+        CHECK(one_way == 0);
+        dj_map_free(m);
+    }
+    closedir(d);
+    CHECK(boards >= 8);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = test_srcdir(argc, argv);
@@ -935,5 +980,6 @@ int main(int argc, char **argv)
     test_parse_errors();
     test_limits();
     test_mutations();
+    test_convoy_borders_two_way();
     return test_summary();
 }

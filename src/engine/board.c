@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * board.c — see board.h: the per-unit set-up the three movement engines
+ * share.
+ */
+#include "board.h"
+
+void dj_board_set_up(dj_board *b, const dj_map *map, const dj_position *pos)
+{
+    b->n = pos->nunits;
+    b->nsea = 0;
+    for (int p = 0; p < map->nlocs; p++)
+        b->at[p] = -1;
+    for (int i = 0; i < pos->nunits; i++) {
+        const dj_unit *u = &pos->units[i];
+        int prov = dj_province(map, u->loc);
+        b->prov[i] = (int16_t)prov;
+        b->at[prov] = (int16_t)i;
+        if (u->type == DJ_FLEET && map->locs[u->loc].convoys)
+            b->sea[b->nsea++] = (int16_t)i;
+    }
+}
