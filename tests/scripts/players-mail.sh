@@ -83,6 +83,10 @@ has "ERROR: F LON - PAR: a fleet cannot go inland"
 has "Summary: 1 order taken, 1 refused (see ERROR above); 1 of 1 command done"
 has "  Bye"
 
+# ---- two orders for one unit: the reply says what the rule (4.D.3) does ----
+printf 'SIGNON Edemo pw-1-secret\nF lon-eng\nF lon-nth\n' | send p1@x.example "x"
+has "ERROR: F LON has several orders (lines 2 and 3): none is used and the unit holds (rule 4.D.3 c)"
+
 # ---- the subject: a command only when it is one, whole ------------------------
 for subject in "map please" "join" "JOIN demo" "Re: my orders" "history please"; do
     printf 'LIST\n' | send stranger@y.example "$subject"
