@@ -520,6 +520,19 @@ static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     return rc;
 }
 
+int gv_centre_summary(dj_judge *j, game_view *v, dj_centre_history *t,
+                      dj_buf *out)
+{
+    summary_arg a = {t};
+    if (t)
+        memset(t, 0, sizeof *t);
+    dj_buf ignored;
+    dj_buf_init(&ignored);
+    int rc = do_summary(j, v, t ? &a : NULL, t ? &ignored : out);
+    dj_buf_free(&ignored);
+    return rc;
+}
+
 int dj_game_summary(dj_judge *j, const char *game, dj_buf *out)
 {
     return gv_with_game_read(j, game, do_summary, NULL, out);

@@ -338,6 +338,9 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
             judge_store_fail(j);
             goto done;
         }
+        /* the mail (not the stored results) ends with the final table */
+        if (gv_final_table(j, v, &a->res.next, winner, ending, &report) < 0)
+            goto done;
     }
     if (gv_mail_results(j, v, subject.data, report.data, &before,
                         a->set.orders, a->set.n, &a->res) < 0)
@@ -396,6 +399,11 @@ int end_game(dj_judge *j, game_view *v, const char *ending)
         dj_report_position(v->map, v->pos, &body);
         dj_buf_append(&body, "\n");
         dj_report_centres(v->map, v->pos, &body);
+        if (gv_final_table(j, v, v->pos, -1, ending, &body) < 0) {
+            dj_buf_free(&body);
+            dj_buf_free(&subject);
+            return -1;
+        }
     }
     gv_subject(j, v, v->has_phase ? v->phase.name : "-", "Game over",
                &subject);

@@ -216,6 +216,11 @@ has "Draw declared by"
 has "The final position:"
 has "Supply centers"
 has "Ownership of supply centers:"
+has "The final table:"
+has "Power        Player                       Centres Units  Result          Years"
+grep -qE "^  France +france@q.example +[0-9]+ +[0-9]+  drew +1901-1907 \(7\)" \
+    "$T/out" && ok || bad "France's line in the final table: $(grep France "$T/out")"
+has "Supply center history:"
 
 # ---- create --master --password: one master, who signs on at once
 $J create r --master gm@r.example --password r-pw assignment=random \
