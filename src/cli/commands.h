@@ -51,6 +51,7 @@ int cmd_orders(int argc, char **argv);
 #define SYN_HISTORY "GAME [FROM [TO]]"
 #define SYN_MAP "GAME [PHASE] [--orders | --no-orders] -o FILE.png|.svg|.pdf"
 #define SYN_OUTBOX "[GAME]"
+#define SYN_PLAYER "ADDRESS"
 #define SYN_TICK "[--quiet]"
 #define SYN_COMMAND                                                         \
     "--from ADDRESS [--subject SUBJECT] [--message-id ID] [--queue-reply]" \
@@ -83,6 +84,7 @@ int cmd_map(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_outbox(int argc, char **argv);
+int cmd_player(int argc, char **argv);
 int cmd_tick(int argc, char **argv);
 /* Run a mail message's commands (src/command) and print the reply. */
 int cmd_command(int argc, char **argv);

@@ -106,6 +106,11 @@ int gv_centre_summary(dj_judge *j, game_view *v, dj_centre_history *t,
 int gv_final_table(dj_judge *j, game_view *v, const dj_position *pos,
                    int winner, const char *ending, dj_buf *out);
 
+/* Count one event of an address for its reliability figures
+ * (reliability.c): "missed", "disorder", "takeover" or "abandoned". */
+int gv_player_event(dj_judge *j, const game_view *v, const char *email,
+                    const char *kind);
+
 /* Reload participants after a change. */
 int gv_reload_parts(dj_judge *j, game_view *v);
 

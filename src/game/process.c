@@ -327,6 +327,15 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
         judge_store_fail(j);
         goto done;
     }
+    /* the reliability figures: whose deadline passed without orders */
+    for (int p = 0; p < v->map->npowers; p++) {
+        const dj_participant_rec *pl = gv_player(v, p);
+        if (!(a->newly >> p & 1u) || !pl)
+            continue;
+        if (gv_player_event(j, v, pl->email, "missed") < 0 ||
+            gv_player_event(j, v, pl->email, "disorder") < 0)
+            goto done;
+    }
     if (save_next_phase(j, v, &a->res.next, over, deadline) < 0 ||
         update_players(j, v, a) < 0)
         goto done;
