@@ -489,6 +489,16 @@ int cmd_outbox(int argc, char **argv)
     return finish(j, argv[0], rc, &out);
 }
 
+int cmd_pending(int argc, char **argv)
+{
+    PARSE("--from", "--clear", SYN_PENDING, 0, 1);
+    OPEN();
+    int rc = dj_game_pending(j, a.npos ? a.pos[0] : NULL,
+                             cli_value(&a, "--from"), cli_flag(&a, "--clear"),
+                             &out);
+    return finish(j, argv[0], rc, &out);
+}
+
 /* An address's reliability figures across every game on the judge. */
 int cmd_player(int argc, char **argv)
 {

@@ -106,6 +106,10 @@ static const command COMMANDS[] = {
     {"outbox", SYN_OUTBOX, "list the mail queued for sending", cmd_outbox,
      NULL},
     {"pause", SYN_GAME, "stop a game's clock", cmd_pause, NULL},
+    {"pending", SYN_PENDING,
+     "list (or --clear) the JOIN, OBSERVE and CREATE requests waiting for "
+     "their codes",
+     cmd_pending, NULL},
     {"player", SYN_PLAYER,
      "an address's reliability figures across every game", cmd_player,
      NULL},

@@ -49,8 +49,10 @@
 #include "game/game.h"
 #include "mail/fetch.h"
 #include "judge/ingest.h"
+#include "conf/conf_warnings.h"
 #include "judge/outbox.h"
 #include "mail/send.h"
+#include "render/render.h"
 #include "store/sending.h"
 
 /* sysexits(3) values, spelled out (not every libc has the header). */
@@ -93,6 +95,7 @@ typedef struct judged {
     dj_outbox_config ocfg;
     dj_test_hooks hooks; /* the test copies' only (test_hooks.h) */
     int last_fetch_status; /* to log a mailbox's trouble once, not per pass */
+    bool send_unusable;    /* the outbound server refused us (logged once) */
     int last_send_failures;
     bool trouble;          /* once: something failed */
 } judged;
@@ -138,6 +141,48 @@ static int64_t clock_now(const judged *d)
 
 /* ---- configuration to the modules' structs ----------------------------------- */
 
+/* The picture a queued mail carries, drawn (or read from the picture
+ * cache) as it goes out: pictures are never stored in the database. */
+static int outbox_picture(void *ctx, dj_outbox_send_rec *row)
+{
+    judged *d = ctx;
+    int f = dj_picture_format_from_name(row->picture_format);
+    dj_picture pic;
+    char name[sizeof row->picture_name];
+    if (f < 0 || f == DJ_PICTURE_NONE || !d->j ||
+        dj_game_phase_picture(d->j, row->picture_phase_id, f, &pic, name,
+                              sizeof name) < 0) {
+        logmsg(d, LOG_WARNING, "outbox: mail %lld goes without its picture: %s",
+               (long long)row->id, d->j ? dj_judge_error(d->j) : "no judge");
+        return -1;
+    }
+    row->picture = pic.data;
+    row->picture_len = pic.len;
+    snprintf(row->picture_name, sizeof row->picture_name, "%s", name);
+    snprintf(row->picture_type, sizeof row->picture_type, "%s",
+             dj_picture_mime_type((dj_picture_format)f));
+    return 0;
+}
+
+/* The risky settings (conf_warnings.h): printed by `judged config`,
+ * logged at start by the other modes. */
+static void config_warnings(judged *d, bool print)
+{
+    dj_buf warn;
+    dj_buf_init(&warn);
+    dj_config_warnings(&d->cfg, &warn);
+    for (char *l = warn.data; l && *l;) {
+        char *nl = strchr(l, '\n');
+        if (nl)
+            *nl = '\0';
+        if (print)
+            printf("WARNING          %s\n", l);
+        else
+            logmsg(d, LOG_WARNING, "%s", l);
+        l = nl ? nl + 1 : NULL;
+    }
+    dj_buf_free(&warn);
+}
 
 static int load_config(judged *d)
 {
@@ -147,6 +192,8 @@ static int load_config(judged *d)
         logmsg(d, LOG_ERR, "%s", err);
         return -1;
     }
+    if (!d->mode || strcmp(d->mode, "config") != 0)
+        config_warnings(d, false);
     const char *maps = cli_maps_directory(d->maps_opt, d->cfg.maps_dir);
     snprintf(d->maps, sizeof d->maps, "%s", maps);
     snprintf(d->lock_path, sizeof d->lock_path, "%s.outbox-lock",
@@ -175,6 +222,8 @@ static int load_config(judged *d)
     d->ocfg.retry_max_delay = m->retry_max_delay;
     d->ocfg.lock_path = d->lock_path;
     dj_test_hooks_outbox(&d->hooks, &d->ocfg);
+    d->ocfg.picture = outbox_picture;
+    d->ocfg.picture_ctx = d;
     return 0;
 }
 
@@ -301,7 +350,7 @@ static void note_message(void *ud, const char *mailbox_id,
 }
 
 static const char *const EVENT_NAMES[] = {"sent", "retry later", "FAILED",
-                                          "recovered"};
+                                          "recovered", "unusable"};
 
 static void note_row(void *ud, dj_outbox_event ev,
                      const dj_outbox_send_rec *row, const char *detail)
@@ -313,6 +362,21 @@ static void note_row(void *ud, dj_outbox_event ev,
                "(the one possible duplicate, see judged(8))",
                detail);
         return;
+    }
+    if (ev == DJ_OUTBOX_UNUSABLE) {
+        /* Permanent, as for the inbound mailbox: said at once, as an
+         * error, and once until it works again. */
+        if (!d->send_unusable)
+            logmsg(d, LOG_ERR,
+                   "outbound server unusable: %s; nothing is sent (the mail "
+                   "stays queued) until judge.conf's outbound is mended",
+                   detail ? detail : "");
+        d->send_unusable = true;
+        return;
+    }
+    if (ev == DJ_OUTBOX_SENT && d->send_unusable) {
+        logmsg(d, LOG_INFO, "outbound server: working again");
+        d->send_unusable = false;
     }
     logmsg(d, ev == DJ_OUTBOX_SENT ? LOG_INFO : LOG_WARNING,
            "outbox row %lld (%s) to %s, attempt %d: %s%s%s",
@@ -579,13 +643,16 @@ static int mode_run(judged *d)
     return EX_OK_;
 }
 
-static void print_config(const judged *d)
+static void print_config(judged *d)
 {
     const dj_config *c = &d->cfg;
     const dj_mail_settings *m = &c->mail;
+    config_warnings(d, true);
     printf("file             %s\n", c->file[0] ? c->file : "(none: defaults)");
     printf("database         %s\n", c->database);
     printf("maps_dir         %s\n", d->maps);
+    printf("picture_cache    %s\n", c->picture_cache[0] ? c->picture_cache
+                                    : "(pictures/ beside the database)");
     printf("judge_name       %s\n", c->judge_name);
     printf("judge_address    %s\n", c->judge_address);
     printf("admin_address    %s\n", m->admin_address);

@@ -108,6 +108,8 @@ typedef struct dj_config {
     char file[DJ_PATH_MAX];       /* the file read; "" for embedded defaults */
     char database[DJ_PATH_MAX];   /* SQLite file */
     char maps_dir[DJ_PATH_MAX];   /* "" = judgectl decides (see judgectl(8)) */
+    char picture_cache[DJ_PATH_MAX]; /* pictures drawn, kept on disk; "":
+                                        "pictures" beside the database */
     char judge_name[64];          /* in subjects and report headers */
     char judge_address[256];      /* the judge's mail address */
     char zone[64];                /* time zone of new games */

@@ -244,6 +244,28 @@ int gv_load(dj_judge *j, const char *name, game_view *v)
     return gv_reload_parts(j, v);
 }
 
+int gv_with_game(dj_judge *j, const char *game, gv_action_fn fn, void *arg,
+                 dj_buf *out)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    dj_buf part;
+    dj_buf_init(&part);
+    int rc = gv_load(j, game, &v);
+    if (rc == 0)
+        rc = fn(j, &v, arg, &part);
+    if (rc == 0 && dj_store_commit(j->store) < 0)
+        rc = judge_store_fail(j);
+    if (rc < 0)
+        dj_store_rollback(j->store);
+    else
+        dj_buf_append(out, part.data);
+    dj_buf_free(&part);
+    gv_free(&v);
+    return rc;
+}
+
 int gv_power(dj_judge *j, const game_view *v, const char *text)
 {
     int p = dj_map_find_power(v->map, text);
@@ -350,12 +372,12 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
         if (mailed_before(v, i, sent))
             continue;
         sent[i] = true;
-        int64_t pic = picture ? picture(ctx, p) : 0;
-        if (pic < 0)
+        dj_picture_ref pic = {0, ""};
+        if (picture && picture(ctx, p, &pic) < 0)
             rc = -1;
         else if (dj_store_outbox_add_pictured(j->store, v->g.id, phase_id,
                                               kind, p->email, subject, body,
-                                              j->now, pic) < 0)
+                                              j->now, &pic) < 0)
             rc = judge_store_fail(j);
     }
     free(sent);

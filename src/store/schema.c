@@ -476,6 +476,58 @@ static const char *const MIGRATION_11[] = {
     "CREATE INDEX web_sessions_expiry ON web_sessions (expires_at)",
     NULL};
 
+/* Pictures are derived data (issue 25): drawn when a mail goes out (or
+ * taken from the picture cache on disk), never stored.  A queued mail
+ * keeps which phase's picture it carries and in which format; the stored
+ * pictures, their trigger and the outbox's reference to them go (the
+ * outbox is rebuilt: a column referring to a dropped table would fail
+ * every insert).  Mail queued with a picture of a phase keeps it; a MAP
+ * reply's picture, which named no phase, is dropped.  picture_phase_id
+ * is no foreign key: a phase that has gone leaves the mail to go without
+ * its picture. */
+static const char *const MIGRATION_12[] = {
+    "CREATE TABLE outbox_v12 ("
+    " id INTEGER PRIMARY KEY,"
+    " game_id INTEGER REFERENCES games (id) ON DELETE SET NULL,"
+    " phase_id INTEGER REFERENCES phases (id) ON DELETE SET NULL,"
+    " kind TEXT NOT NULL,"
+    " recipients TEXT NOT NULL,"
+    " subject TEXT NOT NULL,"
+    " body TEXT NOT NULL,"
+    " state TEXT NOT NULL DEFAULT 'queued'"
+    "  CHECK (state IN ('queued', 'sending', 'sent', 'failed')),"
+    " attempts INTEGER NOT NULL DEFAULT 0,"
+    " created_at INTEGER NOT NULL,"
+    " sent_at INTEGER,"
+    " last_error TEXT NOT NULL DEFAULT '',"
+    " next_attempt_at INTEGER NOT NULL DEFAULT 0,"
+    " claimed_at INTEGER,"
+    " message_id TEXT NOT NULL DEFAULT '',"
+    " in_reply_to TEXT NOT NULL DEFAULT '',"
+    " picture_phase_id INTEGER,"
+    " picture_format TEXT NOT NULL DEFAULT ''"
+    "  CHECK (picture_format IN ('', 'png', 'svg', 'pdf'))"
+    ")",
+    "INSERT INTO outbox_v12 (id, game_id, phase_id, kind, recipients,"
+    " subject, body, state, attempts, created_at, sent_at, last_error,"
+    " next_attempt_at, claimed_at, message_id, in_reply_to,"
+    " picture_phase_id, picture_format)"
+    " SELECT o.id, o.game_id, o.phase_id, o.kind, o.recipients, o.subject,"
+    " o.body, o.state, o.attempts, o.created_at, o.sent_at, o.last_error,"
+    " o.next_attempt_at, o.claimed_at, o.message_id, o.in_reply_to,"
+    " p.phase_id,"
+    " CASE WHEN p.phase_id IS NULL THEN ''"
+    "  ELSE lower(substr(p.filename, -3)) END"
+    " FROM outbox o LEFT JOIN pictures p ON p.id = o.picture_id",
+    "DROP TRIGGER reply_picture_done",
+    "DROP TABLE outbox",
+    "DROP TABLE pictures",
+    "ALTER TABLE outbox_v12 RENAME TO outbox",
+    "CREATE INDEX outbox_phase ON outbox (phase_id)",
+    "CREATE INDEX outbox_state ON outbox (state, id)",
+    "CREATE INDEX outbox_recipient ON outbox (recipients, kind, created_at)",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -489,6 +541,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_9,
     MIGRATION_10,
     MIGRATION_11,
+    MIGRATION_12,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

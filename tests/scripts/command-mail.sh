@@ -13,7 +13,6 @@
 set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-GAME=$S/tests/games/full
 export DIPJUDGE_NOW=$GAME_T0
 
 # mail FROM [JUDGECTL OPTIONS...] < BODY: run a message, reply in $T/out.

@@ -45,20 +45,29 @@ play_variant()
     $J history "$v" >"$T/history" 2>&1
     check "$v: results name the variant" \
         grep -q "^:: Judge: dipjudge  Game: $v  Variant: $v\$" "$T/history"
-    # Every phase played was drawn for its results mail (a board with a
-    # geometry file, its own or the one it builds on).
+    # Every phase played has its picture named on its results mail (a
+    # board with a geometry file, its own or the one it builds on), and
+    # the last is drawn.
     if $J map "$v" -o "$T/$v.png" >/dev/null 2>&1; then
-        drawn=$(sqlite3 "$T/judge.db" "SELECT count(DISTINCT p.phase_id)
-            FROM pictures p JOIN phases ph ON ph.id = p.phase_id
-            JOIN games g ON g.id = ph.game_id WHERE g.name = '$v'")
-        check "$v: every phase drawn ($drawn of $played)" [ "$drawn" -eq "$played" ]
+        drawn=$(sqlite3 "$T/judge.db" "SELECT count(DISTINCT o.picture_phase_id)
+            FROM outbox o JOIN phases ph ON ph.id = o.picture_phase_id
+            JOIN games g ON g.id = ph.game_id WHERE g.name = '$v'
+            AND o.kind = 'results'")
+        check "$v: every phase pictured ($drawn of $played)" [ "$drawn" -eq "$played" ]
     else
         echo "game-variants: $v has no picture geometry"
     fi
 }
 
-for v in pure fleetrome chaos 1898 hundred ancmed youngstown; do
-    play_variant "$v"
+# Every board of maps/ but the standard one (game-full.sh plays that).
+for f in "$S"/maps/*.map; do
+    v=$(basename "$f" .map)
+    [ "$v" = standard ] && continue
+    if [ -f "$S/tests/games/$v/expect.txt" ]; then
+        play_variant "$v"
+    else
+        bad "$v: no scripted game in tests/games/$v"
+    fi
 done
 
 # Fleet Rome: Italy opens with a fleet in Rome, as the variant says.
