@@ -224,6 +224,12 @@ static int send_row(dj_store *s, dj_sender *snd, const dj_outbox_config *cfg,
     fault(cfg, "send-claimed");
 
     char err[DJ_MAIL_ERR_MAX] = "";
+    if (row->picture_phase_id > 0 && cfg->picture && !row->picture &&
+        cfg->picture(cfg->picture_ctx, row) < 0) {
+        free(row->picture);
+        row->picture = NULL; /* the mail goes, without its picture */
+        row->picture_len = 0;
+    }
     char *rbuf = strdup(row->recipients);
     const char *rcpts[MAX_RCPTS];
     size_t nrcpt = 0;
