@@ -39,6 +39,15 @@ int judge_store_fail(dj_judge *j)
 dj_judge *dj_judge_open(const dj_config *cfg, const char *maps_dir,
                         char *err, size_t errlen)
 {
+    dj_store_open_failure failure;
+    return dj_judge_open_as(cfg, maps_dir, true, &failure, err, errlen);
+}
+
+dj_judge *dj_judge_open_as(const dj_config *cfg, const char *maps_dir,
+                           bool create, dj_store_open_failure *failure,
+                           char *err, size_t errlen)
+{
+    *failure = DJ_STORE_OPEN_ERROR;
     dj_judge *j = calloc(1, sizeof *j);
     if (!j) {
         snprintf(err, errlen, "out of memory");
@@ -47,7 +56,7 @@ dj_judge *dj_judge_open(const dj_config *cfg, const char *maps_dir,
     j->cfg = *cfg;
     snprintf(j->maps_dir, sizeof j->maps_dir, "%s", maps_dir);
     snprintf(j->actor, sizeof j->actor, "judge");
-    j->store = dj_store_open(cfg->database, err, errlen);
+    j->store = dj_store_open_as(cfg->database, create, failure, err, errlen);
     if (!j->store) {
         free(j);
         return NULL;

@@ -45,6 +45,11 @@ typedef struct dj_judge dj_judge;
  */
 dj_judge *dj_judge_open(const dj_config *cfg, const char *maps_dir,
                         char *err, size_t errlen);
+/* The same, creating a missing database only when `create`; on failure
+ * *failure says why (store.h: missing, denied, a newer schema...). */
+dj_judge *dj_judge_open_as(const dj_config *cfg, const char *maps_dir,
+                           bool create, dj_store_open_failure *failure,
+                           char *err, size_t errlen);
 void dj_judge_close(dj_judge *j);
 
 const char *dj_judge_error(const dj_judge *j);
@@ -203,6 +208,11 @@ int dj_game_eject(dj_judge *j, const char *game, const char *power,
 int dj_game_list(dj_judge *j, dj_buf *out);
 /* The same without unlisted games (LIST by mail). */
 int dj_game_list_public(dj_judge *j, dj_buf *out);
+/* The same as JSON for scripts (judgectl(8), JSON OUTPUT): the versions
+ * of the shapes, raised when a member is removed or changes meaning. */
+#define DJ_LIST_JSON_VERSION 1
+#define DJ_OUTBOX_JSON_VERSION 1
+int dj_game_list_json(dj_judge *j, dj_buf *out);
 /* Position, participants, who has ordered, deadlines. */
 int dj_game_show(dj_judge *j, const char *game, dj_buf *out);
 /* Results of the phases from..to (phase names or years; NULL: all). */
@@ -225,6 +235,7 @@ int dj_game_centre_history(dj_judge *j, const char *game,
 int dj_game_export(dj_judge *j, const char *game, dj_buf *out);
 /* The mail queued for a game (NULL: every game). */
 int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out);
+int dj_game_outbox_json(dj_judge *j, const char *game, dj_buf *out);
 
 /*
  * The JOIN, OBSERVE and CREATE requests waiting for their codes (never

@@ -250,8 +250,4 @@ int verify_phase(dj_judge *j, game_view *v, const dj_position *before,
 /* End the game without adjudicating (draw, concession, termination). */
 int end_game(dj_judge *j, game_view *v, const char *ending);
 
-/* ---- JSON (export.c) --------------------------------------------------------- */
-
-void json_string(dj_buf *out, const char *s);
-
 #endif

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/open_check.h"
 #include "store/schema.h"
 #include "store/stmt.h"
 
@@ -343,15 +344,29 @@ static int busy_wait(void *ctx, int tries)
 
 dj_store *dj_store_open(const char *path, char *err, size_t errlen)
 {
-    if (path && create_private(path, err, errlen) < 0)
+    dj_store_open_failure failure;
+    return dj_store_open_as(path, true, &failure, err, errlen);
+}
+
+dj_store *dj_store_open_as(const char *path, bool create,
+                           dj_store_open_failure *failure, char *err,
+                           size_t errlen)
+{
+    *failure = DJ_STORE_OPEN_ERROR;
+    int checked = st_open_check(path, create, err, errlen);
+    if (checked != 0) {
+        *failure = (dj_store_open_failure)checked;
+        return NULL;
+    }
+    if (path && create && create_private(path, err, errlen) < 0)
         return NULL;
     dj_store *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                SQLITE_OPEN_NOMUTEX;
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "cannot open database %s: %s", path,
                  s->db ? sqlite3_errmsg(s->db) : "out of memory");
@@ -365,10 +380,17 @@ dj_store *dj_store_open(const char *path, char *err, size_t errlen)
         run_fixed(s, "PRAGMA foreign_keys=ON") < 0 ||
         dj_schema_migrate(s) < 0) {
         snprintf(err, errlen, "%s: %s", path, dj_store_error(s));
+        if (s->newer_schema)
+            *failure = DJ_STORE_OPEN_NEWER;
         dj_store_close(s);
         return NULL;
     }
     return s;
+}
+
+const char *dj_store_notice(const dj_store *s)
+{
+    return s->notice;
 }
 
 void dj_store_close(dj_store *s)

@@ -73,7 +73,11 @@
  *
  * Times are INTEGER seconds since 1970, UTC.
  */
+#define _POSIX_C_SOURCE 200809L /* stat() */
+
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "store/schema.h"
 #include "store/settings_table.h"
@@ -662,19 +666,55 @@ static int add_setting_columns(dj_store *s)
     return 0;
 }
 
+/*
+ * Before upgrading a file that holds games (version 1 or later), a copy
+ * of it as it is, next to it: FILE.schema-vN.bak.  One made by an earlier
+ * attempt (or by another program upgrading at the same moment) is kept.
+ */
+static int backup_before_upgrade(dj_store *s, int from)
+{
+    const char *path = sqlite3_db_filename(s->db, "main");
+    if (!path || !path[0])
+        return 0; /* in memory */
+    char copy[1100];
+    if ((size_t)snprintf(copy, sizeof copy, "%s.schema-v%d.bak", path,
+                         from) >= sizeof copy)
+        return dj_store_fail(s, "database: name too long for its backup");
+    struct stat st;
+    bool kept = stat(copy, &st) == 0;
+    if (!kept && dj_store_backup(s, copy) < 0) {
+        char why[sizeof s->err];
+        snprintf(why, sizeof why, "%s", dj_store_error(s));
+        return dj_store_fail(s, "not upgraded from schema %d to %d: the "
+                                "copy made first failed: %s",
+                             from, DJ_STORE_SCHEMA_VERSION, why);
+    }
+    snprintf(s->notice, sizeof s->notice,
+             "database %s upgraded from schema %d to %d; %s %s", path, from,
+             DJ_STORE_SCHEMA_VERSION,
+             kept ? "the copy of the old one made earlier is kept in"
+                  : "the old one was first copied to",
+             copy);
+    return 0;
+}
+
 int dj_schema_migrate(dj_store *s)
 {
-    for (;;) {
+    for (bool first = true;; first = false) {
         int v = dj_store_schema_version(s);
         if (v < 0)
             return -1;
         if (v == DJ_STORE_SCHEMA_VERSION)
             return add_setting_columns(s);
-        if (v > DJ_STORE_SCHEMA_VERSION)
+        if (v > DJ_STORE_SCHEMA_VERSION) {
+            s->newer_schema = true;
             return dj_store_fail(s,
                                  "database schema version %d is newer than "
                                  "this program's (%d): upgrade dipjudge",
                                  v, DJ_STORE_SCHEMA_VERSION);
+        }
+        if (first && v > 0 && backup_before_upgrade(s, v) < 0)
+            return -1;
         if (migrate_step(s, v) < 0)
             return -1;
     }

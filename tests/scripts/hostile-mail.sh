@@ -354,7 +354,7 @@ chmod 644 "$W/judge.conf"
     once --no-tick --no-send) >"$T/out" 2>&1
 has "warning: judge.conf holds a mail password and others than its owner may read it (mode 0644)"
 (cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
-has "WARNING          judge.conf holds a mail password"
+has "# WARNING: judge.conf holds a mail password"
 chmod 600 "$W/judge.conf"
 (cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
 check "chmod 600: no warning" sh -c "! grep -q WARNING '$T/out'"

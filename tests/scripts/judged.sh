@@ -11,7 +11,7 @@
 #     Auto-Submitted; the same message again (exit 0, no second reply);
 #     an auto-reply, a bounce (-f ""), our own address: no reply; an
 #     oversized message: one refusal; a database that cannot be opened:
-#     75 (EX_TEMPFAIL, so the MTA keeps the message);
+#     78 (EX_CONFIG: the admin must act, the MTA must not retry for days);
 #   - once: the inbox drained (messages moved to cur/ with S), the
 #     deadline scheduler (DIPJUDGE_NOW past the deadline and grace): the
 #     phase processed and its results sent; a deadline reminder before
@@ -61,11 +61,11 @@ printf 'outbound: { colour = "red"; };\n' >bad.conf
 expect_rc 78 "unknown setting" "$JD" --config bad.conf once
 grep -q "outbound.colour" "$T/err" && ok || bad "unknown setting not named"
 expect_rc 0 "judge.conf.example" "$JD" --config "$S/judge.conf.example" config
-grep -q "^inbound  *maildir path=mail/in" "$T/out" && ok ||
+grep -q '^    path = "./mail/in";' "$T/out" && ok ||
     bad "example's inbound: $(cat "$T/out")"
 expect_rc 0 "defaults" "$JD" config
-grep -q "^outbound  *maildir path=mail/out" "$T/out" && ok || bad "default outbound"
-grep -q "^database  *dipjudge.db" "$T/out" && ok || bad "default database"
+grep -q '^    path = "./mail/out";' "$T/out" && ok || bad "default outbound"
+grep -q '^database = "./dipjudge.db";' "$T/out" && ok || bad "default database"
 
 # ---- a game on the embedded defaults -------------------------------------------------------
 NOW=$GAME_T0
@@ -135,7 +135,7 @@ expect_rc 0 "oversized" "$JD" --config small.conf deliver <"$f"
     bad "no refusal of the oversized message"
 
 f=$(echo HELP | mail p1@x.example)
-expect_rc 75 "database cannot be opened" "$JD" --db "$T/none/x.db" deliver <"$f"
+expect_rc 78 "database cannot be opened (a missing folder)" "$JD" --db "$T/none/x.db" deliver <"$f"
 expect_rc 0 "empty input" "$JD" deliver </dev/null
 
 # ---- once: the inbox, then the clock -------------------------------------------------------------

@@ -151,6 +151,22 @@ static void test_migrate_from_1(void)
         return; /* an SQLite without DROP COLUMN: nothing to test */
     s = dj_store_open(old, err, sizeof err);
     CHECK(s && dj_store_schema_version(s) == DJ_STORE_SCHEMA_VERSION);
+    /* the upgrade first wrote a copy of the old file beside it, and says so */
+    char copy[700];
+    snprintf(copy, sizeof copy, "%s.schema-v1.bak", old);
+    CHECK(s && strstr(dj_store_notice(s), "upgraded from schema 1") != NULL);
+    CHECK(s && strstr(dj_store_notice(s), copy) != NULL);
+    sqlite3 *bak = NULL;
+    CHECK(sqlite3_open_v2(copy, &bak, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+    char v1[16] = "";
+    sqlite3_stmt *q = NULL;
+    if (bak && sqlite3_prepare_v2(bak, "PRAGMA user_version", -1, &q, NULL) ==
+                   SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        snprintf(v1, sizeof v1, "%d", sqlite3_column_int(q, 0));
+    sqlite3_finalize(q);
+    sqlite3_close(bak);
+    CHECK_STR(v1, "1");
     dj_game_rec got;
     CHECK(s && dj_store_game_get(s, "kept", &got) == 0);
     CHECK(got.partial_press == 1 && got.fake_press == 0);
