@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_adjudicate.c — how fast does the engine adjudicate movement phases?
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * judged.c — the mail judge: reads players' mail, answers it, runs the
  * deadlines and sends what the outbox holds.  Argument parsing and
@@ -754,7 +755,7 @@ static int mode_run(judged *d)
 }
 
 /* judged config: the settings in force in judge.conf's syntax. */
-static int print_config(const judged *d)
+static int print_config(judged *d)
 {
     dj_buf out;
     dj_buf_init(&out);

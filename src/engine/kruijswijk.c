@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kruijswijk.c — the Kruijswijk engine's entry point: set the board up,
  * read the orders (kruijswijk_orders.c), settle every decision

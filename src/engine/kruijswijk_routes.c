@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kruijswijk_routes.c — chains of fleets at sea for the Kruijswijk engine.
  *

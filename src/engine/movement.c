@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * movement.c — the DPjudge marked-order passes for a movement phase.
  *
