@@ -67,7 +67,7 @@ bool mv_carrier(const mv_ctx *c, int f, int army, int dest_prov,
 /* ---- the graph of carriers ---------------------------------------------- */
 
 /* The fleets that may carry one army (nodes 0..n-1), and which of them
- * border its coast (start) or its destination (end). */
+ * border its coast (start) or, when asked, its destination (end). */
 typedef struct carriers {
     int n;
     int16_t unit[DJ_MAX_UNITS];    /* node -> unit */
@@ -77,11 +77,11 @@ typedef struct carriers {
 } carriers;
 
 static void gather(const mv_ctx *c, carriers *g, int army, int dest_prov,
-                   bool ordered_only, int exclude, const bool *broken)
+                   bool ordered_only, int exclude, const bool *broken,
+                   bool ends)
 {
     g->n = 0;
-    for (int f = 0; f < c->nunits; f++)
-        g->node[f] = -1;
+    memset(g->node, 0xff, sizeof(int16_t) * (size_t)c->nunits); /* all -1 */
     for (int k = 0; k < c->board.nsea; k++) {
         int f = c->board.sea[k];
         if (!mv_sea_carrier(c, f, army, dest_prov, ordered_only, exclude) ||
@@ -92,7 +92,8 @@ static void gather(const mv_ctx *c, carriers *g, int army, int dest_prov,
         g->unit[g->n] = (int16_t)f;
         g->start[g->n] = dj_map_reaches_province(c->map, loc, c->u[army].prov,
                                                  DJ_FLEET);
-        g->end[g->n] = dj_map_reaches_province(c->map, loc, dest_prov, DJ_FLEET);
+        g->end[g->n] = ends && dj_map_reaches_province(c->map, loc, dest_prov,
+                                                        DJ_FLEET);
         g->n++;
     }
 }
@@ -125,7 +126,7 @@ static bool search_route(const mv_ctx *c, int army, int dest_prov,
     bool seen[DJ_MAX_UNITS];
     int head = 0, tail = 0;
 
-    gather(c, &g, army, dest_prov, ordered_only, exclude, broken);
+    gather(c, &g, army, dest_prov, ordered_only, exclude, broken, false);
     for (int x = 0; x < g.n; x++) {
         seen[x] = g.start[x];
         if (seen[x])
@@ -133,7 +134,8 @@ static bool search_route(const mv_ctx *c, int army, int dest_prov,
     }
     while (head < tail) {
         int x = queue[head++];
-        if (g.end[x])
+        if (dj_map_reaches_province(c->map, c->u[g.unit[x]].loc, dest_prov,
+                                    DJ_FLEET))
             return true;
         for (int k = 0; k < borders(c, &g, x); k++) {
             int y = border(c, &g, x, k);
@@ -303,7 +305,7 @@ bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
     carriers g;
     if (!mv_carrier(c, fleet, army, dest, ordered_only, -1))
         return false;
-    gather(c, &g, army, dest, ordered_only, -1, NULL);
+    gather(c, &g, army, dest, ordered_only, -1, NULL, true);
     return g.node[fleet] >= 0 && node_on_route(c, &g, g.node[fleet]);
 }
 
@@ -311,9 +313,10 @@ void mv_fleets_on_route(const mv_ctx *c, int army, int dest,
                         bool ordered_only, bool *on_route)
 {
     carriers g;
-    gather(c, &g, army, dest, ordered_only, -1, NULL);
+    gather(c, &g, army, dest, ordered_only, -1, NULL, true);
     for (int f = 0; f < c->nunits; f++)
         on_route[f] = g.node[f] >= 0 &&
                       mv_carrier(c, f, army, dest, ordered_only, -1) &&
-                      node_on_route(c, &g, g.node[f]);
+                      (g.n == 1 ? g.start[0] && g.end[0] /* alone */
+                                : node_on_route(c, &g, g.node[f]));
 }

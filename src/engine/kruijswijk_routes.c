@@ -170,10 +170,18 @@ void kj_route_fleets(kj_ctx *c, int army, int dest_prov, bool ordered,
     int S = c->n, T = c->n + 1, from = c->u[army].prov;
     int16_t *stack = c->stack;
     memset(on_route, 0, sizeof(bool) * (size_t)c->n);
-    if (mark_usable(c, army, dest_prov, ordered, -1, NULL) == 0)
+    int usable = mark_usable(c, army, dest_prov, ordered, -1, NULL);
+    if (usable == 0)
         return;
-    for (int v = 0; v <= T; v++)
-        d.order[v] = -1;
+    if (usable == 1) { /* the usual convoy: one fleet, a route by itself */
+        for (int k = 0; k < c->board.nsea; k++) {
+            int f = c->board.sea[k];
+            if (c->seen[f])
+                on_route[f] = touches(c, f, from) && touches(c, f, dest_prov);
+        }
+        return;
+    }
+    memset(d.order, 0xff, sizeof(int16_t) * (size_t)(T + 1)); /* all -1 */
     d.order[S] = 0;
     d.order[T] = d.low[T] = 1;
     d.parent[T] = (int16_t)S;
