@@ -81,20 +81,22 @@ static void gather(const mv_ctx *c, carriers *g, int army, int dest_prov,
                    bool ends)
 {
     g->n = 0;
-    memset(g->node, 0xff, sizeof(int16_t) * (size_t)c->nunits); /* all -1 */
     for (int k = 0; k < c->board.nsea; k++) {
         int f = c->board.sea[k];
-        if (!mv_sea_carrier(c, f, army, dest_prov, ordered_only, exclude) ||
-            (broken && broken[f]))
-            continue;
-        int loc = c->u[f].loc;
-        g->node[f] = (int16_t)g->n;
-        g->unit[g->n] = (int16_t)f;
-        g->start[g->n] = dj_map_reaches_province(c->map, loc, c->u[army].prov,
-                                                 DJ_FLEET);
-        g->end[g->n] = ends && dj_map_reaches_province(c->map, loc, dest_prov,
-                                                        DJ_FLEET);
-        g->n++;
+        if (mv_sea_carrier(c, f, army, dest_prov, ordered_only, exclude) &&
+            !(broken && broken[f]))
+            g->unit[g->n++] = (int16_t)f;
+    }
+    if (g->n == 0)
+        return; /* the usual case: nothing to search (node[] unused) */
+    memset(g->node, 0xff, sizeof(int16_t) * (size_t)c->nunits); /* all -1 */
+    for (int x = 0; x < g->n; x++) {
+        int loc = c->u[g->unit[x]].loc;
+        g->node[g->unit[x]] = (int16_t)x;
+        g->start[x] = dj_map_reaches_province(c->map, loc, c->u[army].prov,
+                                              DJ_FLEET);
+        g->end[x] = ends && dj_map_reaches_province(c->map, loc, dest_prov,
+                                                     DJ_FLEET);
     }
 }
 
@@ -306,7 +308,8 @@ bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
     if (!mv_carrier(c, fleet, army, dest, ordered_only, -1))
         return false;
     gather(c, &g, army, dest, ordered_only, -1, NULL, true);
-    return g.node[fleet] >= 0 && node_on_route(c, &g, g.node[fleet]);
+    return g.n > 0 && g.node[fleet] >= 0 &&
+           node_on_route(c, &g, g.node[fleet]);
 }
 
 void mv_fleets_on_route(const mv_ctx *c, int army, int dest,
@@ -314,9 +317,12 @@ void mv_fleets_on_route(const mv_ctx *c, int army, int dest,
 {
     carriers g;
     gather(c, &g, army, dest, ordered_only, -1, NULL, true);
-    for (int f = 0; f < c->nunits; f++)
-        on_route[f] = g.node[f] >= 0 &&
-                      mv_carrier(c, f, army, dest, ordered_only, -1) &&
-                      (g.n == 1 ? g.start[0] && g.end[0] /* alone */
-                                : node_on_route(c, &g, g.node[f]));
+    memset(on_route, 0, sizeof(bool) * (size_t)c->nunits);
+    for (int x = 0; x < g.n; x++) {
+        int f = g.unit[x];
+        on_route[f] =
+            mv_carrier(c, f, army, dest, ordered_only, -1) &&
+            (g.n == 1 ? g.start[0] && g.end[0] /* alone */
+                      : node_on_route(c, &g, x));
+    }
 }
