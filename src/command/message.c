@@ -116,8 +116,10 @@ static void run_command(session *s, const cmd *c, dj_buf *press)
         mask_in(s, why);
         dj_buf_printf(out(s), INDENT "ERROR: %s\n", why);
         s->reply->failed++;
+        s->cmds_failed++;
     }
     s->reply->commands++;
+    s->cmds++;
     dj_buf_free(&res);
     if (!dj_store_transaction_alive(session_store(s)))
         s->fatal = true;
@@ -132,9 +134,13 @@ static void final_status(session *s)
     dj_buf st;
     dj_buf_init(&st);
     dj_buf_append(out(s), "\n");
-    if (dj_game_order_status(s->j, s->game, s->power, &st) == 0)
+    if (dj_game_order_status(s->j, s->game, s->power, &st) == 0) {
         dj_buf_append(out(s), st.data);
-    else
+        /* the status's own words for "nothing is missing" */
+        s->all_ordered = strstr(st.data, "Every unit has an order.") ||
+                         (strstr(st.data, " due: ") &&
+                          !strstr(st.data, "(the rest:"));
+    } else
         dj_buf_printf(out(s), "(no orders to show: %s)\n",
                       dj_judge_error(s->j));
     dj_buf_free(&st);
@@ -167,20 +173,37 @@ static void summary(session *s, const cmd_reader *r)
                               "PASSWORD.\n");
         return;
     }
+    if (s->not_read.len)
+        dj_buf_printf(out(s), "Not read (looks like text, not orders):\n%s\n",
+                      s->not_read.data);
     if (rep->commands == 0) {
         dj_buf_append(out(s), "The message held no commands.  To give "
                               "orders, begin with SIGNON Xgame PASSWORD; "
                               "send HELP for the list of commands.\n");
         return;
     }
-    dj_buf_printf(out(s), "Summary: %d of %d command%s and order%s done",
-                  rep->commands - rep->failed, rep->commands,
-                  rep->commands == 1 ? "" : "s",
-                  rep->commands == 1 ? "" : "s");
-    if (rep->failed)
-        dj_buf_printf(out(s), "; %d failed or not understood (see ERROR "
-                              "above) and changed nothing",
-                      rep->failed);
+    const char *sep = "Summary: ";
+    int orders = s->orders_taken + s->orders_refused;
+    if (orders) {
+        dj_buf_printf(out(s), "%s%d order%s taken", sep, s->orders_taken,
+                      s->orders_taken == 1 ? "" : "s");
+        if (s->orders_refused)
+            dj_buf_printf(out(s), ", %d refused (see ERROR above)",
+                          s->orders_refused);
+        sep = "; ";
+    }
+    if (s->cmds) {
+        dj_buf_printf(out(s), "%s%d of %d command%s done", sep,
+                      s->cmds - s->cmds_failed, s->cmds,
+                      s->cmds == 1 ? "" : "s");
+        if (s->cmds_failed)
+            dj_buf_printf(out(s), ", %d failed (see ERROR above) and "
+                                  "changed nothing",
+                          s->cmds_failed);
+        sep = "; ";
+    }
+    if (s->all_ordered)
+        dj_buf_printf(out(s), "%sall your units have orders", sep);
     dj_buf_append(out(s), ".\n");
 }
 
@@ -230,9 +253,11 @@ void dj_command_reply_free(dj_command_reply *r)
 static bool passed_over(session *s, const cmd *c)
 {
     const char *why = NULL;
-    if (c->kind == CMD_TEXT && !s->body_started && !s->signon_tried)
-        why = "(passed over: not a command, and not signed on yet)";
-    else if (c->kind == CMD_TEXT && s->signon_refused && !s->signed_on)
+    if (c->kind == CMD_TEXT && !s->body_started && !s->signon_tried) {
+        note_not_read(s, c->echo); /* "Hi judge,": before the commands */
+        return true;
+    }
+    if (c->kind == CMD_TEXT && s->signon_refused && !s->signed_on)
         why = "(not read: the sign-on was refused)";
     else if (c->kind == CMD_HELP && s->help_given)
         why = "(the help is above)";
@@ -326,11 +351,13 @@ int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
         s->j = j;
         s->msg = msg;
         s->reply = reply;
+        dj_buf_init(&s->not_read);
         run_message(s, c, &press);
         reply_subject(s);
         mask_buf(s, &reply->body);
         rc = s->fatal || !dj_buf_ok(&reply->body) ||
-                     !dj_buf_ok(&reply->subject) || !dj_buf_ok(&press)
+                     !dj_buf_ok(&reply->subject) || !dj_buf_ok(&press) ||
+                     !dj_buf_ok(&s->not_read)
                  ? -1
                  : 0;
         if (rc < 0)
@@ -339,6 +366,7 @@ int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
                          ? "the database dropped the transaction"
                          : "out of memory");
         batch_free(s);
+        dj_buf_free(&s->not_read);
     } else {
         snprintf(reply->error, sizeof reply->error, "%s",
                  msg->from ? "out of memory" : "no sender address");

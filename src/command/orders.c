@@ -48,7 +48,17 @@ static void echo_reading(session *s, const dj_reading *r)
             dj_buf_printf(o, "%s%s", k ? " | " : "", r->candidates[k]);
         dj_buf_append(o, ")\n");
         break;
+    case DJ_READ_PROSE: /* listed apart, see note_not_read */
+        break;
     }
+}
+
+void note_not_read(session *s, const char *echoed)
+{
+    char shown[CMD_LINE_MAX];
+    snprintf(shown, sizeof shown, "%s", echoed);
+    mask_in(s, shown);
+    dj_buf_printf(&s->not_read, "  %s\n", shown);
 }
 
 /* Echo the batch's lines, each followed by what was read from it (the
@@ -59,17 +69,30 @@ static void echo_batch(session *s, const dj_reading *reads, int n)
     for (int i = 0; i < s->nbatch; i++) {
         while (k < n && reads[k].line < s->batch[i].line - 1)
             k++; /* cannot happen: every reading comes from a batch line */
+        int first = k, last = k;
+        while (last < n && reads[last].line == s->batch[i].line - 1)
+            last++;
+        if (last - first == 1 && reads[first].kind == DJ_READ_PROSE) {
+            /* a greeting, a sign-off: listed once at the end, no error */
+            note_not_read(s, s->batch[i].echo);
+            k = last;
+            continue;
+        }
         char shown[CMD_LINE_MAX];
         snprintf(shown, sizeof shown, "%s", s->batch[i].echo);
         mask_in(s, shown);
         dj_buf_printf(out(s), "> %s\n", shown);
         bool any = false;
-        for (; k < n && reads[k].line == s->batch[i].line - 1; k++) {
+        for (; k < last; k++) {
             echo_reading(s, &reads[k]);
             any = true;
             s->reply->commands++;
-            if (reads[k].kind != DJ_READ_OK)
+            if (reads[k].kind == DJ_READ_OK) {
+                s->orders_taken++;
+            } else {
                 s->reply->failed++;
+                s->orders_refused++;
+            }
         }
         if (!any)
             dj_buf_append(out(s), INDENT "(no order found on this line)\n");

@@ -46,6 +46,10 @@ typedef struct session {
     char err[512];                /* why the current command failed */
     bool fatal;
     int over_budget;              /* commands not run: the reply is full */
+    int orders_taken, orders_refused; /* order readings, for the summary */
+    int cmds, cmds_failed;        /* commands run (not orders) */
+    bool all_ordered;             /* the final status: every unit has one */
+    dj_buf not_read;              /* lines of prose, listed once */
 } session;
 
 /* What a runner returns. */
@@ -88,5 +92,8 @@ int may_run(session *s, cmd_who who);
 void batch_add(session *s, const cmd *c);
 void flush_batch(session *s);
 void batch_free(session *s);
+
+/* A line that looks like text, not orders: listed once, not an error. */
+void note_not_read(session *s, const char *echoed);
 
 #endif

@@ -169,6 +169,21 @@ const char *dj_phase_type_name(dj_phase_type t)
     return "?";
 }
 
+const char *dj_map_season_name(const dj_map *map, int season)
+{
+    if (map && season >= 0 && season < 3 && map->season_names[season][0])
+        return map->season_names[season];
+    return dj_season_name((dj_season)season);
+}
+
+void dj_map_phase_format(const dj_map *map, int season, int year, int type,
+                         char *buf, size_t len)
+{
+    if (buf && len)
+        snprintf(buf, len, "%s %d %s", dj_map_season_name(map, season), year,
+                 dj_phase_type_name((dj_phase_type)type));
+}
+
 void dj_phase_format(dj_phase ph, char *buf, size_t len)
 {
     if (!buf || len == 0)

@@ -244,6 +244,28 @@ int gv_load(dj_judge *j, const char *name, game_view *v)
     return gv_reload_parts(j, v);
 }
 
+int gv_with_game(dj_judge *j, const char *game, gv_action_fn fn, void *arg,
+                 dj_buf *out)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    dj_buf part;
+    dj_buf_init(&part);
+    int rc = gv_load(j, game, &v);
+    if (rc == 0)
+        rc = fn(j, &v, arg, &part);
+    if (rc == 0 && dj_store_commit(j->store) < 0)
+        rc = judge_store_fail(j);
+    if (rc < 0)
+        dj_store_rollback(j->store);
+    else
+        dj_buf_append(out, part.data);
+    dj_buf_free(&part);
+    gv_free(&v);
+    return rc;
+}
+
 int gv_power(dj_judge *j, const game_view *v, const char *text)
 {
     int p = dj_map_find_power(v->map, text);

@@ -25,28 +25,6 @@
 
 /* ---- helpers ----------------------------------------------------------------- */
 
-int gv_with_game(dj_judge *j, const char *game, gv_action_fn fn, void *arg,
-                 dj_buf *out)
-{
-    if (dj_store_begin(j->store) < 0)
-        return judge_store_fail(j);
-    game_view v;
-    dj_buf part;
-    dj_buf_init(&part);
-    int rc = gv_load(j, game, &v);
-    if (rc == 0)
-        rc = fn(j, &v, arg, &part);
-    if (rc == 0 && dj_store_commit(j->store) < 0)
-        rc = judge_store_fail(j);
-    if (rc < 0)
-        dj_store_rollback(j->store);
-    else
-        dj_buf_append(out, part.data);
-    dj_buf_free(&part);
-    gv_free(&v);
-    return rc;
-}
-
 /* A new player row for a power; its password (hashed) when one is given. */
 static int new_player_with(dj_judge *j, game_view *v, int power,
                            const char *email, const char *name,

@@ -117,29 +117,27 @@ int dj_game_overviews(dj_judge *j, dj_game_overview **out, int *n)
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
     dj_game_overview_rec *rows = NULL;
-    dj_game_rec *recs = NULL;
-    int nrows = 0, nrecs = 0;
+    int nrows = 0;
     int rc = dj_store_game_overviews(j->store, NULL, &rows, &nrows);
-    if (rc == 0)
-        rc = dj_store_game_list(j->store, NULL, &recs, &nrecs);
     dj_store_rollback(j->store);
-    if (rc == 0 && nrecs != nrows) /* both by name, in one transaction */
-        rc = judge_fail(j, "the games changed while listed");
-    if (rc < 0) {
-        free(rows);
-        free(recs);
-        return j->err[0] ? -1 : judge_store_fail(j);
-    }
+    if (rc < 0)
+        return judge_store_fail(j);
+    /* the settings that decide, for the one function that decides */
+    dj_game_rec *g = calloc(1, sizeof *g);
     dj_game_overview *list = calloc((size_t)nrows + 1, sizeof *list);
-    if (!list) {
+    if (!list || !g) {
         free(rows);
-        free(recs);
+        free(list);
+        free(g);
         return judge_fail(j, "out of memory");
     }
     int k = 0;
     for (int i = 0; i < nrows; i++) {
         const dj_game_overview_rec *r = &rows[i];
-        if (!dj_game_listed(&recs[i]) || dj_game_is_private(&recs[i]))
+        g->unlisted = r->unlisted;
+        snprintf(g->join_password, sizeof g->join_password, "%s",
+                 r->join_password);
+        if (!dj_game_listed(g) || dj_game_is_private(g))
             continue;
         dj_game_overview *o = &list[k++];
         snprintf(o->name, sizeof o->name, "%s", r->name);
@@ -157,7 +155,7 @@ int dj_game_overviews(dj_judge *j, dj_game_overview **out, int *n)
             o->wanted = 0;
     }
     free(rows);
-    free(recs);
+    free(g);
     *out = list;
     *n = k;
     return 0;

@@ -5,8 +5,8 @@
  * libetpan's IMAP parser crashes on some malformed replies
  * (tests/fuzz/known/README.md).  With dj_fetch_config.isolate set, the
  * fetcher forks a child that owns the server connection and runs the
- * ordinary fetcher (fetch_imap.c, fetch_pop3.c); the judge's process asks
- * it over a socket pair, one request and one answer at a time.  A child
+ * protocol's own reader (fetch_imap.c, fetch_pop3.c); the judge's process
+ * asks it over a socket pair, one request and one answer at a time.  A child
  * that crashes, hangs past its time or talks nonsense is killed: that
  * request fails as TEMPFAIL with the reason, and the next request starts
  * a new child.  The judge itself, and its database, are untouched — the
@@ -109,9 +109,11 @@ static bool answer(int fd, dj_mail_status st, bool flag, const char *err,
            put(fd, &len, 8) && (len == 0 || put(fd, data, (size_t)len));
 }
 
-/* Serve requests with an ordinary fetcher until the judge hangs up. */
+/* Serve requests with the protocol's own reader until the judge hangs
+ * up. */
 static void serve(dj_fetcher *f, int fd)
 {
+    const dj_fetch_ops *ops = f->ops;
     dj_buf msg;
     dj_buf_init(&msg);
     for (;;) {
@@ -126,31 +128,32 @@ static void serve(dj_fetcher *f, int fd)
         char err[DJ_MAIL_ERR_MAX] = "";
         bool ok = true;
         if (op == OP_LIST) {
-            dj_fetch_item *items = NULL;
-            size_t n = 0;
-            dj_mail_status st = dj_fetch_list(f, arg, &items, &n, err,
-                                              sizeof err);
+            dj_fetch_items l = {NULL, 0, 0, arg};
+            dj_fetch_item *items;
+            size_t n;
+            dj_mail_status st = ops->list(f, &l, err, sizeof err);
+            dj_fetch_items_take(&l, st, &items, &n);
             ok = answer(fd, st, false, err, items, n * sizeof *items);
             free(items);
         } else if (op == OP_READ) {
             bool trunc = false;
-            dj_mail_status st = dj_fetch_read(f, id, arg, &msg, &trunc, err,
-                                              sizeof err);
+            dj_buf_reset(&msg);
+            dj_mail_status st =
+                ops->read(f, id, arg, &msg, &trunc, err, sizeof err);
             ok = answer(fd, st, trunc, err, msg.data,
                         st == DJ_MAIL_OK ? msg.len : 0);
         } else if (op == OP_CONFIRM || op == OP_QUARANTINE) {
             dj_mail_status st =
-                op == OP_CONFIRM
-                    ? dj_fetch_confirm(f, id, err, sizeof err)
-                    : dj_fetch_quarantine(f, id, err, sizeof err);
+                op == OP_CONFIRM ? ops->confirm(f, id, err, sizeof err)
+                                 : ops->quarantine(f, id, err, sizeof err);
             ok = answer(fd, st, false, err, NULL, 0);
         } else if (op == OP_WAIT) {
             bool woken = false;
-            dj_mail_status st = dj_fetch_wait(f, (int)arg, &woken, err,
-                                              sizeof err);
+            dj_mail_status st =
+                ops->wait(f, (int)arg, &woken, err, sizeof err);
             ok = answer(fd, st, woken, err, NULL, 0);
         } else if (op == OP_DISCONNECT) {
-            dj_fetch_disconnect(f);
+            ops->disconnect(f);
             ok = answer(fd, DJ_MAIL_OK, false, NULL, NULL, 0);
         } else {
             break;
@@ -214,8 +217,9 @@ static dj_mail_status child_start(dj_fetcher *f, char *err, size_t errlen)
         signal(SIGPIPE, SIG_IGN);
         f->cfg.isolate = false; /* this copy talks to the server itself */
         f->child = NULL;
+        f->ops = dj_fetch_protocol(f->cfg.kind);
         serve(f, sv[1]);
-        dj_fetch_disconnect(f); /* QUIT: POP3's DELEs take effect */
+        f->ops->disconnect(f); /* QUIT: POP3's DELEs take effect */
         _exit(0);
     }
     close(sv[1]);
@@ -249,7 +253,7 @@ static dj_mail_status child_lost(dj_fetcher *f, const char *what, char *err,
     close(f->child->fd);
     free(f->child);
     f->child = NULL;
-    const char *proto = f->cfg.kind == DJ_FETCH_POP3 ? "POP3" : "IMAP";
+    const char *proto = dj_fetch_protocol(f->cfg.kind)->name;
     if (reaped && WIFSIGNALED(status))
         return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
                             "the %s reader died on %s (signal %d); a new "
@@ -333,14 +337,13 @@ static int64_t budget(const dj_fetcher *f, int wait_ms)
     return (int64_t)f->cfg.timeout * 1000 * 8 + wait_ms + 5000;
 }
 
-dj_mail_status dj_child_list(dj_fetcher *f, size_t max, dj_fetch_item **out,
-                             size_t *n, char *err, size_t errlen)
+static dj_mail_status child_list(dj_fetcher *f, dj_fetch_items *l, char *err,
+                                 size_t errlen)
 {
     bool flag;
     char *data;
     uint64_t len;
-    *out = NULL;
-    *n = 0;
+    size_t max = l->max;
     dj_mail_status st = ask(f, OP_LIST, (uint32_t)(max > UINT32_MAX ? 0 : max),
                             NULL, budget(f, 0), &flag, &data, &len, err,
                             errlen);
@@ -352,18 +355,17 @@ dj_mail_status dj_child_list(dj_fetcher *f, size_t max, dj_fetch_item **out,
                                                "is garbled");
     }
     dj_fetch_item *items = (dj_fetch_item *)(void *)data;
-    *n = (size_t)(len / sizeof *items);
-    for (size_t i = 0; i < *n; i++)
+    size_t n = (size_t)(len / sizeof *items);
+    for (size_t i = 0; i < n; i++)
         items[i].id[DJ_FETCH_ID_MAX - 1] = '\0';
-    *out = *n ? items : NULL;
-    if (!*n)
-        free(data);
+    l->v = items;
+    l->n = l->cap = n;
     return DJ_MAIL_OK;
 }
 
-dj_mail_status dj_child_read(dj_fetcher *f, const char *id, size_t max,
-                             dj_buf *out, bool *truncated, char *err,
-                             size_t errlen)
+static dj_mail_status child_read(dj_fetcher *f, const char *id, size_t max,
+                                 dj_buf *out, bool *truncated, char *err,
+                                 size_t errlen)
 {
     bool flag = false;
     char *data;
@@ -396,33 +398,52 @@ static dj_mail_status simple(dj_fetcher *f, unsigned char op, uint32_t arg,
     return st;
 }
 
-dj_mail_status dj_child_confirm(dj_fetcher *f, const char *id, char *err,
-                                size_t errlen)
+static dj_mail_status child_confirm(dj_fetcher *f, const char *id, char *err,
+                                    size_t errlen)
 {
     return simple(f, OP_CONFIRM, 0, id, 0, NULL, err, errlen);
 }
 
-dj_mail_status dj_child_quarantine(dj_fetcher *f, const char *id, char *err,
-                                   size_t errlen)
+static dj_mail_status child_quarantine(dj_fetcher *f, const char *id,
+                                       char *err, size_t errlen)
 {
     return simple(f, OP_QUARANTINE, 0, id, 0, NULL, err, errlen);
 }
 
-dj_mail_status dj_child_wait(dj_fetcher *f, int timeout_ms, bool *woken,
-                             char *err, size_t errlen)
+static dj_mail_status child_wait(dj_fetcher *f, int timeout_ms, bool *woken,
+                                 char *err, size_t errlen)
 {
     return simple(f, OP_WAIT, (uint32_t)timeout_ms, NULL, timeout_ms, woken,
                   err, errlen);
 }
 
-void dj_child_disconnect(dj_fetcher *f)
+static void child_disconnect(dj_fetcher *f)
 {
     char err[DJ_MAIL_ERR_MAX];
     if (f->child)
         simple(f, OP_DISCONNECT, 0, NULL, 0, NULL, err, sizeof err);
 }
 
-void dj_child_close(dj_fetcher *f)
+/* The protocol's own checks: the child is started at the first request. */
+static dj_mail_status child_open(dj_fetcher *f, char *err, size_t errlen)
+{
+    return dj_fetch_protocol(f->cfg.kind)->open(f, err, errlen);
+}
+
+/* The child ends its own session when the judge hangs up. */
+static void child_close(dj_fetcher *f)
 {
     child_stop(f);
 }
+
+const dj_fetch_ops dj_fetch_child_ops = {
+    .name = "isolated reader",
+    .open = child_open,
+    .list = child_list,
+    .read = child_read,
+    .confirm = child_confirm,
+    .quarantine = child_quarantine,
+    .wait = child_wait,
+    .disconnect = child_disconnect,
+    .close = child_close,
+};

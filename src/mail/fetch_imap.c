@@ -33,7 +33,7 @@ static mailimap *session_of(dj_fetcher *f)
     return f->imap;
 }
 
-void dj_imap_disconnect(dj_fetcher *f, bool polite)
+static void imap_hang_up(dj_fetcher *f, bool polite)
 {
     mailimap *imap = session_of(f);
     if (!imap)
@@ -69,7 +69,7 @@ static dj_mail_status imap_fail(dj_fetcher *f, int r, const char *what,
                             ? DJ_MAIL_PERMFAIL
                             : DJ_MAIL_TEMPFAIL;
     if (is_stream_error(r) || r == MAILIMAP_ERROR_LOGIN)
-        dj_imap_disconnect(f, false);
+        imap_hang_up(f, false);
     return dj_mail_fail(err, errlen, st, "IMAP %s failed (libetpan error %d)%s%s",
                         what, r, reply[0] ? ": " : "", reply);
 }
@@ -92,7 +92,7 @@ static dj_mail_status imap_verify(dj_fetcher *f, char *err, size_t errlen)
                                      dj_fetch_host(f), &f->cfg.trust, err,
                                      errlen);
     if (st != DJ_MAIL_OK)
-        dj_imap_disconnect(f, false);
+        imap_hang_up(f, false);
     return st;
 }
 
@@ -108,7 +108,7 @@ static dj_mail_status imap_starttls(dj_fetcher *f, char *err, size_t errlen)
     if (!mailimap_has_extension(imap, "STARTTLS")) {
         if (tls == DJ_TLS_STARTTLS_MAY)
             return DJ_MAIL_OK;
-        dj_imap_disconnect(f, true);
+        imap_hang_up(f, true);
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                             "IMAP server does not offer STARTTLS");
     }
@@ -118,7 +118,7 @@ static dj_mail_status imap_starttls(dj_fetcher *f, char *err, size_t errlen)
         r = MAILIMAP_ERROR_MEMORY;
     if (r != MAILIMAP_NO_ERROR) {
         dj_mail_status st = imap_fail(f, r, "STARTTLS", err, errlen);
-        dj_imap_disconnect(f, false);
+        imap_hang_up(f, false);
         return st;
     }
     return imap_verify(f, err, errlen);
@@ -136,7 +136,7 @@ static dj_mail_status imap_login_select(dj_fetcher *f, char *err,
         r = mailimap_select(imap, f->cfg.mailbox ? f->cfg.mailbox : "INBOX");
     if (r != MAILIMAP_NO_ERROR) {
         dj_mail_status st = imap_fail(f, r, "SELECT", err, errlen);
-        dj_imap_disconnect(f, false);
+        imap_hang_up(f, false);
         return st;
     }
     f->uidvalidity = imap->imap_selection_info
@@ -170,7 +170,7 @@ static dj_mail_status imap_connect(dj_fetcher *f, char *err, size_t errlen)
         r = MAILIMAP_ERROR_MEMORY;
     if (r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
         r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED) {
-        dj_imap_disconnect(f, false);
+        imap_hang_up(f, false);
         return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
                             "cannot connect to IMAP server %s:%d "
                             "(libetpan error %d)",
@@ -238,8 +238,8 @@ static uint32_t *search_uids(clist *result, size_t *n)
     return v;
 }
 
-dj_mail_status dj_imap_list(dj_fetcher *f, dj_fetch_items *l, char *err,
-                            size_t errlen)
+static dj_mail_status imap_list(dj_fetcher *f, dj_fetch_items *l, char *err,
+                                size_t errlen)
 {
     dj_mail_status st = imap_connect(f, err, errlen);
     if (st != DJ_MAIL_OK)
@@ -340,9 +340,9 @@ static struct mailimap_fetch_type *body_request(size_t max)
     return type;
 }
 
-dj_mail_status dj_imap_read(dj_fetcher *f, const char *id, size_t max,
-                            dj_buf *out, bool *truncated, char *err,
-                            size_t errlen)
+static dj_mail_status imap_read(dj_fetcher *f, const char *id, size_t max,
+                                dj_buf *out, bool *truncated, char *err,
+                                size_t errlen)
 {
     uint32_t uid;
     dj_mail_status st = imap_connect(f, err, errlen);
@@ -441,16 +441,16 @@ static dj_mail_status mark(dj_fetcher *f, const char *id, bool expunge,
     return DJ_MAIL_OK;
 }
 
-dj_mail_status dj_imap_confirm(dj_fetcher *f, const char *id, char *err,
-                               size_t errlen)
+static dj_mail_status imap_confirm(dj_fetcher *f, const char *id, char *err,
+                                   size_t errlen)
 {
     return mark(f, id, f->cfg.expunge, NULL, err, errlen);
 }
 
 /* Moved aside: \Seen (so it is not listed again) and the keyword
  * $DipjudgeQuarantine, never \Deleted: it stays for the admin to read. */
-dj_mail_status dj_imap_quarantine(dj_fetcher *f, const char *id, char *err,
-                                  size_t errlen)
+static dj_mail_status imap_quarantine(dj_fetcher *f, const char *id, char *err,
+                                      size_t errlen)
 {
     return mark(f, id, false, "$DipjudgeQuarantine", err, errlen);
 }
@@ -477,8 +477,8 @@ static dj_mail_status idle_wait(dj_fetcher *f, int timeout_ms, bool *woken,
     return DJ_MAIL_OK;
 }
 
-dj_mail_status dj_imap_wait(dj_fetcher *f, int timeout_ms, bool *woken,
-                            char *err, size_t errlen)
+static dj_mail_status imap_wait(dj_fetcher *f, int timeout_ms, bool *woken,
+                                char *err, size_t errlen)
 {
     dj_mail_status st = imap_connect(f, err, errlen);
     if (st != DJ_MAIL_OK)
@@ -488,3 +488,25 @@ dj_mail_status dj_imap_wait(dj_fetcher *f, int timeout_ms, bool *woken,
     dj_fetch_sleep_ms(timeout_ms); /* no IDLE: the next list polls */
     return DJ_MAIL_OK;
 }
+
+static dj_mail_status imap_open(dj_fetcher *f, char *err, size_t errlen)
+{
+    return dj_fetch_need_login(f, err, errlen);
+}
+
+static void imap_logout(dj_fetcher *f)
+{
+    imap_hang_up(f, true);
+}
+
+const dj_fetch_ops dj_fetch_imap_ops = {
+    .name = "IMAP",
+    .open = imap_open,
+    .list = imap_list,
+    .read = imap_read,
+    .confirm = imap_confirm,
+    .quarantine = imap_quarantine,
+    .wait = imap_wait,
+    .disconnect = imap_logout,
+    .close = imap_logout,
+};

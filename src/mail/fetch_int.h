@@ -1,7 +1,8 @@
 /*
- * fetch_int.h — the fetcher's insides, shared by fetch.c (the front and
- * the Maildir reader), fetch_imap.c and fetch_pop3.c.  Not for use
- * outside src/mail.
+ * fetch_int.h — the fetcher's insides: its state, and the table of
+ * operations each protocol's reader fills (fetch_maildir.c, fetch_imap.c,
+ * fetch_pop3.c; fetch_child.c runs one of them in a process of its own),
+ * which the front (fetch.c) calls.  Not for use outside src/mail.
  */
 #ifndef DJ_MAIL_FETCH_INT_H
 #define DJ_MAIL_FETCH_INT_H
@@ -12,18 +13,21 @@
 struct dj_fetcher {
     dj_fetch_config cfg; /* strings point into the copies below */
     char *host, *user, *password, *mailbox, *maildir_path, *ca_file;
-    dj_maildir md;         /* DJ_FETCH_MAILDIR */
-    void *imap;            /* a mailimap *, NULL when not connected */
-    uint32_t uidvalidity;  /* of the selected IMAP mailbox */
-    void *pop3;            /* a mailpop3 *, NULL when not connected */
+    dj_maildir md;                  /* DJ_FETCH_MAILDIR */
+    void *imap;                     /* a mailimap *, NULL when not connected */
+    uint32_t uidvalidity;           /* of the selected IMAP mailbox */
+    void *pop3;                     /* a mailpop3 *, NULL when not connected */
     struct dj_pop3_table *pop3_tab; /* the session's listing, or NULL */
     struct dj_fetch_child *child;   /* cfg.isolate: the reader process */
+    const struct dj_fetch_ops *ops; /* the protocol's reader, or the child */
 };
+
+/* ---- shared by the readers (fetch_common.c) ---------------------------- */
 
 /* The server to connect to: cfg.host, or 127.0.0.1 when none is set. */
 const char *dj_fetch_host(const dj_fetcher *f);
 
-/* Growing list of items for the backends' list functions. */
+/* Growing list of items for the readers' list functions. */
 typedef struct dj_fetch_items {
     dj_fetch_item *v;
     size_t n, cap, max;
@@ -35,41 +39,51 @@ bool dj_fetch_items_push(dj_fetch_items *l, const char *id, uint64_t size);
 /* Sleep ms milliseconds (restarted after signals). */
 void dj_fetch_sleep_ms(int ms);
 
-dj_mail_status dj_imap_list(dj_fetcher *f, dj_fetch_items *l, char *err,
-                            size_t errlen);
-dj_mail_status dj_imap_read(dj_fetcher *f, const char *id, size_t max,
-                            dj_buf *out, bool *truncated, char *err,
-                            size_t errlen);
-dj_mail_status dj_imap_confirm(dj_fetcher *f, const char *id, char *err,
-                               size_t errlen);
-dj_mail_status dj_imap_quarantine(dj_fetcher *f, const char *id, char *err,
-                                  size_t errlen);
-dj_mail_status dj_imap_wait(dj_fetcher *f, int timeout_ms, bool *woken,
-                            char *err, size_t errlen);
-void dj_imap_disconnect(dj_fetcher *f, bool polite);
+/* Empty and free the listing on failure, cap it at l->max, and hand it
+ * over as dj_fetch_list gives it (*out NULL when empty). */
+void dj_fetch_items_take(dj_fetch_items *l, dj_mail_status st,
+                         dj_fetch_item **out, size_t *n);
 
-dj_mail_status dj_pop3_list(dj_fetcher *f, dj_fetch_items *l, char *err,
-                            size_t errlen);
-dj_mail_status dj_pop3_read(dj_fetcher *f, const char *id, size_t max,
-                            dj_buf *out, bool *truncated, char *err,
-                            size_t errlen);
-dj_mail_status dj_pop3_confirm(dj_fetcher *f, const char *id, char *err,
-                               size_t errlen);
-void dj_pop3_disconnect(dj_fetcher *f, bool polite);
-
-/* cfg.isolate: the same, done by a child process (fetch_child.c). */
-dj_mail_status dj_child_list(dj_fetcher *f, size_t max, dj_fetch_item **out,
-                             size_t *n, char *err, size_t errlen);
-dj_mail_status dj_child_read(dj_fetcher *f, const char *id, size_t max,
-                             dj_buf *out, bool *truncated, char *err,
-                             size_t errlen);
-dj_mail_status dj_child_confirm(dj_fetcher *f, const char *id, char *err,
-                                size_t errlen);
-dj_mail_status dj_child_quarantine(dj_fetcher *f, const char *id, char *err,
+/* IMAP and POP3 log in: without a user and a password, PERMFAIL. */
+dj_mail_status dj_fetch_need_login(const dj_fetcher *f, char *err,
                                    size_t errlen);
-dj_mail_status dj_child_wait(dj_fetcher *f, int timeout_ms, bool *woken,
-                             char *err, size_t errlen);
-void dj_child_disconnect(dj_fetcher *f);
-void dj_child_close(dj_fetcher *f);
+
+/* ---- the readers -------------------------------------------------------- */
+
+/*
+ * One protocol's reader: the operations of fetch.h on a fetcher of its
+ * kind, chosen once when the fetcher opens (dj_fetch_open), so that no
+ * operation asks which protocol it speaks.
+ */
+typedef struct dj_fetch_ops {
+    const char *name; /* "Maildir", "IMAP", "POP3": for messages */
+    /* Check the configuration, open what is local (not the server). */
+    dj_mail_status (*open)(dj_fetcher *f, char *err, size_t errlen);
+    dj_mail_status (*list)(dj_fetcher *f, dj_fetch_items *l, char *err,
+                           size_t errlen);
+    dj_mail_status (*read)(dj_fetcher *f, const char *id, size_t max,
+                           dj_buf *out, bool *truncated, char *err,
+                           size_t errlen);
+    dj_mail_status (*confirm)(dj_fetcher *f, const char *id, char *err,
+                              size_t errlen);
+    dj_mail_status (*quarantine)(dj_fetcher *f, const char *id, char *err,
+                                 size_t errlen);
+    dj_mail_status (*wait)(dj_fetcher *f, int timeout_ms, bool *woken,
+                           char *err, size_t errlen);
+    /* End the session politely (LOGOUT; POP3's QUIT applies the DELEs). */
+    void (*disconnect)(dj_fetcher *f);
+    /* Before the fetcher is freed. */
+    void (*close)(dj_fetcher *f);
+} dj_fetch_ops;
+
+extern const dj_fetch_ops dj_fetch_maildir_ops; /* fetch_maildir.c */
+extern const dj_fetch_ops dj_fetch_imap_ops;    /* fetch_imap.c */
+extern const dj_fetch_ops dj_fetch_pop3_ops;    /* fetch_pop3.c */
+/* cfg.isolate: the protocol's reader run by a child process
+ * (fetch_child.c). */
+extern const dj_fetch_ops dj_fetch_child_ops;
+
+/* The reader of a protocol (fetch_protocols.c). */
+const dj_fetch_ops *dj_fetch_protocol(dj_fetch_kind kind);
 
 #endif

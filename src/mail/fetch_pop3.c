@@ -8,7 +8,7 @@
  * POP3 has no "seen" flag and a session sees a snapshot of the maildrop:
  * DELEs are applied when the session ends with QUIT, and a session that
  * dies keeps every message.  So confirmation is durable only after
- * dj_pop3_disconnect(f, true); fetch.c ends the session before each wait,
+ * the session ends with QUIT; it is ended before each wait,
  * and the next list starts a fresh one that also sees new mail.
  * Ids are UIDLs (stable across sessions); a server without UIDL is
  * refused, since message numbers change between sessions.
@@ -31,7 +31,7 @@ static mailpop3 *session_of(dj_fetcher *f)
     return f->pop3;
 }
 
-void dj_pop3_disconnect(dj_fetcher *f, bool polite)
+static void pop3_hang_up(dj_fetcher *f, bool polite)
 {
     if (f->pop3_tab) {
         dj_pop3_table_free(f->pop3_tab);
@@ -73,7 +73,7 @@ static dj_mail_status pop3_fail(dj_fetcher *f, int r, const char *what,
                             ? DJ_MAIL_PERMFAIL
                             : DJ_MAIL_TEMPFAIL;
     if (r != MAILPOP3_ERROR_NO_SUCH_MESSAGE)
-        dj_pop3_disconnect(f, false); /* without QUIT: DELEs roll back */
+        pop3_hang_up(f, false); /* without QUIT: DELEs roll back */
     return dj_mail_fail(err, errlen, st, "POP3 %s failed%s (libetpan error %d)%s%s",
                         what, auth ? ": login refused" : "", r,
                         reply[0] ? ": " : "", reply);
@@ -102,7 +102,7 @@ static dj_mail_status pop3_verify(dj_fetcher *f, char *err, size_t errlen)
                                      dj_fetch_host(f), &f->cfg.trust, err,
                                      errlen);
     if (st != DJ_MAIL_OK)
-        dj_pop3_disconnect(f, false);
+        pop3_hang_up(f, false);
     return st;
 }
 
@@ -114,7 +114,7 @@ static dj_mail_status pop3_stls(dj_fetcher *f, char *err, size_t errlen)
     if (!has_capa(session_of(f), "STLS")) {
         if (tls == DJ_TLS_STARTTLS_MAY)
             return DJ_MAIL_OK;
-        dj_pop3_disconnect(f, true);
+        pop3_hang_up(f, true);
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                             "POP3 server does not offer STLS");
     }
@@ -142,7 +142,7 @@ static dj_mail_status pop3_connect(dj_fetcher *f, char *err, size_t errlen)
                                                      dj_tls_sni, (void *)host)
                 : mailpop3_socket_connect(pop, host, (uint16_t)port);
     if (r != MAILPOP3_NO_ERROR) {
-        dj_pop3_disconnect(f, false);
+        pop3_hang_up(f, false);
         return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
                             "cannot connect to POP3 server %s:%d "
                             "(libetpan error %d)",
@@ -170,7 +170,7 @@ static dj_mail_status wire_fail(dj_fetcher *f, dj_pop3_result r,
     if (r == DJ_POP3_MEMORY)
         return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "out of memory");
     if (r != DJ_POP3_REFUSED)
-        dj_pop3_disconnect(f, false); /* without QUIT: DELEs roll back */
+        pop3_hang_up(f, false); /* without QUIT: DELEs roll back */
     return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "POP3 %s failed%s%s%s",
                         what,
                         r == DJ_POP3_STREAM     ? " (connection lost)"
@@ -205,8 +205,8 @@ static dj_mail_status message_table(dj_fetcher *f, dj_pop3_table **tab,
     return DJ_MAIL_OK;
 }
 
-dj_mail_status dj_pop3_list(dj_fetcher *f, dj_fetch_items *l, char *err,
-                            size_t errlen)
+static dj_mail_status pop3_list(dj_fetcher *f, dj_fetch_items *l, char *err,
+                                size_t errlen)
 {
     dj_pop3_table *tab;
     dj_mail_status st = message_table(f, &tab, err, errlen);
@@ -248,9 +248,9 @@ static dj_mail_status lookup(dj_fetcher *f, const char *id, dj_pop3_msg **m,
     return DJ_MAIL_OK;
 }
 
-dj_mail_status dj_pop3_read(dj_fetcher *f, const char *id, size_t max,
-                            dj_buf *out, bool *truncated, char *err,
-                            size_t errlen)
+static dj_mail_status pop3_read(dj_fetcher *f, const char *id, size_t max,
+                                dj_buf *out, bool *truncated, char *err,
+                                size_t errlen)
 {
     dj_pop3_msg *m;
     dj_mail_status st = lookup(f, id, &m, err, errlen);
@@ -268,8 +268,8 @@ dj_mail_status dj_pop3_read(dj_fetcher *f, const char *id, size_t max,
     return DJ_MAIL_OK;
 }
 
-dj_mail_status dj_pop3_confirm(dj_fetcher *f, const char *id, char *err,
-                               size_t errlen)
+static dj_mail_status pop3_confirm(dj_fetcher *f, const char *id, char *err,
+                                   size_t errlen)
 {
     dj_pop3_msg *m;
     dj_mail_status st = lookup(f, id, &m, err, errlen);
@@ -283,3 +283,44 @@ dj_mail_status dj_pop3_confirm(dj_fetcher *f, const char *id, char *err,
     m->deleted = true;
     return DJ_MAIL_OK;
 }
+
+static dj_mail_status pop3_open(dj_fetcher *f, char *err, size_t errlen)
+{
+    return dj_fetch_need_login(f, err, errlen);
+}
+
+/* Left in the maildrop (POP3 has nowhere else); the caller skips it. */
+static dj_mail_status pop3_quarantine(dj_fetcher *f, const char *id,
+                                      char *err, size_t errlen)
+{
+    (void)f, (void)id, (void)err, (void)errlen;
+    return DJ_MAIL_OK;
+}
+
+/* A POP3 session sees a snapshot: end it (applying the DELEs) so the next
+ * list starts a fresh one that sees new mail. */
+static dj_mail_status pop3_wait(dj_fetcher *f, int timeout_ms, bool *woken,
+                                char *err, size_t errlen)
+{
+    (void)woken, (void)err, (void)errlen;
+    pop3_hang_up(f, true);
+    dj_fetch_sleep_ms(timeout_ms);
+    return DJ_MAIL_OK;
+}
+
+static void pop3_quit(dj_fetcher *f)
+{
+    pop3_hang_up(f, true);
+}
+
+const dj_fetch_ops dj_fetch_pop3_ops = {
+    .name = "POP3",
+    .open = pop3_open,
+    .list = pop3_list,
+    .read = pop3_read,
+    .confirm = pop3_confirm,
+    .quarantine = pop3_quarantine,
+    .wait = pop3_wait,
+    .disconnect = pop3_quit,
+    .close = pop3_quit,
+};

@@ -13,6 +13,7 @@
  */
 #include "reader/fuzzy.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,14 +103,53 @@ static int cmp_match(const void *x, const void *y)
     return a->loc - b->loc;
 }
 
+/* Sorted, for bsearch: words players write around orders and in prose,
+ * never corrected into a place or a power. */
+static const char *const COMMON_WORDS[] = {
+    "a",      "about",   "all",    "also",    "am",     "an",
+    "and",    "any",     "are",    "as",      "at",     "be",
+    "best",   "but",     "by",     "can",     "cheers", "dear",
+    "did",    "do",      "for",    "from",    "get",    "go",
+    "goes",   "going",   "got",    "had",     "has",    "have",
+    "he",     "hello",   "her",    "here",    "hey",    "hi",
+    "him",    "his",     "how",    "i",       "i'd",    "i'm",
+    "if",     "in",      "is",     "it",      "its",    "just",
+    "kind",   "kindly",  "let",    "let's",   "lets",   "like",
+    "many",   "may",     "me",     "my",      "new",    "no",
+    "not",    "now",     "of",     "ok",      "okay",   "on",
+    "one",    "or",      "our",    "out",     "per",    "please",
+    "pls",    "plz",     "regards", "say",    "see",    "sent",
+    "she",    "so",      "sure",   "thank",   "thanks", "that",
+    "the",    "them",    "then",   "there",   "they",   "this",
+    "thx",    "to",      "too",    "two",     "up",     "us",
+    "via",    "want",    "was",    "way",     "we",     "what",
+    "when",   "who",     "why",    "will",    "wish",   "with",
+    "would",  "yes",     "you",    "your",
+};
+
+static int cmp_word(const void *key, const void *elem)
+{
+    return strcmp(key, *(const char *const *)elem);
+}
+
+bool dj_fuzzy_common_word(const char *w)
+{
+    return w && bsearch(w, COMMON_WORDS,
+                        sizeof COMMON_WORDS / sizeof COMMON_WORDS[0],
+                        sizeof COMMON_WORDS[0], cmp_word) != NULL;
+}
+
 int dj_fuzzy_locations(const dj_map *map, const char *text, dj_loc_match *out,
                        int max)
 {
     if (!map || !text || !out || max <= 0 || !map->aliases)
         return 0;
     size_t tlen = strlen(text);
-    int bound = dj_fuzzy_bound(count_letters(text));
-    if (bound == 0 || tlen >= DJ_FUZZY_TEXT_MAX)
+    /* A common English word is a place only when it is the name itself
+     * ("and", the Andaman Sea on Youngstown): never a correction. */
+    bool common = dj_fuzzy_common_word(text);
+    int bound = common ? 0 : dj_fuzzy_bound(count_letters(text));
+    if ((bound == 0 && !common) || tlen >= DJ_FUZZY_TEXT_MAX)
         return 0;
     if (map->nlocs <= 0 || map->nlocs > DJ_MAX_LOCS)
         return 0;

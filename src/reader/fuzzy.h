@@ -17,6 +17,7 @@
 #ifndef DJ_READER_FUZZY_H
 #define DJ_READER_FUZZY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/map.h"
@@ -45,5 +46,13 @@ typedef struct dj_loc_match {
  */
 int dj_fuzzy_locations(const dj_map *map, const char *text, dj_loc_match *out,
                        int max);
+
+/*
+ * Is w (lower case) one of the common English words players write around
+ * orders ("go", "to", "the", "please", "me", "we"...)?  Such a word is
+ * never corrected into a place or a power: dj_fuzzy_locations() gives it
+ * only a place of exactly that name.
+ */
+bool dj_fuzzy_common_word(const char *w);
 
 #endif

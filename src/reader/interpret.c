@@ -100,6 +100,14 @@ static void read_line(const ir_ctx *c, item_list *l, int line, const char *text,
             fail_item(it, "line too long");
         return;
     }
+    if (ir_line_is_prose(c, text)) {
+        ir_item *it = new_item(l, line);
+        if (it) {
+            fail_item(it, "looks like text, not orders");
+            it->prose = true;
+        }
+        return;
+    }
     int n = ir_split_line(text, buf, sizeof buf, pieces, PIECES_MAX);
     for (int i = 0; i < n && !l->full; i++)
         add_piece(c, l, line, pieces[i], skel);
@@ -264,6 +272,7 @@ static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
         ambiguity_question(c, it, out->message, sizeof out->message);
         break;
     case DJ_READ_ERROR:
+    case DJ_READ_PROSE:
         snprintf(out->message, sizeof out->message, "%s", it->message);
         break;
     }
@@ -300,6 +309,9 @@ int dj_interpret_lines(const dj_map *map, const dj_position *pos, int power,
     ir_settle_duplicates(&c, l.v, l.n);
     ir_refuse_impossible(&c, l.v, l.n);
     collapse_prose(&l);
+    for (int i = 0; i < l.n; i++)
+        if (l.v[i].prose)
+            l.v[i].kind = DJ_READ_PROSE;
     for (int i = 0; i < l.n && i < max_out; i++)
         write_reading(&c, &l.v[i], &out[i]);
     int n = l.n;
@@ -316,6 +328,8 @@ const char *dj_read_kind_name(dj_read_kind kind)
         return "ERROR";
     case DJ_READ_AMBIGUOUS:
         return "AMBIGUOUS";
+    case DJ_READ_PROSE:
+        return "PROSE";
     }
     return "?";
 }
@@ -331,7 +345,7 @@ int dj_reading_format(const dj_reading *r, char *buf, size_t len)
     if (r->kind == DJ_READ_OK)
         n += (size_t)snprintf(buf + (n < len ? n : len - 1),
                               n < len ? len - n : 1, " %s", r->text);
-    else if (r->kind == DJ_READ_ERROR)
+    else if (r->kind == DJ_READ_ERROR || r->kind == DJ_READ_PROSE)
         n += (size_t)snprintf(buf + (n < len ? n : len - 1),
                               n < len ? len - n : 1, " %s", r->message);
     for (int i = 0; r->kind == DJ_READ_AMBIGUOUS && i < r->ncandidates &&

@@ -53,7 +53,14 @@
 #define DJ_READ_LINE_MAX 1024    /* longest line read (bytes, with NUL) */
 #define DJ_READ_MAX_ORDERS 1024  /* orders read in one call; more: ERROR */
 
-typedef enum { DJ_READ_OK = 0, DJ_READ_ERROR, DJ_READ_AMBIGUOUS } dj_read_kind;
+/* PROSE: a line with nothing that could be part of an order (a greeting,
+ * a sign-off, a disclaimer): not read, and no error. */
+typedef enum {
+    DJ_READ_OK = 0,
+    DJ_READ_ERROR,
+    DJ_READ_AMBIGUOUS,
+    DJ_READ_PROSE
+} dj_read_kind;
 
 typedef struct dj_reading {
     int line; /* index of the input line it came from */

@@ -15,7 +15,9 @@
  *   interpret_choose.c  readings of all orders -> one choice per order, or
  *                       none: the rules-based choice of DATC 4.E.2 d, then
  *                       several orders for one unit (4.D.3);
- *   interpret_refuse.c  orders that cannot be orders refused (4.E.1 d).
+ *   interpret_refuse.c  orders that cannot be orders refused (4.E.1 d);
+ *   interpret_prose.c   prose lines, comments and polite words around
+ *                       orders.
  *
  * interpret.c holds the public entry point and the output.  Not part of
  * the public API: only src/reader/ includes this file.
@@ -98,6 +100,7 @@ typedef struct ir_reading {
 typedef struct ir_item {
     int line;
     bool failed; /* parse error: message holds the reason */
+    bool prose;  /* the whole line is text, not orders (failed too) */
     char message[DJ_READ_MSG_MAX];
     ir_skel *skel; /* owned; NULL when failed */
     int nreadings;
@@ -163,6 +166,21 @@ void ir_choose(const ir_ctx *c, ir_item *items, int nitems);
 
 /* Several orders for one unit among the chosen readings (4.C.*, 4.D.3). */
 void ir_settle_duplicates(const ir_ctx *c, ir_item *items, int nitems);
+
+/* ---- interpret_prose.c --------------------------------------------------- */
+
+/* Is a line prose (nothing in it could belong to an order)? */
+bool ir_line_is_prose(const ir_ctx *c, const char *line);
+
+/* A polite word dropped from an order ("please", "thanks", "i'd")? */
+bool ir_polite_word(const char *w);
+
+/*
+ * Take comments and polite phrases out of one normalised piece (in
+ * place); what was taken out, quoted and comma-separated, into dropped.
+ */
+void ir_strip_extras(const ir_ctx *c, char *piece, char *dropped,
+                     size_t len);
 
 /* ---- interpret_refuse.c -------------------------------------------------- */
 

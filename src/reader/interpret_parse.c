@@ -490,7 +490,8 @@ static const keyword KEYWORDS[] = {
     {"disbands", G_DISBAND, 0}, {"remove", G_REMOVE, 0},
     {"removes", G_REMOVE, 0},   {"waive", G_WAIVE, 0},
     {"waives", G_WAIVE, 0},     {"via", G_VIA, 0},
-    {"by", G_VIA, 0},           {"the", G_FILLER, 0},
+    {"by", G_VIA, 0},           {"go", G_MOVE, 0},
+    {"goes", G_MOVE, 0},        {"the", G_FILLER, 0},
     {"in", G_FILLER, 0},        {"at", G_FILLER, 0},
     {"from", G_FILLER, 0},      {"unit", G_FILLER, 0},
     {"an", G_FILLER, 0},
@@ -517,7 +518,7 @@ static bool near_a_place(const parser *p, const char *w)
 /* A long keyword one letter off w ("suport", "convoi"), or NULL. */
 static const keyword *near_keyword(const parser *p, const char *w)
 {
-    if (strlen(w) < KEYWORD_FUZZY_MIN)
+    if (strlen(w) < KEYWORD_FUZZY_MIN || dj_fuzzy_common_word(w))
         return NULL;
     const keyword *best = NULL;
     for (size_t i = 0; i < NKEYWORDS; i++) {
@@ -539,7 +540,8 @@ static int near_power(const parser *p, const char *w)
 {
     const dj_map *map = p->c->map;
     int found = -1;
-    if (strlen(w) < KEYWORD_FUZZY_MIN || near_a_place(p, w))
+    if (strlen(w) < KEYWORD_FUZZY_MIN || dj_fuzzy_common_word(w) ||
+        near_a_place(p, w))
         return -1;
     for (int i = 0; i < map->npowers; i++) {
         char name[DJ_NAME_MAX], adj[DJ_NAME_MAX];
@@ -607,6 +609,10 @@ static int classify_word(parser *p, int i)
     int power = power_word(map, w, false);
     if (power >= 0 && !begins_place(p, i)) {
         add_gtok(p, G_NATION, power, i);
+        return 0;
+    }
+    if (ir_polite_word(w)) { /* "please", "thanks", "i'd": not the order */
+        ir_note(p->s->notes, sizeof p->s->notes, "'%s' left out", w);
         return 0;
     }
     power = near_power(p, w);
@@ -1260,7 +1266,12 @@ int ir_parse_piece(const ir_ctx *c, const char *piece, ir_skel *skel, char *msg,
     p.msg = msg;
     p.msglen = msglen;
     skel_init(skel);
-    if (tokenise(&p, piece) < 0)
+    char clean[DJ_READ_LINE_MAX], dropped[IR_NOTE_MAX];
+    snprintf(clean, sizeof clean, "%s", piece);
+    ir_strip_extras(c, clean, dropped, sizeof dropped);
+    if (dropped[0])
+        ir_note(skel->notes, sizeof skel->notes, "%s left out", dropped);
+    if (tokenise(&p, clean) < 0)
         return -1;
     drop_numbering(&p);
     int prefix = strip_power_prefix(&p);

@@ -75,6 +75,8 @@ static int overview_row(dj_store *s, sqlite3_stmt *st, void *row)
     o->deadline = st_int64(st, 5, 0);
     o->players = sqlite3_column_int(st, 6);
     o->waiting = sqlite3_column_int(st, 7);
+    o->unlisted = sqlite3_column_int(st, 8);
+    st_text(st, 9, o->join_password, sizeof o->join_password);
     return 0;
 }
 
@@ -90,7 +92,8 @@ int dj_store_game_overviews(dj_store *s, const char *name,
         "   AND p.status NOT IN ('resigned', 'replaced')),"
         " (SELECT count(*) FROM participants p WHERE p.game_id = g.id"
         "   AND p.role = 'player' AND p.power IS NULL"
-        "   AND p.status = 'playing')"
+        "   AND p.status = 'playing'),"
+        " g.unlisted, g.join_password"
         " FROM games g LEFT JOIN phases ph ON ph.game_id = g.id"
         "  AND ph.status IN ('current', 'final')"
         " WHERE ?1 IS NULL OR g.name = ?1 COLLATE NOCASE"

@@ -54,6 +54,8 @@ typedef struct dj_game_overview_rec {
     int64_t deadline;        /* of a current phase; 0: none */
     int players;             /* live players holding a power */
     int waiting;             /* players waiting for a power to be dealt */
+    int unlisted;            /* the settings deciding who sees it listed */
+    char join_password[64];
 } dj_game_overview_rec;
 
 /* Every game (name NULL) or the one named, by name; *out malloc'd. */

@@ -36,6 +36,20 @@ void web_act_signin(web_ctx *c)
         web_fail(c, 400, "The form could not be read.");
         return;
     }
+    if (!c->route.game[0]) { /* POST /signin: the game is in the form */
+        const char *game = dj_form_get(&f, "game");
+        dj_route r;
+        char path[64];
+        snprintf(path, sizeof path, "/game/%.40s", game ? game : "");
+        if (!game || dj_route_parse("GET", path, strlen(path), &r) !=
+                         DJ_ROUTE_GAME) {
+            dj_form_free(&f);
+            web_fail(c, 400, "Sign in with a game's name, a power and a "
+                             "password.");
+            return;
+        }
+        snprintf(c->route.game, sizeof c->route.game, "%s", r.game);
+    }
     const char *power = dj_form_get(&f, "power");
     const char *password = dj_form_get(&f, "password");
     char client[96];

@@ -40,6 +40,8 @@ static void game_link(dj_buf *b, const char *game, const char *rest,
     dj_buf_append(b, "</a> ");
 }
 
+static void signin_fields(web_ctx *c, dj_buf *b);
+
 static void pre(dj_buf *b, const char *text)
 {
     dj_buf_append(b, "<pre>");
@@ -125,6 +127,13 @@ void web_page_home(web_ctx *c)
             dj_buf_append(b, "<p>No game is being played or forming.</p>\n");
     }
     free(games);
+    dj_buf_append(b, "<h2>Sign in to a game</h2>\n<p>For any game, "
+                     "private ones too: your power (or <code>master</code>,"
+                     " <code>observer</code>) and your password.</p>\n"
+                     "<form method=\"post\" action=\"/signin\">\n");
+    dj_buf_append(b, "<p><label>Game <input name=\"game\" required>"
+                     "</label></p>\n");
+    signin_fields(c, b);
     dj_buf_append(b, "<h2>Joining a game</h2>\n<p>Games are joined by mail: "
                      "send <code>JOIN game PASSWORD</code> (or <code>OBSERVE"
                      " game PASSWORD</code>) to <code>");
@@ -184,13 +193,9 @@ static void form_start(dj_buf *b, const char *game, const char *action)
     dj_buf_printf(b, "/%s\">\n", action);
 }
 
-static void signin_form(web_ctx *c, dj_buf *b, const char *game)
+/* The sign-in form's fields, its token and its button, then </form>. */
+static void signin_fields(web_ctx *c, dj_buf *b)
 {
-    dj_buf_append(b, "<h2>Sign in</h2>\n<p>Players sign in with their power "
-                     "and the password they use by mail (a game master with "
-                     "<code>master</code>; an observer with <code>observer"
-                     "</code> and the address it observes from).</p>\n");
-    form_start(b, game, "signin");
     web_csrf_field(c, b, false);
     dj_buf_append(b, "<p><label>Power <input name=\"power\" required "
                      "autocomplete=\"username\"></label></p>\n"
@@ -202,6 +207,16 @@ static void signin_form(web_ctx *c, dj_buf *b, const char *game)
                      "current-password\"></label></p>\n"
                      "<p><button type=\"submit\">Sign in</button></p>\n"
                      "</form>\n");
+}
+
+static void signin_form(web_ctx *c, dj_buf *b, const char *game)
+{
+    dj_buf_append(b, "<h2>Sign in</h2>\n<p>Players sign in with their power "
+                     "and the password they use by mail (a game master with "
+                     "<code>master</code>; an observer with <code>observer"
+                     "</code> and the address it observes from).</p>\n");
+    form_start(b, game, "signin");
+    signin_fields(c, b);
 }
 
 static void press_form(web_ctx *c, dj_buf *b, const dj_game_overview *o)

@@ -93,6 +93,8 @@ dj_route_kind dj_route_parse(const char *method, const char *path, size_t len,
         return want(m, GET, DJ_ROUTE_STYLE, r);
     if (nseg == 1 && seg_is(seg[0], seglen[0], "signout"))
         return want(m, POST, DJ_ROUTE_SIGNOUT, r);
+    if (nseg == 1 && seg_is(seg[0], seglen[0], "signin"))
+        return want(m, POST, DJ_ROUTE_SIGNIN, r); /* the game in the form */
     if (nseg < 2 || !seg_is(seg[0], seglen[0], "game"))
         return r->kind = DJ_ROUTE_NOT_FOUND;
     const char *g = seg[1];

@@ -13,6 +13,8 @@
  *   GET  /game/NAME/PHASE/board.svg the position at the phase's start
  *   GET  /game/NAME/PHASE/orders.svg with the phase's orders (once played)
  *   POST /game/NAME/signin          sign in (power, password)
+ *   POST /signin                    sign in, the game in the form (the
+ *                                   front page's form: private games)
  *   POST /game/NAME/orders          orders, as the lines of a mail
  *   POST /game/NAME/ready           READY, NOT READY, WAIT, NO WAIT
  *   POST /game/NAME/press           press or a broadcast

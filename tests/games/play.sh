@@ -1,8 +1,8 @@
 # play.sh — sourced by the game tests (tests/scripts/*.sh, after
 # tests/checks.sh): set up a seven-player game and feed it scripted orders.
 #
-# The caller sets J to the judgectl command line, options included
-# ("build/judgectl --maps maps --db /tmp/x/judge.db").  Times are given
+# tests/checks.sh, sourced first, sets S and J, the judgectl command line
+# with its options (a suite may set its own).  Times are given
 # explicitly (DIPJUDGE_NOW) so that a game replayed twice is the same game
 # to the second.
 #
@@ -12,6 +12,7 @@
 POWERS="Austria England France Germany Italy Russia Turkey"
 GAME_T0=1800000000   # Fri 15 Jan 2027 08:00 UTC
 GAME_STEP=432000     # five days a phase: past every deadline and grace
+GAME=$S/tests/games/full  # the standard board's scripted whole game
 
 # game_setup NAME NOW [SETTING...]: create a game with a master and seven
 # players (power@NAME.example), which starts when the seventh joins.  The

@@ -13,7 +13,6 @@
 set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-GAME=$S/tests/games/full
 export DIPJUDGE_NOW=$GAME_T0
 
 # mail FROM [JUDGECTL OPTIONS...] < BODY: run a message, reply in $T/out.
@@ -89,11 +88,13 @@ has "Game post on map standard: active"
 lacks "@post.example"
 printf 'SIGNON Fpost %s\nstatus\nnonsense here\nSIGNOFF\nA par-bur\n' \
     "$(pw France secret)" | mail france@post.example
-has "Subject: dipjudge:post - S1904M Orders" # "nonsense here" is read as an order
+has "Subject: dipjudge:post - S1904M Orders" # "nonsense here" goes to the reader
 has "Orders of France for S1904M"
-has "ERROR: "
+lacks "ERROR: " # which finds it is prose
+has "Not read (looks like text, not orders):"
+has "  nonsense here"
 has "After SIGNOFF, 1 line was not read."
-has "Summary: 3 of 4 commands and orders done; 1 failed"
+has "Summary: 3 of 3 commands done"
 
 # ---- passwords: never in clear, in replies or in the database -------------------
 printf 'SIGNON Epost %s\nset password %s\n' "$(pw England secret)" \

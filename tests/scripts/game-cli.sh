@@ -11,7 +11,6 @@
 set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-GAME=$S/tests/games/full
 export DIPJUDGE_NOW=$GAME_T0
 
 # run STATUS ARGS...: judgectl ARGS, exit status STATUS; out/err kept.

@@ -13,7 +13,6 @@
 set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-GAME=$S/tests/games/full
 NGAMES=8
 ROUNDS=5
 

@@ -21,7 +21,6 @@
 set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-GAME=$S/tests/games/full
 RANDOM=${DJ_CRASH_SEED:-2026}
 WANT_CRASHES=50
 

@@ -20,7 +20,6 @@ cat >"$T/judge.conf" <<CONF
 admin_address = "admin@judge.example";
 CONF
 J="$JUDGECTL --config $T/judge.conf --maps $S/maps --db $T/judge.db"
-GAME=$S/tests/games/full
 
 now=$GAME_T0
 check "game set up" game_setup xc "$now"

@@ -11,7 +11,6 @@
 set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
-GAME=$S/tests/games/full
 
 now=$GAME_T0
 check "game set up" game_setup full "$now"

@@ -57,8 +57,15 @@ play_variant()
     fi
 }
 
-for v in pure fleetrome chaos 1898 hundred ancmed youngstown; do
-    play_variant "$v"
+# Every board of maps/ but the standard one (game-full.sh plays that).
+for f in "$S"/maps/*.map; do
+    v=$(basename "$f" .map)
+    [ "$v" = standard ] && continue
+    if [ -f "$S/tests/games/$v/expect.txt" ]; then
+        play_variant "$v"
+    else
+        bad "$v: no scripted game in tests/games/$v"
+    fi
 done
 
 # Fleet Rome: Italy opens with a fleet in Rome, as the variant says.

@@ -71,8 +71,9 @@ has "  A PAR - BUR" # the earlier order stands
 lacks "  A PAR - MUN"
 order Italy "F nap - spa" "Ciao judge, here are my orders"
 has "ERROR: F NAP - SPA: not adjacent"
-has "ERROR: this line is not an order"
-[[ $(grep -c "^    ERROR" "$T/out") == 2 ]] && ok || bad "one error for the prose line"
+has "Not read (looks like text, not orders):"
+has "  Ciao judge, here are my orders"
+[[ $(grep -c "^    ERROR" "$T/out") == 1 ]] && ok || bad "no error for the prose line"
 # accents are read like any other letter
 order Germany "A München - Tyrolia"
 has "A MUN - TYR"

@@ -283,6 +283,20 @@ holds "an unlisted game is reached by its name" '[[ $CODE == 200 ]]'
 J_WEB set demo private=letmein >/dev/null
 get /game/demo.json -b "$T/fr"
 holds "  its JSON never shows the join password" '[[ $CODE == 200 ]] && ! grep -q letmein "$T/b"'
+get /game/demo
+holds "a private game's page: 404 to a visitor" '[[ $CODE == 404 ]]'
+rm -f "$T/pv"
+get / -c "$T/pv" -b "$T/pv" -H 'X-Forwarded-For: 10.7.0.1'
+cs=$(csrf_in "$T/b")
+get /signin -c "$T/pv" -b "$T/pv" -H 'X-Forwarded-For: 10.7.0.1' \
+    --data-urlencode "csrf=$cs" --data-urlencode game=demo \
+    --data-urlencode power=Austria --data-urlencode password=pw-Austria
+holds "  its players sign in from the front page's form" '[[ $CODE == 303 ]]'
+get /game/demo -b "$T/pv"
+holds "  and then see it" '[[ $CODE == 200 ]] && grep -q "Signed in as Austria" "$T/b"'
+get /signin -c "$T/pv" -b "$T/pv" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'game=../x' --data-urlencode power=a --data-urlencode password=b
+holds "  a game name that is not one: 400" '[[ $CODE == 400 ]]'
 J_WEB set demo private=no >/dev/null
 get /game/demo/press
 holds "a visitor sees no press of a game in play (dj_press_visible)" \
