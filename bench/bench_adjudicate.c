@@ -310,9 +310,9 @@ int main(int argc, char **argv)
     printf("map:      %s (%d provinces where units stand, %d powers)\n",
            argv[1], g.board.nprovs, map->npowers);
     if (network) {
-        printf("corpus:   %d movement phases, %ld orders, a corpus phase and "
-               "%d-%d fleets convoying in each (%ld in all), seed 0x%" PRIx64
-               "\n",
+        printf("corpus:   %d movement phases, %ld orders: a corpus phase and "
+               "%d-%d seas (all of a smaller board) filled with fleets, "
+               "%ld convoy orders in all, seed 0x%" PRIx64 "\n",
                nphases, norders, NETWORK_MIN_FLEETS, NETWORK_MAX_FLEETS,
                fleets, SEED);
         printf("target:   under 1 ms per phase for every engine\n");
