@@ -54,7 +54,12 @@ cd build/demo
 ln -s "$ROOT/maps" maps # judgectl and judged find ./maps by default
 J=$ROOT/build/judgectl
 JD=$ROOT/build/judged
-unset DIPJUDGE_CONF DIPJUDGE_DB DIPJUDGE_MAPDIR DIPJUDGE_NOW
+unset DIPJUDGE_CONF DIPJUDGE_DB DIPJUDGE_MAPDIR DIPJUDGE_NOW DIPJUDGE_STATE_DIR
+# The demo judge keeps its state here, next to its judge.conf (relative
+# paths in judge.conf start at its own folder): the database dipjudge.db,
+# the Maildirs mail/in and mail/out.
+printf '# the demo judge (judge.conf(5))\nstate_dir = ".";\n' >judge.conf
+export DIPJUDGE_CONF=$PWD/judge.conf
 
 addr() { echo "${1,,}@demo.example"; }
 pw() { echo "password-${1,,}"; }
@@ -200,10 +205,10 @@ echo
 echo "Pictures of every phase, and the maps attached to the results shown,"
 echo "are in build/demo/pictures/ (open them with any image viewer);"
 echo "the database is build/demo/dipjudge.db: try"
-echo "  cd build/demo && ../judgectl show demo"
+echo "  cd build/demo && ../judgectl -c judge.conf show demo"
 echo
-echo "To browse the game on the web, run judgeweb on the demo's database and"
-echo "settings (the embedded defaults: dipjudge.db, 127.0.0.1:8080):"
-echo "  cd build/demo && ../judgeweb"
+echo "To browse the game on the web, run judgeweb on the demo's judge.conf"
+echo "(its state here, the web's embedded defaults: 127.0.0.1:8080):"
+echo "  cd build/demo && ../judgeweb -c judge.conf"
 echo "then open http://127.0.0.1:8080/game/demo (sign in as France with the"
 echo "password pw-france to give orders; judgeweb(8) says more)."

@@ -21,13 +21,17 @@ BUILD_PACKAGES=(build-essential autoconf automake libtool pkg-config
                 libcairo2-dev libpng-dev libfontconfig-dev libmicrohttpd-dev
                 tzdata)
 # The tests: sanitizers, valgrind, SQL and picture checks, the private
-# Postfix and Dovecot of the mail tests, and for judgeweb headless Chromium
-# with Selenium, two HTML5 validators (html5lib, tidy), curl and ab (bench).
+# Postfix and Dovecot of the mail tests (python3's smtplib sends
+# maildir-order.sh's 200 mails in one SMTP session), for judgeweb
+# headless Chromium with Selenium, two HTML5 validators (html5lib, tidy),
+# curl and ab (bench); JSON checks (python3), running as another user
+# (setpriv, runuser), and the Debian package's stage.
 TEST_PACKAGES=(valgrind clang libclang-rt-dev sqlite3 libxml2-utils
                poppler-utils postfix dovecot-imapd dovecot-pop3d
-               libsasl2-modules openssl
+               libsasl2-modules openssl python3
                chromium chromium-driver python3-selenium python3-html5lib tidy
-               apache2-utils curl)
+               apache2-utils curl python3 util-linux
+               dpkg-dev debhelper devscripts fakeroot lintian adduser)
 PACKAGES=("${BUILD_PACKAGES[@]}")
 [[ ${1:-} == --demo ]] || PACKAGES+=("${TEST_PACKAGES[@]}")
 LOG=${DJ_INSTALL_LOG:-/tmp/dipjudge-install.log}

@@ -16,6 +16,9 @@
 #                (tests/fuzz) built with clang's libFuzzer, ASan and UBSan,
 #                20 s each from a fixed seed, so that a finding here is
 #                reproducible; exploring is the job of long runs
+#   3c. deb      make deb (dpkg-buildpackage), lintian, dpkg -i, a short
+#                game through the installed programs, dpkg --purge
+#                (tests/scripts/deb.sh; root only)
 #   4. valgrind  the gcc build's unit tests and DATC case files again under
 #                valgrind (memcheck, definite and indirect leaks are errors):
 #                `make check TESTS="unit and case suites"` with valgrind as
@@ -30,7 +33,7 @@
 # non-zero when anything failed.
 #
 # Environment: JOBS (parallel make jobs, default: number of cores),
-# DJ_SKIP_DEPS=1 (skip stage 1), DJ_SKIP_ASAN=1 / DJ_SKIP_FUZZ=1 /
+# DJ_SKIP_DEPS=1 (skip stage 1), DJ_SKIP_ASAN=1 / DJ_SKIP_FUZZ=1 / DJ_SKIP_DEB=1 /
 # DJ_SKIP_VALGRIND=1 (skip
 # those stages; a skipped stage counts as nothing).
 #
@@ -107,7 +110,7 @@ mkdir -p "$LOGDIR"
 banner "2. gcc build: make check"
 t0=$SECONDS
 gcc_built=0
-if configure_build build CC=gcc; then
+if configure_build build CC=gcc --enable-werror; then
     gcc_built=1
     (cd build && make -j"$JOBS" --no-print-directory check) 2>&1 |
         tee "$LOGDIR/gcc-check.log"
@@ -138,7 +141,7 @@ if [[ "${DJ_SKIP_ASAN:-0}" != 1 ]]; then
     t0=$SECONDS
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-    if configure_build build-asan CC=clang --enable-sanitizers; then
+    if configure_build build-asan CC=clang --enable-sanitizers --enable-werror; then
         (cd build-asan && make -j"$JOBS" --no-print-directory check) 2>&1 |
             tee "$LOGDIR/asan-check.log"
         status=${PIPESTATUS[0]}
@@ -175,6 +178,20 @@ if [[ "${DJ_SKIP_FUZZ:-0}" != 1 ]]; then
             record fuzz 0 1 $((SECONDS - t0)) "targets: ${summary:-no summary}"
         fi
     fi
+fi
+
+# ---- 3c. the Debian package -------------------------------------------------
+# make deb, lintian, dpkg -i, a short game through the installed programs,
+# dpkg --purge (tests/scripts/deb.sh; as root with dpkg-buildpackage).
+if [[ "${DJ_SKIP_DEB:-0}" != 1 ]] && ((gcc_built == 1)); then
+    banner "3c. Debian package: make deb, install, play, purge"
+    t0=$SECONDS
+    bash tests/scripts/deb.sh build . 2>&1 | tee "$LOGDIR/deb.log"
+    status=${PIPESTATUS[0]}
+    summary=$(last_summary "$LOGDIR/deb.log")
+    read -r p _ f _ <<<"${summary//,/}"
+    ((status != 0 && ${f:-0} == 0)) && f=1
+    record deb "${p:-0}" "${f:-1}" $((SECONDS - t0))
 fi
 
 # ---- 4. valgrind ---------------------------------------------------------

@@ -3,10 +3,12 @@
 # a geometry file (maps/*.geo, format in maps/README.md).
 #
 # Why a grid: every cell belongs to exactly one area, so neighbouring areas
-# share their borders by construction and the board has no gaps.  Borders
-# are then rounded: each border between two junctions (where three areas
-# meet, or the frame) is smoothed once, the same way from both sides, so the
-# rounded outlines still meet exactly.
+# share their borders by construction and the board has no gaps.  The
+# borders are then smoothed as one graph of cell corners (Taubin's
+# smoothing: coastlines followed as whole curves, the frame and inland
+# junctions kept), and their corners rounded (Chaikin) run by run between
+# junctions: every border is computed once and used by both its sides, so
+# the smooth outlines still meet exactly.
 #
 # It also checks the drawing against the map: provinces that touch in the
 # picture must be neighbours in the map file and the other way round
@@ -99,17 +101,66 @@ def main():
                 if name(x + dx, y + dy) != a:
                     edges.setdefault(a, {}).setdefault(e[0], []).append(e[1])
 
-    def fixed(v):
+    # The borders as one graph: its vertices are cell corners on a border,
+    # its edges the cell edges between two areas (or an area and the
+    # frame).  The graph is smoothed as a whole, so every border is moved
+    # once and both its sides use the same points: neighbours never gap or
+    # overlap.
+    def sides(v):
         x, y = v
-        if x in (0, W) or y in (0, H):
-            return True
-        around = [name(x - 1, y - 1), name(x, y - 1), name(x - 1, y), name(x, y)]
-        if len(set(around)) >= 3:
-            return True
-        return around[0] == around[3] and around[1] == around[2] and around[0] != around[1]
+        return [name(x - 1, y - 1), name(x, y - 1), name(x - 1, y), name(x, y)]
 
-    def mid(a, b):
-        return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    def is_sea(a):
+        return a is not None and kind[a] == "sea"
+
+    links = {}   # vertex -> {neighbour: True when the edge is a coast}
+    for y in range(H + 1):
+        for x in range(W + 1):
+            for (dx, dy) in ((1, 0), (0, 1)):
+                if x + dx > W or y + dy > H:
+                    continue
+                if dx:  # horizontal edge: cells above and below
+                    a, b = name(x, y - 1), name(x, y)
+                else:   # vertical edge: cells left and right
+                    a, b = name(x - 1, y), name(x, y)
+                if a == b:
+                    continue
+                coast = a is not None and b is not None and is_sea(a) != is_sea(b)
+                u, w = (x, y), (x + dx, y + dy)
+                links.setdefault(u, {})[w] = coast
+                links.setdefault(w, {})[u] = coast
+
+    def on_frame(v):
+        return v[0] in (0, W) or v[1] in (0, H)
+
+    # What each vertex follows when smoothed: a coast passing through it
+    # (so coastlines are smooth curves whatever borders meet them), else
+    # its border; the frame and the points where three borders meet
+    # inland or at sea stay where they are.
+    follow = {}
+    for v, nb in links.items():
+        if on_frame(v):
+            continue
+        coast = [w for w, c in nb.items() if c]
+        if len(coast) == 2:
+            follow[v] = coast
+        elif len(nb) == 2:
+            follow[v] = list(nb)
+
+    # Taubin's smoothing (a shrinking step, then an inflating one): the
+    # staircase of cell corners becomes a curve without shapes shrinking.
+    smooth = {v: (float(v[0]), float(v[1])) for v in links}
+    for _ in range(16):
+        for k in (0.5, -0.53):
+            moved = {}
+            for v, (a, b) in follow.items():
+                p, pa, pb = smooth[v], smooth[a], smooth[b]
+                moved[v] = (p[0] + k * ((pa[0] + pb[0]) / 2 - p[0]),
+                            p[1] + k * ((pa[1] + pb[1]) / 2 - p[1]))
+            smooth.update(moved)
+
+    def corner(v):
+        return len(links.get(v, ())) != 2 or on_frame(v)
 
     def chaikin_open(pts, times):
         for _ in range(times):
@@ -125,13 +176,8 @@ def main():
             pts = out
         return pts
 
-    def smooth_run(run):
-        pts = [run[0]] + [mid(run[i], run[i + 1]) for i in range(len(run) - 1)] + [run[-1]]
-        return chaikin_open(pts, 2)
-
-    def smooth_closed(ring):
-        pts = [mid(ring[i], ring[(i + 1) % len(ring)]) for i in range(len(ring))]
-        for _ in range(2):
+    def chaikin_closed(pts, times):
+        for _ in range(times):
             out = []
             for i in range(len(pts)):
                 a, b = pts[i], pts[(i + 1) % len(pts)]
@@ -155,15 +201,18 @@ def main():
             rings.append(ring)
         return rings
 
+    # A ring in smoothed points, its corners rounded (Chaikin) run by run
+    # between the vertices where borders meet, which stay put, so the run
+    # shared with a neighbour comes out the same from both sides.
     def smooth_ring(ring):
-        fix = [i for i, v in enumerate(ring) if fixed(v)]
+        fix = [i for i, v in enumerate(ring) if corner(v)]
         if not fix:
-            return smooth_closed(ring)
+            return chaikin_closed([smooth[v] for v in ring], 2)
         r = ring[fix[0]:] + ring[:fix[0]] + [ring[fix[0]]]
-        fix = [i for i, v in enumerate(r) if fixed(v)]
+        fix = [i for i, v in enumerate(r) if corner(v)]
         pts = []
         for a, b in zip(fix, fix[1:]):
-            seg = smooth_run(r[a:b + 1])
+            seg = chaikin_open([smooth[v] for v in r[a:b + 1]], 2)
             pts.extend(seg[:-1])
         return pts
 

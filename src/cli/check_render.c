@@ -148,11 +148,11 @@ int check_render_case(check_render *cr, const char *mapdir, const dj_map *map,
     char title[300];
     snprintf(title, sizeof title, "%.200s: before", c->name);
     dj_picture_request rq = {map, cr->geo, &c->pre, orders, c->norders, res,
-                             title};
+                             title, NULL};
     int rc = write_picture(cr, base, "before", &rq);
-    snprintf(title, sizeof title, "%.200s: after", c->name);
-    dj_picture_request after = {map, cr->geo, &res->next, NULL, 0, NULL,
-                                title};
+    snprintf(title, sizeof title, "%.200s: after, with the orders", c->name);
+    dj_picture_request after = {map, cr->geo, &c->pre, orders, c->norders,
+                                res, title, &res->next};
     if (write_picture(cr, base, "after", &after) < 0)
         rc = -1;
     free(orders);

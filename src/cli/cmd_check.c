@@ -122,6 +122,23 @@ static void check_one(check_run *r, const dj_map *map, const dj_case *c)
         r->failed[e]++;
 }
 
+/* Under a DISAGREE line: every order whose result differs between the
+ * two engines, "    Germany: A BER - KIE: succeeds (A), fails (B)". */
+static void print_order_differences(const dj_map *map, const dj_case *c,
+                                    const dj_result *a, const dj_result *b)
+{
+    for (int i = 0; i < c->norders && i < a->norders && i < b->norders; i++) {
+        if (a->orders[i].success == b->orders[i].success)
+            continue;
+        char text[128];
+        dj_order_format(map, &c->orders[i].order, text, sizeof text);
+        printf("    %s: %s: %s (A), %s (B)\n",
+               map->powers[c->orders[i].order.power].name, text,
+               a->orders[i].success ? "succeeds" : "fails",
+               b->orders[i].success ? "succeeds" : "fails");
+    }
+}
+
 /*
  * Every engine.  The case passes when DPjudge and Kruijswijk both pass and
  * agree; each engine's verdict and differences are printed only when it
@@ -168,6 +185,8 @@ static void check_all(check_run *r, const dj_map *map, const dj_case *c)
             printf("  DISAGREE %s (A) and %s (B): %s\n",
                    dj_engine_name((dj_engine)a), dj_engine_name((dj_engine)b),
                    why);
+            print_order_differences(map, c, dj_checker_result(r->ck[a]),
+                                    dj_checker_result(r->ck[b]));
         }
 }
 

@@ -40,8 +40,21 @@
 #include "time/calendar.h"
 #include "game/game.h"
 #include "render/render.h"
+#include "store/health.h"
+#include "util/json.h"
 
-enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+enum {
+    EXIT_OK = 0,
+    EXIT_FAILED = 1,
+    EXIT_USAGE = 2,
+    EXIT_MISSING = 1, /* no database: it says how to make one */
+    EXIT_CONFIG = 78  /* sysexits' EX_CONFIG: the admin must act */
+};
+
+#define NO_DATABASE_HELP                                                    \
+    "\n  (judgectl init makes one, as the user the judge runs as:"           \
+    " sudo -u dipjudge judgectl init;\n  --db FILE or judge.conf's "          \
+    "database names another)"
 
 #define MAX_STDIN (1 << 20)  /* orders read from stdin, at most */
 #define MAX_SETTINGS 64
@@ -49,13 +62,16 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 /* ---- the session -------------------------------------------------------- */
 
 /*
- * Open the session.  With `missing`, a database file that does not exist
- * is not created: *missing is set and NULL returned, for the commands that
- * only read (a newcomer's `judgectl list` must not leave a database
- * behind).
+ * Open the session.  Only `create` (judgectl create and init) makes a
+ * missing database: every other command, reading or writing a game that
+ * would have to be in it, says where it looked and how to make one, and
+ * leaves nothing behind.  NULL after a message on stderr, with the exit
+ * status in *status: EXIT_CONFIG when only the admin can fix it (a
+ * database of another user, a newer schema), else EXIT_FAILED.
  */
-static dj_judge *open_judge_if(const char *cmd, bool *missing)
+dj_judge *cli_open_judge(const char *cmd, bool create, int *status)
 {
+    *status = EXIT_FAILED;
     dj_config cfg;
     char err[1024];
     const cli_global_options *g = cli_globals();
@@ -64,26 +80,28 @@ static dj_judge *open_judge_if(const char *cmd, bool *missing)
         return NULL;
     }
     const char *maps = cli_maps_directory(g->maps, cfg.maps_dir);
-    if (missing) {
-        struct stat st;
-        *missing = stat(cfg.database, &st) != 0;
-        if (*missing) {
-            printf("no database at %s: no games here yet (judgectl create "
-                   "makes one)\n", cfg.database);
-            return NULL;
-        }
-    }
 
     dj_test_hooks hooks;
     if (dj_test_hooks_read(&hooks, "judgectl", false, err, sizeof err) < 0) {
         fprintf(stderr, "judgectl %s: %s\n", cmd, err);
         return NULL;
     }
-    dj_judge *j = dj_judge_open(&cfg, maps, err, sizeof err);
+    dj_store_open_failure failure;
+    dj_judge *j =
+        dj_judge_open_as(&cfg, maps, create, &failure, err, sizeof err);
     if (!j) {
-        fprintf(stderr, "judgectl %s: %s\n", cmd, err);
+        fprintf(stderr, "judgectl %s: %s%s\n", cmd, err,
+                failure == DJ_STORE_OPEN_MISSING ? NO_DATABASE_HELP : "");
+        *status = failure == DJ_STORE_OPEN_MISSING ? EXIT_MISSING
+                  : failure == DJ_STORE_OPEN_DENIED ||
+                          failure == DJ_STORE_OPEN_NEWER
+                      ? EXIT_CONFIG
+                      : EXIT_FAILED;
         return NULL;
     }
+    if (dj_store_notice(dj_judge_store(j))[0])
+        fprintf(stderr, "judgectl %s: %s\n", cmd,
+                dj_store_notice(dj_judge_store(j)));
     dj_judge_set_now(j, dj_test_hooks_now(&hooks));
     dj_judge_set_actor(j, "judgectl");
     dj_test_hooks_judge(&hooks, j);
@@ -130,18 +148,16 @@ static int usage(const char *cmd, const char *synopsis, const char *why,
                          a.pos[max]);                                       \
     } while (0)
 
-/* Open the session and start an output buffer; return on failure. */
-#define OPEN()                                                              \
-    dj_judge *j = open_judge(argv[0]);                                      \
+/* Open the session (the database must be there) and start an output
+ * buffer; return on failure. */
+#define OPEN() OPEN_AS(false)
+#define OPEN_AS(create)                                                     \
+    int open_status_;                                                       \
+    dj_judge *j = cli_open_judge(argv[0], (create), &open_status_);        \
     if (!j)                                                                 \
-        return EXIT_FAILED;                                                 \
+        return open_status_;                                                \
     dj_buf out;                                                             \
     dj_buf_init(&out)
-
-static dj_judge *open_judge(const char *cmd)
-{
-    return open_judge_if(cmd, NULL);
-}
 
 /* ---- forming ---------------------------------------------------------------- */
 
@@ -164,7 +180,7 @@ int cmd_create(int argc, char **argv)
         return usage(argv[0], SYN_CREATE, "--password is the master's: give "
                                           "--master too", NULL);
     warn_short_password(password);
-    OPEN();
+    OPEN_AS(true);
     int rc = dj_game_create(j, a.pos[0], cli_value(&a, "--map"), master,
                             (const char *const *)a.pos + 1, a.npos - 1, &out);
     if (rc == 0 && password) {
@@ -266,9 +282,38 @@ static char *read_stdin(const char *cmd)
     return NULL;
 }
 
+/* judgectl orders --json: the lines printed, as a JSON object. */
+#define ORDERS_JSON_VERSION 1
+static void orders_json(const char *game, const char *power, dj_buf *out)
+{
+    dj_buf json;
+    dj_buf_init(&json);
+    dj_buf_printf(&json, "{\"format\": \"dipjudge-orders\", \"version\": "
+                         "%d, ",
+                  ORDERS_JSON_VERSION);
+    dj_json_kv_str(&json, "game", game, true);
+    dj_json_kv_str(&json, "power", power, true);
+    dj_json_key(&json, "orders");
+    dj_buf_append(&json, "[");
+    int n = 0;
+    for (char *line = out->data; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (*line) {
+            dj_buf_append(&json, n++ ? ", " : "");
+            dj_json_string(&json, line);
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    dj_buf_append(&json, "]}\n");
+    dj_buf_free(out);
+    *out = json;
+}
+
 static int game_orders(int argc, char **argv)
 {
-    PARSE("--source", "--set --ready", SYN_ORDERS, 2, 2);
+    PARSE("--source", "--set --ready --json", SYN_ORDERS, 2, 2);
     if ((cli_flag(&a, "--ready") || cli_value(&a, "--source")) &&
         !cli_flag(&a, "--set"))
         return usage(argv[0], SYN_ORDERS, "--ready and --source go with --set",
@@ -276,15 +321,18 @@ static int game_orders(int argc, char **argv)
     if (!cli_flag(&a, "--set")) {
         OPEN();
         int rc = dj_game_get_orders(j, a.pos[0], a.pos[1], &out);
+        if (rc == 0 && cli_flag(&a, "--json"))
+            orders_json(a.pos[0], a.pos[1], &out);
         return finish(j, argv[0], rc, &out);
     }
     char *text = read_stdin(argv[0]);
     if (!text)
         return EXIT_USAGE;
-    dj_judge *j = open_judge(argv[0]);
+    int status;
+    dj_judge *j = cli_open_judge(argv[0], false, &status);
     if (!j) {
         free(text);
-        return EXIT_FAILED;
+        return status;
     }
     dj_buf out;
     dj_buf_init(&out);
@@ -403,7 +451,12 @@ int cmd_resume(int argc, char **argv)
 
 int cmd_show(int argc, char **argv)
 {
-    return simple(argc, argv, SYN_GAME, dj_game_show);
+    PARSE("", "--json", SYN_SHOW, 1, 1);
+    OPEN();
+    /* --json: the game as the export writes it (one shape, versioned) */
+    int rc = cli_flag(&a, "--json") ? dj_game_export(j, a.pos[0], &out)
+                                    : dj_game_show(j, a.pos[0], &out);
+    return finish(j, argv[0], rc, &out);
 }
 
 int cmd_summary(int argc, char **argv)
@@ -461,14 +514,10 @@ int cmd_eject(int argc, char **argv)
 
 int cmd_list(int argc, char **argv)
 {
-    PARSE("", "", SYN_NONE, 0, 0);
-    bool missing = false;
-    dj_judge *j = open_judge_if(argv[0], &missing);
-    if (!j)
-        return missing ? EXIT_OK : EXIT_FAILED;
-    dj_buf out;
-    dj_buf_init(&out);
-    int rc = dj_game_list(j, &out);
+    PARSE("", "--json", SYN_LIST, 0, 0);
+    OPEN();
+    int rc = cli_flag(&a, "--json") ? dj_game_list_json(j, &out)
+                                    : dj_game_list(j, &out);
     return finish(j, argv[0], rc, &out);
 }
 
@@ -483,9 +532,21 @@ int cmd_history(int argc, char **argv)
 
 int cmd_outbox(int argc, char **argv)
 {
-    PARSE("", "", SYN_OUTBOX, 0, 1);
+    PARSE("", "--json", SYN_OUTBOX, 0, 1);
     OPEN();
-    int rc = dj_game_outbox(j, a.npos ? a.pos[0] : NULL, &out);
+    const char *game = a.npos ? a.pos[0] : NULL;
+    int rc = cli_flag(&a, "--json") ? dj_game_outbox_json(j, game, &out)
+                                    : dj_game_outbox(j, game, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+int cmd_pending(int argc, char **argv)
+{
+    PARSE("--from", "--clear", SYN_PENDING, 0, 1);
+    OPEN();
+    int rc = dj_game_pending(j, a.npos ? a.pos[0] : NULL,
+                             cli_value(&a, "--from"), cli_flag(&a, "--clear"),
+                             &out);
     return finish(j, argv[0], rc, &out);
 }
 
@@ -497,6 +558,10 @@ int cmd_tick(int argc, char **argv)
     OPEN();
     int processed = 0;
     int rc = dj_judge_tick(j, &out, &processed);
+    if (rc == 0 && dj_store_tick_record(dj_judge_store(j), dj_judge_now(j)) < 0)
+        fprintf(stderr, "judgectl tick: the tick's time not recorded "
+                        "(judgectl status): %s\n",
+                dj_store_error(dj_judge_store(j)));
     if (!cli_flag(&a, "--quiet"))
         dj_buf_printf(&out, "%d phase%s processed\n", processed,
                       processed == 1 ? "" : "s");
@@ -520,10 +585,11 @@ int cmd_command(int argc, char **argv)
     char *text = read_stdin(argv[0]);
     if (!text)
         return EXIT_USAGE;
-    dj_judge *j = open_judge(argv[0]);
+    int status;
+    dj_judge *j = cli_open_judge(argv[0], false, &status);
     if (!j) {
         free(text);
-        return EXIT_FAILED;
+        return status;
     }
     dj_command_msg msg = {from, cli_value(&a, "--subject"), text,
                           dj_judge_now(j), NULL};

@@ -8,6 +8,8 @@
 #ifndef DJ_CLI_COMMANDS_H
 #define DJ_CLI_COMMANDS_H
 
+#include <stdbool.h>
+
 /* judgectl rules: the chapter-4 rule options and their values. */
 int cmd_rules(int argc, char **argv);
 
@@ -29,6 +31,8 @@ int cmd_orders(int argc, char **argv);
  * shared by the usage messages there and the command table.
  */
 #define SYN_NONE ""
+#define SYN_LIST "[--json]"
+#define SYN_SHOW "GAME [--json]"
 #define SYN_GAME "GAME"
 #define SYN_PROCESS "GAME [--engine dpjudge|kruijswijk|haplomacy]"
 #define SYN_CREATE "GAME [--map MAP] [--master EMAIL [--password PW]] [KEY=VALUE]..."
@@ -39,7 +43,7 @@ int cmd_orders(int argc, char **argv);
 #define SYN_START "GAME [--force]"
 #define SYN_SET "GAME KEY=VALUE..."
 #define SYN_ORDERS                                                          \
-    "GAME POWER [--set [--ready] [--source SOURCE]]\n"                      \
+    "GAME POWER [--json | --set [--ready] [--source SOURCE]]\n"             \
     "       judgectl orders --map MAP --position CASEFILE --power POWER ..."
 #define SYN_READY "GAME POWER [ready | not-ready | wait | no-wait]"
 #define SYN_VOTE "GAME POWER draw [POWER...] | concede POWER | none"
@@ -50,12 +54,29 @@ int cmd_orders(int argc, char **argv);
 #define SYN_EJECT "GAME POWER"
 #define SYN_HISTORY "GAME [FROM [TO]]"
 #define SYN_MAP "GAME [PHASE] [--orders | --no-orders] -o FILE.png|.svg|.pdf"
-#define SYN_OUTBOX "[GAME]"
+#define SYN_OUTBOX "[GAME] [--json]"
+#define SYN_PENDING "[GAME] [--from ADDRESS|@DOMAIN] [--clear]"
 #define SYN_TICK "[--quiet]"
 #define SYN_COMMAND                                                         \
     "--from ADDRESS [--subject SUBJECT] [--message-id ID] [--queue-reply]" \
     " < BODY"
 
+
+/*
+ * The session every game command opens (cmd_game.c): judge.conf, the
+ * database, the maps, the clock.  A missing database is made only with
+ * `create`.  NULL after a message, with the exit status in *status (78,
+ * EX_CONFIG, when only the admin can fix it).
+ */
+typedef struct dj_judge dj_judge;
+dj_judge *cli_open_judge(const char *cmd, bool create, int *status);
+
+/* Administration (cmd_admin.c). */
+#define SYN_BACKUP "FILE"
+#define SYN_STATUS "[--json]"
+int cmd_init(int argc, char **argv);
+int cmd_backup(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 
 int cmd_create(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -83,6 +104,7 @@ int cmd_map(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_outbox(int argc, char **argv);
+int cmd_pending(int argc, char **argv);
 int cmd_tick(int argc, char **argv);
 /* Run a mail message's commands (src/command) and print the reply. */
 int cmd_command(int argc, char **argv);

@@ -48,7 +48,9 @@ static const char SETTINGS_ACTIONS[] =
     "  deadline         the current phase's: \"2027-01-09 20:00\", +2d, "
     "now\n";
 
-#define TICK_HELP "Run it from cron every few minutes.\n"
+#define TICK_HELP                                                            \
+    "By hand: a running judge does this itself (judged run, or judged once\n" \
+    "from its timer; judged(8)).\n"
 
 static int cmd_help(int argc, char **argv);
 
@@ -59,6 +61,11 @@ static const command COMMANDS[] = {
     {"add-player", SYN_ADD_PLAYER,
      "add a player for a power to a forming game (as the master)",
      cmd_add_player, NULL},
+    {"backup", SYN_BACKUP,
+     "copy the database to a new FILE, consistently, while the judge runs",
+     cmd_backup,
+     "Restore by stopping judged and the timer, then copying FILE over the\n"
+     "database as its owner (judged(8), BACKUP AND RESTORE).\n"},
     {"check", SYN_CHECK,
      "run adjudicator test cases and compare with their expected outcome",
      cmd_check, NULL},
@@ -81,10 +88,15 @@ static const command COMMANDS[] = {
     {"history", SYN_HISTORY,
      "print the results of past phases (phases like S1901M, or years)",
      cmd_history, NULL},
+    {"init", SYN_NONE,
+     "create the database (or bring an old one up to date)", cmd_init,
+     "Run it as the user the judge runs as (sudo -u dipjudge judgectl "
+     "init).\nOnly init and create make a database; every other command "
+     "says\nwhere it looked when there is none.\n"},
     {"join", SYN_JOIN,
      "join a forming game (a power, or one dealt at start), or observe",
      cmd_join, NULL},
-    {"list", SYN_NONE, "list the games with their phase and deadline",
+    {"list", SYN_LIST, "list the games with their phase and deadline",
      cmd_list, NULL},
     {"map", SYN_MAP,
      "draw a phase of a game as a picture (format from the file name)",
@@ -106,6 +118,10 @@ static const command COMMANDS[] = {
     {"outbox", SYN_OUTBOX, "list the mail queued for sending", cmd_outbox,
      NULL},
     {"pause", SYN_GAME, "stop a game's clock", cmd_pause, NULL},
+    {"pending", SYN_PENDING,
+     "list (or --clear) the JOIN, OBSERVE and CREATE requests waiting for "
+     "their codes",
+     cmd_pending, NULL},
     {"preview", SYN_GAME,
      "show the results the current phase would have now, saving nothing",
      cmd_preview, NULL},
@@ -127,12 +143,19 @@ static const command COMMANDS[] = {
      cmd_rules, NULL},
     {"set", SYN_SET, "change a game's settings, schedule or deadline",
      cmd_set, SETTINGS_HELP},
-    {"show", SYN_GAME,
+    {"show", SYN_SHOW,
      "show a game: position, players, who has ordered, deadline", cmd_show,
      NULL},
     {"start", SYN_START,
      "start a forming game (--force: dummies for the missing players)",
      cmd_start, NULL},
+    {"status", SYN_STATUS,
+     "the judge's health: OK, WARNING or CRITICAL (exit 0, 1, 2)",
+     cmd_status,
+     "Reports the last tick's age, games overdue, mail waiting and failed,\n"
+     "quarantined mail, pending confirmations and the database's size;\n"
+     "thresholds in judge.conf's status { }.  --json: one JSON object\n"
+     "(judgectl(8)).\n"},
     {"summary", SYN_GAME, "print the supply-centre history, one row a year",
      cmd_summary, NULL},
     {"terminate", SYN_TERMINATE, "end a game", cmd_terminate, NULL},

@@ -15,12 +15,15 @@
  *            offered, POP3) polled or waited on, the tick every
  *            tick_interval, the outbox flushed after each; SIGTERM or
  *            SIGINT end it cleanly between two steps;
- *   once     one pass of all three, for cron;
- *   config   print the settings in force (passwords hidden).
+ *            SIGHUP makes it read judge.conf again;
+ *   once     one pass of all three, for a timer or cron;
+ *   config   print the settings in force in judge.conf's syntax
+ *            (passwords only with --show-secrets).
  *
- * No globals but one: the signal handler's flag (a volatile
- * sig_atomic_t, the only thing a handler may safely write), read by the
- * daemon's loop.  Everything else lives in one `judged` struct.
+ * No globals but two: the signal handlers' flags (volatile sig_atomic_t,
+ * the only thing a handler may safely write), stop and re-read
+ * judge.conf, read by the daemon's loop.  Everything else lives in one
+ * `judged` struct.
  *
  * The test copies' hooks (a clock set by the test, crashes at chosen
  * points, a poisoned message) are in test_hooks.h.
@@ -49,8 +52,11 @@
 #include "game/game.h"
 #include "mail/fetch.h"
 #include "judge/ingest.h"
+#include "conf/conf_warnings.h"
 #include "judge/outbox.h"
 #include "mail/send.h"
+#include "store/health.h"
+#include "render/render.h"
 #include "store/sending.h"
 
 /* sysexits(3) values, spelled out (not every libc has the header). */
@@ -77,10 +83,19 @@ static void on_signal(int sig)
     stop_signal = sig;
 }
 
+/* The other: set by SIGHUP, judge.conf to be read again (judged run). */
+static volatile sig_atomic_t reload_signal;
+
+static void on_hangup(int sig)
+{
+    (void)sig;
+    reload_signal = 1;
+}
+
 typedef struct judged {
     /* options */
     const char *config_opt, *db_opt, *maps_opt, *mode;
-    bool use_syslog, quiet, verbose, no_send, no_tick;
+    bool use_syslog, quiet, verbose, no_send, no_tick, show_secrets;
     const char *envelope_sender; /* deliver -f */
     /* state */
     dj_config cfg;
@@ -93,16 +108,17 @@ typedef struct judged {
     dj_outbox_config ocfg;
     dj_test_hooks hooks; /* the test copies' only (test_hooks.h) */
     int last_fetch_status; /* to log a mailbox's trouble once, not per pass */
+    bool send_unusable;    /* the outbound server refused us (logged once) */
     int last_send_failures;
     bool trouble;          /* once: something failed */
 } judged;
 
 /* ---- logging ----------------------------------------------------------------- */
 
-static void logmsg(judged *d, int level, const char *fmt, ...)
+static void logmsg(const judged *d, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static void logmsg(judged *d, int level, const char *fmt, ...)
+static void logmsg(const judged *d, int level, const char *fmt, ...)
 {
     if (d->quiet && level > LOG_WARNING)
         return;
@@ -129,6 +145,19 @@ static void logmsg(judged *d, int level, const char *fmt, ...)
             msg);
 }
 
+/* Is a syslog daemon listening?  (Without one, syslog(3) drops every
+ * line silently: --syslog then logs to stderr, with a warning.) */
+#ifdef _PATH_LOG
+#define SYSLOG_SOCKET _PATH_LOG
+#else
+#define SYSLOG_SOCKET "/dev/log"
+#endif
+static bool syslog_listening(void)
+{
+    struct stat st;
+    return stat(SYSLOG_SOCKET, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
 /* ---- the clock ------------------------------------------------------------- */
 
 static int64_t clock_now(const judged *d)
@@ -138,15 +167,52 @@ static int64_t clock_now(const judged *d)
 
 /* ---- configuration to the modules' structs ----------------------------------- */
 
-
-static int load_config(judged *d)
+/* The picture a queued mail carries, drawn (or read from the picture
+ * cache) as it goes out: pictures are never stored in the database. */
+static int outbox_picture(void *ctx, dj_outbox_send_rec *row)
 {
-    char err[1024];
-    if (dj_config_read(d->config_opt, d->db_opt, &d->cfg, err,
-                       sizeof err) < 0) {
-        logmsg(d, LOG_ERR, "%s", err);
+    judged *d = ctx;
+    int f = dj_picture_format_from_name(row->picture_format);
+    dj_picture pic;
+    char name[sizeof row->picture_name];
+    if (f < 0 || f == DJ_PICTURE_NONE || !d->j ||
+        dj_game_phase_picture(d->j, row->picture_phase_id, f, &pic, name,
+                              sizeof name) < 0) {
+        logmsg(d, LOG_WARNING, "outbox: mail %lld goes without its picture: %s",
+               (long long)row->id, d->j ? dj_judge_error(d->j) : "no judge");
         return -1;
     }
+    row->picture = pic.data;
+    row->picture_len = pic.len;
+    snprintf(row->picture_name, sizeof row->picture_name, "%s", name);
+    snprintf(row->picture_type, sizeof row->picture_type, "%s",
+             dj_picture_mime_type((dj_picture_format)f));
+    return 0;
+}
+
+/* The risky settings (conf_warnings.h): printed by `judged config`,
+ * logged at start by the other modes. */
+static void config_warnings(const judged *d, bool print)
+{
+    dj_buf warn;
+    dj_buf_init(&warn);
+    dj_config_warnings(&d->cfg, &warn);
+    for (char *l = warn.data; l && *l;) {
+        char *nl = strchr(l, '\n');
+        if (nl)
+            *nl = '\0';
+        if (print)
+            printf("# WARNING: %s\n", l); /* a comment: pasteable */
+        else
+            logmsg(d, LOG_WARNING, "%s", l);
+        l = nl ? nl + 1 : NULL;
+    }
+    dj_buf_free(&warn);
+}
+
+/* The modules' structs from d->cfg (after reading it, or re-reading). */
+static void apply_config(judged *d)
+{
     const char *maps = cli_maps_directory(d->maps_opt, d->cfg.maps_dir);
     snprintf(d->maps, sizeof d->maps, "%s", maps);
     snprintf(d->lock_path, sizeof d->lock_path, "%s.outbox-lock",
@@ -175,6 +241,21 @@ static int load_config(judged *d)
     d->ocfg.retry_max_delay = m->retry_max_delay;
     d->ocfg.lock_path = d->lock_path;
     dj_test_hooks_outbox(&d->hooks, &d->ocfg);
+    d->ocfg.picture = outbox_picture;
+    d->ocfg.picture_ctx = d;
+}
+
+static int load_config(judged *d)
+{
+    char err[1024];
+    if (dj_config_read(d->config_opt, d->db_opt, &d->cfg, err,
+                       sizeof err) < 0) {
+        logmsg(d, LOG_ERR, "%s", err);
+        return -1;
+    }
+    if (!d->mode || strcmp(d->mode, "config") != 0)
+        config_warnings(d, false);
+    apply_config(d);
     return 0;
 }
 
@@ -263,14 +344,28 @@ static int open_sender(judged *d)
     return 0;
 }
 
+/*
+ * Open the database (made at the first start).  0, or the exit status:
+ * EX_CONFIG when only the admin can fix it (a file of another user, a
+ * newer schema: the MTA and systemd must not retry for days), else
+ * EX_TEMPFAIL.
+ */
 static int open_judge(judged *d)
 {
     char err[1024];
-    d->j = dj_judge_open(&d->cfg, d->maps, err, sizeof err);
+    dj_store_open_failure failure;
+    d->j = dj_judge_open_as(&d->cfg, d->maps, true, &failure, err,
+                            sizeof err);
     if (!d->j) {
         logmsg(d, LOG_ERR, "%s", err);
-        return -1;
+        return failure == DJ_STORE_OPEN_DENIED ||
+                       failure == DJ_STORE_OPEN_NEWER
+                   ? EX_CONFIG_
+                   : EX_TEMPFAIL_;
     }
+    const char *notice = dj_store_notice(dj_judge_store(d->j));
+    if (notice[0])
+        logmsg(d, LOG_WARNING, "%s", notice);
     dj_judge_set_actor(d->j, "judged");
     dj_judge_set_now(d->j, clock_now(d));
     dj_test_hooks_judge(&d->hooks, d->j);
@@ -301,7 +396,7 @@ static void note_message(void *ud, const char *mailbox_id,
 }
 
 static const char *const EVENT_NAMES[] = {"sent", "retry later", "FAILED",
-                                          "recovered"};
+                                          "recovered", "unusable"};
 
 static void note_row(void *ud, dj_outbox_event ev,
                      const dj_outbox_send_rec *row, const char *detail)
@@ -313,6 +408,21 @@ static void note_row(void *ud, dj_outbox_event ev,
                "(the one possible duplicate, see judged(8))",
                detail);
         return;
+    }
+    if (ev == DJ_OUTBOX_UNUSABLE) {
+        /* Permanent, as for the inbound mailbox: said at once, as an
+         * error, and once until it works again. */
+        if (!d->send_unusable)
+            logmsg(d, LOG_ERR,
+                   "outbound server unusable: %s; nothing is sent (the mail "
+                   "stays queued) until judge.conf's outbound is mended",
+                   detail ? detail : "");
+        d->send_unusable = true;
+        return;
+    }
+    if (ev == DJ_OUTBOX_SENT && d->send_unusable) {
+        logmsg(d, LOG_INFO, "outbound server: working again");
+        d->send_unusable = false;
     }
     logmsg(d, ev == DJ_OUTBOX_SENT ? LOG_INFO : LOG_WARNING,
            "outbox row %lld (%s) to %s, attempt %d: %s%s%s",
@@ -370,6 +480,9 @@ static void tick(judged *d)
     if (rc < 0) {
         d->trouble = true;
         logmsg(d, LOG_ERR, "tick: %s", dj_judge_error(d->j));
+    } else if (dj_store_tick_record(dj_judge_store(d->j), clock_now(d)) < 0) {
+        logmsg(d, LOG_WARNING, "tick: its time not recorded (judgectl "
+               "status): %s", dj_store_error(dj_judge_store(d->j)));
     }
     dj_buf_free(&out);
 }
@@ -433,9 +546,10 @@ static int mode_deliver(judged *d)
         dj_buf_free(&raw);
         return EX_TEMPFAIL_;
     }
-    if (open_judge(d) < 0) {
+    int opened = open_judge(d);
+    if (opened != 0) {
         dj_buf_free(&raw);
-        return EX_TEMPFAIL_;
+        return opened;
     }
     dj_judge_set_now(d->j, clock_now(d));
     dj_ingest_result res;
@@ -458,8 +572,9 @@ static int mode_deliver(judged *d)
 
 static int mode_once(judged *d)
 {
-    if (open_judge(d) < 0)
-        return EX_TEMPFAIL_;
+    int opened = open_judge(d);
+    if (opened != 0)
+        return opened;
     if (open_fetcher(d) < 0 || (!d->no_send && open_sender(d) < 0)) {
         close_all(d);
         return EX_CONFIG_;
@@ -482,9 +597,10 @@ static void install_signals(void)
     sa.sa_flags = 0; /* no SA_RESTART: a wait returns at once */
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = on_hangup;
+    sigaction(SIGHUP, &sa, NULL);  /* judge.conf read again */
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL); /* a server hanging up is an error */
-    sigaction(SIGHUP, &sa, NULL);  /* nothing to reload or reopen */
 }
 
 /* Milliseconds from now until t (seconds), at least 0, at most cap. */
@@ -509,7 +625,7 @@ static void wait_a_while(judged *d, int64_t ms)
     bool imap = strcmp(in->type, "imap") == 0;
     bool idle = imap && in->idle;
     bool use_wait = !imap || idle;
-    while (ms > 0 && !stop_signal) {
+    while (ms > 0 && !stop_signal && !reload_signal) {
         int64_t slice = idle ? IDLE_SLICE_MS : SLICE_MS;
         if (slice > ms)
             slice = ms;
@@ -535,11 +651,63 @@ static void wait_a_while(judged *d, int64_t ms)
     }
 }
 
+/*
+ * SIGHUP: read judge.conf again and go on with it, the mailbox, the
+ * transport and the session opened anew.  A file that does not read, or
+ * settings that do not open, leave the settings in force as they were.
+ * The database stays the one judged started with (a new one needs a
+ * restart: judged(8)).
+ */
+static void reload(judged *d)
+{
+    char err[1024];
+    dj_config *fresh = malloc(sizeof *fresh);
+    dj_config *old = malloc(sizeof *old);
+    if (!fresh || !old ||
+        dj_config_read(d->config_opt, d->db_opt, fresh, err, sizeof err) < 0) {
+        logmsg(d, LOG_ERR, "SIGHUP: judge.conf not re-read: %s; going on "
+               "with the settings in force",
+               fresh && old ? err : "out of memory");
+        free(fresh);
+        free(old);
+        return;
+    }
+    if (strcmp(fresh->database, d->cfg.database) != 0)
+        logmsg(d, LOG_WARNING, "SIGHUP: the database stays %s until judged "
+               "is restarted", d->cfg.database);
+    snprintf(fresh->database, sizeof fresh->database, "%s", d->cfg.database);
+    *old = d->cfg;
+    close_all(d);
+    d->cfg = *fresh;
+    apply_config(d);
+    if (open_judge(d) == 0 && open_fetcher(d) == 0 && open_sender(d) == 0) {
+        logmsg(d, LOG_INFO, "SIGHUP: judge.conf re-read: inbound %s, "
+               "outbound %s, tick every %ds", d->cfg.mail.in.type,
+               d->cfg.mail.out.type, d->cfg.mail.tick_interval);
+    } else {
+        logmsg(d, LOG_ERR, "SIGHUP: the new settings do not open; going on "
+               "with the settings in force");
+        close_all(d);
+        d->cfg = *old;
+        apply_config(d);
+        if (open_judge(d) != 0 || open_fetcher(d) != 0 ||
+            open_sender(d) != 0) {
+            logmsg(d, LOG_ERR, "SIGHUP: the old settings do not open "
+                   "either: stopping");
+            d->trouble = true;
+            stop_signal = SIGHUP;
+        }
+    }
+    free(old);
+    free(fresh);
+}
+
 static int mode_run(judged *d)
 {
     install_signals();
-    if (open_judge(d) < 0)
-        return EX_TEMPFAIL_;
+    int opened = open_judge(d);
+    if (opened != 0)
+        return opened;
     if (open_fetcher(d) < 0 || open_sender(d) < 0) {
         close_all(d);
         return EX_CONFIG_;
@@ -552,6 +720,12 @@ static int mode_run(judged *d)
            m->in.type, m->out.type, m->tick_interval);
     int64_t next_tick = clock_now(d);
     while (!stop_signal) {
+        if (reload_signal) {
+            reload_signal = 0;
+            reload(d);
+            if (stop_signal)
+                break;
+        }
         int seen = ingest_pass(d, INGEST_BATCH);
         if (stop_signal)
             break;
@@ -576,49 +750,22 @@ static int mode_run(judged *d)
     }
     logmsg(d, LOG_INFO, "stopping (signal %d)", (int)stop_signal);
     close_all(d);
-    return EX_OK_;
+    return stop_signal == SIGHUP ? EX_CONFIG_ : EX_OK_;
 }
 
-static void print_config(const judged *d)
+/* judged config: the settings in force in judge.conf's syntax. */
+static int print_config(const judged *d)
 {
-    const dj_config *c = &d->cfg;
-    const dj_mail_settings *m = &c->mail;
-    printf("file             %s\n", c->file[0] ? c->file : "(none: defaults)");
-    printf("database         %s\n", c->database);
-    printf("maps_dir         %s\n", d->maps);
-    printf("judge_name       %s\n", c->judge_name);
-    printf("judge_address    %s\n", c->judge_address);
-    printf("admin_address    %s\n", m->admin_address);
-    printf("reminder         %d minutes\n", c->reminder);
-    printf("tick_interval    %ds\n", m->tick_interval);
-    printf("inbound          %s path=%s host=%s port=%d user=%s "
-           "password=%s tls=%s tls_verify=%s tls_ca_file=%s mailbox=%s "
-           "idle=%s expunge=%s poll_interval=%ds timeout=%ds\n",
-           m->in.type, m->in.path, m->in.host, m->in.port, m->in.user,
-           m->in.password[0] ? "(set)" : "", m->in.tls,
-           m->in.tls_verify ? "true" : "false",
-           m->in.tls_ca_file[0] ? m->in.tls_ca_file : "(system)",
-           m->in.mailbox,
-           m->in.idle ? "true" : "false", m->in.expunge ? "true" : "false",
-           m->in.poll_interval, m->in.timeout);
-    printf("outbound         %s path=%s sendmail=%s host=%s port=%d "
-           "tls=%s tls_verify=%s tls_ca_file=%s user=%s password=%s "
-           "helo=%s timeout=%ds\n",
-           m->out.type, m->out.path, m->out.sendmail, m->out.host,
-           m->out.port, m->out.tls, m->out.tls_verify ? "true" : "false",
-           m->out.tls_ca_file[0] ? m->out.tls_ca_file : "(system)",
-           m->out.user,
-           m->out.password[0] ? "(set)" : "", m->out.helo, m->out.timeout);
-    printf("limits           max_message_size=%d max_lines=%d "
-           "max_reply_size=%d message_tries=%d reply_limit=%d "
-           "reply_window=%ds signon_reply_limit=%d domain_reply_limit=%d "
-           "judge_reply_limit=%d keep_mail=%ds\n",
-           m->max_message_size, m->max_lines, m->max_reply_size,
-           m->message_tries, m->reply_limit, m->reply_window,
-           m->signon_reply_limit, m->domain_reply_limit,
-           m->judge_reply_limit, m->keep_mail);
-    printf("retry            attempts=%d delay=%ds max_delay=%ds\n",
-           m->retry_attempts, m->retry_delay, m->retry_max_delay);
+    dj_buf out;
+    dj_buf_init(&out);
+    config_warnings(d, true);
+    dj_config_write(&d->cfg, d->show_secrets, &out);
+    int ok = dj_buf_ok(&out) && fputs(out.data, stdout) >= 0 &&
+             fflush(stdout) == 0;
+    dj_buf_free(&out);
+    if (!ok)
+        fprintf(stderr, "judged config: cannot write the configuration\n");
+    return ok ? EX_OK_ : EX_TEMPFAIL_;
 }
 
 /* ---- arguments ------------------------------------------------------------------ */
@@ -634,8 +781,8 @@ static int usage(FILE *to)
             "deadlines, outbox\n"
             "  once [--no-tick] [--no-send]      one pass of each, for "
             "cron\n"
-            "  config                            print the settings in "
-            "force\n"
+            "  config [--show-secrets]           the settings in force, "
+            "as judge.conf\n"
             "options (before or after the mode):\n"
             "  -c, --config FILE   configuration (else $DIPJUDGE_CONF, else "
             "the installed one)\n"
@@ -661,7 +808,7 @@ static int usage(FILE *to)
 static int parse_args(judged *d, int argc, char **argv)
 {
     enum { OPT_DB = 256, OPT_MAPS, OPT_SYSLOG, OPT_NO_SEND, OPT_NO_TICK,
-           OPT_VERSION };
+           OPT_VERSION, OPT_SHOW_SECRETS };
     static const struct option LONGS[] = {
         {"config", required_argument, NULL, 'c'},
         {"db", required_argument, NULL, OPT_DB},
@@ -671,6 +818,7 @@ static int parse_args(judged *d, int argc, char **argv)
         {"verbose", no_argument, NULL, 'v'},
         {"no-send", no_argument, NULL, OPT_NO_SEND},
         {"no-tick", no_argument, NULL, OPT_NO_TICK},
+        {"show-secrets", no_argument, NULL, OPT_SHOW_SECRETS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0}};
@@ -688,6 +836,7 @@ static int parse_args(judged *d, int argc, char **argv)
         case 'v': d->verbose = true; break;
         case OPT_NO_SEND: d->no_send = true; break;
         case OPT_NO_TICK: d->no_tick = true; break;
+        case OPT_SHOW_SECRETS: d->show_secrets = true; break;
         case 'h': usage(stdout); return 1;
         case OPT_VERSION:
             printf("judged (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
@@ -731,7 +880,9 @@ static int parse_args(judged *d, int argc, char **argv)
                 strcmp(d->mode, "once") != 0
             ? "--no-tick"
         : d->no_send && strcmp(d->mode, "config") == 0 ? "--no-send"
-                                                       : NULL;
+        : d->show_secrets && strcmp(d->mode, "config") != 0
+            ? "--show-secrets"
+            : NULL;
     if (misplaced) {
         fprintf(stderr, "judged: %s does not go with %s (judged --help)\n",
                 misplaced, d->mode);
@@ -752,6 +903,11 @@ int main(int argc, char **argv)
     if (parsed != 0) {
         rc = parsed > 0 ? EX_OK_ : usage(stderr);
     } else {
+        if (d->use_syslog && !syslog_listening()) {
+            d->use_syslog = false;
+            logmsg(d, LOG_WARNING, "--syslog: no syslog socket at %s: "
+                   "logging to standard error", SYSLOG_SOCKET);
+        }
         if (d->use_syslog)
             openlog("judged", LOG_PID, LOG_MAIL);
         char why[256];
@@ -762,8 +918,7 @@ int main(int argc, char **argv)
         } else if (load_config(d) < 0)
             rc = EX_CONFIG_;
         else if (strcmp(d->mode, "config") == 0) {
-            print_config(d);
-            rc = EX_OK_;
+            rc = print_config(d);
         } else if (strcmp(d->mode, "deliver") == 0)
             rc = mode_deliver(d);
         else if (strcmp(d->mode, "once") == 0)

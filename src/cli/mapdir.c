@@ -9,9 +9,6 @@
 #ifndef DJ_MAPDIR
 #define DJ_MAPDIR "/usr/local/share/dipjudge/maps"
 #endif
-#ifndef DJ_SRC_MAPDIR
-#define DJ_SRC_MAPDIR DJ_MAPDIR
-#endif
 
 bool cli_is_file(const char *path)
 {
@@ -36,7 +33,9 @@ const char *cli_maps_directory(const char *option, const char *configured)
         return configured;
     if (cli_is_directory("maps"))
         return "maps";
-    if (cli_is_directory(DJ_MAPDIR) || !cli_is_directory(DJ_SRC_MAPDIR))
-        return DJ_MAPDIR;
-    return DJ_SRC_MAPDIR;
+#ifdef DJ_SRC_MAPDIR /* the test copies only: no build path is installed */
+    if (!cli_is_directory(DJ_MAPDIR) && cli_is_directory(DJ_SRC_MAPDIR))
+        return DJ_SRC_MAPDIR;
+#endif
+    return DJ_MAPDIR;
 }

@@ -7,8 +7,9 @@
  *   3. the configuration's maps_dir (judge.conf), when there is one;
  *   4. ./maps, when the current directory has one;
  *   5. the installed maps directory, when it exists;
- *   6. the maps of the source tree the program was built from, so a
- *      freshly built build/judgectl finds its maps without flags.
+ *   6. in the test copies of the programs only (tests/bin/, built with
+ *      -DDJ_SRC_MAPDIR), the maps of the source tree they were built
+ *      from: no path of the build is compiled into installed programs.
  */
 #ifndef DJ_CLI_MAPDIR_H
 #define DJ_CLI_MAPDIR_H

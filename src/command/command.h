@@ -73,7 +73,7 @@ typedef struct dj_command_reply {
     int failed;           /* of which failed or not understood */
     bool orders;          /* the message gave orders */
     char error[256];      /* why dj_command_execute returned -1 */
-    int64_t picture_id;   /* a stored picture to attach (MAP), or 0 */
+    dj_picture_ref picture; /* the picture to attach (MAP); phase_id 0: none */
     bool signed_on;       /* a sign-on of the message succeeded */
 } dj_command_reply;
 

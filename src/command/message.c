@@ -387,7 +387,7 @@ int dj_command_queue_reply(dj_judge *j, const dj_command_msg *msg,
                                                      : "reply";
     return dj_store_outbox_add_pictured(st, 0, 0, kind, msg->from,
                                         reply->subject.data, reply->body.data,
-                                        msg->now, reply->picture_id);
+                                        msg->now, &reply->picture);
 }
 
 int dj_command_run(dj_judge *j, const dj_command_msg *msg,

@@ -67,13 +67,13 @@ CMD_RUNNER(run_map)
         return fail(s, "MAP needs the game (MAP demo), or SIGNON first");
     if (check_game(s, game) < 0 || need_member(s, game, "MAP") < 0)
         return RUN_FAILED;
-    if (s->reply->picture_id)
+    if (s->reply->picture.phase_id)
         return fail(s, "one map a message: send another message for "
                        "another map");
     return game_rc(s, dj_game_map_for_mail(s->j, game,
                                            c->arg[0] ? c->arg : NULL,
                                            &s->id,
-                                           &s->reply->picture_id, res));
+                                           &s->reply->picture, res));
 }
 
 /* TAKEOVER power@game password: a volunteer for a power in disorder. */

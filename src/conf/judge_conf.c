@@ -5,6 +5,7 @@
  * that an unknown or misplaced setting is reported with its line number.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 
 #include "conf/judge_conf.h"
 
@@ -15,11 +16,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "time/calendar.h"
 #include "game/setting_value.h"
+#include "time/calendar.h"
 
 #ifndef DJ_SYSCONFDIR
 #define DJ_SYSCONFDIR "/usr/local/etc"
+#endif
+#ifndef DJ_STATEDIR
+#define DJ_STATEDIR "/usr/local/var/lib/dipjudge"
 #endif
 
 const char *dj_config_find(const char *option, const char *installed)
@@ -41,6 +45,7 @@ typedef struct reader {
     const char *file;
     char *err;
     size_t errlen;
+    char dir[DJ_PATH_MAX]; /* the file's folder: relative paths start there */
 } reader;
 
 static int bad(reader *r, const config_setting_t *s, const char *fmt, ...)
@@ -70,6 +75,23 @@ static int get_string(reader *r, const config_setting_t *s, char *out,
     return 0;
 }
 
+/* A file or folder: a relative one is taken from the file's own folder,
+ * never from the current directory. */
+static int get_path(reader *r, const config_setting_t *s, char *out,
+                    size_t len)
+{
+    char v[DJ_PATH_MAX];
+    if (get_string(r, s, v, sizeof v) < 0)
+        return -1;
+    if (!v[0] || v[0] == '/') {
+        snprintf(out, len, "%s", v);
+        return 0;
+    }
+    if ((size_t)snprintf(out, len, "%s/%s", r->dir, v) >= len)
+        return bad(r, s, "'%s' is too long", config_setting_name(s));
+    return 0;
+}
+
 static int get_choice(reader *r, const config_setting_t *s, char *out,
                       size_t len, const char *const *choices)
 {
@@ -81,7 +103,14 @@ static int get_choice(reader *r, const config_setting_t *s, char *out,
             memcpy(out, *c, strlen(*c) + 1);
             return 0;
         }
-    return bad(r, s, "unknown value for '%s'", config_setting_name(s));
+    char list[256] = "";
+    for (const char *const *c = choices; *c; c++) {
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s",
+                 c == choices ? "" : c[1] ? ", " : " or ", *c);
+    }
+    return bad(r, s, "unknown value '%s' for '%s': %s", v,
+               config_setting_name(s), list);
 }
 
 static int get_duration(reader *r, const config_setting_t *s, int *out,
@@ -184,7 +213,7 @@ static int read_inbound(reader *r, const config_setting_t *s, void *target)
     if (strcmp(name, "type") == 0)
         return get_choice(r, s, in->type, sizeof in->type, IN_TYPES);
     if (strcmp(name, "path") == 0)
-        return get_string(r, s, in->path, sizeof in->path);
+        return get_path(r, s, in->path, sizeof in->path);
     if (strcmp(name, "host") == 0)
         return get_string(r, s, in->host, sizeof in->host);
     if (strcmp(name, "port") == 0)
@@ -198,7 +227,7 @@ static int read_inbound(reader *r, const config_setting_t *s, void *target)
     if (strcmp(name, "tls_verify") == 0)
         return get_bool(r, s, &in->tls_verify);
     if (strcmp(name, "tls_ca_file") == 0)
-        return get_string(r, s, in->tls_ca_file, sizeof in->tls_ca_file);
+        return get_path(r, s, in->tls_ca_file, sizeof in->tls_ca_file);
     if (strcmp(name, "mailbox") == 0)
         return get_string(r, s, in->mailbox, sizeof in->mailbox);
     if (strcmp(name, "idle") == 0)
@@ -219,7 +248,7 @@ static int read_outbound(reader *r, const config_setting_t *s, void *target)
     if (strcmp(name, "type") == 0)
         return get_choice(r, s, out->type, sizeof out->type, OUT_TYPES);
     if (strcmp(name, "path") == 0)
-        return get_string(r, s, out->path, sizeof out->path);
+        return get_path(r, s, out->path, sizeof out->path);
     if (strcmp(name, "sendmail") == 0)
         return get_string(r, s, out->sendmail, sizeof out->sendmail);
     if (strcmp(name, "host") == 0)
@@ -231,7 +260,7 @@ static int read_outbound(reader *r, const config_setting_t *s, void *target)
     if (strcmp(name, "tls_verify") == 0)
         return get_bool(r, s, &out->tls_verify);
     if (strcmp(name, "tls_ca_file") == 0)
-        return get_string(r, s, out->tls_ca_file, sizeof out->tls_ca_file);
+        return get_path(r, s, out->tls_ca_file, sizeof out->tls_ca_file);
     if (strcmp(name, "user") == 0)
         return get_string(r, s, out->user, sizeof out->user);
     if (strcmp(name, "password") == 0)
@@ -281,6 +310,29 @@ static int read_retry(reader *r, const config_setting_t *s, void *target)
     if (strcmp(name, "max_delay") == 0)
         return get_seconds(r, s, &m->retry_max_delay, 1, 30 * 86400);
     return bad(r, s, "unknown setting 'retry.%s'", name);
+}
+
+static int read_status(reader *r, const config_setting_t *s, void *target)
+{
+    dj_status_settings *st = target;
+    const char *name = config_setting_name(s);
+    if (strcmp(name, "tick_warning") == 0)
+        return get_seconds(r, s, &st->tick_warning, 1, 30 * 86400);
+    if (strcmp(name, "tick_critical") == 0)
+        return get_seconds(r, s, &st->tick_critical, 1, 30 * 86400);
+    if (strcmp(name, "overdue_after") == 0)
+        return get_seconds(r, s, &st->overdue_after, 0, 30 * 86400);
+    if (strcmp(name, "mail_warning") == 0)
+        return get_seconds(r, s, &st->mail_warning, 1, 30 * 86400);
+    if (strcmp(name, "mail_critical") == 0)
+        return get_seconds(r, s, &st->mail_critical, 1, 30 * 86400);
+    if (strcmp(name, "failed_warning") == 0)
+        return get_int(r, s, &st->failed_warning, 0, 1000000);
+    if (strcmp(name, "quarantine_warning") == 0)
+        return get_int(r, s, &st->quarantine_warning, 0, 1000000);
+    if (strcmp(name, "window") == 0)
+        return get_seconds(r, s, &st->window, 60, 365 * 86400);
+    return bad(r, s, "unknown setting 'status.%s'", name);
 }
 
 static int read_web(reader *r, const config_setting_t *s, void *target)
@@ -354,9 +406,13 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
 {
     const char *name = config_setting_name(s);
     if (strcmp(name, "database") == 0)
-        return get_string(r, s, c->database, sizeof c->database);
+        return get_path(r, s, c->database, sizeof c->database);
+    if (strcmp(name, "state_dir") == 0)
+        return get_path(r, s, c->state_dir, sizeof c->state_dir);
     if (strcmp(name, "maps_dir") == 0)
-        return get_string(r, s, c->maps_dir, sizeof c->maps_dir);
+        return get_path(r, s, c->maps_dir, sizeof c->maps_dir);
+    if (strcmp(name, "picture_cache") == 0)
+        return get_path(r, s, c->picture_cache, sizeof c->picture_cache);
     if (strcmp(name, "judge_name") == 0)
         return get_string(r, s, c->judge_name, sizeof c->judge_name);
     if (strcmp(name, "judge_address") == 0)
@@ -395,6 +451,8 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         return read_group(r, s, &c->mail, read_limits);
     if (strcmp(name, "retry") == 0)
         return read_group(r, s, &c->mail, read_retry);
+    if (strcmp(name, "status") == 0)
+        return read_group(r, s, &c->status, read_status);
     if (strcmp(name, "web") == 0)
         return read_group(r, s, &c->web, read_web);
     if (strcmp(name, "games") == 0) {
@@ -407,6 +465,22 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         return 0;
     }
     return bad(r, s, "unknown setting '%s'", name);
+}
+
+/* The absolute folder of `path` (as given when it cannot be resolved). */
+static void folder_of(const char *path, char *dir, size_t len)
+{
+    char given[DJ_PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(given, sizeof given, ".");
+    else if (slash == path)
+        snprintf(given, sizeof given, "/");
+    else
+        snprintf(given, sizeof given, "%.*s", (int)(slash - path), path);
+    char *real = realpath(given, NULL);
+    snprintf(dir, len, "%s", real ? real : given);
+    free(real);
 }
 
 int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
@@ -455,7 +529,8 @@ int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
         config_destroy(&cfg);
         return -1;
     }
-    reader r = {path, err, errlen};
+    reader r = {path, err, errlen, ""};
+    folder_of(path, r.dir, sizeof r.dir);
     config_setting_t *root = config_root_setting(&cfg);
     int rc = 0;
     for (int i = 0; rc == 0 && i < config_setting_length(root); i++)
@@ -479,6 +554,25 @@ int dj_config_read(const char *config_option, const char *db_option,
             return -1;
     } else {
         dj_config_defaults(c);
+    }
+    const char *state = getenv("DIPJUDGE_STATE_DIR");
+    if (state && *state)
+        snprintf(c->state_dir, sizeof c->state_dir, "%s", state);
+    else if (!c->state_dir[0])
+        snprintf(c->state_dir, sizeof c->state_dir, "%s", DJ_STATEDIR);
+    /* What is still relative (the defaults) lives in the state folder. */
+    char *in_state[] = {c->database, c->mail.in.path, c->mail.out.path};
+    for (size_t i = 0; i < sizeof in_state / sizeof in_state[0]; i++) {
+        char *p = in_state[i];
+        char joined[DJ_PATH_MAX];
+        if (!p[0] || p[0] == '/')
+            continue;
+        if ((size_t)snprintf(joined, sizeof joined, "%s/%s", c->state_dir,
+                             p) >= sizeof joined) {
+            snprintf(err, errlen, "state_dir %s: too long", c->state_dir);
+            return -1;
+        }
+        snprintf(p, DJ_PATH_MAX, "%s", joined);
     }
     const char *db = db_option && *db_option ? db_option : getenv("DIPJUDGE_DB");
     if (db && *db)

@@ -15,9 +15,11 @@
 #ifndef DJ_CONF_JUDGE_CONF_H
 #define DJ_CONF_JUDGE_CONF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "game/config.h"
+#include "util/buf.h"
 
 /*
  * Defaults, then the settings in `path`.  Returns 0, or -1 with
@@ -41,5 +43,12 @@ const char *dj_config_find(const char *option, const char *installed);
  */
 int dj_config_read(const char *config_option, const char *db_option,
                    dj_config *c, char *err, size_t errlen);
+
+/*
+ * The settings in force in judge.conf's own syntax (conf_write.c), so
+ * that the text read back gives the same settings; passwords only with
+ * `secrets` (else a comment says each is set).
+ */
+void dj_config_write(const dj_config *c, bool secrets, dj_buf *out);
 
 #endif

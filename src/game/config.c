@@ -63,4 +63,13 @@ void dj_config_defaults(dj_config *c)
     w->signin_limit = 20;
     w->forwarded = false;
     m->out.timeout = 60;
+    dj_status_settings *st = &c->status;
+    st->tick_warning = 15 * 60;
+    st->tick_critical = 60 * 60;
+    st->overdue_after = 30 * 60;
+    st->mail_warning = 60 * 60;
+    st->mail_critical = 12 * 3600;
+    st->failed_warning = 1;
+    st->quarantine_warning = 1;
+    st->window = 86400;
 }

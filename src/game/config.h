@@ -85,6 +85,22 @@ typedef struct dj_mail_settings {
 } dj_mail_settings;
 
 /*
+ * When `judgectl status` says WARNING or CRITICAL (judge.conf's
+ * status { }).  Times in seconds; a count of 0 never warns.
+ */
+typedef struct dj_status_settings {
+    int tick_warning;       /* the scheduler last ran longer ago than this */
+    int tick_critical;
+    int overdue_after;      /* a phase this long past deadline and grace is
+                               overdue: CRITICAL */
+    int mail_warning;       /* the oldest mail waiting to go has waited */
+    int mail_critical;
+    int failed_warning;     /* mails given up on within `window` */
+    int quarantine_warning; /* messages moved aside within `window` */
+    int window;
+} dj_status_settings;
+
+/*
  * The web judge's settings (judgeweb(8)): read here with the rest of
  * judge.conf, used only by judgeweb.  Times in seconds.
  */
@@ -106,8 +122,13 @@ typedef struct dj_web_settings {
 
 typedef struct dj_config {
     char file[DJ_PATH_MAX];       /* the file read; "" for embedded defaults */
+    char state_dir[DJ_PATH_MAX];  /* the judge's state: the database and
+                                     local Maildirs unless set elsewhere;
+                                     "" until the programs settle it */
     char database[DJ_PATH_MAX];   /* SQLite file */
     char maps_dir[DJ_PATH_MAX];   /* "" = judgectl decides (see judgectl(8)) */
+    char picture_cache[DJ_PATH_MAX]; /* pictures drawn, kept on disk; "":
+                                        "pictures" beside the database */
     char judge_name[64];          /* in subjects and report headers */
     char judge_address[256];      /* the judge's mail address */
     char zone[64];                /* time zone of new games */
@@ -118,6 +139,7 @@ typedef struct dj_config {
                                      powers missing orders; -1: never */
     dj_game_defaults game;
     dj_mail_settings mail;        /* judged's mail settings */
+    dj_status_settings status;    /* judgectl status's thresholds */
     dj_web_settings web;          /* judgeweb's settings */
 } dj_config;
 

@@ -9,10 +9,13 @@
  * later), and the judge keeps it with a random code that goes only to the
  * address that asked, in the reply.  The action happens when that address
  * sends `CONFIRM code` back, within DJ_CONFIRM_HOURS; a forger never sees
- * the code.  Pending requests are capped per game, per address and per
- * judge, so forged mail can neither fill the table nor make the judge mail
- * codes to a victim without end.  The password is kept hashed.  The
- * masters hear of a player or observer only once the address confirmed.
+ * the code.  Pending requests are capped per game, per address, per
+ * domain and per judge, so forged mail can neither fill the table nor
+ * make the judge mail codes to a victim without end, and they expire in a
+ * day, so forgeries that fill a game's cap block it for a day at most;
+ * `judgectl pending` lists them and clears them sooner.  The password is
+ * kept hashed.  The masters hear of a player or observer only once the
+ * address confirmed.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -25,9 +28,10 @@
 #include "game/password.h"
 #include "store/confirmations.h"
 
-#define DJ_CONFIRM_HOURS 48
+#define DJ_CONFIRM_HOURS 24
 #define DJ_CONFIRM_PER_GAME 20
 #define DJ_CONFIRM_PER_ADDRESS 3
+#define DJ_CONFIRM_PER_DOMAIN 10
 #define DJ_CONFIRM_PER_JUDGE 500
 #define SETTINGS_MAX 32
 
@@ -82,11 +86,14 @@ int dj_game_request_confirmation(dj_judge *j, const char *action,
                                  const char *email, const char *password,
                                  const char *settings, dj_buf *out)
 {
-    int per_game = 0, per_address = 0, total = 0;
+    int per_game = 0, per_address = 0, per_domain = 0, total = 0;
+    const char *at = strrchr(email, '@');
     if (dj_store_confirmation_count(j->store, game, NULL, j->now, &per_game) <
             0 ||
         dj_store_confirmation_count(j->store, NULL, email, j->now,
                                     &per_address) < 0 ||
+        dj_store_confirmation_count_domain(j->store, at ? at + 1 : "",
+                                           j->now, &per_domain) < 0 ||
         dj_store_confirmation_count(j->store, NULL, NULL, j->now, &total) < 0)
         return judge_store_fail(j);
     if (per_address >= DJ_CONFIRM_PER_ADDRESS)
@@ -94,10 +101,19 @@ int dj_game_request_confirmation(dj_judge *j, const char *action,
                              "for their codes: confirm them (or let them "
                              "expire) first",
                           per_address);
-    if (per_game >= DJ_CONFIRM_PER_GAME || total >= DJ_CONFIRM_PER_JUDGE)
+    if (per_domain >= DJ_CONFIRM_PER_DOMAIN)
+        return judge_fail(j, "%d requests from addresses at %s already "
+                          "wait for their codes; try again within a day",
+                          per_domain, at ? at + 1 : "your domain");
+    if (per_game >= DJ_CONFIRM_PER_GAME)
+        return judge_fail(j, "%d requests to join game '%s' already wait "
+                          "for their codes; try again within a day, or ask "
+                          "its master",
+                          per_game, game);
+    if (total >= DJ_CONFIRM_PER_JUDGE)
         return judge_fail(j, "too many requests wait for confirmation on "
-                             "this judge just now; try again in a day or "
-                             "two");
+                             "this judge just now; try again within a "
+                             "day");
     /* The request in full, then undone: refused now as it would be later. */
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
@@ -156,5 +172,41 @@ int dj_game_confirm(dj_judge *j, const char *email, const char *code,
         return -1;
     snprintf(done->action, sizeof done->action, "%s", c.action);
     snprintf(done->game, sizeof done->game, "%s", c.game);
+    return 0;
+}
+
+int dj_game_pending(dj_judge *j, const char *game, const char *from,
+                    bool clear, dj_buf *out)
+{
+    if (clear) {
+        int n = 0;
+        if (dj_store_confirmation_clear(j->store, game, from, &n) < 0)
+            return judge_store_fail(j);
+        dj_buf_printf(out, "%d pending request%s cleared\n", n,
+                      n == 1 ? "" : "s");
+        return 0;
+    }
+    dj_confirmation_rec *c = NULL;
+    int n = 0;
+    if (dj_store_confirmation_list(j->store, game, from, j->now, &c, &n) < 0)
+        return judge_store_fail(j);
+    dj_zone *utc = malloc(sizeof *utc);
+    if (!utc) {
+        free(c);
+        return judge_fail(j, "out of memory");
+    }
+    dj_zone_utc(utc);
+    for (int i = 0; i < n; i++) {
+        dj_buf_printf(out, "%-8s %-12s %s%s%s  made ", c[i].action,
+                      c[i].game, c[i].email, c[i].power[0] ? " as " : "",
+                      c[i].power);
+        dj_time_format_iso(utc, c[i].created_at, out);
+        dj_buf_append(out, ", expires ");
+        dj_time_format_iso(utc, c[i].expires_at, out);
+        dj_buf_append(out, "\n");
+    }
+    free(utc);
+    dj_buf_printf(out, "%d pending request%s\n", n, n == 1 ? "" : "s");
+    free(c);
     return 0;
 }

@@ -39,6 +39,15 @@ int judge_store_fail(dj_judge *j)
 dj_judge *dj_judge_open(const dj_config *cfg, const char *maps_dir,
                         char *err, size_t errlen)
 {
+    dj_store_open_failure failure;
+    return dj_judge_open_as(cfg, maps_dir, true, &failure, err, errlen);
+}
+
+dj_judge *dj_judge_open_as(const dj_config *cfg, const char *maps_dir,
+                           bool create, dj_store_open_failure *failure,
+                           char *err, size_t errlen)
+{
+    *failure = DJ_STORE_OPEN_ERROR;
     dj_judge *j = calloc(1, sizeof *j);
     if (!j) {
         snprintf(err, errlen, "out of memory");
@@ -47,7 +56,7 @@ dj_judge *dj_judge_open(const dj_config *cfg, const char *maps_dir,
     j->cfg = *cfg;
     snprintf(j->maps_dir, sizeof j->maps_dir, "%s", maps_dir);
     snprintf(j->actor, sizeof j->actor, "judge");
-    j->store = dj_store_open(cfg->database, err, errlen);
+    j->store = dj_store_open_as(cfg->database, create, failure, err, errlen);
     if (!j->store) {
         free(j);
         return NULL;
@@ -372,12 +381,12 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
         if (mailed_before(v, i, sent))
             continue;
         sent[i] = true;
-        int64_t pic = picture ? picture(ctx, p) : 0;
-        if (pic < 0)
+        dj_picture_ref pic = {0, ""};
+        if (picture && picture(ctx, p, &pic) < 0)
             rc = -1;
         else if (dj_store_outbox_add_pictured(j->store, v->g.id, phase_id,
                                               kind, p->email, subject, body,
-                                              j->now, pic) < 0)
+                                              j->now, &pic) < 0)
             rc = judge_store_fail(j);
     }
     free(sent);

@@ -21,6 +21,7 @@
 #include "game/report.h"
 #include "game/snapshot.h"
 #include "store/mail.h"
+#include "util/json.h"
 
 int gv_with_game_read(dj_judge *j, const char *game, gv_action_fn fn,
                           void *arg, dj_buf *out)
@@ -38,23 +39,29 @@ int gv_with_game_read(dj_judge *j, const char *game, gv_action_fn fn,
 
 /* ---- list ------------------------------------------------------------------- */
 
-/* The games; `public` (LIST by mail) leaves out unlisted ones. */
-static int list_games(dj_judge *j, bool public, dj_buf *out)
+/* The games, as text lines or as the JSON of judgectl list --json;
+ * `public` (LIST by mail) leaves out unlisted ones. */
+static int list_games(dj_judge *j, bool public, bool json, dj_buf *out)
 {
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
     dj_game_rec *games = NULL;
-    int n = 0, rc = 0;
+    int n = 0, rc = 0, shown = 0;
     if (dj_store_game_list(j->store, NULL, &games, &n) < 0) {
         rc = judge_store_fail(j);
         goto done;
     }
-    if (n == 0) {
+    if (json)
+        dj_buf_printf(out, "{\"format\": \"dipjudge-list\", \"version\": %d, "
+                           "\"games\": [",
+                      DJ_LIST_JSON_VERSION);
+    if (n == 0 && !json) {
         dj_buf_append(out, "no games\n");
         goto done;
     }
-    dj_buf_printf(out, "%-16s %-9s %-8s %-10s %s\n", "GAME", "STATE", "PHASE",
-                  "MAP", "DEADLINE (UTC)");
+    if (!json)
+        dj_buf_printf(out, "%-16s %-9s %-8s %-10s %s\n", "GAME", "STATE",
+                      "PHASE", "MAP", "DEADLINE (UTC)");
     for (int i = 0; i < n; i++) {
         if (public && !dj_game_listed(&games[i]))
             continue;
@@ -64,9 +71,22 @@ static int list_games(dj_judge *j, bool public, dj_buf *out)
             rc = judge_store_fail(j);
             break;
         }
+        bool due = prc == 0 && ph.deadline && strcmp(ph.status, "current") == 0;
+        if (json) {
+            dj_buf_append(out, shown++ ? ",\n  {" : "\n  {");
+            dj_json_kv_str(out, "name", games[i].name, true);
+            dj_json_kv_str(out, "state", games[i].state, true);
+            dj_json_kv_str(out, "map", games[i].map, true);
+            dj_json_kv_str(out, "phase", prc == 0 ? ph.name : "", true);
+            dj_json_kv_time(out, "deadline", due ? ph.deadline : 0, false);
+            dj_buf_append(out, "}");
+            if (prc == 0)
+                dj_phase_rec_free(&ph);
+            continue;
+        }
         dj_buf when;
         dj_buf_init(&when);
-        if (prc == 0 && ph.deadline && strcmp(ph.status, "current") == 0) {
+        if (due) {
             dj_zone utc;
             dj_zone_utc(&utc);
             dj_time_format_iso(&utc, ph.deadline, &when);
@@ -80,6 +100,8 @@ static int list_games(dj_judge *j, bool public, dj_buf *out)
         if (prc == 0)
             dj_phase_rec_free(&ph);
     }
+    if (json)
+        dj_buf_append(out, shown ? "\n]}\n" : "]}\n");
 done:
     free(games);
     dj_store_rollback(j->store);
@@ -88,12 +110,17 @@ done:
 
 int dj_game_list(dj_judge *j, dj_buf *out)
 {
-    return list_games(j, false, out);
+    return list_games(j, false, false, out);
 }
 
 int dj_game_list_public(dj_judge *j, dj_buf *out)
 {
-    return list_games(j, true, out);
+    return list_games(j, true, false, out);
+}
+
+int dj_game_list_json(dj_judge *j, dj_buf *out)
+{
+    return list_games(j, false, true, out);
 }
 
 int dj_game_phase(dj_judge *j, const char *game, char *name, size_t namelen,
@@ -539,93 +566,40 @@ int dj_game_centre_history(dj_judge *j, const char *game,
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
-void json_string(dj_buf *out, const char *s)
-{
-    dj_buf_append(out, "\"");
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        switch (*c) {
-        case '"': dj_buf_append(out, "\\\""); break;
-        case '\\': dj_buf_append(out, "\\\\"); break;
-        case '\n': dj_buf_append(out, "\\n"); break;
-        case '\t': dj_buf_append(out, "\\t"); break;
-        case '\r': dj_buf_append(out, "\\r"); break;
-        default:
-            if (*c < 0x20)
-                dj_buf_printf(out, "\\u%04x", *c);
-            else
-                dj_buf_append_n(out, (const char *)c, 1);
-        }
-    }
-    dj_buf_append(out, "\"");
-}
-
-static void json_key(dj_buf *out, const char *key)
-{
-    json_string(out, key);
-    dj_buf_append(out, ": ");
-}
-
-static void json_kv_str(dj_buf *out, const char *key, const char *value,
-                        bool comma)
-{
-    json_key(out, key);
-    json_string(out, value);
-    if (comma)
-        dj_buf_append(out, ", ");
-}
-
-static void json_kv_int(dj_buf *out, const char *key, long long value,
-                        bool comma)
-{
-    json_key(out, key);
-    dj_buf_printf(out, "%lld%s", value, comma ? ", " : "");
-}
-
-static void json_kv_time(dj_buf *out, const char *key, int64_t t, bool comma)
-{
-    json_key(out, key);
-    if (t)
-        dj_buf_printf(out, "%lld", (long long)t);
-    else
-        dj_buf_append(out, "null");
-    if (comma)
-        dj_buf_append(out, ", ");
-}
-
 static void json_game(const game_view *v, bool public, dj_buf *out)
 {
     const dj_game_rec *g = &v->g;
     dj_buf_append(out, "  \"game\": {");
-    json_kv_str(out, "name", g->name, true);
-    json_kv_str(out, "map", g->map, true);
-    json_kv_str(out, "state", g->state, true);
-    json_kv_str(out, "ending", g->ending, true);
-    json_kv_str(out, "rules", g->rules, true);
+    dj_json_kv_str(out, "name", g->name, true);
+    dj_json_kv_str(out, "map", g->map, true);
+    dj_json_kv_str(out, "state", g->state, true);
+    dj_json_kv_str(out, "ending", g->ending, true);
+    dj_json_kv_str(out, "rules", g->rules, true);
     /* Every setting of the table, numbers as stored (minutes). */
     for (int i = 0; i < DJ_SETTINGS_COUNT; i++) {
         const dj_setting_info *si = &dj_settings[i];
         const char *field = (const char *)g + si->offset;
         int n = si->text ? 0 : *(const int *)(const void *)field;
         if (si->type == DJ_ST_SECRET && public) {
-            json_key(out, si->name);   /* said to be set, never shown */
+            dj_json_key(out, si->name);   /* said to be set, never shown */
             dj_buf_append(out, *field ? "true, " : "false, ");
         } else if (si->text) {
-            json_kv_str(out, si->name, field, true);
+            dj_json_kv_str(out, si->name, field, true);
         } else if (si->type == DJ_ST_BOOL) {
-            json_key(out, si->name);
+            dj_json_key(out, si->name);
             dj_buf_append(out, n ? "true, " : "false, ");
         } else if (si->type == DJ_ST_DAYS) {
             char days[8];
             dj_days_format((uint8_t)n, days);
-            json_kv_str(out, si->name, days, true);
+            dj_json_kv_str(out, si->name, days, true);
         } else {
-            json_kv_int(out, si->name, n, true);
+            dj_json_kv_int(out, si->name, n, true);
         }
     }
-    json_kv_time(out, "created_at", g->created_at, true);
-    json_kv_time(out, "started_at", g->started_at, true);
-    json_kv_time(out, "finished_at", g->finished_at, true);
-    json_kv_time(out, "paused_at", g->paused_at, false);
+    dj_json_kv_time(out, "created_at", g->created_at, true);
+    dj_json_kv_time(out, "started_at", g->started_at, true);
+    dj_json_kv_time(out, "finished_at", g->finished_at, true);
+    dj_json_kv_time(out, "paused_at", g->paused_at, false);
     dj_buf_append(out, "},\n");
 }
 
@@ -635,25 +609,25 @@ static void json_participants(const game_view *v, bool public, dj_buf *out)
     for (int i = 0; i < v->nparts; i++) {
         const dj_participant_rec *p = &v->parts[i];
         dj_buf_append(out, i ? ",\n    {" : "\n    {");
-        json_kv_str(out, "role", p->role, true);
-        json_key(out, "power");
+        dj_json_kv_str(out, "role", p->role, true);
+        dj_json_key(out, "power");
         if (p->power >= 0)
-            json_string(out, gv_power_name(v, p->power));
+            dj_json_string(out, gv_power_name(v, p->power));
         else
             dj_buf_append(out, "null");
         dj_buf_append(out, ", ");
         if (!public) {
-            json_kv_str(out, "name", p->name, true);
-            json_kv_str(out, "email", p->email, true);
+            dj_json_kv_str(out, "name", p->name, true);
+            dj_json_kv_str(out, "email", p->email, true);
         }
-        json_kv_str(out, "status", p->status, true);
+        dj_json_kv_str(out, "status", p->status, true);
         if (!public) {
             char vote[512];
             vote_text(v, p->vote, vote, sizeof vote);
-            json_kv_str(out, "vote", vote, true);
+            dj_json_kv_str(out, "vote", vote, true);
         }
-        json_kv_time(out, "joined_at", p->joined_at, true);
-        json_kv_time(out, "left_at", p->left_at, false);
+        dj_json_kv_time(out, "joined_at", p->joined_at, true);
+        dj_json_kv_time(out, "left_at", p->left_at, false);
         dj_buf_append(out, "}");
     }
     dj_buf_append(out, "\n  ],\n");
@@ -667,7 +641,7 @@ static void json_power_list(const game_view *v, dj_power_set mask, dj_buf *out)
         if (mask >> p & 1u) {
             if (!first)
                 dj_buf_append(out, ", ");
-            json_string(out, gv_power_name(v, p));
+            dj_json_string(out, gv_power_name(v, p));
             first = false;
         }
     dj_buf_append(out, "]");
@@ -681,28 +655,28 @@ static void json_position(const game_view *v, const dj_position *pos,
     for (int i = 0; i < pos->nunits; i++) {
         const dj_unit *u = &pos->units[i];
         dj_buf_append(out, i ? ", {" : "{");
-        json_kv_str(out, "power", gv_power_name(v, u->power), true);
-        json_kv_str(out, "type", dj_unit_letter(u->type), true);
-        json_kv_str(out, "loc", m->locs[u->loc].abbr, false);
+        dj_json_kv_str(out, "power", gv_power_name(v, u->power), true);
+        dj_json_kv_str(out, "type", dj_unit_letter(u->type), true);
+        dj_json_kv_str(out, "loc", m->locs[u->loc].abbr, false);
         dj_buf_append(out, "}");
     }
     dj_buf_append(out, "], \"dislodged\": [");
     for (int i = 0; i < pos->ndislodged; i++) {
         const dj_dislodged *d = &pos->dislodged[i];
         dj_buf_append(out, i ? ", {" : "{");
-        json_kv_str(out, "power", gv_power_name(v, d->unit.power), true);
-        json_kv_str(out, "type", dj_unit_letter(d->unit.type), true);
-        json_kv_str(out, "loc", m->locs[d->unit.loc].abbr, true);
-        json_kv_str(out, "from",
+        dj_json_kv_str(out, "power", gv_power_name(v, d->unit.power), true);
+        dj_json_kv_str(out, "type", dj_unit_letter(d->unit.type), true);
+        dj_json_kv_str(out, "loc", m->locs[d->unit.loc].abbr, true);
+        dj_json_kv_str(out, "from",
                     d->attacker_from >= 0 ? m->locs[d->attacker_from].abbr
                                           : "",
                     true);
-        json_key(out, "retreats");
+        dj_json_key(out, "retreats");
         dj_buf_append(out, "[");
         for (int k = 0; k < d->nretreats; k++) {
             if (k)
                 dj_buf_append(out, ", ");
-            json_string(out, m->locs[d->retreats[k]].abbr);
+            dj_json_string(out, m->locs[d->retreats[k]].abbr);
         }
         dj_buf_append(out, "]}");
     }
@@ -716,13 +690,13 @@ static void json_position(const game_view *v, const dj_position *pos,
             if (!any) {
                 if (!first_power)
                     dj_buf_append(out, ", ");
-                json_key(out, gv_power_name(v, p));
+                dj_json_key(out, gv_power_name(v, p));
                 dj_buf_append(out, "[");
                 first_power = false;
             } else {
                 dj_buf_append(out, ", ");
             }
-            json_string(out, m->locs[l].abbr);
+            dj_json_string(out, m->locs[l].abbr);
             any = true;
         }
         if (any)
@@ -742,15 +716,15 @@ static void json_orders(dj_judge *j, const game_view *v, int64_t phase_id,
     if (dj_store_orders_all(j->store, phase_id, &recs, &n) == 0) {
         for (int i = 0; i < n; i++) {
             dj_buf_append(out, i ? ",\n        {" : "\n        {");
-            json_kv_str(out, "power",
+            dj_json_kv_str(out, "power",
                         recs[i].power < v->map->npowers
                             ? gv_power_name(v, recs[i].power)
                             : "?",
                         true);
-            json_kv_time(out, "received_at", recs[i].received_at, true);
-            json_kv_str(out, "source", recs[i].source, true);
-            json_kv_str(out, "author", recs[i].author, true);
-            json_key(out, "orders");
+            dj_json_kv_time(out, "received_at", recs[i].received_at, true);
+            dj_json_kv_str(out, "source", recs[i].source, true);
+            dj_json_kv_str(out, "author", recs[i].author, true);
+            dj_json_key(out, "orders");
             dj_buf_append(out, "[");
             char *save = NULL;
             bool first = true;
@@ -758,7 +732,7 @@ static void json_orders(dj_judge *j, const game_view *v, int64_t phase_id,
                  l = strtok_r(NULL, "\n", &save)) {
                 if (!first)
                     dj_buf_append(out, ", ");
-                json_string(out, l);
+                dj_json_string(out, l);
                 first = false;
             }
             dj_buf_append(out, "]}");
@@ -780,10 +754,10 @@ static void json_detail_line(char *line, dj_buf *out)
         f[k] = tab + 1;
     }
     dj_buf_append(out, "{");
-    json_kv_str(out, "power", f[0], true);
-    json_kv_str(out, "order", f[1], true);
-    json_kv_str(out, "outcome", f[2], true);
-    json_kv_str(out, "reason", f[3], false);
+    dj_json_kv_str(out, "power", f[0], true);
+    dj_json_kv_str(out, "order", f[1], true);
+    dj_json_kv_str(out, "outcome", f[2], true);
+    dj_json_kv_str(out, "reason", f[3], false);
     dj_buf_append(out, "}");
 }
 
@@ -801,9 +775,9 @@ static int json_result(dj_judge *j, const game_view *v, int64_t phase_id,
         return 0;
     }
     dj_buf_append(out, "{");
-    json_kv_time(out, "processed_at", r.processed_at, true);
-    json_kv_str(out, "disorder", r.disorder, true);
-    json_key(out, "orders");
+    dj_json_kv_time(out, "processed_at", r.processed_at, true);
+    dj_json_kv_str(out, "disorder", r.disorder, true);
+    dj_json_key(out, "orders");
     dj_buf_append(out, "[");
     char *save = NULL;
     bool first = true;
@@ -814,7 +788,7 @@ static int json_result(dj_judge *j, const game_view *v, int64_t phase_id,
         first = false;
     }
     dj_buf_append(out, "],\n        ");
-    json_kv_str(out, "report", r.report, false);
+    dj_json_kv_str(out, "report", r.report, false);
     dj_buf_append(out, "}");
     dj_result_rec_free(&r);
     return 0;
@@ -838,12 +812,12 @@ static int json_phases(dj_judge *j, const game_view *v, bool public,
             break;
         }
         dj_buf_append(out, i ? ",\n    {" : "\n    {");
-        json_kv_int(out, "seq", ph->seq, true);
-        json_kv_str(out, "phase", ph->name, true);
-        json_kv_str(out, "status", ph->status, true);
-        json_kv_time(out, "opened_at", ph->opened_at, true);
-        json_kv_time(out, "deadline", ph->deadline, true);
-        json_kv_time(out, "late_at", ph->late_at, true);
+        dj_json_kv_int(out, "seq", ph->seq, true);
+        dj_json_kv_str(out, "phase", ph->name, true);
+        dj_json_kv_str(out, "status", ph->status, true);
+        dj_json_kv_time(out, "opened_at", ph->opened_at, true);
+        dj_json_kv_time(out, "deadline", ph->deadline, true);
+        dj_json_kv_time(out, "late_at", ph->late_at, true);
         dj_buf_append(out, "\n      \"position\": ");
         json_position(v, pos, out);
         dj_buf_append(out, ",\n      ");
@@ -862,6 +836,24 @@ static int json_phases(dj_judge *j, const game_view *v, bool public,
     return rc;
 }
 
+/* One outbox row's object: what the export writes of it, and with `full`
+ * (judgectl outbox --json) its id, attempts and sending time too. */
+static void json_outbox_row(const dj_outbox_rec *m, bool full, dj_buf *out)
+{
+    dj_buf_append(out, "{");
+    dj_json_kv_str(out, "kind", m->kind, true);
+    dj_json_kv_str(out, "recipients", m->recipients, true);
+    dj_json_kv_str(out, "subject", m->subject, true);
+    dj_json_kv_str(out, "state", m->state, true);
+    dj_json_kv_time(out, "created_at", m->created_at, full);
+    if (full) {
+        dj_json_kv_int(out, "id", m->id, true);
+        dj_json_kv_int(out, "attempts", m->attempts, true);
+        dj_json_kv_time(out, "sent_at", m->sent_at, false);
+    }
+    dj_buf_append(out, "}");
+}
+
 static int json_mail(dj_judge *j, const game_view *v, dj_buf *out)
 {
     dj_outbox_rec *mail = NULL;
@@ -870,13 +862,8 @@ static int json_mail(dj_judge *j, const game_view *v, dj_buf *out)
         return judge_store_fail(j);
     dj_buf_append(out, "  \"mail\": [");
     for (int i = 0; i < n; i++) {
-        dj_buf_append(out, i ? ",\n    {" : "\n    {");
-        json_kv_str(out, "kind", mail[i].kind, true);
-        json_kv_str(out, "recipients", mail[i].recipients, true);
-        json_kv_str(out, "subject", mail[i].subject, true);
-        json_kv_str(out, "state", mail[i].state, true);
-        json_kv_time(out, "created_at", mail[i].created_at, false);
-        dj_buf_append(out, "}");
+        dj_buf_append(out, i ? ",\n    " : "\n    ");
+        json_outbox_row(&mail[i], false, out);
     }
     dj_buf_append(out, "\n  ],\n");
     dj_outbox_recs_free(mail, n);
@@ -892,10 +879,10 @@ static int json_log(dj_judge *j, const game_view *v, dj_buf *out)
     dj_buf_append(out, "  \"log\": [");
     for (int i = 0; i < n; i++) {
         dj_buf_append(out, i ? ",\n    {" : "\n    {");
-        json_kv_time(out, "at", log[i].at, true);
-        json_kv_str(out, "actor", log[i].actor, true);
-        json_kv_str(out, "action", log[i].action, true);
-        json_kv_str(out, "detail", log[i].detail, false);
+        dj_json_kv_time(out, "at", log[i].at, true);
+        dj_json_kv_str(out, "actor", log[i].actor, true);
+        dj_json_kv_str(out, "action", log[i].action, true);
+        dj_json_kv_str(out, "detail", log[i].detail, false);
         dj_buf_append(out, "}");
     }
     dj_buf_append(out, "\n  ]\n");
@@ -911,7 +898,7 @@ static int do_export(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     if (public)
         dj_buf_append(out, "  \"view\": \"public\",\n");
     dj_buf_printf(out, "  \"judge\": ");
-    json_string(out, j->cfg.judge_name);
+    dj_json_string(out, j->cfg.judge_name);
     dj_buf_append(out, ",\n");
     json_game(v, public, out);
     json_participants(v, public, out);
@@ -942,7 +929,19 @@ int dj_game_export_public(dj_judge *j, const char *game, dj_buf *out)
 
 /* ---- outbox ------------------------------------------------------------------------------- */
 
-int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out)
+static void outbox_json(const dj_outbox_rec *mail, int n, dj_buf *out)
+{
+    dj_buf_printf(out, "{\"format\": \"dipjudge-outbox\", \"version\": %d, "
+                       "\"mail\": [",
+                  DJ_OUTBOX_JSON_VERSION);
+    for (int i = 0; i < n; i++) {
+        dj_buf_append(out, i ? ",\n  " : "\n  ");
+        json_outbox_row(&mail[i], true, out);
+    }
+    dj_buf_append(out, n ? "\n]}\n" : "]}\n");
+}
+
+static int list_outbox(dj_judge *j, const char *game, bool json, dj_buf *out)
 {
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
@@ -963,6 +962,9 @@ int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out)
     int n = 0;
     if (dj_store_outbox_list(j->store, id, NULL, &mail, &n) < 0) {
         rc = judge_store_fail(j);
+    } else if (json) {
+        outbox_json(mail, n, out);
+        dj_outbox_recs_free(mail, n);
     } else {
         for (int i = 0; i < n; i++)
             dj_buf_printf(out, "%lld\t%s\t%s\t%s\t%s\n",
@@ -972,4 +974,14 @@ int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out)
     }
     dj_store_rollback(j->store);
     return rc;
+}
+
+int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out)
+{
+    return list_outbox(j, game, false, out);
+}
+
+int dj_game_outbox_json(dj_judge *j, const char *game, dj_buf *out)
+{
+    return list_outbox(j, game, true, out);
 }

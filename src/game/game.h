@@ -33,6 +33,7 @@
 #include "game/config.h"
 #include "reader/interpret.h"
 #include "store/games.h"
+#include "store/mail.h"
 #include "store/store.h"
 #include "util/buf.h"
 
@@ -44,6 +45,11 @@ typedef struct dj_judge dj_judge;
  */
 dj_judge *dj_judge_open(const dj_config *cfg, const char *maps_dir,
                         char *err, size_t errlen);
+/* The same, creating a missing database only when `create`; on failure
+ * *failure says why (store.h: missing, denied, a newer schema...). */
+dj_judge *dj_judge_open_as(const dj_config *cfg, const char *maps_dir,
+                           bool create, dj_store_open_failure *failure,
+                           char *err, size_t errlen);
 void dj_judge_close(dj_judge *j);
 
 const char *dj_judge_error(const dj_judge *j);
@@ -202,6 +208,11 @@ int dj_game_eject(dj_judge *j, const char *game, const char *power,
 int dj_game_list(dj_judge *j, dj_buf *out);
 /* The same without unlisted games (LIST by mail). */
 int dj_game_list_public(dj_judge *j, dj_buf *out);
+/* The same as JSON for scripts (judgectl(8), JSON OUTPUT): the versions
+ * of the shapes, raised when a member is removed or changes meaning. */
+#define DJ_LIST_JSON_VERSION 1
+#define DJ_OUTBOX_JSON_VERSION 1
+int dj_game_list_json(dj_judge *j, dj_buf *out);
 /* Position, participants, who has ordered, deadlines. */
 int dj_game_show(dj_judge *j, const char *game, dj_buf *out);
 /* Results of the phases from..to (phase names or years; NULL: all). */
@@ -224,6 +235,16 @@ int dj_game_centre_history(dj_judge *j, const char *game,
 int dj_game_export(dj_judge *j, const char *game, dj_buf *out);
 /* The mail queued for a game (NULL: every game). */
 int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out);
+int dj_game_outbox_json(dj_judge *j, const char *game, dj_buf *out);
+
+/*
+ * The JOIN, OBSERVE and CREATE requests waiting for their codes (never
+ * the codes themselves): of a game (NULL: all) and from an address or a
+ * whole "@domain" (NULL: anyone); with `clear`, delete them instead and
+ * say how many.
+ */
+int dj_game_pending(dj_judge *j, const char *game, const char *from,
+                    bool clear, dj_buf *out);
 
 /* ---- players by mail (access.c, orders.c, press.c) ---------------------------
  *
@@ -375,6 +396,18 @@ int dj_game_picture(dj_judge *j, const char *game, const char *phase,
                     int orders, int format, struct dj_picture *out);
 
 /*
+ * The picture of a phase as players see it, by the phase's row id (what
+ * mail and the web keep): a phase played is the board after it with its
+ * orders and results over it, the current phase its position.  Taken
+ * from the picture cache on disk (judge.conf's picture_cache) when it was
+ * drawn before, else drawn and kept there; never stored in the database.
+ * The attachment's name ("demo-S1901M.png") goes to name.  dj_game_picture
+ * with orders -1 is the same by game and phase name.
+ */
+int dj_game_phase_picture(dj_judge *j, int64_t phase_id, int format,
+                          struct dj_picture *out, char *name, size_t namelen);
+
+/*
  * SET MAP by mail: the format of the picture attached to this participant's
  * results mail (png, pdf, svg or none, any case), instead of the game's
  * map_attachment.
@@ -383,14 +416,14 @@ int dj_game_set_map_format(dj_judge *j, const dj_signon *id,
                            const char *format, dj_buf *out);
 
 /*
- * MAP by mail: draw a phase of a game (PHASE like S1901M, NULL: the
- * current one; orders as dj_game_picture's default) in the participant's
- * format (id NULL or their choice "none": PNG) and store it, in the open
- * transaction, to be attached to the reply: its id in *picture_id.  A
- * line for the reply goes to out.
+ * MAP by mail: the picture of a phase of a game (PHASE like S1901M, NULL:
+ * the current one; as dj_game_phase_picture draws it) in the
+ * participant's format (id NULL or their choice "none": PNG), named in
+ * *picture for the reply to carry (drawn as it is sent).  A line for the
+ * reply goes to out.
  */
 int dj_game_map_for_mail(dj_judge *j, const char *game, const char *phase,
-                         const dj_signon *id, int64_t *picture_id,
+                         const dj_signon *id, dj_picture_ref *picture,
                          dj_buf *out);
 
 /*

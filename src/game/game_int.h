@@ -17,6 +17,7 @@
 #include "game/game.h"
 #include "render/render.h"
 #include "store/games.h"
+#include "store/mail.h"
 #include "store/participants.h"
 #include "store/phases.h"
 #include "store/store.h"
@@ -140,11 +141,12 @@ int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
                 dj_power_set powers, bool observers);
 
 /*
- * gv_mail_all, each copy with the picture picture(ctx, participant)
- * returns: a stored picture's id, 0 for none, -1 on error (the judge's
- * error set).
+ * gv_mail_all, each copy with the picture picture(ctx, participant, ref)
+ * names in *ref (phase_id 0: none); it returns 0, or -1 on error (the
+ * judge's error set).
  */
-typedef int64_t (*gv_picture_fn)(void *ctx, const dj_participant_rec *p);
+typedef int (*gv_picture_fn)(void *ctx, const dj_participant_rec *p,
+                             dj_picture_ref *ref);
 int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
                          const char *kind, const char *subject,
                          const char *body, dj_power_set powers,
@@ -190,24 +192,36 @@ void power_order_count(const dj_map *map, const dj_position *pos, int power,
 
 /* ---- pictures (picture.c) ---------------------------------------------------- */
 
-/* Draw this position (with orders and results when given) in a format of
- * render.h; -1 with the judge's error (no geometry, a bad file). */
+/* Draw this position (with orders and results when given, then the board
+ * after the phase) in a format of render.h; -1 with the judge's error (no
+ * geometry, a bad file). */
 int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
               const dj_order *orders, int norders, const dj_result *res,
               int format, dj_picture *out);
 
+/* The picture cache (picture_cache.c): a phase's key (everything its
+ * picture is drawn from), the file for it, reading and writing one. */
+int picture_cache_key(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
+                      bool processed, const char *geo_path, const char *format,
+                      uint64_t *key);
+int picture_cache_path(const dj_judge *j, const game_view *v,
+                       const dj_phase_rec *ph, const char *format,
+                       uint64_t key, char *out, size_t len);
+int picture_cache_read(const char *path, dj_picture *out);
+void picture_cache_write(const char *path, const dj_picture *pic);
+
 /*
- * Queue a processed phase's results mail to everyone, each copy with a
- * picture of the phase (before, orders and results drawn) in the
- * recipient's format (SET MAP, else the game's map_attachment): each
- * format drawn once and stored with the phase in this transaction, so a
- * rollback or a crash can never mail a picture of another position.  A
- * board without geometry, or a picture that cannot be drawn, leaves the
- * mail without one: results never wait for a picture.
+ * Queue a processed phase's results mail to everyone, each copy with the
+ * picture of the phase (the board after it, its orders and results drawn
+ * over it) in the recipient's format (SET MAP, else the game's
+ * map_attachment).  Nothing is drawn here: the mail names the phase and
+ * format, and the picture is drawn (once, then cached) when it is sent.
+ * A phase's row is never changed once processed (a rollback opens a new
+ * one), so the picture mailed is always the one of these results.  A
+ * board without geometry leaves the mail without one.
  */
 int gv_mail_results(dj_judge *j, const game_view *v, const char *subject,
-                    const char *body, const dj_position *before,
-                    const dj_order *orders, int norders, const dj_result *res);
+                    const char *body);
 
 /* ---- processing (process.c) ----------------------------------------------- */
 
@@ -235,9 +249,5 @@ int verify_phase(dj_judge *j, game_view *v, const dj_position *before,
 
 /* End the game without adjudicating (draw, concession, termination). */
 int end_game(dj_judge *j, game_view *v, const char *ending);
-
-/* ---- JSON (export.c) --------------------------------------------------------- */
-
-void json_string(dj_buf *out, const char *s);
 
 #endif

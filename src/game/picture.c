@@ -1,9 +1,18 @@
 /*
  * picture.c — a game's pictures: finds the board's geometry beside its
  * map, the phase asked for, its position and (once processed) its orders
- * and how they went, and hands them to the renderer room.  Orders of the
- * current phase are secret until it is processed: they are drawn only
- * when the administrator asks for them (judgectl map --orders).
+ * and how they went, and hands them to the renderer room.  A phase played
+ * is drawn as the board it left with its orders and results over it (the
+ * picture its results mail carries); the current phase as its position,
+ * its orders being secret until processed (the administrator may ask for
+ * them: judgectl map --orders).
+ *
+ * Pictures are derived data: dj_game_phase_picture() is the one way to
+ * the picture of a phase as players see it, taken from the cache on disk
+ * (picture_cache.c) or drawn and kept there; the results mail, MAP,
+ * `judgectl map` and the web all come through it.  Nothing here writes a
+ * picture to the database: mail names the phase and format, and the
+ * sender asks for the bytes as it goes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -16,13 +25,21 @@
 #include "render/render.h"
 #include "store/mail.h"
 
+/* The path of the game's geometry file; -1 (no error set) when it has none. */
+static int geo_path_of(const dj_judge *j, const game_view *v, char *out,
+                       size_t len)
+{
+    char path[DJ_PATH_MAX + 80];
+    snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, v->g.map);
+    return dj_geo_find(path, out, len);
+}
+
 int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
               const dj_order *orders, int norders, const dj_result *res,
               int format, dj_picture *out)
 {
-    char path[DJ_PATH_MAX + 80], geo_path[DJ_PATH_MAX + 80], why[512];
-    snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, v->g.map);
-    if (dj_geo_find(path, geo_path, sizeof geo_path) < 0)
+    char geo_path[DJ_PATH_MAX + 80], why[512];
+    if (geo_path_of(j, v, geo_path, sizeof geo_path) < 0)
         return judge_fail(j, "map '%s' has no geometry file for pictures",
                           v->g.map);
     dj_geo *geo = dj_geo_load(geo_path, v->map, why, sizeof why);
@@ -32,8 +49,11 @@ int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
     dj_map_phase_format(v->map, pos->phase.season, pos->phase.year,
                         pos->phase.type, phase, sizeof phase);
     snprintf(title, sizeof title, "Game %s: %s%s", v->g.name, phase,
-             orders ? (res ? ", orders and results" : ", orders") : "");
-    dj_picture_request rq = {v->map, geo, pos, orders, norders, res, title};
+             orders ? (res ? ", orders and results, the board after"
+                           : ", orders")
+                    : "");
+    dj_picture_request rq = {v->map, geo, pos, orders, norders, res, title,
+                             orders && res ? &res->next : NULL};
     int rc = dj_render_picture(&rq, (dj_picture_format)format, out, why,
                                sizeof why);
     dj_geo_free(geo);
@@ -42,12 +62,17 @@ int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
     return 0;
 }
 
-typedef struct picture_request {
-    const char *phase;
-    int orders; /* -1: when the phase is processed */
-    int format;
-    dj_picture *out;
-} picture_request;
+/* Has the phase been adjudicated (it has results)?  1, 0, or -1. */
+static int phase_played(dj_judge *j, int64_t phase_id)
+{
+    dj_result_rec r;
+    int rc = dj_store_result_get(j->store, phase_id, &r);
+    if (rc == 0) {
+        dj_result_rec_free(&r);
+        return 1;
+    }
+    return rc == DJ_STORE_NOTFOUND ? 0 : judge_store_fail(j);
+}
 
 /* The live phase of that name, or the current one. */
 static int find_phase(dj_judge *j, const game_view *v, const char *name,
@@ -75,12 +100,13 @@ static int find_phase(dj_judge *j, const game_view *v, const char *name,
     return 0;
 }
 
-static int do_picture(dj_judge *j, game_view *v, void *arg)
+/*
+ * Draw a phase: with its orders (and, once played, their results and the
+ * board after it) when `orders` is true, else its position alone.
+ */
+static int draw_phase(dj_judge *j, game_view *v, const dj_phase_rec *ph,
+                      bool orders, bool played, int format, dj_picture *out)
 {
-    picture_request *r = arg;
-    dj_phase_rec ph;
-    if (find_phase(j, v, r->phase, &ph) < 0)
-        return -1;
     dj_position *pos = malloc(sizeof *pos);
     dj_result *res = malloc(sizeof *res);
     order_set *set = malloc(sizeof *set);
@@ -90,20 +116,18 @@ static int do_picture(dj_judge *j, game_view *v, void *arg)
         judge_fail(j, "out of memory");
         goto done;
     }
-    if (dj_snapshot_read(v->map, ph.position, pos, why, sizeof why) < 0) {
-        judge_fail(j, "game '%s', phase %s: %s", v->g.name, ph.name, why);
+    if (dj_snapshot_read(v->map, ph->position, pos, why, sizeof why) < 0) {
+        judge_fail(j, "game '%s', phase %s: %s", v->g.name, ph->name, why);
         goto done;
     }
-    bool processed = strcmp(ph.status, "done") == 0;
-    bool orders = r->orders < 0 ? processed : r->orders;
     if (!orders) {
-        rc = game_draw(j, v, pos, NULL, 0, NULL, r->format, r->out);
+        rc = game_draw(j, v, pos, NULL, 0, NULL, format, out);
         goto done;
     }
-    if (orders_load(j, v, ph.id, set) < 0)
+    if (orders_load(j, v, ph->id, set) < 0)
         goto done;
     const dj_result *shown = NULL;
-    if (processed) {
+    if (played) {
         /* Adjudicated again as it was: the engine is a pure function. */
         for (int p = 0; p < v->map->npowers; p++)
             if (power_must_order(v->map, pos, p) && !set->has[p])
@@ -111,27 +135,86 @@ static int do_picture(dj_judge *j, game_view *v, void *arg)
         if (dj_adjudicate_with(dj_game_engine(&v->g), v->map, pos,
                                set->orders, set->n, &v->rules, res) < 0) {
             judge_fail(j, "game '%s': the orders of %s are malformed",
-                       v->g.name, ph.name);
+                       v->g.name, ph->name);
             goto done;
         }
         shown = res;
     }
-    rc = game_draw(j, v, pos, set->orders, set->n, shown, r->format, r->out);
+    rc = game_draw(j, v, pos, set->orders, set->n, shown, format, out);
 done:
     free(pos);
     free(res);
     free(set);
+    return rc;
+}
+
+/*
+ * The picture of a phase as players see it (orders drawn once it is
+ * played), from the cache or drawn and cached.
+ */
+static int phase_picture(dj_judge *j, game_view *v, const dj_phase_rec *ph,
+                         int format, dj_picture *out)
+{
+    int played = phase_played(j, ph->id);
+    if (played < 0)
+        return -1;
+    char geo_path[DJ_PATH_MAX + 80], path[DJ_PATH_MAX + 200];
+    const char *fmt = dj_picture_format_name((dj_picture_format)format);
+    uint64_t key;
+    bool cached = geo_path_of(j, v, geo_path, sizeof geo_path) == 0;
+    if (cached && picture_cache_key(j, v, ph, played, geo_path, fmt, &key) < 0)
+        return -1;
+    cached = cached &&
+             picture_cache_path(j, v, ph, fmt, key, path, sizeof path) == 0;
+    if (cached && picture_cache_read(path, out) == 0)
+        return 0;
+    if (draw_phase(j, v, ph, played, played, format, out) < 0)
+        return -1;
+    if (cached)
+        picture_cache_write(path, out);
+    return 0;
+}
+
+typedef struct picture_request {
+    const char *phase;
+    int orders; /* -1: as players see it (phase_picture) */
+    int format;
+    dj_picture *out;
+} picture_request;
+
+static int do_picture(dj_judge *j, game_view *v, void *arg)
+{
+    picture_request *r = arg;
+    dj_phase_rec ph;
+    if (find_phase(j, v, r->phase, &ph) < 0)
+        return -1;
+    int rc;
+    if (r->orders < 0) {
+        rc = phase_picture(j, v, &ph, r->format, r->out);
+    } else {
+        int played = phase_played(j, ph.id);
+        rc = played < 0 ? -1
+                        : draw_phase(j, v, &ph, r->orders, played, r->format,
+                                     r->out);
+    }
     dj_phase_rec_free(&ph);
     return rc;
 }
 
-int dj_game_picture(dj_judge *j, const char *game, const char *phase,
-                    int orders, int format, dj_picture *out)
+static int check_format(dj_judge *j, int format, dj_picture *out)
 {
     out->data = NULL;
     out->len = 0;
     if (format < 0 || format >= DJ_PICTURE_NONE)
         return judge_fail(j, "no such picture format");
+    return 0;
+}
+
+int dj_game_picture(dj_judge *j, const char *game, const char *phase,
+                    int orders, int format, dj_picture *out)
+{
+    if (check_format(j, format, out) < 0)
+        return -1;
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
     game_view v;
@@ -144,41 +227,48 @@ int dj_game_picture(dj_judge *j, const char *game, const char *phase,
     return rc;
 }
 
-/* ---- pictures in mail ------------------------------------------------------- */
-
-/*
- * Draw and store one picture of a phase for mail: its id in *id, 0 (and
- * no error) when the board has no geometry file, -1 on a store error.  A
- * picture that cannot be drawn is not an error either: the mail goes
- * without it, and the judge's log says why.
- */
-static int store_picture(dj_judge *j, const game_view *v, int64_t phase_id,
-                         const char *phase_name, const dj_position *pos,
-                         const dj_order *orders, int norders,
-                         const dj_result *res, dj_picture_format format,
-                         int64_t *id)
+int dj_game_phase_picture(dj_judge *j, int64_t phase_id, int format,
+                          dj_picture *out, char *name, size_t namelen)
 {
-    *id = 0;
-    char path[DJ_PATH_MAX + 80], geo_path[DJ_PATH_MAX + 80];
-    snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, v->g.map);
-    if (dj_geo_find(path, geo_path, sizeof geo_path) < 0)
-        return 0; /* this board has no picture */
-    dj_picture pic;
-    if (game_draw(j, v, pos, orders, norders, res, (int)format, &pic) < 0) {
-        fprintf(stderr, "dipjudge: game %s, %s: no picture: %s\n",
-                v->g.name, phase_name, j->err);
-        j->err[0] = '\0';
-        return 0;
+    if (check_format(j, format, out) < 0)
+        return -1;
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    dj_phase_rec ph;
+    memset(&ph, 0, sizeof ph);
+    dj_game_rec g;
+    game_view v;
+    bool loaded = false;
+    int rc = dj_store_phase_get(j->store, phase_id, &ph);
+    if (rc == DJ_STORE_NOTFOUND)
+        rc = judge_fail(j, "no phase %lld", (long long)phase_id);
+    else if (rc < 0)
+        rc = judge_store_fail(j);
+    if (rc == 0) {
+        rc = dj_store_game_get_id(j->store, ph.game_id, &g);
+        if (rc < 0)
+            rc = rc == DJ_STORE_NOTFOUND
+                     ? judge_fail(j, "phase %lld has no game",
+                                  (long long)phase_id)
+                     : judge_store_fail(j);
     }
-    char filename[128];
-    snprintf(filename, sizeof filename, "%s-%s.%s", v->g.name, phase_name,
-             dj_picture_format_name(format));
-    int rc = dj_store_picture_add(j->store, phase_id, filename,
-                                  dj_picture_mime_type(format), pic.data,
-                                  pic.len, id);
-    dj_picture_free(&pic);
-    return rc < 0 ? judge_store_fail(j) : 0;
+    if (rc == 0) {
+        rc = gv_load(j, g.name, &v);
+        loaded = rc == 0;
+    }
+    if (rc == 0)
+        rc = phase_picture(j, &v, &ph, format, out);
+    if (rc == 0)
+        snprintf(name, namelen, "%s-%s.%s", v.g.name, ph.name,
+                 dj_picture_format_name((dj_picture_format)format));
+    dj_store_rollback(j->store);
+    if (loaded)
+        gv_free(&v);
+    dj_phase_rec_free(&ph);
+    return rc;
 }
+
+/* ---- pictures in mail ------------------------------------------------------- */
 
 /* The format a participant's mail carries: their SET MAP, else the
  * game's map_attachment. */
@@ -192,39 +282,34 @@ static dj_picture_format format_for(const game_view *v,
     return f < 0 ? DJ_PICTURE_PNG : (dj_picture_format)f;
 }
 
+/* The picture of this phase in format f, for a mail. */
+static void picture_ref(int64_t phase_id, dj_picture_format f,
+                        dj_picture_ref *ref)
+{
+    ref->phase_id = phase_id;
+    snprintf(ref->format, sizeof ref->format, "%s", dj_picture_format_name(f));
+}
+
 typedef struct results_pictures {
-    dj_judge *j;
     const game_view *v;
-    const dj_position *before;
-    const dj_order *orders;
-    int norders;
-    const dj_result *res;
-    int64_t id[DJ_PICTURE_NONE];
-    bool drawn[DJ_PICTURE_NONE];
+    bool has_geometry;
 } results_pictures;
 
-/* One drawing per format, whoever asks for it first. */
-static int64_t results_picture(void *ctx, const dj_participant_rec *p)
+static int results_picture(void *ctx, const dj_participant_rec *p,
+                           dj_picture_ref *ref)
 {
-    results_pictures *r = ctx;
+    const results_pictures *r = ctx;
     dj_picture_format f = format_for(r->v, p);
-    if (f == DJ_PICTURE_NONE)
-        return 0;
-    if (!r->drawn[f]) {
-        r->drawn[f] = true;
-        if (store_picture(r->j, r->v, r->v->phase.id, r->v->phase.name,
-                          r->before, r->orders, r->norders, r->res, f,
-                          &r->id[f]) < 0)
-            return -1;
-    }
-    return r->id[f];
+    if (r->has_geometry && f != DJ_PICTURE_NONE)
+        picture_ref(r->v->phase.id, f, ref);
+    return 0;
 }
 
 int gv_mail_results(dj_judge *j, const game_view *v, const char *subject,
-                    const char *body, const dj_position *before,
-                    const dj_order *orders, int norders, const dj_result *res)
+                    const char *body)
 {
-    results_pictures r = {j, v, before, orders, norders, res, {0}, {0}};
+    char geo_path[DJ_PATH_MAX + 80];
+    results_pictures r = {v, geo_path_of(j, v, geo_path, sizeof geo_path) == 0};
     return gv_mail_all_pictured(j, v, v->phase.id, "results", subject, body,
                                 DJ_ALL_POWERS, true, results_picture, &r);
 }
@@ -233,7 +318,7 @@ int gv_mail_results(dj_judge *j, const game_view *v, const char *subject,
 typedef struct mail_map_arg {
     const char *phase;
     const dj_signon *id;
-    int64_t *picture_id;
+    dj_picture_ref *picture;
 } mail_map_arg;
 
 static int do_map_for_mail(dj_judge *j, game_view *v, void *arg, dj_buf *out)
@@ -246,41 +331,25 @@ static int do_map_for_mail(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     dj_picture_format f = format_for(v, me);
     if (f == DJ_PICTURE_NONE)
         f = DJ_PICTURE_PNG; /* asked for: "none" is for results mail */
-    char path[DJ_PATH_MAX + 80], geo_path[DJ_PATH_MAX + 80];
-    snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, v->g.map);
-    if (dj_geo_find(path, geo_path, sizeof geo_path) < 0)
+    char geo_path[DJ_PATH_MAX + 80];
+    if (geo_path_of(j, v, geo_path, sizeof geo_path) < 0)
         return judge_fail(j, "the %s board has no picture yet", v->g.map);
-    dj_picture pic;
-    picture_request r = {a->phase, -1, (int)f, &pic};
     dj_phase_rec ph;
     if (find_phase(j, v, a->phase, &ph) < 0)
         return -1;
-    char name[16];
-    snprintf(name, sizeof name, "%s", ph.name);
+    picture_ref(ph.id, f, a->picture);
+    dj_buf_printf(out, "%s: the map of %s is attached (%s-%s.%s)\n",
+                  v->g.name, ph.name, v->g.name, ph.name,
+                  dj_picture_format_name(f));
     dj_phase_rec_free(&ph);
-    r.phase = name;
-    if (do_picture(j, v, &r) < 0)
-        return -1;
-    char filename[128];
-    snprintf(filename, sizeof filename, "%s-%s.%s", v->g.name, name,
-             dj_picture_format_name(f));
-    /* No phase: the picture goes once its reply is sent (schema.c). */
-    int rc = dj_store_picture_add(j->store, 0, filename,
-                                  dj_picture_mime_type(f), pic.data, pic.len,
-                                  a->picture_id);
-    dj_picture_free(&pic);
-    if (rc < 0)
-        return judge_store_fail(j);
-    dj_buf_printf(out, "%s: the map of %s is attached (%s)\n", v->g.name, name,
-                  filename);
     return 0;
 }
 
 int dj_game_map_for_mail(dj_judge *j, const char *game, const char *phase,
-                         const dj_signon *id, int64_t *picture_id,
+                         const dj_signon *id, dj_picture_ref *picture,
                          dj_buf *out)
 {
-    *picture_id = 0;
-    mail_map_arg a = {phase, id, picture_id};
+    memset(picture, 0, sizeof *picture);
+    mail_map_arg a = {phase, id, picture};
     return gv_with_game(j, game, do_map_for_mail, &a, out);
 }

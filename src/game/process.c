@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "game/game_int.h"
 #include "game/report.h"
@@ -339,8 +340,7 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
             goto done;
         }
     }
-    if (gv_mail_results(j, v, subject.data, report.data, &before,
-                        a->set.orders, a->set.n, &a->res) < 0)
+    if (gv_mail_results(j, v, subject.data, report.data) < 0)
         goto done;
     if (a->newly && disorder_notice(j, v, a->newly) < 0)
         goto done;
@@ -745,6 +745,33 @@ static int prune_mail(dj_judge *j, dj_buf *out)
     return 0;
 }
 
+/*
+ * Each due game is processed and committed in its own transaction; a
+ * tick running through many games pauses between two of them every
+ * TICK_RUN_MS, TICK_PAUSE_MS long, with no transaction open, so that a
+ * mail arriving meanwhile (store/db.c tries the lock every millisecond)
+ * is read within a game or two instead of after the whole tick.
+ */
+#define TICK_RUN_MS 20
+#define TICK_PAUSE_MS 2
+
+static int64_t tick_clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void let_others_in(int64_t *ran_since)
+{
+    int64_t now = tick_clock_ms();
+    if (now - *ran_since < TICK_RUN_MS)
+        return;
+    struct timespec pause = {0, TICK_PAUSE_MS * 1000000L};
+    nanosleep(&pause, NULL);
+    *ran_since = tick_clock_ms();
+}
+
 int dj_judge_tick(dj_judge *j, dj_buf *out, int *processed)
 {
     *processed = 0;
@@ -754,7 +781,10 @@ int dj_judge_tick(dj_judge *j, dj_buf *out, int *processed)
         return judge_store_fail(j);
     int rc = 0;
     char last_err[sizeof j->err] = "";
+    int64_t ran_since = tick_clock_ms();
     for (int i = 0; i < n; i++) {
+        if (i > 0)
+            let_others_in(&ran_since);
         dj_buf part;
         dj_buf_init(&part);
         if (tick_game(j, games[i].name, &part, processed) < 0) {

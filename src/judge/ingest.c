@@ -2,7 +2,7 @@
  * ingest.c — one incoming mail to one committed transaction.  See
  * ingest.h for the rules; this file is their order of work:
  *
- *   parse -> BEGIN -> mail log (duplicate? stop) -> classify ->
+ *   parse -> content hash -> BEGIN -> mail log (duplicate? stop) -> classify ->
  *   run commands | refuse | ignore -> outcome -> COMMIT
  *
  * and dj_ingest_fetch(), the loop over a mailbox that confirms a message
@@ -20,7 +20,9 @@
 
 #include "command/command.h"
 #include "judge/reply_budget.h"
+#include "mail/compose.h"
 #include "mail/maildir.h"
+#include "mail/message_key.h"
 #include "mail/message.h"
 #include "store/mail.h"
 #include "store/sending.h"
@@ -48,41 +50,24 @@ static void fault(const dj_ingest_config *cfg, const char *point)
         cfg->fault(cfg->fault_ctx, point);
 }
 
-/* FNV-1a over bytes, CRs ignored (a message read twice, once with CRLF). */
-static uint64_t fnv(uint64_t h, const char *s, size_t len)
+/* A stable id for a message without a Message-ID: its content hash. */
+static void hash_id(const char *hash, size_t len, char *out, size_t outlen)
 {
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '\r')
-            continue;
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-/* A stable id for bytes that are not a message (no header at all). */
-static void hash_id(const char *raw, size_t len, char *out, size_t outlen)
-{
-    uint64_t h = fnv(1469598103934665603ULL, raw, len);
-    snprintf(out, outlen, "%016llx.%zu@raw.dipjudge.invalid",
-             (unsigned long long)h, len);
+    snprintf(out, outlen, "%.64s.%zu@raw.dipjudge.invalid", hash, len);
 }
 
 /*
- * The mail log's key: the Message-ID with the sender and a hash of the
- * whole message.  The same message read again (a crash, a mailbox that
- * offers it twice) has the same key and is acted on once; a forged mail
- * that borrows a player's Message-ID has another, so it cannot make the
- * player's real mail look like one already seen.
+ * The mail log's key: the sender, the Message-ID and the hash of what the
+ * sender wrote (mail/message_key.h).  The same message read again (a
+ * crash, a mailbox that offers it twice, a re-delivery through another
+ * MX with other Received: lines) has the same key and is acted on once; a
+ * forged mail that borrows a player's Message-ID has another, so it
+ * cannot make the player's real mail look like one already seen.
  */
 static void log_key(const char *message_id, const char *sender,
-                    const char *raw, size_t len, char *out, size_t outlen)
+                    const char *hash, char *out, size_t outlen)
 {
-    uint64_t h = fnv(1469598103934665603ULL, sender, strlen(sender));
-    h = fnv(h, "\n", 1);
-    h = fnv(h, raw, len);
-    snprintf(out, outlen, "%.200s %016llx", message_id,
-             (unsigned long long)h);
+    snprintf(out, outlen, "%.200s %.64s %.200s", message_id, hash, sender);
 }
 
 /* Why an automatic message is ignored, as the mail log says it. */
@@ -139,7 +124,8 @@ static void in_reply_to(const dj_message *m, char *out, size_t outlen)
 
 /* The polite refusal of a message over a limit. */
 static int queue_refusal(dj_judge *j, const dj_ingest_config *cfg,
-                         const dj_message *m, size_t len, bool truncated)
+                         const dj_message *m, const char *to, size_t len,
+                         bool truncated)
 {
     const dj_config *conf = dj_judge_config(j);
     size_t max_size = cfg->max_size ? cfg->max_size : DJ_MSG_DEFAULT_MAX_SIZE;
@@ -149,11 +135,16 @@ static int queue_refusal(dj_judge *j, const dj_ingest_config *cfg,
     dj_buf_init(&subject);
     dj_buf_init(&body);
     dj_buf_printf(&subject, "%s - Message refused", cfg->judge_name);
-    dj_buf_printf(&body,
-                  "Your message%s%s%s was not read: it is over this "
-                  "judge's limit on %s.\n\n",
-                  m->subject[0] ? " (subject \"" : "", m->subject,
-                  m->subject[0] ? "\")" : "", limit_name(m->limit_hit));
+    if (m->limit_hit)
+        dj_buf_printf(&body,
+                      "Your message%s%s%s was not read: it is over this "
+                      "judge's limit on %s.\n\n",
+                      m->subject[0] ? " (subject \"" : "", m->subject,
+                      m->subject[0] ? "\")" : "", limit_name(m->limit_hit));
+    else
+        dj_buf_printf(&body, "Your message was not read: its header could "
+                             "not be read (no sender, or no header fields "
+                             "at all).\n\n");
     if (m->limit_hit == DJ_MSG_LIMIT_SIZE)
         dj_buf_printf(&body, "It is %s%zu bytes long; the limit is %zu.\n",
                       truncated ? "more than " : "", len, max_size);
@@ -170,9 +161,9 @@ static int queue_refusal(dj_judge *j, const dj_ingest_config *cfg,
     in_reply_to(m, irt, sizeof irt);
     int rc = -1;
     if (dj_buf_ok(&subject) && dj_buf_ok(&body))
-        rc = dj_store_outbox_add_reply(dj_judge_store(j), "refusal",
-                                       m->from.addr, subject.data, body.data,
-                                       irt, dj_judge_now(j));
+        rc = dj_store_outbox_add_reply(dj_judge_store(j), "refusal", to,
+                                       subject.data, body.data, irt,
+                                       dj_judge_now(j));
     dj_buf_free(&subject);
     dj_buf_free(&body);
     return rc;
@@ -221,13 +212,74 @@ static int run_commands(dj_judge *j, const dj_ingest_config *cfg,
     return allowed < 0 ? -1 : 0;
 }
 
+/* Refuse the message to `to` (within the reply budgets). */
+static int refuse(dj_judge *j, const dj_ingest_config *cfg,
+                  const dj_message *m, const char *to, const char *outcome,
+                  size_t len, bool truncated, dj_ingest_result *res)
+{
+    res->status = DJ_INGEST_REFUSED;
+    snprintf(res->outcome, sizeof res->outcome, "%s", outcome);
+    const char *why = NULL;
+    int allowed = reply_allowed(dj_judge_store(j), cfg, DJ_REPLY_OTHER, to,
+                                dj_judge_now(j), &why);
+    if (allowed < 0 ||
+        (allowed > 0 && queue_refusal(j, cfg, m, to, len, truncated) < 0))
+        return -1;
+    if (allowed > 0)
+        res->replied = true;
+    else
+        snprintf(res->outcome, sizeof res->outcome, "%s (not answered: %s)",
+                 outcome, why);
+    return 0;
+}
+
+/*
+ * Where a message without a readable From: is refused: its envelope
+ * sender (judged deliver -f), else the Return-Path the mail system wrote
+ * on its first lines; never the null sender nor the judge itself.  NULL
+ * when there is none.
+ */
+static const char *envelope_of(const dj_ingest_config *cfg,
+                               const dj_message *m, const char *raw,
+                               size_t len, char *buf, size_t buflen)
+{
+    const char *own = cfg->judge_address ? cfg->judge_address : "";
+    const char *addr = NULL;
+    if (cfg->envelope_sender)
+        addr = cfg->envelope_sender;
+    else if (m->return_path_known)
+        addr = m->return_path;
+    else if (len > 13 && strncasecmp(raw, "Return-Path:", 12) == 0) {
+        /* the header was not read: the first line, as the MDA wrote it */
+        const char *lt = memchr(raw, '<', len < 512 ? len : 512);
+        const char *gt = lt ? memchr(lt, '>', (size_t)(raw + len - lt)) : NULL;
+        const char *nl = memchr(raw, '\n', len);
+        if (lt && gt && (!nl || gt < nl) && (size_t)(gt - lt) < buflen) {
+            snprintf(buf, buflen, "%.*s", (int)(gt - lt - 1), lt + 1);
+            addr = buf;
+        }
+    }
+    if (!addr || !*addr || !dj_compose_addr_ok(addr) ||
+        dj_address_is_judges(addr, own))
+        return NULL;
+    return addr;
+}
+
 /* Inside the transaction, after the mail log row: decide and act. */
 static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
-               int parsed, size_t len, bool truncated,
+               const char *raw, int parsed, size_t len, bool truncated,
                dj_ingest_result *res)
 {
     const char *own = cfg->judge_address ? cfg->judge_address : "";
     res->status = DJ_INGEST_IGNORED;
+    char env[DJ_MSG_ADDR_MAX];
+    const char *to = m->from.addr[0] ? m->from.addr
+                                     : envelope_of(cfg, m, raw, len, env,
+                                                   sizeof env);
+    if (parsed == DJ_MSG_EPARSE && !m->from.addr[0] && to &&
+        !dj_message_is_automatic(m))
+        return refuse(j, cfg, m, to, "refused: its header could not be read",
+                      len, truncated, res);
     if (parsed == DJ_MSG_EPARSE) {
         snprintf(res->outcome, sizeof res->outcome,
                  "ignored: not a mail message");
@@ -238,7 +290,7 @@ static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
                  auto_outcome(m->flags));
         return 0;
     }
-    if (!m->from.addr[0]) {
+    if (!m->from.addr[0] && !(parsed == DJ_MSG_ELIMIT && to)) {
         snprintf(res->outcome, sizeof res->outcome,
                  "ignored: no sender address");
         return 0;
@@ -249,21 +301,10 @@ static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
         return 0;
     }
     if (parsed == DJ_MSG_ELIMIT) {
-        res->status = DJ_INGEST_REFUSED;
-        snprintf(res->outcome, sizeof res->outcome, "refused: over the %s "
-                 "limit", limit_name(m->limit_hit));
-        const char *why = NULL;
-        int allowed = reply_allowed(dj_judge_store(j), cfg, DJ_REPLY_OTHER,
-                                    m->from.addr, dj_judge_now(j), &why);
-        if (allowed > 0 && queue_refusal(j, cfg, m, len, truncated) == 0)
-            res->replied = true;
-        else if (allowed != 0)
-            return -1;
-        else
-            snprintf(res->outcome, sizeof res->outcome,
-                     "refused: over the %s limit (not answered: %s)",
-                     limit_name(m->limit_hit), why);
-        return 0;
+        char outcome[64];
+        snprintf(outcome, sizeof outcome, "refused: over the %s limit",
+                 limit_name(m->limit_hit));
+        return refuse(j, cfg, m, to, outcome, len, truncated, res);
     }
     res->status = DJ_INGEST_DONE;
     return run_commands(j, cfg, m, res);
@@ -294,15 +335,21 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
         snprintf(res->error, sizeof res->error, "out of memory");
         return res->status = DJ_INGEST_RETRY;
     }
+    char hash[DJ_MESSAGE_HASH_HEX];
+    if (dj_message_content_hash(raw, len, hash) < 0) {
+        dj_message_free(&m);
+        snprintf(res->error, sizeof res->error, "cannot hash the message");
+        return res->status = DJ_INGEST_RETRY;
+    }
     if (m.message_id[0])
         snprintf(res->message_id, sizeof res->message_id, "%s",
                  m.message_id);
     else
-        hash_id(raw, len, res->message_id, sizeof res->message_id);
+        hash_id(hash, len, res->message_id, sizeof res->message_id);
     snprintf(res->sender, sizeof res->sender, "%s", m.from.addr);
 
-    char key[300];
-    log_key(res->message_id, m.from.addr, raw, len, key, sizeof key);
+    char key[512];
+    log_key(res->message_id, m.from.addr, hash, key, sizeof key);
     if (dj_store_begin(st) < 0)
         goto retry;
     int dup = dj_store_maillog_add(st, key, m.from.addr, 0, "received",
@@ -322,7 +369,7 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
         snprintf(res->error, sizeof res->error, "the test's poison marker");
         goto rollback;
     }
-    if (act(j, cfg, &m, parsed, len, truncated, res) < 0)
+    if (act(j, cfg, &m, raw, parsed, len, truncated, res) < 0)
         goto rollback;
     if (dj_store_maillog_set_outcome(st, key, res->game, res->outcome) < 0)
         goto rollback;

@@ -8,11 +8,13 @@
  *
  *   1. Read it (message.h) with the judge's limits; the judge's own
  *      address is the X-Loop value it recognises as its own mail.
- *   2. BEGIN IMMEDIATE; record its Message-ID (or, when it has none, a
- *      hash of its bytes) in the mail log FIRST.  Seen before: roll back,
- *      nothing is done (DJ_INGEST_DUPLICATE) — a message delivered twice,
- *      or read again after a crash between the commit and the mailbox
- *      update, is acted on once.
+ *   2. BEGIN IMMEDIATE; record its key in the mail log FIRST: the
+ *      sender, the Message-ID (or, when it has none, the content hash)
+ *      and the SHA-256 of what the sender wrote (mail/message_key.h:
+ *      body, From, To, Date, Subject; never trace fields).  Seen before:
+ *      roll back, nothing is done (DJ_INGEST_DUPLICATE) — a message
+ *      delivered twice (through a backup MX too), or read again after a
+ *      crash between the commit and the mailbox update, is acted on once.
  *   3. Never act on and never answer: automatic mail (auto-replies,
  *      bounces, list traffic, our own X-Loop), mail without a sender,
  *      mail from the judge's own address, mail that is not a message.

@@ -224,6 +224,12 @@ static int send_row(dj_store *s, dj_sender *snd, const dj_outbox_config *cfg,
     fault(cfg, "send-claimed");
 
     char err[DJ_MAIL_ERR_MAX] = "";
+    if (row->picture_phase_id > 0 && cfg->picture && !row->picture &&
+        cfg->picture(cfg->picture_ctx, row) < 0) {
+        free(row->picture);
+        row->picture = NULL; /* the mail goes, without its picture */
+        row->picture_len = 0;
+    }
     char *rbuf = strdup(row->recipients);
     const char *rcpts[MAX_RCPTS];
     size_t nrcpt = 0;
@@ -239,6 +245,10 @@ static int send_row(dj_store *s, dj_sender *snd, const dj_outbox_config *cfg,
         st = dj_mail_fail(err, sizeof err, DJ_MAIL_TEMPFAIL, "out of memory");
     dj_mail_status rst[MAX_RCPTS];
     if (st == DJ_MAIL_OK) {
+        char name[64];
+        snprintf(name, sizeof name, "%lld.Q%lld.dipjudge",
+                 (long long)row->created_at, (long long)row->id);
+        dj_sender_set_name(snd, name);
         st = dj_sender_send(snd, msg.data, msg.len, cfg->judge_address,
                             rcpts, nrcpt, rst, err, sizeof err);
         if (st == DJ_MAIL_OK) {
@@ -266,7 +276,7 @@ static int send_row(dj_store *s, dj_sender *snd, const dj_outbox_config *cfg,
                                     now + dj_outbox_backoff(cfg, 1), err) < 0)
             return -1;
         pass->retried++;
-        note_row(note, ud, DJ_OUTBOX_RETRY, row, err);
+        note_row(note, ud, DJ_OUTBOX_UNUSABLE, row, err);
         return DJ_MAIL_TEMPFAIL;
     }
     if (st == DJ_MAIL_TEMPFAIL && row->attempts < max) {

@@ -58,6 +58,14 @@
 #include "store/sending.h"
 #include "store/store.h"
 
+/*
+ * The picture a row carries (its picture_phase_id and picture_format):
+ * fill row->picture, picture_len, picture_name and picture_type and
+ * return 0, or return -1 and the mail goes without it.  Pictures are
+ * drawn (or read from the cache) as the mail goes out, never stored.
+ */
+typedef int (*dj_outbox_picture_fn)(void *ctx, dj_outbox_send_rec *row);
+
 typedef struct dj_outbox_config {
     const char *judge_address;  /* From and envelope sender */
     const char *judge_name;     /* From's display name, report subjects */
@@ -70,6 +78,8 @@ typedef struct dj_outbox_config {
     dj_fault_fn fault;          /* points "send-claimed", "send-accepted",
                                    "send-marked"; NULL: none */
     void *fault_ctx;
+    dj_outbox_picture_fn picture; /* NULL: mail goes without pictures */
+    void *picture_ctx;
 } dj_outbox_config;
 
 /* What happened to one row (for the log). */
@@ -77,7 +87,11 @@ typedef enum dj_outbox_event {
     DJ_OUTBOX_SENT = 0,
     DJ_OUTBOX_RETRY,      /* temporary failure, queued again */
     DJ_OUTBOX_FAILED,     /* given up; reported to the admin */
-    DJ_OUTBOX_RECOVERED   /* left "sending" by a dead sender: queued again */
+    DJ_OUTBOX_RECOVERED,  /* left "sending" by a dead sender: queued again */
+    DJ_OUTBOX_UNUSABLE    /* the transport refused before any message (a
+                             certificate not trusted, a refused login):
+                             permanent until the admin mends judge.conf;
+                             the row stays queued, its attempt not spent */
 } dj_outbox_event;
 
 typedef void (*dj_outbox_note_fn)(void *ud, dj_outbox_event ev,

@@ -243,6 +243,42 @@ dj_mail_status dj_maildir_deliver(const dj_maildir *md, const char *data,
                         "no unique name in %s/new after 5 tries", md->path);
 }
 
+static dj_mail_status find_message(const dj_maildir *md, const char *id,
+                                   const char **sub, char *name, char *err,
+                                   size_t errlen);
+
+dj_mail_status dj_maildir_deliver_as(const dj_maildir *md, const char *id,
+                                     const char *data, size_t len, char *err,
+                                     size_t errlen)
+{
+    const char *sub;
+    char found[DJ_MAILDIR_ID_MAX], tmp[SUBDIR_PATH_MAX], dst[SUBDIR_PATH_MAX];
+    dj_mail_status st = find_message(md, id, &sub, found, err, errlen);
+    if (st != DJ_MAIL_GONE)
+        return st; /* OK: delivered before (a re-send); else a failure */
+    if (!path_fmt(tmp, sizeof tmp, "%s/tmp/%s", md->path, id) ||
+        !path_fmt(dst, sizeof dst, "%s/new/%s", md->path, id))
+        return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
+                            "Maildir path too long");
+    unlink(tmp); /* an earlier attempt's leftover */
+    st = write_tmp(tmp, data, len, err, errlen);
+    if (st != DJ_MAIL_OK)
+        return st;
+    int r = publish(tmp, dst);
+    if (r == 1) /* there meanwhile: delivered */
+        unlink(tmp);
+    else if (r != 0) {
+        int e = errno;
+        unlink(tmp);
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
+                            "deliver into %s/new: %s", md->path, strerror(e));
+    }
+    if (sync_subdir(md, "new") != 0)
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "sync %s/new: %s",
+                            md->path, strerror(errno));
+    return DJ_MAIL_OK;
+}
+
 /* The flags of a cur/ name ("" when it has no ":2," part). */
 static const char *name_flags(const char *name)
 {
@@ -333,30 +369,11 @@ static dj_mail_status collect(const dj_maildir *md, const char *sub,
     return st;
 }
 
-/* The delivery time a Maildir name begins with ("1700000000.M12P3.host"),
- * or -1 when it does not begin with one. */
-static long long name_time(const char *id)
-{
-    long long t = 0;
-    int digits = 0;
-    for (; *id >= '0' && *id <= '9' && digits < 18; id++, digits++)
-        t = t * 10 + (*id - '0');
-    return digits && *id == '.' ? t : -1;
-}
-
-/* Arrival order: the delivery time in the name (the file's time when the
- * name has none), then the name. */
+/* Arrival order (maildir_order.c). */
 static int entry_cmp(const void *a, const void *b)
 {
     const dj_maildir_entry *x = a, *y = b;
-    long long tx = name_time(x->id), ty = name_time(y->id);
-    if (tx < 0)
-        tx = x->mtime;
-    if (ty < 0)
-        ty = y->mtime;
-    if (tx != ty)
-        return tx < ty ? -1 : 1;
-    return strcmp(x->id, y->id);
+    return dj_maildir_name_cmp(x->id, y->id, x->mtime, y->mtime);
 }
 
 dj_mail_status dj_maildir_list(const dj_maildir *md, size_t max,

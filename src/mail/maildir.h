@@ -56,9 +56,28 @@ dj_mail_status dj_maildir_deliver(const dj_maildir *md, const char *data,
                                   size_t errlen);
 
 /*
- * The unseen messages, oldest first (by modification time, then id), at
- * most max of them (0: no limit but memory).  *out is malloc'd (free()),
- * NULL when *n is 0.
+ * Deliver under a name the caller chose (a well-formed id): when a
+ * message of that id is already in new/ or cur/ it was delivered before
+ * and nothing is written (OK).  So delivering the same thing again after
+ * a crash leaves one copy.
+ */
+dj_mail_status dj_maildir_deliver_as(const dj_maildir *md, const char *id,
+                                     const char *data, size_t len, char *err,
+                                     size_t errlen);
+
+/*
+ * Arrival order of two message names (maildir_order.c): the second the
+ * name begins with (the file's mtime when it has none), then its
+ * microsecond (M, as a number), then the process (P) and its delivery
+ * count (Q), then the names.  <0, 0 or >0.
+ */
+int dj_maildir_name_cmp(const char *a, const char *b, int64_t a_mtime,
+                        int64_t b_mtime);
+
+/*
+ * The unseen messages, oldest first (dj_maildir_name_cmp), at most max of
+ * them (0: no limit but memory).  *out is malloc'd (free()), NULL when *n
+ * is 0.
  */
 dj_mail_status dj_maildir_list(const dj_maildir *md, size_t max,
                                dj_maildir_entry **out, size_t *n, char *err,

@@ -9,6 +9,7 @@
 
 #include "mail/send.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +71,19 @@ dj_sender *dj_sender_open(const dj_send_config *cfg, char *err, size_t errlen)
         dj_sender_close(s);
         return NULL;
     }
+    /* Files a crash left in tmp/ (a minute old: none is being written by
+     * a sender still at work) go; their rows are sent again. */
+    if (s->cfg.kind == DJ_SEND_MAILDIR) {
+        char ignored[128];
+        dj_maildir_clean_tmp(&s->outbox, 60, NULL, ignored, sizeof ignored);
+    }
     return s;
+}
+
+void dj_sender_set_name(dj_sender *s, const char *name)
+{
+    snprintf(s->next_name, sizeof s->next_name, "%s",
+             name && dj_maildir_id_ok(name) ? name : "");
 }
 
 /* Check the addresses; refused recipients get PERMFAIL.  Valid count. */

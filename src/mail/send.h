@@ -67,6 +67,14 @@ dj_mail_status dj_sender_send(dj_sender *s, const char *msg, size_t len,
                               size_t nrcpt, dj_mail_status *rcpt_status,
                               char *err, size_t errlen);
 
+/*
+ * The name the next message is filed under by the Maildir transport (the
+ * outbox row's: "CREATED.QROW.dipjudge"): a re-send after a crash finds
+ * the earlier file and writes no second copy.  Other transports ignore
+ * it; NULL or an id dj_maildir_id_ok refuses: a fresh name.
+ */
+void dj_sender_set_name(dj_sender *s, const char *name);
+
 /* Say goodbye to the server (if any) and free everything. */
 void dj_sender_close(dj_sender *s);
 

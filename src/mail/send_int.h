@@ -13,6 +13,7 @@ struct dj_sender {
     dj_send_config cfg; /* strings point into the copies below */
     char *host, *sendmail, *user, *password, *maildir_path, *ca_file;
     dj_maildir outbox;  /* DJ_SEND_MAILDIR */
+    char next_name[DJ_MAILDIR_ID_MAX]; /* dj_sender_set_name; "" none */
     void *smtp;         /* DJ_SEND_SMTP: a mailsmtp *, NULL when closed */
 };
 

@@ -7,8 +7,12 @@
  * supports as thin lines to the supported move or unit, convoys along
  * their route, holds as rings, dislodged units set off with their retreat
  * options, standoffs, builds and removals; then a title and a legend of
- * each power's centres.  Every shape carries more than its colour, so a
- * colour-blind player reads it as well.
+ * each power's centres and units.  A phase played is drawn as the board it
+ * left (render.h: `after`) with its orders over it: units where they went,
+ * centres with their new owners, removed units as crossed ghosts.  Every
+ * shape carries more than its colour, so a colour-blind player reads it as
+ * well.  What is drawn is noted (layout.h) and the names are placed last,
+ * among it (labels.c).
  */
 #define _DEFAULT_SOURCE /* M_PI */
 #include "render/draw.h"
@@ -17,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render/layout.h"
 #include "render/palette.h"
 
 #define UNIT_RADIUS 9.0
@@ -27,8 +32,11 @@ typedef struct scene {
     const dj_picture_request *req;
     const dj_map *map;
     const dj_geo *geo;
-    const dj_position *pos;
+    const dj_position *pos;   /* the position the orders were given in */
+    const dj_position *board; /* the units and owners drawn */
+    bool after;               /* board is the position the phase left */
     bool dislodged_now[DJ_MAX_LOCS]; /* per province: its unit is dislodged */
+    layout *lay;
 } scene;
 
 static void set_rgb(cairo_t *cr, const double rgb[3])
@@ -65,50 +73,72 @@ static void ring_path(cairo_t *cr, const dj_geo_area *a)
     }
 }
 
+/* An impassable area hatched, so it reads as "no entry" without colour. */
+static void hatch(scene *s, const dj_geo_area *a)
+{
+    cairo_t *cr = s->cr;
+    cairo_save(cr);
+    ring_path(cr, a);
+    cairo_clip(cr);
+    cairo_set_source_rgb(cr, 0.25, 0.23, 0.22);
+    cairo_set_line_width(cr, 1.0);
+    for (int x = -s->geo->height; x < s->geo->width; x += 6) {
+        cairo_move_to(cr, x, s->geo->height);
+        cairo_line_to(cr, x + s->geo->height, 0);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
 static void draw_areas(scene *s)
 {
     cairo_t *cr = s->cr;
     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-    /* Seas first, then land over them, so coastlines are land's edges. */
-    for (int pass = 0; pass < 2; pass++)
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL); /* smooth outlines: round joins cost and show nothing */
+    /* The sea first, as one sheet with the sea borders stroked in one
+     * path; then each land area filled, and every land outline stroked
+     * in one path, so coastlines are the land's edges. */
+    set_rgb(cr, palette_sea);
+    cairo_rectangle(cr, 0, 0, s->geo->width, s->geo->height);
+    cairo_fill(cr);
+    for (int pass = 0; pass < 2; pass++) {
+        cairo_new_path(cr);
+        for (int i = 0; i < s->geo->nareas; i++)
+            if ((s->geo->areas[i].kind == DJ_GEO_SEA) == (pass == 0))
+                ring_path(cr, &s->geo->areas[i]);
+        set_rgb(cr, pass == 0 ? palette_sea_border : palette_border);
+        cairo_set_line_width(cr, pass == 0 ? 0.8 : 1.1);
+        if (pass == 0) {
+            cairo_stroke(cr);
+            continue;
+        }
+        cairo_path_t *outlines = cairo_copy_path(cr);
+        cairo_new_path(cr);
         for (int i = 0; i < s->geo->nareas; i++) {
             const dj_geo_area *a = &s->geo->areas[i];
-            bool sea = a->kind == DJ_GEO_SEA;
-            if (sea != (pass == 0))
+            if (a->kind == DJ_GEO_SEA)
                 continue;
             double fill[3];
-            if (sea)
-                memcpy(fill, palette_sea, sizeof fill);
-            else if (a->kind == DJ_GEO_NEUTRAL)
+            if (a->kind == DJ_GEO_NEUTRAL)
                 memcpy(fill, palette_neutral, sizeof fill);
             else if (a->kind == DJ_GEO_IMPASSABLE)
                 memcpy(fill, palette_impassable, sizeof fill);
-            else if (a->province >= 0 && s->pos->owner[a->province] >= 0)
-                dj_render_owned_fill(s->pos->owner[a->province], fill);
+            else if (a->province >= 0 && s->board->owner[a->province] >= 0)
+                dj_render_owned_fill(s->map, s->board->owner[a->province],
+                                     fill);
             else
                 memcpy(fill, palette_land, sizeof fill);
             ring_path(cr, a);
             set_rgb(cr, fill);
-            cairo_fill_preserve(cr);
-            set_rgb(cr, sea ? palette_sea_border : palette_border);
-            cairo_set_line_width(cr, sea ? 0.8 : 1.1);
-            cairo_stroke(cr);
-            if (a->kind == DJ_GEO_IMPASSABLE) {
-                /* Hatched, so it reads as "no entry" without colour. */
-                cairo_save(cr);
-                ring_path(cr, a);
-                cairo_clip(cr);
-                cairo_set_source_rgb(cr, 0.25, 0.23, 0.22);
-                cairo_set_line_width(cr, 1.0);
-                for (int x = -s->geo->height; x < s->geo->width; x += 6) {
-                    cairo_move_to(cr, x, s->geo->height);
-                    cairo_line_to(cr, x + s->geo->height, 0);
-                }
-                cairo_stroke(cr);
-                cairo_restore(cr);
-            }
+            cairo_fill(cr);
+            if (a->kind == DJ_GEO_IMPASSABLE)
+                hatch(s, a);
         }
+        cairo_append_path(cr, outlines);
+        cairo_path_destroy(outlines);
+        set_rgb(cr, palette_border);
+        cairo_stroke(cr);
+    }
 }
 
 static void centred_text(cairo_t *cr, double x, double y, const char *text)
@@ -122,58 +152,6 @@ static void centred_text(cairo_t *cr, double x, double y, const char *text)
     cairo_new_path(cr);
 }
 
-static void draw_names(scene *s)
-{
-    cairo_t *cr = s->cr;
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-                           CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, 8.5);
-    for (int loc = 0; loc < s->map->nlocs; loc++) {
-        if (!s->geo->label[loc].set)
-            continue;
-        const dj_location *l = &s->map->locs[loc];
-        char text[DJ_ABBR_MAX];
-        const char *slash = strchr(l->abbr, '/');
-        snprintf(text, sizeof text, "%s", slash ? slash + 1 : l->abbr);
-        for (char *c = text; *c; c++)
-            *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
-        if (slash) {
-            /* A coast: its own name in italics over its sea. */
-            cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_ITALIC,
-                                   CAIRO_FONT_WEIGHT_BOLD);
-            cairo_set_source_rgb(cr, 0.10, 0.25, 0.45);
-        } else if (l->terrain == DJ_WATER) {
-            cairo_set_source_rgb(cr, 0.20, 0.35, 0.50);
-        } else {
-            cairo_set_source_rgb(cr, 0.22, 0.20, 0.18);
-        }
-        dj_geo_point p = s->geo->label[loc].at;
-        centred_text(cr, p.x, p.y, text);
-        if (slash)
-            cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-                                   CAIRO_FONT_WEIGHT_NORMAL);
-    }
-    for (int i = 0; i < s->geo->nareas; i++) {
-        const dj_geo_area *a = &s->geo->areas[i];
-        if (a->kind != DJ_GEO_IMPASSABLE || !a->has_label || a->province >= 0)
-            continue;
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        centred_text(cr, a->label.x, a->label.y, a->name + 1);
-    }
-    /* Impassable provinces of the map: their names in white. */
-    for (int i = 0; i < s->geo->nareas; i++) {
-        const dj_geo_area *a = &s->geo->areas[i];
-        if (a->kind == DJ_GEO_IMPASSABLE && a->province >= 0 && a->has_label) {
-            char text[DJ_ABBR_MAX];
-            snprintf(text, sizeof text, "%s", a->name);
-            for (char *c = text; *c; c++)
-                *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
-            cairo_set_source_rgb(cr, 1, 1, 1);
-            centred_text(cr, a->label.x, a->label.y, text);
-        }
-    }
-}
-
 static void draw_centres(scene *s)
 {
     cairo_t *cr = s->cr;
@@ -182,10 +160,11 @@ static void draw_centres(scene *s)
             continue;
         dj_geo_point p = s->geo->centre[loc].at;
         cairo_new_path(cr);
-        int owner = s->pos->owner[loc];
+        int owner = s->board->owner[loc];
+        layout_mark(s->lay, p.x, p.y, 5.5);
         double rgb[3] = {1, 1, 1};
         if (owner >= 0)
-            dj_render_power_colour(owner, rgb);
+            dj_render_power_colour(s->map, owner, rgb);
         cairo_arc(cr, p.x, p.y, 4.5, 0, 2 * M_PI);
         set_rgb(cr, rgb);
         cairo_fill_preserve(cr);
@@ -203,7 +182,7 @@ static void draw_unit_symbol(cairo_t *cr, const dj_map *map, int power,
                              double scale)
 {
     double rgb[3];
-    dj_render_power_colour(power, rgb);
+    dj_render_power_colour(map, power, rgb);
     double r = UNIT_RADIUS * scale;
     if (type == DJ_FLEET) {
         cairo_move_to(cr, x - 1.45 * r, y - 0.55 * r);
@@ -239,41 +218,57 @@ static void draw_unit_symbol(cairo_t *cr, const dj_map *map, int power,
     centred_text(cr, x, y + (type == DJ_FLEET ? 0.1 * r : 0), letter);
 }
 
+/* A unit of the board drawn, and its box noted. */
+static void board_unit(scene *s, int power, dj_unit_type type, double x,
+                       double y, double scale)
+{
+    draw_unit_symbol(s->cr, s->map, power, type, x, y, scale);
+    double r = UNIT_RADIUS * scale;
+    if (type == DJ_FLEET)
+        layout_unit(s->lay, x - 1.45 * r - 1, y - 1.35 * r - 1,
+                    x + 1.45 * r + 1, y + 0.75 * r + 1);
+    else
+        layout_unit(s->lay, x - r - 1, y - r - 1, x + r + 1, y + r + 1);
+}
+
+/* A dislodged unit: set off, smaller, in a dark red ring. */
+static void dislodged_unit(scene *s, const dj_unit *u)
+{
+    dj_geo_point p = place_of(s, u->loc, true);
+    board_unit(s, u->power, u->type, p.x, p.y, 0.85);
+    cairo_new_sub_path(s->cr);
+    cairo_arc(s->cr, p.x, p.y, UNIT_RADIUS + 3, 0, 2 * M_PI);
+    cairo_set_source_rgb(s->cr, 0.55, 0.0, 0.0);
+    cairo_set_line_width(s->cr, 2.0);
+    cairo_stroke(s->cr);
+    layout_unit(s->lay, p.x - UNIT_RADIUS - 4, p.y - UNIT_RADIUS - 4,
+                p.x + UNIT_RADIUS + 4, p.y + UNIT_RADIUS + 4);
+}
+
 static void draw_units(scene *s)
 {
-    for (int i = 0; i < s->pos->nunits; i++) {
-        const dj_unit *u = &s->pos->units[i];
-        bool off = s->dislodged_now[dj_province(s->map, u->loc)];
-        dj_geo_point p = place_of(s, u->loc, off);
-        draw_unit_symbol(s->cr, s->map, u->power, u->type, p.x, p.y,
-                         off ? 0.85 : 1.0);
-        if (off) {
-            /* A dislodged unit: set off, in a dark red ring. */
-            cairo_new_sub_path(s->cr);
-            cairo_arc(s->cr, p.x, p.y, UNIT_RADIUS + 3, 0, 2 * M_PI);
-            cairo_set_source_rgb(s->cr, 0.55, 0.0, 0.0);
-            cairo_set_line_width(s->cr, 2.0);
-            cairo_stroke(s->cr);
+    const dj_position *b = s->board;
+    for (int i = 0; i < b->nunits; i++) {
+        const dj_unit *u = &b->units[i];
+        /* Before the phase, a unit about to be dislodged is set off; on
+         * the board after it, the dislodged units are its own list. */
+        if (!s->after && s->dislodged_now[dj_province(s->map, u->loc)]) {
+            dislodged_unit(s, u);
+            continue;
         }
+        dj_geo_point p = place_of(s, u->loc, false);
+        board_unit(s, u->power, u->type, p.x, p.y, 1.0);
     }
-    /* A retreat phase: the dislodged units, set off likewise. */
-    for (int i = 0; i < s->pos->ndislodged; i++) {
-        const dj_dislodged *d = &s->pos->dislodged[i];
-        dj_geo_point p = place_of(s, d->unit.loc, true);
-        draw_unit_symbol(s->cr, s->map, d->unit.power, d->unit.type, p.x,
-                         p.y, 0.85);
-        cairo_new_sub_path(s->cr);
-        cairo_arc(s->cr, p.x, p.y, UNIT_RADIUS + 3, 0, 2 * M_PI);
-        cairo_set_source_rgb(s->cr, 0.55, 0.0, 0.0);
-        cairo_set_line_width(s->cr, 2.0);
-        cairo_stroke(s->cr);
-    }
+    /* Units waiting to retreat, set off likewise. */
+    for (int i = 0; i < b->ndislodged; i++)
+        dislodged_unit(s, &b->dislodged[i].unit);
 }
 
 /* ---- orders ------------------------------------------------------------- */
 
 static void cross(cairo_t *cr, double x, double y, double size)
 {
+    cairo_new_path(cr);
     for (int pass = 0; pass < 2; pass++) {
         cairo_move_to(cr, x - size, y - size);
         cairo_line_to(cr, x + size, y + size);
@@ -318,8 +313,11 @@ static void arrow(scene *s, int power, const dj_geo_point *pts, int n,
     b.y -= uy * stop;
     double head = 4 * width;
     dj_geo_point shaft_end = {b.x - ux * head * 0.8, b.y - uy * head * 0.8};
+    for (int i = 0; i + 1 < n; i++)
+        layout_segment_add(s->lay, i ? pts[i] : a, i + 2 < n ? pts[i + 1] : b,
+                           width + 2.0);
     double rgb[3];
-    dj_render_power_colour(power, rgb);
+    dj_render_power_colour(s->map, power, rgb);
     double dashes[2] = {6, 6};
     for (int pass = 0; pass < 2; pass++) {
         cairo_move_to(cr, a.x, a.y);
@@ -350,19 +348,23 @@ static void arrow(scene *s, int power, const dj_geo_point *pts, int n,
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_line_width(cr, 1.0);
     cairo_stroke(cr);
-    if (failed)
+    if (failed) {
         cross(cr, b.x - ux * head * 1.6, b.y - uy * head * 1.6, 4.0);
+        layout_mark(s->lay, b.x - ux * head * 1.6, b.y - uy * head * 1.6, 5);
+    }
 }
 
 /* A thin line for a support or a retreat option. */
-static void thin_line(cairo_t *cr, dj_geo_point a, dj_geo_point b,
+static void thin_line(scene *s, dj_geo_point a, dj_geo_point b,
                       const double rgb[3], bool dotted)
 {
+    cairo_t *cr = s->cr;
     double dx = b.x - a.x, dy = b.y - a.y, len = hypot(dx, dy);
     if (len < 1)
         return;
     a.x += dx / len * UNIT_RADIUS;
     a.y += dy / len * UNIT_RADIUS;
+    layout_segment_add(s->lay, a, b, 3.0);
     double dash[2] = {2, 3};
     for (int pass = 0; pass < 2; pass++) {
         cairo_move_to(cr, a.x, a.y);
@@ -451,6 +453,28 @@ static dj_geo_point support_point(const scene *s, const dj_order *o)
     return p;
 }
 
+/*
+ * A unit disbanded or removed: a cross over it; on the board after the
+ * phase, where it no longer stands, over a faded ghost of it.
+ */
+static void removed(scene *s, const dj_order *o)
+{
+    bool off = o->kind == DJ_ORDER_DISBAND;
+    dj_geo_point p = place_of(s, o->loc, off);
+    if (s->after) {
+        cairo_push_group(s->cr);
+        draw_unit_symbol(s->cr, s->map, o->power, o->unit_type, p.x, p.y,
+                         off ? 0.85 : 1.0);
+        cairo_pop_group_to_source(s->cr);
+        cairo_paint_with_alpha(s->cr, 0.4);
+        double r = UNIT_RADIUS * (o->unit_type == DJ_FLEET ? 1.45 : 1.0);
+        layout_unit(s->lay, p.x - r - 1, p.y - r - 1, p.x + r + 1,
+                    p.y + r + 1);
+    }
+    cross(s->cr, p.x, p.y, 8.0);
+    layout_mark(s->lay, p.x, p.y, 10);
+}
+
 static void draw_orders(scene *s)
 {
     cairo_t *cr = s->cr;
@@ -458,12 +482,13 @@ static void draw_orders(scene *s)
     /* Supports and convoy marks under the arrows. */
     for (int i = 0; i < s->req->norders; i++) {
         double rgb[3];
-        dj_render_power_colour(o[i].power, rgb);
+        dj_render_power_colour(s->map, o[i].power, rgb);
         if (o[i].kind == DJ_ORDER_SUPPORT) {
             bool off = s->dislodged_now[dj_province(s->map, o[i].loc)];
             dj_geo_point a = place_of(s, o[i].loc, off);
             dj_geo_point b = support_point(s, &o[i]);
-            thin_line(cr, a, b, rgb, false);
+            thin_line(s, a, b, rgb, false);
+            layout_mark(s->lay, b.x, b.y, 3.5);
             cairo_new_sub_path(cr);
             cairo_arc(cr, b.x, b.y, 3.0, 0, 2 * M_PI);
             set_rgb(cr, rgb);
@@ -471,13 +496,16 @@ static void draw_orders(scene *s)
             cairo_set_source_rgb(cr, 0, 0, 0);
             cairo_set_line_width(cr, 1.0);
             cairo_stroke(cr);
-            if (order_failed(s, i))
+            if (order_failed(s, i)) {
                 cross(cr, (a.x + b.x) / 2, (a.y + b.y) / 2, 3.5);
+                layout_mark(s->lay, (a.x + b.x) / 2, (a.y + b.y) / 2, 4.5);
+            }
         } else if (o[i].kind == DJ_ORDER_CONVOY) {
             dj_geo_point p = place_of(s, o[i].loc, false);
             double dash[2] = {3, 2};
             cairo_new_sub_path(cr);
             cairo_arc(cr, p.x, p.y, UNIT_RADIUS + 6, 0, 2 * M_PI);
+            layout_mark(s->lay, p.x, p.y, UNIT_RADIUS + 7);
             cairo_set_dash(cr, dash, 2, 0);
             set_rgb(cr, rgb);
             cairo_set_line_width(cr, 2.0);
@@ -497,6 +525,7 @@ static void draw_orders(scene *s)
             cairo_set_source_rgb(cr, 0, 0, 0);
             cairo_set_line_width(cr, 1.8);
             cairo_stroke(cr);
+            layout_mark(s->lay, p.x, p.y, 15);
         }
     }
     for (int i = 0; i < s->req->norders; i++) {
@@ -519,13 +548,12 @@ static void draw_orders(scene *s)
             arrow(s, o[i].power, pts, 2, failed, 2.2);
         } else if (o[i].kind == DJ_ORDER_DISBAND ||
                    o[i].kind == DJ_ORDER_REMOVE) {
-            bool off = o[i].kind == DJ_ORDER_DISBAND;
-            dj_geo_point p = place_of(s, o[i].loc, off);
-            cross(cr, p.x, p.y, 8.0);
+            removed(s, &o[i]);
         } else if (o[i].kind == DJ_ORDER_BUILD && !failed) {
             dj_geo_point p = place_of(s, o[i].loc, false);
-            draw_unit_symbol(cr, s->map, o[i].power, o[i].unit_type, p.x,
-                             p.y, 1.0);
+            if (!s->after)
+                board_unit(s, o[i].power, o[i].unit_type, p.x, p.y, 1.0);
+            layout_mark(s->lay, p.x, p.y, UNIT_RADIUS + 8);
             for (int pass = 0; pass < 2; pass++) {
                 cairo_new_sub_path(cr);
                 cairo_arc(cr, p.x, p.y, UNIT_RADIUS + 4 + 2.5 * pass, 0,
@@ -563,14 +591,19 @@ static void draw_outcome(scene *s)
         cairo_set_source_rgb(cr, 0, 0, 0);
         cairo_set_line_width(cr, 1.4);
         cairo_stroke(cr);
+        layout_mark(s->lay, p.x, p.y, 8);
     }
+    for (int i = 0; i < r->nauto; i++)
+        if (r->autos[i].order.kind == DJ_ORDER_DISBAND ||
+            r->autos[i].order.kind == DJ_ORDER_REMOVE)
+            removed(s, &r->autos[i].order);
     for (int i = 0; i < r->next.ndislodged; i++) {
         const dj_dislodged *d = &r->next.dislodged[i];
         dj_geo_point from = place_of(s, d->unit.loc, true);
         double rgb[3];
-        dj_render_power_colour(d->unit.power, rgb);
+        dj_render_power_colour(s->map, d->unit.power, rgb);
         for (int k = 0; k < d->nretreats; k++)
-            thin_line(cr, from, place_of(s, d->retreats[k], false), rgb, true);
+            thin_line(s, from, place_of(s, d->retreats[k], false), rgb, true);
     }
 }
 
@@ -590,37 +623,65 @@ static void draw_title(scene *s, int width)
     cairo_show_text(cr, s->req->title ? s->req->title : "");
 }
 
+double draw_legend_entry(const dj_map *map)
+{
+    size_t longest = 0;
+    for (int p = 0; p < map->npowers; p++) {
+        size_t n = strlen(map->powers[p].name);
+        longest = n > longest ? n : longest;
+    }
+    double w = 135 + 8.0 * (double)longest;
+    return w > DRAW_LEGEND_ENTRY ? w : DRAW_LEGEND_ENTRY;
+}
+
+/* Each power: its token, its name, its centres and units on the board. */
 static void draw_legend(scene *s, int width, double top)
 {
     cairo_t *cr = s->cr;
-    int per_row = (int)(width / DRAW_LEGEND_ENTRY);
+    double entry = draw_legend_entry(s->map);
+    int per_row = (int)(width / entry);
     if (per_row < 1)
         per_row = 1;
-    int centres[DJ_MAX_POWERS] = {0};
+    int centres[DJ_MAX_POWERS] = {0}, units[DJ_MAX_POWERS] = {0};
     for (int loc = 0; loc < s->map->nlocs; loc++)
         if (dj_province(s->map, loc) == loc && s->map->is_sc[loc] &&
-            s->pos->owner[loc] >= 0 && s->pos->owner[loc] < DJ_MAX_POWERS)
-            centres[s->pos->owner[loc]]++;
+            s->board->owner[loc] >= 0 && s->board->owner[loc] < DJ_MAX_POWERS)
+            centres[s->board->owner[loc]]++;
+    for (int i = 0; i < s->board->nunits; i++)
+        if (s->board->units[i].power >= 0 &&
+            s->board->units[i].power < DJ_MAX_POWERS)
+            units[s->board->units[i].power]++;
     for (int p = 0; p < s->map->npowers; p++) {
-        double x = 10 + (p % per_row) * DRAW_LEGEND_ENTRY;
+        double x = 10 + (p % per_row) * entry;
         double y = top + 14 + (p / per_row) * DRAW_LEGEND_ROW;
         draw_unit_symbol(cr, s->map, p, DJ_ARMY, x + 8, y, 0.8);
-        char text[DJ_NAME_MAX + 16];
-        snprintf(text, sizeof text, "%s %d", s->map->powers[p].name,
-                 centres[p]);
+        char name[DJ_NAME_MAX + 4], counts[48];
+        snprintf(name, sizeof name, "%s", s->map->powers[p].name);
+        snprintf(counts, sizeof counts, "%d centre%s, %d unit%s", centres[p],
+                 centres[p] == 1 ? "" : "s", units[p],
+                 units[p] == 1 ? "" : "s");
         cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-                               CAIRO_FONT_WEIGHT_NORMAL);
+                               CAIRO_FONT_WEIGHT_BOLD);
         cairo_set_font_size(cr, 11.5);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        cairo_text_extents_t e;
+        cairo_text_extents(cr, name, &e);
         cairo_move_to(cr, x + 20, y + 4);
-        cairo_show_text(cr, text);
+        cairo_show_text(cr, name);
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                               CAIRO_FONT_WEIGHT_NORMAL);
+        cairo_set_font_size(cr, 10.5);
+        cairo_move_to(cr, x + 24 + e.x_advance, y + 4);
+        cairo_show_text(cr, counts);
     }
 }
 
 void draw_picture(cairo_t *cr, const dj_picture_request *req, int width,
-                  int height)
+                  int height, layout *lay)
 {
-    scene s = {cr, req, req->map, req->geo, req->pos, {false}};
+    scene s = {cr, req, req->map, req->geo, req->pos,
+               req->after ? req->after : req->pos, req->after != NULL,
+               {false}, lay};
     if (req->orders && req->result)
         for (int i = 0; i < req->norders && i < req->result->norders; i++)
             if ((req->result->orders[i].flags & DJ_RF_DISLODGED) &&
@@ -642,13 +703,13 @@ void draw_picture(cairo_t *cr, const dj_picture_request *req, int width,
     cairo_rectangle(cr, 0, 0, req->geo->width, req->geo->height);
     cairo_clip(cr);
     draw_areas(&s);
-    draw_names(&s);
     draw_centres(&s);
     draw_units(&s);
     if (req->orders) {
         draw_orders(&s);
         draw_outcome(&s);
     }
+    labels_place_and_draw(cr, req->map, req->geo, lay);
     cairo_restore(cr);
     draw_legend(&s, width, DRAW_TITLE_BAND + req->geo->height);
 }

@@ -7,13 +7,19 @@
 
 #include <cairo.h>
 
+#include "render/layout.h"
 #include "render/render.h"
 
 #define DRAW_TITLE_BAND 34.0
 #define DRAW_LEGEND_ROW 22.0
-#define DRAW_LEGEND_ENTRY 150.0
+#define DRAW_LEGEND_ENTRY 190.0 /* the least width of a legend entry */
 
+/* The width of one legend entry on this map: room for its longest power's
+ * name beside "NN centres, NN units". */
+double draw_legend_entry(const dj_map *map);
+
+/* Draw it all; what went where is noted in *lay (never NULL). */
 void draw_picture(cairo_t *cr, const dj_picture_request *req, int width,
-                  int height);
+                  int height, layout *lay);
 
 #endif

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "render/draw.h"
+#include "render/layout.h"
 #include "render/png_write.h"
 #include "render/render.h"
 
@@ -57,12 +58,13 @@ void dj_render_board_origin(double *x, double *y)
     *y = DRAW_TITLE_BAND;
 }
 
-void dj_render_size(const dj_geo *geo, int npowers, int *width, int *height)
+void dj_render_size(const dj_geo *geo, const dj_map *map, int *width,
+                    int *height)
 {
-    int per_row = (int)(geo->width / DRAW_LEGEND_ENTRY);
+    int per_row = (int)(geo->width / draw_legend_entry(map));
     if (per_row < 1)
         per_row = 1;
-    int rows = (npowers + per_row - 1) / per_row;
+    int rows = (map->npowers + per_row - 1) / per_row;
     *width = geo->width;
     *height = (int)(DRAW_TITLE_BAND + geo->height + rows * DRAW_LEGEND_ROW + 8);
 }
@@ -88,11 +90,10 @@ static void release_at_exit(void)
         registered = atexit(release_libraries) == 0;
 }
 
-int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
-                      dj_picture *out, char *err, size_t errlen)
+/* The libraries ready and the request whole: 0, or -1 with err. */
+static int check_request(const dj_picture_request *req, char *err,
+                         size_t errlen)
 {
-    out->data = NULL;
-    out->len = 0;
     release_at_exit();
     if (!req->map || !req->geo || !req->pos || req->geo->nlocs != req->map->nlocs) {
         snprintf(err, errlen, "no map, geometry or position to draw");
@@ -103,8 +104,43 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
         snprintf(err, errlen, "bad order list");
         return -1;
     }
+    return 0;
+}
+
+int dj_render_layout_of(const dj_picture_request *req, dj_render_layout *out,
+                        char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (check_request(req, err, errlen) < 0)
+        return -1;
     int width, height;
-    dj_render_size(req->geo, req->map->npowers, &width, &height);
+    dj_render_size(req->geo, req->map, &width, &height);
+    layout *lay = calloc(1, sizeof *lay);
+    if (!lay) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    cairo_rectangle_t extent = {0, 0, width, height};
+    cairo_surface_t *surface =
+        cairo_recording_surface_create(CAIRO_CONTENT_COLOR, &extent);
+    cairo_t *cr = cairo_create(surface);
+    draw_picture(cr, req, width, height, lay);
+    cairo_destroy(cr);
+    cairo_surface_destroy(surface);
+    *out = lay->pub;
+    free(lay);
+    return 0;
+}
+
+int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
+                      dj_picture *out, char *err, size_t errlen)
+{
+    out->data = NULL;
+    out->len = 0;
+    if (check_request(req, err, errlen) < 0)
+        return -1;
+    int width, height;
+    dj_render_size(req->geo, req->map, &width, &height);
     sink k = {0};
     cairo_surface_t *surface;
     switch (fmt) {
@@ -123,8 +159,15 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
         snprintf(err, errlen, "no such picture format");
         return -1;
     }
+    layout *lay = calloc(1, sizeof *lay);
+    if (!lay) {
+        cairo_surface_destroy(surface);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     cairo_t *cr = cairo_create(surface);
-    draw_picture(cr, req, width, height);
+    draw_picture(cr, req, width, height, lay);
+    free(lay);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (st == CAIRO_STATUS_SUCCESS && fmt == DJ_PICTURE_PNG &&

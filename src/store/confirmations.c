@@ -3,6 +3,7 @@
  */
 #include "store/confirmations.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/stmt.h"
@@ -22,33 +23,67 @@ int dj_store_confirmation_add(dj_store *s, const dj_confirmation_rec *c,
                    c->expires_at);
 }
 
+/* One row of SELECT ROW_COLUMNS. */
+#define ROW_COLUMNS                                                          \
+    "id, code, email, action, game, power, password_hash, settings,"        \
+    " created_at, expires_at"
+
+static int read_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    (void)s;
+    dj_confirmation_rec *c = row;
+    memset(c, 0, sizeof *c);
+    c->id = sqlite3_column_int64(st, 0);
+    st_text(st, 1, c->code, sizeof c->code);
+    st_text(st, 2, c->email, sizeof c->email);
+    st_text(st, 3, c->action, sizeof c->action);
+    st_text(st, 4, c->game, sizeof c->game);
+    st_text(st, 5, c->power, sizeof c->power);
+    st_text(st, 6, c->password_hash, sizeof c->password_hash);
+    st_text(st, 7, c->settings, sizeof c->settings);
+    c->created_at = sqlite3_column_int64(st, 8);
+    c->expires_at = sqlite3_column_int64(st, 9);
+    return 0;
+}
+
 int dj_store_confirmation_get(dj_store *s, const char *code,
                               dj_confirmation_rec *c)
 {
     sqlite3_stmt *st = st_prepare(
-        s,
-        "SELECT id, code, email, action, game, power, password_hash,"
-        " settings, created_at, expires_at FROM confirmations"
-        " WHERE code = ?",
-        "s", code);
+        s, "SELECT " ROW_COLUMNS " FROM confirmations WHERE code = ?", "s",
+        code);
     if (!st)
         return -1;
     int rc = st_step(s, st);
-    if (rc == SQLITE_ROW) {
-        memset(c, 0, sizeof *c);
-        c->id = sqlite3_column_int64(st, 0);
-        st_text(st, 1, c->code, sizeof c->code);
-        st_text(st, 2, c->email, sizeof c->email);
-        st_text(st, 3, c->action, sizeof c->action);
-        st_text(st, 4, c->game, sizeof c->game);
-        st_text(st, 5, c->power, sizeof c->power);
-        st_text(st, 6, c->password_hash, sizeof c->password_hash);
-        st_text(st, 7, c->settings, sizeof c->settings);
-        c->created_at = sqlite3_column_int64(st, 8);
-        c->expires_at = sqlite3_column_int64(st, 9);
-    }
+    if (rc == SQLITE_ROW)
+        read_row(s, st, c);
     sqlite3_finalize(st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
+}
+
+/* The rows of a game (?1, NULL any) from an address or "@domain" (?2). */
+#define SELECTED                                                             \
+    " (?1 IS NULL OR game = ?1) AND (?2 IS NULL OR email = lower(?2)"       \
+    " OR (substr(?2, 1, 1) = '@' AND"                                       \
+    " substr(email, instr(email, '@')) = lower(?2)))"
+
+int dj_store_confirmation_list(dj_store *s, const char *game,
+                               const char *from, int64_t now,
+                               dj_confirmation_rec **out, int *n)
+{
+    sqlite3_stmt *st = st_prepare(
+        s,
+        "SELECT " ROW_COLUMNS " FROM confirmations WHERE" SELECTED
+        " AND expires_at > ?3 ORDER BY created_at, id",
+        "ssI", game, from, now);
+    return st_collect(s, st, sizeof **out, read_row, NULL, (void **)out, n);
+}
+
+int dj_store_confirmation_clear(dj_store *s, const char *game,
+                                const char *from, int *n)
+{
+    return st_exec_changes(s, n, "DELETE FROM confirmations WHERE" SELECTED,
+                           "ss", game, from);
 }
 
 int dj_store_confirmation_delete(dj_store *s, int64_t id)
@@ -65,6 +100,19 @@ int dj_store_confirmation_count(dj_store *s, const char *game,
                           " expires_at > ? AND (?2 IS NULL OR game = ?2)"
                           " AND (?3 IS NULL OR email = lower(?3))",
                           "Iss", now, game, email);
+    *n = (int)v;
+    return rc < 0 ? -1 : 0;
+}
+
+int dj_store_confirmation_count_domain(dj_store *s, const char *domain,
+                                       int64_t now, int *n)
+{
+    int64_t v = 0;
+    int rc = st_query_int(s, &v,
+                          "SELECT count(*) FROM confirmations WHERE"
+                          " expires_at > ? AND substr(email,"
+                          " instr(email, '@') + 1) = lower(?)",
+                          "Is", now, domain);
     *n = (int)v;
     return rc < 0 ? -1 : 0;
 }

@@ -41,4 +41,22 @@ int dj_store_confirmation_delete(dj_store *s, int64_t id);
 int dj_store_confirmation_count(dj_store *s, const char *game,
                                 const char *email, int64_t now, int *n);
 
+/* Pending requests from any address @domain (case-insensitive). */
+int dj_store_confirmation_count_domain(dj_store *s, const char *domain,
+                                       int64_t now, int *n);
+
+/*
+ * Pending requests, oldest first: for a game (NULL: any) and from an
+ * address, or from a whole domain when `from` is "@domain" (NULL: any).
+ * *out is malloc'd (free it).
+ */
+int dj_store_confirmation_list(dj_store *s, const char *game,
+                               const char *from, int64_t now,
+                               dj_confirmation_rec **out, int *n);
+
+/* Delete the requests dj_store_confirmation_list would list (expired ones
+ * too); how many in *n. */
+int dj_store_confirmation_clear(dj_store *s, const char *game,
+                                const char *from, int *n);
+
 #endif

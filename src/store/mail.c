@@ -1,6 +1,7 @@
 /*
  * mail.c — rows of the outbox, maillog and press tables.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,35 +23,25 @@ int dj_store_outbox_add(dj_store *s, int64_t game_id, int64_t phase_id,
                         const char *subject, const char *body, int64_t at)
 {
     return dj_store_outbox_add_pictured(s, game_id, phase_id, kind,
-                                        recipients, subject, body, at, 0);
+                                        recipients, subject, body, at, NULL);
 }
 
 int dj_store_outbox_add_pictured(dj_store *s, int64_t game_id,
                                  int64_t phase_id, const char *kind,
                                  const char *recipients, const char *subject,
                                  const char *body, int64_t at,
-                                 int64_t picture_id)
+                                 const dj_picture_ref *picture)
 {
+    bool pictured = picture && picture->phase_id > 0;
     return st_exec(s,
                    "INSERT INTO outbox (game_id, phase_id, kind, recipients,"
-                   " subject, body, created_at, picture_id)"
+                   " subject, body, created_at, picture_phase_id,"
+                   " picture_format)"
                    " VALUES (NULLIF(?, 0), NULLIF(?, 0), ?, ?, ?, ?, ?,"
-                   " NULLIF(?, 0))",
-                   "IIssssII", game_id, phase_id, kind, recipients, subject,
-                   body, at, picture_id);
-}
-
-int dj_store_picture_add(dj_store *s, int64_t phase_id, const char *filename,
-                         const char *content_type, const void *data,
-                         size_t len, int64_t *id)
-{
-    if (st_exec(s,
-                "INSERT INTO pictures (phase_id, filename, content_type, data)"
-                " VALUES (NULLIF(?, 0), ?, ?, ?)",
-                "Issb", phase_id, filename, content_type, data, len) < 0)
-        return -1;
-    *id = st_last_id(s);
-    return 0;
+                   " NULLIF(?, 0), ?)",
+                   "IIssssIIs", game_id, phase_id, kind, recipients, subject,
+                   body, at, pictured ? picture->phase_id : 0,
+                   pictured ? picture->format : "");
 }
 
 static int outbox_row(dj_store *s, sqlite3_stmt *st, void *row)

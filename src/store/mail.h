@@ -38,20 +38,23 @@ int dj_store_outbox_add(dj_store *s, int64_t game_id, int64_t phase_id,
                         const char *kind, const char *recipients,
                         const char *subject, const char *body, int64_t at);
 
-/* Queue one mail with a picture (a dj_store_picture_add id; 0: none). */
+/*
+ * The picture a mail carries: the picture of that phase in that format
+ * ("png", "svg", "pdf"), drawn (or taken from the picture cache) when the
+ * mail is sent — pictures are never stored in the database.  phase_id 0:
+ * no picture.
+ */
+typedef struct dj_picture_ref {
+    int64_t phase_id;
+    char format[4];
+} dj_picture_ref;
+
+/* Queue one mail with a picture (NULL or phase_id 0: none). */
 int dj_store_outbox_add_pictured(dj_store *s, int64_t game_id,
                                  int64_t phase_id, const char *kind,
                                  const char *recipients, const char *subject,
                                  const char *body, int64_t at,
-                                 int64_t picture_id);
-
-/*
- * Store a picture of a phase (attached to its results mail; deleted with
- * the phase); its row id in *id.
- */
-int dj_store_picture_add(dj_store *s, int64_t phase_id, const char *filename,
-                         const char *content_type, const void *data,
-                         size_t len, int64_t *id);
+                                 const dj_picture_ref *picture);
 
 /*
  * An incoming message (by its mailbox id) failed for a reason other than a

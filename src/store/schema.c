@@ -73,7 +73,11 @@
  *
  * Times are INTEGER seconds since 1970, UTC.
  */
+#define _POSIX_C_SOURCE 200809L /* stat() */
+
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "store/schema.h"
 #include "store/settings_table.h"
@@ -476,6 +480,58 @@ static const char *const MIGRATION_11[] = {
     "CREATE INDEX web_sessions_expiry ON web_sessions (expires_at)",
     NULL};
 
+/* Pictures are derived data (issue 25): drawn when a mail goes out (or
+ * taken from the picture cache on disk), never stored.  A queued mail
+ * keeps which phase's picture it carries and in which format; the stored
+ * pictures, their trigger and the outbox's reference to them go (the
+ * outbox is rebuilt: a column referring to a dropped table would fail
+ * every insert).  Mail queued with a picture of a phase keeps it; a MAP
+ * reply's picture, which named no phase, is dropped.  picture_phase_id
+ * is no foreign key: a phase that has gone leaves the mail to go without
+ * its picture. */
+static const char *const MIGRATION_12[] = {
+    "CREATE TABLE outbox_v12 ("
+    " id INTEGER PRIMARY KEY,"
+    " game_id INTEGER REFERENCES games (id) ON DELETE SET NULL,"
+    " phase_id INTEGER REFERENCES phases (id) ON DELETE SET NULL,"
+    " kind TEXT NOT NULL,"
+    " recipients TEXT NOT NULL,"
+    " subject TEXT NOT NULL,"
+    " body TEXT NOT NULL,"
+    " state TEXT NOT NULL DEFAULT 'queued'"
+    "  CHECK (state IN ('queued', 'sending', 'sent', 'failed')),"
+    " attempts INTEGER NOT NULL DEFAULT 0,"
+    " created_at INTEGER NOT NULL,"
+    " sent_at INTEGER,"
+    " last_error TEXT NOT NULL DEFAULT '',"
+    " next_attempt_at INTEGER NOT NULL DEFAULT 0,"
+    " claimed_at INTEGER,"
+    " message_id TEXT NOT NULL DEFAULT '',"
+    " in_reply_to TEXT NOT NULL DEFAULT '',"
+    " picture_phase_id INTEGER,"
+    " picture_format TEXT NOT NULL DEFAULT ''"
+    "  CHECK (picture_format IN ('', 'png', 'svg', 'pdf'))"
+    ")",
+    "INSERT INTO outbox_v12 (id, game_id, phase_id, kind, recipients,"
+    " subject, body, state, attempts, created_at, sent_at, last_error,"
+    " next_attempt_at, claimed_at, message_id, in_reply_to,"
+    " picture_phase_id, picture_format)"
+    " SELECT o.id, o.game_id, o.phase_id, o.kind, o.recipients, o.subject,"
+    " o.body, o.state, o.attempts, o.created_at, o.sent_at, o.last_error,"
+    " o.next_attempt_at, o.claimed_at, o.message_id, o.in_reply_to,"
+    " p.phase_id,"
+    " CASE WHEN p.phase_id IS NULL THEN ''"
+    "  ELSE lower(substr(p.filename, -3)) END"
+    " FROM outbox o LEFT JOIN pictures p ON p.id = o.picture_id",
+    "DROP TRIGGER reply_picture_done",
+    "DROP TABLE outbox",
+    "DROP TABLE pictures",
+    "ALTER TABLE outbox_v12 RENAME TO outbox",
+    "CREATE INDEX outbox_phase ON outbox (phase_id)",
+    "CREATE INDEX outbox_state ON outbox (state, id)",
+    "CREATE INDEX outbox_recipient ON outbox (recipients, kind, created_at)",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -489,6 +545,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_9,
     MIGRATION_10,
     MIGRATION_11,
+    MIGRATION_12,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */
@@ -609,19 +666,55 @@ static int add_setting_columns(dj_store *s)
     return 0;
 }
 
+/*
+ * Before upgrading a file that holds games (version 1 or later), a copy
+ * of it as it is, next to it: FILE.schema-vN.bak.  One made by an earlier
+ * attempt (or by another program upgrading at the same moment) is kept.
+ */
+static int backup_before_upgrade(dj_store *s, int from)
+{
+    const char *path = sqlite3_db_filename(s->db, "main");
+    if (!path || !path[0])
+        return 0; /* in memory */
+    char copy[1100];
+    if ((size_t)snprintf(copy, sizeof copy, "%s.schema-v%d.bak", path,
+                         from) >= sizeof copy)
+        return dj_store_fail(s, "database: name too long for its backup");
+    struct stat st;
+    bool kept = stat(copy, &st) == 0;
+    if (!kept && dj_store_backup(s, copy) < 0) {
+        char why[sizeof s->err];
+        snprintf(why, sizeof why, "%s", dj_store_error(s));
+        return dj_store_fail(s, "not upgraded from schema %d to %d: the "
+                                "copy made first failed: %s",
+                             from, DJ_STORE_SCHEMA_VERSION, why);
+    }
+    snprintf(s->notice, sizeof s->notice,
+             "database %s upgraded from schema %d to %d; %s %s", path, from,
+             DJ_STORE_SCHEMA_VERSION,
+             kept ? "the copy of the old one made earlier is kept in"
+                  : "the old one was first copied to",
+             copy);
+    return 0;
+}
+
 int dj_schema_migrate(dj_store *s)
 {
-    for (;;) {
+    for (bool first = true;; first = false) {
         int v = dj_store_schema_version(s);
         if (v < 0)
             return -1;
         if (v == DJ_STORE_SCHEMA_VERSION)
             return add_setting_columns(s);
-        if (v > DJ_STORE_SCHEMA_VERSION)
+        if (v > DJ_STORE_SCHEMA_VERSION) {
+            s->newer_schema = true;
             return dj_store_fail(s,
                                  "database schema version %d is newer than "
                                  "this program's (%d): upgrade dipjudge",
                                  v, DJ_STORE_SCHEMA_VERSION);
+        }
+        if (first && v > 0 && backup_before_upgrade(s, v) < 0)
+            return -1;
         if (migrate_step(s, v) < 0)
             return -1;
     }

@@ -47,8 +47,8 @@ int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
         s,
         "SELECT o.id, o.kind, o.recipients, o.subject, o.body, o.attempts,"
         " o.created_at, o.message_id, o.in_reply_to,"
-        " p.filename, p.content_type, p.data"
-        " FROM outbox o LEFT JOIN pictures p ON p.id = o.picture_id"
+        " o.picture_phase_id, o.picture_format"
+        " FROM outbox o"
         " WHERE o.state = 'queued' AND o.next_attempt_at <= ? AND o.id > ?"
         " ORDER BY o.id LIMIT 1",
         "II", now, after_id);
@@ -65,20 +65,10 @@ int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
         r->created_at = sqlite3_column_int64(st, 6);
         st_text(st, 7, r->message_id, sizeof r->message_id);
         st_text(st, 8, r->in_reply_to, sizeof r->in_reply_to);
+        r->picture_phase_id = sqlite3_column_int64(st, 9);
+        st_text(st, 10, r->picture_format, sizeof r->picture_format);
         rc = 0;
-        bool pic_ok = true;
-        int plen = sqlite3_column_bytes(st, 11);
-        if (sqlite3_column_type(st, 11) == SQLITE_BLOB && plen > 0) {
-            st_text(st, 9, r->picture_name, sizeof r->picture_name);
-            st_text(st, 10, r->picture_type, sizeof r->picture_type);
-            r->picture = malloc((size_t)plen);
-            pic_ok = r->picture != NULL;
-            if (pic_ok) {
-                memcpy(r->picture, sqlite3_column_blob(st, 11), (size_t)plen);
-                r->picture_len = (size_t)plen;
-            }
-        }
-        if (!r->recipients || !r->subject || !r->body || !pic_ok) {
+        if (!r->recipients || !r->subject || !r->body) {
             dj_outbox_send_rec_free(r);
             rc = dj_store_fail(s, "out of memory");
         }

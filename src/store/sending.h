@@ -40,7 +40,11 @@ typedef struct dj_outbox_send_rec {
     int64_t created_at;
     char message_id[DJ_OUTBOX_MSGID_MAX];   /* "" until first claimed */
     char in_reply_to[DJ_OUTBOX_MSGID_MAX];  /* "" unless a reply */
-    /* The picture attached (results, MAP), when there is one. */
+    /* The picture attached (results, MAP), when there is one: the phase
+     * and format queued (store/mail.h: dj_picture_ref), and the bytes the
+     * sender got for them (judge/outbox.h: the config's picture). */
+    int64_t picture_phase_id; /* 0: none */
+    char picture_format[4];   /* "png", "svg", "pdf" */
     char picture_name[64];   /* file name, e.g. "demo-F1901M.png" */
     char picture_type[32];   /* MIME type, e.g. "image/png" */
     unsigned char *picture;  /* malloc'd; NULL: no attachment */

@@ -28,6 +28,9 @@ struct dj_store {
     long crash_at;    /* fault injection: crash at this write point */
     long writes;      /* write points passed so far */
     bool busy;        /* the last failure: another writer held the lock */
+    bool newer_schema; /* opening failed on a newer dipjudge's schema */
+    char notice[2600]; /* what opening did that the admin should hear of */
+    int64_t busy_since; /* ms (monotonic) when the current wait began */
 };
 
 /* Prepare `sql` and bind the arguments; NULL (error recorded) on failure. */

@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #define DJ_STORE_NOTFOUND 1
-#define DJ_STORE_SCHEMA_VERSION 11
+#define DJ_STORE_SCHEMA_VERSION 12
 #define DJ_STORE_BUSY_MS 30000  /* how long to wait for another writer */
 
 typedef struct dj_store dj_store;
@@ -52,6 +52,39 @@ typedef struct dj_store dj_store;
  */
 dj_store *dj_store_open(const char *path, char *err, size_t errlen);
 void dj_store_close(dj_store *s);
+
+/* Why an open failed. */
+typedef enum dj_store_open_failure {
+    DJ_STORE_OPEN_ERROR = 1, /* anything else: it may pass (a lock, a disk) */
+    DJ_STORE_OPEN_MISSING,   /* no such file, and not asked to create one */
+    DJ_STORE_OPEN_DENIED,    /* permissions: only the admin can fix it */
+    DJ_STORE_OPEN_NEWER      /* a newer dipjudge's schema */
+} dj_store_open_failure;
+
+/*
+ * dj_store_open, creating a missing file only when `create`.  On failure
+ * *failure says why, and err names the file; a permission error also
+ * names the file's (or its folder's) owner and mode, the user running and
+ * the system's reason (open_check.c).
+ */
+dj_store *dj_store_open_as(const char *path, bool create,
+                           dj_store_open_failure *failure, char *err,
+                           size_t errlen);
+
+/*
+ * What opening did that the admin should hear of, or "": a schema upgrade,
+ * naming the copy of the old file written first, next to it
+ * ("FILE.schema-vN.bak", by dj_store_backup).
+ */
+const char *dj_store_notice(const dj_store *s);
+
+/*
+ * A consistent copy of the whole database into the new file `dest`
+ * (created 0600; an existing file is refused), with SQLite's online
+ * backup: the judge may go on reading and writing meanwhile.  0, or -1
+ * with the reason in dj_store_error().
+ */
+int dj_store_backup(dj_store *s, const char *dest);
 
 /* The message of the last failure. */
 const char *dj_store_error(const dj_store *s);

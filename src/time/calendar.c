@@ -619,7 +619,10 @@ int dj_zone_load_dir(const char *dir, const char *name, dj_zone *zone,
 
 int dj_zone_load(const char *name, dj_zone *zone, char *err, size_t errlen)
 {
-    return dj_zone_load_dir(DJ_ZONEINFO_DIR, name, zone, err, errlen);
+    /* $TZDIR first, as the C library's own zone loading honours it */
+    const char *dir = getenv("TZDIR");
+    return dj_zone_load_dir(dir && *dir ? dir : DJ_ZONEINFO_DIR, name, zone,
+                            err, errlen);
 }
 
 /* ---- conversions -------------------------------------------------------- */

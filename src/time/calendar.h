@@ -109,7 +109,8 @@ typedef struct dj_local_time {
 void dj_zone_utc(dj_zone *zone);
 
 /*
- * Load zone `name` ("Europe/Amsterdam", "UTC") from DJ_ZONEINFO_DIR.
+ * Load zone `name` ("Europe/Amsterdam", "UTC") from $TZDIR when set,
+ * else DJ_ZONEINFO_DIR.
  * Names are checked (letters, digits, '_', '-', '+', '/', no "..") before
  * any file is opened.  "UTC", "GMT", "Etc/UTC" and "" need no file.
  * Returns 0, or -1 with a message in err and the zone set to UTC (so a

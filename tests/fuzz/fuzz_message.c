@@ -1,7 +1,9 @@
 /*
  * fuzz_message.c — libFuzzer target for the message reader: arbitrary
  * bytes into dj_message_parse() (with the default limits and with small
- * ones, so the refusal paths run too) and into dj_html_to_text().
+ * ones, so the refusal paths run too), into dj_html_to_text() and into
+ * dj_message_content_hash() (the duplicate key: 64 hex digits, and the
+ * same for the message with a trace field put in front).
  *
  * Beyond "no crash, no leak, no sanitizer report", it checks what the
  * module promises: every field NUL-terminated inside its array and valid
@@ -14,6 +16,7 @@
  * its door; its crashes and its leaks of our allocations still show.)
  */
 #include "mail/message.h"
+#include "mail/message_key.h"
 #include "mail/mime_int.h"
 
 #include <stdint.h>
@@ -88,5 +91,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = NULL;
     if (dj_html_to_text(raw, size, &text) == 0)
         free(text);
+
+    /* A trace field in front (a re-delivery) changes nothing. */
+    static const char trace[] = "Received: from mx2.example by mx.example\n";
+    char h1[DJ_MESSAGE_HASH_HEX], h2[DJ_MESSAGE_HASH_HEX];
+    char *traced = malloc(sizeof trace - 1 + size);
+    if (!traced)
+        abort();
+    memcpy(traced, trace, sizeof trace - 1);
+    memcpy(traced + sizeof trace - 1, raw, size);
+    if (dj_message_content_hash(raw, size, h1) < 0 ||
+        dj_message_content_hash(traced, sizeof trace - 1 + size, h2) < 0 ||
+        strlen(h1) != 64 || strspn(h1, "0123456789abcdef") != 64)
+        abort();
+    /* Same only when raw has a header for the trace to join: a message
+     * starting with a blank line (all body) gets a header by it. */
+    if (size && raw[0] != '\n' && raw[0] != '\r' && raw[0] != ' ' &&
+        raw[0] != '\t' && strcmp(h1, h2) != 0)
+        abort();
+    free(traced);
     return 0;
 }

@@ -55,6 +55,11 @@ has "movement_delay"
 has "deadline"
 
 # ---- errors ------------------------------------------------------------------
+run 1 show nope
+grep -qF "no database at $T/judge.db" "$T/err" && ok ||
+    bad "show on no database: $(cat "$T/err")"
+[[ ! -e $T/judge.db ]] && ok || bad "show made a database"
+run 0 init
 fails 1 "game 'nope' does not exist" show nope
 fails 2 "missing arguments" show
 fails 2 "unknown option '--bogus'" create x --bogus
@@ -65,7 +70,7 @@ fails 1 "cannot load map 'nomap'" create x --map nomap
 run 0 list
 has "no games" # none of the failures created anything
 mkdir "$T/dir.db"
-fails 1 "dir.db" --db "$T/dir.db" list
+fails 78 "dir.db: not a regular file" --db "$T/dir.db" list
 
 # ---- configuration --------------------------------------------------------------
 cat >"$T/judge.conf" <<EOF
@@ -80,7 +85,7 @@ DIPJUDGE_CONF=$T/judge.conf $JUDGECTL --maps "$S/maps" show k >"$T/out" &&
     ok || bad "DIPJUDGE_CONF"
 has "Schedule: movement 1d12h"
 has "NMR: wait"
-$JUDGECTL --config "$S/judge.conf.example" --db "$T/example.db" list \
+$JUDGECTL --config "$S/judge.conf.example" --db "$T/example.db" init \
     >/dev/null && ok || bad "judge.conf.example does not load"
 echo 'colour = "red";' >"$T/bad.conf"
 $JUDGECTL --config "$T/bad.conf" list 2>"$T/err" >/dev/null

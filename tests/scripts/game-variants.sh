@@ -45,13 +45,15 @@ play_variant()
     $J history "$v" >"$T/history" 2>&1
     check "$v: results name the variant" \
         grep -q "^:: Judge: dipjudge  Game: $v  Variant: $v\$" "$T/history"
-    # Every phase played was drawn for its results mail (a board with a
-    # geometry file, its own or the one it builds on).
+    # Every phase played has its picture named on its results mail (a
+    # board with a geometry file, its own or the one it builds on), and
+    # the last is drawn.
     if $J map "$v" -o "$T/$v.png" >/dev/null 2>&1; then
-        drawn=$(sqlite3 "$T/judge.db" "SELECT count(DISTINCT p.phase_id)
-            FROM pictures p JOIN phases ph ON ph.id = p.phase_id
-            JOIN games g ON g.id = ph.game_id WHERE g.name = '$v'")
-        check "$v: every phase drawn ($drawn of $played)" [ "$drawn" -eq "$played" ]
+        drawn=$(sqlite3 "$T/judge.db" "SELECT count(DISTINCT o.picture_phase_id)
+            FROM outbox o JOIN phases ph ON ph.id = o.picture_phase_id
+            JOIN games g ON g.id = ph.game_id WHERE g.name = '$v'
+            AND o.kind = 'results'")
+        check "$v: every phase pictured ($drawn of $played)" [ "$drawn" -eq "$played" ]
     else
         echo "game-variants: $v has no picture geometry"
     fi
@@ -168,7 +170,7 @@ check "youngstown: England's colony and a sea by its alias" \
 # makes none; a build tree's judgectl finds the maps with no flags.
 mkdir "$T/empty"
 (cd "$T/empty" && DIPJUDGE_MAPDIR= "$JUDGECTL" list) >"$T/out" 2>&1
-check "list without a database says so" grep -q '^no database at dipjudge.db' "$T/out"
+check "list without a database says so" grep -q 'no database at ./dipjudge.db' "$T/out"
 check "and creates none" [ ! -e "$T/empty/dipjudge.db" ]
 if [ ! -d /usr/local/share/dipjudge/maps ]; then
     (cd "$T/empty" && env -u DIPJUDGE_MAPDIR "$JUDGECTL" create g1) >"$T/out" 2>&1

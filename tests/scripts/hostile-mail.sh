@@ -285,6 +285,89 @@ DIPJUDGE_NOW=$((QT + 3601 + 6)) qjd
 check "an hour later the budgets have room again" \
     [ "$(replies_to 'amp+99@tag.example')" = 1 ]
 
+# ---- a re-delivery through another MX is the same mail -----------------------------
+R=$T/redeliver
+mkdir -p "$R/mail/in/new" "$R/mail/in/cur" "$R/mail/in/tmp"
+: >"$R/judge.conf"
+rdrop() # NAME MX MESSAGE-ID ORDER: Turkey's orders as MX delivered them
+{
+    printf 'Return-Path: <turkey@h.example>\nDelivered-To: judge@%s\nReceived: from %s.h.example by %s.judge.example; Fri, 1 Jan 2027 10:00:0%s +0000\nFrom: turkey@h.example\nTo: judge@localhost\nDate: Fri, 1 Jan 2027 09:59:00 +0000\nSubject: orders\nMessage-ID: <%s@h.example>\n\nSIGNON Th right-turkey\n%s\n' \
+        "$2" "$2" "$2" "${#2}" "$3" "$4" >"$R/mail/in/new/$1.M1P1.test"
+}
+rjd() { (cd "$R" && "$JUDGED" --config judge.conf --db "$T/judge.db" \
+    --maps "$S/maps" --quiet once --no-tick --no-send) 2>>"$T/judged.log"; }
+RT=$((QT + 7300))
+rdrop 1700002001 mx1 first "A con-bul"
+DIPJUDGE_NOW=$RT rjd
+rdrop 1700002002 mx1 second "A con-smy"
+DIPJUDGE_NOW=$((RT + 10)) rjd
+rdrop 1700002003 backup-mx first "A con-bul"
+DIPJUDGE_NOW=$((RT + 20)) rjd
+check "the re-delivered copy is recognised" [ "$(sql "SELECT count(*) FROM
+    maillog WHERE sender = 'turkey@h.example'")" = 2 ]
+check "and answered once" [ "$(sql "SELECT count(*) FROM outbox WHERE
+    recipients = 'turkey@h.example' AND kind = 'reply'")" = 2 ]
+$J orders h Turkey >"$T/out" 2>&1
+has "A CON - SMY"
+check "the stale copy did not overwrite the newer orders" \
+    sh -c "! grep -q 'A CON - BUL' '$T/out'"
+# A forgery borrowing the Message-ID but saying something else is not it.
+rdrop 1700002004 mx1 second "A con-ank"
+DIPJUDGE_NOW=$((RT + 30)) rjd
+check "another text under the same Message-ID is another mail" \
+    [ "$(sql "SELECT count(*) FROM maillog WHERE sender = 'turkey@h.example'")" = 3 ]
+
+# ---- a header that cannot be read is refused, not dropped --------------------------
+long=$(head -c 1100000 /dev/zero | tr '\0' x)
+{ printf 'X-Long: %s\nFrom: big@h.example\nSubject: big\n\nLIST h\n' "$long"; } \
+    >"$T/bighead.eml"
+(cd "$R" && "$JUDGED" --config judge.conf --db "$T/judge.db" --maps "$S/maps" \
+    --quiet deliver -f big-env@h.example --no-send <"$T/bighead.eml") \
+    2>>"$T/judged.log"
+check "a 1 MiB header line: refused to the envelope sender" [ "$(sql "SELECT
+    count(*) FROM outbox WHERE kind = 'refusal' AND
+    recipients = 'big-env@h.example'")" = 1 ]
+{ printf 'Return-Path: <big-rp@h.example>\n'; cat "$T/bighead.eml"; } \
+    >"$R/mail/in/new/1700002100.M1P1.test"
+DIPJUDGE_NOW=$((RT + 40)) rjd
+check "and from a Maildir, to its Return-Path" [ "$(sql "SELECT count(*) FROM
+    outbox WHERE kind = 'refusal' AND recipients = 'big-rp@h.example'")" = 1 ]
+printf '\n\nnot a header at all\n' | (cd "$R" && "$JUDGED" --config \
+    judge.conf --db "$T/judge.db" --maps "$S/maps" --quiet deliver \
+    -f garbage-env@h.example --no-send) 2>>"$T/judged.log"
+check "no header at all: refused to the envelope sender" [ "$(sql "SELECT
+    count(*) FROM outbox WHERE kind = 'refusal' AND
+    recipients = 'garbage-env@h.example'")" = 1 ]
+printf '\n\nnot a header at all\n' | (cd "$R" && "$JUDGED" --config \
+    judge.conf --db "$T/judge.db" --maps "$S/maps" --quiet deliver \
+    -f '' --no-send) 2>>"$T/judged.log"
+check "the null sender is never answered" [ "$(sql "SELECT count(*) FROM
+    outbox WHERE kind = 'refusal' AND recipients = ''")" = 0 ]
+
+# ---- risky settings are said: a readable password, clear text over the network ------
+W=$T/warn
+mkdir -p "$W/mail/in/new" "$W/mail/in/cur" "$W/mail/in/tmp"
+printf 'outbound: { type = "smtp"; host = "127.0.0.1"; user = "judge";
+    password = "smtp-secret"; };\n' >"$W/judge.conf"
+chmod 644 "$W/judge.conf"
+(cd "$W" && "$JUDGED" --config judge.conf --db "$T/judge.db" --maps "$S/maps" \
+    once --no-tick --no-send) >"$T/out" 2>&1
+has "warning: judge.conf holds a mail password and others than its owner may read it (mode 0644)"
+(cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
+has "# WARNING: judge.conf holds a mail password"
+chmod 600 "$W/judge.conf"
+(cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
+check "chmod 600: no warning" sh -c "! grep -q WARNING '$T/out'"
+printf 'inbound: { type = "imap"; host = "mail.example.org"; };
+outbound: { type = "smtp"; host = "192.0.2.7"; tls = "none"; };\n' >"$W/judge.conf"
+(cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
+has "inbound: tls = \"none\" towards mail.example.org, which is not this machine"
+has "outbound: tls = \"none\" towards 192.0.2.7, which is not this machine"
+printf 'inbound: { type = "imap"; host = "::1"; };
+outbound: { type = "smtp"; host = "localhost"; tls = "none"; };\n' >"$W/judge.conf"
+(cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
+check "loopback in the clear: no warning" sh -c "! grep -q WARNING '$T/out'"
+
 # ---- the mail log and sent mail do not grow forever ---------------------------------
 results_before=$(sql "SELECT count(*) FROM results")
 old=$((GAME_T0 - 100 * 86400))
@@ -311,9 +394,9 @@ masters_told() { sql "SELECT count(*) FROM outbox WHERE recipients =
     'gm@f.example' AND subject LIKE '%$1'"; }
 refused=0
 for i in $(seq 1 25); do
-    printf 'OBSERVE f watch-pw-%d\n' "$i" | mail "forged$i@victim.example"
-    grep -q "too many requests wait for confirmation" "$T/out" &&
-        refused=$((refused + 1))
+    printf 'OBSERVE f watch-pw-%d\n' "$i" | mail "forged@victim$i.example"
+    grep -q "20 requests to join game 'f' already wait for their codes" \
+        "$T/out" && refused=$((refused + 1))
 done
 check "25 forged OBSERVEs: no observer" [ "$(observers f observer)" = 0 ]
 check "and no notice to the master" [ "$(masters_told 'New observer')" = 0 ]
@@ -345,12 +428,33 @@ has "real@watch.example joined as observer"
 check "the confirmed observer is in" [ "$(observers f2 observer)" = 1 ]
 printf 'CONFIRM %s\n' "$code" | mail real@watch.example
 has "no such code waits for your address"
-# Codes expire after 48 hours.
+# Codes expire after 24 hours.
 printf 'JOIN f5 late-password\n' | mail late@x.example
 code=$(sed -n 's/^ *CONFIRM \([a-z0-9]*\)$/\1/p' "$T/out")
 printf 'CONFIRM %s\n' "$code" |
-    DIPJUDGE_NOW=$((GAME_T0 + 49 * 3600)) $J command --from late@x.example \
+    DIPJUDGE_NOW=$((GAME_T0 + 24 * 3600 + 1)) $J command --from late@x.example \
     >"$T/out" 2>&1
 has "no such code waits for your address"
+# One domain's addresses together: ten requests at most.
+$J create f6 >/dev/null
+for i in $(seq 1 11); do
+    printf 'JOIN f6 pw-%d-secret\n' "$i" | mail "u$i@one.example"
+done
+has "10 requests from addresses at one.example already wait for their codes"
+check "ten wait from one domain" [ "$(sql "SELECT count(*) FROM confirmations
+    WHERE email LIKE '%@one.example'")" = 10 ]
+# The administrator sees them and clears them.
+$J pending f >"$T/out" 2>&1
+has "observe  f            forged@victim1.example"
+has "20 pending requests"
+check "the codes are not listed" sh -c "! grep -q \"$code\" '$T/out'"
+$J pending --from @one.example >"$T/out" 2>&1
+has "10 pending requests"
+$J pending f --clear >"$T/out" 2>&1
+has "20 pending requests cleared"
+$J pending --from @one.example --clear >"$T/out" 2>&1
+has "10 pending requests cleared"
+printf 'OBSERVE f watch-pw-real\n' | mail watcher@f.example
+has "To observe game f, this address must show it is yours"
 
 checks_done

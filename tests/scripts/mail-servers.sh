@@ -317,6 +317,9 @@ EOF
         test "$(jsql "SELECT state || ' ' || attempts FROM outbox")" = "queued 0"
     check "judged: logs why" grep -q "certificate is for another host name" \
         "$J/judged.log"
+    check "judged: as an error, at once (permanent, like IMAP and POP3)" \
+        grep -q "error: outbound server unusable: .*another host name" \
+        "$J/judged.log"
     check "judged: nothing reached p6" test "$(count_ids p6 imap)" -eq "$n_p6"
     jconf localhost
     jsql "UPDATE outbox SET next_attempt_at = 0"

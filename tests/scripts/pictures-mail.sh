@@ -3,10 +3,12 @@
 # pictures-mail.sh BUILDDIR SRCDIR — the map in players' mail (issue 11):
 # MAP by mail answers with the picture attached (any phase, one a message,
 # clear errors), SET MAP chooses a participant's format for results mail
-# (PNG by default, PDF, SVG or none), each format is drawn once per phase
-# and stored with the results, judged sends the results as multipart/mixed
-# with the picture, a picture made for a MAP reply goes once sent; and
-# `judgectl check --render` draws the DATC cases.
+# (PNG by default, PDF, SVG or none), a queued mail names its phase and
+# format and no picture is stored in the database (issue 25), judged draws
+# each format once per phase into the picture cache beside the database
+# and sends the results as multipart/mixed with the picture, a rollback's
+# new results get pictures of their own (a new cache key); and `judgectl
+# check --render` draws the DATC cases.
 # Ends with "N passed, N failed".
 #
 set -u
@@ -15,9 +17,9 @@ set -u
 cd "$T" || exit 2
 export DIPJUDGE_NOW=$GAME_T0
 mail() { $J command --from "$1" --queue-reply >"$T/out" 2>&1; }
-# magic OUTBOX_ID: the first bytes of that row's picture, in hex.
-magic() { sql "SELECT hex(substr(p.data, 1, 4)) FROM outbox o JOIN pictures p
-               ON p.id = o.picture_id WHERE o.id = $1"; }
+# pic OUTBOX_ID: the phase and format of that row's picture ("" for none).
+pic() { sql "SELECT p.name || ' ' || o.picture_format FROM outbox o JOIN phases
+             p ON p.id = o.picture_phase_id WHERE o.id = $1"; }
 last_reply() { sql "SELECT max(id) FROM outbox WHERE kind = 'reply'"; }
 
 $J create pic --master gm@pic.example movement_delay=72h >/dev/null
@@ -35,10 +37,7 @@ check "a stranger's MAP draws no picture" [ -z "$(sql "SELECT picture_id FROM
 printf 'SIGNON Fpic pw-france\nMAP pic\n' | mail france@pic.example
 has "pic: the map of S1901M is attached (pic-S1901M.png)"
 r=$(last_reply)
-check "MAP: the reply carries a PNG" [ "$(magic "$r")" = 89504E47 ]
-check "MAP: named for the game and phase" [ "$(sql "SELECT filename || ' ' ||
-    content_type FROM pictures p JOIN outbox o ON o.picture_id = p.id
-    WHERE o.id = $r")" = "pic-S1901M.png image/png" ]
+check "MAP: the reply carries the PNG of S1901M" [ "$(pic "$r")" = "S1901M png" ]
 printf 'SIGNON Fpic pw-france\nMAP\n' | mail france@pic.example
 has "pic: the map of S1901M is attached"
 printf 'SIGNON Fpic pw-france\nMAP S1901M\n' | mail france@pic.example
@@ -53,10 +52,10 @@ printf 'MAP nosuchgame\n' | mail stranger@elsewhere.example
 has "nosuchgame"
 r=$(last_reply)
 check "a failed MAP attaches nothing" \
-    [ -z "$(sql "SELECT picture_id FROM outbox WHERE id = $r")" ]
+    [ -z "$(sql "SELECT picture_phase_id FROM outbox WHERE id = $r")" ]
 printf 'SIGNON Fpic pw-france\nMAP pic\nMAP pic S1901M\n' | mail france@pic.example
 has "one map a message"
-check "one picture a message" [ "$(magic "$(last_reply)")" = 89504E47 ]
+check "one picture a message" [ "$(pic "$(last_reply)")" = "S1901M png" ]
 # The command in the subject, as for HELP.
 $J command --from stranger@elsewhere.example --subject "MAP pic" \
     --queue-reply </dev/null >"$T/out" 2>&1
@@ -88,22 +87,20 @@ $J process pic >/dev/null 2>&1
 check "S1901M processed" [ "$(game_phase pic)" = F1901M ]
 fmt() # EMAIL: the content type of the picture on that player's results mail
 {
-    sql "SELECT IFNULL(p.content_type, 'none') FROM outbox o LEFT JOIN
-         pictures p ON p.id = o.picture_id WHERE o.kind = 'results'
-         AND o.recipients = '$1'"
+    sql "SELECT IFNULL(picture_format, 'none') FROM outbox WHERE
+         kind = 'results' AND recipients = '$1' AND picture_phase_id = phase_id
+         UNION ALL SELECT 'none' FROM outbox WHERE kind = 'results' AND
+         recipients = '$1' AND picture_phase_id IS NULL"
 }
-check "England's results: PNG (the default)" \
-    [ "$(fmt england@pic.example)" = image/png ]
-check "France's results: PDF" [ "$(fmt france@pic.example)" = application/pdf ]
+check "England's results: PNG (the default)" [ "$(fmt england@pic.example)" = png ]
+check "France's results: PDF" [ "$(fmt france@pic.example)" = pdf ]
 check "Germany's results: no map" [ "$(fmt germany@pic.example)" = none ]
-check "Italy's results: SVG" [ "$(fmt italy@pic.example)" = image/svg+xml ]
-check "the master's results: PNG" [ "$(fmt gm@pic.example)" = image/png ]
-check "each format drawn once, stored with the phase" \
-    [ "$(sql "SELECT count(*) || ' ' || count(DISTINCT content_type) FROM
-        pictures WHERE phase_id IS NOT NULL")" = "3 3" ]
-size=$(sql "SELECT length(data) FROM pictures WHERE phase_id IS NOT NULL
-            AND content_type = 'image/png'")
-check "the PNG weighs under 150 KB ($size bytes)" [ "$size" -lt 153600 ]
+check "Italy's results: SVG" [ "$(fmt italy@pic.example)" = svg ]
+check "the master's results: PNG" [ "$(fmt gm@pic.example)" = png ]
+check "no picture is stored in the database" \
+    [ "$(sql "SELECT count(*) FROM sqlite_master WHERE name = 'pictures'")" = 0 ]
+check "nothing drawn yet: pictures are drawn as the mail goes" \
+    [ ! -d "$T/pictures/pic" ]
 
 # ---- judged sends it --------------------------------------------------------------
 "$JUDGED" --db "$T/judge.db" --maps "$S/maps" --quiet once --no-tick \
@@ -117,6 +114,11 @@ check "England's results mail is multipart/mixed" \
 check "with the text" grep -q "Movement results for Spring of 1901" $m
 check "and the PNG attached" \
     grep -q 'Content-Disposition: attachment; filename="pic-S1901M.png"' $m
+check "each format drawn once, into the cache beside the database" \
+    [ "$(ls "$T/pictures/pic" | sed 's/.*\.//' | sort | tr '\n' ' ')" = \
+      "pdf png svg " ]
+size=$(wc -c < "$(ls "$T"/pictures/pic/S1901M-*.png)")
+check "the results PNG weighs under 150 KB ($size bytes)" [ "$size" -lt 153600 ]
 png=$(awk '/^Content-Type: image\/png/ { on = 1; next }
            on == 1 && /^$/ { on = 2; next } on == 2 && /^--/ { exit }
            on == 2 { print }' $m | base64 -d | head -c 8 | od -An -tx1 |
@@ -126,10 +128,9 @@ m=$(grep -l "^To: germany@pic.example$" mail/out/new/* |
     xargs grep -l "^Subject: dipjudge:pic - S1901M Results$")
 check "Germany's results mail is plain text" \
     sh -c "! grep -q multipart $m && grep -q 'Movement results' $m"
-check "MAP pictures go once their reply is sent" \
-    [ "$(sql "SELECT count(*) FROM pictures WHERE phase_id IS NULL")" = 0 ]
-check "results pictures stay with their phase" \
-    [ "$(sql "SELECT count(*) FROM pictures WHERE phase_id IS NOT NULL")" = 3 ]
+check "the sent mail names its picture, the database holds none" \
+    [ "$(sql "SELECT count(*) FROM outbox WHERE picture_phase_id IS NOT NULL
+        AND state = 'sent'")" -gt 0 ]
 
 # ---- a rollback: the new results carry pictures of the new line of play ------------
 $J rollback pic >/dev/null 2>&1
@@ -137,11 +138,14 @@ check "rolled back to S1901M" [ "$(game_phase pic)" = S1901M ]
 $J process pic >/dev/null 2>&1 # no orders now: everything holds
 check "S1901M processed again" [ "$(game_phase pic)" = F1901M ]
 check "each results mail's picture belongs to its own phase's results" \
-    [ "$(sql "SELECT count(*) FROM outbox o JOIN pictures p ON
-        p.id = o.picture_id WHERE o.kind = 'results'
-        AND p.phase_id IS NOT o.phase_id")" = 0 ]
+    [ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'results'
+        AND picture_phase_id IS NOT NULL AND picture_phase_id <> phase_id")" = 0 ]
 check "the replayed phase has pictures of its own" \
-    [ "$(sql "SELECT count(DISTINCT phase_id) FROM pictures")" = 2 ]
+    [ "$(sql "SELECT count(DISTINCT picture_phase_id) FROM outbox")" = 2 ]
+"$JUDGED" --db "$T/judge.db" --maps "$S/maps" --quiet once --no-tick \
+    >/dev/null 2>"$T/judged.err"
+check "a phase played again gets a picture of its own (a new cache key)" \
+    [ "$(ls "$T"/pictures/pic/S1901M-*.png | wc -l)" = 2 ]
 
 # ---- the game's map_attachment: the default of those with no choice ----------------
 $J set pic map_attachment=none >/dev/null
@@ -149,14 +153,13 @@ $J process pic >/dev/null 2>&1
 check "F1901M processed" [ "$(game_phase pic)" != F1901M ]
 fmt2() # EMAIL: the picture type on that player's F1901M results
 {
-    sql "SELECT IFNULL(p.content_type, 'none') FROM outbox o LEFT JOIN
-         pictures p ON p.id = o.picture_id WHERE o.kind = 'results'
-         AND o.recipients = '$1' AND o.subject LIKE '%F1901M Results'"
+    sql "SELECT CASE WHEN picture_phase_id IS NULL THEN 'none'
+         ELSE picture_format END FROM outbox WHERE kind = 'results'
+         AND recipients = '$1' AND subject LIKE '%F1901M Results'"
 }
 check "map_attachment=none: England's results without a map" \
     [ "$(fmt2 england@pic.example)" = none ]
-check "France's own choice stands: PDF" \
-    [ "$(fmt2 france@pic.example)" = application/pdf ]
+check "France's own choice stands: PDF" [ "$(fmt2 france@pic.example)" = pdf ]
 
 # ---- judgectl check --render: the DATC as pictures ------------------------------------
 $J check --render "$T/datc" "$S/tests/datc/6A.txt" >"$T/out" 2>&1

@@ -179,7 +179,24 @@ static bool inside_area(const dj_geo_area *a, double x, double y, double margin)
 }
 
 /* A point of the province's fill that nothing is drawn over. */
-static bool fill_probe(int prov, double *px, double *py)
+/* Is the point clear of the names and units the picture laid out? */
+static bool clear_of(const dj_render_layout *lay, double x, double y)
+{
+    for (int i = 0; i < lay->nlabels; i++) {
+        const dj_render_box *b = &lay->labels[i];
+        if (x > b->x0 - 2 && x < b->x1 + 2 && y > b->y0 - 2 && y < b->y1 + 2)
+            return false;
+    }
+    for (int i = 0; i < lay->nunits; i++) {
+        const dj_render_box *b = &lay->units[i];
+        if (x > b->x0 - 2 && x < b->x1 + 2 && y > b->y0 - 2 && y < b->y1 + 2)
+            return false;
+    }
+    return true;
+}
+
+static bool fill_probe(const dj_render_layout *lay, int prov, double *px,
+                       double *py)
 {
     const dj_geo_area *a = &geo->areas[geo->area_of[prov]];
     double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
@@ -192,16 +209,12 @@ static bool fill_probe(int prov, double *px, double *py)
     for (double y = y0 + 0.5; y < y1; y += 2)
         for (double x = x0 + 0.5; x < x1; x += 2) {
             bool clear = true;
-            for (int loc = 0; loc < map->nlocs && clear; loc++) {
-                const dj_geo_place *pl[3] = {&geo->unit[loc], &geo->label[loc],
-                                             &geo->centre[loc]};
-                static const double room[3] = {15, 12, 8};
-                for (int k = 0; k < 3; k++)
-                    if (pl[k]->set &&
-                        hypot(pl[k]->at.x - x, pl[k]->at.y - y) < room[k])
-                        clear = false;
-            }
-            if (clear && inside_area(a, x, y, 3)) {
+            for (int loc = 0; loc < map->nlocs && clear; loc++)
+                if (geo->centre[loc].set &&
+                    hypot(geo->centre[loc].at.x - x,
+                          geo->centre[loc].at.y - y) < 8)
+                    clear = false;
+            if (clear && clear_of(lay, x, y) && inside_area(a, x, y, 2)) {
                 *px = x, *py = y;
                 return true;
             }
@@ -211,12 +224,14 @@ static bool fill_probe(int prov, double *px, double *py)
 
 static void check_board(const dj_position *pos, const char *phase)
 {
-    dj_picture_request rq = {map, geo, pos, NULL, 0, NULL, phase};
+    dj_picture_request rq = {map, geo, pos, NULL, 0, NULL, phase, NULL};
     dj_picture pic;
     char err[256];
     image im;
     CHECK(dj_render_picture(&rq, DJ_PICTURE_PNG, &pic, err, sizeof err) == 0);
     CHECK(decode(&pic, &im));
+    static dj_render_layout lay;
+    CHECK(dj_render_layout_of(&rq, &lay, err, sizeof err) == 0);
     /* Each owned centre's province is filled with its owner's colour. */
     for (int prov = 0; prov < map->nlocs; prov++) {
         if (dj_province(map, prov) != prov || !map->is_sc[prov] ||
@@ -224,7 +239,7 @@ static void check_board(const dj_position *pos, const char *phase)
             continue;
         double x, y, want[3];
         int got[3];
-        bool found = fill_probe(prov, &x, &y);
+        bool found = fill_probe(&lay, prov, &x, &y);
         if (!found)
             fprintf(stderr, "%s: no clear point in %s\n", phase,
                     map->locs[prov].abbr);
@@ -232,7 +247,7 @@ static void check_board(const dj_position *pos, const char *phase)
         if (!found)
             continue;
         pixel(&im, x, y, got);
-        dj_render_owned_fill(pos->owner[prov], want);
+        dj_render_owned_fill(map, pos->owner[prov], want);
         bool ok = near_colour(got, want, 3);
         if (!ok)
             fprintf(stderr, "%s: %s at %.0f,%.0f is %d,%d,%d\n", phase,
@@ -246,7 +261,7 @@ static void check_board(const dj_position *pos, const char *phase)
                          : geo->unit[dj_province(map, u->loc)].at;
         double want[3];
         int got[3];
-        dj_render_power_colour(u->power, want);
+        dj_render_power_colour(map, u->power, want);
         pixel(&im, p.x + (u->type == DJ_FLEET ? -8 : -6), p.y + 2, got);
         bool ok = near_colour(got, want, 3);
         if (!ok)
@@ -268,7 +283,7 @@ static double arrow_coverage(const dj_position *pos, const dj_order *o,
     one.orders[0] = res->orders[i];
     one.next.ndislodged = 0;
     memset(one.contested, 0, sizeof one.contested);
-    dj_picture_request rq = {map, geo, pos, o, 1, &one, "arrow"};
+    dj_picture_request rq = {map, geo, pos, o, 1, &one, "arrow", NULL};
     dj_picture pic;
     char err[256];
     image im;
@@ -280,7 +295,7 @@ static double arrow_coverage(const dj_position *pos, const dj_order *o,
     dj_geo_point b = geo->unit[o->dest].set ? geo->unit[o->dest].at
                      : geo->unit[dj_province(map, o->dest)].at;
     double want[3];
-    dj_render_power_colour(o->power, want);
+    dj_render_power_colour(map, o->power, want);
     int hits = 0, samples = 0;
     /* The shaft only: after the unit, before the head. */
     double len = hypot(b.x - a.x, b.y - a.y);
@@ -423,7 +438,7 @@ static void test_full_game(const char *srcdir)
         CHECK(dj_adjudicate(map, &pos, orders, n, &rules, &res) == 0);
         check_board(&pos, have);
         check_moves(&pos, orders, n, &res);
-        dj_picture_request rq = {map, geo, &pos, orders, n, &res, have};
+        dj_picture_request rq = {map, geo, &pos, orders, n, &res, have, NULL};
         dj_picture pic;
         char err[256];
         CHECK(dj_render_picture(&rq, DJ_PICTURE_PNG, &pic, err, sizeof err) == 0);

@@ -120,6 +120,9 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE outbox DROP COLUMN message_id;"
                           "ALTER TABLE outbox DROP COLUMN in_reply_to;"
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
+                          /* version 12's */
+                          "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
+                          "ALTER TABLE outbox DROP COLUMN picture_format;"
                           /* version 10's */
                           "ALTER TABLE press DROP COLUMN sender_id;"
                           "ALTER TABLE press DROP COLUMN sender_role;"
@@ -131,13 +134,11 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE press DROP COLUMN shown;"
                           "DROP TABLE player_events;"
                           "DROP TABLE player_prefs;"
-                          /* version 8's, 6's (7's table went above) */
+                          /* version 8's, 6's (7's table went above; 6's
+                           * pictures went with 12) */
                           "DROP TABLE mail_failures;"
                           "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
-                          "DROP TRIGGER reply_picture_done;"
-                          "ALTER TABLE outbox DROP COLUMN picture_id;"
-                          "DROP TABLE pictures;"
                           "ALTER TABLE games DROP COLUMN map_attachment;"
                           "ALTER TABLE participants DROP COLUMN map_format;"
                           /* version 5's */
@@ -150,6 +151,22 @@ static void test_migrate_from_1(void)
         return; /* an SQLite without DROP COLUMN: nothing to test */
     s = dj_store_open(old, err, sizeof err);
     CHECK(s && dj_store_schema_version(s) == DJ_STORE_SCHEMA_VERSION);
+    /* the upgrade first wrote a copy of the old file beside it, and says so */
+    char copy[700];
+    snprintf(copy, sizeof copy, "%s.schema-v1.bak", old);
+    CHECK(s && strstr(dj_store_notice(s), "upgraded from schema 1") != NULL);
+    CHECK(s && strstr(dj_store_notice(s), copy) != NULL);
+    sqlite3 *bak = NULL;
+    CHECK(sqlite3_open_v2(copy, &bak, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+    char v1[16] = "";
+    sqlite3_stmt *q = NULL;
+    if (bak && sqlite3_prepare_v2(bak, "PRAGMA user_version", -1, &q, NULL) ==
+                   SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        snprintf(v1, sizeof v1, "%d", sqlite3_column_int(q, 0));
+    sqlite3_finalize(q);
+    sqlite3_close(bak);
+    CHECK_STR(v1, "1");
     dj_game_rec got;
     CHECK(s && dj_store_game_get(s, "kept", &got) == 0);
     CHECK(got.partial_press == 1 && got.fake_press == 0);
@@ -198,6 +215,9 @@ static void test_migrate_from_3(void)
                           " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
                           " WHERE name IN ('participants', 'orders');"
                           "PRAGMA writable_schema = OFF;"
+                          /* version 12's */
+                          "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
+                          "ALTER TABLE outbox DROP COLUMN picture_format;"
                           /* version 10's */
                           "ALTER TABLE press DROP COLUMN sender_id;"
                           "ALTER TABLE press DROP COLUMN sender_role;"
@@ -215,9 +235,6 @@ static void test_migrate_from_3(void)
                           "DROP TABLE confirmations;"
                           "DROP INDEX signon_failures_target;"
                           "ALTER TABLE signon_failures DROP COLUMN target;"
-                          "DROP TRIGGER reply_picture_done;"
-                          "ALTER TABLE outbox DROP COLUMN picture_id;"
-                          "DROP TABLE pictures;"
                           "ALTER TABLE games DROP COLUMN map_attachment;"
                           "ALTER TABLE participants DROP COLUMN map_format;"
                           "ALTER TABLE games DROP COLUMN engine;"
@@ -650,6 +667,75 @@ static void test_crash(void)
     CHECK_STR(v, "ok");
 }
 
+/* A version-11 file, with pictures stored (issue 11), becomes a version-12
+ * one (issue 25): the pictures go, queued mail keeps the phase and format
+ * of its picture (a MAP reply's, of no phase, goes without), and new mail
+ * can be queued with a picture named. */
+static void test_migrate_from_11(void)
+{
+    char old[600], err[512];
+    snprintf(old, sizeof old, "%s/v11.db", dir);
+    dj_store *s = dj_store_open(old, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    dj_game_rec g = new_game("kept9");
+    CHECK(dj_store_game_insert(s, &g) == 0);
+    dj_phase_rec ph = phase(g.id, 0, "done");
+    CHECK(dj_store_phase_insert(s, &ph) == 0);
+    dj_store_close(s);
+    sqlite3 *db;
+    sqlite3_open(old, &db);
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
+             "ALTER TABLE outbox DROP COLUMN picture_format;"
+             "CREATE TABLE pictures (id INTEGER PRIMARY KEY,"
+             " phase_id INTEGER REFERENCES phases (id) ON DELETE CASCADE,"
+             " filename TEXT NOT NULL, content_type TEXT NOT NULL,"
+             " data BLOB NOT NULL);"
+             "ALTER TABLE outbox ADD COLUMN picture_id INTEGER"
+             " REFERENCES pictures (id) ON DELETE SET NULL;"
+             "CREATE TRIGGER reply_picture_done AFTER UPDATE OF state ON outbox"
+             " WHEN NEW.state IN ('sent', 'failed') AND NEW.picture_id IS NOT"
+             " NULL BEGIN DELETE FROM pictures WHERE id = NEW.picture_id AND"
+             " phase_id IS NULL; END;"
+             "INSERT INTO pictures VALUES (1, %lld, 'kept9-S1901M.pdf',"
+             " 'application/pdf', x'25504446'),"
+             " (2, NULL, 'kept9-S1901M.png', 'image/png', x'89504E47');"
+             "INSERT INTO outbox (kind, recipients, subject, body, created_at,"
+             " picture_id) VALUES ('results', 'a@x', 's', 'b', 1, 1),"
+             " ('reply', 'b@x', 's', 'b', 1, 2),"
+             " ('results', 'c@x', 's', 'b', 1, NULL);"
+             "PRAGMA user_version = 11;",
+             (long long)ph.id);
+    int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    sqlite3_close(db);
+    CHECK(rc == SQLITE_OK);
+    s = dj_store_open(old, err, sizeof err);
+    CHECK(s && dj_store_schema_version(s) == DJ_STORE_SCHEMA_VERSION);
+    dj_picture_ref ref = {ph.id, "svg"};
+    CHECK(s && dj_store_outbox_add_pictured(s, g.id, ph.id, "results", "d@x",
+                                            "s", "b", 2, &ref) == 0);
+    dj_store_close(s);
+    sqlite3_open(old, &db);
+    CHECK(count_rows(db, "SELECT count(*) FROM sqlite_master"
+                         " WHERE name IN ('pictures', 'reply_picture_done')") == 0);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM outbox WHERE"
+             " (recipients = 'a@x' AND picture_phase_id = %lld"
+             "  AND picture_format = 'pdf')"
+             " OR (recipients IN ('b@x', 'c@x') AND picture_phase_id IS NULL"
+             "  AND picture_format = '')"
+             " OR (recipients = 'd@x' AND picture_phase_id = %lld"
+             "  AND picture_format = 'svg')",
+             (long long)ph.id, (long long)ph.id);
+    CHECK(count_rows(db, sql) == 4);
+    CHECK(count_rows(db, "SELECT count(*) FROM pragma_table_info('outbox')"
+                         " WHERE name = 'picture_id'") == 0);
+    sqlite3_close(db);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -665,6 +751,7 @@ int main(int argc, char **argv)
     test_newer_refused();
     test_migrate_from_1();
     test_migrate_from_3();
+    test_migrate_from_11();
     test_private_files();
     dj_store *s = open_db();
     if (s) {

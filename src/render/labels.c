@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * labels.c — where each name of the board is written, and writing it.
+ *
+ * Names are placed last, once every unit, centre marker and order has
+ * been drawn and noted (layout.h): for each name a list of candidate
+ * places is scored — covering a unit or a name already placed is ruled
+ * out, covering a mark or a line costs much, leaving its own province or
+ * the board costs too, and so does every point away from the place the
+ * geometry file gives — and the cheapest is used.  The candidates are
+ * the geometry's place, places beside the province's unit, then rings
+ * round the first place, so a crowded province still finds room.  Names
+ * are written at LABEL_FONT_SIZE with a pale halo, so a border or a line
+ * under a letter does not hide it.
+ */
+#define _DEFAULT_SOURCE /* M_PI */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/layout.h"
+
+#define COST_BLOCKED 1e6   /* a unit or a name under it */
+#define COST_MARK 400.0    /* a centre marker, a hold ring... */
+#define COST_LINE 250.0    /* an arrow or a support line */
+#define COST_OUTSIDE 120.0 /* its middle outside its province */
+#define COST_CORNER 12.0   /* each corner outside its province */
+#define LABEL_MARGIN 1.0
+
+void layout_unit(layout *l, double x0, double y0, double x1, double y1)
+{
+    if (l && l->pub.nunits < DJ_RENDER_MAX_BOXES)
+        l->pub.units[l->pub.nunits++] = (dj_render_box){x0, y0, x1, y1};
+}
+
+void layout_mark(layout *l, double x, double y, double r)
+{
+    if (l && l->nmarks < LAYOUT_MAX_MARKS)
+        l->marks[l->nmarks++] = (dj_render_box){x - r, y - r, x + r, y + r};
+}
+
+void layout_segment_add(layout *l, dj_geo_point a, dj_geo_point b,
+                        double width)
+{
+    if (l && l->nsegments < LAYOUT_MAX_SEGMENTS)
+        l->segments[l->nsegments++] = (layout_segment){a, b, width};
+}
+
+static bool boxes_meet(const dj_render_box *a, const dj_render_box *b)
+{
+    return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+/* Does the segment, `pad` wide on each side, cross the box?  (The box
+ * grown by pad against the segment's line: Liang and Barsky's clip.) */
+static bool segment_meets(const layout_segment *s, const dj_render_box *b)
+{
+    double pad = s->width / 2;
+    double x0 = b->x0 - pad, y0 = b->y0 - pad, x1 = b->x1 + pad,
+           y1 = b->y1 + pad;
+    double dx = s->b.x - s->a.x, dy = s->b.y - s->a.y;
+    double p[4] = {-dx, dx, -dy, dy};
+    double q[4] = {s->a.x - x0, x1 - s->a.x, s->a.y - y0, y1 - s->a.y};
+    double t0 = 0, t1 = 1;
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return false;
+            continue;
+        }
+        double t = q[i] / p[i];
+        if (p[i] < 0) {
+            if (t > t1)
+                return false;
+            if (t > t0)
+                t0 = t;
+        } else {
+            if (t < t0)
+                return false;
+            if (t < t1)
+                t1 = t;
+        }
+    }
+    return true;
+}
+
+/* Even-odd: is the point inside the area's rings? */
+static bool inside_area(const dj_geo_area *a, double x, double y)
+{
+    bool in = false;
+    for (int k = 0; k < a->nrings; k++) {
+        const dj_geo_ring *r = &a->rings[k];
+        for (int i = 0, j = r->npoints - 1; i < r->npoints; j = i++) {
+            const dj_geo_point *p = &r->points[i], *q = &r->points[j];
+            if ((p->y > y) != (q->y > y) &&
+                x < (q->x - p->x) * (y - p->y) / (q->y - p->y) + p->x)
+                in = !in;
+        }
+    }
+    return in;
+}
+
+typedef struct label_item {
+    char text[DJ_ABBR_MAX];
+    dj_geo_point at;          /* the geometry's place */
+    const dj_geo_point *unit; /* the province's unit place, or NULL */
+    const dj_geo_area *area;  /* to stay inside, or NULL (a coast's name) */
+    int style;                /* 0 land, 1 sea, 2 coast, 3 impassable */
+} label_item;
+
+static double cost_at(const layout *l, const dj_geo *geo,
+                      const label_item *it, const dj_render_box *b)
+{
+    double cost = 0;
+    if (b->x0 < 0 || b->y0 < 0 || b->x1 > geo->width || b->y1 > geo->height)
+        cost += COST_BLOCKED;
+    for (int i = 0; i < l->pub.nunits; i++)
+        if (boxes_meet(b, &l->pub.units[i]))
+            cost += COST_BLOCKED;
+    for (int i = 0; i < l->pub.nlabels; i++)
+        if (boxes_meet(b, &l->pub.labels[i]))
+            cost += COST_BLOCKED;
+    for (int i = 0; i < l->nmarks; i++)
+        if (boxes_meet(b, &l->marks[i]))
+            cost += COST_MARK;
+    for (int i = 0; i < l->nsegments; i++)
+        if (segment_meets(&l->segments[i], b))
+            cost += COST_LINE;
+    if (it->area) {
+        double mx = (b->x0 + b->x1) / 2, my = (b->y0 + b->y1) / 2;
+        if (!inside_area(it->area, mx, my))
+            cost += COST_OUTSIDE;
+        double xs[2] = {b->x0, b->x1}, ys[2] = {b->y0, b->y1};
+        for (int i = 0; i < 4; i++)
+            if (!inside_area(it->area, xs[i & 1], ys[i >> 1]))
+                cost += COST_CORNER;
+    }
+    return cost;
+}
+
+static dj_render_box box_at(double cx, double cy, double w, double h)
+{
+    return (dj_render_box){cx - w / 2 - LABEL_MARGIN, cy - h / 2 - LABEL_MARGIN,
+                           cx + w / 2 + LABEL_MARGIN, cy + h / 2 + LABEL_MARGIN};
+}
+
+/* The cheapest place for one name, its box in *best. */
+static void place_one(const layout *l, const dj_geo *geo,
+                      const label_item *it, double w, double h,
+                      dj_render_box *best)
+{
+    double best_cost = INFINITY;
+    dj_geo_point cand[160];
+    int n = 0;
+    cand[n++] = it->at;
+    if (it->unit) {
+        /* Beside the unit: above, below, right, left, the corners. */
+        double ux = it->unit->x, uy = it->unit->y, gx = 13 + w / 2,
+               gy = 11 + h / 2;
+        const double around[8][2] = {{0, -1}, {0, 1},  {1, 0},  {-1, 0},
+                                     {1, -1}, {-1, -1}, {1, 1}, {-1, 1}};
+        for (int k = 0; k < 8; k++)
+            cand[n++] = (dj_geo_point){ux + around[k][0] * gx,
+                                       uy + around[k][1] * gy};
+    }
+    static const double rings[] = {5, 10, 16, 23, 31, 40, 50, 62};
+    for (size_t r = 0; r < sizeof rings / sizeof rings[0]; r++)
+        for (int k = 0; k < 16 && n < (int)(sizeof cand / sizeof cand[0]); k++) {
+            double t = k * M_PI / 8;
+            cand[n++] = (dj_geo_point){it->at.x + rings[r] * 1.3 * cos(t),
+                                       it->at.y + rings[r] * sin(t)};
+        }
+    for (int i = 0; i < n; i++) {
+        dj_render_box b = box_at(cand[i].x, cand[i].y, w, h);
+        double dist = hypot(cand[i].x - it->at.x, cand[i].y - it->at.y);
+        double cost = dist;
+        if (cost >= best_cost)
+            continue;
+        cost += cost_at(l, geo, it, &b);
+        if (cost < best_cost) {
+            best_cost = cost;
+            *best = b;
+        }
+        if (best_cost < 1)
+            break; /* its own place is free */
+    }
+}
+
+static void upper(char *text)
+{
+    for (char *c = text; *c; c++)
+        *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+}
+
+/* The names to place: provinces and coasts of the map, then impassable
+ * areas (a province of the map or land off it). */
+static int collect(const dj_map *map, const dj_geo *geo, label_item *items,
+                   int max)
+{
+    int n = 0;
+    for (int loc = 0; loc < map->nlocs && n < max; loc++) {
+        if (!geo->label[loc].set)
+            continue;
+        const dj_location *l = &map->locs[loc];
+        label_item *it = &items[n];
+        memset(it, 0, sizeof *it);
+        const char *slash = strchr(l->abbr, '/');
+        snprintf(it->text, sizeof it->text, "%s", slash ? slash + 1 : l->abbr);
+        upper(it->text);
+        it->at = geo->label[loc].at;
+        int prov = dj_province(map, loc);
+        int area = geo->area_of[prov];
+        if (slash) {
+            it->style = 2;
+        } else {
+            it->style = l->terrain == DJ_WATER ? 1 : 0;
+            it->area = area >= 0 ? &geo->areas[area] : NULL;
+            if (geo->unit[loc].set)
+                it->unit = &geo->unit[loc].at;
+            if (it->area && it->area->kind == DJ_GEO_IMPASSABLE)
+                it->style = 3;
+        }
+        n++;
+    }
+    for (int i = 0; i < geo->nareas && n < max; i++) {
+        const dj_geo_area *a = &geo->areas[i];
+        if (a->kind != DJ_GEO_IMPASSABLE || !a->has_label)
+            continue;
+        bool listed = false;
+        for (int k = 0; k < n; k++)
+            listed |= items[k].area == a;
+        if (listed)
+            continue;
+        label_item *it = &items[n++];
+        memset(it, 0, sizeof *it);
+        snprintf(it->text, sizeof it->text, "%s",
+                 a->name[0] == '_' ? a->name + 1 : a->name);
+        upper(it->text);
+        it->at = a->label;
+        it->area = a;
+        it->style = 3;
+    }
+    return n;
+}
+
+static void write_label(cairo_t *cr, const label_item *it,
+                        const cairo_text_extents_t *e, const dj_render_box *b)
+{
+    static const double ink[4][3] = {{0.16, 0.14, 0.12},
+                                     {0.14, 0.28, 0.45},
+                                     {0.06, 0.20, 0.42},
+                                     {1, 1, 1}};
+    static const double halo[4][3] = {{1, 0.99, 0.95},
+                                      {0.86, 0.93, 0.98},
+                                      {0.86, 0.93, 0.98},
+                                      {0.20, 0.19, 0.18}};
+    double x = (b->x0 + b->x1) / 2 - e->width / 2 - e->x_bearing;
+    double y = (b->y0 + b->y1) / 2 - e->height / 2 - e->y_bearing;
+    /* The halo: the name in the pale colour a pixel off each way (glyphs
+     * from the font cache: much cheaper than stroking their outlines). */
+    cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
+                         halo[it->style][2]);
+    static const double off[8][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},
+                                     {-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
+    for (int k = 0; k < 8; k++) {
+        cairo_move_to(cr, x + off[k][0], y + off[k][1]);
+        cairo_show_text(cr, it->text);
+    }
+    cairo_move_to(cr, x, y);
+    cairo_set_source_rgb(cr, ink[it->style][0], ink[it->style][1],
+                         ink[it->style][2]);
+    cairo_show_text(cr, it->text);
+    cairo_new_path(cr);
+}
+
+void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
+                           layout *l)
+{
+    label_item *items = malloc(sizeof *items * DJ_RENDER_MAX_BOXES);
+    if (!items)
+        return; /* the picture goes without names */
+    int n = collect(map, geo, items, DJ_RENDER_MAX_BOXES);
+    cairo_set_font_size(cr, LABEL_FONT_SIZE);
+    for (int i = 0; i < n && l->pub.nlabels < DJ_RENDER_MAX_BOXES; i++) {
+        const label_item *it = &items[i];
+        cairo_select_font_face(cr, "sans-serif",
+                               it->style == 2 ? CAIRO_FONT_SLANT_ITALIC
+                                              : CAIRO_FONT_SLANT_NORMAL,
+                               it->style >= 2 ? CAIRO_FONT_WEIGHT_BOLD
+                                              : CAIRO_FONT_WEIGHT_NORMAL);
+        cairo_text_extents_t e;
+        cairo_text_extents(cr, it->text, &e);
+        dj_render_box b;
+        place_one(l, geo, it, e.width, e.height, &b);
+        write_label(cr, it, &e, &b);
+        snprintf(l->pub.label_text[l->pub.nlabels], DJ_ABBR_MAX, "%s", it->text);
+        l->pub.labels[l->pub.nlabels++] = b;
+    }
+    free(items);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * layout.h — what a picture has drawn where (render room only): the
+ * boxes of units, the marks and lines of orders, and the names placed
+ * among them.  draw.c notes each thing as it draws it; labels.c then
+ * places every name where none of them covers it.  The same record is
+ * what dj_render_layout() hands the tests, so what is checked is what
+ * was drawn.
+ */
+#ifndef DJ_RENDER_LAYOUT_H
+#define DJ_RENDER_LAYOUT_H
+
+#include <cairo.h>
+
+#include "render/render.h"
+
+#define LAYOUT_MAX_MARKS 4096
+#define LAYOUT_MAX_SEGMENTS 8192
+
+typedef struct layout_segment {
+    dj_geo_point a, b;
+    double width;
+} layout_segment;
+
+typedef struct layout {
+    dj_render_layout pub;    /* units and labels (what the tests check) */
+    int nmarks;              /* centre markers, hold and convoy rings... */
+    dj_render_box marks[LAYOUT_MAX_MARKS];
+    int nsegments;           /* arrows, supports, retreat options */
+    layout_segment segments[LAYOUT_MAX_SEGMENTS];
+} layout;
+
+void layout_unit(layout *l, double x0, double y0, double x1, double y1);
+void layout_mark(layout *l, double x, double y, double radius);
+void layout_segment_add(layout *l, dj_geo_point a, dj_geo_point b,
+                        double width);
+
+/* The font every province name is written in (labels.c and the legend). */
+#define LABEL_FONT_SIZE 10.0
+
+/*
+ * Place and draw every name of the board (provinces, coasts, impassable
+ * areas) where no unit and no other name covers it, and as few marks and
+ * lines as can be: the geometry's place first, then places around the
+ * province's unit and around the first place, the best kept.
+ */
+void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
+                           layout *l);
+
+#endif
