@@ -754,7 +754,7 @@ static int mode_run(judged *d)
 }
 
 /* judged config: the settings in force in judge.conf's syntax. */
-static int print_config(const judged *d)
+static int print_config(judged *d)
 {
     dj_buf out;
     dj_buf_init(&out);
