@@ -551,6 +551,15 @@ int cmd_pending(int argc, char **argv)
     return finish(j, argv[0], rc, &out);
 }
 
+/* An address's reliability figures across every game on the judge. */
+int cmd_player(int argc, char **argv)
+{
+    PARSE("", "", SYN_PLAYER, 1, 1);
+    OPEN();
+    int rc = dj_game_player_stats(j, a.pos[0], false, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
 /* ---- the clock ------------------------------------------------------------------------- */
 
 int cmd_tick(int argc, char **argv)
