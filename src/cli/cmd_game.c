@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_game.c — the judgectl subcommands that run games: argument parsing
  * and wiring only; the work is in src/game/game.h.
@@ -547,6 +548,15 @@ int cmd_pending(int argc, char **argv)
     int rc = dj_game_pending(j, a.npos ? a.pos[0] : NULL,
                              cli_value(&a, "--from"), cli_flag(&a, "--clear"),
                              &out);
+    return finish(j, argv[0], rc, &out);
+}
+
+/* An address's reliability figures across every game on the judge. */
+int cmd_player(int argc, char **argv)
+{
+    PARSE("", "", SYN_PLAYER, 1, 1);
+    OPEN();
+    int rc = dj_game_player_stats(j, a.pos[0], false, &out);
     return finish(j, argv[0], rc, &out);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * commands.h — judgectl subcommands that live in their own source files.
  *
@@ -56,6 +57,7 @@ int cmd_orders(int argc, char **argv);
 #define SYN_MAP "GAME [PHASE] [--orders | --no-orders] -o FILE.png|.svg|.pdf"
 #define SYN_OUTBOX "[GAME] [--json]"
 #define SYN_PENDING "[GAME] [--from ADDRESS|@DOMAIN] [--clear]"
+#define SYN_PLAYER "ADDRESS"
 #define SYN_TICK "[--quiet]"
 #define SYN_COMMAND                                                         \
     "--from ADDRESS [--subject SUBJECT] [--message-id ID] [--queue-reply]" \
@@ -105,6 +107,7 @@ int cmd_summary(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_outbox(int argc, char **argv);
 int cmd_pending(int argc, char **argv);
+int cmd_player(int argc, char **argv);
 int cmd_tick(int argc, char **argv);
 /* Run a mail message's commands (src/command) and print the reply. */
 int cmd_command(int argc, char **argv);

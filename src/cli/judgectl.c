@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * judgectl.c — the judge's command-line front end.
  *
@@ -122,6 +123,9 @@ static const command COMMANDS[] = {
      "list (or --clear) the JOIN, OBSERVE and CREATE requests waiting for "
      "their codes",
      cmd_pending, NULL},
+    {"player", SYN_PLAYER,
+     "an address's reliability figures across every game", cmd_player,
+     NULL},
     {"preview", SYN_GAME,
      "show the results the current phase would have now, saving nothing",
      cmd_preview, NULL},

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * judged.c — the mail judge: reads players' mail, answers it, runs the
  * deadlines and sends what the outbox holds.  Argument parsing and
@@ -115,10 +116,10 @@ typedef struct judged {
 
 /* ---- logging ----------------------------------------------------------------- */
 
-static void logmsg(judged *d, int level, const char *fmt, ...)
+static void logmsg(const judged *d, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static void logmsg(judged *d, int level, const char *fmt, ...)
+static void logmsg(const judged *d, int level, const char *fmt, ...)
 {
     if (d->quiet && level > LOG_WARNING)
         return;
@@ -192,7 +193,7 @@ static int outbox_picture(void *ctx, dj_outbox_send_rec *row)
 
 /* The risky settings (conf_warnings.h): printed by `judged config`,
  * logged at start by the other modes. */
-static void config_warnings(judged *d, bool print)
+static void config_warnings(const judged *d, bool print)
 {
     dj_buf warn;
     dj_buf_init(&warn);
@@ -754,7 +755,7 @@ static int mode_run(judged *d)
 }
 
 /* judged config: the settings in force in judge.conf's syntax. */
-static int print_config(const judged *d)
+static int print_config(judged *d)
 {
     dj_buf out;
     dj_buf_init(&out);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * parse.h — private to src/command: reading a message into commands,
  * with no database and no game in sight (so that it can be fuzzed alone).
@@ -88,6 +89,7 @@ typedef enum cmd_kind {
     CMD_MAPFORMAT, /* SET MAP PNG|PDF|SVG|NONE: one's results picture */
     CMD_PRESS_ARCHIVE, /* PRESS ARCHIVE game [from [to]] */
     CMD_REVEAL,    /* the master shows who plays which power */
+    CMD_STATS,     /* SET STATS PUBLIC|PRIVATE: one's reliability figures */
     CMD_KIND_COUNT
 } cmd_kind;
 

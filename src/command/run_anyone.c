@@ -122,11 +122,23 @@ CMD_RUNNER(run_confirm)
     snprintf(s->game, sizeof s->game, "%s", done.game);
     if (strcmp(done.action, "create") == 0)
         return RUN_OK;
-    return game_rc(s, dj_game_notify_masters(s->j, done.game,
-                                             strcmp(done.action, "observe") == 0
-                                                 ? "New observer"
-                                                 : "New player",
-                                             res->data));
+    bool observer = strcmp(done.action, "observe") == 0;
+    /* the master sees the new player's reliability figures */
+    dj_buf notice;
+    dj_buf_init(&notice);
+    dj_buf_append(&notice, res->data);
+    if (!observer) {
+        dj_buf_append(&notice, "\nReliability figures of ");
+        if (dj_game_player_stats(s->j, s->msg->from, false, &notice) < 0) {
+            dj_buf_free(&notice);
+            return game_rc(s, -1);
+        }
+    }
+    int rc = dj_game_notify_masters(s->j, done.game,
+                                    observer ? "New observer" : "New player",
+                                    notice.data);
+    dj_buf_free(&notice);
+    return game_rc(s, rc);
 }
 
 /* CREATE GAME PASSWORD [KEY=VALUE...]: the sender becomes the master. */

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "command/session.h"
 
@@ -137,4 +138,15 @@ CMD_RUNNER(run_resign)
     s->status_due = false;
     return game_rc(s, dj_game_notify_masters(s->j, s->game, "Resigned",
                                              res->data));
+}
+
+/* SET STATS PUBLIC|PRIVATE: the sender's figures in LIST, or not. */
+CMD_RUNNER(run_stats)
+{
+    (void)press;
+    bool public = strcasecmp(c->arg, "PUBLIC") == 0;
+    if (!public && strcasecmp(c->arg, "PRIVATE") != 0)
+        return fail(s, "SET STATS takes PUBLIC or PRIVATE");
+    return game_rc(s, dj_game_set_stats_public(s->j, s->msg->from, public,
+                                               res));
 }

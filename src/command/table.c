@@ -73,6 +73,9 @@ const cmd_spec cmd_table[] = {
     {CMD_MAPFORMAT, "SET MAP", NULL, CMD_SIGNED_ON, false, parse_one_word,
      run_mapformat, "SET MAP PNG|PDF|SVG|NONE",
      "the map attached to your results"},
+    {CMD_STATS, "SET STATS", NULL, CMD_SIGNED_ON, false, parse_one_word,
+     run_stats, "SET STATS PUBLIC|PRIVATE",
+     "your reliability figures in LIST too, or\nonly for game masters"},
     {CMD_PRESS, "PRESS", "PRESS|BROADCAST", CMD_SIGNED_ON, false,
      parse_press, run_press, "PRESS TO powers [options]",
      "press to some powers: the text follows,\n"

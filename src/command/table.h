@@ -131,5 +131,6 @@ CMD_RUNNER(run_terminate);
 CMD_RUNNER(run_setting);
 CMD_RUNNER(run_press_archive);
 CMD_RUNNER(run_reveal);
+CMD_RUNNER(run_stats);
 
 #endif

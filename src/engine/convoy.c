@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * convoy.c — convoy disruption, and the paradox rule that decides it.
  *

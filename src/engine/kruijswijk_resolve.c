@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kruijswijk_resolve.c — Kruijswijk's recursive guess algorithm (seed 000)
  * and the backup rule, for the Kruijswijk engine.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * phases.h — internal entry points of the retreat and adjustment phases.
  * Each fills out->orders, out->autos and out->next (phase not advanced).

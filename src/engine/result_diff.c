@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * result_diff.c — do two adjudications of one phase agree?
  *

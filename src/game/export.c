@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export.c — reading games: list, show, history, summary, the JSON export
  * and the outbox listing.  Nothing here writes; each function reads inside
@@ -337,6 +338,30 @@ static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     show_settings(v, out);
     if (show_powers(j, v, public, out) < 0)
         return -1;
+    /* Reliability figures of the players who show them (SET STATS
+     * PUBLIC), when everyone may know who plays. */
+    if (public && dj_game_identities_visible(&v->g, NULL)) {
+        dj_buf figs;
+        dj_buf_init(&figs);
+        for (int i = 0; i < v->nparts; i++) {
+            const dj_participant_rec *p = &v->parts[i];
+            if (strcmp(p->role, "player") != 0 || !p->email[0] ||
+                strcmp(p->status, "replaced") == 0)
+                continue;
+            dj_buf_append(&figs, "  ");
+            size_t before = figs.len;
+            if (dj_game_player_stats(j, p->email, true, &figs) < 0) {
+                dj_buf_free(&figs);
+                return -1;
+            }
+            if (figs.len == before) /* not shown: take the indent back */
+                figs.data[figs.len -= 2] = '\0';
+        }
+        if (figs.len)
+            dj_buf_printf(out, "Reliability (players who show it):\n%s",
+                          figs.data);
+        dj_buf_free(&figs);
+    }
     if (public) {
         int waiting = 0;
         for (int i = 0; i < v->nparts; i++)
@@ -544,6 +569,19 @@ static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     free(years);
     free(owners);
     dj_phase_recs_free(list, n);
+    return rc;
+}
+
+int gv_centre_summary(dj_judge *j, game_view *v, dj_centre_history *t,
+                      dj_buf *out)
+{
+    summary_arg a = {t};
+    if (t)
+        memset(t, 0, sizeof *t);
+    dj_buf ignored;
+    dj_buf_init(&ignored);
+    int rc = do_summary(j, v, t ? &a : NULL, t ? &ignored : out);
+    dj_buf_free(&ignored);
     return rc;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * game.h — games: their lifecycle, orders, processing at deadlines, and
  * everything a game master does.  The one door front ends (judgectl, the
@@ -603,5 +604,16 @@ int dj_game_press_each(dj_judge *j, const char *game, const dj_signon *viewer,
 int dj_game_press_archive(dj_judge *j, const char *game,
                           const dj_signon *viewer, const char *from,
                           const char *to, size_t max_bytes, dj_buf *out);
+
+/* ---- reliability figures (reliability.c) -------------------------------- */
+
+/* One line of an address's figures across every game on the judge; with
+ * public_only, nothing unless the player allowed it (SET STATS PUBLIC). */
+int dj_game_player_stats(dj_judge *j, const char *email, bool public_only,
+                         dj_buf *out);
+
+/* SET STATS PUBLIC / PRIVATE. */
+int dj_game_set_stats_public(dj_judge *j, const char *email, bool public,
+                             dj_buf *out);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * game_int.h — private to src/game: the session, a loaded game, and the
  * helpers the lifecycle, processing and reading files share.
@@ -96,6 +97,21 @@ int gv_with_game_read(dj_judge *j, const char *game, gv_action_fn fn,
  * last).  -1 with the judge's error on a bad bound. */
 int gv_phase_key(int year, int season, int type);
 int gv_phase_bound(dj_judge *j, const char *text, bool end, int *key);
+
+/* The supply-centre history of a loaded game (export.c): as numbers into
+ * t when t is given, else as the SUMMARY table into out. */
+int gv_centre_summary(dj_judge *j, game_view *v, dj_centre_history *t,
+                      dj_buf *out);
+
+/* The final table of a game that is over, then its supply-centre history
+ * (final_table.c); winner -1 when nobody won outright. */
+int gv_final_table(dj_judge *j, game_view *v, const dj_position *pos,
+                   int winner, const char *ending, dj_buf *out);
+
+/* Count one event of an address for its reliability figures
+ * (reliability.c): "missed", "disorder", "takeover" or "abandoned". */
+int gv_player_event(dj_judge *j, const game_view *v, const char *email,
+                    const char *kind);
 
 /* Reload participants after a change. */
 int gv_reload_parts(dj_judge *j, game_view *v);

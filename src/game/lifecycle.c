@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lifecycle.c — a game from forming to its end: joining, starting, votes,
  * absences, pausing, replacing players, termination.
@@ -895,7 +896,8 @@ static int do_takeover(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         return -1;
     if (new_player_with(j, v, p, a->email, "", "playing", a->password) < 0 ||
         gv_log(j, v, "takeover", "%s by %s", gv_power_name(v, p),
-               a->email) < 0)
+               a->email) < 0 ||
+        gv_player_event(j, v, a->email, "takeover") < 0)
         return -1;
     snprintf(text, sizeof text,
              "%s has a new player, who took it over from civil disorder.  "
@@ -951,7 +953,8 @@ static int do_resign(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     bool running = strcmp(v->g.state, "forming") != 0 && power >= 0;
     char was[DJ_EMAIL_MAX];
     snprintf(was, sizeof was, "%s", p->email);
-    if (retire_player(j, p, "resigned") < 0)
+    if (retire_player(j, p, "resigned") < 0 ||
+        (running && gv_player_event(j, v, was, "abandoned") < 0))
         return -1;
     if (running &&
         new_player(j, v, power, "", "(civil disorder)", "civil-disorder") < 0)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * process.c — adjudicating a phase, and the clock that decides when.
  *
@@ -328,6 +329,15 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
         judge_store_fail(j);
         goto done;
     }
+    /* the reliability figures: whose deadline passed without orders */
+    for (int p = 0; p < v->map->npowers; p++) {
+        const dj_participant_rec *pl = gv_player(v, p);
+        if (!(a->newly >> p & 1u) || !pl)
+            continue;
+        if (gv_player_event(j, v, pl->email, "missed") < 0 ||
+            gv_player_event(j, v, pl->email, "disorder") < 0)
+            goto done;
+    }
     if (save_next_phase(j, v, &a->res.next, over, deadline) < 0 ||
         update_players(j, v, a) < 0)
         goto done;
@@ -339,6 +349,9 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
             judge_store_fail(j);
             goto done;
         }
+        /* the mail (not the stored results) ends with the final table */
+        if (gv_final_table(j, v, &a->res.next, winner, ending, &report) < 0)
+            goto done;
     }
     if (gv_mail_results(j, v, subject.data, report.data) < 0)
         goto done;
@@ -396,6 +409,11 @@ int end_game(dj_judge *j, game_view *v, const char *ending)
         dj_report_position(v->map, v->pos, &body);
         dj_buf_append(&body, "\n");
         dj_report_centres(v->map, v->pos, &body);
+        if (gv_final_table(j, v, v->pos, -1, ending, &body) < 0) {
+            dj_buf_free(&body);
+            dj_buf_free(&subject);
+            return -1;
+        }
     }
     gv_subject(j, v, v->has_phase ? v->phase.name : "-", "Game over",
                &subject);

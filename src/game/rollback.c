@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rollback.c — taking phases back, and giving them back.
  *
@@ -95,6 +96,32 @@ static int rollback_notice(dj_judge *j, game_view *v,
     snprintf(v->phase.name, sizeof v->phase.name, "%s", target->name);
     v->phase.deadline = deadline;
     int rc = dj_buf_ok(&text) ? gv_notice(j, v, "Rolled back", text.data)
+                              : judge_fail(j, "out of memory");
+    dj_buf_free(&text);
+    return rc;
+}
+
+/* The notice a rollback sends, undone: which results count again. */
+static int rollforward_notice(dj_judge *j, game_view *v, const char *last,
+                              int64_t deadline, bool finished,
+                              const dj_buf *valid)
+{
+    dj_buf text;
+    dj_buf_init(&text);
+    dj_buf_printf(&text, "The game master has undone the rollback: the game "
+                         "is at %s again.\n",
+                  last);
+    if (valid->len)
+        dj_buf_printf(&text, "The results of %s are valid again.\n",
+                      valid->data);
+    if (!finished && deadline) {
+        dj_buf_printf(&text, "Orders for %s are taken; deadline: ", last);
+        gv_time(v, deadline, &text);
+        dj_buf_append(&text, "\n");
+    }
+    snprintf(v->phase.name, sizeof v->phase.name, "%s", last);
+    v->phase.deadline = deadline;
+    int rc = dj_buf_ok(&text) ? gv_notice(j, v, "Rolled forward", text.data)
                               : judge_fail(j, "out of memory");
     dj_buf_free(&text);
     return rc;
@@ -221,9 +248,19 @@ static int do_rollforward(dj_judge *j, game_view *v, dj_buf *out)
     const char *last = n ? list[n - 1].name : "?";
     char last_name[16];
     snprintf(last_name, sizeof last_name, "%s", last);
+    /* The results that count again: every phase brought back but the
+     * one now taking orders (or, for a finished game, all of them). */
+    dj_buf valid;
+    dj_buf_init(&valid);
+    int nvalid = finished ? n : n - 1;
+    for (int i = 0; i < nvalid; i++)
+        dj_buf_printf(&valid, "%s%s", i ? ", " : "", list[i].name);
+    int64_t deadline = n ? list[n - 1].deadline : 0;
     dj_phase_recs_free(list, n);
-    if (rc < 0)
+    if (rc < 0) {
+        dj_buf_free(&valid);
         return -1;
+    }
     snprintf(v->g.state, sizeof v->g.state, "%s", rb.prev_state);
     snprintf(v->g.ending, sizeof v->g.ending, "%s", rb.prev_ending);
     if (finished)
@@ -231,8 +268,12 @@ static int do_rollforward(dj_judge *j, game_view *v, dj_buf *out)
     if (dj_store_game_set_state(j->store, &v->g) < 0 ||
         dj_store_rollback_set_undone(j->store, rb.id, j->now) < 0)
         return judge_store_fail(j);
-    if (gv_log(j, v, "rollforward", "%s to %s", v->phase.name, last_name) < 0)
+    if (gv_log(j, v, "rollforward", "%s to %s", v->phase.name, last_name) < 0 ||
+        rollforward_notice(j, v, last_name, deadline, finished, &valid) < 0) {
+        dj_buf_free(&valid);
         return -1;
+    }
+    dj_buf_free(&valid);
     dj_buf_printf(out, "%s: rolled forward to %s\n", v->g.name, last_name);
     return 0;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interpret_choose.c — one reading per order, chosen with the whole set of
  * the power's orders in view (DATC 4.E.2 choice d), then 4.D.3.
@@ -433,13 +434,13 @@ static void apply_multiple(const ir_ctx *c, ir_item *items, const int *g, int m,
             continue;
         if (choice == 'a')
             snprintf(msg, sizeof msg,
-                     "%s already has an order (line %d): "
-                     "the first is used (rule 4.D.3 a)",
+                     "dropped: %s already has an order (line %d), and the "
+                     "first is kept (rule 4.D.3 a)",
                      unit, items[g[keep]].line + 1);
         else if (choice == 'b')
             snprintf(msg, sizeof msg,
-                     "%s has a later order (line %d): the "
-                     "last is used (rule 4.D.3 b)",
+                     "dropped: %s has a later order (line %d), and the "
+                     "last is kept (rule 4.D.3 b)",
                      unit, items[g[keep]].line + 1);
         else if (items[g[0]].line == items[g[m - 1]].line)
             snprintf(msg, sizeof msg,
@@ -453,6 +454,11 @@ static void apply_multiple(const ir_ctx *c, ir_item *items, const int *g, int m,
                      unit, items[g[0]].line + 1, items[g[m - 1]].line + 1);
         reject(&items[g[i]], msg);
     }
+    if (keep >= 0) /* the one kept says so too, naming what was dropped */
+        ir_note(items[g[keep]].message, sizeof items[g[keep]].message,
+                "kept: the other order for %s (line %d) is dropped (rule "
+                "4.D.3 %c)",
+                unit, items[g[keep == 0 ? 1 : 0]].line + 1, choice);
 }
 
 void ir_settle_duplicates(const ir_ctx *c, ir_item *items, int nitems)

@@ -8,8 +8,9 @@
 # replies, polite words and comments) give no ERROR and a summary of the
 # orders taken; a subject that is not a whole command is ignored without
 # a word; PRESS ARCHIVE shows each reader what they may read; a private
-# game needs its join password and an unlisted one is not in LIST.  Ends
-# with "N passed, N failed".
+# game needs its join password and an unlisted one is not in LIST; two
+# orders for one unit; reliability figures (JOIN notices, judgectl player,
+# SET STATS PUBLIC in LIST).  Ends with "N passed, N failed".
 #
 set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
@@ -83,6 +84,10 @@ has "ERROR: F LON - PAR: a fleet cannot go inland"
 has "Summary: 1 order taken, 1 refused (see ERROR above); 1 of 1 command done"
 has "  Bye"
 
+# ---- two orders for one unit: the reply says what the rule (4.D.3) does ----
+printf 'SIGNON Edemo pw-1-secret\nF lon-eng\nF lon-nth\n' | send p1@x.example "x"
+has "ERROR: F LON has several orders (lines 2 and 3): none is used and the unit holds (rule 4.D.3 c)"
+
 # ---- the subject: a command only when it is one, whole ------------------------
 for subject in "map please" "join" "JOIN demo" "Re: my orders" "history please"; do
     printf 'LIST\n' | send stranger@y.example "$subject"
@@ -122,5 +127,25 @@ printf 'JOIN hush mypass-1 Sesame-42\n' | send stranger@y.example "x"
 lacks "ERROR"
 lacks "Sesame-42"
 has "To join game hush"
+code=$(sed -n 's/^ *CONFIRM \([A-Za-z0-9-]*\).*/\1/p' "$T/out" | head -1)
+printf 'CONFIRM %s\n' "$code" | send stranger@y.example "x"
+lacks "ERROR"
+# the master learns the new player's reliability figures
+grep -l "Reliability figures of stranger@y.example: games joined" \
+    mail/out/new/* >/dev/null 2>&1 && ok || bad "no figures in the JOIN notice"
+
+# ---- reliability figures: judgectl player, SET STATS PUBLIC, LIST --------------
+$J player p1@x.example >"$T/out"
+has "p1@x.example: games joined 1, finished 0, abandoned 0; deadlines missed 0"
+printf 'SIGNON Edemo pw-1-secret\nSET STATS PUBLIC\n' | send p1@x.example "x"
+has "now shown in LIST"
+printf 'SIGNON Mdemo gm-pw-1\nREVEAL\n' | send gm@x.example "x"
+printf 'LIST demo\n' | send stranger@y.example "x"
+has "Reliability (players who show it):"
+has "p1@x.example: games joined 1"
+lacks "p2@x.example: games joined"
+printf 'SIGNON Gdemo pw-3-secret\nRESIGN\n' | send p3@x.example "x"
+$J player p3@x.example >"$T/out"
+has "abandoned 1"
 
 checks_done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # players.sh BUILDDIR SRCDIR — what players and masters see, by mail
 # (`judgectl command`) on a real database: orders that cannot be orders
@@ -109,6 +110,17 @@ for p in $POWERS; do
 done
 body_of "S1901M Rolled back" "$(addr England)"
 has "The results of S1901M are void"
+# rolled forward: everyone is told the results count again; then back
+printf 'SIGNON Mp gm-pw\nROLLFORWARD\n' | DIPJUDGE_NOW=$now mail gm@p.example
+has "rolled forward to"
+n=$(outbox_count "Rolled forward")
+[[ $n == 8 ]] && ok || bad "rollforward notice to 7 players and the master: $n"
+sqlite3 "$DB" "SELECT body FROM outbox WHERE subject LIKE '%Rolled forward%' \
+    AND recipients = '$(addr England)'" >"$T/out" 2>/dev/null ||
+    $J outbox >"$T/out"
+has "The results of S1901M are valid again"
+printf 'SIGNON Mp gm-pw\nROLLBACK S1901M\n' | DIPJUDGE_NOW=$now mail gm@p.example
+has "rolled back to S1901M"
 
 # ---- a changed deadline is announced
 printf 'SIGNON Mp gm-pw\nSET DEADLINE 2027-01-25 20:00\n' |
@@ -205,6 +217,11 @@ has "Draw declared by"
 has "The final position:"
 has "Supply centers"
 has "Ownership of supply centers:"
+has "The final table:"
+has "Power        Player                       Centres Units  Result          Years"
+grep -qE "^  France +france@q.example +[0-9]+ +[0-9]+  drew +1901-1907 \(7\)" \
+    "$T/out" && ok || bad "France's line in the final table: $(grep France "$T/out")"
+has "Supply center history:"
 
 # ---- create --master --password: one master, who signs on at once
 $J create r --master gm@r.example --password r-pw assignment=random \

@@ -43,7 +43,7 @@ web_start()
         echo "web = { listen = \"127.0.0.1:$WEB_PORT\"; $* };"
     } >"$T/judge.conf"
     "$B/judgeweb" --config "$T/judge.conf" --maps "$S/maps" \
-        2>>"$T/judgeweb.log" &
+        2>>"${WEB_LOG:-$T/judgeweb.log}" &
     WEB_PID=$!
     WEB_URL=http://127.0.0.1:$WEB_PORT
     for _ in $(seq 1 100); do

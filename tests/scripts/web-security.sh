@@ -49,7 +49,7 @@ web = { listen = "127.0.0.1:$WEB_PORT"; timeout = 2; max_per_client = 4;
         forwarded = true; signin_limit = 5; $1 };
 CONF
     "$B/judgeweb" --config "$T/judge.conf" --maps "$S/maps" \
-        2>>"$T/judgeweb.log" &
+        2>>"${WEB_LOG:-$T/judgeweb.log}" &
     WEB_PID=$!
     WEB_URL=http://127.0.0.1:$WEB_PORT
     for _ in $(seq 1 100); do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_interpret.c — the best-effort order reader (reader/interpret.h) and
  * its fuzzy matching (reader/fuzzy.h), against maps/standard.map.
@@ -335,12 +336,12 @@ static void check_multiple_orders(fixture *f)
            "OK A PAR - BUR || ERROR A PAR - MUN: not adjacent");
     CHECK(dj_rules_set(&f->rules, "multiple_orders=a", err, sizeof err));
     EXPECT(f, "France", "A par - bur\nA par - pic",
-           "OK A PAR - BUR || ERROR A PAR already has an order (line 1): the "
-           "first is used (rule 4.D.3 a)");
+           "OK A PAR - BUR || ERROR dropped: A PAR already has an order "
+           "(line 1), and the first is kept (rule 4.D.3 a)");
     CHECK(dj_rules_set(&f->rules, "multiple_orders=b", err, sizeof err));
     EXPECT(f, "France", "A par - bur\nA par - pic",
-           "ERROR A PAR has a later order (line 2): the last is used (rule "
-           "4.D.3 b) || OK A PAR - PIC");
+           "ERROR dropped: A PAR has a later order (line 2), and the last is "
+           "kept (rule 4.D.3 b) || OK A PAR - PIC");
     dj_rules_default(&f->rules);
 }
 

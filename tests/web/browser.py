@@ -127,12 +127,30 @@ def text(driver):
     return driver.find_element(By.TAG_NAME, "body").text
 
 
+def again(step):
+    """Run a step of loading a page and filling a form; once more if the
+    driver loses a node under a loaded machine (chromedriver's "Node with
+    given id does not belong to the document")."""
+    for attempt in range(3):
+        try:
+            return step()
+        except (StaleElementReferenceException, WebDriverException):
+            if attempt == 2:
+                raise
+            time.sleep(1 + attempt)
+
+
 def signin(driver, power, password):
-    driver.get(URL + "/game/demo")
-    form = driver.find_element(By.CSS_SELECTOR, "form[action='/game/demo/signin']")
-    form.find_element(By.NAME, "power").send_keys(power)
-    form.find_element(By.NAME, "password").send_keys(password)
-    submit(driver, "/game/demo/signin")
+    def step():
+        driver.get(URL + "/game/demo")
+        settled(driver)
+        if f"Signed in as {power}" in text(driver):
+            return  # an earlier try got through
+        form = driver.find_element(By.CSS_SELECTOR, "form[action='/game/demo/signin']")
+        form.find_element(By.NAME, "power").send_keys(power)
+        form.find_element(By.NAME, "password").send_keys(password)
+        submit(driver, "/game/demo/signin")
+    again(step)
     check(f"signed in as {power}", f"Signed in as {power}" in text(driver))
 
 
