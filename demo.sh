@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # demo.sh — the README's demo: install what is missing, build, and play a
 # game of Diplomacy by mail, on the judge's embedded defaults (no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_adjudicate.c — how fast does the engine adjudicate movement phases?
  *
@@ -54,19 +55,20 @@
 #define NETWORK_MAX_FLEETS 49
 #define NETWORK_MAX_UNITS 160
 
-/* What the timed loop reads of a phase, whichever corpus it comes from. */
-typedef struct bench_phase {
+/* A phase of the large-network corpus. */
+typedef struct network_phase {
     dj_phase phase;
     int nunits, norders;
-    const dj_unit *units;
-    const dj_order *orders;
-} bench_phase;
-
-/* A phase of the large-network corpus, kept compact. */
-typedef struct network_phase {
     dj_unit units[NETWORK_MAX_UNITS];
     dj_order orders[NETWORK_MAX_UNITS];
 } network_phase;
+
+/* The corpus timed: plain corpus phases, or the large networks. */
+typedef struct bench_corpus {
+    const corpus_phase *plain;
+    const network_phase *network;
+    int n;
+} bench_corpus;
 
 /* ---- the timed part ----------------------------------------------------- */
 
@@ -100,48 +102,62 @@ static uint64_t hash_unit(uint64_t h, const dj_unit *u)
                       (uint16_t)u->loc);
 }
 
+/* Adjudicate one phase into the checksum. */
+static inline void run_phase(dj_engine engine, const dj_map *map,
+                             dj_phase phase, int nunits, const dj_unit *units,
+                             int norders, const dj_order *orders,
+                             const dj_rules *rules, dj_position *pos,
+                             dj_result *res, checksum *sum)
+{
+    pos->phase = phase;
+    pos->nunits = nunits;
+    memcpy(pos->units, units, (size_t)nunits * sizeof *units);
+    if (dj_adjudicate_with(engine, map, pos, orders, norders, rules, res) != 0) {
+        sum->rejected++;
+        return;
+    }
+    /* The outcome only (what dj_result_diff compares), not the marks
+     * that explain it: the same for every correct engine. */
+    for (int k = 0; k < norders; k++) {
+        sum->succeeded += res->orders[k].success;
+        sum->hash = fnv(sum->hash, res->orders[k].success);
+    }
+    for (int k = 0; k < res->next.nunits; k++)
+        sum->hash = hash_unit(sum->hash, &res->next.units[k]);
+    for (int k = 0; k < res->next.ndislodged; k++) {
+        const dj_dislodged *d = &res->next.dislodged[k];
+        sum->hash = hash_unit(sum->hash, &d->unit);
+        for (int r = 0; r < d->nretreats; r++)
+            sum->hash = fnv(sum->hash, (uint16_t)d->retreats[r]);
+    }
+    sum->dislodged += res->next.ndislodged;
+}
+
 /* Adjudicate the whole corpus once; returns the seconds it took. */
 static double run_round(dj_engine engine, const dj_map *map,
-                        const bench_phase *corpus, int nphases,
-                        const dj_rules *rules, dj_position *pos,
-                        dj_result *res, checksum *sum)
+                        const bench_corpus *corpus, const dj_rules *rules,
+                        dj_position *pos, dj_result *res, checksum *sum)
 {
     memset(sum, 0, sizeof *sum);
     sum->hash = UINT64_C(0xcbf29ce484222325);
     double t0 = now();
-    for (int i = 0; i < nphases; i++) {
-        const bench_phase *ph = &corpus[i];
-        pos->phase = ph->phase;
-        pos->nunits = ph->nunits;
-        memcpy(pos->units, ph->units, (size_t)ph->nunits * sizeof *ph->units);
-        if (dj_adjudicate_with(engine, map, pos, ph->orders, ph->norders,
-                               rules, res) != 0) {
-            sum->rejected++;
-            continue;
+    for (int i = 0; i < corpus->n; i++) {
+        if (corpus->plain) {
+            const corpus_phase *ph = &corpus->plain[i];
+            run_phase(engine, map, ph->phase, ph->nunits, ph->units,
+                      ph->nunits, ph->orders, rules, pos, res, sum);
+        } else {
+            const network_phase *ph = &corpus->network[i];
+            run_phase(engine, map, ph->phase, ph->nunits, ph->units,
+                      ph->norders, ph->orders, rules, pos, res, sum);
         }
-        /* The outcome only (what dj_result_diff compares), not the marks
-         * that explain it: the same for every correct engine. */
-        for (int k = 0; k < ph->norders; k++) {
-            sum->succeeded += res->orders[k].success;
-            sum->hash = fnv(sum->hash, res->orders[k].success);
-        }
-        for (int k = 0; k < res->next.nunits; k++)
-            sum->hash = hash_unit(sum->hash, &res->next.units[k]);
-        for (int k = 0; k < res->next.ndislodged; k++) {
-            const dj_dislodged *d = &res->next.dislodged[k];
-            sum->hash = hash_unit(sum->hash, &d->unit);
-            for (int r = 0; r < d->nretreats; r++)
-                sum->hash = fnv(sum->hash, (uint16_t)d->retreats[r]);
-        }
-        sum->dislodged += res->next.ndislodged;
     }
     return now() - t0;
 }
 
 /* Time one engine (in a child process); its hash goes up the pipe. */
 static void bench_engine(dj_engine engine, const dj_map *map,
-                         const bench_phase *corpus, int nphases, int rounds,
-                         int out_fd)
+                         const bench_corpus *corpus, int rounds, int out_fd)
 {
     dj_rules rules;
     dj_rules_default(&rules);
@@ -155,12 +171,12 @@ static void bench_engine(dj_engine engine, const dj_map *map,
     double best = 0, worst = 0;
     bool consistent = true;
     for (int r = 0; r < rounds; r++) {
-        double t = run_round(engine, map, corpus, nphases, &rules, pos, res,
+        double t = run_round(engine, map, corpus, &rules, pos, res,
                              &sum);
         if (r == 0) {
             first_sum = sum;
             best = worst = t;
-            if (sum.rejected == nphases)
+            if (sum.rejected == corpus->n)
                 break;
         } else {
             if (t < best)
@@ -178,13 +194,13 @@ static void bench_engine(dj_engine engine, const dj_map *map,
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     uint64_t hash = first_sum.hash;
-    if (first_sum.rejected == nphases) {
+    if (first_sum.rejected == corpus->n) {
         printf("%-11s unavailable (the engine refuses every phase)\n", name);
         hash = 0;
     } else {
         printf("%-11s %.0f phases/s, %.2f us per phase (best of %d rounds, "
                "worst %.3f s), %.1f MiB peak\n",
-               name, nphases / best, best * 1e6 / nphases, rounds, worst,
+               name, corpus->n / best, best * 1e6 / corpus->n, rounds, worst,
                (double)ru.ru_maxrss / 1024.0);
         printf("            %ld orders succeeded, %ld units dislodged, "
                "results hash %016" PRIx64 "\n",
@@ -210,8 +226,7 @@ static double pct(long part, long whole)
 
 /* The large-network corpus: corpus phases with a convoy network added. */
 static long network_corpus(const dj_map *map, corpus_gen *g,
-                           network_phase *store, bench_phase *views,
-                           int nphases, long *fleets)
+                           network_phase *store, int nphases, long *fleets)
 {
     corpus_rng rng = {SEED ^ UINT64_C(0x2545f4914f6cdd1d)};
     hard_gen hg = {map, &rng, -1, -1};
@@ -227,12 +242,13 @@ static long network_corpus(const dj_map *map, corpus_gen *g,
                                       NETWORK_MAX_FLEETS) ||
                  hp->pos.nunits > NETWORK_MAX_UNITS ||
                  hp->norders > NETWORK_MAX_UNITS);
+        store[i].phase = cp->phase;
+        store[i].nunits = hp->pos.nunits;
+        store[i].norders = hp->norders;
         memcpy(store[i].units, hp->pos.units,
                sizeof(dj_unit) * (size_t)hp->pos.nunits);
         memcpy(store[i].orders, hp->orders,
                sizeof(dj_order) * (size_t)hp->norders);
-        views[i] = (bench_phase){cp->phase, hp->pos.nunits, hp->norders,
-                                 store[i].units, store[i].orders};
         for (int k = 0; k < hp->norders; k++)
             *fleets += hp->orders[k].kind == DJ_ORDER_CONVOY;
         norders += hp->norders;
@@ -277,30 +293,27 @@ int main(int argc, char **argv)
 
     corpus_phase *corpus = NULL;
     network_phase *store = NULL;
-    bench_phase *views = corpus_xcalloc((size_t)nphases, sizeof *views);
     long norders = 0, fleets = 0;
     if (network) {
         store = corpus_xcalloc((size_t)nphases, sizeof *store);
-        norders = network_corpus(map, &g, store, views, nphases, &fleets);
+        norders = network_corpus(map, &g, store, nphases, &fleets);
     } else {
         corpus = corpus_xcalloc((size_t)nphases, sizeof *corpus);
         for (int i = 0; i < nphases; i++) {
             corpus_generate(&g, &corpus[i]);
-            views[i] = (bench_phase){corpus[i].phase, corpus[i].nunits,
-                                     corpus[i].nunits, corpus[i].units,
-                                     corpus[i].orders};
             norders += corpus[i].nunits;
         }
     }
+    bench_corpus timed = {corpus, store, nphases};
 
     printf("dipjudge adjudication benchmark%s\n",
            network ? ": large convoy networks" : "");
     printf("map:      %s (%d provinces where units stand, %d powers)\n",
            argv[1], g.board.nprovs, map->npowers);
     if (network) {
-        printf("corpus:   %d movement phases, %ld orders, a corpus phase and "
-               "%d-%d fleets convoying in each (%ld in all), seed 0x%" PRIx64
-               "\n",
+        printf("corpus:   %d movement phases, %ld orders: a corpus phase and "
+               "%d-%d seas (all of a smaller board) filled with fleets, "
+               "%ld convoy orders in all, seed 0x%" PRIx64 "\n",
                nphases, norders, NETWORK_MIN_FLEETS, NETWORK_MAX_FLEETS,
                fleets, SEED);
         printf("target:   under 1 ms per phase for every engine\n");
@@ -330,8 +343,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: no engine %s\n", argv[0], argv[4]);
             return 2;
         }
-        bench_engine((dj_engine)only, map, views, nphases, rounds, -1);
-        free(views);
+        bench_engine((dj_engine)only, map, &timed, rounds, -1);
         free(store);
         free(corpus);
         corpus_free(&g);
@@ -352,7 +364,7 @@ int main(int argc, char **argv)
         }
         if (pid == 0) {
             close(fds[0]);
-            bench_engine((dj_engine)e, map, views, nphases, rounds, fds[1]);
+            bench_engine((dj_engine)e, map, &timed, rounds, fds[1]);
             _exit(0);
         }
         close(fds[1]);
@@ -373,7 +385,6 @@ int main(int argc, char **argv)
                    ? "matches dpjudge"
                    : "differs from dpjudge (it is not a DATC-complete engine)");
 
-    free(views);
     free(store);
     free(corpus);
     corpus_free(&g);

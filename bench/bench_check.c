@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_check.c — cases for the throughput of `judgectl check`.
  *

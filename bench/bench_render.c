@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_render.c — how long a picture of the board takes and how much it
  * weighs, per board and format (issue 25: a PNG under 150 KB, drawn once

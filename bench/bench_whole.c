@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_whole.c — the throughput of a whole `judgectl check` process:
  * what a user of `check` waits for, start-up, reading and printing

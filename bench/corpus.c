@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * corpus.c — the random movement-phase corpus of corpus.h.
  *

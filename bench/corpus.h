@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * corpus.h — a deterministic random corpus of movement phases, shared by the
  * benchmark (bench/bench_adjudicate.c) and the randomised engine test

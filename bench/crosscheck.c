@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * crosscheck.c — the differential harness: random movement phases, built to
  * hit the hard patterns, adjudicated by the DPjudge and the Kruijswijk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hard.c — harder movement phases than the corpus gives: where engine bugs
  * live.  Shared by the randomised engine test (tests/unit/

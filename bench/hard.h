@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hard.h — harder movement phases than the corpus (corpus.h) gives, for the
  * randomised engine test and the differential harness (bench/crosscheck.c).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # checks.sh — the one set-up of the shell suites (tests/scripts/*.sh):
 # each sources it right after `set -u`, as
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # count-checks.sh LOG... — the closing line of `make check`: the checks of
 # every suite added up.  Automake's harness counts suites (one PASS or

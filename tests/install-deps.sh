@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # install-deps.sh [--demo] — make sure the Debian packages dipjudge builds
 # and tests with are installed.  Shared by demo.sh (--demo: only what

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # run-all.sh — every test dipjudge has, from a clean clone on a fresh Debian
 # machine.  This is the README's test command, and CI runs exactly this

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # art2geo.py — turn a board drawn as a grid of letters (maps/art/*.art) into
 # a geometry file (maps/*.geo, format in maps/README.md).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * casefile.h — reading adjudicator test-case files (jDip/godip DATC style).
  *

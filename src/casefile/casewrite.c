@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * casewrite.c — see casewrite.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * casewrite.h — a phase written out as a case file, the format
  * `judgectl check` reads (casefile.h), so that a phase the judge found

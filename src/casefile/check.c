@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.c — adjudicate one case and compare the outcome with what the
  * case expects.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.h — run a test case through the adjudicator and judge the outcome.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_render.c — see check_render.h.  The geometry of the last map used
  * is kept, since a case file's cases share one board.  Files are written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_render.h — `judgectl check --render DIR`: each case of a case file
  * drawn before (its position with the orders and how they went) and after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_check.c — `judgectl check`: run adjudicator test cases (case files
  * in the jDip/godip DATC format) and compare each outcome with the one the

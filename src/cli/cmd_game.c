@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_game.c — the judgectl subcommands that run games: argument parsing
  * and wiring only; the work is in src/game/game.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_maps.c — `judgectl maps`: the boards a game can be played on.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_orders.c — `judgectl orders`: read one power's orders as a player
  * would mail them and say what the judge understands.

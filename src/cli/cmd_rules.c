@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_rules.c — `judgectl rules`: the disputable rules of DATC chapter 4.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * commands.h — judgectl subcommands that live in their own source files.
  *

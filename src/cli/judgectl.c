@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * judgectl.c — the judge's command-line front end.
  *

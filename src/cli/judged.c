@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * judged.c — the mail judge: reads players' mail, answers it, runs the
  * deadlines and sends what the outbox holds.  Argument parsing and

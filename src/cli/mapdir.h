@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mapdir.h — where the command-line tools find map files, decided in one
  * place for judgectl (every subcommand) and judged:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * command.h — the email command language: what players, observers and
  * game masters write to the judge, run against the game layer.

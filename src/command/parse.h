@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * parse.h — private to src/command: reading a message into commands,
  * with no database and no game in sight (so that it can be fuzzed alone).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * judge_conf.c — judge.conf with libconfig.  See judge_conf.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * adjudicate.c — the engine's front door: check the input, hand the phase to
  * movement.c, retreat.c or adjustment.c, then advance the calendar: supply

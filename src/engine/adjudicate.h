@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * adjudicate.h — the engine's one entry point: a position and orders in,
  * results and the next position out.  Pure: no I/O, no globals, no

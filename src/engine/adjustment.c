@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * adjustment.c — the Winter adjustment phase (DATC 6.I, 6.J).
  *

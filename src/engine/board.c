@@ -5,12 +5,13 @@
  */
 #include "board.h"
 
+#include <string.h>
+
 void dj_board_set_up(dj_board *b, const dj_map *map, const dj_position *pos)
 {
     b->n = pos->nunits;
     b->nsea = 0;
-    for (int p = 0; p < map->nlocs; p++)
-        b->at[p] = -1;
+    memset(b->at, 0xff, sizeof(int16_t) * (size_t)map->nlocs); /* all -1 */
     for (int i = 0; i < pos->nunits; i++) {
         const dj_unit *u = &pos->units[i];
         int prov = dj_province(map, u->loc);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * convoy.c — the paradox rule that decides convoys (disruption itself is
  * convoy_routes.c's mv_convoy_broken).

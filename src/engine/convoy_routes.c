@@ -72,7 +72,7 @@ bool mv_carrier(const mv_ctx *c, int f, int army, int dest_prov,
 /* ---- the graph of carriers ---------------------------------------------- */
 
 /* The fleets that may carry one army (nodes 0..n-1), and which of them
- * border its coast (start) or its destination (end). */
+ * border its coast (start) or, when asked, its destination (end). */
 typedef struct carriers {
     int n;
     int16_t unit[DJ_MAX_UNITS];    /* node -> unit */
@@ -82,23 +82,26 @@ typedef struct carriers {
 } carriers;
 
 static void gather(const mv_ctx *c, carriers *g, int army, int dest_prov,
-                   bool ordered_only, int exclude, const bool *broken)
+                   bool ordered_only, int exclude, const bool *broken,
+                   bool ends)
 {
     g->n = 0;
-    for (int f = 0; f < c->nunits; f++)
-        g->node[f] = -1;
     for (int k = 0; k < c->board.nsea; k++) {
         int f = c->board.sea[k];
-        if (!mv_sea_carrier(c, f, army, dest_prov, ordered_only, exclude) ||
-            (broken && broken[f]))
-            continue;
-        int loc = c->u[f].loc;
-        g->node[f] = (int16_t)g->n;
-        g->unit[g->n] = (int16_t)f;
-        g->start[g->n] = dj_map_reaches_province(c->map, loc, c->u[army].prov,
-                                                 DJ_FLEET);
-        g->end[g->n] = dj_map_reaches_province(c->map, loc, dest_prov, DJ_FLEET);
-        g->n++;
+        if (mv_sea_carrier(c, f, army, dest_prov, ordered_only, exclude) &&
+            !(broken && broken[f]))
+            g->unit[g->n++] = (int16_t)f;
+    }
+    if (g->n == 0)
+        return; /* the usual case: nothing to search (node[] unused) */
+    memset(g->node, 0xff, sizeof(int16_t) * (size_t)c->nunits); /* all -1 */
+    for (int x = 0; x < g->n; x++) {
+        int loc = c->u[g->unit[x]].loc;
+        g->node[g->unit[x]] = (int16_t)x;
+        g->start[x] = dj_map_reaches_province(c->map, loc, c->u[army].prov,
+                                              DJ_FLEET);
+        g->end[x] = ends && dj_map_reaches_province(c->map, loc, dest_prov,
+                                                     DJ_FLEET);
     }
 }
 
@@ -130,7 +133,7 @@ static bool search_route(const mv_ctx *c, int army, int dest_prov,
     bool seen[DJ_MAX_UNITS];
     int head = 0, tail = 0;
 
-    gather(c, &g, army, dest_prov, ordered_only, exclude, broken);
+    gather(c, &g, army, dest_prov, ordered_only, exclude, broken, false);
     for (int x = 0; x < g.n; x++) {
         seen[x] = g.start[x];
         if (seen[x])
@@ -138,7 +141,8 @@ static bool search_route(const mv_ctx *c, int army, int dest_prov,
     }
     while (head < tail) {
         int x = queue[head++];
-        if (g.end[x])
+        if (dj_map_reaches_province(c->map, c->u[g.unit[x]].loc, dest_prov,
+                                    DJ_FLEET))
             return true;
         for (int k = 0; k < borders(c, &g, x); k++) {
             int y = border(c, &g, x, k);
@@ -308,19 +312,24 @@ bool mv_fleet_on_route(const mv_ctx *c, int fleet, int army, int dest,
     carriers g;
     if (!mv_carrier(c, fleet, army, dest, ordered_only, -1))
         return false;
-    gather(c, &g, army, dest, ordered_only, -1, NULL);
-    return g.node[fleet] >= 0 && node_on_route(c, &g, g.node[fleet]);
+    gather(c, &g, army, dest, ordered_only, -1, NULL, true);
+    return g.n > 0 && g.node[fleet] >= 0 &&
+           node_on_route(c, &g, g.node[fleet]);
 }
 
 void mv_fleets_on_route(const mv_ctx *c, int army, int dest,
                         bool ordered_only, bool *on_route)
 {
     carriers g;
-    gather(c, &g, army, dest, ordered_only, -1, NULL);
-    for (int f = 0; f < c->nunits; f++)
-        on_route[f] = g.node[f] >= 0 &&
-                      mv_carrier(c, f, army, dest, ordered_only, -1) &&
-                      node_on_route(c, &g, g.node[f]);
+    gather(c, &g, army, dest, ordered_only, -1, NULL, true);
+    memset(on_route, 0, sizeof(bool) * (size_t)c->nunits);
+    for (int x = 0; x < g.n; x++) {
+        int f = g.unit[x];
+        on_route[f] =
+            mv_carrier(c, f, army, dest, ordered_only, -1) &&
+            (g.n == 1 ? g.start[0] && g.end[0] /* alone */
+                      : node_on_route(c, &g, x));
+    }
 }
 
 /* ---- disruption (4.A.1) -------------------------------------------------- */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * haplomacy.c — movement adjudication by the Haplomacy dispute algorithm
  * (seed 003), step by step as the seed writes it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * haplomacy.h — movement adjudication by the Haplomacy dispute algorithm (seed 003).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * haplomacy_int.h — the state of one Haplomacy adjudication (seed 003).
  *

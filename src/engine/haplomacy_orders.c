@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * haplomacy_orders.c — steps 1 and 2 of the Haplomacy algorithm (seed
  * 003): "cancel all invalid orders", then "cut support subject to rules 13

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kruijswijk.c — the Kruijswijk engine's entry point: set the board up,
  * read the orders (kruijswijk_orders.c), settle every decision
@@ -20,8 +21,7 @@ static void set_up(kj_ctx *c, const dj_map *map, const dj_position *pos,
     c->norders = norders;
     c->n = pos->nunits;
     dj_board_set_up(&c->board, map, pos);
-    for (int p = 0; p < map->nlocs; p++)
-        c->first_mover[p] = -1;
+    memset(c->first_mover, 0xff, sizeof(int16_t) * (size_t)map->nlocs);
     for (int i = 0; i < c->n; i++) {
         const dj_unit *pu = &pos->units[i];
         kj_unit *u = &c->u[i];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kruijswijk.h — movement adjudication by Kruijswijk's guess algorithm on the DATC decision equations (seeds 000, 001).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kruijswijk_decide.c — the decision equations of DATC chapter 5 (seed 001)
  * and Kruijswijk's recursive guess algorithm that resolves them (seed 000),

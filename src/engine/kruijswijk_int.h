@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kruijswijk_int.h — the state of one Kruijswijk adjudication, shared by the
  * files of the engine (kruijswijk*.c) and by nothing else.

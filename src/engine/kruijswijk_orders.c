@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kruijswijk_orders.c — which order each unit obeys, for the Kruijswijk
  * engine: legality (4.E.1), several orders for one unit (4.D.3), coasts

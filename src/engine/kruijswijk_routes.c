@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kruijswijk_routes.c — chains of fleets at sea for the Kruijswijk engine.
  *
@@ -67,21 +68,26 @@ static int nborders(const kj_ctx *c, int f)
     return c->map->locs[c->u[f].loc].nadj;
 }
 
-/* Mark in c->seen the fleets that may carry the army (1), others 0. */
+/* Mark in c->seen the fleets that may carry the army (1), others 0, and
+ * list them in c->queue; their number.  When there are none (the usual
+ * case), nothing else is touched. */
 static int mark_usable(kj_ctx *c, int army, int dest_prov, bool ordered,
                        int without, const bool *lost)
 {
     int count = 0;
-    memset(c->seen, 0, (size_t)c->n);
+    int16_t *usable = c->queue;
     for (int k = 0; k < c->board.nsea; k++) {
         int f = c->board.sea[k];
         /* lost[] is only meaningful for fleets that may carry the army. */
-        if (f == without || !kj_carries(c, f, army, dest_prov, ordered) ||
-            (lost && lost[f]))
-            continue;
-        c->seen[f] = 1;
-        count++;
+        if (f != without && kj_carries(c, f, army, dest_prov, ordered) &&
+            !(lost && lost[f]))
+            usable[count++] = (int16_t)f;
     }
+    if (count == 0)
+        return 0;
+    memset(c->seen, 0, (size_t)c->n);
+    for (int k = 0; k < count; k++)
+        c->seen[usable[k]] = 1;
     return count;
 }
 
@@ -90,11 +96,12 @@ bool kj_route_exists(kj_ctx *c, int army, int dest_prov, bool ordered,
                      int without, const bool *lost)
 {
     int from = c->u[army].prov, head = 0, tail = 0;
-    if (mark_usable(c, army, dest_prov, ordered, without, lost) == 0)
-        return false;
-    for (int k = 0; k < c->board.nsea; k++) {
-        int f = c->board.sea[k];
-        if (c->seen[f] == 1 && touches(c, f, from)) {
+    int usable = mark_usable(c, army, dest_prov, ordered, without, lost);
+    /* The queue starts with those at the army's coast, written over the
+     * list of usable fleets behind the one read (tail <= k). */
+    for (int k = 0; k < usable; k++) {
+        int f = c->queue[k];
+        if (touches(c, f, from)) {
             c->seen[f] = 2;
             c->queue[tail++] = (int16_t)f;
         }
@@ -170,10 +177,15 @@ void kj_route_fleets(kj_ctx *c, int army, int dest_prov, bool ordered,
     int S = c->n, T = c->n + 1, from = c->u[army].prov;
     int16_t *stack = c->stack;
     memset(on_route, 0, sizeof(bool) * (size_t)c->n);
-    if (mark_usable(c, army, dest_prov, ordered, -1, NULL) == 0)
+    int usable = mark_usable(c, army, dest_prov, ordered, -1, NULL);
+    if (usable == 0)
         return;
-    for (int v = 0; v <= T; v++)
-        d.order[v] = -1;
+    if (usable == 1) { /* the usual convoy: one fleet, a route by itself */
+        int f = c->queue[0];
+        on_route[f] = touches(c, f, from) && touches(c, f, dest_prov);
+        return;
+    }
+    memset(d.order, 0xff, sizeof(int16_t) * (size_t)(T + 1)); /* all -1 */
     d.order[S] = 0;
     d.order[T] = d.low[T] = 1;
     d.parent[T] = (int16_t)S;

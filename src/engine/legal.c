@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * legal.c — which order does each unit obey?  (DATC 4.E.1, 4.D.3, 4.B, 4.A.3)
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * map.c — the lookups the engine, the reader and every other room run
  * against a loaded dj_map: locations by any of their names (coasts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * map.h — the board: locations, adjacencies, powers, supply centres.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * map_flow.c — see map_flow.h.
  */

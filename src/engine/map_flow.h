@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * map_flow.h — DPjudge's FLOW lines (the order of a game's phases and how
  * its years advance) compiled into dipjudge's year: a first and a second

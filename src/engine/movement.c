@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * movement.c — the DPjudge marked-order passes for a movement phase.
  *
@@ -116,9 +117,11 @@ static void markInvalidConvoys(mv_ctx *c)
             fl->mark = MK_VOID;
     }
     /* Convoys on no route of their army are void: one search per army
-     * (voiding a fleet on no route changes no other fleet's answer). */
-    bool decided[DJ_MAX_UNITS], on_route[DJ_MAX_UNITS];
+     * (voiding a fleet on no route changes no other fleet's answer).  An
+     * army has a route exactly when one of its fleets is on one. */
+    bool decided[DJ_MAX_UNITS], on_route[DJ_MAX_UNITS], routed[DJ_MAX_UNITS];
     memset(decided, 0, sizeof(bool) * (size_t)c->nunits);
+    memset(routed, 0, sizeof(bool) * (size_t)c->nunits);
     for (int k = 0; k < c->board.nsea; k++) {
         const mv_unit *fl = &c->u[c->board.sea[k]];
         if (fl->kind != MV_CONVOY || fl->mark == MK_VOID || decided[c->board.sea[k]])
@@ -132,6 +135,8 @@ static void markInvalidConvoys(mv_ctx *c)
                 decided[c->board.sea[j]] = true;
                 if (!on_route[c->board.sea[j]])
                     g->mark = MK_VOID;
+                else
+                    routed[army] = true;
             }
         }
     }
@@ -140,7 +145,7 @@ static void markInvalidConvoys(mv_ctx *c)
         mv_unit *u = &c->u[a];
         if (u->kind != MV_MOVE || !u->by_convoy || u->doomed)
             continue;
-        if (mv_fleet_path_exists(c, a, u->dest_prov, true, -1))
+        if (routed[a])
             c->convoyed[c->nconvoyed++] = (int16_t)a;
         else
             u->mark = MK_NO_CONVOY;

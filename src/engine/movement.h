@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * movement.h — internal state of one movement-phase adjudication.
  *

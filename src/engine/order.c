@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * order.c — making blank orders and printing them in canonical form.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * order.h — orders as plain structs, and their canonical text.
  *

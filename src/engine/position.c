@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * position.c — building, querying and describing positions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * position.h — the state of a game between two phases.
  *

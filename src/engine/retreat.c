@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * retreat.c — the retreat phase (DATC 6.H).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rules.h — the disputable rules of DATC chapter 4, as per-game options.
  *

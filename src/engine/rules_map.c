@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rules_map.c — defaults, then the map's RULE lines, then overrides.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * access.c — who may act on a game by mail: signing on, passwords,
  * addresses, and notices to a game's masters.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.c — the judge's settings in force: their embedded defaults.  See
  * config.h; judge.conf is read by src/conf/, next to the programs.

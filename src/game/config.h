@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.h — the judge's settings in force (what judge.conf sets) and
  * their embedded defaults.

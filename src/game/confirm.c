@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * confirm.c — JOIN, OBSERVE and CREATE by mail, confirmed by the address.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * context.c — the session (dj_judge) and loading a game for an operation
  * (a session is opened in open.c).

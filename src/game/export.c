@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export.c — reading games: list, show, history, summary, the JSON export
  * and the outbox listing.  Nothing here writes; each function reads inside

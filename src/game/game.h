@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * game.h — games: their lifecycle, orders, processing at deadlines, and
  * everything a game master does.  The one door front ends (judgectl, the

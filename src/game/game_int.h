@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * game_int.h — private to src/game: the session, a loaded game, and the
  * helpers the lifecycle, processing and reading files share.

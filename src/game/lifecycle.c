@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lifecycle.c — a game from forming to its end: joining, starting, votes,
  * absences, pausing, replacing players, termination.

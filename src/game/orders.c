@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * orders.c — a power's orders: entering them, reading them back, and what
  * "complete" means in each kind of phase.

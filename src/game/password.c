@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * password.c — see password.h.  crypt_gensalt_rn() draws the salt from
  * the operating system's random source; crypt_r() keeps no state between

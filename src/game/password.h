@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * password.h — players' passwords, kept only as hashes.
  *

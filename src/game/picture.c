@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * picture.c — a game's pictures: finds the board's geometry beside its
  * map, the phase asked for, its position and (once processed) its orders

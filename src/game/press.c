@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * press.c — press: messages between the participants of a game, sent by
  * the judge under the game's press rules (after njudge's).

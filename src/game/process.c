@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * process.c — adjudicating a phase, and the clock that decides when.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.h — the text players receive: phase results, positions and the
  * supply-centre summary, written as email judges (DPjudge, njudge) write

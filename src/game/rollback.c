@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rollback.c — taking phases back, and giving them back.
  *

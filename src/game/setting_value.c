@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * setting_value.c — see setting_value.h.  Every type of the settings table
  * has its parser and its formatter side by side here, so that what `show`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * setting_value.h — a per-game setting's value as people write it and as
  * a game record holds it, by the type the settings table gives it

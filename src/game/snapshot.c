@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * snapshot.c — see snapshot.h.  Reading is strict: any unknown word,
  * location or power is an error, never a guess, since a snapshot is only

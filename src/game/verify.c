@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify.c — a second engine checks every movement phase before its
  * results are stored or mailed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ingest.c — one incoming mail to one committed transaction.  See
  * ingest.h for the rules; this file is their order of work:

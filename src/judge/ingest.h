@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ingest.h — one incoming mail, from raw bytes to a committed result:
  * the step between the mailbox (fetch.h, or the MTA's pipe) and the

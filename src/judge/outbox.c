@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * outbox.c — the outbox sender.  See outbox.h for the protocol (claim,
  * send, mark) and the one duplicate it can produce.

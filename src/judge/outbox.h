@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * outbox.h — send the mail waiting in the SQLite outbox through a
  * transport (send.h): SMTP, the sendmail program or a Maildir.

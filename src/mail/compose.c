@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compose.c — see compose.h.  Written as small filters, each of which
  * only ever emits bytes it has checked: a text cleaner (UTF-8 in, safe

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compose.h — build an outgoing RFC 5322 message from parts, safely.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fetch.c — see fetch.h.  The front of the readers: a fetcher is opened
  * with its protocol's table of operations (fetch_int.h: Maildir, IMAP,

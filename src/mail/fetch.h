@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fetch.h — read the judge's incoming mail from a Maildir, an IMAP
  * mailbox or a POP3 maildrop (IMAP and POP3 through libetpan), all behind

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fetch_child.c — the IMAP and POP3 readers in a process of their own.
  *

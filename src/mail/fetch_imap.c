@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fetch_imap.c — the IMAP reader (libetpan): connect (plain, STARTTLS or
  * implicit TLS), LOGIN, SELECT the mailbox, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fetch_int.h — the fetcher's insides: its state, and the table of
  * operations each protocol's reader fills (fetch_maildir.c, fetch_imap.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fetch_pop3.c — the POP3 reader: connect (plain, STLS or implicit TLS),
  * USER/PASS and QUIT through libetpan; LIST+UIDL for the messages, RETR to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * html2text.c — HTML mail to plain text for the command parser.
  *

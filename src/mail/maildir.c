@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * maildir.c — see maildir.h.  Plain POSIX, no libetpan: the few system
  * calls Maildir needs are easier to make crash-safe by hand (fsync of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * maildir.h — a Maildir (tmp/, new/, cur/) as a crash-safe queue of
  * messages: the judge's embedded inbox, its outbox for the demo, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * message.c — dj_message_parse(): raw mail in, a dj_message out (see
  * message.h for the contract).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * message.h — read one incoming mail (raw RFC 5322 bytes, as a Maildir
  * file, an IMAP FETCH of BODY[] or a pipe from the MTA) into a plain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mime_body.c — which part of a MIME message holds what the player
  * wrote, and its text.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mime_charset.c — turning the bytes of mail into valid UTF-8.
  *

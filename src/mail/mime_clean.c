@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mime_clean.c — the body text as the command parser should see it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mime_decode.c — the transfer encodings: base64 and quoted-printable for
  * bodies (RFC 2045), and the "B" and "Q" encodings of RFC 2047 words.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mime_int.h — the pieces of the message reader (message.h), shared
  * between its files and visible to its tests; not for other modules.

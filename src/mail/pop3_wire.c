@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pop3_wire.c — see pop3_wire.h.  Lines are read a byte at a time from
  * the session's mailstream (which buffers the socket), so nothing is read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pop3_wire.h — the POP3 commands that carry the server's data (LIST,
  * UIDL, RETR, TOP, DELE), spoken and parsed here with a bound on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * send.c — see send.h.  The shared front of the three transports: it
  * copies the configuration, checks every address before any transport

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * send.h — hand a finished message to a mail transport: SMTP (libetpan,
  * STARTTLS, AUTH PLAIN/LOGIN), the sendmail program, or a Maildir outbox

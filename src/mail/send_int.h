@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * send_int.h — the sender's insides, shared by send.c and the three
  * transports (send_maildir.c, send_sendmail.c, send_smtp.c).  Not for use

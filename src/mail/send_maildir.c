@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * send_maildir.c — the Maildir "transport": the judge's outbox for the
  * demo and for sites that pick mail up themselves.  One file per message,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * send_sendmail.c — hand the message to the local MTA's sendmail program:
  * `sendmail -oi -f SENDER -- RCPT...`, message on standard input, exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * send_smtp.c — SMTP submission through libetpan: connect (plain,
  * STARTTLS or implicit TLS), EHLO (HELO when EHLO is refused), AUTH PLAIN

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream_guard.c — see stream_guard.h.  A mailstream_low driver whose
  * every call goes to the layer it wraps, except that a read of no bytes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream_guard.h — make libetpan's IMAP parser stop when the server hangs
  * up.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tls_check.c — see tls_check.h.  Verification is GnuTLS's own (the
  * library libetpan was built with): the chain the server sent, as libetpan

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tls_check.h — is the server at the other end of a TLS connection the one
  * we meant to reach?

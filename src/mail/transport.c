@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * transport.c — see transport.h.  The helpers every transport shares.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * transport.h — what the mail transports share: one result code, the TLS
  * modes of the network transports, and two small helpers.

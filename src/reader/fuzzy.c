@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzzy.c — bounded edit distance and near-name lookup on a map.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzzy.h — close matches for misspelt words: edit distance, and the map
  * locations whose names are near a piece of text.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interpret.c — the best-effort reader's entry point and its output.
  *

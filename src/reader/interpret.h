@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interpret.h — the best-effort reader for orders as players write them
  * (DATC 4.E.2, choice d).

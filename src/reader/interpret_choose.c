@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interpret_choose.c — one reading per order, chosen with the whole set of
  * the power's orders in view (DATC 4.E.2 choice d), then 4.D.3.

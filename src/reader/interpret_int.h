@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interpret_int.h — the inside of the best-effort reader (interpret.h).
  *

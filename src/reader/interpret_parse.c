@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interpret_parse.c — players' order text to skeletons (interpret_int.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interpret_read.c — skeletons to readings: the position is consulted.
  *

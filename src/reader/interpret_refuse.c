@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interpret_refuse.c — orders that cannot be orders are refused when they
  * are written (DATC 4.E.1 choice d), not stored to fail at the deadline.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * notation.c — the strict order reader: one line of standard notation in,
  * one dj_order out.

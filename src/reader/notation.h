@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * notation.h — the strict, standard order notation of adjudicator test files
  * ("A bud-ser", "F nth C A lon-bel", "Build F stp/sc", ...).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * draw.c — draws a picture of the board: the areas coloured (sea, land,
  * impassable, owned centres), names, supply-centre markers, units as

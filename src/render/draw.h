@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * draw.h — the one drawing code path (render room only): everything a
  * picture shows, drawn on any cairo context; picture.c chooses the surface.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * geo.c — reads a board's geometry file (format in maps/README.md) and
  * checks it against the map: an outline for every province, a place for

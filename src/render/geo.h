@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * geo.h — a board's geometry: what the renderer needs to draw a map that
  * the engine only knows as places and neighbours.

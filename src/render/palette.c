@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * palette.c — the colours of the pictures, in one place: the powers'
  * colours (told apart by colour-blind players too, see below) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * palette.h — the board's own colours and a helper for text on a colour
  * (render room only; the powers' colours are in render.h).

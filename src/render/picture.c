@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * picture.c — chooses cairo's surface for a format (an image surface
  * written as PNG, an SVG or a PDF surface writing to memory) and runs the

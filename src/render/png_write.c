@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * png_write.c — PNG encoding for pictures of the board.
  *

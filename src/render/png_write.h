@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * png_write.h — a cairo image surface written as PNG, tuned for maps
  * (render room only).  See png_write.c for why not cairo's own writer.

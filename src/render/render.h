@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * render.h — pictures of the board: one drawing code path, written as
  * PNG, SVG or PDF through cairo's surfaces.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * confirmations.c — rows of the confirmations table (confirmations.h).
  */

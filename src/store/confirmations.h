@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * confirmations.h — pending JOIN, OBSERVE and CREATE requests made by mail,
  * each waiting for its code to come back from the address that asked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * db.c — the connection: opening, pragmas, transactions, settings, and the
  * statement helpers of stmt.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * games.c — rows of the games and game_log tables.
  *

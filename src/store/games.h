@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * games.h — the games table and the per-game log.
  *

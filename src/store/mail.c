@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mail.c — rows of the outbox, maillog and press tables.
  */

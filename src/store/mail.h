@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mail.h — the mail the judge keeps: the outbox (mail waiting to be sent,
  * and mail sent), the log of Message-IDs received (to drop duplicates),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * participants.c — rows of the participants and absences tables.
  *

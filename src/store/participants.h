@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * participants.h — players, observers and masters of a game, and the
  * absences they declare.

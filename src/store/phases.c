@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * phases.c — rows of the phases, orders, readiness, results and rollbacks
  * tables.  See phases.h for what may change and what never does.

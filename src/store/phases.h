@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * phases.h — a game's phases and everything attached to one: the orders
  * received, READY/WAIT flags, the results, and the rollbacks that take

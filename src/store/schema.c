@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * schema.c — the tables, and how a database file gets them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * schema.h — private to src/store: the schema and its migrations.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sending.c — the outbox rows' life while they are sent, and the mail
  * log's outcome.  See sending.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sending.h — the outbox as the mail sender (src/judge/outbox.c) and the
  * mail reader (src/judge/ingest.c) use it: claiming a row before it is

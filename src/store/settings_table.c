@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * settings_table.c — the table of settings_table.h, as an array the code
  * can walk (names, storage, defaults, help), made from the same lines.

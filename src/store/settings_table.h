@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * settings_table.h — THE table of per-game settings.  One line per setting:
  * its name (as judge.conf's games { }, `judgectl create/set` and SET by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * signons.c — rows of the signon_failures table.  See signons.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * signons.h — failed mail sign-ons, counted to rate-limit password
  * guessing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stmt.h — private to src/store: the one way this module talks SQL.
  *

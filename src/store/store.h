@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * store.h — the judge's database: one SQLite file holding every game,
  * player, order, result and piece of mail waiting to go out.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calendar.c — see calendar.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calendar.h — deadline arithmetic in a game's time zone.
  *

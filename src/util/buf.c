@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * buf.c — see buf.h.  Growth doubles the capacity; the buffer keeps a
  * terminating NUL at all times so data can be handed to C string APIs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * utf8.h — one code point as UTF-8 bytes.  The MIME reader's charset
  * conversion and its HTML-to-text entity decoder both write code points;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # fuzz.sh SRCDIR — `make fuzz`: every fuzz target (tests/fuzz/fuzz_*.c)
 # built with clang's libFuzzer, AddressSanitizer and UBSan, and run for

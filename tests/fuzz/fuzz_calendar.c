@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_calendar.c — what players reach with SET DEADLINE and masters with
  * settings: durations, times of day, weekday lists, deadlines (in a

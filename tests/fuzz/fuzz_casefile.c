@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_casefile.c — the DATC case-file reader (jDip's dialect too) on
  * arbitrary files: every case read or refused with file:line, none

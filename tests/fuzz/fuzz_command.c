@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_command.c — libFuzzer target for the mail command parser
  * (src/command/parse.c): any bytes as a message, the first line its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_compose.c — the mail composer (dj_compose_message) with hostile
  * parts: input split at NUL bytes into subject, display name, address,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_config.c — judge.conf (libconfig, then every setting checked):
  * any file is read or refused with file:line, never half-applied in a way

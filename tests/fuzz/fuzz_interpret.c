@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_interpret.c — libFuzzer target for the best-effort order reader.
  *

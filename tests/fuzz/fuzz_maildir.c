@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_maildir.c — Maildir message names as another process may leave
  * them in new/ and cur/: dj_maildir_id_ok decides which the judge will

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_mailserver.c — what an IMAP or POP3 server says back.  The judge
  * reads its mail from a server it does not control (and, before TLS is

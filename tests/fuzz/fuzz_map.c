@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_map.c — the map loader on arbitrary text: DPjudge's dialect, RULE
  * lines and all (dj_map_parse).  A map that loads must hold together:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_message.c — libFuzzer target for the message reader: arbitrary
  * bytes into dj_message_parse() (with the default limits and with small

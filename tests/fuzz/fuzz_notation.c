@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_notation.c — the strict order notation (dj_notation_parse): first
  * byte the power, second the phase type, the rest the order text.  An

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_snapshot.c — a stored position read back (dj_snapshot_read): the
  * database is ours, but a damaged file must give an error, not a crash

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzzlib.h — what the fuzz targets share: the standard map (loaded once:
  * a target's one piece of state, kept for speed), the source tree, and

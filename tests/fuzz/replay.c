@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay.c — a fuzz target's corpus, replayed: main() for the targets in
  * make check (built with the ordinary compiler, no libFuzzer), calling

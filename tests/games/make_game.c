@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * make_game.c — writes the scripted games of tests/games/: every phase's
  * orders for every power, played by simple bots through the engine.

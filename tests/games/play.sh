@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # play.sh — sourced by the game tests (tests/scripts/*.sh, after
 # tests/checks.sh): set up a seven-player game and feed it scripted orders.
 #

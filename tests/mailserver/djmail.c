@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * djmail.c — a small command-line front to the mail transports, so that
  * tests/scripts/mail-servers.sh can drive them against real servers:

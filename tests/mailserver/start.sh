@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # start.sh DIR — start a real mail system on loopback for the tests:
 # Dovecot (IMAP and POP3) and a Postfix instance (SMTP and the sendmail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # stop.sh DIR [--keep-dir] — stop the Dovecot and Postfix that
 # tests/mailserver/start.sh DIR started, make sure no process of theirs is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # command-mail.sh BUILDDIR SRCDIR — the email command language through
 # `judgectl command`, on a real database set up with judgectl: three game

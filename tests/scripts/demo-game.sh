@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # demo-game.sh BUILDDIR SRCDIR — the demo's game (contrib/demo, which
 # ./demo.sh plays by mail) played through judgectl: every order is taken,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # game-cli.sh BUILDDIR SRCDIR — judgectl's game commands as a master uses
 # them: help for every command, errors (one line on stderr, non-zero exit,

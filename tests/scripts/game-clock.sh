@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # game-clock.sh BUILDDIR SRCDIR — deadlines through `judgectl tick` on a
 # fake clock (DIPJUDGE_NOW): time of day and weekday mask in the game's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # game-concurrent.sh BUILDDIR SRCDIR — ticks started at the same moment
 # (cron overlapping itself) adjudicate every due phase exactly once.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # game-crash.sh BUILDDIR SRCDIR — `judgectl tick` killed at random points,
 # then run again, must end in exactly the game an uninterrupted run gives:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # game-crosscheck.sh BUILDDIR SRCDIR — the second engine checks every
 # movement phase before anything is stored or mailed.

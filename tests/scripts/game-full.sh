@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # game-full.sh BUILDDIR SRCDIR — a whole game through judgectl: eleven
 # years of scripted orders (tests/games/full, made by make_game.c) played

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # game-variants.sh BUILDDIR SRCDIR — every shipped variant plays a whole
 # scripted game through judgectl, to its end: tests/games/VARIANT holds

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # haplomacy-score.sh BUILDDIR SRCDIR — the Haplomacy engine's score on
 # every DATC file set, and no case lost.

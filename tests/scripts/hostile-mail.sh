@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # hostile-mail.sh BUILDDIR SRCDIR — mail written by an attacker with a
 # forged From: line (issue 9), message by message through the command

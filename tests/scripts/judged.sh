@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # judged.sh BUILDDIR SRCDIR — judged's three modes on the embedded
 # defaults (a Maildir inbox ./mail/in, a Maildir outbox ./mail/out, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # mail-e2e.sh BUILDDIR SRCDIR — the whole mail judge against real mail
 # servers.  tests/mailserver/start.sh starts Postfix (SMTP) and Dovecot

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # mail-servers.sh BUILDDIR SRCDIR — the mail transports against real
 # servers: tests/mailserver/start.sh starts Dovecot (IMAP, POP3) and a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # orders-corpus.sh BUILDDIR SRCDIR — the corpus of players' order lines.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # pictures-mail.sh BUILDDIR SRCDIR — the map in players' mail (issue 11):
 # MAP by mail answers with the picture attached (any phase, one a message,

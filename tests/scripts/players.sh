@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # players.sh BUILDDIR SRCDIR — what players and masters see, by mail
 # (`judgectl command`) on a real database: orders that cannot be orders

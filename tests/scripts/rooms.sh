@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # rooms.sh BUILDDIR SRCDIR — every room (folder of src/) includes only the
 # rooms the README's rooms table allows. The table is read from README.md

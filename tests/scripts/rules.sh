@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # rules.sh BUILDDIR SRCDIR — `judgectl rules`: its output format, --map,
 # --rule, option names, and the messages and exit status for bad input.

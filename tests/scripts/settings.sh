@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # settings.sh BUILDDIR SRCDIR — the one table of per-game settings
 # (src/store/settings_table.h) reaches every door: each setting `judgectl

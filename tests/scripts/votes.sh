@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 #
 # votes.sh BUILDDIR SRCDIR — draws and concessions as experienced players
 # expect them, by mail: draws including every survivor (draw=dias, the

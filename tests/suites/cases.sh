@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # cases.sh FOLDER — one DATC-style suite: `judgectl check --engine all`
 # over every case file of tests/FOLDER.  Every case goes through the

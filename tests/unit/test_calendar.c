@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_calendar.c — deadline arithmetic: civil dates, the TZif and POSIX
  * rule readers (checked against hand-worked instants and, where the C

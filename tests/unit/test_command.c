@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_command.c — the email command language (src/command): the parser
  * alone (every command, case, masking of passwords, press bodies,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_engine.c — the engine's contract beyond the DATC's positions: what
  * each order result says (flags and reasons the reports will print), how

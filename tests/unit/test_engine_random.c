@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_engine_random.c — the engine against random phases: invariants that
  * must hold whatever the orders, independence from the order in which units

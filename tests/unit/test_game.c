@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_game.c — the game layer: position snapshots, phase names, judge.conf,
  * password hashes, and a game driven through game.h on a real database in

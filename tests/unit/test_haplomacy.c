@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_haplomacy.c — the Haplomacy engine never crashes, never loops and
  * always leaves a board that makes sense, whatever it is given.

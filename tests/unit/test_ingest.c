@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_ingest.c — the judge's mail loop, on a real database in a
  * temporary directory: src/judge/ingest.c (one message, one transaction)

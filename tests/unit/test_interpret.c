@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_interpret.c — the best-effort order reader (reader/interpret.h) and
  * its fuzzy matching (reader/fuzzy.h), against maps/standard.map.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_kruijswijk.c — the Kruijswijk engine on every case file of the
  * test suites, and against the DPjudge engine on the same cases.

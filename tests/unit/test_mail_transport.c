@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_mail_transport.c — the mail transports without a mail server:
  * Maildir delivery, listing, reading, marking, and what a crash leaves

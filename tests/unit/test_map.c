@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_map.c — the map loader, map lookups, positions and order text.
  *

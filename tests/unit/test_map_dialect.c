@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_map_dialect.c — every keyword of DPjudge's map dialect, as the map
  * loader reads, passes over or refuses it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_message.c — the message reader (src/mail/message.h) against the
  * corpus in tests/mail/corpus, plus unit checks of its pieces: HTML to

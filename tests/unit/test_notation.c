@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_notation.c — the strict order reader and the case-file reader,
  * against maps/standard.map.

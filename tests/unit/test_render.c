@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_render.c — the pictures: the geometry loader's errors, and every
  * phase of the scripted full game (tests/games/full) drawn and checked by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_rules.c — the table of chapter-4 rule options and how a game's rules
  * are built from it.

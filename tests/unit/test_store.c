@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_store.c — the SQLite store on a real database file in a temporary
  * directory: opening and migrations, the constraints that make a phase

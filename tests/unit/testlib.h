@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * testlib.h — the smallest test harness that does the job: CHECK records a
  * failure with file:line and carries on, test_summary() prints the closing
