@@ -25,9 +25,9 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: judgeweb [--config FILE] [--db FILE] [--maps DIR] "
+    fputs("usage: judgeweb [-c|--config FILE] [--db FILE] [--maps DIR] "
           "[--listen ADDRESS:PORT]\n"
-          "       judgeweb --version | --help\n"
+          "       judgeweb --version | -h|--help\n"
           "Serves the judge's games on the web (judgeweb(8)).\n",
           f);
 }
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
     const char *config_opt = NULL, *db_opt = NULL, *maps_opt = NULL,
                *listen_opt = NULL;
     int ch;
-    while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'c': config_opt = optarg; break;
         case 'd': db_opt = optarg; break;

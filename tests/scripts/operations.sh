@@ -94,6 +94,13 @@ expect_rc 0 "check with options after the files" "$J" check \
     "$S/tests/datc/6A.txt" --engine kruijswijk -v
 in_file "$T/out" "passed, 0 failed" "check FILE --engine NAME -v"
 
+# ---- command lines: judgeweb (the same -c/--config and -h/--help) ----------------
+expect_rc 0 "judgeweb -h" "$B/judgeweb" -h
+in_file "$T/out" "--config" "judgeweb -h shows the options"
+printf 'web: { listen = ;\n' >"$T/web-c.conf"
+expect_rc 78 "judgeweb -c FILE reads FILE (a bad one: 78)" "$B/judgeweb" -c "$T/web-c.conf"
+in_file "$T/err" "web-c.conf" "judgeweb -c FILE names FILE in its error"
+
 # ---- command lines: judged -------------------------------------------------------
 expect_rc 0 "judged --version" "$JD" --version
 in_file "$T/out" "judged (dipjudge)" "judged --version"
