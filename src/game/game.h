@@ -358,6 +358,27 @@ int dj_game_order_status(dj_judge *j, const char *game, const char *power,
                          dj_buf *out);
 
 /*
+ * The same, and in *complete (when not NULL) whether the power has
+ * orders for everything it must decide: every unit (every dislodged unit
+ * that can retreat) has an order, or every build or removal due is
+ * given; false when it has nothing to order.  Decided from the orders on
+ * file and the position, by orders_complete() (game_int.h).
+ */
+int dj_game_order_status_full(dj_judge *j, const char *game,
+                              const char *power, dj_buf *out,
+                              bool *complete);
+
+/*
+ * Is a line of a mail prose in this game (nothing in it could belong to
+ * an order on the game's map: a greeting, a sign-off), as the order
+ * reader decides for a player's lines (dj_interpret_line_is_prose)?  For
+ * the lines of someone with no power to order for, such as a master who
+ * has not BECOME one.  *prose false on any failure.
+ */
+int dj_game_line_is_prose(dj_judge *j, const char *game, const char *line,
+                          bool *prose);
+
+/*
  * Press from a signed-on participant, under the game's press rules
  * (settings press, partial_press, fake_press, observer_press).  Lists of
  * recipients are read by game/press_recipients.h: power names,

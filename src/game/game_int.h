@@ -206,6 +206,12 @@ bool power_must_order(const dj_map *map, const dj_position *pos, int power);
 void power_order_count(const dj_map *map, const dj_position *pos, int power,
                        const order_set *set, int *needed, int *given);
 
+/* Does the set give the power everything it must decide in the position
+ * (power_must_order, and power_order_count's given reaches needed)?  The
+ * one test of "all your units have orders". */
+bool orders_complete(const dj_map *map, const dj_position *pos, int power,
+                     const order_set *set);
+
 /* ---- pictures (picture.c) ---------------------------------------------------- */
 
 /* Draw this position (with orders and results when given, then the board

@@ -85,8 +85,37 @@ has "Summary: 1 order taken, 1 refused (see ERROR above); 1 of 1 command done"
 has "  Bye"
 
 # ---- two orders for one unit: the reply says what the rule (4.D.3) does ----
-printf 'SIGNON Edemo pw-1-secret\nF lon-eng\nF lon-nth\n' | send p1@x.example "x"
+# and what is on file agrees: under 4.D.3 c (the default) the unit holds,
+# whatever an earlier mail ordered it to do
+printf 'SIGNON Edemo pw-1-secret\nF lon-yor\n' | send p1@x.example "x"
+has "  F LON - YOR"
+printf 'SIGNON Edemo pw-1-secret\nF lon-eng\nF lon-nth\nA lvp-edi\n' |
+    send p1@x.example "x"
 has "ERROR: F LON has several orders (lines 2 and 3): none is used and the unit holds (rule 4.D.3 c)"
+has "  F LON H"
+lacks "  F LON - YOR"
+$J orders demo England >"$T/out"
+has "F LON H"
+has "A LVP - EDI"
+lacks "F LON - YOR"
+# the same with nothing else in the mail: the earlier order goes too
+printf 'SIGNON Edemo pw-1-secret\nF lon-wal\n' | send p1@x.example "x"
+printf 'SIGNON Edemo pw-1-secret\nF lon-eng\nF lon-nth\n' | send p1@x.example "x"
+has "none is used and the unit holds (rule 4.D.3 c)"
+$J orders demo England >"$T/out"
+has "F LON H"
+lacks "F LON - WAL"
+[[ $(grep -c "F LON" "$T/out") == 1 ]] && ok || bad "F LON filed twice"
+
+# ---- a master's prose (no BECOME) is not read, as a player's is -------------
+printf 'Hi all,\nSIGNON Mdemo gm-pw-1\nLIST demo\nThanks, and see you soon\nCheers, the GM\nA par-bur\n' |
+    send gm@x.example "x"
+has "Not read (looks like text, not orders):"
+has "  Thanks, and see you soon"
+has "  Cheers, the GM"
+# a line that could be an order still gets its error
+[[ $(grep -c "^ *ERROR" "$T/out") == 1 ]] && ok || bad "master: $(grep ERROR "$T/out")"
+has "BECOME it first"
 
 # ---- the subject: a command only when it is one, whole ------------------------
 for subject in "map please" "join" "JOIN demo" "Re: my orders" "history please"; do

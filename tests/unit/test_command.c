@@ -473,8 +473,9 @@ static void test_signon_and_orders(void)
     CHECK(has("A PAR has several orders (lines 2 and 4)"));
     CHECK(has("AMBIGUOUS: 'pir' could be"));
     CHECK(has("Orders of France for S1901M (Spring 1901 Movement):\n"
-              "  F BRE - MAO\n  A MAR - PIE\n"));
-    CHECK(has("Still without orders: Army Paris."));
+              "  F BRE - MAO\n  A MAR - PIE\n  A PAR H\n"));
+    /* 4.D.3 c: the unit with two orders holds, and its hold is on file */
+    CHECK(has("Every unit has an order."));
     CHECK(has("READY: no.  WAIT: no."));
     CHECK(has("Deadline: "));
     CHECK(R.orders && strcmp(R.outcome, "errors") == 0);
