@@ -168,10 +168,19 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
                          const char *body, dj_power_set powers,
                          bool observers, gv_picture_fn picture, void *ctx);
 
-/* Mail every master of the game: "judge:game - PHASE what", the report
- * header, then text (access.c). */
+/* Mail every master of the game: "judge:game - PHASE what", then
+ * "Game 'game': text" (access.c). */
 int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
                       const char *text);
+
+/* The same notice to one address (email), or (email NULL) to the masters
+ * and, when `everyone`, to every player and observer too. */
+int gv_tell(dj_judge *j, const game_view *v, const char *email,
+            bool everyone, const char *what, const char *text);
+
+/* One mail address: something@something, no spaces, quotes, commas or
+ * angle brackets (it goes into mail headers later). */
+bool gv_address_ok(const char *a);
 
 /*
  * A notice to everyone in the game (players, observers, masters): the
