@@ -19,6 +19,7 @@
 
 #include "game/setting_value.h"
 #include "time/calendar.h"
+#include "util/fmt.h"
 
 #ifndef DJ_SYSCONFDIR
 #define DJ_SYSCONFDIR "/usr/local/etc"
@@ -54,13 +55,11 @@ static int bad(reader *r, const config_setting_t *s, const char *fmt, ...)
 
 static int bad(reader *r, const config_setting_t *s, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dj_vfmt_at(r->err, r->errlen, r->file, config_setting_source_line(s), fmt,
+               ap);
     va_end(ap);
-    snprintf(r->err, r->errlen, "%s:%d: %s", r->file,
-             config_setting_source_line(s), msg);
     return -1;
 }
 

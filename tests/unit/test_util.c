@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_util.c — the shared helpers of src/util that no other suite covers
+ * on its own: printf into bounded buffers (util/fmt.h), every edge the
+ * rooms' error messages rely on (cut to fit, NULL or empty buffers, the
+ * file:line prefix, notes joined by "; ").
+ */
+#include <string.h>
+
+#include "testlib.h"
+#include "util/fmt.h"
+
+static void test_fmt(void)
+{
+    char b[8];
+    CHECK(dj_fmt(b, sizeof b, "%s-%d", "ab", 12));
+    CHECK_STR(b, "ab-12");
+    CHECK(!dj_fmt(b, sizeof b, "%s", "0123456789")); /* cut to fit */
+    CHECK_STR(b, "0123456");
+    CHECK(dj_fmt(b, sizeof b, "%s", "1234567")); /* exactly full */
+    CHECK_STR(b, "1234567");
+    CHECK(!dj_fmt(NULL, 0, "%s", "nobody wants it"));
+    b[0] = 'x';
+    CHECK(!dj_fmt(b, 0, "%s", "no room"));
+    CHECK(b[0] == 'x'); /* a buffer of 0 bytes is left alone */
+}
+
+static void test_fmt_at(void)
+{
+    char b[64];
+    dj_fmt_at(b, sizeof b, "judge.conf", 12, "unknown setting '%s'", "x");
+    CHECK_STR(b, "judge.conf:12: unknown setting 'x'");
+    dj_fmt_at(b, sizeof b, "std.geo", 0, "empty");
+    CHECK_STR(b, "std.geo: empty");
+    dj_fmt_at(b, sizeof b, NULL, 3, "no file");
+    CHECK_STR(b, "no file");
+    char s[10];
+    dj_fmt_at(s, sizeof s, "judge.conf", 12, "%s", "message");
+    CHECK_STR(s, "judge.con"); /* the prefix alone fills it */
+    dj_fmt_at(s, sizeof s, "a", 1, "%s", "message");
+    CHECK_STR(s, "a:1: mess");
+    dj_fmt_at(NULL, 0, "a", 1, "%s", "nothing");
+}
+
+static void test_fmt_note(void)
+{
+    char b[16] = "";
+    dj_fmt_note(b, sizeof b, "read %s", "A");
+    CHECK_STR(b, "read A");
+    dj_fmt_note(b, sizeof b, "and %d", 2);
+    CHECK_STR(b, "read A; and 2");
+    dj_fmt_note(b, sizeof b, "%s", "longer"); /* no room for "; " and more: dropped */
+    CHECK_STR(b, "read A; and 2");
+    char c[12] = "0123456";
+    dj_fmt_note(c, sizeof c, "%s", "abcdef");
+    CHECK_STR(c, "0123456; ab");
+    dj_fmt_note(c, sizeof c, "%s", "more"); /* full: dropped */
+    CHECK_STR(c, "0123456; ab");
+    dj_fmt_note(NULL, 0, "%s", "nowhere");
+}
+
+int main(void)
+{
+    test_fmt();
+    test_fmt_at();
+    test_fmt_note();
+    return test_summary();
+}
