@@ -3,12 +3,15 @@
  * test_util.c — the shared helpers of src/util that no other suite covers
  * on its own: printf into bounded buffers (util/fmt.h), every edge the
  * rooms' error messages rely on (cut to fit, NULL or empty buffers, the
- * file:line prefix, notes joined by "; ").
+ * file:line prefix, notes joined by "; "); bytes as hex digits
+ * (util/hex.h) and random tokens (util/random.h).
  */
 #include <string.h>
 
 #include "testlib.h"
 #include "util/fmt.h"
+#include "util/hex.h"
+#include "util/random.h"
 
 static void test_fmt(void)
 {
@@ -59,10 +62,32 @@ static void test_fmt_note(void)
     dj_fmt_note(NULL, 0, "%s", "nowhere");
 }
 
+static void test_hex(void)
+{
+    char out[9];
+    dj_hex_encode("\x00\x7f\xa5\xff", 4, out);
+    CHECK_STR(out, "007fa5ff");
+    dj_hex_encode("", 0, out);
+    CHECK_STR(out, "");
+}
+
+static void test_random(void)
+{
+    char a[65], b[65];
+    CHECK(dj_random_hex(a, 32) == 0);
+    CHECK(dj_random_hex(b, 32) == 0);
+    CHECK(strlen(a) == 64 && strspn(a, "0123456789abcdef") == 64);
+    CHECK(strcmp(a, b) != 0); /* 2^-256 to fail */
+    char big[2 * 65 + 1];
+    CHECK(dj_random_hex(big, 65) == -1); /* more than it takes */
+}
+
 int main(void)
 {
     test_fmt();
     test_fmt_at();
     test_fmt_note();
+    test_hex();
+    test_random();
     return test_summary();
 }
