@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/board_layer.h"
 #include "render/layout.h"
 
 #define COST_BLOCKED 1e6   /* a unit or a name under it */
@@ -284,7 +285,7 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
     cairo_set_font_size(cr, LABEL_FONT_SIZE);
     for (int i = 0; i < n && l->pub.nlabels < DJ_RENDER_MAX_BOXES; i++) {
         const label_item *it = &items[i];
-        cairo_select_font_face(cr, "sans-serif",
+        cairo_select_font_face(cr, BOARD_FONT,
                                it->style == 2 ? CAIRO_FONT_SLANT_ITALIC
                                               : CAIRO_FONT_SLANT_NORMAL,
                                it->style >= 2 ? CAIRO_FONT_WEIGHT_BOLD
