@@ -43,6 +43,8 @@ struct board_layer {
     cairo_surface_t *borders; /* ARGB32: the land borders alone */
     int nareas;
     area_mask *areas;         /* per area of the geometry */
+    unsigned char *canvas;    /* the pixels of the last raster picture */
+    size_t canvas_size;
 };
 
 struct board_layer *board_layer_new(void)
@@ -70,6 +72,7 @@ void board_layer_free(struct board_layer *layer)
     if (!layer)
         return;
     release(layer);
+    free(layer->canvas);
     for (int i = 0; i < NFACES; i++)
         if (layer->faces[i])
             cairo_font_face_destroy(layer->faces[i]);
@@ -98,6 +101,22 @@ void board_layer_hold_fonts(const dj_geo *geo)
     for (int i = 0; i < NFACES; i++)
         layer->faces[i] = cairo_toy_font_face_create(BOARD_FONT, used[i].slant,
                                                      used[i].weight);
+}
+
+cairo_surface_t *board_layer_canvas(const dj_geo *geo, int width, int height)
+{
+    struct board_layer *layer = geo->layer;
+    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, width);
+    size_t size = (size_t)stride * (size_t)height;
+    if (layer && stride > 0 && size > layer->canvas_size) {
+        free(layer->canvas);
+        layer->canvas = malloc(size);
+        layer->canvas_size = layer->canvas ? size : 0;
+    }
+    if (!layer || stride <= 0 || !layer->canvas)
+        return cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+    return cairo_image_surface_create_for_data(
+        layer->canvas, CAIRO_FORMAT_RGB24, width, height, stride);
 }
 
 static void set_rgb(cairo_t *cr, const double rgb[3])

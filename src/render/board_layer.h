@@ -33,6 +33,15 @@ void board_layer_free(struct board_layer *layer);
 bool board_layer_paint(cairo_t *cr, const dj_geo *geo, const dj_map *map,
                        const dj_position *board);
 
+/*
+ * The image a PNG is drawn on: pixels kept in the geometry's layer and
+ * used again by its next picture (a fresh image is zeroed and, at a few
+ * megabytes, mapped anew by the system each time); the picture paints
+ * every pixel.  Destroy it before drawing another picture with the
+ * geometry.
+ */
+cairo_surface_t *board_layer_canvas(const dj_geo *geo, int width, int height);
+
 /* The areas as paths, on any context (the vector formats, and the layer
  * itself): sea, land in its owners' colours, hatching, borders.  `owned`
  * false draws every province unowned. */

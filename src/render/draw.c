@@ -630,9 +630,15 @@ void draw_picture(cairo_t *cr, const dj_picture_request *req, int width,
                 s.dislodged_now[dj_province(req->map, loc)] = true;
         }
     board_layer_hold_fonts(req->geo);
+    /* Arcs flattened to within a quarter of a pixel rather than cairo's
+     * tenth: a unit's circle in half the segments, the same on screen. */
+    cairo_set_tolerance(cr, 0.25);
+    /* The background under the legend (the title band and the board
+     * cover the rest). */
     cairo_set_source_rgb(cr, palette_background[0], palette_background[1],
                          palette_background[2]);
-    cairo_rectangle(cr, 0, 0, width, height);
+    cairo_rectangle(cr, 0, DRAW_TITLE_BAND + req->geo->height, width,
+                    height - DRAW_TITLE_BAND - req->geo->height);
     cairo_fill(cr);
     draw_title(&s, width);
     cairo_save(cr);

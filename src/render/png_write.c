@@ -53,7 +53,7 @@ typedef struct colour_table {
 
 /* A run of pixels of one colour within a row: its slot and its length. */
 typedef struct colour_run {
-    uint32_t slot, len;
+    uint16_t slot, len; /* TABLE_BITS and a board's 20000 px fit */
 } colour_run;
 
 typedef struct image_runs {
@@ -88,7 +88,7 @@ static bool add_run(image_runs *r, uint32_t slot, uint32_t len)
         r->run = grown;
         r->cap = cap;
     }
-    r->run[r->n++] = (colour_run){slot, len};
+    r->run[r->n++] = (colour_run){(uint16_t)slot, (uint16_t)len};
     return true;
 }
 
@@ -97,6 +97,12 @@ static bool add_run(image_runs *r, uint32_t slot, uint32_t len)
 static bool read_runs(const unsigned char *pixels, int width, int height,
                       int stride, colour_table *t, image_runs *r)
 {
+    /* The slots of colours met lately, by a hash of the colour: most runs
+     * are of a few colours (the sea, the land, the borders, an edge's
+     * blends), found here without probing the big table. */
+    enum { RECENT_BITS = 12 };
+    uint32_t recent_rgb1[1 << RECENT_BITS] = {0};
+    int32_t recent_slot[1 << RECENT_BITS];
     for (int y = 0; y < height; y++) {
         /* cairo's RGB24: a native-endian uint32 per pixel, xRGB; the top
          * byte is unused, not colour. */
@@ -115,7 +121,13 @@ static bool read_runs(const unsigned char *pixels, int width, int height,
             }
             while (end < width && (px[end] & 0xffffff) == rgb)
                 end++;
-            int32_t slot = find_slot(t, rgb);
+            if (end - x > UINT16_MAX)
+                end = x + UINT16_MAX;
+            unsigned h = (rgb * 2654435761u) >> (32 - RECENT_BITS);
+            int32_t slot = recent_rgb1[h] == rgb + 1 ? recent_slot[h]
+                                                     : find_slot(t, rgb);
+            recent_rgb1[h] = rgb + 1;
+            recent_slot[h] = slot;
             if (slot < 0 || !add_run(r, (uint32_t)slot, (uint32_t)(end - x)))
                 return false;
             t->slot[slot].count += (uint32_t)(end - x);
@@ -179,30 +191,69 @@ static void commonest_first(colour_slot **all, int n, int keep)
     qsort(all, (size_t)(n < keep ? n : keep), sizeof *all, by_count);
 }
 
-/*
- * The palette as three arrays of components, padded to PALETTE_SIZE with
- * colours no pixel is near: the distances to all of them are then one
- * loop the compiler turns into vector instructions.
- */
+/* The palette in order of green, the component weighed most, so the
+ * search for a colour's nearest can stop as soon as green alone is
+ * farther than the best found. */
 typedef struct palette_parts {
+    int n;
     int32_t r[PALETTE_SIZE], g[PALETTE_SIZE], b[PALETTE_SIZE];
+    int entry[PALETTE_SIZE]; /* the palette index of each */
 } palette_parts;
 
-/* The palette entry nearest to rgb, weighing green most, blue least. */
+static void palette_parts_make(palette_parts *p, const png_color *pal, int n)
+{
+    p->n = 0;
+    for (int i = 0; i < n; i++) { /* insertion by green, then index */
+        int k = p->n++;
+        while (k > 0 && p->g[k - 1] > pal[i].green) {
+            p->r[k] = p->r[k - 1];
+            p->g[k] = p->g[k - 1];
+            p->b[k] = p->b[k - 1];
+            p->entry[k] = p->entry[k - 1];
+            k--;
+        }
+        p->r[k] = pal[i].red;
+        p->g[k] = pal[i].green;
+        p->b[k] = pal[i].blue;
+        p->entry[k] = i;
+    }
+}
+
+/* The palette entry nearest to rgb, weighing green most, blue least (of
+ * equally near ones, the first). */
 static int nearest(const palette_parts *p, uint32_t rgb)
 {
     int32_t r = (int32_t)(rgb >> 16 & 255), g = (int32_t)(rgb >> 8 & 255),
             b = (int32_t)(rgb & 255);
-    int32_t d[PALETTE_SIZE];
-    for (int k = 0; k < PALETTE_SIZE; k++)
-        d[k] = 3 * (r - p->r[k]) * (r - p->r[k]) +
-               4 * (g - p->g[k]) * (g - p->g[k]) +
-               2 * (b - p->b[k]) * (b - p->b[k]);
-    int best = 0;
-    for (int k = 1; k < PALETTE_SIZE; k++)
-        if (d[k] < d[best])
-            best = k;
-    return best;
+    int lo = 0, hi = p->n;
+    while (lo < hi) { /* the first entry with green >= g */
+        int mid = (lo + hi) / 2;
+        if (p->g[mid] < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int32_t best = INT32_MAX;
+    int best_entry = 0;
+    bool up = true, down = true;
+    for (int step = 0; up || down; step++) {
+        int k = step % 2 ? lo - 1 - step / 2 : lo + step / 2;
+        bool *side = step % 2 ? &down : &up;
+        if (!*side)
+            continue;
+        if (k < 0 || k >= p->n || 4 * (p->g[k] - g) * (p->g[k] - g) > best) {
+            *side = false; /* every entry beyond is farther in green */
+            continue;
+        }
+        int32_t d = 3 * (r - p->r[k]) * (r - p->r[k]) +
+                    4 * (g - p->g[k]) * (g - p->g[k]) +
+                    2 * (b - p->b[k]) * (b - p->b[k]);
+        if (d < best || (d == best && p->entry[k] < best_entry)) {
+            best = d;
+            best_entry = p->entry[k];
+        }
+    }
+    return best_entry;
 }
 
 /* The palette (in pal, *npal entries) and each colour's index in it. */
@@ -217,14 +268,8 @@ static bool choose_palette(colour_table *t, png_color *pal, int *npal)
             all[n++] = &t->slot[i];
     commonest_first(all, n, PALETTE_SIZE);
     *npal = n < PALETTE_SIZE ? n : PALETTE_SIZE;
-    palette_parts parts;
-    for (int i = 0; i < PALETTE_SIZE; i++) {
-        uint32_t rgb = i < *npal ? all[i]->rgb1 - 1 : 0;
-        parts.r[i] = i < *npal ? (int32_t)(rgb >> 16) : 10000;
-        parts.g[i] = i < *npal ? (int32_t)(rgb >> 8 & 255) : 10000;
-        parts.b[i] = i < *npal ? (int32_t)(rgb & 255) : 10000;
-        if (i >= *npal)
-            continue;
+    for (int i = 0; i < *npal; i++) {
+        uint32_t rgb = all[i]->rgb1 - 1;
         all[i]->index = i;
         pal[i].red = (png_byte)(rgb >> 16);
         pal[i].green = (png_byte)(rgb >> 8);
@@ -232,6 +277,8 @@ static bool choose_palette(colour_table *t, png_color *pal, int *npal)
     }
     /* The rarer colours: the palette's nearest, searched once per cell of
      * a 32 x 32 x 32 grid (an edge's blends fall in few cells). */
+    palette_parts parts;
+    palette_parts_make(&parts, pal, *npal);
     int16_t *near = malloc(sizeof *near * 32768);
     if (!near) {
         free(all);
@@ -275,6 +322,65 @@ static void on_flush(png_structp png)
     (void)png;
 }
 
+/* The PNG written: a palette image from the runs when index_of is not
+ * NULL, else RGB from the pixels.  Alone in its function, so that
+ * setjmp() has only its own locals to care for. */
+static bool write_png(const unsigned char *pixels, int width, int height,
+                      int stride, const image_runs *runs,
+                      const unsigned char *index_of, const png_color *pal,
+                      int npal, sink_ctx *sink)
+{
+    unsigned char *row = malloc((size_t)width * 3);
+    png_structp png = row ? png_create_write_struct(PNG_LIBPNG_VER_STRING,
+                                                    NULL, NULL, NULL)
+                          : NULL;
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    volatile bool ok = false;
+    if (info && setjmp(png_jmpbuf(png)) == 0) {
+        png_set_write_fn(png, sink, on_write, on_flush);
+        png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
+                     index_of ? PNG_COLOR_TYPE_PALETTE : PNG_COLOR_TYPE_RGB,
+                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                     PNG_FILTER_TYPE_DEFAULT);
+        if (index_of)
+            png_set_PLTE(png, info, pal, npal);
+        png_set_compression_level(png, PNG_ZLIB_LEVEL);
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+        png_write_info(png, info);
+        size_t next = 0; /* the next run */
+        for (int y = 0; y < height; y++) {
+            if (index_of) {
+                /* The row's runs, each its colour's index. */
+                for (int x = 0; x < width; next++) {
+                    const colour_run *r = &runs->run[next];
+                    unsigned char index = index_of[r->slot];
+                    if (r->len <= 8) /* an edge's: shorter than a call */
+                        for (int k = 0; k < r->len; k++)
+                            row[x + k] = index;
+                    else
+                        memset(row + x, index, r->len);
+                    x += r->len;
+                }
+            } else {
+                const uint32_t *px =
+                    (const uint32_t *)(pixels + (size_t)y * stride);
+                for (int x = 0; x < width; x++) {
+                    row[3 * x] = (unsigned char)(px[x] >> 16);
+                    row[3 * x + 1] = (unsigned char)(px[x] >> 8);
+                    row[3 * x + 2] = (unsigned char)px[x];
+                }
+            }
+            png_write_row(png, row);
+        }
+        png_write_end(png, info);
+        ok = !sink->failed;
+    }
+    if (png)
+        png_destroy_write_struct(&png, info ? &info : NULL);
+    free(row);
+    return ok;
+}
+
 bool png_write_surface(cairo_surface_t *image, png_write_fn write,
                        void *closure)
 {
@@ -295,51 +401,17 @@ bool png_write_surface(cairo_surface_t *image, png_write_fn write,
     bool indexed = table.slot &&
                    read_runs(pixels, width, height, stride, &table, &runs) &&
                    choose_palette(&table, pal, &npal);
-    unsigned char *row = table.slot ? malloc((size_t)width * 3) : NULL;
-    png_structp png = row ? png_create_write_struct(PNG_LIBPNG_VER_STRING,
-                                                    NULL, NULL, NULL)
-                          : NULL;
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    sink_ctx sink = {write, closure, false};
-    volatile bool ok = false;
-    if (info && setjmp(png_jmpbuf(png)) == 0) {
-        png_set_write_fn(png, &sink, on_write, on_flush);
-        png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
-                     indexed ? PNG_COLOR_TYPE_PALETTE : PNG_COLOR_TYPE_RGB,
-                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                     PNG_FILTER_TYPE_DEFAULT);
-        if (indexed)
-            png_set_PLTE(png, info, pal, npal);
-        png_set_compression_level(png, PNG_ZLIB_LEVEL);
-        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-        png_write_info(png, info);
-        size_t next = 0; /* the next run */
-        for (int y = 0; y < height; y++) {
-            if (indexed) {
-                /* The row's runs, each its colour's index. */
-                for (int x = 0; x < width; next++) {
-                    const colour_run *r = &runs.run[next];
-                    memset(row + x, table.slot[r->slot].index, r->len);
-                    x += (int)r->len;
-                }
-            } else {
-                const uint32_t *px =
-                    (const uint32_t *)(pixels + (size_t)y * stride);
-                for (int x = 0; x < width; x++) {
-                    row[3 * x] = (unsigned char)(px[x] >> 16);
-                    row[3 * x + 1] = (unsigned char)(px[x] >> 8);
-                    row[3 * x + 2] = (unsigned char)px[x];
-                }
-            }
-            png_write_row(png, row);
-        }
-        png_write_end(png, info);
-        ok = !sink.failed;
-    }
-    if (png)
-        png_destroy_write_struct(&png, info ? &info : NULL);
-    free(row);
-    free(runs.run);
+    /* Each slot's palette index in a table small enough to stay in the
+     * processor's cache while the rows are written. */
+    unsigned char *index_of = indexed ? malloc((size_t)1 << TABLE_BITS) : NULL;
+    if (index_of)
+        for (uint32_t i = 0; i <= table.mask; i++)
+            index_of[i] = (unsigned char)table.slot[i].index;
     free(table.slot);
+    sink_ctx sink = {write, closure, false};
+    bool ok = write_png(pixels, width, height, stride, &runs, index_of, pal,
+                        npal, &sink);
+    free(index_of);
+    free(runs.run);
     return ok;
 }
