@@ -233,6 +233,10 @@ int picture_cache_path(const dj_judge *j, const game_view *v,
                        uint64_t key, char *out, size_t len);
 int picture_cache_read(const char *path, dj_picture *out);
 void picture_cache_write(const char *path, const dj_picture *pic);
+/* The least recently used pictures removed while the cache weighs more
+ * than judge.conf's picture_cache_mb (at most once an hour): how many and
+ * their bytes.  0, or -1 with the judge's error. */
+int picture_cache_prune(dj_judge *j, int *removed, int64_t *freed);
 
 /*
  * Queue a processed phase's results mail to everyone, each copy with the
