@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/fmt.h"
+
 const char *dj_mail_status_name(dj_mail_status st)
 {
     switch (st) {
@@ -51,12 +53,10 @@ int dj_tls_mode_parse(const char *name, dj_tls_mode *out)
 dj_mail_status dj_mail_fail(char *err, size_t len, dj_mail_status st,
                             const char *fmt, ...)
 {
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    dj_vfmt(err, len, fmt, ap);
+    va_end(ap);
     return st;
 }
 

@@ -24,6 +24,7 @@
 #include "store/open_check.h"
 #include "store/schema.h"
 #include "store/stmt.h"
+#include "util/fmt.h"
 
 const char *dj_store_error(const dj_store *s)
 {
@@ -34,7 +35,7 @@ int dj_store_fail(dj_store *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    dj_vfmt(s->err, sizeof s->err, fmt, ap);
     va_end(ap);
     s->busy = false;
     return -1;
