@@ -6,7 +6,6 @@
 
 #include "mail/transport.h"
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/fmt.h"
+#include "util/random.h"
 
 const char *dj_mail_status_name(dj_mail_status st)
 {
@@ -60,7 +60,8 @@ dj_mail_status dj_mail_fail(char *err, size_t len, dj_mail_status st,
     return st;
 }
 
-/* Fallback when /dev/urandom cannot be read: clock, pid and an address. */
+/* Fallback when the system gives no random bytes: clock, pid and an
+ * address. */
 static void weak_random(unsigned char *p, size_t n)
 {
     struct timespec ts;
@@ -77,17 +78,6 @@ static void weak_random(unsigned char *p, size_t n)
 
 void dj_mail_random(void *buf, size_t n)
 {
-    unsigned char *p = buf;
-    size_t got = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    while (fd >= 0 && got < n) {
-        ssize_t r = read(fd, p + got, n - got);
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    if (fd >= 0)
-        close(fd);
-    if (got < n)
-        weak_random(p + got, n - got);
+    if (dj_random_bytes(buf, n) < 0)
+        weak_random(buf, n);
 }
