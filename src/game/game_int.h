@@ -38,6 +38,7 @@ struct dj_judge {
     struct {
         char name[64];
         dj_map *map;
+        dj_geo *geo;    /* its geometry once a picture needed it */
     } maps[JUDGE_MAX_MAPS];
 };
 
@@ -65,6 +66,13 @@ int judge_store_fail(dj_judge *j);
 
 /* A map by name, loaded once per session. */
 const dj_map *judge_map(dj_judge *j, const char *name);
+/* The geometry of a map loaded by judge_map, read at its first picture and
+ * kept with the map (a geometry keeps what its pictures have in common,
+ * render/board_layer.c); NULL with the error set when the map has none. */
+const dj_geo *judge_geo(dj_judge *j, const char *name);
+/* The path of a map's geometry file; -1 (no error set) when it has none. */
+int judge_geo_path(const dj_judge *j, const char *name, char *out,
+                   size_t len);
 
 /* judge.conf's games { }: can new games be played on their map's rules by
  * their engine and verifying engine?  0, or -1 with the reason. */
@@ -240,6 +248,10 @@ int picture_cache_path(const dj_judge *j, const game_view *v,
                        uint64_t key, char *out, size_t len);
 int picture_cache_read(const char *path, dj_picture *out);
 void picture_cache_write(const char *path, const dj_picture *pic);
+/* The least recently used pictures removed while the cache weighs more
+ * than judge.conf's picture_cache_mb (at most once an hour): how many and
+ * their bytes.  0, or -1 with the judge's error. */
+int picture_cache_prune(dj_judge *j, int *removed, int64_t *freed);
 
 /*
  * Queue a processed phase's results mail to everyone, each copy with the

@@ -773,6 +773,21 @@ static int prune_mail(dj_judge *j, dj_buf *out)
     return 0;
 }
 
+/* The picture cache kept within its bound (picture_cache.c). */
+static int prune_pictures(dj_judge *j, dj_buf *out)
+{
+    int removed;
+    int64_t freed;
+    if (picture_cache_prune(j, &removed, &freed) < 0)
+        return -1;
+    if (removed)
+        dj_buf_printf(out, "pruned %d picture%s (%lld KB) from the picture "
+                           "cache, the least recently used\n",
+                      removed, removed == 1 ? "" : "s",
+                      (long long)((freed + 1023) / 1024));
+    return 0;
+}
+
 /*
  * Each due game is processed and committed in its own transaction; a
  * tick running through many games pauses between two of them every
@@ -828,6 +843,10 @@ int dj_judge_tick(dj_judge *j, dj_buf *out, int *processed)
     }
     free(games);
     if (prune_mail(j, out) < 0 && rc == 0) {
+        rc = -1;
+        snprintf(last_err, sizeof last_err, "%s", dj_judge_error(j));
+    }
+    if (prune_pictures(j, out) < 0 && rc == 0) {
         rc = -1;
         snprintf(last_err, sizeof last_err, "%s", dj_judge_error(j));
     }
