@@ -248,12 +248,11 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
                                       : pl->email,
                       pl ? pl->status : "-");
         if (public && current && power_must_order(v->map, v->pos, p)) {
-            int needed, given;
-            power_order_count(v->map, v->pos, p, set, &needed, &given);
-            dj_buf_append(out, given >= needed ? " orders in"
-                               : gv_in_disorder(v, p)
-                                   ? " (the judge orders)"
-                                   : " orders awaited");
+            dj_buf_append(out, orders_complete(v->map, v->pos, p, set)
+                                   ? " orders in"
+                                   : gv_in_disorder(v, p)
+                                         ? " (the judge orders)"
+                                         : " orders awaited");
         } else if (public && current) {
             dj_buf_append(out, " no orders needed");
         } else if (current && power_must_order(v->map, v->pos, p)) {
