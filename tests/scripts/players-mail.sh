@@ -307,6 +307,18 @@ has "ERROR: no such code waits for your address: it may have expired"
 $J show rel >"$T/out"
 has "france@rel.example"
 
+# the same caps as JOIN's: three codes at most wait for one address
+for p in Austria Russia Turkey Germany; do
+    lp=$(echo "$p" | tr 'A-Z' 'a-z')
+    printf 'SIGNON %s %s\nSET ADDRESS victim@w.example\n' \
+        "${p:0:1}rel" "pw-$lp-rel" | send "$lp@rel.example" "x"
+done
+has "ERROR: 3 requests for victim@w.example already wait for their codes"
+[[ $(mails_to victim@w.example "    CONFIRM ") == 3 ]] && ok ||
+    bad "codes to one address not capped at three"
+$J pending --from victim@w.example --clear >"$T/out"
+has "3 pending requests cleared"
+
 # SET MASTER: only the master; the new master confirms by code
 printf 'SIGNON Erel pw-england-rel\nSET MASTER eng@new.example\n' |
     send eng@new.example "x"
