@@ -13,6 +13,8 @@
  * orders they name.  A place the map does not know is reported with the
  * word and the names nearest to it.
  */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
+
 #include "casefile/casefile_int.h"
 #include "reader/chars.h"
 #include "reader/notation.h"
@@ -22,7 +24,7 @@
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static char *skip_space(char *s)
+static inline char *skip_space(char *s)
 {
     while (dj_is_space(*s))
         s++;
@@ -108,7 +110,9 @@ static bool parse_year(const char *w, int *year)
 bool cf_parse_phase(const char *text, dj_phase *ph, char *msg, size_t len)
 {
     char copy[LINE_MAX_LEN];
-    snprintf(copy, sizeof copy, "%s", text);
+    size_t n_text = strnlen(text, sizeof copy - 1);
+    memcpy(copy, text, n_text);
+    copy[n_text] = '\0';
     char *words[4];
     int n = split_words(copy, " \t,()", words, 4);
     if (n > 3) {
@@ -184,7 +188,7 @@ static bool split_power(const dj_casefile *cf, char *line, int *power,
 
 /* The unit word of n bytes at w: "A", "F" (by a table: armies and fleets
  * alternate from line to line), "army", "fleet"; DJ_NO_UNIT if none. */
-static dj_unit_type unit_word(const char *w, size_t n)
+static inline dj_unit_type unit_word(const char *w, size_t n)
 {
     static const unsigned char UNIT_OF_LETTER[256] = {
         ['A'] = DJ_ARMY, ['a'] = DJ_ARMY, ['F'] = DJ_FLEET, ['f'] = DJ_FLEET};
@@ -199,7 +203,7 @@ static dj_unit_type unit_word(const char *w, size_t n)
 
 /* A location written in a unit line, from `where` (trimmed) to `end` (a
  * jDip line's full stop is cut off). */
-static bool parse_place(const dj_map *map, char *where, char *end, int *loc,
+static inline bool parse_place(const dj_map *map, char *where, char *end, int *loc,
                         char *msg, size_t len)
 {
     if (end > where && end[-1] == '.') {
@@ -222,7 +226,7 @@ static bool parse_place(const dj_map *map, char *where, char *end, int *loc,
 
 /* "A lon", "F spa/sc", "Army Galicia."; with !need_type also a bare
  * "lon".  The text, from `text` to `end`, is trimmed. */
-static bool parse_unit_text(const dj_map *map, char *text, char *end,
+static inline bool parse_unit_text(const dj_map *map, char *text, char *end,
                             bool need_type, dj_unit_type *type, int *loc,
                             char *msg, size_t len)
 {
@@ -247,27 +251,28 @@ static bool parse_unit_text(const dj_map *map, char *text, char *end,
 }
 
 /* Can a unit of this type stand on this location?  If not, why. */
-static bool unit_can_stand(const dj_map *map, dj_unit_type type, int loc,
+static inline bool unit_can_stand(const dj_map *map, dj_unit_type type, int loc,
                            char *msg, size_t len)
 {
     const dj_location *l = &map->locs[loc];
-    if (type == DJ_ARMY && !l->army_ok) {
+    /* One test whatever the type: armies and fleets alternate from line
+     * to line. */
+    if (type == DJ_ARMY ? l->army_ok : l->fleet_ok)
+        return true;
+    if (type == DJ_ARMY) {
         snprintf(msg, len, "an army cannot stand in %s", l->abbr);
         return false;
     }
-    if (type == DJ_FLEET && !l->fleet_ok) {
-        if (!l->is_coast && dj_map_ncoasts(map, l->province) > 0)
-            snprintf(msg, len, "a fleet in %s needs a coast", l->abbr);
-        else
-            snprintf(msg, len, "a fleet cannot stand in %s", l->abbr);
-        return false;
-    }
-    return true;
+    if (!l->is_coast && dj_map_ncoasts(map, l->province) > 0)
+        snprintf(msg, len, "a fleet in %s needs a coast", l->abbr);
+    else
+        snprintf(msg, len, "a fleet cannot stand in %s", l->abbr);
+    return false;
 }
 
 /* May one more unit go in list `list` of the case at this location (one
  * unit per province, at most DJ_MAX_UNITS)?  If so it is counted in. */
-static bool take_province(dj_casefile *cf, int list, int n, int loc,
+static inline bool take_province(dj_casefile *cf, int list, int n, int loc,
                           char *msg, size_t len)
 {
     int prov = dj_province(cf->map, loc);
@@ -283,7 +288,7 @@ static bool take_province(dj_casefile *cf, int list, int n, int loc,
     return true;
 }
 
-static bool add_to_list(dj_casefile *cf, int list, dj_unit *units, int *n,
+static inline bool add_to_list(dj_casefile *cf, int list, dj_unit *units, int *n,
                         dj_unit u, char *msg, size_t len)
 {
     if (!take_province(cf, list, *n, u.loc, msg, len))
@@ -312,7 +317,7 @@ static bool add_dislodged(const dj_map *map, dj_position *pos, dj_unit u,
 }
 
 /* PRESTATE_SUPPLYCENTER_OWNERS: "Power: A prov" — the letter is decoration. */
-static bool set_owner(const dj_map *map, dj_position *pos, int power, int loc,
+static inline bool set_owner(const dj_map *map, dj_position *pos, int power, int loc,
                       char *msg, size_t len)
 {
     int prov = dj_province(map, loc);
@@ -326,7 +331,7 @@ static bool set_owner(const dj_map *map, dj_position *pos, int power, int loc,
 
 /* A unit line of PRESTATE, PRESTATE_DISLODGED, POSTSTATE,
  * POSTSTATE_DISLODGED or PRESTATE_SUPPLYCENTER_OWNERS. */
-static bool unit_line(dj_casefile *cf, dj_case *c, int power, char *text,
+static inline bool unit_line(dj_casefile *cf, dj_case *c, int power, char *text,
                       char *msg, size_t len)
 {
     const dj_map *map = cf->map;
@@ -360,21 +365,23 @@ static bool unit_line(dj_casefile *cf, dj_case *c, int power, char *text,
 
 /* ---- orders and results -------------------------------------------------- */
 
-/* An order as text, bounded; it is read at END, in the case's phase. */
-static bool keep_text(char *dst, const char *text, char *msg, size_t len)
+/* An order as text, n bytes, bounded; it is read at END, in the case's
+ * phase. */
+static inline bool keep_text(char *dst, const char *text, size_t n, char *msg,
+                      size_t len)
 {
-    size_t n = strlen(text);
     if (n >= DJ_CASE_TEXT_MAX) {
         snprintf(msg, len, "order too long (at most %d characters)",
                  DJ_CASE_TEXT_MAX - 1);
         return false;
     }
-    memcpy(dst, text, n + 1);
+    memcpy(dst, text, n);
+    dst[n] = '\0';
     return true;
 }
 
 /* ORDERS: "Power: order". */
-static bool order_line(dj_casefile *cf, dj_case *c, int power,
+static inline bool order_line(dj_casefile *cf, dj_case *c, int power,
                        const char *text, char *msg, size_t len)
 {
     if (c->norders >= DJ_CASE_MAX_ORDERS) {
@@ -382,7 +389,7 @@ static bool order_line(dj_casefile *cf, dj_case *c, int power,
         return false;
     }
     dj_case_order *o = &c->orders[c->norders];
-    if (!keep_text(o->text, text, msg, len))
+    if (!keep_text(o->text, text, (size_t)(cf->cur_end - text), msg, len))
         return false;
     dj_order_blank(&o->order, DJ_ORDER_NONE, power, DJ_NO_UNIT, -1);
     o->line = cf->lineno;
@@ -547,29 +554,13 @@ static bool expected_line(dj_casefile *cf, dj_case *c, char *line, char *msg,
         return false;
     }
     result_line *r = &cf->expected[cf->nexpected];
-    if (!keep_text(r->text, text, msg, len))
+    if (!keep_text(r->text, text, strlen(text), msg, len))
         return false;
     r->line = cf->lineno;
     r->power = power;
     r->success = outcome == OUTCOME_SUCCESS;
     cf->nexpected++;
     return true;
-}
-
-int cf_line_power(const dj_casefile *cf)
-{
-    const char *line = cf->cur;
-    int p = cf->power_by_first[(unsigned char)line[0]];
-    if (p < 0)
-        return -1;
-    size_t n = cf->power_len[p];
-    if ((size_t)(cf->cur_end - line) <= n || line[n] != ':')
-        return -1;
-    const char *name = cf->map->powers[p].name;
-    for (size_t i = 1; i < n; i++) /* a name is a few bytes: no call */
-        if (line[i] != name[i])
-            return -1;
-    return p;
 }
 
 bool cf_section_line(dj_casefile *cf, dj_case *c, int power, char *msg,

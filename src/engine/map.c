@@ -193,11 +193,14 @@ int dj_map_find_location_n(const dj_map *map, const char *text, size_t n)
 {
     if (!map || !text)
         return -1;
-    int l0, l1, l2; /* three letters, either case: one look in a table */
-    if (map->three_letter && n >= 3 && (l0 = mp_letter_index(text[0])) >= 0 &&
-        (l1 = mp_letter_index(text[1])) >= 0 &&
-        (l2 = mp_letter_index(text[2])) >= 0 && (n == 3 || text[3] == '\0'))
-        return map->three_letter[(l0 * 26 + l1) * 26 + l2] - 1;
+    /* Three letters, either case: one look in a table (one test of the
+     * three letters together). */
+    if (map->three_letter && n >= 3 && (n == 3 || text[3] == '\0')) {
+        int l0 = mp_letter_index(text[0]), l1 = mp_letter_index(text[1]),
+            l2 = mp_letter_index(text[2]);
+        if ((l0 | l1 | l2) >= 0)
+            return map->three_letter[(l0 * 26 + l1) * 26 + l2] - 1;
+    }
     int plain = find_plain_word(map, text, n);
     return plain != -2 ? plain : find_normalised(map, text, n);
 }
