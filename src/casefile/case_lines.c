@@ -202,9 +202,9 @@ static inline dj_unit_type unit_word(const char *w, size_t n)
 }
 
 /* A location written in a unit line, from `where` (trimmed) to `end` (a
- * jDip line's full stop is cut off). */
-static inline bool parse_place(const dj_map *map, char *where, char *end, int *loc,
-                        char *msg, size_t len)
+ * jDip line's full stop is cut off); -1 with a message if none. */
+static inline int parse_place(const dj_map *map, char *where, char *end,
+                              char *msg, size_t len)
 {
     if (end > where && end[-1] == '.') {
         end--;
@@ -213,53 +213,56 @@ static inline bool parse_place(const dj_map *map, char *where, char *end, int *l
     }
     if (end == where) {
         snprintf(msg, len, "expected a location");
-        return false;
+        return -1;
     }
-    *loc = dj_map_find_location_n(map, where, (size_t)(end - where));
-    if (*loc < 0) {
+    int loc = dj_map_find_location_n(map, where, (size_t)(end - where));
+    if (loc < 0)
         dj_notation_unknown_place(map, where, (size_t)(end - where), msg,
                                   len);
-        return false;
-    }
-    return true;
+    return loc;
 }
 
 /* "A lon", "F spa/sc", "Army Galicia."; with !need_type also a bare
- * "lon".  The text, from `text` to `end`, is trimmed. */
-static inline bool parse_unit_text(const dj_map *map, char *text, char *end,
-                            bool need_type, dj_unit_type *type, int *loc,
-                            char *msg, size_t len)
+ * "lon".  The text, from `text` to `end`, is trimmed.  The unit's type
+ * and location (returned whole, not through pointers: this is every
+ * unit line's path), its location -1 with a message if it has none. */
+CF_EVERY_LINE dj_unit parse_unit_text(const dj_map *map, char *text,
+                                      char *end, bool need_type, char *msg,
+                                      size_t len)
 {
+    dj_unit u = {.power = -1, .loc = -1, .type = DJ_NO_UNIT};
     char *where = text;
     size_t n = 0;
     while (text[n] && !dj_is_space(text[n]))
         n++;
-    *type = unit_word(text, n);
-    if (*type != DJ_NO_UNIT) {
+    u.type = unit_word(text, n);
+    if (u.type != DJ_NO_UNIT) {
         where = skip_space(text + n);
     } else if (need_type) {
         snprintf(msg, len, "expected 'A' or 'F' and a location, got '%.*s'",
                  QUOTE_MAX, text);
-        return false;
+        return u;
     }
     if (!*where) {
         snprintf(msg, len, "expected a location after '%.*s'", QUOTE_MAX,
                  text);
-        return false;
+        return u;
     }
-    return parse_place(map, where, end, loc, msg, len);
+    u.loc = (int16_t)parse_place(map, where, end, msg, len);
+    return u;
 }
 
 /* Can a unit of this type stand on this location?  If not, why. */
-static inline bool unit_can_stand(const dj_map *map, dj_unit_type type, int loc,
-                           char *msg, size_t len)
+static inline bool unit_can_stand(const dj_map *map, dj_unit_type type,
+                                  int loc, char *msg, size_t len)
 {
     const dj_location *l = &map->locs[loc];
-    /* One test whatever the type: armies and fleets alternate from line
-     * to line. */
-    if (type == DJ_ARMY ? l->army_ok : l->fleet_ok)
+    /* & and |, not && and ||: no branch on the type, as armies and fleets
+     * alternate from line to line. */
+    bool army = type == DJ_ARMY, fleet = type == DJ_FLEET;
+    if ((army & l->army_ok) | (fleet & l->fleet_ok))
         return true;
-    if (type == DJ_ARMY) {
+    if (army) {
         snprintf(msg, len, "an army cannot stand in %s", l->abbr);
         return false;
     }
@@ -288,8 +291,8 @@ static inline bool take_province(dj_casefile *cf, int list, int n, int loc,
     return true;
 }
 
-static inline bool add_to_list(dj_casefile *cf, int list, dj_unit *units, int *n,
-                        dj_unit u, char *msg, size_t len)
+static inline bool add_to_list(dj_casefile *cf, int list, dj_unit *units,
+                               int *n, dj_unit u, char *msg, size_t len)
 {
     if (!take_province(cf, list, *n, u.loc, msg, len))
         return false;
@@ -316,9 +319,10 @@ static bool add_dislodged(const dj_map *map, dj_position *pos, dj_unit u,
     return true;
 }
 
-/* PRESTATE_SUPPLYCENTER_OWNERS: "Power: A prov" — the letter is decoration. */
-static inline bool set_owner(const dj_map *map, dj_position *pos, int power, int loc,
-                      char *msg, size_t len)
+/* PRESTATE_SUPPLYCENTER_OWNERS: "Power: A prov" — the letter is
+ * decoration. */
+static inline bool set_owner(const dj_map *map, dj_position *pos,
+                             int power, int loc, char *msg, size_t len)
 {
     int prov = dj_province(map, loc);
     if (!map->is_sc[prov]) {
@@ -335,16 +339,15 @@ static inline bool unit_line(dj_casefile *cf, dj_case *c, int power, char *text,
                       char *msg, size_t len)
 {
     const dj_map *map = cf->map;
-    dj_unit_type type;
-    int loc;
-    if (!parse_unit_text(map, text, cf->cur_end, cf->section != KW_SC_OWNERS,
-                         &type, &loc, msg, len))
+    dj_unit u = parse_unit_text(map, text, cf->cur_end,
+                                cf->section != KW_SC_OWNERS, msg, len);
+    if (u.loc < 0)
         return false;
     if (cf->section == KW_SC_OWNERS)
-        return set_owner(map, &c->pre, power, loc, msg, len);
-    if (!unit_can_stand(map, type, loc, msg, len))
+        return set_owner(map, &c->pre, power, u.loc, msg, len);
+    if (!unit_can_stand(map, u.type, u.loc, msg, len))
         return false;
-    dj_unit u = {.power = (int16_t)power, .loc = (int16_t)loc, .type = type};
+    u.power = (int16_t)power;
     switch (cf->section) {
     case KW_PRESTATE:
         return add_to_list(cf, LIST_PRESTATE, c->pre.units, &c->pre.nunits,
@@ -487,9 +490,9 @@ static bool parse_retreats(const dj_map *map, char *text,
         return false;
     }
     for (int i = 1; i < n; i++) {
-        int loc;
-        if (!parse_place(map, words[i], words[i] + strlen(words[i]), &loc,
-                         msg, len))
+        int loc = parse_place(map, words[i], words[i] + strlen(words[i]),
+                              msg, len);
+        if (loc < 0)
             return false;
         d->retreats[d->nretreats++] = (int16_t)loc;
     }
@@ -522,16 +525,15 @@ static bool dislodged_line(dj_casefile *cf, dj_case *c, int power,
     retreats[-1] = '\0';
     text = trim(text);
     dj_case_dislodged *d = &c->expect_dislodged[c->nexpect_dislodged];
-    dj_unit_type type;
-    int loc;
-    if (!parse_unit_text(cf->map, text, text + strlen(text), true, &type,
-                         &loc, msg, len) ||
-        !take_province(cf, LIST_DISLODGED, c->nexpect_dislodged, loc, msg,
+    dj_unit u = parse_unit_text(cf->map, text, text + strlen(text), true,
+                                msg, len);
+    if (u.loc < 0 ||
+        !take_province(cf, LIST_DISLODGED, c->nexpect_dislodged, u.loc, msg,
                        len) ||
         !parse_retreats(cf->map, retreats, d, msg, len))
         return false;
-    d->unit = (dj_unit){.power = (int16_t)power, .loc = (int16_t)loc,
-                        .type = type};
+    u.power = (int16_t)power;
+    d->unit = u;
     d->line = cf->lineno;
     c->nexpect_dislodged++;
     return true;

@@ -167,7 +167,7 @@ static bool gather_line(dj_casefile *cf)
  * LINE_MAX_LEN - 1 bytes with cf->too_long set.  Either way cf->raw and
  * cf->rawlen say where it is.
  */
-static bool read_line(dj_casefile *cf)
+CF_EVERY_LINE bool read_line(dj_casefile *cf)
 {
     cf->too_long = false;
     char *start = cf->rbuf + cf->rpos;
@@ -184,7 +184,7 @@ static bool read_line(dj_casefile *cf)
 /* Where the comment of the line just read starts: the next '#' of the
  * buffer, looked for again only once the lines have passed it (most
  * files have few comments), or of the gathered line. */
-static char *next_hash(dj_casefile *cf)
+CF_EVERY_LINE char *next_hash(dj_casefile *cf)
 {
     if (cf->raw == cf->gathered)
         return memchr(cf->raw, '#', cf->rawlen);
@@ -198,7 +198,7 @@ static char *next_hash(dj_casefile *cf)
 }
 
 /* The next line, comment cut off and trimmed, in cf->cur. */
-static bool next_line(dj_casefile *cf)
+CF_EVERY_LINE bool next_line(dj_casefile *cf)
 {
     if (cf->pushed_back) {
         cf->pushed_back = false;
@@ -233,9 +233,10 @@ static bool looks_like_keyword(const char *s, size_t n)
 }
 
 /*
- * Which keyword starts the current line; *rest points after it, trimmed.  A line
- * without a colon whose first word is in capitals is taken for a keyword
- * even when it is not one, so that a misspelt keyword is reported as such.
+ * Which keyword starts the current line; *rest points after it, trimmed.
+ * A line without a colon whose first word is in capitals is taken for a
+ * keyword even when it is not one, so that a misspelt keyword is reported
+ * as such.
  */
 static keyword classify(const dj_casefile *cf, const char **rest,
                         bool *argument)
@@ -452,8 +453,7 @@ static bool open_section(dj_casefile *cf, dj_case *c, keyword kw, char *msg,
         c->has_results = true;
     if (kw == KW_SC_OWNERS && !cf->owners_seen) {
         cf->owners_seen = true;
-        for (int i = 0; i < DJ_MAX_LOCS; i++)
-            c->pre.owner[i] = -1;
+        memset(c->pre.owner, 0xff, sizeof c->pre.owner); /* all -1 */
     }
     return true;
 }
@@ -525,7 +525,8 @@ static int line_power(const dj_casefile *cf)
 /* One non-blank line inside a case.  Nearly every line starts with a
  * power's name and a colon (line_power): no keyword can, so those go
  * straight to the open section. */
-static inline step case_line(dj_casefile *cf, dj_case *c, char *err, size_t errlen)
+CF_EVERY_LINE step case_line(dj_casefile *cf, dj_case *c, char *err,
+                             size_t errlen)
 {
     char msg[DJ_CASE_ERR_MAX];
     const char *rest;
