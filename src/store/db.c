@@ -3,6 +3,8 @@
  * db.c — the connection: opening, pragmas, transactions, settings, and the
  * statement helpers of stmt.h.
  *
+ * Statements are compiled once per connection and kept (stmt_cache.c).
+ *
  * Opening order matters: the busy timeout is set first (so that even the
  * pragmas wait for a concurrent writer instead of failing), then WAL mode
  * and foreign keys, then the migrations of schema.c.  synchronous=FULL in
@@ -109,17 +111,21 @@ static int bind_args(dj_store *s, sqlite3_stmt *st, const char *fmt,
 static sqlite3_stmt *prepare_v(dj_store *s, const char *sql, const char *fmt,
                                va_list ap)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+    sqlite3_stmt *st = st_cache_take(s, sql);
+    if (!st) {
         fail_db(s, "prepare");
-        sqlite3_finalize(st);
         return NULL;
     }
     if (bind_args(s, st, fmt, ap) < 0) {
-        sqlite3_finalize(st);
+        st_finish(s, st);
         return NULL;
     }
     return st;
+}
+
+void st_finish(dj_store *s, sqlite3_stmt *st)
+{
+    st_cache_give_back(s, st);
 }
 
 sqlite3_stmt *st_prepare(dj_store *s, const char *sql, const char *fmt, ...)
@@ -152,7 +158,7 @@ static int exec_v(dj_store *s, int *changes, const char *sql, const char *fmt,
         return -1;
     st_write_point(s);
     int rc = st_step(s, st);
-    sqlite3_finalize(st);
+    st_finish(s, st);
     if (rc < 0)
         return -1;
     if (changes)
@@ -217,7 +223,7 @@ int st_collect(dj_store *s, sqlite3_stmt *st, size_t size, st_row_fn read_row,
             break;
         }
     }
-    sqlite3_finalize(st);
+    st_finish(s, st);
     if (rc < 0) {
         if (free_rows)
             free_rows(rows, count);
@@ -266,7 +272,7 @@ int st_query_int(dj_store *s, int64_t *out, const char *sql,
     int rc = st_step(s, st);
     if (rc == SQLITE_ROW)
         *out = st_int64(st, 0, 0);
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 
@@ -281,7 +287,7 @@ static int run_fixed(dj_store *s, const char *sql)
     int rc;
     while ((rc = st_step(s, st)) == SQLITE_ROW)
         ;
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : 0;
 }
 
@@ -400,6 +406,7 @@ void dj_store_close(dj_store *s)
         return;
     while (s->depth)
         dj_store_rollback(s);
+    st_cache_free(s);
     sqlite3_close(s->db);
     free(s);
 }
@@ -528,7 +535,7 @@ int dj_store_setting_get(dj_store *s, const char *key, char *value,
     int rc = st_step(s, st);
     if (rc == SQLITE_ROW)
         st_text(st, 0, value, len);
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 
