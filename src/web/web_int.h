@@ -53,9 +53,6 @@ void web_act_signout(web_ctx *c);
 void web_act_message(web_ctx *c);      /* orders, ready, press */
 
 /* Shared state (handler.c). */
-/* The SVG of a phase, from the cache or drawn once: 0, or -1. */
-int web_picture(web_ctx *c, const dj_phase_ref *ph, bool orders,
-                dj_buf *out);
 bool web_signin_allowed(web_ctx *c);
 void web_signin_failed(web_ctx *c);
 
