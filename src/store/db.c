@@ -243,8 +243,13 @@ int64_t st_last_id(dj_store *s)
 
 void st_text(sqlite3_stmt *st, int col, char *buf, size_t len)
 {
-    const unsigned char *t = sqlite3_column_text(st, col);
-    snprintf(buf, len, "%s", t ? (const char *)t : "");
+    if (len == 0)
+        return;
+    const char *t = (const char *)sqlite3_column_text(st, col);
+    size_t n = t ? strnlen(t, len - 1) : 0;
+    if (n)
+        memcpy(buf, t, n);
+    buf[n] = '\0';
 }
 
 char *st_text_dup(sqlite3_stmt *st, int col)
