@@ -17,6 +17,10 @@
  * database's failure table (which the mail door shares, per client and
  * game and per target): a client failing signin_limit times within the
  * window, whatever games it tries, is refused until the window passes.
+ * An attempt counts as a failure from its start (web_signin_begin), in
+ * the same locked step as the check, and is taken back when it succeeds:
+ * worker threads answering one client at once cannot each pass the check
+ * before any of them has counted.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -109,20 +113,23 @@ static client_slot *client_find(dj_web_shared *sh, const char *client,
     return oldest;
 }
 
-bool web_signin_allowed(web_ctx *c)
+bool web_signin_begin(web_ctx *c)
 {
     pthread_mutex_lock(&c->sh->lock);
-    client_slot *s = client_find(c->sh, c->rq->client, c->rq->now, false);
-    bool ok = !s || s->failures < c->opt->signin_limit;
+    client_slot *s = client_find(c->sh, c->rq->client, c->rq->now, true);
+    bool ok = s->failures < c->opt->signin_limit;
+    if (ok)
+        s->failures++; /* until web_signin_succeeded says otherwise */
     pthread_mutex_unlock(&c->sh->lock);
     return ok;
 }
 
-void web_signin_failed(web_ctx *c)
+void web_signin_succeeded(web_ctx *c)
 {
     pthread_mutex_lock(&c->sh->lock);
-    client_slot *s = client_find(c->sh, c->rq->client, c->rq->now, true);
-    s->failures++;
+    client_slot *s = client_find(c->sh, c->rq->client, c->rq->now, false);
+    if (s && s->failures > 0)
+        s->failures--;
     pthread_mutex_unlock(&c->sh->lock);
 }
 
