@@ -74,6 +74,22 @@ record()
     total_failed=$((total_failed + $3))
 }
 
+# show_failed_logs DIR [SUITE-LOG]: the closing lines of the .log of every
+# suite that failed in DIR's last `make check` (SUITE-LOG: its summary,
+# test-suite.log by default), so that a failure on a CI machine can be
+# read from CI's output alone.
+show_failed_logs()
+{
+    local log suite=$1/${2:-test-suite.log}
+    [[ -f "$suite" ]] || return 0
+    grep -E '^(FAIL|ERROR): ' "$suite" | sed -E 's/^[A-Z]+: //' |
+        sort -u | while read -r log; do
+            [[ -f "$1/$log.log" ]] || continue
+            echo "---- last lines of $1/$log.log ----"
+            grep -v '^#[0-9]* 0x' "$1/$log.log" | tail -n 40 | sed 's/^/    /'
+        done
+}
+
 # configure_build DIR CONFIGURE-ARGS...: configure (always, so options never
 # go stale) and build into DIR.  Output goes to DIR/build.log; its tail is
 # shown on failure.
@@ -120,6 +136,7 @@ if configure_build build CC=gcc --enable-werror; then
     ((status == 0)) ||
         (cd build && make --no-print-directory check-counts) 2>&1 |
             tee -a "$LOGDIR/gcc-check.log"
+    ((status == 0)) || show_failed_logs build
     summary=$(last_summary "$LOGDIR/gcc-check.log")
     if [[ -n "$summary" ]]; then
         read -r p _ f _ <<<"${summary//,/}"
@@ -149,6 +166,7 @@ if [[ "${DJ_SKIP_ASAN:-0}" != 1 ]]; then
         ((status == 0)) ||
             (cd build-asan && make --no-print-directory check-counts) 2>&1 |
                 tee -a "$LOGDIR/asan-check.log"
+        ((status == 0)) || show_failed_logs build-asan
         summary=$(last_summary "$LOGDIR/asan-check.log")
         if ((status == 0)); then
             record sanitize 1 0 $((SECONDS - t0)) "suites: $summary"
@@ -217,6 +235,7 @@ if [[ "${DJ_SKIP_VALGRIND:-0}" != 1 ]]; then
         ((status == 0)) ||
             (cd build && make --no-print-directory check-counts \
                 TESTS="$tests") 2>&1 | tee -a "$LOGDIR/valgrind.log"
+        ((status == 0)) || show_failed_logs build valgrind-suite.log
         summary=$(last_summary "$LOGDIR/valgrind.log")
         if ((status == 0)); then
             record valgrind 1 0 $((SECONDS - t0)) "suites: $summary"

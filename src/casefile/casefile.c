@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fmt.h"
+
 #define PATH_MAX_LEN 4096   /* longest map path built */
 #define DEFAULT_VARIANT "standard"
 
@@ -102,14 +104,10 @@ bool cf_prefix_nocase(const char *prefix, const char *s)
 void cf_errorf(const dj_casefile *cf, int line, char *err, size_t errlen,
                const char *fmt, ...)
 {
-    if (!err || errlen == 0)
-        return;
-    char msg[DJ_CASE_ERR_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dj_vfmt_at(err, errlen, cf->path, line, fmt, ap);
     va_end(ap);
-    snprintf(err, errlen, "%s:%d: %s", cf->path, line, msg);
 }
 
 /* ---- lines --------------------------------------------------------------- */

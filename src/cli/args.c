@@ -140,9 +140,9 @@ enum { GLOBAL_TAKEN = 2 }; /* besides 0 (not a global), CLI_ARGS_DONE */
 
 /*
  * A global option: GLOBAL_TAKEN (kept in globals), CLI_ARGS_DONE (help or
- * version printed), or 0 (not a global).
+ * version asked for: kept in globals too), or 0 (not a global).
  */
-static int take_global(const char *name, char *value, const char *command)
+static int take_global(const char *name, char *value)
 {
     if (strcmp(name, "--config") == 0)
         globals.config = value;
@@ -151,10 +151,10 @@ static int take_global(const char *name, char *value, const char *command)
     else if (strcmp(name, "--maps") == 0)
         globals.maps = value;
     else if (strcmp(name, "--help") == 0) {
-        cli_print_help(command);
+        globals.help = true;
         return CLI_ARGS_DONE;
     } else if (strcmp(name, "--version") == 0) {
-        cli_print_version();
+        globals.version = true;
         return CLI_ARGS_DONE;
     } else
         return 0;
@@ -180,7 +180,7 @@ static int run_getopt(spec *sp, int argc, char **argv, const char *command,
         if (idx < 0 || idx >= sp->n)
             return cli_usage(command, synopsis, "unknown option", argv[optind - 1]);
         const char *name = sp->names[idx]; /* its first spelling */
-        int g = take_global(name, optarg, a ? command : NULL);
+        int g = take_global(name, optarg);
         if (g == CLI_ARGS_DONE)
             return CLI_ARGS_DONE;
         if (g)

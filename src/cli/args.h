@@ -21,9 +21,11 @@
 
 #define CLI_MAX_OPTIONS 64
 
-/* The global options, as given (NULL: not given). */
+/* The global options, as given (NULL: not given); help or version asked
+ * for instead of the command (judgectl.c prints them). */
 typedef struct cli_global_options {
     const char *config, *db, *maps;
+    bool help, version;
 } cli_global_options;
 
 const cli_global_options *cli_globals(void);
@@ -42,7 +44,7 @@ typedef struct cli_args {
 /* cli_parse's results besides 0 (parsed): */
 enum {
     CLI_ARGS_BAD = -1, /* bad usage: the message and usage line printed */
-    CLI_ARGS_DONE = 1  /* --help or --version printed: exit 0 */
+    CLI_ARGS_DONE = 1  /* --help or --version (cli_globals): exit 0 */
 };
 
 /*
@@ -70,9 +72,5 @@ int cli_parse_global(int argc, char **argv);
  * CLI_ARGS_BAD. */
 int cli_usage(const char *cmd, const char *synopsis, const char *why,
               const char *arg);
-
-/* judgectl.c prints these (it holds the command table). */
-void cli_print_help(const char *command); /* NULL: every command */
-void cli_print_version(void);
 
 #endif

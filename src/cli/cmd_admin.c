@@ -25,6 +25,7 @@
 #include "game/game.h"
 #include "store/health.h"
 #include "util/buf.h"
+#include "util/fmt.h"
 #include "util/json.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
@@ -109,15 +110,9 @@ static void raise_to(finding *f, int level, const char *fmt, ...)
 {
     if (level > f->level)
         f->level = level;
-    size_t used = strlen(f->why);
-    if (used && used + 2 < sizeof f->why) {
-        memcpy(f->why + used, "; ", 3);
-        used += 2;
-    }
     va_list ap;
     va_start(ap, fmt);
-    if (used < sizeof f->why)
-        vsnprintf(f->why + used, sizeof f->why - used, fmt, ap);
+    dj_vfmt_note(f->why, sizeof f->why, fmt, ap);
     va_end(ap);
 }
 

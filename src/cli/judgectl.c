@@ -248,25 +248,24 @@ static int print_version(void)
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-void cli_print_help(const char *name)
+/* --help or --version, given instead of the command (cmd: its usage),
+ * printed here, where the command table is. */
+static int print_asked(const command *cmd)
 {
-    const command *cmd = name ? find_command(name) : NULL;
+    if (cli_globals()->version)
+        return print_version();
     if (cmd)
         print_command_usage(stdout, cmd);
     else
         print_usage(stdout);
-}
-
-void cli_print_version(void)
-{
-    print_version();
+    return EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
     int first = cli_parse_global(argc, argv);
     if (first == 0)
-        return EXIT_OK; /* --help or --version */
+        return print_asked(NULL);
     if (first < 0)
         return EXIT_USAGE;
     if (first >= argc) {
@@ -280,5 +279,7 @@ int main(int argc, char **argv)
                         "(try 'judgectl help')\n", name);
         return EXIT_USAGE;
     }
-    return cmd->run(argc - first, argv + first);
+    int rc = cmd->run(argc - first, argv + first);
+    const cli_global_options *g = cli_globals();
+    return g->help || g->version ? print_asked(cmd) : rc;
 }

@@ -20,11 +20,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/fmt.h"
+
 int fail(session *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    dj_vfmt(s->err, sizeof s->err, fmt, ap);
     va_end(ap);
     return RUN_FAILED;
 }

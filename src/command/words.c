@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/fmt.h"
+
 bool words_is_space(const char *s)
 {
     return *s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' ||
@@ -79,7 +81,7 @@ void cmd_bad(cmd *c, const char *fmt, ...)
     c->kind = CMD_BAD;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->error, sizeof c->error, fmt, ap);
+    dj_vfmt(c->error, sizeof c->error, fmt, ap);
     va_end(ap);
 }
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "conf/conf_numbers.h"
 #include "game/setting_value.h"
 #include "store/settings_table.h"
 #include "time/calendar.h"
@@ -132,39 +133,18 @@ static void write_outbound(writer *w, const dj_outbound_config *out,
     close_group(w);
 }
 
-static void write_mail_groups(writer *w, const dj_mail_settings *m)
+/* The groups of whole numbers, as conf_numbers lists them. */
+static void write_numbers(writer *w, const dj_config *c)
 {
-    open_group(w, "limits");
-    put_int(w, "max_message_size", m->max_message_size);
-    put_int(w, "max_lines", m->max_lines);
-    put_int(w, "max_reply_size", m->max_reply_size);
-    put_int(w, "message_tries", m->message_tries);
-    put_int(w, "reply_limit", m->reply_limit);
-    put_int(w, "reply_window", m->reply_window);
-    put_int(w, "signon_reply_limit", m->signon_reply_limit);
-    put_int(w, "domain_reply_limit", m->domain_reply_limit);
-    put_int(w, "judge_reply_limit", m->judge_reply_limit);
-    put_int(w, "keep_mail", m->keep_mail);
-    close_group(w);
-    open_group(w, "retry");
-    put_int(w, "attempts", m->retry_attempts);
-    put_int(w, "delay", m->retry_delay);
-    put_int(w, "max_delay", m->retry_max_delay);
-    close_group(w);
-}
-
-static void write_status(writer *w, const dj_status_settings *st)
-{
-    open_group(w, "status");
-    put_int(w, "tick_warning", st->tick_warning);
-    put_int(w, "tick_critical", st->tick_critical);
-    put_int(w, "overdue_after", st->overdue_after);
-    put_int(w, "mail_warning", st->mail_warning);
-    put_int(w, "mail_critical", st->mail_critical);
-    put_int(w, "failed_warning", st->failed_warning);
-    put_int(w, "quarantine_warning", st->quarantine_warning);
-    put_int(w, "window", st->window);
-    close_group(w);
+    for (size_t i = 0; i < conf_numbers_len; i++) {
+        const conf_number *row = &conf_numbers[i];
+        if (i == 0 || strcmp(row->group, conf_numbers[i - 1].group) != 0)
+            open_group(w, row->group);
+        put_int(w, row->name, *(const int *)((const char *)c + row->offset));
+        if (i + 1 == conf_numbers_len ||
+            strcmp(row->group, conf_numbers[i + 1].group) != 0)
+            close_group(w);
+    }
 }
 
 static void write_web(writer *w, const dj_web_settings *web)
@@ -220,8 +200,7 @@ void dj_config_write(const dj_config *c, bool secrets, dj_buf *out)
     put_int(&w, "tick_interval", c->mail.tick_interval);
     write_inbound(&w, &c->mail.in, secrets);
     write_outbound(&w, &c->mail.out, secrets);
-    write_mail_groups(&w, &c->mail);
-    write_status(&w, &c->status);
+    write_numbers(&w, c);
     write_web(&w, &c->web);
     write_games(&w, &c->game);
 }

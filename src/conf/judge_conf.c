@@ -17,8 +17,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "conf/conf_numbers.h"
 #include "game/setting_value.h"
 #include "time/calendar.h"
+#include "util/fmt.h"
 
 #ifndef DJ_SYSCONFDIR
 #define DJ_SYSCONFDIR "/usr/local/etc"
@@ -54,13 +56,11 @@ static int bad(reader *r, const config_setting_t *s, const char *fmt, ...)
 
 static int bad(reader *r, const config_setting_t *s, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dj_vfmt_at(r->err, r->errlen, r->file, config_setting_source_line(s), fmt,
+               ap);
     va_end(ap);
-    snprintf(r->err, r->errlen, "%s:%d: %s", r->file,
-             config_setting_source_line(s), msg);
     return -1;
 }
 
@@ -273,67 +273,81 @@ static int read_outbound(reader *r, const config_setting_t *s, void *target)
     return bad(r, s, "unknown setting 'outbound.%s'", name);
 }
 
-static int read_limits(reader *r, const config_setting_t *s, void *target)
+#define NUMBER(group, field, name, seconds, min, max)                         \
+    {group, name, offsetof(dj_config, field), seconds, min, max}
+
+const conf_number conf_numbers[] = {
+    NUMBER("limits", mail.max_message_size, "max_message_size", false, 1024,
+           256 << 20),
+    NUMBER("limits", mail.max_lines, "max_lines", false, 10, 1000000),
+    NUMBER("limits", mail.max_reply_size, "max_reply_size", false, 16384,
+           64 << 20),
+    NUMBER("limits", mail.message_tries, "message_tries", false, 1, 100),
+    NUMBER("limits", mail.reply_limit, "reply_limit", false, 0, 1000000),
+    NUMBER("limits", mail.reply_window, "reply_window", true, 1, 30 * 86400),
+    NUMBER("limits", mail.signon_reply_limit, "signon_reply_limit", false, 0,
+           1000000),
+    NUMBER("limits", mail.domain_reply_limit, "domain_reply_limit", false, 0,
+           1000000),
+    NUMBER("limits", mail.judge_reply_limit, "judge_reply_limit", false, 0,
+           1000000),
+    NUMBER("limits", mail.keep_mail, "keep_mail", true, 0, 3650 * 86400),
+    NUMBER("retry", mail.retry_attempts, "attempts", false, 1, 1000),
+    NUMBER("retry", mail.retry_delay, "delay", true, 1, 7 * 86400),
+    NUMBER("retry", mail.retry_max_delay, "max_delay", true, 1, 30 * 86400),
+    NUMBER("status", status.tick_warning, "tick_warning", true, 1,
+           30 * 86400),
+    NUMBER("status", status.tick_critical, "tick_critical", true, 1,
+           30 * 86400),
+    NUMBER("status", status.overdue_after, "overdue_after", true, 0,
+           30 * 86400),
+    NUMBER("status", status.mail_warning, "mail_warning", true, 1,
+           30 * 86400),
+    NUMBER("status", status.mail_critical, "mail_critical", true, 1,
+           30 * 86400),
+    NUMBER("status", status.failed_warning, "failed_warning", false, 0,
+           1000000),
+    NUMBER("status", status.quarantine_warning, "quarantine_warning", false,
+           0, 1000000),
+    NUMBER("status", status.window, "window", true, 60, 365 * 86400),
+};
+
+const size_t conf_numbers_len = sizeof conf_numbers / sizeof conf_numbers[0];
+
+static bool is_number_group(const char *name)
 {
-    dj_mail_settings *m = target;
-    const char *name = config_setting_name(s);
-    if (strcmp(name, "max_message_size") == 0)
-        return get_int(r, s, &m->max_message_size, 1024, 256 << 20);
-    if (strcmp(name, "max_lines") == 0)
-        return get_int(r, s, &m->max_lines, 10, 1000000);
-    if (strcmp(name, "keep_mail") == 0)
-        return get_seconds(r, s, &m->keep_mail, 0, 3650 * 86400);
-    if (strcmp(name, "message_tries") == 0)
-        return get_int(r, s, &m->message_tries, 1, 100);
-    if (strcmp(name, "max_reply_size") == 0)
-        return get_int(r, s, &m->max_reply_size, 16384, 64 << 20);
-    if (strcmp(name, "reply_limit") == 0)
-        return get_int(r, s, &m->reply_limit, 0, 1000000);
-    if (strcmp(name, "reply_window") == 0)
-        return get_seconds(r, s, &m->reply_window, 1, 30 * 86400);
-    if (strcmp(name, "signon_reply_limit") == 0)
-        return get_int(r, s, &m->signon_reply_limit, 0, 1000000);
-    if (strcmp(name, "domain_reply_limit") == 0)
-        return get_int(r, s, &m->domain_reply_limit, 0, 1000000);
-    if (strcmp(name, "judge_reply_limit") == 0)
-        return get_int(r, s, &m->judge_reply_limit, 0, 1000000);
-    return bad(r, s, "unknown setting 'limits.%s'", name);
+    for (size_t i = 0; i < conf_numbers_len; i++)
+        if (strcmp(conf_numbers[i].group, name) == 0)
+            return true;
+    return false;
 }
 
-static int read_retry(reader *r, const config_setting_t *s, void *target)
+/* A group of conf_numbers, each member found by its row. */
+static int read_numbers(reader *r, const config_setting_t *group,
+                        dj_config *c)
 {
-    dj_mail_settings *m = target;
-    const char *name = config_setting_name(s);
-    if (strcmp(name, "attempts") == 0)
-        return get_int(r, s, &m->retry_attempts, 1, 1000);
-    if (strcmp(name, "delay") == 0)
-        return get_seconds(r, s, &m->retry_delay, 1, 7 * 86400);
-    if (strcmp(name, "max_delay") == 0)
-        return get_seconds(r, s, &m->retry_max_delay, 1, 30 * 86400);
-    return bad(r, s, "unknown setting 'retry.%s'", name);
-}
-
-static int read_status(reader *r, const config_setting_t *s, void *target)
-{
-    dj_status_settings *st = target;
-    const char *name = config_setting_name(s);
-    if (strcmp(name, "tick_warning") == 0)
-        return get_seconds(r, s, &st->tick_warning, 1, 30 * 86400);
-    if (strcmp(name, "tick_critical") == 0)
-        return get_seconds(r, s, &st->tick_critical, 1, 30 * 86400);
-    if (strcmp(name, "overdue_after") == 0)
-        return get_seconds(r, s, &st->overdue_after, 0, 30 * 86400);
-    if (strcmp(name, "mail_warning") == 0)
-        return get_seconds(r, s, &st->mail_warning, 1, 30 * 86400);
-    if (strcmp(name, "mail_critical") == 0)
-        return get_seconds(r, s, &st->mail_critical, 1, 30 * 86400);
-    if (strcmp(name, "failed_warning") == 0)
-        return get_int(r, s, &st->failed_warning, 0, 1000000);
-    if (strcmp(name, "quarantine_warning") == 0)
-        return get_int(r, s, &st->quarantine_warning, 0, 1000000);
-    if (strcmp(name, "window") == 0)
-        return get_seconds(r, s, &st->window, 60, 365 * 86400);
-    return bad(r, s, "unknown setting 'status.%s'", name);
+    if (config_setting_type(group) != CONFIG_TYPE_GROUP)
+        return bad(r, group, "'%s' must be a group { ... }",
+                   config_setting_name(group));
+    const char *g = config_setting_name(group);
+    for (int i = 0; i < config_setting_length(group); i++) {
+        const config_setting_t *s = config_setting_get_elem(group,
+                                                            (unsigned)i);
+        const char *name = config_setting_name(s);
+        const conf_number *row = NULL;
+        for (size_t k = 0; k < conf_numbers_len && !row; k++)
+            if (strcmp(conf_numbers[k].group, g) == 0 &&
+                strcmp(conf_numbers[k].name, name) == 0)
+                row = &conf_numbers[k];
+        if (!row)
+            return bad(r, s, "unknown setting '%s.%s'", g, name);
+        int *field = (int *)((char *)c + row->offset);
+        int rc = row->seconds ? get_seconds(r, s, field, row->min, row->max)
+                              : get_int(r, s, field, row->min, row->max);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int read_web(reader *r, const config_setting_t *s, void *target)
@@ -448,12 +462,8 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         return read_group(r, s, &c->mail.in, read_inbound);
     if (strcmp(name, "outbound") == 0)
         return read_group(r, s, &c->mail.out, read_outbound);
-    if (strcmp(name, "limits") == 0)
-        return read_group(r, s, &c->mail, read_limits);
-    if (strcmp(name, "retry") == 0)
-        return read_group(r, s, &c->mail, read_retry);
-    if (strcmp(name, "status") == 0)
-        return read_group(r, s, &c->status, read_status);
+    if (is_number_group(name))
+        return read_numbers(r, s, c);
     if (strcmp(name, "web") == 0)
         return read_group(r, s, &c->web, read_web);
     if (strcmp(name, "games") == 0) {

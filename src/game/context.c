@@ -23,12 +23,13 @@
 #include "game/report.h"
 #include "game/snapshot.h"
 #include "store/mail.h"
+#include "util/fmt.h"
 
 int judge_fail(dj_judge *j, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(j->err, sizeof j->err, fmt, ap);
+    dj_vfmt(j->err, sizeof j->err, fmt, ap);
     va_end(ap);
     return -1;
 }

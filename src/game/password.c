@@ -10,11 +10,11 @@
 #include "game/password.h"
 
 #include <crypt.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "util/random.h"
 
 int dj_password_hash(const char *password, char *out, size_t len)
 {
@@ -75,17 +75,7 @@ int dj_password_generate(char *out, size_t len)
     unsigned char bytes[DJ_PASSWORD_GENERATED];
     if (len <= DJ_PASSWORD_GENERATED)
         return -1;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    size_t got = 0;
-    while (fd >= 0 && got < sizeof bytes) {
-        ssize_t r = read(fd, bytes + got, sizeof bytes - got);
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    if (fd >= 0)
-        close(fd);
-    if (got < sizeof bytes)
+    if (dj_random_bytes(bytes, sizeof bytes) < 0)
         return -1;
     for (size_t i = 0; i < sizeof bytes; i++)
         out[i] = alphabet[bytes[i] % (sizeof alphabet - 1)];

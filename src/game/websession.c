@@ -21,9 +21,28 @@
 #include <string.h>
 #include <strings.h>
 
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
+
 #include "game/game_int.h"
 #include "store/web.h"
-#include "util/sha256.h"
+#include "util/hex.h"
+#include "util/random.h"
+
+#define TOKEN_DIGEST_LEN 32 /* SHA-256 */
+
+/* The key a session is stored under: the SHA-256 of its token, in hex
+ * (GnuTLS, as the mail room's message keys).  0, or -1 with j->err. */
+static int token_hash(dj_judge *j, const char *token,
+                      char hash[2 * TOKEN_DIGEST_LEN + 1])
+{
+    unsigned char digest[TOKEN_DIGEST_LEN];
+    if (gnutls_hash_fast(GNUTLS_DIG_SHA256, token, strlen(token), digest) <
+        0)
+        return judge_fail(j, "cannot hash the session token (GnuTLS)");
+    dj_hex_encode(digest, sizeof digest, hash);
+    return 0;
+}
 
 int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
                        const char *password, const char *address,
@@ -34,11 +53,12 @@ int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
                                address && *address ? address : client, id);
     if (rc != 0)
         return rc;
-    char hash[2 * DJ_SHA256_LEN + 1];
+    char hash[2 * TOKEN_DIGEST_LEN + 1];
     if (dj_random_hex(token, DJ_WEB_TOKEN_LEN / 2) < 0 ||
         dj_random_hex(csrf, DJ_WEB_TOKEN_LEN / 2) < 0)
         return judge_fail(j, "no random bytes from the system");
-    dj_sha256_hex(token, hash);
+    if (token_hash(j, token, hash) < 0)
+        return -1;
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
     if (dj_store_web_session_prune(j->store, j->now) < 0 ||
@@ -64,8 +84,9 @@ int dj_game_web_session(dj_judge *j, const char *token, dj_signon *id,
 {
     if (!token_shape(token))
         return 1;
-    char hash[2 * DJ_SHA256_LEN + 1];
-    dj_sha256_hex(token, hash);
+    char hash[2 * TOKEN_DIGEST_LEN + 1];
+    if (token_hash(j, token, hash) < 0)
+        return -1;
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
     dj_web_session_rec w;
@@ -97,8 +118,9 @@ int dj_game_web_signout(dj_judge *j, const char *token)
 {
     if (!token_shape(token))
         return 0;
-    char hash[2 * DJ_SHA256_LEN + 1];
-    dj_sha256_hex(token, hash);
+    char hash[2 * TOKEN_DIGEST_LEN + 1];
+    if (token_hash(j, token, hash) < 0)
+        return -1;
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
     if (dj_store_web_session_delete(j->store, hash) < 0 ||

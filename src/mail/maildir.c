@@ -26,20 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/fmt.h"
+
 #define SUBDIR_PATH_MAX (DJ_MAILDIR_PATH_MAX + DJ_MAILDIR_ID_MAX + 16)
 #define HOST_MAX 64
-
-/* out = fmt..., false when it did not fit. */
-static bool path_fmt(char *out, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static bool path_fmt(char *out, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(out, cap, fmt, ap);
-    va_end(ap);
-    return n >= 0 && (size_t)n < cap;
-}
 
 bool dj_maildir_id_ok(const char *id)
 {
@@ -89,7 +79,7 @@ dj_mail_status dj_maildir_open(dj_maildir *md, const char *path, bool create,
     dj_mail_status st = need_dir(md->path, create, err, errlen);
     for (size_t i = 0; st == DJ_MAIL_OK && i < 3; i++) {
         char sub[DJ_MAILDIR_PATH_MAX];
-        if (!path_fmt(sub, sizeof sub, "%s/%s", md->path, subs[i]))
+        if (!dj_fmt(sub, sizeof sub, "%s/%s", md->path, subs[i]))
             return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                                 "Maildir path too long");
         st = need_dir(sub, create, err, errlen);
@@ -111,7 +101,7 @@ static int sync_dir(const char *path)
 static int sync_subdir(const dj_maildir *md, const char *sub)
 {
     char p[DJ_MAILDIR_PATH_MAX + 8];
-    if (!path_fmt(p, sizeof p, "%s/%s", md->path, sub))
+    if (!dj_fmt(p, sizeof p, "%s/%s", md->path, sub))
         return -1;
     return sync_dir(p);
 }
@@ -214,8 +204,8 @@ dj_mail_status dj_maildir_deliver(const dj_maildir *md, const char *data,
         char name[DJ_MAILDIR_ID_MAX], tmp[SUBDIR_PATH_MAX],
             dst[SUBDIR_PATH_MAX];
         unique_name(name, sizeof name);
-        if (!path_fmt(tmp, sizeof tmp, "%s/tmp/%s", md->path, name) ||
-            !path_fmt(dst, sizeof dst, "%s/new/%s", md->path, name))
+        if (!dj_fmt(tmp, sizeof tmp, "%s/tmp/%s", md->path, name) ||
+            !dj_fmt(dst, sizeof dst, "%s/new/%s", md->path, name))
             return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                                 "Maildir path too long");
         dj_mail_status st = write_tmp(tmp, data, len, err, errlen);
@@ -257,8 +247,8 @@ dj_mail_status dj_maildir_deliver_as(const dj_maildir *md, const char *id,
     dj_mail_status st = find_message(md, id, &sub, found, err, errlen);
     if (st != DJ_MAIL_GONE)
         return st; /* OK: delivered before (a re-send); else a failure */
-    if (!path_fmt(tmp, sizeof tmp, "%s/tmp/%s", md->path, id) ||
-        !path_fmt(dst, sizeof dst, "%s/new/%s", md->path, id))
+    if (!dj_fmt(tmp, sizeof tmp, "%s/tmp/%s", md->path, id) ||
+        !dj_fmt(dst, sizeof dst, "%s/new/%s", md->path, id))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                             "Maildir path too long");
     unlink(tmp); /* an earlier attempt's leftover */
@@ -339,7 +329,7 @@ static dj_mail_status collect(const dj_maildir *md, const char *sub,
                               entry_list *l, char *err, size_t errlen)
 {
     char p[DJ_MAILDIR_PATH_MAX + 8];
-    if (!path_fmt(p, sizeof p, "%s/%s", md->path, sub))
+    if (!dj_fmt(p, sizeof p, "%s/%s", md->path, sub))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL, "path too long");
     DIR *d = opendir(p);
     if (!d)
@@ -413,13 +403,13 @@ static dj_mail_status find_message(const dj_maildir *md, const char *id,
     if (!dj_maildir_id_ok(id))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                             "malformed Maildir message id");
-    if (path_fmt(p, sizeof p, "%s/new/%s", md->path, id) &&
+    if (dj_fmt(p, sizeof p, "%s/new/%s", md->path, id) &&
         lstat(p, &sb) == 0 && S_ISREG(sb.st_mode)) {
         *sub = "new";
         snprintf(name, DJ_MAILDIR_ID_MAX, "%s", id);
         return DJ_MAIL_OK;
     }
-    if (!path_fmt(p, sizeof p, "%s/cur", md->path))
+    if (!dj_fmt(p, sizeof p, "%s/cur", md->path))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL, "path too long");
     DIR *d = opendir(p);
     if (!d)
@@ -488,7 +478,7 @@ dj_mail_status dj_maildir_read(const dj_maildir *md, const char *id,
     dj_mail_status st = find_message(md, id, &sub, name, err, errlen);
     if (st != DJ_MAIL_OK)
         return st;
-    if (!path_fmt(p, sizeof p, "%s/%s/%s", md->path, sub, name))
+    if (!dj_fmt(p, sizeof p, "%s/%s/%s", md->path, sub, name))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL, "path too long");
     int fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
@@ -522,7 +512,7 @@ static bool seen_name(const char *name, char *out, size_t cap)
         flags[j] = c;
     }
     flags[n] = '\0';
-    return path_fmt(out, cap, "%s:2,%s", id, flags);
+    return dj_fmt(out, cap, "%s:2,%s", id, flags);
 }
 
 dj_mail_status dj_maildir_mark_done(const dj_maildir *md, const char *id,
@@ -537,8 +527,8 @@ dj_mail_status dj_maildir_mark_done(const dj_maildir *md, const char *id,
     if (strcmp(sub, "cur") == 0 && strchr(name_flags(name), 'S'))
         return DJ_MAIL_OK; /* already done */
     if (!seen_name(name, done, sizeof done) ||
-        !path_fmt(from, sizeof from, "%s/%s/%s", md->path, sub, name) ||
-        !path_fmt(to, sizeof to, "%s/cur/%s", md->path, done))
+        !dj_fmt(from, sizeof from, "%s/%s/%s", md->path, sub, name) ||
+        !dj_fmt(to, sizeof to, "%s/cur/%s", md->path, done))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                             "message name too long");
     if (rename(from, to) != 0)
@@ -563,14 +553,14 @@ dj_mail_status dj_maildir_quarantine(const dj_maildir *md, const char *id,
     if (st != DJ_MAIL_OK)
         return st;
     dj_maildir q;
-    if (!path_fmt(folder, sizeof folder, "%s/%s", md->path,
+    if (!dj_fmt(folder, sizeof folder, "%s/%s", md->path,
                   DJ_MAILDIR_QUARANTINE))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL, "path too long");
     st = dj_maildir_open(&q, folder, true, err, errlen);
     if (st != DJ_MAIL_OK)
         return st;
-    if (!path_fmt(from, sizeof from, "%s/%s/%s", md->path, sub, name) ||
-        !path_fmt(to, sizeof to, "%s/new/%s", q.path, name))
+    if (!dj_fmt(from, sizeof from, "%s/%s/%s", md->path, sub, name) ||
+        !dj_fmt(to, sizeof to, "%s/new/%s", q.path, name))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                             "message name too long");
     if (rename(from, to) != 0)
@@ -578,7 +568,7 @@ dj_mail_status dj_maildir_quarantine(const dj_maildir *md, const char *id,
                             errno == ENOENT ? DJ_MAIL_GONE : DJ_MAIL_TEMPFAIL,
                             "move %s aside: %s", id, strerror(errno));
     char qnew[DJ_MAILDIR_PATH_MAX + 8];
-    if (!path_fmt(qnew, sizeof qnew, "%s/new", q.path) || sync_dir(qnew) != 0 ||
+    if (!dj_fmt(qnew, sizeof qnew, "%s/new", q.path) || sync_dir(qnew) != 0 ||
         sync_subdir(md, sub) != 0)
         return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "sync %s: %s",
                             md->path, strerror(errno));
@@ -590,7 +580,7 @@ dj_mail_status dj_maildir_clean_tmp(const dj_maildir *md, int64_t older_than,
 {
     char p[DJ_MAILDIR_PATH_MAX + 8];
     int count = 0;
-    if (!path_fmt(p, sizeof p, "%s/tmp", md->path))
+    if (!dj_fmt(p, sizeof p, "%s/tmp", md->path))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL, "path too long");
     DIR *d = opendir(p);
     if (!d)

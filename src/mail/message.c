@@ -36,20 +36,9 @@
 #include <strings.h>
 #include <time.h>
 
+#include "util/fmt.h"
+
 /* ---- small helpers -------------------------------------------------- */
-
-static void set_error(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_error(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Copy UTF-8 text into a fixed field, cut on a character boundary. */
 static void copy_field(char *dst, size_t cap, const char *s, size_t n)
@@ -679,13 +668,13 @@ static int check_body_limits(dj_message *m, const dj_buf *b,
     measure(b->data, b->len, &lines, &longest);
     if (lines > lim->max_lines) {
         m->limit_hit = DJ_MSG_LIMIT_LINES;
-        set_error(err, errlen, "the message has %zu lines (limit %zu)", lines,
+        dj_fmt(err, errlen, "the message has %zu lines (limit %zu)", lines,
                   lim->max_lines);
         return DJ_MSG_ELIMIT;
     }
     if (longest > lim->max_line_len) {
         m->limit_hit = DJ_MSG_LIMIT_LINE_LENGTH;
-        set_error(err, errlen,
+        dj_fmt(err, errlen,
                   "a line of the message has %zu bytes (limit %zu)", longest,
                   lim->max_line_len);
         return DJ_MSG_ELIMIT;
@@ -710,7 +699,7 @@ static int read_body(dj_message *m, const char *raw, size_t len,
     if (r == MAILIMF_ERROR_MEMORY)
         return DJ_MSG_ENOMEM;
     if (r != MAILIMF_NO_ERROR || !root) {
-        set_error(err, errlen, "the MIME structure could not be read");
+        dj_fmt(err, errlen, "the MIME structure could not be read");
         return DJ_MSG_EPARSE;
     }
     dj_buf text, clean;
@@ -768,12 +757,12 @@ static int read_envelope(dj_message *m, const char *raw, size_t len,
     *header_len = hlen;
     if (hlen == (size_t)-1) {
         m->limit_hit = DJ_MSG_LIMIT_HEADER;
-        set_error(err, errlen, "the header is over %zu bytes", lim->max_header);
+        dj_fmt(err, errlen, "the header is over %zu bytes", lim->max_header);
         return DJ_MSG_ELIMIT;
     }
     int rc = hlen ? read_header(m, raw, hlen, lim) : DJ_MSG_EPARSE;
     if (rc == DJ_MSG_EPARSE)
-        set_error(err, errlen, "not a mail message: no header fields");
+        dj_fmt(err, errlen, "not a mail message: no header fields");
     if (rc != DJ_MSG_OK)
         return rc;
     if (lim->envelope_sender)
@@ -786,7 +775,7 @@ static int read_envelope(dj_message *m, const char *raw, size_t len,
         flag(m, DJ_MSG_BOUNCE, "From", m->from.addr);
     if (len > lim->max_size) {
         m->limit_hit = DJ_MSG_LIMIT_SIZE;
-        set_error(err, errlen, "the message is %zu bytes (limit %zu)", len,
+        dj_fmt(err, errlen, "the message is %zu bytes (limit %zu)", len,
                   lim->max_size);
         return DJ_MSG_ELIMIT;
     }
@@ -798,7 +787,7 @@ static int read_envelope(dj_message *m, const char *raw, size_t len,
     size_t dashes = count_dash_lines(raw, len);
     if (parts > lim->max_parts || dashes / 16 > lim->max_parts) {
         m->limit_hit = DJ_MSG_LIMIT_PARTS;
-        set_error(err, errlen,
+        dj_fmt(err, errlen,
                   "the message has too many MIME parts (%zu Content-Type "
                   "fields, %zu \"--\" lines; limit %zu parts)",
                   parts, dashes, lim->max_parts);
@@ -835,7 +824,7 @@ int dj_message_parse(const char *raw, size_t len, const dj_message_limits *lim,
         rc = read_body(out, msg, mlen, &l, err, errlen);
     }
     if (rc == DJ_MSG_ENOMEM)
-        set_error(err, errlen, "out of memory");
+        dj_fmt(err, errlen, "out of memory");
     if (rc != DJ_MSG_OK) {
         free(out->body);
         out->body = NULL;

@@ -14,6 +14,8 @@
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
 
+#include "util/hex.h"
+
 /* The fields a sender writes and the mail system leaves alone. */
 static const char *const ORIGINATOR[] = {"from", "to", "date", "subject",
                                          NULL};
@@ -106,7 +108,6 @@ int dj_message_content_hash(const char *raw, size_t len,
     feed(h, p, end);
     unsigned char digest[32];
     gnutls_hash_deinit(h, digest);
-    for (size_t i = 0; i < sizeof digest; i++)
-        snprintf(out + 2 * i, 3, "%02x", digest[i]);
+    dj_hex_encode(digest, sizeof digest, out);
     return 0;
 }

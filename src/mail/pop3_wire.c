@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fmt.h"
+
 typedef struct line {
     char text[DJ_POP3_MAX_LINE + 1]; /* without its CRLF */
     size_t len;
@@ -26,12 +28,10 @@ static dj_pop3_result say(dj_pop3_result r, char *reply, size_t replylen,
 static dj_pop3_result say(dj_pop3_result r, char *reply, size_t replylen,
                           const char *fmt, ...)
 {
-    if (reply && replylen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(reply, replylen, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    dj_vfmt(reply, replylen, fmt, ap);
+    va_end(ap);
     return r;
 }
 

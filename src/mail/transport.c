@@ -6,12 +6,14 @@
 
 #include "mail/transport.h"
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "util/fmt.h"
+#include "util/random.h"
 
 const char *dj_mail_status_name(dj_mail_status st)
 {
@@ -51,16 +53,15 @@ int dj_tls_mode_parse(const char *name, dj_tls_mode *out)
 dj_mail_status dj_mail_fail(char *err, size_t len, dj_mail_status st,
                             const char *fmt, ...)
 {
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    dj_vfmt(err, len, fmt, ap);
+    va_end(ap);
     return st;
 }
 
-/* Fallback when /dev/urandom cannot be read: clock, pid and an address. */
+/* Fallback when the system gives no random bytes: clock, pid and an
+ * address. */
 static void weak_random(unsigned char *p, size_t n)
 {
     struct timespec ts;
@@ -77,17 +78,6 @@ static void weak_random(unsigned char *p, size_t n)
 
 void dj_mail_random(void *buf, size_t n)
 {
-    unsigned char *p = buf;
-    size_t got = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    while (fd >= 0 && got < n) {
-        ssize_t r = read(fd, p + got, n - got);
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    if (fd >= 0)
-        close(fd);
-    if (got < n)
-        weak_random(p + got, n - got);
+    if (dj_random_bytes(buf, n) < 0)
+        weak_random(buf, n);
 }

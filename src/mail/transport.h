@@ -62,9 +62,9 @@ dj_mail_status dj_mail_fail(char *err, size_t len, dj_mail_status st,
     __attribute__((format(printf, 4, 5)));
 
 /*
- * Fill buf with n unpredictable bytes (from /dev/urandom; mixed clock and
- * pid when that is unavailable).  For unique file names and Message-IDs,
- * not for secrets.
+ * Fill buf with n unpredictable bytes (from the system, util/random.h;
+ * clock and pid mixed when that fails).  For unique file names and
+ * Message-IDs, not for secrets.
  */
 void dj_mail_random(void *buf, size_t n);
 

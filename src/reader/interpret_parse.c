@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fmt.h"
+
 #define TOK_MAX 64  /* tokens in one order */
 #define WORD_MAX 40 /* longest word kept, with the NUL */
 #define RUN_MAX 12  /* words in one run of places */
@@ -183,7 +185,7 @@ static int fail(parser *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->msg, p->msglen, fmt, ap);
+    dj_vfmt(p->msg, p->msglen, fmt, ap);
     va_end(ap);
     return -1;
 }

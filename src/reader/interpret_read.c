@@ -31,22 +31,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/fmt.h"
+
 /* ---- notes --------------------------------------------------------------- */
 
 void ir_note(char *notes, size_t len, const char *fmt, ...)
 {
-    if (!notes || len == 0)
-        return;
-    size_t n = strlen(notes);
-    if (n > 0) {
-        if (n + 3 >= len)
-            return; /* no room for another note */
-        memcpy(notes + n, "; ", 3);
-        n += 2;
-    }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(notes + n, len - n, fmt, ap);
+    dj_vfmt_note(notes, len, fmt, ap);
     va_end(ap);
 }
 
@@ -82,14 +75,10 @@ static void note(builder *b, const char *fmt, ...)
 
 static void note(builder *b, const char *fmt, ...)
 {
-    if (!b->notes)
-        return;
-    char text[DJ_READ_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    dj_vfmt_note(b->notes, b->nlen, fmt, ap);
     va_end(ap);
-    ir_note(b->notes, b->nlen, "%s", text);
 }
 
 /* A rule option voids the reading: keep the first reason. */

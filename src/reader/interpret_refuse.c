@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/fmt.h"
+
 static const ir_reading *chosen(const ir_item *it)
 {
     return it->kind == DJ_READ_OK && it->chosen >= 0
@@ -42,7 +44,7 @@ static void refuse(ir_item *it, const char *fmt, ...)
     va_list ap;
     it->kind = DJ_READ_ERROR;
     va_start(ap, fmt);
-    vsnprintf(it->message, sizeof it->message, fmt, ap);
+    dj_vfmt(it->message, sizeof it->message, fmt, ap);
     va_end(ap);
 }
 

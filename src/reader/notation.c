@@ -31,6 +31,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/fmt.h"
+
 #define TEXT_MAX 512   /* longest order accepted, in bytes */
 #define TOKENS_MAX 64  /* most tokens in one order */
 #define RUN_MAX 8      /* most tokens in one location name */
@@ -65,12 +67,10 @@ static int fail(parser *p, const char *fmt, ...)
 
 static int fail(parser *p, const char *fmt, ...)
 {
-    if (p->err && p->errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(p->err, p->errlen, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    dj_vfmt(p->err, p->errlen, fmt, ap);
+    va_end(ap);
     return -1;
 }
 

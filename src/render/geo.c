@@ -17,6 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/fmt.h"
+
 #define GEO_MAX_FILE (16 * 1024 * 1024)
 #define GEO_MAX_SIDE 20000
 #define GEO_MAX_AREAS 4096
@@ -34,15 +36,10 @@ static void *fail(reader *r, const char *fmt, ...)
 
 static void *fail(reader *r, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dj_vfmt_at(r->err, r->errlen, r->filename, r->line, fmt, ap);
     va_end(ap);
-    if (r->line > 0)
-        snprintf(r->err, r->errlen, "%s:%d: %s", r->filename, r->line, msg);
-    else
-        snprintf(r->err, r->errlen, "%s: %s", r->filename, msg);
     return NULL;
 }
 

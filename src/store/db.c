@@ -1,31 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * db.c — the connection: opening, pragmas, transactions, settings, and the
- * statement helpers of stmt.h.
- *
+ * db.c — the connection once open (open.c opens it): errors,
+ * transactions, settings, closing, and the statement helpers of stmt.h.
  * Statements are compiled once per connection and kept (stmt_cache.c).
- *
- * Opening order matters: the busy timeout is set first (so that even the
- * pragmas wait for a concurrent writer instead of failing), then WAL mode
- * and foreign keys, then the migrations of schema.c.  synchronous=FULL in
- * WAL mode makes every commit durable: a result the judge has announced
- * (queued in the outbox) survives a power cut as well as a kill.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "store/open_check.h"
-#include "store/schema.h"
 #include "store/stmt.h"
+#include "util/fmt.h"
 
 const char *dj_store_error(const dj_store *s)
 {
@@ -36,7 +24,7 @@ int dj_store_fail(dj_store *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    dj_vfmt(s->err, sizeof s->err, fmt, ap);
     va_end(ap);
     s->busy = false;
     return -1;
@@ -283,8 +271,7 @@ int st_query_int(dj_store *s, int64_t *out, const char *sql,
 
 /* ---- connection ------------------------------------------------------------ */
 
-/* A pragma or other fixed statement with no parameters and no user text. */
-static int run_fixed(dj_store *s, const char *sql)
+int st_run_fixed(dj_store *s, const char *sql)
 {
     sqlite3_stmt *st = st_prepare(s, sql, "");
     if (!st)
@@ -294,110 +281,6 @@ static int run_fixed(dj_store *s, const char *sql)
         ;
     st_finish(s, st);
     return rc < 0 ? -1 : 0;
-}
-
-/*
- * The database holds password hashes, addresses, secret orders and
- * private press: a new file is created 0600 whatever the umask, before
- * SQLite opens it, and SQLite gives its -wal and -shm files the database
- * file's own mode.  An existing file is left as the admin set it.
- */
-static int create_private(const char *path, char *err, size_t errlen)
-{
-    if (strcmp(path, ":memory:") == 0 || path[0] == '\0')
-        return 0;
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-                  0600);
-    if (fd < 0) {
-        if (errno == EEXIST)
-            return 0;
-        snprintf(err, errlen, "cannot create database %s: %s", path,
-                 strerror(errno));
-        return -1;
-    }
-    /* O_CREAT's mode is masked by the umask; this is not. */
-    int rc = fchmod(fd, 0600);
-    close(fd);
-    if (rc != 0) {
-        snprintf(err, errlen, "cannot protect database %s: %s", path,
-                 strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-static int64_t monotonic_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/*
- * Another process holds the write lock: try again every millisecond, for
- * DJ_STORE_BUSY_MS at most.  SQLite's own handler (sqlite3_busy_timeout)
- * backs off to 100 ms between tries, and a writer that commits and begins
- * again at once — a tick going through a thousand games, one transaction
- * each — would hold the lock at nearly every one of them: a mail arriving
- * then waited for the whole tick.  Tried every millisecond, it gets in at
- * the first pause between two games (the tick leaves one: game/process.c).
- */
-static int busy_wait(void *ctx, int tries)
-{
-    dj_store *s = ctx;
-    int64_t now = monotonic_ms();
-    if (tries == 0)
-        s->busy_since = now;
-    if (now - s->busy_since >= DJ_STORE_BUSY_MS)
-        return 0;
-    sqlite3_sleep(1);
-    return 1;
-}
-
-dj_store *dj_store_open(const char *path, char *err, size_t errlen)
-{
-    dj_store_open_failure failure;
-    return dj_store_open_as(path, true, &failure, err, errlen);
-}
-
-dj_store *dj_store_open_as(const char *path, bool create,
-                           dj_store_open_failure *failure, char *err,
-                           size_t errlen)
-{
-    *failure = DJ_STORE_OPEN_ERROR;
-    int checked = st_open_check(path, create, err, errlen);
-    if (checked != 0) {
-        *failure = (dj_store_open_failure)checked;
-        return NULL;
-    }
-    if (path && create && create_private(path, err, errlen) < 0)
-        return NULL;
-    dj_store *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-                (create ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "cannot open database %s: %s", path,
-                 s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        dj_store_close(s);
-        return NULL;
-    }
-    sqlite3_busy_handler(s->db, busy_wait, s);
-    sqlite3_extended_result_codes(s->db, 0);
-    if (run_fixed(s, "PRAGMA journal_mode=WAL") < 0 ||
-        run_fixed(s, "PRAGMA synchronous=FULL") < 0 ||
-        run_fixed(s, "PRAGMA foreign_keys=ON") < 0 ||
-        dj_schema_migrate(s) < 0) {
-        snprintf(err, errlen, "%s: %s", path, dj_store_error(s));
-        if (s->newer_schema)
-            *failure = DJ_STORE_OPEN_NEWER;
-        dj_store_close(s);
-        return NULL;
-    }
-    return s;
 }
 
 const char *dj_store_notice(const dj_store *s)
@@ -437,7 +320,7 @@ static int savepoint_sql(dj_store *s, const char *verb, int level)
 {
     char sql[64];
     snprintf(sql, sizeof sql, "%s dj%d", verb, level);
-    return run_fixed(s, sql);
+    return st_run_fixed(s, sql);
 }
 
 /* The outer transaction may have been rolled back by SQLite itself (an
@@ -460,7 +343,7 @@ int dj_store_begin(dj_store *s)
 {
     if (s->depth)
         return begin_nested(s);
-    if (run_fixed(s, "BEGIN IMMEDIATE") < 0)
+    if (st_run_fixed(s, "BEGIN IMMEDIATE") < 0)
         return -1;
     s->depth = 1;
     return 0;
@@ -470,7 +353,7 @@ int dj_store_begin_read(dj_store *s)
 {
     if (s->depth)
         return begin_nested(s);
-    if (run_fixed(s, "BEGIN") < 0)
+    if (st_run_fixed(s, "BEGIN") < 0)
         return -1;
     s->depth = 1;
     return 0;
@@ -489,7 +372,7 @@ int dj_store_commit(dj_store *s)
         return 0;
     }
     st_write_point(s);
-    if (run_fixed(s, "COMMIT") < 0) {
+    if (st_run_fixed(s, "COMMIT") < 0) {
         dj_store_rollback(s);
         return -1;
     }
@@ -511,7 +394,7 @@ void dj_store_rollback(dj_store *s)
             savepoint_sql(s, "ROLLBACK TO", s->depth);
             savepoint_sql(s, "RELEASE", s->depth);
         } else {
-            run_fixed(s, "ROLLBACK");
+            st_run_fixed(s, "ROLLBACK");
         }
     }
     memcpy(s->err, keep, sizeof keep);

@@ -57,6 +57,10 @@ int st_step(dj_store *s, sqlite3_stmt *st);
 /* Prepare, bind, run to completion, finalize: 0 or -1.  A write point. */
 int st_exec(dj_store *s, const char *sql, const char *fmt, ...);
 
+/* A pragma or other fixed statement with no parameters and no user text,
+ * its rows read and dropped: 0 or -1. */
+int st_run_fixed(dj_store *s, const char *sql);
+
 /* Like st_exec, and the number of rows changed in *changes. */
 int st_exec_changes(dj_store *s, int *changes, const char *sql,
                     const char *fmt, ...);

@@ -4,7 +4,7 @@
  * sign-in sessions, and the games' overview for the judge's front page.
  *
  * Design.  A session row is keyed by the SHA-256 of the random token the
- * browser holds in its cookie (util/sha256.h); the token itself is never
+ * browser holds in its cookie (game/websession.c); the token itself is never
  * stored, so a copy of the database signs nobody in.  A session belongs to
  * a participant and ends at its expiry, at sign-out, or as soon as the
  * participant leaves the game (resigned, replaced): the lookup joins the

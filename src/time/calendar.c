@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fmt.h"
+
 #define SECS_PER_DAY 86400
 #define DJ_TZIF_MAX (256 * 1024)  /* real zone files are a few KiB */
 /* Years accepted from users: keeps every sum far from int64 overflow. */
@@ -46,19 +48,6 @@ static const char DAY_LETTERS[8] = "SMTWTFS";
 /* Days before each month in a common year. */
 static const int MONTH_START[12] = {0,   31,  59,  90,  120, 151,
                                     181, 212, 243, 273, 304, 334};
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- civil dates -------------------------------------------------------- */
 
@@ -356,7 +345,7 @@ int dj_zone_parse_posix(const char *tz, dj_zone *zone, char *err,
     dj_zone_utc(zone);
     dj_zone_rule r;
     if (!tz || !parse_posix_rule(tz, &r)) {
-        set_err(err, errlen, "bad POSIX TZ rule '%s'", tz ? tz : "");
+        dj_fmt(err, errlen, "bad POSIX TZ rule '%s'", tz ? tz : "");
         return -1;
     }
     snprintf(zone->name, sizeof zone->name, "%s", tz);
@@ -415,11 +404,11 @@ static int tzif_check_counts(const tzif_counts *c, char *err, size_t errlen)
     if (c->type == 0 || c->type > DJ_ZONE_MAX_TYPES || c->time > DJ_ZONE_MAX_TRANS ||
         c->chars == 0 || c->chars > 4096 || (c->isstd && c->isstd != c->type) ||
         (c->isut && c->isut != c->type)) {
-        set_err(err, errlen, "zone file counts out of bounds");
+        dj_fmt(err, errlen, "zone file counts out of bounds");
         return -1;
     }
     if (c->leap) {
-        set_err(err, errlen, "leap-second zone files are not supported");
+        dj_fmt(err, errlen, "leap-second zone files are not supported");
         return -1;
     }
     return 0;
@@ -438,13 +427,13 @@ static int tzif_block(const unsigned char *p, const tzif_counts *c,
         ty->utoff = (int32_t)be32(ti);
         ty->isdst = ti[4] != 0;
         if (ti[5] >= c->chars || ty->utoff < -25 * 3600 || ty->utoff > 26 * 3600) {
-            set_err(err, errlen, "zone file has a bad local time type");
+            dj_fmt(err, errlen, "zone file has a bad local time type");
             return -1;
         }
         const char *a = chars + ti[5];
         const char *nul = memchr(a, '\0', c->chars - ti[5]);
         if (!nul) {
-            set_err(err, errlen, "zone file has an unterminated abbreviation");
+            dj_fmt(err, errlen, "zone file has an unterminated abbreviation");
             return -1;
         }
         copy_abbr(ty->abbr, a, (size_t)(nul - a));
@@ -454,7 +443,7 @@ static int tzif_block(const unsigned char *p, const tzif_counts *c,
                                  : (int64_t)(int32_t)be32(times + 4 * i);
         z->trans_type[i] = idx[i];
         if (idx[i] >= c->type || (i > 0 && z->trans[i] <= z->trans[i - 1])) {
-            set_err(err, errlen, "zone file has bad transitions");
+            dj_fmt(err, errlen, "zone file has bad transitions");
             return -1;
         }
     }
@@ -471,12 +460,12 @@ static int tzif_footer(const unsigned char *p, size_t len, dj_zone *z,
     if (len == 0)
         return 0; /* tolerated: a file cut right after its data */
     if (len < 2 || p[0] != '\n') {
-        set_err(err, errlen, "zone file has no footer");
+        dj_fmt(err, errlen, "zone file has no footer");
         return -1;
     }
     const unsigned char *nl = memchr(p + 1, '\n', len - 1);
     if (!nl || nl - p - 1 >= 128) {
-        set_err(err, errlen, "zone file footer is malformed");
+        dj_fmt(err, errlen, "zone file footer is malformed");
         return -1;
     }
     char tz[128];
@@ -485,7 +474,7 @@ static int tzif_footer(const unsigned char *p, size_t len, dj_zone *z,
     if (tz[0] == '\0')
         return 0;
     if (!parse_posix_rule(tz, &z->rule)) {
-        set_err(err, errlen, "zone file footer '%s' is not a TZ rule", tz);
+        dj_fmt(err, errlen, "zone file footer '%s' is not a TZ rule", tz);
         return -1;
     }
     z->has_rule = true;
@@ -498,7 +487,7 @@ static int tzif_parse(const unsigned char *data, size_t len, dj_zone *z,
     tzif_counts c;
     int version;
     if (!tzif_header(data, len, &c, &version)) {
-        set_err(err, errlen, "not a TZif zone file");
+        dj_fmt(err, errlen, "not a TZif zone file");
         return -1;
     }
     size_t off = 44, tsize = 4;
@@ -507,7 +496,7 @@ static int tzif_parse(const unsigned char *data, size_t len, dj_zone *z,
         size_t v1 = tzif_block_size(&c, 4);
         if (v1 > len - off || !tzif_header(data + off + v1, len - off - v1, &c,
                                            &version)) {
-            set_err(err, errlen, "zone file is truncated");
+            dj_fmt(err, errlen, "zone file is truncated");
             return -1;
         }
         off += v1 + 44;
@@ -517,7 +506,7 @@ static int tzif_parse(const unsigned char *data, size_t len, dj_zone *z,
         return -1;
     size_t block = tzif_block_size(&c, tsize);
     if (block > len - off) {
-        set_err(err, errlen, "zone file is truncated");
+        dj_fmt(err, errlen, "zone file is truncated");
         return -1;
     }
     if (tzif_block(data + off, &c, tsize, z, err, errlen) < 0)
@@ -535,7 +524,7 @@ int dj_zone_parse_tzif(const unsigned char *data, size_t len,
     dj_zone_utc(zone);
     if (!data || tzif_parse(data, len, zone, err, errlen) < 0) {
         if (!data)
-            set_err(err, errlen, "no zone data");
+            dj_fmt(err, errlen, "no zone data");
         dj_zone_utc(zone);
         return -1;
     }
@@ -575,7 +564,7 @@ static unsigned char *read_small_file(const char *path, size_t *len,
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        set_err(err, errlen, "%s: %s", path, strerror(errno));
+        dj_fmt(err, errlen, "%s: %s", path, strerror(errno));
         return NULL;
     }
     unsigned char *data = malloc(DJ_TZIF_MAX);
@@ -584,7 +573,7 @@ static unsigned char *read_small_file(const char *path, size_t *len,
     bool bad = !data || ferror(f) || too_big;
     fclose(f);
     if (bad) {
-        set_err(err, errlen, "%s: %s", path,
+        dj_fmt(err, errlen, "%s: %s", path,
                 too_big ? "too large for a zone file" : "cannot read");
         free(data);
         return NULL;
@@ -600,12 +589,12 @@ int dj_zone_load_dir(const char *dir, const char *name, dj_zone *zone,
     if (!name || is_utc_name(name))
         return 0;
     if (!zone_name_ok(name)) {
-        set_err(err, errlen, "unknown time zone '%s'; using UTC", name);
+        dj_fmt(err, errlen, "unknown time zone '%s'; using UTC", name);
         return -1;
     }
     char path[512];
     if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
-        set_err(err, errlen, "zoneinfo path too long");
+        dj_fmt(err, errlen, "zoneinfo path too long");
         return -1;
     }
     size_t len = 0;
@@ -614,7 +603,7 @@ int dj_zone_load_dir(const char *dir, const char *name, dj_zone *zone,
     int rc = data ? dj_zone_parse_tzif(data, len, name, zone, why, sizeof why) : -1;
     free(data);
     if (rc < 0)
-        set_err(err, errlen, "unknown time zone '%s' (%s); using UTC", name, why);
+        dj_fmt(err, errlen, "unknown time zone '%s' (%s); using UTC", name, why);
     return rc;
 }
 
@@ -844,7 +833,7 @@ int dj_days_parse(const char *text, uint8_t *mask, char *err, size_t errlen)
         return 0;
     }
     if (strlen(text) != 7) {
-        set_err(err, errlen,
+        dj_fmt(err, errlen,
                 "weekday mask '%s' must have 7 characters, Sunday first "
                 "(e.g. -MTWTF-)", text);
         return -1;
@@ -855,7 +844,7 @@ int dj_days_parse(const char *text, uint8_t *mask, char *err, size_t errlen)
         if (ch == '-' || ch == '.')
             continue;
         if (toupper((unsigned char)ch) != DAY_LETTERS[d]) {
-            set_err(err, errlen,
+            dj_fmt(err, errlen,
                     "weekday mask '%s': character %d should be '%c' or '-'",
                     text, d + 1, DAY_LETTERS[d]);
             return -1;
@@ -863,7 +852,7 @@ int dj_days_parse(const char *text, uint8_t *mask, char *err, size_t errlen)
         m |= (uint8_t)(1u << d);
     }
     if (m == 0) {
-        set_err(err, errlen, "weekday mask '%s' allows no day at all", text);
+        dj_fmt(err, errlen, "weekday mask '%s' allows no day at all", text);
         return -1;
     }
     *mask = m;
@@ -927,7 +916,7 @@ int dj_duration_parse(const char *text, int *minutes, char *err,
     static const char order[] = "wdhm";
     int64_t amount[4], total = 0;
     if (!text || !parse_units(text, amount)) {
-        set_err(err, errlen,
+        dj_fmt(err, errlen,
                 "bad duration '%s' (write e.g. 90m, 36h, 3d, 1w or 1d12h)",
                 text ? text : "");
         return -1;
@@ -935,7 +924,7 @@ int dj_duration_parse(const char *text, int *minutes, char *err,
     for (int i = 0; i < 4; i++)
         total += amount[i] * unit_minutes(order[i]);
     if (total > 366 * 1440) {
-        set_err(err, errlen, "duration '%s' is longer than a year", text);
+        dj_fmt(err, errlen, "duration '%s' is longer than a year", text);
         return -1;
     }
     *minutes = (int)total;
@@ -995,7 +984,7 @@ int dj_clock_parse(const char *text, int *minutes, char *err, size_t errlen)
         return 0;
     }
     if (!parse_hm(&p, &h, &m, &s) || s != 0 || *p != '\0') {
-        set_err(err, errlen, "bad time of day '%s' (write e.g. 20:00)",
+        dj_fmt(err, errlen, "bad time of day '%s' (write e.g. 20:00)",
                 text ? text : "");
         return -1;
     }
@@ -1163,13 +1152,13 @@ static int parse_relative(const dj_zone *z, const char *text, int64_t now,
 {
     int64_t amount[4];
     if (!parse_units(skip_spaces(text + 1), amount)) {
-        set_err(err, errlen,
+        dj_fmt(err, errlen,
                 "bad relative time '%s' (write e.g. +2d, +36h or +1d12h)", text);
         return -1;
     }
     int days = (int)(amount[0] * 7 + amount[1]);
     if (days > 3660) {
-        set_err(err, errlen, "relative time '%s' is too far ahead", text);
+        dj_fmt(err, errlen, "relative time '%s' is too far ahead", text);
         return -1;
     }
     int64_t t = days ? add_local_days(z, now, days) : now;
@@ -1225,23 +1214,23 @@ int dj_time_parse(const dj_zone *zone, const char *text, int64_t now,
                   ? parse_iso_date(&p, &c)
                   : parse_text_date(&p, &c, &wday);
     if (!ok || !date_ok(&c)) {
-        set_err(err, errlen,
+        dj_fmt(err, errlen,
                 "bad time '%s' (write e.g. 2027-01-09 20:00, +2d or +36h)",
                 text ? text : "");
         return -1;
     }
     if (wday >= 0 && wday != dj_weekday(c.year, c.month, c.day)) {
-        set_err(err, errlen, "bad time '%s': %04d-%02d-%02d is a %s", text,
+        dj_fmt(err, errlen, "bad time '%s': %04d-%02d-%02d is a %s", text,
                 c.year, c.month, c.day,
                 WDAY_LONG[dj_weekday(c.year, c.month, c.day)]);
         return -1;
     }
     int rc = parse_time_tail(zone, p, &c, out);
     if (rc == -2)
-        set_err(err, errlen, "bad time '%s': unknown zone abbreviation for %s",
+        dj_fmt(err, errlen, "bad time '%s': unknown zone abbreviation for %s",
                 text, zone->name);
     else if (rc < 0)
-        set_err(err, errlen, "bad time '%s': expected HH:MM after the date",
+        dj_fmt(err, errlen, "bad time '%s': expected HH:MM after the date",
                 text);
     return rc < 0 ? -1 : 0;
 }

@@ -19,7 +19,7 @@
 #include <strings.h>
 
 #include "command/command.h"
-#include "util/sha256.h"
+#include "util/random.h"
 #include "web/form.h"
 #include "web/html.h"
 #include "web/web_int.h"

@@ -31,7 +31,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "util/sha256.h"
+#include "util/random.h"
 #include "web/form.h"
 #include "web/html.h"
 #include "web/web_int.h"

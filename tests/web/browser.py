@@ -77,44 +77,43 @@ def validate(driver, path):
 
 def settled(driver):
     """Wait until the page has loaded whole."""
-    WebDriverWait(driver, 30).until(
+    WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(
         lambda d: d.execute_script("return document.readyState") == "complete")
 
 
-def gone(element):
-    """Has the page holding element been replaced?"""
-    if element is None:
-        return False
+def replaced(driver):
+    """Has the page marked by mark() been replaced by a new, fully loaded
+    one?  A new document has a new window object, so the mark is gone.
+    Asked while the browser is between pages the driver may fail (no
+    context, a node of the old document): that is "not yet"."""
     try:
-        element.tag_name
-        return False
-    except StaleElementReferenceException:
-        return True
+        return driver.execute_script(
+            "return window.djOldPage !== 1 && document.readyState === 'complete'")
     except WebDriverException:
         return False
 
 
 def click(driver, find):
     """Click what find() returns, which loads a page, and wait until the
-    new one is there.  A page still settling when the element is found
-    (a loaded machine) is tried again."""
-    old = None
+    new one is there.  The old page is marked in its window object rather
+    than held as an element: an element of a replaced page makes
+    chromedriver fail in more ways than "stale" ("Node with given id does
+    not belong to the document").  A click that fails on a page still
+    settling (a loaded machine) is tried again, unless the page did go."""
+    settled(driver)
+    driver.execute_script("window.djOldPage = 1")
     for attempt in range(6):
         try:
-            settled(driver)
-            old = driver.find_element(By.TAG_NAME, "html")
             find().click()
             break
-        except (StaleElementReferenceException, WebDriverException):
-            # the driver may report an error for a click whose page went
-            # away under it: the click happened when the old page is gone
-            if gone(old):
+        except WebDriverException:  # stale elements included
+            if replaced(driver):
                 break
             if attempt == 5:
                 raise
             time.sleep(0.5 * (attempt + 1))
-    WebDriverWait(driver, 30).until(EC.staleness_of(old))
-    WebDriverWait(driver, 30).until(
+    WebDriverWait(driver, 30).until(replaced)
+    WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(
         EC.presence_of_element_located((By.TAG_NAME, "footer")))
 
 

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_util.c — the shared helpers of src/util that no other suite covers
+ * on its own: printf into bounded buffers (util/fmt.h), every edge the
+ * rooms' error messages rely on (cut to fit, NULL or empty buffers, the
+ * file:line prefix, notes joined by "; "); bytes as hex digits
+ * (util/hex.h) and random tokens (util/random.h).
+ */
+#include <string.h>
+
+#include "testlib.h"
+#include "util/fmt.h"
+#include "util/hex.h"
+#include "util/random.h"
+
+static void test_fmt(void)
+{
+    char b[8];
+    CHECK(dj_fmt(b, sizeof b, "%s-%d", "ab", 12));
+    CHECK_STR(b, "ab-12");
+    CHECK(!dj_fmt(b, sizeof b, "%s", "0123456789")); /* cut to fit */
+    CHECK_STR(b, "0123456");
+    CHECK(dj_fmt(b, sizeof b, "%s", "1234567")); /* exactly full */
+    CHECK_STR(b, "1234567");
+    CHECK(!dj_fmt(NULL, 0, "%s", "nobody wants it"));
+    b[0] = 'x';
+    CHECK(!dj_fmt(b, 0, "%s", "no room"));
+    CHECK(b[0] == 'x'); /* a buffer of 0 bytes is left alone */
+}
+
+static void test_fmt_at(void)
+{
+    char b[64];
+    dj_fmt_at(b, sizeof b, "judge.conf", 12, "unknown setting '%s'", "x");
+    CHECK_STR(b, "judge.conf:12: unknown setting 'x'");
+    dj_fmt_at(b, sizeof b, "std.geo", 0, "empty");
+    CHECK_STR(b, "std.geo: empty");
+    dj_fmt_at(b, sizeof b, NULL, 3, "no file");
+    CHECK_STR(b, "no file");
+    char s[10];
+    dj_fmt_at(s, sizeof s, "judge.conf", 12, "%s", "message");
+    CHECK_STR(s, "judge.con"); /* the prefix alone fills it */
+    dj_fmt_at(s, sizeof s, "a", 1, "%s", "message");
+    CHECK_STR(s, "a:1: mess");
+    dj_fmt_at(NULL, 0, "a", 1, "%s", "nothing");
+}
+
+static void test_fmt_note(void)
+{
+    char b[16] = "";
+    dj_fmt_note(b, sizeof b, "read %s", "A");
+    CHECK_STR(b, "read A");
+    dj_fmt_note(b, sizeof b, "and %d", 2);
+    CHECK_STR(b, "read A; and 2");
+    dj_fmt_note(b, sizeof b, "%s", "longer"); /* no room for "; " and more: dropped */
+    CHECK_STR(b, "read A; and 2");
+    char c[12] = "0123456";
+    dj_fmt_note(c, sizeof c, "%s", "abcdef");
+    CHECK_STR(c, "0123456; ab");
+    dj_fmt_note(c, sizeof c, "%s", "more"); /* full: dropped */
+    CHECK_STR(c, "0123456; ab");
+    dj_fmt_note(NULL, 0, "%s", "nowhere");
+}
+
+static void test_hex(void)
+{
+    char out[9];
+    dj_hex_encode("\x00\x7f\xa5\xff", 4, out);
+    CHECK_STR(out, "007fa5ff");
+    dj_hex_encode("", 0, out);
+    CHECK_STR(out, "");
+}
+
+static void test_random(void)
+{
+    char a[65], b[65];
+    CHECK(dj_random_hex(a, 32) == 0);
+    CHECK(dj_random_hex(b, 32) == 0);
+    CHECK(strlen(a) == 64 && strspn(a, "0123456789abcdef") == 64);
+    CHECK(strcmp(a, b) != 0); /* 2^-256 to fail */
+    char big[2 * 65 + 1];
+    CHECK(dj_random_hex(big, 65) == -1); /* more than it takes */
+}
+
+int main(void)
+{
+    test_fmt();
+    test_fmt_at();
+    test_fmt_note();
+    test_hex();
+    test_random();
+    return test_summary();
+}
