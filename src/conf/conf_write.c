@@ -161,6 +161,7 @@ void dj_config_write(const dj_config *c, bool secrets, dj_buf *out)
         put_str(&w, "maps_dir", c->maps_dir);
     if (c->picture_cache[0]) /* else pictures/ beside the database */
         put_str(&w, "picture_cache", c->picture_cache);
+    put_int(&w, "picture_cache_mb", c->picture_cache_mb);
     put_str(&w, "judge_name", c->judge_name);
     put_str(&w, "judge_address", c->judge_address);
     put_str(&w, "admin_address", c->mail.admin_address);

@@ -398,6 +398,8 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         return get_path(r, s, c->maps_dir, sizeof c->maps_dir);
     if (strcmp(name, "picture_cache") == 0)
         return get_path(r, s, c->picture_cache, sizeof c->picture_cache);
+    if (strcmp(name, "picture_cache_mb") == 0)
+        return get_int(r, s, &c->picture_cache_mb, 0, 16 << 20);
     if (strcmp(name, "judge_name") == 0)
         return get_string(r, s, c->judge_name, sizeof c->judge_name);
     if (strcmp(name, "judge_address") == 0)

@@ -43,8 +43,10 @@ void dj_judge_close(dj_judge *j)
 {
     if (!j)
         return;
-    for (int i = 0; i < j->nmaps; i++)
+    for (int i = 0; i < j->nmaps; i++) {
+        dj_geo_free(j->maps[i].geo);
         dj_map_free(j->maps[i].map);
+    }
     dj_store_close(j->store);
     free(j);
 }
@@ -117,6 +119,7 @@ const dj_map *judge_map(dj_judge *j, const char *name)
         return NULL;
     }
     if (j->nmaps == JUDGE_MAX_MAPS) {
+        dj_geo_free(j->maps[0].geo);
         dj_map_free(j->maps[0].map);
         memmove(&j->maps[0], &j->maps[1],
                 sizeof j->maps[0] * (JUDGE_MAX_MAPS - 1));
@@ -124,8 +127,38 @@ const dj_map *judge_map(dj_judge *j, const char *name)
     }
     snprintf(j->maps[j->nmaps].name, sizeof j->maps[j->nmaps].name, "%s",
              name);
+    j->maps[j->nmaps].geo = NULL;
     j->maps[j->nmaps++].map = map;
     return map;
+}
+
+int judge_geo_path(const dj_judge *j, const char *name, char *out,
+                   size_t len)
+{
+    char path[DJ_PATH_MAX + 80];
+    snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, name);
+    return dj_geo_find(path, out, len);
+}
+
+const dj_geo *judge_geo(dj_judge *j, const char *name)
+{
+    const dj_map *map = judge_map(j, name);
+    if (!map)
+        return NULL;
+    int i = 0;
+    while (j->maps[i].map != map)
+        i++;
+    if (j->maps[i].geo)
+        return j->maps[i].geo;
+    char geo_path[DJ_PATH_MAX + 80], why[512];
+    if (judge_geo_path(j, name, geo_path, sizeof geo_path) < 0) {
+        judge_fail(j, "map '%s' has no geometry file for pictures", name);
+        return NULL;
+    }
+    j->maps[i].geo = dj_geo_load(geo_path, map, why, sizeof why);
+    if (!j->maps[i].geo)
+        judge_fail(j, "%s", why);
+    return j->maps[i].geo;
 }
 
 /* ---- a game ----------------------------------------------------------------- */

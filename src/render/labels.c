@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/board_layer.h"
 #include "render/layout.h"
 
 #define COST_BLOCKED 1e6   /* a unit or a name under it */
@@ -109,25 +110,28 @@ typedef struct label_item {
     int style;                /* 0 land, 1 sea, 2 coast, 3 impassable */
 } label_item;
 
+/* What covering this box costs; once it reaches `enough` (the best place
+ * found so far can no longer be beaten) the rest is not counted. */
 static double cost_at(const layout *l, const dj_geo *geo,
-                      const label_item *it, const dj_render_box *b)
+                      const label_item *it, const dj_render_box *b,
+                      double enough)
 {
     double cost = 0;
     if (b->x0 < 0 || b->y0 < 0 || b->x1 > geo->width || b->y1 > geo->height)
         cost += COST_BLOCKED;
-    for (int i = 0; i < l->pub.nunits; i++)
+    for (int i = 0; i < l->pub.nunits && cost < enough; i++)
         if (boxes_meet(b, &l->pub.units[i]))
             cost += COST_BLOCKED;
-    for (int i = 0; i < l->pub.nlabels; i++)
+    for (int i = 0; i < l->pub.nlabels && cost < enough; i++)
         if (boxes_meet(b, &l->pub.labels[i]))
             cost += COST_BLOCKED;
-    for (int i = 0; i < l->nmarks; i++)
+    for (int i = 0; i < l->nmarks && cost < enough; i++)
         if (boxes_meet(b, &l->marks[i]))
             cost += COST_MARK;
-    for (int i = 0; i < l->nsegments; i++)
+    for (int i = 0; i < l->nsegments && cost < enough; i++)
         if (segment_meets(&l->segments[i], b))
             cost += COST_LINE;
-    if (it->area) {
+    if (it->area && cost < enough) {
         double mx = (b->x0 + b->x1) / 2, my = (b->y0 + b->y1) / 2;
         if (!inside_area(it->area, mx, my))
             cost += COST_OUTSIDE;
@@ -177,7 +181,7 @@ static void place_one(const layout *l, const dj_geo *geo,
         double cost = dist;
         if (cost >= best_cost)
             continue;
-        cost += cost_at(l, geo, it, &b);
+        cost += cost_at(l, geo, it, &b, best_cost - cost);
         if (cost < best_cost) {
             best_cost = cost;
             *best = b;
@@ -258,19 +262,30 @@ static void write_label(cairo_t *cr, const label_item *it,
     double x = (b->x0 + b->x1) / 2 - e->width / 2 - e->x_bearing;
     double y = (b->y0 + b->y1) / 2 - e->height / 2 - e->y_bearing;
     /* The halo: the name in the pale colour a pixel off each way (glyphs
-     * from the font cache: much cheaper than stroking their outlines). */
-    cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
-                         halo[it->style][2]);
+     * from the font cache: much cheaper than stroking their outlines),
+     * its eight copies drawn as one run of glyphs. */
+    cairo_glyph_t *glyphs = NULL;
+    int n = 0;
+    if (cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), x, y,
+                                         it->text, -1, &glyphs, &n, NULL,
+                                         NULL, NULL) != CAIRO_STATUS_SUCCESS)
+        return;
     static const double off[8][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},
                                      {-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
-    for (int k = 0; k < 8; k++) {
-        cairo_move_to(cr, x + off[k][0], y + off[k][1]);
-        cairo_show_text(cr, it->text);
-    }
-    cairo_move_to(cr, x, y);
+    cairo_glyph_t halo_glyphs[8 * DJ_ABBR_MAX];
+    int nhalo = 0;
+    for (int k = 0; k < 8; k++)
+        for (int i = 0; i < n && nhalo < 8 * DJ_ABBR_MAX; i++)
+            halo_glyphs[nhalo++] = (cairo_glyph_t){
+                glyphs[i].index, glyphs[i].x + off[k][0],
+                glyphs[i].y + off[k][1]};
+    cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
+                         halo[it->style][2]);
+    cairo_show_glyphs(cr, halo_glyphs, nhalo);
     cairo_set_source_rgb(cr, ink[it->style][0], ink[it->style][1],
                          ink[it->style][2]);
-    cairo_show_text(cr, it->text);
+    cairo_show_glyphs(cr, glyphs, n);
+    cairo_glyph_free(glyphs);
     cairo_new_path(cr);
 }
 
@@ -284,7 +299,7 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
     cairo_set_font_size(cr, LABEL_FONT_SIZE);
     for (int i = 0; i < n && l->pub.nlabels < DJ_RENDER_MAX_BOXES; i++) {
         const label_item *it = &items[i];
-        cairo_select_font_face(cr, "sans-serif",
+        cairo_select_font_face(cr, BOARD_FONT,
                                it->style == 2 ? CAIRO_FONT_SLANT_ITALIC
                                               : CAIRO_FONT_SLANT_NORMAL,
                                it->style >= 2 ? CAIRO_FONT_WEIGHT_BOLD

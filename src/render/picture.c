@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "render/board_layer.h"
 #include "render/draw.h"
 #include "render/layout.h"
 #include "render/png_write.h"
@@ -146,7 +147,7 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
     cairo_surface_t *surface;
     switch (fmt) {
     case DJ_PICTURE_PNG:
-        surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+        surface = board_layer_canvas(req->geo, width, height);
         break;
     case DJ_PICTURE_SVG:
         surface = cairo_svg_surface_create_for_stream(sink_write, &k, width,
