@@ -135,7 +135,8 @@ static int queue_refusal(dj_judge *j, const dj_ingest_config *cfg,
     dj_buf subject, body;
     dj_buf_init(&subject);
     dj_buf_init(&body);
-    dj_buf_printf(&subject, "%s - Message refused", cfg->judge_name);
+    dj_game_mail_subject(&subject, cfg->judge_name, NULL, NULL,
+                         "Message refused");
     if (m->limit_hit)
         dj_buf_printf(&body,
                       "Your message%s%s%s was not read: it is over this "
@@ -407,8 +408,8 @@ static int tell_admin(dj_judge *j, const dj_ingest_config *cfg,
     dj_buf subject, body;
     dj_buf_init(&subject);
     dj_buf_init(&body);
-    dj_buf_printf(&subject, "%s - Message moved aside",
-                  cfg->judge_name ? cfg->judge_name : "dipjudge");
+    dj_game_mail_subject(&subject, cfg->judge_name, NULL, NULL,
+                         "Message moved aside");
     dj_buf_printf(&body,
                   "The judge failed %d times on an incoming message, for a "
                   "reason other than a busy database, and moved it aside so "

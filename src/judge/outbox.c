@@ -20,6 +20,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "game/game.h"
 #include "mail/compose.h"
 #include "mail/message.h"
 #include "store/mail.h"
@@ -121,8 +122,8 @@ static int report_failure(dj_store *s, const dj_outbox_config *cfg,
     dj_buf subject, body;
     dj_buf_init(&subject);
     dj_buf_init(&body);
-    dj_buf_printf(&subject, "%s - Undeliverable mail",
-                  cfg->judge_name ? cfg->judge_name : "dipjudge");
+    dj_game_mail_subject(&subject, cfg->judge_name, NULL, NULL,
+                         "Undeliverable mail");
     dj_buf_printf(&body,
                   "The judge gave up sending this mail after %d "
                   "attempt%s:\n\n"
