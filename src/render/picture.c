@@ -20,6 +20,7 @@
 #include "render/layout.h"
 #include "render/png_write.h"
 #include "render/render.h"
+#include "render/svg_board.h"
 
 #define PICTURE_MAX (64 * 1024 * 1024)
 
@@ -169,7 +170,6 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
     }
     cairo_t *cr = cairo_create(surface);
     draw_picture(cr, req, width, height, lay);
-    free(lay);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (st == CAIRO_STATUS_SUCCESS && fmt == DJ_PICTURE_PNG &&
@@ -179,6 +179,11 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
     if (st == CAIRO_STATUS_SUCCESS)
         st = cairo_surface_status(surface);
     cairo_surface_destroy(surface);
+    /* The SVG's board and names, written compact around cairo's drawing. */
+    if (st == CAIRO_STATUS_SUCCESS && !k.failed && fmt == DJ_PICTURE_SVG &&
+        !svg_board_compose(req, lay, &k.data, &k.len))
+        k.failed = true;
+    free(lay);
     if (st != CAIRO_STATUS_SUCCESS || k.failed) {
         snprintf(err, errlen, "drawing failed: %s",
                  k.failed ? "out of memory" : cairo_status_to_string(st));

@@ -5,7 +5,8 @@
  * probing pixels: a centre's province is filled with its owner's colour,
  * each unit's symbol stands at its place in its power's colour, a failed
  * move is drawn dashed where a successful one is solid.  The SVG of each
- * phase must be valid XML (xmllint) and the PDF must open (pdfinfo).
+ * phase must be valid XML (xmllint) and compact, and the PDF must open
+ * (pdfinfo).
  * Run as `test_render SRCDIR`; DJ_RENDER_DUMP=DIR keeps each phase's PNG.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -356,6 +357,39 @@ static bool run_tool(const char *cmd)
     return rc == 0;
 }
 
+/* How many times needle occurs in the picture's bytes. */
+static int occurrences(const dj_picture *pic, const char *needle)
+{
+    size_t n = strlen(needle);
+    int count = 0;
+    for (size_t i = 0; i + n <= pic->len; i++)
+        count += memcmp(pic->data + i, needle, n) == 0;
+    return count;
+}
+
+/*
+ * The SVG is compact (issue 25): one style block, the board's areas one
+ * path per colour (the sea's borders, unowned land, each owner's land,
+ * neutral land, impassable land and its hatching: under 16 on the
+ * standard board), every name a <text> (as many as the layout places),
+ * no style property set to what SVG assumes, and all of it under 200 KB
+ * (cairo alone wrote half a megabyte).
+ */
+static void check_svg_compact(const dj_picture_request *rq,
+                              const dj_picture *pic)
+{
+    dj_render_layout *lay = malloc(sizeof *lay);
+    char err[256];
+    CHECK(lay && dj_render_layout_of(rq, lay, err, sizeof err) == 0);
+    CHECK(occurrences(pic, "<style>") == 1);
+    CHECK(occurrences(pic, "<path class=\"") < 16);
+    if (lay)
+        CHECK(occurrences(pic, "<text ") == lay->nlabels);
+    CHECK(occurrences(pic, "fill-opacity:1;") == 0);
+    CHECK(pic->len < 200 * 1024);
+    free(lay);
+}
+
 static void check_formats(const dj_picture_request *rq, int phase_no)
 {
     char err[256], path[512], cmd[1200];
@@ -368,6 +402,8 @@ static void check_formats(const dj_picture_request *rq, int phase_no)
         CHECK(f && fwrite(pic.data, 1, pic.len, f) == pic.len);
         if (f)
             fclose(f);
+        if (fmt == DJ_PICTURE_SVG)
+            check_svg_compact(rq, &pic);
         dj_picture_free(&pic);
         if (fmt == DJ_PICTURE_SVG)
             snprintf(cmd, sizeof cmd, "xmllint --noout '%s'", path);
