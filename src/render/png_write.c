@@ -17,8 +17,10 @@
  * from the thousands of edge colours without sorting them all; the rows
  * are left unfiltered (filters find nothing to gain on a palette image)
  * and deflated at zlib's level 1, which takes half the time of level 4
- * for a file a tenth larger (the standard board about 72 KB, Youngstown
- * about 148 KB).  cairo's own writer (cairo_surface_write_to_png_stream)
+ * for a file a tenth larger (the standard board about 100 KB); a PNG
+ * over 128 KB at level 1 (Youngstown's board, 1584 px wide) is deflated
+ * again at level 6, so no picture comes near the 150 KB a mail's may
+ * weigh.  cairo's own writer (cairo_surface_write_to_png_stream)
  * would write RGB with adaptive filters: several times slower and twice
  * the size.
  *
@@ -34,6 +36,11 @@
 #include <string.h>
 
 #define PNG_ZLIB_LEVEL 1
+/* A PNG larger than this at level 1 (a board of Youngstown's size) is
+ * written again at level 6, to stay well under the 150 KB a mail's
+ * picture may weigh. */
+#define PNG_LARGE (128 * 1024)
+#define PNG_ZLIB_LEVEL_LARGE 6
 #define PALETTE_SIZE 256
 #define TABLE_BITS 16 /* colour table slots: twice what a board has colours */
 
@@ -299,22 +306,27 @@ static bool choose_palette(colour_table *t, png_color *pal, int *npal)
     return true;
 }
 
+/* The PNG's bytes, in memory until its size is known. */
 typedef struct sink_ctx {
-    png_write_fn write;
-    void *closure;
-    bool failed;
+    unsigned char *data;
+    size_t len, cap;
 } sink_ctx;
 
 static void on_write(png_structp png, png_bytep data, size_t len)
 {
     sink_ctx *s = png_get_io_ptr(png);
-    if (s->failed)
-        return;
-    if (len > UINT32_MAX ||
-        s->write(s->closure, data, (unsigned int)len) != CAIRO_STATUS_SUCCESS) {
-        s->failed = true;
-        png_error(png, "cannot write the picture");
+    if (s->len + len > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 65536;
+        while (cap < s->len + len)
+            cap *= 2;
+        unsigned char *grown = realloc(s->data, cap);
+        if (!grown)
+            png_error(png, "out of memory");
+        s->data = grown;
+        s->cap = cap;
     }
+    memcpy(s->data + s->len, data, len);
+    s->len += len;
 }
 
 static void on_flush(png_structp png)
@@ -328,7 +340,7 @@ static void on_flush(png_structp png)
 static bool write_png(const unsigned char *pixels, int width, int height,
                       int stride, const image_runs *runs,
                       const unsigned char *index_of, const png_color *pal,
-                      int npal, sink_ctx *sink)
+                      int npal, int level, sink_ctx *sink)
 {
     unsigned char *row = malloc((size_t)width * 3);
     png_structp png = row ? png_create_write_struct(PNG_LIBPNG_VER_STRING,
@@ -344,7 +356,7 @@ static bool write_png(const unsigned char *pixels, int width, int height,
                      PNG_FILTER_TYPE_DEFAULT);
         if (index_of)
             png_set_PLTE(png, info, pal, npal);
-        png_set_compression_level(png, PNG_ZLIB_LEVEL);
+        png_set_compression_level(png, level);
         png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
         png_write_info(png, info);
         size_t next = 0; /* the next run */
@@ -373,7 +385,7 @@ static bool write_png(const unsigned char *pixels, int width, int height,
             png_write_row(png, row);
         }
         png_write_end(png, info);
-        ok = !sink->failed;
+        ok = true;
     }
     if (png)
         png_destroy_write_struct(&png, info ? &info : NULL);
@@ -408,9 +420,21 @@ bool png_write_surface(cairo_surface_t *image, png_write_fn write,
         for (uint32_t i = 0; i <= table.mask; i++)
             index_of[i] = (unsigned char)table.slot[i].index;
     free(table.slot);
-    sink_ctx sink = {write, closure, false};
+    sink_ctx sink = {NULL, 0, 0};
     bool ok = write_png(pixels, width, height, stride, &runs, index_of, pal,
-                        npal, &sink);
+                        npal, PNG_ZLIB_LEVEL, &sink);
+    if (ok && sink.len > PNG_LARGE) { /* a large board: smaller, slower */
+        sink.len = 0;
+        ok = write_png(pixels, width, height, stride, &runs, index_of, pal,
+                       npal, PNG_ZLIB_LEVEL_LARGE, &sink);
+    }
+    for (size_t at = 0; ok && at < sink.len;) {
+        size_t n = sink.len - at < (1u << 30) ? sink.len - at : (1u << 30);
+        ok = write(closure, sink.data + at, (unsigned int)n) ==
+             CAIRO_STATUS_SUCCESS;
+        at += n;
+    }
+    free(sink.data);
     free(index_of);
     free(runs.run);
     return ok;
