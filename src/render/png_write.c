@@ -29,6 +29,8 @@
  */
 #include "render/png_write.h"
 
+#include "render/row_deflate.h"
+
 #include <png.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -312,21 +314,27 @@ typedef struct sink_ctx {
     size_t len, cap;
 } sink_ctx;
 
-static void on_write(png_structp png, png_bytep data, size_t len)
+static bool sink_put(sink_ctx *s, const unsigned char *data, size_t len)
 {
-    sink_ctx *s = png_get_io_ptr(png);
     if (s->len + len > s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 65536;
         while (cap < s->len + len)
             cap *= 2;
         unsigned char *grown = realloc(s->data, cap);
         if (!grown)
-            png_error(png, "out of memory");
+            return false;
         s->data = grown;
         s->cap = cap;
     }
     memcpy(s->data + s->len, data, len);
     s->len += len;
+    return true;
+}
+
+static void on_write(png_structp png, png_bytep data, size_t len)
+{
+    if (!sink_put(png_get_io_ptr(png), data, len))
+        png_error(png, "out of memory");
 }
 
 static void on_flush(png_structp png)
@@ -393,6 +401,98 @@ static bool write_png(const unsigned char *pixels, int width, int height,
     return ok;
 }
 
+/* ---- the palette image written by hand ------------------------------------ */
+
+static void put_u32(sink_ctx *s, uint32_t v, bool *ok)
+{
+    unsigned char b[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16),
+                          (unsigned char)(v >> 8), (unsigned char)v};
+    if (*ok && !sink_put(s, b, 4))
+        *ok = false;
+}
+
+static uint32_t crc32_of(uint32_t crc, const unsigned char *p, size_t n)
+{
+    static uint32_t table[256];
+    if (!table[1]) /* the table of the PNG's CRC (ISO 3309) */
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+    crc = ~crc;
+    while (n--)
+        crc = table[(crc ^ *p++) & 255] ^ (crc >> 8);
+    return ~crc;
+}
+
+static void put_chunk(sink_ctx *s, const char *type, const unsigned char *data,
+                      size_t len, bool *ok)
+{
+    put_u32(s, (uint32_t)len, ok);
+    if (*ok && !(sink_put(s, (const unsigned char *)type, 4) &&
+                 (len == 0 || sink_put(s, data, len))))
+        *ok = false;
+    uint32_t crc = crc32_of(0, (const unsigned char *)type, 4);
+    put_u32(s, crc32_of(crc, data, len), ok);
+}
+
+/*
+ * A palette image's PNG, its rows compressed by row_deflate.c rather than
+ * through libpng and zlib: every row's filter byte (none) and indices,
+ * laid out from the runs, compressed, and the chunks written.
+ */
+static bool write_palette_png(int width, int height, const image_runs *runs,
+                              const unsigned char *index_of,
+                              const png_color *pal, int npal, sink_ctx *sink)
+{
+    size_t row = (size_t)width + 1, n = row * (size_t)height;
+    unsigned char *rows = malloc(n);
+    if (!rows)
+        return false;
+    size_t next = 0;
+    row_adler adler = {1, 0};
+    for (int y = 0; y < height; y++) {
+        unsigned char *r = rows + (size_t)y * row;
+        r[0] = 0; /* filter: none */
+        row_adler_run(&adler, 0, 1);
+        for (int x = 0; x < width; next++) {
+            const colour_run *run = &runs->run[next];
+            memset(r + 1 + x, index_of[run->slot], run->len);
+            row_adler_run(&adler, index_of[run->slot], run->len);
+            x += run->len;
+        }
+    }
+    unsigned char *z = NULL;
+    size_t zlen = 0;
+    bool ok = row_deflate(rows, n, row, &adler, &z, &zlen);
+    free(rows);
+    if (!ok)
+        return false;
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G',
+                                               '\r', '\n', 0x1a, '\n'};
+    unsigned char ihdr[13] = {
+        (unsigned char)(width >> 24),  (unsigned char)(width >> 16),
+        (unsigned char)(width >> 8),   (unsigned char)width,
+        (unsigned char)(height >> 24), (unsigned char)(height >> 16),
+        (unsigned char)(height >> 8),  (unsigned char)height,
+        8, 3, 0, 0, 0}; /* 8 bits, palette, deflate, no filter, no interlace */
+    unsigned char plte[3 * PALETTE_SIZE];
+    for (int i = 0; i < npal; i++) {
+        plte[3 * i] = pal[i].red;
+        plte[3 * i + 1] = pal[i].green;
+        plte[3 * i + 2] = pal[i].blue;
+    }
+    ok = sink_put(sink, signature, sizeof signature);
+    put_chunk(sink, "IHDR", ihdr, sizeof ihdr, &ok);
+    put_chunk(sink, "PLTE", plte, (size_t)npal * 3, &ok);
+    put_chunk(sink, "IDAT", z, zlen, &ok);
+    put_chunk(sink, "IEND", NULL, 0, &ok);
+    free(z);
+    return ok;
+}
+
 bool png_write_surface(cairo_surface_t *image, png_write_fn write,
                        void *closure)
 {
@@ -421,8 +521,14 @@ bool png_write_surface(cairo_surface_t *image, png_write_fn write,
             index_of[i] = (unsigned char)table.slot[i].index;
     free(table.slot);
     sink_ctx sink = {NULL, 0, 0};
-    bool ok = write_png(pixels, width, height, stride, &runs, index_of, pal,
-                        npal, PNG_ZLIB_LEVEL, &sink);
+    bool ok = index_of && width < 32768 &&
+              write_palette_png(width, height, &runs, index_of, pal, npal,
+                                &sink);
+    if (!ok) { /* RGB, or no memory to spare: libpng and zlib */
+        sink.len = 0;
+        ok = write_png(pixels, width, height, stride, &runs, index_of, pal,
+                       npal, PNG_ZLIB_LEVEL, &sink);
+    }
     if (ok && sink.len > PNG_LARGE) { /* a large board: smaller, slower */
         sink.len = 0;
         ok = write_png(pixels, width, height, stride, &runs, index_of, pal,

@@ -13,6 +13,7 @@
 #include <cairo.h>
 #include <glob.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 #include "engine/adjudicate.h"
 #include "reader/notation.h"
+#include "render/png_write.h"
 #include "render/render.h"
 #include "testlib.h"
 
@@ -134,6 +136,93 @@ static bool decode(const dj_picture *pic, image *im)
     im->height = cairo_image_surface_get_height(im->s);
     im->stride = cairo_image_surface_get_stride(im->s);
     return true;
+}
+
+/* ---- the PNG writer on images made to test it -------------------------- */
+
+typedef struct bytes_out {
+    unsigned char *data;
+    size_t len;
+} bytes_out;
+
+static cairo_status_t append_bytes(void *c, const unsigned char *data,
+                                   unsigned int n)
+{
+    bytes_out *o = c;
+    unsigned char *grown = realloc(o->data, o->len + n);
+    if (!grown)
+        return CAIRO_STATUS_NO_MEMORY;
+    memcpy(grown + o->len, data, n);
+    o->data = grown;
+    o->len += n;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/*
+ * png_write.c and row_deflate.c, the judge's own PNG and deflate writer:
+ * images of every shape a board's picture can take — one pixel, one row,
+ * one column, rows longer than a match, runs as long as cairo allows,
+ * stripes, a copy of the row above, noise of 200 colours (every byte a
+ * literal) and of thousands (the palette's nearest colour, and then
+ * libpng) — written, read back with cairo (libpng and zlib check every
+ * CRC and the Adler-32 sum), and compared pixel for pixel where the
+ * image has no more than 256 colours.
+ */
+static void test_png_writer(void)
+{
+    static const int sizes[][3] = {/* width, height, kind */
+                                   {1, 1, 0},    {7, 3, 1},    {1, 300, 2},
+                                   {5000, 2, 1}, {32000, 3, 0}, {300, 300, 3},
+                                   {2000, 40, 2}, {640, 480, 4}, {259, 259, 2}};
+    unsigned seed = 12345;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int w = sizes[k][0], h = sizes[k][1], kind = sizes[k][2];
+        cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+        unsigned char *d = cairo_image_surface_get_data(s);
+        int stride = cairo_image_surface_get_stride(s);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                uint32_t v;
+                seed = seed * 1103515245u + 12345u;
+                if (kind == 0)
+                    v = 0x336699;
+                else if (kind == 1)
+                    v = (uint32_t)((x / 3 + y) % 5) * 0x203040u;
+                else if (kind == 2) /* every other row the row above */
+                    v = (uint32_t)(((y / 2) * 7 + x / 11) % 9) * 0x1c0e07u;
+                else if (kind == 3)
+                    v = (seed >> 8) % 200 * 0x010101u;
+                else
+                    v = (seed >> 8) & 0xffffff;
+                memcpy(d + (size_t)y * stride + 4 * (size_t)x, &v, 4);
+            }
+        cairo_surface_mark_dirty(s);
+        bytes_out o = {NULL, 0};
+        CHECK(png_write_surface(s, append_bytes, &o));
+        dj_picture pic = {o.data, o.len};
+        image im;
+        bool read = decode(&pic, &im);
+        CHECK(read);
+        if (read && kind != 4) {
+            CHECK(im.width == w && im.height == h);
+            int wrong = 0;
+            for (int y = 0; y < h && im.width == w && im.height == h; y++)
+                for (int x = 0; x < w; x++) {
+                    uint32_t a, b;
+                    memcpy(&a, d + (size_t)y * stride + 4 * (size_t)x, 4);
+                    memcpy(&b, im.data + (size_t)y * im.stride + 4 * (size_t)x, 4);
+                    wrong += (a & 0xffffff) != (b & 0xffffff);
+                }
+            if (wrong)
+                fprintf(stderr, "png %dx%d kind %d: %d pixels wrong\n", w, h,
+                        kind, wrong);
+            CHECK(wrong == 0);
+        }
+        if (read)
+            cairo_surface_destroy(im.s);
+        free(o.data);
+        cairo_surface_destroy(s);
+    }
 }
 
 /* The colour at a point of the board (0..255 each). */
@@ -577,6 +666,7 @@ int main(int argc, char **argv)
     }
     geo = g;
     test_formats_named();
+    test_png_writer();
     test_geo_errors();
     test_full_game(".");
     test_variant_start("pure");
