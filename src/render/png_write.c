@@ -13,16 +13,18 @@
  *
  * Made for speed, since a picture is drawn for every phase of every game:
  * the image is read once, as runs of one colour (a board's rows are long
- * runs), and the rows written from the runs; the palette's 256 are picked
- * from the thousands of edge colours without sorting them all; the rows
- * are left unfiltered (filters find nothing to gain on a palette image)
- * and deflated at zlib's level 1, which takes half the time of level 4
- * for a file a tenth larger (the standard board about 100 KB); a PNG
- * over 128 KB at level 1 (Youngstown's board, 1584 px wide) is deflated
- * again at level 6, so no picture comes near the 150 KB a mail's may
- * weigh.  cairo's own writer (cairo_surface_write_to_png_stream)
- * would write RGB with adaptive filters: several times slower and twice
- * the size.
+ * runs), and the rows laid out from the runs; the palette's 256 are
+ * picked from the thousands of edge colours without sorting them all; the
+ * rows are left unfiltered (filters find nothing to gain on a palette
+ * image) and compressed by row_deflate.c, whose only matches are the row
+ * above and runs: as small as zlib's level 1 (the standard board about
+ * 96 KB) in a fraction of its time, and the chunks written here.  A PNG
+ * over 128 KB that way (Youngstown's board, 1584 px wide: 153 KB) is
+ * written again through libpng at zlib's level 4 (128 KB), so no picture
+ * comes near the 150 KB a mail's may weigh; an image of more colours
+ * than the table holds is written as RGB through libpng.  cairo's own
+ * writer (cairo_surface_write_to_png_stream) would write RGB with
+ * adaptive filters: several times slower and twice the size.
  *
  * libpng reports errors by longjmp: everything touched after setjmp() is
  * either volatile or allocated before it, and freed on both paths.
@@ -37,12 +39,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PNG_ZLIB_LEVEL 1
-/* A PNG larger than this at level 1 (a board of Youngstown's size) is
- * written again at level 6, to stay well under the 150 KB a mail's
+#define PNG_ZLIB_LEVEL 1 /* libpng's RGB, and with no memory to spare */
+/* A PNG larger than this from row_deflate (a board of Youngstown's size)
+ * is written again at level 4, to stay well under the 150 KB a mail's
  * picture may weigh. */
 #define PNG_LARGE (128 * 1024)
-#define PNG_ZLIB_LEVEL_LARGE 6
+#define PNG_ZLIB_LEVEL_LARGE 4
 #define PALETTE_SIZE 256
 #define TABLE_BITS 16 /* colour table slots: twice what a board has colours */
 
