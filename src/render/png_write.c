@@ -31,6 +31,7 @@
  */
 #include "render/png_write.h"
 
+#include "render/bytes.h"
 #include "render/row_deflate.h"
 
 #include <png.h>
@@ -311,26 +312,12 @@ static bool choose_palette(colour_table *t, png_color *pal, int *npal)
 }
 
 /* The PNG's bytes, in memory until its size is known. */
-typedef struct sink_ctx {
-    unsigned char *data;
-    size_t len, cap;
-} sink_ctx;
+/* The PNG's bytes gather in memory until its size is known. */
+typedef bytes sink_ctx;
 
 static bool sink_put(sink_ctx *s, const unsigned char *data, size_t len)
 {
-    if (s->len + len > s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 65536;
-        while (cap < s->len + len)
-            cap *= 2;
-        unsigned char *grown = realloc(s->data, cap);
-        if (!grown)
-            return false;
-        s->data = grown;
-        s->cap = cap;
-    }
-    memcpy(s->data + s->len, data, len);
-    s->len += len;
-    return true;
+    return bytes_append(s, data, len);
 }
 
 static void on_write(png_structp png, png_bytep data, size_t len)

@@ -18,6 +18,8 @@
  */
 #include "render/row_deflate.h"
 
+#include "render/bytes.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +34,7 @@
 /* ---- bits out ------------------------------------------------------------ */
 
 typedef struct bits_out {
-    unsigned char *data;
-    size_t len, cap;
+    bytes b;
     uint64_t acc; /* bits waiting, the first in the lowest place */
     int nacc;
     bool failed;
@@ -42,25 +43,15 @@ typedef struct bits_out {
 /* Room for at least `more` bytes; false (and failed) when out of memory. */
 static bool reserve(bits_out *o, size_t more)
 {
-    if (o->len + more <= o->cap)
-        return true;
-    size_t cap = o->cap ? 2 * o->cap : 65536;
-    while (cap < o->len + more)
-        cap *= 2;
-    unsigned char *grown = realloc(o->data, cap);
-    if (!grown) {
+    if (!bytes_reserve(&o->b, more))
         o->failed = true;
-        return false;
-    }
-    o->data = grown;
-    o->cap = cap;
-    return true;
+    return !o->failed;
 }
 
 static void put_byte(bits_out *o, unsigned char b)
 {
     if (reserve(o, 1))
-        o->data[o->len++] = b;
+        o->b.data[o->b.len++] = b;
 }
 
 /* n (<= 32) bits of v, lowest first, as deflate packs them, into room
@@ -70,7 +61,7 @@ static inline void put_bits(bits_out *o, uint32_t v, int n)
     o->acc |= (uint64_t)v << o->nacc;
     o->nacc += n;
     while (o->nacc >= 8) {
-        o->data[o->len++] = (unsigned char)o->acc;
+        o->b.data[o->b.len++] = (unsigned char)o->acc;
         o->acc >>= 8;
         o->nacc -= 8;
     }
@@ -469,10 +460,10 @@ bool row_deflate(const unsigned char *data, size_t n, size_t row,
         put_byte(&o, (unsigned char)(adler >> (8 * k)));
     free(t);
     if (o.failed) {
-        free(o.data);
+        free(o.b.data);
         return false;
     }
-    *out = o.data;
-    *outlen = o.len;
+    *out = o.b.data;
+    *outlen = o.b.len;
     return true;
 }
