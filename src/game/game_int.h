@@ -176,10 +176,19 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
                          const char *body, dj_power_set powers,
                          bool observers, gv_picture_fn picture, void *ctx);
 
-/* Mail every master of the game: "judge:game - PHASE what", the report
- * header, then text (access.c). */
+/* Mail every master of the game: "judge:game - PHASE what", then
+ * "Game 'game': text" (access.c). */
 int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
                       const char *text);
+
+/* The same notice to one address (email), or (email NULL) to the masters
+ * and, when `everyone`, to every player and observer too. */
+int gv_tell(dj_judge *j, const game_view *v, const char *email,
+            bool everyone, const char *what, const char *text);
+
+/* One mail address: something@something, no spaces, quotes, commas or
+ * angle brackets (it goes into mail headers later). */
+bool gv_address_ok(const char *a);
 
 /*
  * A notice to everyone in the game (players, observers, masters): the
@@ -213,6 +222,12 @@ bool power_must_order(const dj_map *map, const dj_position *pos, int power);
 /* Orders needed and orders given of a power in the set. */
 void power_order_count(const dj_map *map, const dj_position *pos, int power,
                        const order_set *set, int *needed, int *given);
+
+/* Does the set give the power everything it must decide in the position
+ * (power_must_order, and power_order_count's given reaches needed)?  The
+ * one test of "all your units have orders". */
+bool orders_complete(const dj_map *map, const dj_position *pos, int power,
+                     const order_set *set);
 
 /* ---- pictures (picture.c) ---------------------------------------------------- */
 

@@ -329,12 +329,14 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
         judge_store_fail(j);
         goto done;
     }
-    /* the reliability figures: whose deadline passed without orders */
+    /* the reliability figures: who went into civil disorder, and missed
+     * the deadline unless the late notice already counted it */
     for (int p = 0; p < v->map->npowers; p++) {
         const dj_participant_rec *pl = gv_player(v, p);
         if (!(a->newly >> p & 1u) || !pl)
             continue;
-        if (gv_player_event(j, v, pl->email, "missed") < 0 ||
+        if ((!v->phase.late_at &&
+             gv_player_event(j, v, pl->email, "missed") < 0) ||
             gv_player_event(j, v, pl->email, "disorder") < 0)
             goto done;
     }
@@ -566,6 +568,14 @@ static int announce_late(dj_judge *j, game_view *v, dj_power_set late,
         return 0;
     if (dj_store_phase_set_late(j->store, v->phase.id, j->now) < 0)
         return judge_store_fail(j);
+    v->phase.late_at = j->now;
+    /* the reliability figures: a deadline missed by each late player */
+    for (int p = 0; p < v->map->npowers; p++) {
+        const dj_participant_rec *pl = gv_player(v, p);
+        if ((late >> p & 1u) && pl &&
+            gv_player_event(j, v, pl->email, "missed") < 0)
+            return -1;
+    }
     dj_buf names, body, subject, grace;
     dj_buf_init(&names);
     dj_buf_init(&body);

@@ -261,7 +261,21 @@ printf 'TAKEOVER italy@tkn volunteer-pw\n' | mail vol@x.example
 has "does not take volunteers"
 printf 'TAKEOVER italy@tk volunteer-pw\n' | mail france@tk.example
 has "you already play France"
+# the volunteer's address confirms by code, as for JOIN
 printf 'TAKEOVER italy@tk volunteer-pw\n' | mail vol@x.example
+has "To take over in game tk as italy, this address must show it is yours"
+lacks "you now play"
+code=$(sed -n 's/^ *CONFIRM \([A-Za-z0-9-]*\).*/\1/p' "$T/out" | head -1)
+$J pending tk >"$T/out"
+has "takeover tk           vol@x.example as italy"
+# forged: the code from another address, a guessed code from the right one
+printf 'CONFIRM %s\n' "$code" | mail forger@x.example
+has "no such code waits for your address"
+printf 'CONFIRM %s\n' "guessed-code-1" | mail vol@x.example
+has "no such code waits for your address"
+$J show tk >"$T/out"
+lacks "vol@x.example"
+printf 'CONFIRM %s\n' "$code" | mail vol@x.example
 has "tk: you now play Italy; sign on with SIGNON Itk"
 printf 'SIGNON Itk volunteer-pw\nA ven H\n' | mail vol@x.example
 has "Signed on as Italy"
@@ -270,6 +284,11 @@ has "A VEN H"
     '%tk - S1901M Player replaced'") -ge 7 ]] && ok ||
     bad "the takeover was not announced to every player"
 printf 'TAKEOVER italy@tka volunteer-pw\n' | mail vol@x.example
+code=$(sed -n 's/^ *CONFIRM \([A-Za-z0-9-]*\).*/\1/p' "$T/out" | head -1)
+[[ $(sqlite3 "$DB" "SELECT count(*) FROM outbox WHERE subject LIKE
+    '%tka - S1901M Takeover request'") == 0 ]] && ok ||
+    bad "approve: the master asked before the address confirmed"
+printf 'CONFIRM %s\n' "$code" | mail vol@x.example
 has "your offer to take over Italy has gone to the game master"
 sqlite3 "$DB" "SELECT body FROM outbox WHERE subject LIKE
     '%tka - S1901M Takeover request'" >"$T/out"
