@@ -426,7 +426,9 @@ int dj_game_press(dj_judge *j, const dj_signon *id,
  * in a format of render.h (DJ_PICTURE_PNG...).  orders: 1 draws the
  * phase's orders (with their results once it is processed), 0 none, -1
  * the default: orders once processed, none for the current phase (they
- * are secret until then).  *out is malloc'd (dj_picture_free).
+ * are secret until then).  -1 and 0 come from the picture cache on disk
+ * (as dj_game_phase_picture) or are drawn and kept there; 1 is drawn each
+ * time.  *out is malloc'd (dj_picture_free).
  */
 struct dj_picture;
 int dj_game_picture(dj_judge *j, const char *game, const char *phase,
@@ -559,8 +561,8 @@ typedef struct dj_game_overview {
     bool private_game;        /* pages only for its participants */
 } dj_game_overview;
 
-/* Every game a visitor may see listed (dj_game_listed, and not private),
- * by name; *out malloc'd. */
+/* Every game a visitor may see listed (dj_game_listed_on_web), by name;
+ * *out malloc'd. */
 int dj_game_overviews(dj_judge *j, dj_game_overview **out, int *n);
 
 /* One game (any case): 0, 1 when there is no such game, -1. */
@@ -605,6 +607,10 @@ bool dj_game_listed(const dj_game_rec *g);
 
 /* Private: JOIN and OBSERVE must give the game's join password. */
 bool dj_game_is_private(const dj_game_rec *g);
+
+/* In the web's lists?  Listed and not private: a private game's pages are
+ * its participants' only (dj_game_overviews). */
+bool dj_game_listed_on_web(const dj_game_rec *g);
 bool dj_game_join_password_ok(const dj_game_rec *g, const char *given);
 
 /* May one JOIN or OBSERVE the game with this join password (NULL: none)?

@@ -11,7 +11,9 @@
  * Pictures are derived data: dj_game_phase_picture() is the one way to
  * the picture of a phase as players see it, taken from the cache on disk
  * (picture_cache.c) or drawn and kept there; the results mail, MAP,
- * `judgectl map` and the web all come through it.  Nothing here writes a
+ * `judgectl map` and the web all come through it, and the board alone
+ * (the web's board.svg, `judgectl map --no-orders`) is cached the same
+ * way: the web keeps no pictures of its own.  Nothing here writes a
  * picture to the database: mail names the phase and format, and the
  * sender asks for the bytes as it goes.
  */
@@ -138,12 +140,14 @@ done:
 
 /*
  * The picture of a phase as players see it (orders drawn once it is
- * played), from the cache or drawn and cached.
+ * played), or with `board_only` its position alone, from the cache or
+ * drawn and cached.  The board alone is keyed as the phase before it was
+ * played, whose picture it is: one file for both.
  */
 static int phase_picture(dj_judge *j, game_view *v, const dj_phase_rec *ph,
-                         int format, dj_picture *out)
+                         int format, bool board_only, dj_picture *out)
 {
-    int played = phase_played(j, ph->id);
+    int played = board_only ? 0 : phase_played(j, ph->id);
     if (played < 0)
         return -1;
     char geo_path[DJ_PATH_MAX + 80], path[DJ_PATH_MAX + 200];
@@ -165,7 +169,7 @@ static int phase_picture(dj_judge *j, game_view *v, const dj_phase_rec *ph,
 
 typedef struct picture_request {
     const char *phase;
-    int orders; /* -1: as players see it (phase_picture) */
+    int orders; /* -1: as players see it, 0: the board alone (both cached) */
     int format;
     dj_picture *out;
 } picture_request;
@@ -177,8 +181,8 @@ static int do_picture(dj_judge *j, game_view *v, void *arg)
     if (find_phase(j, v, r->phase, &ph) < 0)
         return -1;
     int rc;
-    if (r->orders < 0) {
-        rc = phase_picture(j, v, &ph, r->format, r->out);
+    if (r->orders <= 0) {
+        rc = phase_picture(j, v, &ph, r->format, r->orders == 0, r->out);
     } else {
         int played = phase_played(j, ph.id);
         rc = played < 0 ? -1
@@ -245,7 +249,7 @@ int dj_game_phase_picture(dj_judge *j, int64_t phase_id, int format,
         loaded = rc == 0;
     }
     if (rc == 0)
-        rc = phase_picture(j, &v, &ph, format, out);
+        rc = phase_picture(j, &v, &ph, format, false, out);
     if (rc == 0)
         snprintf(name, namelen, "%s-%s.%s", v.g.name, ph.name,
                  dj_picture_format_name((dj_picture_format)format));
