@@ -300,9 +300,12 @@ int dj_game_pending(dj_judge *j, const char *game, const char *from,
     }
     dj_zone_utc(utc);
     for (int i = 0; i < n; i++) {
+        /* a new address or master: whose address, or "master" */
+        const char *as = !c[i].power[0]              ? ""
+                         : code_by_mail(c[i].action) ? " for "
+                                                      : " as ";
         dj_buf_printf(out, "%-8s %-12s %s%s%s  made ", c[i].action,
-                      c[i].game, c[i].email, c[i].power[0] ? " as " : "",
-                      c[i].power);
+                      c[i].game, c[i].email, as, c[i].power);
         dj_time_format_iso(utc, c[i].created_at, out);
         dj_buf_append(out, ", expires ");
         dj_time_format_iso(utc, c[i].expires_at, out);

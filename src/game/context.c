@@ -345,7 +345,7 @@ int gv_log(dj_judge *j, const game_view *v, const char *action,
     char detail[DJ_STORE_TEXT_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
+    dj_vfmt(detail, sizeof detail, fmt, ap);
     va_end(ap);
     if (dj_store_game_log(j->store, v->g.id, j->now, j->actor, action,
                           detail) < 0)
@@ -353,14 +353,20 @@ int gv_log(dj_judge *j, const game_view *v, const char *action,
     return 0;
 }
 
+void dj_game_mail_subject(dj_buf *out, const char *judge, const char *game,
+                          const char *phase, const char *what)
+{
+    bool has_game = game && *game;
+    bool has_phase = phase && *phase && strcmp(phase, "-") != 0;
+    dj_buf_printf(out, "%s%s%s - %s%s%s", judge ? judge : "dipjudge",
+                  has_game ? ":" : "", has_game ? game : "",
+                  has_phase ? phase : "", has_phase ? " " : "", what);
+}
+
 void gv_subject(dj_judge *j, const game_view *v, const char *phase,
                 const char *what, dj_buf *out)
 {
-    if (!phase || !*phase || strcmp(phase, "-") == 0) /* no phase yet */
-        dj_buf_printf(out, "%s:%s - %s", j->cfg.judge_name, v->g.name, what);
-    else
-        dj_buf_printf(out, "%s:%s - %s %s", j->cfg.judge_name, v->g.name,
-                      phase, what);
+    dj_game_mail_subject(out, j->cfg.judge_name, v->g.name, phase, what);
 }
 
 /* Was this address already given the mail (a master who also plays)? */
