@@ -201,7 +201,7 @@ def main():
         sea = kind == "sea"
         for lon, lat in pts:
             c, r = to_cell(lon, lat)
-            if land[r][c] == sea:
+            if kind in ("sea", "land") and land[r][c] == sea:
                 print(f"warning: a point of {a} ({lon} {lat}) is on "
                       f"{'land' if sea else 'water'}", file=sys.stderr)
                 continue
