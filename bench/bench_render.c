@@ -10,9 +10,13 @@
  * (the board after, the orders over it), N times in each format.  Prints
  * per board and format the mean and best CPU milliseconds (this process's
  * CPU time, so other work on the machine does not count) and the bytes,
- * and the names' placement alone (labels.c, laid out without drawing).
+ * the first drawing apart (a geometry's first PNG makes its layer,
+ * render/board_layer.c), and the names' placement alone (labels.c, laid
+ * out without drawing).
  *
- * usage: bench_render MAPDIR [N [FORMAT]]   (FORMAT: png, svg, pdf; all)
+ * usage: bench_render MAPDIR [N [FORMAT [OUTDIR]]]   (FORMAT: png, svg, pdf;
+ * "all" or none: every one; OUTDIR: each board's picture is written there
+ * as BOARD.FORMAT, to be looked at)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <glob.h>
@@ -68,7 +72,25 @@ static int standard_orders(const dj_map *map, dj_order *o)
     return NORDERS;
 }
 
-static int bench_board(const char *map_path, int n, int only)
+/* The picture written as outdir/BOARD.FORMAT; -1 when it cannot be. */
+static int write_picture(const char *outdir, const char *board,
+                         dj_picture_format f, const dj_picture *pic)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s.%s", outdir, board,
+             dj_picture_format_name(f));
+    FILE *out = fopen(path, "wb");
+    if (!out || fwrite(pic->data, 1, pic->len, out) != pic->len) {
+        fprintf(stderr, "%s: cannot write\n", path);
+        if (out)
+            fclose(out);
+        return -1;
+    }
+    return fclose(out) == 0 ? 0 : -1;
+}
+
+static int bench_board(const char *map_path, int n, int only,
+                       const char *outdir)
 {
     char err[512], geo_path[1200];
     if (dj_geo_find(map_path, geo_path, sizeof geo_path) < 0)
@@ -107,7 +129,7 @@ static int bench_board(const char *map_path, int n, int only)
     for (int f = 0; f <= DJ_PICTURE_NONE; f++) {
         if (only >= 0 && f != only)
             continue;
-        double total = 0, best = 1e9;
+        double total = 0, best = 1e9, first = 0;
         size_t bytes = 0;
         for (int i = 0; i < n; i++) {
             dj_picture pic = {NULL, 0};
@@ -123,13 +145,19 @@ static int bench_board(const char *map_path, int n, int only)
             }
             total += t;
             best = t < best ? t : best;
+            if (i == 0)
+                first = t;
             bytes = pic.len;
+            if (outdir && i == n - 1 && f < DJ_PICTURE_NONE &&
+                write_picture(outdir, map->name, (dj_picture_format)f, &pic) < 0)
+                goto done;
             dj_picture_free(&pic);
         }
         if (f < DJ_PICTURE_NONE)
-            printf("  %-7s mean %7.2f ms  best %7.2f ms  %7zu bytes (%.0f KB)\n",
+            printf("  %-7s mean %7.2f ms  best %7.2f ms  %7zu bytes (%.0f KB)"
+                   "  first %.1f ms\n",
                    dj_picture_format_name((dj_picture_format)f), total / n,
-                   best, bytes, (double)bytes / 1024);
+                   best, bytes, (double)bytes / 1024, first);
         else
             printf("  %-7s mean %7.2f ms  best %7.2f ms  (%d names placed)\n",
                    "layout", total / n, best, lay->nlabels);
@@ -148,13 +176,14 @@ done:
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s MAPDIR [N [FORMAT]]\n", argv[0]);
+        fprintf(stderr, "usage: %s MAPDIR [N [FORMAT [OUTDIR]]]\n", argv[0]);
         return 2;
     }
     int n = argc > 2 ? atoi(argv[2]) : 20;
     if (n < 1)
         n = 1;
     int only = argc > 3 ? dj_picture_format_from_name(argv[3]) : -1;
+    const char *outdir = argc > 4 ? argv[4] : NULL;
     char pattern[1024];
     snprintf(pattern, sizeof pattern, "%s/*.map", argv[1]);
     glob_t g;
@@ -164,7 +193,7 @@ int main(int argc, char **argv)
     }
     int rc = 0;
     for (size_t i = 0; i < g.gl_pathc; i++)
-        if (bench_board(g.gl_pathv[i], n, only) < 0)
+        if (bench_board(g.gl_pathv[i], n, only, outdir) < 0)
             rc = 1;
     globfree(&g);
     return rc;

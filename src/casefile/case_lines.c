@@ -13,6 +13,8 @@
  * orders they name.  A place the map does not know is reported with the
  * word and the names nearest to it.
  */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
+
 #include "casefile/casefile_int.h"
 #include "reader/chars.h"
 #include "reader/notation.h"
@@ -22,7 +24,7 @@
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static char *skip_space(char *s)
+static inline char *skip_space(char *s)
 {
     while (dj_is_space(*s))
         s++;
@@ -108,7 +110,9 @@ static bool parse_year(const char *w, int *year)
 bool cf_parse_phase(const char *text, dj_phase *ph, char *msg, size_t len)
 {
     char copy[LINE_MAX_LEN];
-    snprintf(copy, sizeof copy, "%s", text);
+    size_t n_text = strnlen(text, sizeof copy - 1);
+    memcpy(copy, text, n_text);
+    copy[n_text] = '\0';
     char *words[4];
     int n = split_words(copy, " \t,()", words, 4);
     if (n > 3) {
@@ -184,7 +188,7 @@ static bool split_power(const dj_casefile *cf, char *line, int *power,
 
 /* The unit word of n bytes at w: "A", "F" (by a table: armies and fleets
  * alternate from line to line), "army", "fleet"; DJ_NO_UNIT if none. */
-static dj_unit_type unit_word(const char *w, size_t n)
+static inline dj_unit_type unit_word(const char *w, size_t n)
 {
     static const unsigned char UNIT_OF_LETTER[256] = {
         ['A'] = DJ_ARMY, ['a'] = DJ_ARMY, ['F'] = DJ_FLEET, ['f'] = DJ_FLEET};
@@ -198,9 +202,9 @@ static dj_unit_type unit_word(const char *w, size_t n)
 }
 
 /* A location written in a unit line, from `where` (trimmed) to `end` (a
- * jDip line's full stop is cut off). */
-static bool parse_place(const dj_map *map, char *where, char *end, int *loc,
-                        char *msg, size_t len)
+ * jDip line's full stop is cut off); -1 with a message if none. */
+static inline int parse_place(const dj_map *map, char *where, char *end,
+                              char *msg, size_t len)
 {
     if (end > where && end[-1] == '.') {
         end--;
@@ -209,65 +213,69 @@ static bool parse_place(const dj_map *map, char *where, char *end, int *loc,
     }
     if (end == where) {
         snprintf(msg, len, "expected a location");
-        return false;
+        return -1;
     }
-    *loc = dj_map_find_location_n(map, where, (size_t)(end - where));
-    if (*loc < 0) {
+    int loc = dj_map_find_location_n(map, where, (size_t)(end - where));
+    if (loc < 0)
         dj_notation_unknown_place(map, where, (size_t)(end - where), msg,
                                   len);
-        return false;
-    }
-    return true;
+    return loc;
 }
 
 /* "A lon", "F spa/sc", "Army Galicia."; with !need_type also a bare
- * "lon".  The text, from `text` to `end`, is trimmed. */
-static bool parse_unit_text(const dj_map *map, char *text, char *end,
-                            bool need_type, dj_unit_type *type, int *loc,
-                            char *msg, size_t len)
+ * "lon".  The text, from `text` to `end`, is trimmed.  The unit's type
+ * and location (returned whole, not through pointers: this is every
+ * unit line's path), its location -1 with a message if it has none. */
+CF_EVERY_LINE dj_unit parse_unit_text(const dj_map *map, char *text,
+                                      char *end, bool need_type, char *msg,
+                                      size_t len)
 {
+    dj_unit u = {.power = -1, .loc = -1, .type = DJ_NO_UNIT};
     char *where = text;
     size_t n = 0;
     while (text[n] && !dj_is_space(text[n]))
         n++;
-    *type = unit_word(text, n);
-    if (*type != DJ_NO_UNIT) {
+    u.type = unit_word(text, n);
+    if (u.type != DJ_NO_UNIT) {
         where = skip_space(text + n);
     } else if (need_type) {
         snprintf(msg, len, "expected 'A' or 'F' and a location, got '%.*s'",
                  QUOTE_MAX, text);
-        return false;
+        return u;
     }
     if (!*where) {
         snprintf(msg, len, "expected a location after '%.*s'", QUOTE_MAX,
                  text);
-        return false;
+        return u;
     }
-    return parse_place(map, where, end, loc, msg, len);
+    u.loc = (int16_t)parse_place(map, where, end, msg, len);
+    return u;
 }
 
 /* Can a unit of this type stand on this location?  If not, why. */
-static bool unit_can_stand(const dj_map *map, dj_unit_type type, int loc,
-                           char *msg, size_t len)
+static inline bool unit_can_stand(const dj_map *map, dj_unit_type type,
+                                  int loc, char *msg, size_t len)
 {
     const dj_location *l = &map->locs[loc];
-    if (type == DJ_ARMY && !l->army_ok) {
+    /* & and |, not && and ||: no branch on the type, as armies and fleets
+     * alternate from line to line. */
+    bool army = type == DJ_ARMY, fleet = type == DJ_FLEET;
+    if ((army & l->army_ok) | (fleet & l->fleet_ok))
+        return true;
+    if (army) {
         snprintf(msg, len, "an army cannot stand in %s", l->abbr);
         return false;
     }
-    if (type == DJ_FLEET && !l->fleet_ok) {
-        if (!l->is_coast && dj_map_ncoasts(map, l->province) > 0)
-            snprintf(msg, len, "a fleet in %s needs a coast", l->abbr);
-        else
-            snprintf(msg, len, "a fleet cannot stand in %s", l->abbr);
-        return false;
-    }
-    return true;
+    if (!l->is_coast && dj_map_ncoasts(map, l->province) > 0)
+        snprintf(msg, len, "a fleet in %s needs a coast", l->abbr);
+    else
+        snprintf(msg, len, "a fleet cannot stand in %s", l->abbr);
+    return false;
 }
 
 /* May one more unit go in list `list` of the case at this location (one
  * unit per province, at most DJ_MAX_UNITS)?  If so it is counted in. */
-static bool take_province(dj_casefile *cf, int list, int n, int loc,
+static inline bool take_province(dj_casefile *cf, int list, int n, int loc,
                           char *msg, size_t len)
 {
     int prov = dj_province(cf->map, loc);
@@ -283,8 +291,8 @@ static bool take_province(dj_casefile *cf, int list, int n, int loc,
     return true;
 }
 
-static bool add_to_list(dj_casefile *cf, int list, dj_unit *units, int *n,
-                        dj_unit u, char *msg, size_t len)
+static inline bool add_to_list(dj_casefile *cf, int list, dj_unit *units,
+                               int *n, dj_unit u, char *msg, size_t len)
 {
     if (!take_province(cf, list, *n, u.loc, msg, len))
         return false;
@@ -311,9 +319,10 @@ static bool add_dislodged(const dj_map *map, dj_position *pos, dj_unit u,
     return true;
 }
 
-/* PRESTATE_SUPPLYCENTER_OWNERS: "Power: A prov" — the letter is decoration. */
-static bool set_owner(const dj_map *map, dj_position *pos, int power, int loc,
-                      char *msg, size_t len)
+/* PRESTATE_SUPPLYCENTER_OWNERS: "Power: A prov" — the letter is
+ * decoration. */
+static inline bool set_owner(const dj_map *map, dj_position *pos,
+                             int power, int loc, char *msg, size_t len)
 {
     int prov = dj_province(map, loc);
     if (!map->is_sc[prov]) {
@@ -326,20 +335,19 @@ static bool set_owner(const dj_map *map, dj_position *pos, int power, int loc,
 
 /* A unit line of PRESTATE, PRESTATE_DISLODGED, POSTSTATE,
  * POSTSTATE_DISLODGED or PRESTATE_SUPPLYCENTER_OWNERS. */
-static bool unit_line(dj_casefile *cf, dj_case *c, int power, char *text,
+static inline bool unit_line(dj_casefile *cf, dj_case *c, int power, char *text,
                       char *msg, size_t len)
 {
     const dj_map *map = cf->map;
-    dj_unit_type type;
-    int loc;
-    if (!parse_unit_text(map, text, cf->cur_end, cf->section != KW_SC_OWNERS,
-                         &type, &loc, msg, len))
+    dj_unit u = parse_unit_text(map, text, cf->cur_end,
+                                cf->section != KW_SC_OWNERS, msg, len);
+    if (u.loc < 0)
         return false;
     if (cf->section == KW_SC_OWNERS)
-        return set_owner(map, &c->pre, power, loc, msg, len);
-    if (!unit_can_stand(map, type, loc, msg, len))
+        return set_owner(map, &c->pre, power, u.loc, msg, len);
+    if (!unit_can_stand(map, u.type, u.loc, msg, len))
         return false;
-    dj_unit u = {.power = (int16_t)power, .loc = (int16_t)loc, .type = type};
+    u.power = (int16_t)power;
     switch (cf->section) {
     case KW_PRESTATE:
         return add_to_list(cf, LIST_PRESTATE, c->pre.units, &c->pre.nunits,
@@ -360,21 +368,23 @@ static bool unit_line(dj_casefile *cf, dj_case *c, int power, char *text,
 
 /* ---- orders and results -------------------------------------------------- */
 
-/* An order as text, bounded; it is read at END, in the case's phase. */
-static bool keep_text(char *dst, const char *text, char *msg, size_t len)
+/* An order as text, n bytes, bounded; it is read at END, in the case's
+ * phase. */
+static inline bool keep_text(char *dst, const char *text, size_t n, char *msg,
+                      size_t len)
 {
-    size_t n = strlen(text);
     if (n >= DJ_CASE_TEXT_MAX) {
         snprintf(msg, len, "order too long (at most %d characters)",
                  DJ_CASE_TEXT_MAX - 1);
         return false;
     }
-    memcpy(dst, text, n + 1);
+    memcpy(dst, text, n);
+    dst[n] = '\0';
     return true;
 }
 
 /* ORDERS: "Power: order". */
-static bool order_line(dj_casefile *cf, dj_case *c, int power,
+static inline bool order_line(dj_casefile *cf, dj_case *c, int power,
                        const char *text, char *msg, size_t len)
 {
     if (c->norders >= DJ_CASE_MAX_ORDERS) {
@@ -382,7 +392,7 @@ static bool order_line(dj_casefile *cf, dj_case *c, int power,
         return false;
     }
     dj_case_order *o = &c->orders[c->norders];
-    if (!keep_text(o->text, text, msg, len))
+    if (!keep_text(o->text, text, (size_t)(cf->cur_end - text), msg, len))
         return false;
     dj_order_blank(&o->order, DJ_ORDER_NONE, power, DJ_NO_UNIT, -1);
     o->line = cf->lineno;
@@ -480,9 +490,9 @@ static bool parse_retreats(const dj_map *map, char *text,
         return false;
     }
     for (int i = 1; i < n; i++) {
-        int loc;
-        if (!parse_place(map, words[i], words[i] + strlen(words[i]), &loc,
-                         msg, len))
+        int loc = parse_place(map, words[i], words[i] + strlen(words[i]),
+                              msg, len);
+        if (loc < 0)
             return false;
         d->retreats[d->nretreats++] = (int16_t)loc;
     }
@@ -515,16 +525,15 @@ static bool dislodged_line(dj_casefile *cf, dj_case *c, int power,
     retreats[-1] = '\0';
     text = trim(text);
     dj_case_dislodged *d = &c->expect_dislodged[c->nexpect_dislodged];
-    dj_unit_type type;
-    int loc;
-    if (!parse_unit_text(cf->map, text, text + strlen(text), true, &type,
-                         &loc, msg, len) ||
-        !take_province(cf, LIST_DISLODGED, c->nexpect_dislodged, loc, msg,
+    dj_unit u = parse_unit_text(cf->map, text, text + strlen(text), true,
+                                msg, len);
+    if (u.loc < 0 ||
+        !take_province(cf, LIST_DISLODGED, c->nexpect_dislodged, u.loc, msg,
                        len) ||
         !parse_retreats(cf->map, retreats, d, msg, len))
         return false;
-    d->unit = (dj_unit){.power = (int16_t)power, .loc = (int16_t)loc,
-                        .type = type};
+    u.power = (int16_t)power;
+    d->unit = u;
     d->line = cf->lineno;
     c->nexpect_dislodged++;
     return true;
@@ -547,29 +556,13 @@ static bool expected_line(dj_casefile *cf, dj_case *c, char *line, char *msg,
         return false;
     }
     result_line *r = &cf->expected[cf->nexpected];
-    if (!keep_text(r->text, text, msg, len))
+    if (!keep_text(r->text, text, strlen(text), msg, len))
         return false;
     r->line = cf->lineno;
     r->power = power;
     r->success = outcome == OUTCOME_SUCCESS;
     cf->nexpected++;
     return true;
-}
-
-int cf_line_power(const dj_casefile *cf)
-{
-    const char *line = cf->cur;
-    int p = cf->power_by_first[(unsigned char)line[0]];
-    if (p < 0)
-        return -1;
-    size_t n = cf->power_len[p];
-    if ((size_t)(cf->cur_end - line) <= n || line[n] != ':')
-        return -1;
-    const char *name = cf->map->powers[p].name;
-    for (size_t i = 1; i < n; i++) /* a name is a few bytes: no call */
-        if (line[i] != name[i])
-            return -1;
-    return p;
 }
 
 bool cf_section_line(dj_casefile *cf, dj_case *c, int power, char *msg,

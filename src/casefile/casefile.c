@@ -22,6 +22,8 @@
  * After a syntax error the reader skips to the case's END, or stops before
  * the next CASE if END is missing, so one bad case costs only itself.
  */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
+
 #include "casefile/casefile_int.h"
 #include "engine/rules_map.h"
 #include "reader/chars.h"
@@ -37,27 +39,30 @@
 #define PATH_MAX_LEN 4096   /* longest map path built */
 #define DEFAULT_VARIANT "standard"
 
-/* The keywords, in one table: the word, what it opens, and whether it
- * takes an argument on its line. */
+/* The keywords, in one table: the word and its length, what it opens,
+ * and whether it takes an argument on its line. */
 static const struct keyword_name {
     const char *word;
+    size_t len;
     keyword kw;
     bool takes_argument;
 } KEYWORDS[] = {
-    {"VARIANT_ALL", KW_VARIANT, true},
-    {"CASE", KW_CASE, true},
-    {"END", KW_END, false},
-    {"RULE", KW_RULE, true},
-    {"PRESTATE_SETPHASE", KW_SETPHASE, true},
-    {"PRESTATE_SUPPLYCENTER_OWNERS", KW_SC_OWNERS, false},
-    {"PRESTATE", KW_PRESTATE, false},
-    {"PRESTATE_DISLODGED", KW_PRE_DISLODGED, false},
-    {"PRESTATE_RESULTS", KW_PRE_RESULTS, false},
-    {"ORDERS", KW_ORDERS, false},
-    {"RESULTS", KW_RESULTS, false},
-    {"POSTSTATE", KW_POSTSTATE, false},
-    {"POSTSTATE_DISLODGED", KW_POST_DISLODGED, false},
-    {"POSTSTATE_SAME", KW_POST_SAME, false},
+#define KEYWORD(word, kw, takes) {word, sizeof word - 1, kw, takes}
+    KEYWORD("VARIANT_ALL", KW_VARIANT, true),
+    KEYWORD("CASE", KW_CASE, true),
+    KEYWORD("END", KW_END, false),
+    KEYWORD("RULE", KW_RULE, true),
+    KEYWORD("PRESTATE_SETPHASE", KW_SETPHASE, true),
+    KEYWORD("PRESTATE_SUPPLYCENTER_OWNERS", KW_SC_OWNERS, false),
+    KEYWORD("PRESTATE", KW_PRESTATE, false),
+    KEYWORD("PRESTATE_DISLODGED", KW_PRE_DISLODGED, false),
+    KEYWORD("PRESTATE_RESULTS", KW_PRE_RESULTS, false),
+    KEYWORD("ORDERS", KW_ORDERS, false),
+    KEYWORD("RESULTS", KW_RESULTS, false),
+    KEYWORD("POSTSTATE", KW_POSTSTATE, false),
+    KEYWORD("POSTSTATE_DISLODGED", KW_POST_DISLODGED, false),
+    KEYWORD("POSTSTATE_SAME", KW_POST_SAME, false),
+#undef KEYWORD
 };
 #define NKEYWORDS (sizeof KEYWORDS / sizeof KEYWORDS[0])
 
@@ -125,31 +130,16 @@ static bool refill(dj_casefile *cf)
     return cf->rlen > 0;
 }
 
-/*
- * Read one line; false at end of file.  A line wholly inside the read
- * buffer is used where it lies, its newline made its NUL; one that
- * crosses the buffer's end is gathered into cf->gathered, cut at
- * LINE_MAX_LEN - 1 bytes with cf->too_long set.  Either way cf->raw and
- * cf->rawlen say where it is.
- */
-static bool read_line(dj_casefile *cf)
+/* read_line's other way: a line that crosses the read buffer's end (or
+ * is too long), gathered into cf->gathered; false at end of file. */
+static bool gather_line(dj_casefile *cf)
 {
-    cf->too_long = false;
-    char *start = cf->rbuf + cf->rpos;
-    char *nl = memchr(start, '\n', cf->rlen - cf->rpos);
-    if (nl && nl - start < LINE_MAX_LEN) {
-        *nl = '\0';
-        cf->raw = start;
-        cf->rawlen = (size_t)(nl - start);
-        cf->rpos += cf->rawlen + 1;
-        return true;
-    }
     size_t n = 0;
     bool any = false;
     while (cf->rpos < cf->rlen || refill(cf)) {
-        start = cf->rbuf + cf->rpos;
+        char *start = cf->rbuf + cf->rpos;
         size_t avail = cf->rlen - cf->rpos;
-        nl = memchr(start, '\n', avail);
+        char *nl = memchr(start, '\n', avail);
         size_t take = nl ? (size_t)(nl - start) : avail;
         size_t room = sizeof cf->gathered - 1 - n;
         size_t copy = take < room ? take : room;
@@ -168,10 +158,31 @@ static bool read_line(dj_casefile *cf)
     return any;
 }
 
+/*
+ * Read one line; false at end of file.  A line wholly inside the read
+ * buffer is used where it lies, its newline made its NUL; one that
+ * crosses the buffer's end is gathered into cf->gathered, cut at
+ * LINE_MAX_LEN - 1 bytes with cf->too_long set.  Either way cf->raw and
+ * cf->rawlen say where it is.
+ */
+CF_EVERY_LINE bool read_line(dj_casefile *cf)
+{
+    cf->too_long = false;
+    char *start = cf->rbuf + cf->rpos;
+    char *nl = memchr(start, '\n', cf->rlen - cf->rpos);
+    if (!nl || nl - start >= LINE_MAX_LEN)
+        return gather_line(cf);
+    *nl = '\0';
+    cf->raw = start;
+    cf->rawlen = (size_t)(nl - start);
+    cf->rpos += cf->rawlen + 1;
+    return true;
+}
+
 /* Where the comment of the line just read starts: the next '#' of the
  * buffer, looked for again only once the lines have passed it (most
  * files have few comments), or of the gathered line. */
-static char *next_hash(dj_casefile *cf)
+CF_EVERY_LINE char *next_hash(dj_casefile *cf)
 {
     if (cf->raw == cf->gathered)
         return memchr(cf->raw, '#', cf->rawlen);
@@ -185,7 +196,7 @@ static char *next_hash(dj_casefile *cf)
 }
 
 /* The next line, comment cut off and trimmed, in cf->cur. */
-static bool next_line(dj_casefile *cf)
+CF_EVERY_LINE bool next_line(dj_casefile *cf)
 {
     if (cf->pushed_back) {
         cf->pushed_back = false;
@@ -220,9 +231,10 @@ static bool looks_like_keyword(const char *s, size_t n)
 }
 
 /*
- * Which keyword starts the current line; *rest points after it, trimmed.  A line
- * without a colon whose first word is in capitals is taken for a keyword
- * even when it is not one, so that a misspelt keyword is reported as such.
+ * Which keyword starts the current line; *rest points after it, trimmed.
+ * A line without a colon whose first word is in capitals is taken for a
+ * keyword even when it is not one, so that a misspelt keyword is reported
+ * as such.
  */
 static keyword classify(const dj_casefile *cf, const char **rest,
                         bool *argument)
@@ -239,8 +251,11 @@ static keyword classify(const dj_casefile *cf, const char **rest,
     if (n > 0 && line[n - 1] == ':') /* "Power: ...": no keyword has one */
         return KW_NONE;
     for (size_t k = 0; k < NKEYWORDS; k++) {
-        if (strlen(KEYWORDS[k].word) == n &&
-            cf_prefix_nocase(KEYWORDS[k].word, line)) {
+        /* As the table spells it (as nearly every file does), or in any
+         * case. */
+        if (KEYWORDS[k].len == n &&
+            (memcmp(KEYWORDS[k].word, line, n) == 0 ||
+             cf_prefix_nocase(KEYWORDS[k].word, line))) {
             *argument = KEYWORDS[k].takes_argument;
             return KEYWORDS[k].kw;
         }
@@ -280,9 +295,18 @@ static void use_map(dj_casefile *cf, const struct loaded_map *l)
     cf->map_rules = l->rules;
     memset(cf->power_by_first, -1, sizeof cf->power_by_first);
     for (int p = l->map->npowers - 1; p >= 0; p--) {
-        cf->power_by_first[(unsigned char)l->map->powers[p].name[0]] =
-            (signed char)p;
-        cf->power_len[p] = strlen(l->map->powers[p].name);
+        const char *name = l->map->powers[p].name;
+        size_t n = strlen(name);
+        cf->power_by_first[(unsigned char)name[0]] = (signed char)p;
+        cf->power_len[p] = n;
+        char head[POWER_HEAD_BYTES] = {0}, mask[POWER_HEAD_BYTES] = {0};
+        if (n < POWER_HEAD_BYTES) {
+            memcpy(head, name, n);
+            head[n] = ':';
+            memset(mask, 0xff, n + 1);
+        }
+        memcpy(&cf->power_head[p], head, sizeof head);
+        memcpy(&cf->power_mask[p], mask, sizeof mask);
     }
 }
 
@@ -427,8 +451,7 @@ static bool open_section(dj_casefile *cf, dj_case *c, keyword kw, char *msg,
         c->has_results = true;
     if (kw == KW_SC_OWNERS && !cf->owners_seen) {
         cf->owners_seen = true;
-        for (int i = 0; i < DJ_MAX_LOCS; i++)
-            c->pre.owner[i] = -1;
+        memset(c->pre.owner, 0xff, sizeof c->pre.owner); /* all -1 */
     }
     return true;
 }
@@ -477,15 +500,36 @@ static bool argument_ok(keyword kw, bool takes, const char *rest, char *msg,
     return true;
 }
 
+/* The power whose name, spelt as the map spells it, and a colon start the
+ * current line ("England: F lon"); -1 if none does. */
+static int line_power(const dj_casefile *cf)
+{
+    const char *line = cf->cur;
+    int p = cf->power_by_first[(unsigned char)line[0]];
+    if (p < 0)
+        return -1;
+    size_t n = cf->power_len[p], have = (size_t)(cf->cur_end - line);
+    if (n < POWER_HEAD_BYTES && have >= POWER_HEAD_BYTES) {
+        uint64_t head;
+        memcpy(&head, line, sizeof head);
+        return (head & cf->power_mask[p]) == cf->power_head[p] ? p : -1;
+    }
+    if (have <= n || line[n] != ':' ||
+        memcmp(line, cf->map->powers[p].name, n) != 0)
+        return -1;
+    return p;
+}
+
 /* One non-blank line inside a case.  Nearly every line starts with a
- * power's name and a colon (cf_line_power): no keyword can, so those go
+ * power's name and a colon (line_power): no keyword can, so those go
  * straight to the open section. */
-static step case_line(dj_casefile *cf, dj_case *c, char *err, size_t errlen)
+CF_EVERY_LINE step case_line(dj_casefile *cf, dj_case *c, char *err,
+                             size_t errlen)
 {
     char msg[DJ_CASE_ERR_MAX];
     const char *rest;
     bool takes;
-    int power = cf->too_long ? -1 : cf_line_power(cf);
+    int power = cf->too_long ? -1 : line_power(cf);
     keyword kw = power >= 0 ? KW_NONE : classify(cf, &rest, &takes);
     bool ok;
 
@@ -535,7 +579,9 @@ static void skip_case(dj_casefile *cf)
 
 static void begin_case(dj_casefile *cf, dj_case *c, const char *name)
 {
-    snprintf(c->name, sizeof c->name, "%s", name);
+    size_t n = strnlen(name, sizeof c->name - 1);
+    memcpy(c->name, name, n);
+    c->name[n] = '\0';
     c->file = cf->path;
     c->line = cf->lineno;
     c->rules = cf->map_rules;  /* the case's RULE lines come on top */

@@ -9,12 +9,24 @@
 #define DJ_CASEFILE_CASEFILE_INT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "casefile/casefile.h"
 
+/* The few functions every line of a case file goes through, inlined
+ * whatever the compiler guesses: GCC takes their calls for cold (each
+ * sits behind a few tests of the line) and keeps them out of line, which
+ * cost the whole `judgectl check` 7% of its instructions (bench/README.md). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CF_EVERY_LINE static inline __attribute__((always_inline))
+#else
+#define CF_EVERY_LINE static inline
+#endif
+
 #define LINE_MAX_LEN 1024   /* longest line accepted */
 #define QUOTE_MAX 40        /* longest text quoted back in a message */
+#define POWER_HEAD_BYTES 8  /* a line's first bytes compared at once */
 
 /* A line's keyword: the sections of a case and the lines around them. */
 typedef enum {
@@ -70,9 +82,16 @@ struct dj_casefile {
     } *loaded;
     int nloaded, loaded_cap;
     /* By a line's first byte: the first power of the current map whose
-     * name starts so, -1 for none (find_power's first look). */
+     * name starts so, -1 for none (cf_line_power's first look). */
     signed char power_by_first[256];
     size_t power_len[DJ_MAX_POWERS];  /* each power's name's length */
+    /* A name of fewer than POWER_HEAD_BYTES letters with its colon
+     * ("England:"), NUL-padded, and a mask of the bytes it has: a line's
+     * first POWER_HEAD_BYTES bytes are compared with it at once, whatever
+     * the name's length (a loop over the name would end at a different
+     * place from line to line, which a processor guesses wrong). */
+    uint64_t power_head[DJ_MAX_POWERS];
+    uint64_t power_mask[DJ_MAX_POWERS];
     bool done;                  /* end of file, or the map failed */
     int lineno;
     bool pushed_back;           /* hand out the current line again */
@@ -112,12 +131,9 @@ bool cf_prefix_nocase(const char *prefix, const char *s);
 /* "Spring 1901, Movement" or "Spring 1901 (Movement)". */
 bool cf_parse_phase(const char *text, dj_phase *ph, char *msg, size_t len);
 
-/* The power whose name, spelt as the map spells it, and a colon start the
- * current line ("England: F lon"); -1 if none does. */
-int cf_line_power(const dj_casefile *cf);
-
 /* A "Power: ..." line of the open section (cf->cur, cut in place);
- * `power` is cf_line_power's, or -1 to look the power up. */
+ * `power` is the line's (line_power in casefile.c), or -1 to look the
+ * power up. */
 bool cf_section_line(dj_casefile *cf, dj_case *c, int power, char *msg,
                      size_t len);
 

@@ -134,13 +134,10 @@ static void final_status(session *s)
     dj_buf st;
     dj_buf_init(&st);
     dj_buf_append(say(s), "\n");
-    if (dj_game_order_status(s->j, s->game, s->power, &st) == 0) {
+    if (dj_game_order_status_full(s->j, s->game, s->power, &st,
+                                  &s->all_ordered) == 0)
         dj_buf_append(say(s), st.data);
-        /* the status's own words for "nothing is missing" */
-        s->all_ordered = strstr(st.data, "Every unit has an order.") ||
-                         (strstr(st.data, " due: ") &&
-                          !strstr(st.data, "(the rest:"));
-    } else
+    else
         dj_buf_printf(say(s), "(no orders to show: %s)\n",
                       dj_judge_error(s->j));
     dj_buf_free(&st);
@@ -217,13 +214,11 @@ static void reply_subject(session *s)
     char name[64] = "", phase[16] = "";
     if (s->game[0] && !s->fatal &&
         dj_game_phase(s->j, s->game, name, sizeof name, phase,
-                      sizeof phase) == 0) {
+                      sizeof phase) == 0)
         snprintf(rep->game, sizeof rep->game, "%s", name);
-        dj_buf_printf(&rep->subject, "%s:%s - %s%s%s", cfg->judge_name, name,
-                      phase, phase[0] ? " " : "", what);
-    } else {
-        dj_buf_printf(&rep->subject, "%s - %s", cfg->judge_name, what);
-    }
+    else
+        name[0] = phase[0] = '\0';
+    dj_game_mail_subject(&rep->subject, cfg->judge_name, name, phase, what);
     snprintf(rep->outcome, sizeof rep->outcome, "%s",
              s->signon_refused  ? "signon-failed"
              : rep->failed      ? "errors"
@@ -246,15 +241,31 @@ void dj_command_reply_free(dj_command_reply *r)
 }
 
 /*
+ * A line that is no command from someone signed on to a game with no
+ * power to order for (a master who has not BECOME one, an observer): is
+ * it prose, as the order reader would find it among a player's orders?
+ */
+static bool prose_of_participant(session *s, const cmd *c)
+{
+    bool prose = false;
+    return c->kind == CMD_TEXT && s->signed_on && s->game[0] &&
+           dj_game_line_is_prose(s->j, s->game, c->text, &prose) == 0 &&
+           prose;
+}
+
+/*
  * Lines answered without running them: a greeting before the first
- * command ("Hi judge,"), anything after a refused sign-on (it would only
- * repeat the refusal), and HELP a second time (subject and body).
+ * command ("Hi judge,") or a signed-on participant's prose (listed once
+ * as not read, like a player's among orders: note_not_read), anything
+ * after a refused sign-on (it would only repeat the refusal), and HELP a
+ * second time (subject and body).
  */
 static bool passed_over(session *s, const cmd *c)
 {
     const char *why = NULL;
-    if (c->kind == CMD_TEXT && !s->body_started && !s->signon_tried) {
-        note_not_read(s, c->echo); /* "Hi judge,": before the commands */
+    if (c->kind == CMD_TEXT && ((!s->body_started && !s->signon_tried) ||
+                                prose_of_participant(s, c))) {
+        note_not_read(s, c->echo);
         return true;
     }
     if (c->kind == CMD_TEXT && s->signon_refused && !s->signed_on)

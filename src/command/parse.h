@@ -89,6 +89,7 @@ typedef enum cmd_kind {
     CMD_MAPFORMAT, /* SET MAP PNG|PDF|SVG|NONE: one's results picture */
     CMD_PRESS_ARCHIVE, /* PRESS ARCHIVE game [from [to]] */
     CMD_REVEAL,    /* the master shows who plays which power */
+    CMD_SETMASTER, /* the master hands the game to another (by code) */
     CMD_STATS,     /* SET STATS PUBLIC|PRIVATE: one's reliability figures */
     CMD_KIND_COUNT
 } cmd_kind;

@@ -2,7 +2,8 @@
 /*
  * run_anyone.c — the runners of the commands anyone may send, signed on
  * or not (the table's CMD_ANYONE rows): HELP, LIST, HISTORY, SUMMARY,
- * MAP, JOIN, OBSERVE, CONFIRM, CREATE, TAKEOVER, SIGNON, SIGNOFF.
+ * MAP, JOIN, OBSERVE, CONFIRM, CREATE, TAKEOVER, SIGNON, SIGNOFF, PRESS
+ * ARCHIVE.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -82,8 +83,10 @@ CMD_RUNNER(run_takeover)
     (void)press;
     if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
         return RUN_FAILED;
-    if (dj_game_takeover(s->j, c->game, c->who, s->msg->from, c->password,
-                         res) < 0)
+    /* Not yet: the address must show it receives mail (CONFIRM). */
+    if (dj_game_request_confirmation(s->j, "takeover", c->game, c->who,
+                                     s->msg->from, c->password, NULL,
+                                     res) < 0)
         return game_rc(s, -1);
     snprintf(s->game, sizeof s->game, "%s", c->game);
     return RUN_OK;
@@ -110,7 +113,9 @@ CMD_RUNNER(run_join)
     return RUN_OK;
 }
 
-/* CONFIRM code: a JOIN, OBSERVE or CREATE of this address happens now. */
+/* CONFIRM code: a request waiting for this address happens now (the
+ * game tells whom it concerns; the masters learn of a new player or
+ * observer here, with the player's reliability figures). */
 CMD_RUNNER(run_confirm)
 {
     (void)press;
@@ -120,7 +125,8 @@ CMD_RUNNER(run_confirm)
     if (check_game(s, done.game) < 0)
         return RUN_FAILED;
     snprintf(s->game, sizeof s->game, "%s", done.game);
-    if (strcmp(done.action, "create") == 0)
+    if (strcmp(done.action, "join") != 0 &&
+        strcmp(done.action, "observe") != 0)
         return RUN_OK;
     bool observer = strcmp(done.action, "observe") == 0;
     /* the master sees the new player's reliability figures */

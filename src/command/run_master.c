@@ -130,3 +130,12 @@ CMD_RUNNER(run_reveal)
     dj_buf_append(res, "Who plays which power is now shown to everyone.\n");
     return RUN_OK;
 }
+
+/* SET MASTER address: the game passes to that address when it sends back
+ * the code mailed to it (the old master and everyone are told then). */
+CMD_RUNNER(run_set_master)
+{
+    (void)press;
+    return game_rc(s, dj_game_request_change(s->j, "master", &s->id, c->arg,
+                                             res));
+}

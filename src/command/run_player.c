@@ -74,19 +74,13 @@ CMD_RUNNER(run_password)
     return game_rc(s, dj_game_set_password(s->j, &s->id, c->password, res));
 }
 
+/* SET ADDRESS: done when the new address sends back the code mailed to
+ * it (the masters and the old address are told then). */
 CMD_RUNNER(run_address)
 {
     (void)press;
-    if (dj_game_set_address(s->j, &s->id, c->arg, res) < 0)
-        return game_rc(s, -1);
-    if (is_master(s))
-        return RUN_OK;
-    char text[CMD_LINE_MAX + 128];
-    snprintf(text, sizeof text, "%s (%s) changed address: %s",
-             s->power[0] ? s->power : s->id.role, s->msg->from, res->data);
-    return game_rc(s, dj_game_notify_masters(s->j, s->game, "Address "
-                                                            "changed",
-                                             text));
+    return game_rc(s, dj_game_request_change(s->j, "address", &s->id,
+                                             c->arg, res));
 }
 
 /* SET ABSENCE from [TO to], SET NOABSENCE. */

@@ -41,12 +41,14 @@ const cmd_spec cmd_table[] = {
      run_join, "OBSERVE game password", "receive the game's results"},
     {CMD_CONFIRM, "CONFIRM", NULL, CMD_ANYONE, true, parse_one_word,
      run_confirm, "CONFIRM code",
-     "JOIN, OBSERVE and CREATE happen when the\n"
-     "code the judge mails back returns from\n"
-     "your address"},
+     "JOIN, OBSERVE, CREATE and TAKEOVER happen\n"
+     "when the code the judge mails back\n"
+     "returns from your address (SET ADDRESS,\n"
+     "SET MASTER: from the new address)"},
     {CMD_TAKEOVER, "TAKEOVER", NULL, CMD_ANYONE, false, parse_game_password,
      run_takeover, "TAKEOVER power@game password",
-     "play a power in civil disorder, if the\ngame allows it"},
+     "play a power in civil disorder, if the\ngame allows it (confirmed by "
+     "code)"},
     {CMD_CREATE, "CREATE", NULL, CMD_ANYONE, true, parse_game_password,
      run_create, "CREATE game password [key=value...]",
      "a new game, if the judge allows it; you\nare its master"},
@@ -69,7 +71,7 @@ const cmd_spec cmd_table[] = {
      "a new password (the master after BECOME:\nthat power's)"},
     {CMD_ADDRESS, "SET ADDRESS", NULL, CMD_SIGNED_ON, false, parse_one_word,
      run_address, "SET ADDRESS you@example.org",
-     "the judge writes to this address from now on"},
+     "the judge writes to this address once it\nconfirms by code"},
     {CMD_MAPFORMAT, "SET MAP", NULL, CMD_SIGNED_ON, false, parse_one_word,
      run_mapformat, "SET MAP PNG|PDF|SVG|NONE",
      "the map attached to your results"},
@@ -141,6 +143,10 @@ const cmd_spec cmd_table[] = {
      "a new player (password mailed)"},
     {CMD_REVEAL, "REVEAL", NULL, CMD_MASTER, false, parse_nothing,
      run_reveal, "REVEAL", "show everyone who plays which power"},
+    {CMD_SETMASTER, "SET MASTER", NULL, CMD_MASTER, false, parse_one_word,
+     run_set_master, "SET MASTER address",
+     "hand the game to another master, once\n"
+     "that address confirms by code"},
     {CMD_TERMINATE, "TERMINATE", NULL, CMD_MASTER, false, parse_rest,
      run_terminate, "TERMINATE [reason]", "end the game"},
     {CMD_DEADLINE, "SET DEADLINE", NULL, CMD_MASTER, false, parse_deadline,

@@ -131,6 +131,7 @@ CMD_RUNNER(run_terminate);
 CMD_RUNNER(run_setting);
 CMD_RUNNER(run_press_archive);
 CMD_RUNNER(run_reveal);
+CMD_RUNNER(run_set_master);
 CMD_RUNNER(run_stats);
 
 #endif

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conf/conf_numbers.h"
+#include "conf/conf_table.h"
 #include "game/setting_value.h"
 #include "store/settings_table.h"
 #include "time/calendar.h"
@@ -93,74 +93,46 @@ static void close_group(writer *w)
     w->indent = "";
 }
 
-static void write_inbound(writer *w, const dj_inbound_config *in,
-                          bool secrets)
+/* One row of conf_table, as judge_conf.c reads it back. */
+static void put_member(writer *w, const conf_setting *row, const dj_config *c,
+                       bool secrets)
 {
-    open_group(w, "inbound");
-    put_str(w, "type", in->type);
-    put_str(w, "path", in->path);
-    put_str(w, "host", in->host);
-    put_int(w, "port", in->port);
-    put_str(w, "user", in->user);
-    put_secret(w, "inbound", "password", in->password, secrets);
-    put_str(w, "tls", in->tls);
-    put_bool(w, "tls_verify", in->tls_verify);
-    put_str(w, "tls_ca_file", in->tls_ca_file);
-    put_str(w, "mailbox", in->mailbox);
-    put_bool(w, "idle", in->idle);
-    put_bool(w, "expunge", in->expunge);
-    put_int(w, "poll_interval", in->poll_interval);
-    put_int(w, "timeout", in->timeout);
-    close_group(w);
-}
-
-static void write_outbound(writer *w, const dj_outbound_config *out,
-                           bool secrets)
-{
-    open_group(w, "outbound");
-    put_str(w, "type", out->type);
-    put_str(w, "path", out->path);
-    put_str(w, "sendmail", out->sendmail);
-    put_str(w, "host", out->host);
-    put_int(w, "port", out->port);
-    put_str(w, "tls", out->tls);
-    put_bool(w, "tls_verify", out->tls_verify);
-    put_str(w, "tls_ca_file", out->tls_ca_file);
-    put_str(w, "user", out->user);
-    put_secret(w, "outbound", "password", out->password, secrets);
-    put_str(w, "helo", out->helo);
-    put_int(w, "timeout", out->timeout);
-    close_group(w);
-}
-
-/* The groups of whole numbers, as conf_numbers lists them. */
-static void write_numbers(writer *w, const dj_config *c)
-{
-    for (size_t i = 0; i < conf_numbers_len; i++) {
-        const conf_number *row = &conf_numbers[i];
-        if (i == 0 || strcmp(row->group, conf_numbers[i - 1].group) != 0)
-            open_group(w, row->group);
-        put_int(w, row->name, *(const int *)((const char *)c + row->offset));
-        if (i + 1 == conf_numbers_len ||
-            strcmp(row->group, conf_numbers[i + 1].group) != 0)
-            close_group(w);
+    const char *field = (const char *)c + row->offset;
+    switch (row->kind) {
+    case CONF_STRING:
+    case CONF_PATH:
+    case CONF_CHOICE:
+        put_str(w, row->name, field);
+        break;
+    case CONF_SECRET:
+        put_secret(w, row->group, row->name, field, secrets);
+        break;
+    case CONF_URL:
+        if (field[0]) /* else the program's own default */
+            put_str(w, row->name, field);
+        break;
+    case CONF_INT:
+    case CONF_SECONDS:
+        put_int(w, row->name, *(const int *)(const void *)field);
+        break;
+    case CONF_BOOL:
+        put_bool(w, row->name, *(const bool *)(const void *)field);
+        break;
     }
 }
 
-static void write_web(writer *w, const dj_web_settings *web)
+/* The groups of conf_table, in its order. */
+static void write_groups(writer *w, const dj_config *c, bool secrets)
 {
-    open_group(w, "web");
-    put_str(w, "listen", web->listen);
-    if (web->base_url[0]) /* else judgeweb's own default */
-        put_str(w, "base_url", web->base_url);
-    put_int(w, "threads", web->threads);
-    put_int(w, "max_connections", web->max_connections);
-    put_int(w, "max_per_client", web->max_per_client);
-    put_int(w, "timeout", web->timeout);
-    put_int(w, "session_lifetime", web->session_lifetime);
-    put_int(w, "signin_limit", web->signin_limit);
-    put_bool(w, "forwarded", web->forwarded);
-    close_group(w);
+    for (size_t i = 0; i < conf_table_len; i++) {
+        const conf_setting *row = &conf_table[i];
+        if (i == 0 || strcmp(row->group, conf_table[i - 1].group) != 0)
+            open_group(w, row->group);
+        put_member(w, row, c, secrets);
+        if (i + 1 == conf_table_len ||
+            strcmp(row->group, conf_table[i + 1].group) != 0)
+            close_group(w);
+    }
 }
 
 static void write_games(writer *w, const dj_game_defaults *g)
@@ -189,6 +161,7 @@ void dj_config_write(const dj_config *c, bool secrets, dj_buf *out)
         put_str(&w, "maps_dir", c->maps_dir);
     if (c->picture_cache[0]) /* else pictures/ beside the database */
         put_str(&w, "picture_cache", c->picture_cache);
+    put_int(&w, "picture_cache_mb", c->picture_cache_mb);
     put_str(&w, "judge_name", c->judge_name);
     put_str(&w, "judge_address", c->judge_address);
     put_str(&w, "admin_address", c->mail.admin_address);
@@ -198,9 +171,6 @@ void dj_config_write(const dj_config *c, bool secrets, dj_buf *out)
     put_minutes(&w, "signon_window", c->signon_window);
     put_minutes(&w, "reminder", c->reminder);
     put_int(&w, "tick_interval", c->mail.tick_interval);
-    write_inbound(&w, &c->mail.in, secrets);
-    write_outbound(&w, &c->mail.out, secrets);
-    write_numbers(&w, c);
-    write_web(&w, &c->web);
+    write_groups(&w, c, secrets);
     write_games(&w, &c->game);
 }

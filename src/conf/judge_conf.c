@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "conf/conf_numbers.h"
+#include "conf/conf_table.h"
 #include "game/setting_value.h"
 #include "time/calendar.h"
 #include "util/fmt.h"
@@ -194,191 +194,161 @@ static const char *const OUT_TYPES[] = {"maildir", "sendmail", "smtp", NULL};
 static const char *const TLS_CHOICES[] = {"none", "may", "starttls", "tls",
                                           NULL};
 
-/* A group { ... }: each member read by `one`. */
-static int read_group(reader *r, const config_setting_t *s, void *target,
-                      int (*one)(reader *, const config_setting_t *, void *))
-{
-    if (config_setting_type(s) != CONFIG_TYPE_GROUP)
-        return bad(r, s, "'%s' must be a group { ... }",
-                   config_setting_name(s));
-    for (int i = 0; i < config_setting_length(s); i++)
-        if (one(r, config_setting_get_elem(s, (unsigned)i), target) < 0)
-            return -1;
-    return 0;
-}
+#define AT(field) offsetof(dj_config, field)
+#define TEXT(group, field, name, kind)                                        \
+    {group, name, kind, AT(field), sizeof(((dj_config *)0)->field), 0, 0, NULL}
+#define CHOICE(group, field, name, choices)                                   \
+    {group, name, CONF_CHOICE, AT(field), sizeof(((dj_config *)0)->field),  \
+     0, 0, choices}
+#define NUMBER(group, field, name, kind, min, max)                            \
+    {group, name, kind, AT(field), 0, min, max, NULL}
+#define FLAG(group, field, name) {group, name, CONF_BOOL, AT(field), 0, 0, 0, NULL}
 
-static int read_inbound(reader *r, const config_setting_t *s, void *target)
-{
-    dj_inbound_config *in = target;
-    const char *name = config_setting_name(s);
-    if (strcmp(name, "type") == 0)
-        return get_choice(r, s, in->type, sizeof in->type, IN_TYPES);
-    if (strcmp(name, "path") == 0)
-        return get_path(r, s, in->path, sizeof in->path);
-    if (strcmp(name, "host") == 0)
-        return get_string(r, s, in->host, sizeof in->host);
-    if (strcmp(name, "port") == 0)
-        return get_int(r, s, &in->port, 0, 65535);
-    if (strcmp(name, "user") == 0)
-        return get_string(r, s, in->user, sizeof in->user);
-    if (strcmp(name, "password") == 0)
-        return get_string(r, s, in->password, sizeof in->password);
-    if (strcmp(name, "tls") == 0)
-        return get_choice(r, s, in->tls, sizeof in->tls, TLS_CHOICES);
-    if (strcmp(name, "tls_verify") == 0)
-        return get_bool(r, s, &in->tls_verify);
-    if (strcmp(name, "tls_ca_file") == 0)
-        return get_path(r, s, in->tls_ca_file, sizeof in->tls_ca_file);
-    if (strcmp(name, "mailbox") == 0)
-        return get_string(r, s, in->mailbox, sizeof in->mailbox);
-    if (strcmp(name, "idle") == 0)
-        return get_bool(r, s, &in->idle);
-    if (strcmp(name, "expunge") == 0)
-        return get_bool(r, s, &in->expunge);
-    if (strcmp(name, "poll_interval") == 0)
-        return get_seconds(r, s, &in->poll_interval, 1, 86400);
-    if (strcmp(name, "timeout") == 0)
-        return get_seconds(r, s, &in->timeout, 1, 3600);
-    return bad(r, s, "unknown setting 'inbound.%s'", name);
-}
+const conf_setting conf_table[] = {
+    CHOICE("inbound", mail.in.type, "type", IN_TYPES),
+    TEXT("inbound", mail.in.path, "path", CONF_PATH),
+    TEXT("inbound", mail.in.host, "host", CONF_STRING),
+    NUMBER("inbound", mail.in.port, "port", CONF_INT, 0, 65535),
+    TEXT("inbound", mail.in.user, "user", CONF_STRING),
+    TEXT("inbound", mail.in.password, "password", CONF_SECRET),
+    CHOICE("inbound", mail.in.tls, "tls", TLS_CHOICES),
+    FLAG("inbound", mail.in.tls_verify, "tls_verify"),
+    TEXT("inbound", mail.in.tls_ca_file, "tls_ca_file", CONF_PATH),
+    TEXT("inbound", mail.in.mailbox, "mailbox", CONF_STRING),
+    FLAG("inbound", mail.in.idle, "idle"),
+    FLAG("inbound", mail.in.expunge, "expunge"),
+    NUMBER("inbound", mail.in.poll_interval, "poll_interval", CONF_SECONDS, 1,
+           86400),
+    NUMBER("inbound", mail.in.timeout, "timeout", CONF_SECONDS, 1, 3600),
 
-static int read_outbound(reader *r, const config_setting_t *s, void *target)
-{
-    dj_outbound_config *out = target;
-    const char *name = config_setting_name(s);
-    if (strcmp(name, "type") == 0)
-        return get_choice(r, s, out->type, sizeof out->type, OUT_TYPES);
-    if (strcmp(name, "path") == 0)
-        return get_path(r, s, out->path, sizeof out->path);
-    if (strcmp(name, "sendmail") == 0)
-        return get_string(r, s, out->sendmail, sizeof out->sendmail);
-    if (strcmp(name, "host") == 0)
-        return get_string(r, s, out->host, sizeof out->host);
-    if (strcmp(name, "port") == 0)
-        return get_int(r, s, &out->port, 0, 65535);
-    if (strcmp(name, "tls") == 0)
-        return get_choice(r, s, out->tls, sizeof out->tls, TLS_CHOICES);
-    if (strcmp(name, "tls_verify") == 0)
-        return get_bool(r, s, &out->tls_verify);
-    if (strcmp(name, "tls_ca_file") == 0)
-        return get_path(r, s, out->tls_ca_file, sizeof out->tls_ca_file);
-    if (strcmp(name, "user") == 0)
-        return get_string(r, s, out->user, sizeof out->user);
-    if (strcmp(name, "password") == 0)
-        return get_string(r, s, out->password, sizeof out->password);
-    if (strcmp(name, "helo") == 0)
-        return get_string(r, s, out->helo, sizeof out->helo);
-    if (strcmp(name, "timeout") == 0)
-        return get_seconds(r, s, &out->timeout, 1, 3600);
-    return bad(r, s, "unknown setting 'outbound.%s'", name);
-}
+    CHOICE("outbound", mail.out.type, "type", OUT_TYPES),
+    TEXT("outbound", mail.out.path, "path", CONF_PATH),
+    TEXT("outbound", mail.out.sendmail, "sendmail", CONF_STRING),
+    TEXT("outbound", mail.out.host, "host", CONF_STRING),
+    NUMBER("outbound", mail.out.port, "port", CONF_INT, 0, 65535),
+    CHOICE("outbound", mail.out.tls, "tls", TLS_CHOICES),
+    FLAG("outbound", mail.out.tls_verify, "tls_verify"),
+    TEXT("outbound", mail.out.tls_ca_file, "tls_ca_file", CONF_PATH),
+    TEXT("outbound", mail.out.user, "user", CONF_STRING),
+    TEXT("outbound", mail.out.password, "password", CONF_SECRET),
+    TEXT("outbound", mail.out.helo, "helo", CONF_STRING),
+    NUMBER("outbound", mail.out.timeout, "timeout", CONF_SECONDS, 1, 3600),
 
-#define NUMBER(group, field, name, seconds, min, max)                         \
-    {group, name, offsetof(dj_config, field), seconds, min, max}
-
-const conf_number conf_numbers[] = {
-    NUMBER("limits", mail.max_message_size, "max_message_size", false, 1024,
-           256 << 20),
-    NUMBER("limits", mail.max_lines, "max_lines", false, 10, 1000000),
-    NUMBER("limits", mail.max_reply_size, "max_reply_size", false, 16384,
+    NUMBER("limits", mail.max_message_size, "max_message_size", CONF_INT,
+           1024, 256 << 20),
+    NUMBER("limits", mail.max_lines, "max_lines", CONF_INT, 10, 1000000),
+    NUMBER("limits", mail.max_reply_size, "max_reply_size", CONF_INT, 16384,
            64 << 20),
-    NUMBER("limits", mail.message_tries, "message_tries", false, 1, 100),
-    NUMBER("limits", mail.reply_limit, "reply_limit", false, 0, 1000000),
-    NUMBER("limits", mail.reply_window, "reply_window", true, 1, 30 * 86400),
-    NUMBER("limits", mail.signon_reply_limit, "signon_reply_limit", false, 0,
-           1000000),
-    NUMBER("limits", mail.domain_reply_limit, "domain_reply_limit", false, 0,
-           1000000),
-    NUMBER("limits", mail.judge_reply_limit, "judge_reply_limit", false, 0,
-           1000000),
-    NUMBER("limits", mail.keep_mail, "keep_mail", true, 0, 3650 * 86400),
-    NUMBER("retry", mail.retry_attempts, "attempts", false, 1, 1000),
-    NUMBER("retry", mail.retry_delay, "delay", true, 1, 7 * 86400),
-    NUMBER("retry", mail.retry_max_delay, "max_delay", true, 1, 30 * 86400),
-    NUMBER("status", status.tick_warning, "tick_warning", true, 1,
+    NUMBER("limits", mail.message_tries, "message_tries", CONF_INT, 1, 100),
+    NUMBER("limits", mail.reply_limit, "reply_limit", CONF_INT, 0, 1000000),
+    NUMBER("limits", mail.reply_window, "reply_window", CONF_SECONDS, 1,
            30 * 86400),
-    NUMBER("status", status.tick_critical, "tick_critical", true, 1,
-           30 * 86400),
-    NUMBER("status", status.overdue_after, "overdue_after", true, 0,
-           30 * 86400),
-    NUMBER("status", status.mail_warning, "mail_warning", true, 1,
-           30 * 86400),
-    NUMBER("status", status.mail_critical, "mail_critical", true, 1,
-           30 * 86400),
-    NUMBER("status", status.failed_warning, "failed_warning", false, 0,
-           1000000),
-    NUMBER("status", status.quarantine_warning, "quarantine_warning", false,
+    NUMBER("limits", mail.signon_reply_limit, "signon_reply_limit", CONF_INT,
            0, 1000000),
-    NUMBER("status", status.window, "window", true, 60, 365 * 86400),
+    NUMBER("limits", mail.domain_reply_limit, "domain_reply_limit", CONF_INT,
+           0, 1000000),
+    NUMBER("limits", mail.judge_reply_limit, "judge_reply_limit", CONF_INT, 0,
+           1000000),
+    NUMBER("limits", mail.keep_mail, "keep_mail", CONF_SECONDS, 0,
+           3650 * 86400),
+
+    NUMBER("retry", mail.retry_attempts, "attempts", CONF_INT, 1, 1000),
+    NUMBER("retry", mail.retry_delay, "delay", CONF_SECONDS, 1, 7 * 86400),
+    NUMBER("retry", mail.retry_max_delay, "max_delay", CONF_SECONDS, 1,
+           30 * 86400),
+
+    NUMBER("status", status.tick_warning, "tick_warning", CONF_SECONDS, 1,
+           30 * 86400),
+    NUMBER("status", status.tick_critical, "tick_critical", CONF_SECONDS, 1,
+           30 * 86400),
+    NUMBER("status", status.overdue_after, "overdue_after", CONF_SECONDS, 0,
+           30 * 86400),
+    NUMBER("status", status.mail_warning, "mail_warning", CONF_SECONDS, 1,
+           30 * 86400),
+    NUMBER("status", status.mail_critical, "mail_critical", CONF_SECONDS, 1,
+           30 * 86400),
+    NUMBER("status", status.failed_warning, "failed_warning", CONF_INT, 0,
+           1000000),
+    NUMBER("status", status.quarantine_warning, "quarantine_warning",
+           CONF_INT, 0, 1000000),
+    NUMBER("status", status.window, "window", CONF_SECONDS, 60, 365 * 86400),
+
+    TEXT("web", web.listen, "listen", CONF_STRING),
+    TEXT("web", web.base_url, "base_url", CONF_URL),
+    NUMBER("web", web.threads, "threads", CONF_INT, 1, 64),
+    NUMBER("web", web.max_connections, "max_connections", CONF_INT, 1,
+           100000),
+    NUMBER("web", web.max_per_client, "max_per_client", CONF_INT, 0, 100000),
+    NUMBER("web", web.timeout, "timeout", CONF_SECONDS, 1, 3600),
+    NUMBER("web", web.session_lifetime, "session_lifetime", CONF_SECONDS, 60,
+           30 * 86400),
+    NUMBER("web", web.signin_limit, "signin_limit", CONF_INT, 1, 100000),
+    FLAG("web", web.forwarded, "forwarded"),
 };
 
-const size_t conf_numbers_len = sizeof conf_numbers / sizeof conf_numbers[0];
+const size_t conf_table_len = sizeof conf_table / sizeof conf_table[0];
 
-static bool is_number_group(const char *name)
+static bool is_table_group(const char *name)
 {
-    for (size_t i = 0; i < conf_numbers_len; i++)
-        if (strcmp(conf_numbers[i].group, name) == 0)
+    for (size_t i = 0; i < conf_table_len; i++)
+        if (strcmp(conf_table[i].group, name) == 0)
             return true;
     return false;
 }
 
-/* A group of conf_numbers, each member found by its row. */
-static int read_numbers(reader *r, const config_setting_t *group,
-                        dj_config *c)
+/* One member of a group, as its row says. */
+static int read_member(reader *r, const config_setting_t *s,
+                       const conf_setting *row, dj_config *c)
 {
-    if (config_setting_type(group) != CONFIG_TYPE_GROUP)
-        return bad(r, group, "'%s' must be a group { ... }",
-                   config_setting_name(group));
+    void *field = (char *)c + row->offset;
+    switch (row->kind) {
+    case CONF_STRING:
+    case CONF_SECRET:
+        return get_string(r, s, field, row->size);
+    case CONF_PATH:
+        return get_path(r, s, field, row->size);
+    case CONF_CHOICE:
+        return get_choice(r, s, field, row->size, row->choices);
+    case CONF_URL:
+        if (get_string(r, s, field, row->size) < 0)
+            return -1;
+        if (strncmp(field, "http://", 7) != 0 &&
+            strncmp(field, "https://", 8) != 0)
+            return bad(r, s, "%s.%s must begin http:// or https://",
+                       row->group, row->name);
+        return 0;
+    case CONF_INT:
+        return get_int(r, s, field, row->min, row->max);
+    case CONF_SECONDS:
+        return get_seconds(r, s, field, row->min, row->max);
+    case CONF_BOOL:
+        return get_bool(r, s, field);
+    }
+    return bad(r, s, "'%s' cannot be read", row->name);
+}
+
+/* A group of conf_table, each member found by its row. */
+static int read_table_group(reader *r, const config_setting_t *group,
+                            dj_config *c)
+{
     const char *g = config_setting_name(group);
+    if (config_setting_type(group) != CONFIG_TYPE_GROUP)
+        return bad(r, group, "'%s' must be a group { ... }", g);
     for (int i = 0; i < config_setting_length(group); i++) {
-        const config_setting_t *s = config_setting_get_elem(group,
-                                                            (unsigned)i);
+        const config_setting_t *s =
+            config_setting_get_elem(group, (unsigned)i);
         const char *name = config_setting_name(s);
-        const conf_number *row = NULL;
-        for (size_t k = 0; k < conf_numbers_len && !row; k++)
-            if (strcmp(conf_numbers[k].group, g) == 0 &&
-                strcmp(conf_numbers[k].name, name) == 0)
-                row = &conf_numbers[k];
+        const conf_setting *row = NULL;
+        for (size_t k = 0; k < conf_table_len && !row; k++)
+            if (strcmp(conf_table[k].group, g) == 0 &&
+                strcmp(conf_table[k].name, name) == 0)
+                row = &conf_table[k];
         if (!row)
             return bad(r, s, "unknown setting '%s.%s'", g, name);
-        int *field = (int *)((char *)c + row->offset);
-        int rc = row->seconds ? get_seconds(r, s, field, row->min, row->max)
-                              : get_int(r, s, field, row->min, row->max);
-        if (rc < 0)
+        if (read_member(r, s, row, c) < 0)
             return -1;
     }
     return 0;
-}
-
-static int read_web(reader *r, const config_setting_t *s, void *target)
-{
-    dj_web_settings *w = target;
-    const char *name = config_setting_name(s);
-    if (strcmp(name, "listen") == 0)
-        return get_string(r, s, w->listen, sizeof w->listen);
-    if (strcmp(name, "base_url") == 0) {
-        if (get_string(r, s, w->base_url, sizeof w->base_url) < 0)
-            return -1;
-        if (strncmp(w->base_url, "http://", 7) != 0 &&
-            strncmp(w->base_url, "https://", 8) != 0)
-            return bad(r, s, "web.base_url must begin http:// or https://");
-        return 0;
-    }
-    if (strcmp(name, "threads") == 0)
-        return get_int(r, s, &w->threads, 1, 64);
-    if (strcmp(name, "max_connections") == 0)
-        return get_int(r, s, &w->max_connections, 1, 100000);
-    if (strcmp(name, "max_per_client") == 0)
-        return get_int(r, s, &w->max_per_client, 0, 100000);
-    if (strcmp(name, "timeout") == 0)
-        return get_seconds(r, s, &w->timeout, 1, 3600);
-    if (strcmp(name, "session_lifetime") == 0)
-        return get_seconds(r, s, &w->session_lifetime, 60, 30 * 86400);
-    if (strcmp(name, "signin_limit") == 0)
-        return get_int(r, s, &w->signin_limit, 1, 100000);
-    if (strcmp(name, "forwarded") == 0)
-        return get_bool(r, s, &w->forwarded);
-    return bad(r, s, "unknown setting 'web.%s'", name);
 }
 
 /*
@@ -428,6 +398,8 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         return get_path(r, s, c->maps_dir, sizeof c->maps_dir);
     if (strcmp(name, "picture_cache") == 0)
         return get_path(r, s, c->picture_cache, sizeof c->picture_cache);
+    if (strcmp(name, "picture_cache_mb") == 0)
+        return get_int(r, s, &c->picture_cache_mb, 0, 16 << 20);
     if (strcmp(name, "judge_name") == 0)
         return get_string(r, s, c->judge_name, sizeof c->judge_name);
     if (strcmp(name, "judge_address") == 0)
@@ -458,14 +430,8 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         return get_duration(r, s, &c->reminder, true);
     if (strcmp(name, "tick_interval") == 0)
         return get_seconds(r, s, &c->mail.tick_interval, 1, 86400);
-    if (strcmp(name, "inbound") == 0)
-        return read_group(r, s, &c->mail.in, read_inbound);
-    if (strcmp(name, "outbound") == 0)
-        return read_group(r, s, &c->mail.out, read_outbound);
-    if (is_number_group(name))
-        return read_numbers(r, s, c);
-    if (strcmp(name, "web") == 0)
-        return read_group(r, s, &c->web, read_web);
+    if (is_table_group(name))
+        return read_table_group(r, s, c);
     if (strcmp(name, "games") == 0) {
         if (config_setting_type(s) != CONFIG_TYPE_GROUP)
             return bad(r, s, "'%s' must be a group { ... }", name);

@@ -25,6 +25,12 @@ bool dj_map_may_name(const dj_map *map, const char *word, size_t n)
     char key[KEY_MAX];
     if (!map || !map->word_hash || n >= sizeof key)
         return true; /* longer than any name: let the lookup say */
+    if (n == 1 && mp_letter_index(word[0]) >= 0) {
+        /* One letter (the unit's after S or C, for every such order):
+         * its lookup form is itself in lower case. */
+        char letter = mp_ascii_lower(word[0]);
+        return mp_find_word(map, &letter, 1) >= 0;
+    }
     bool alnum = false;
     for (size_t i = 0; i < n && !alnum; i++)
         alnum = isalnum((unsigned char)word[i]);
@@ -189,17 +195,29 @@ static __attribute__((noinline)) int find_normalised(const dj_map *map,
     return loc >= 0 ? loc : find_with_coast(map, key);
 }
 
+/* The lookup of anything but three letters: a plain word, else the
+ * normalised text.  Out of line, so that the three letters' path below
+ * keeps nothing in registers across a call. */
+static __attribute__((noinline)) int find_other(const dj_map *map,
+                                                const char *text, size_t n)
+{
+    int plain = find_plain_word(map, text, n);
+    return plain != -2 ? plain : find_normalised(map, text, n);
+}
+
 int dj_map_find_location_n(const dj_map *map, const char *text, size_t n)
 {
     if (!map || !text)
         return -1;
-    int l0, l1, l2; /* three letters, either case: one look in a table */
-    if (map->three_letter && n >= 3 && (l0 = mp_letter_index(text[0])) >= 0 &&
-        (l1 = mp_letter_index(text[1])) >= 0 &&
-        (l2 = mp_letter_index(text[2])) >= 0 && (n == 3 || text[3] == '\0'))
-        return map->three_letter[(l0 * 26 + l1) * 26 + l2] - 1;
-    int plain = find_plain_word(map, text, n);
-    return plain != -2 ? plain : find_normalised(map, text, n);
+    /* Three letters, either case: one look in a table (one test of the
+     * three letters together). */
+    if (map->three_letter && n >= 3 && (n == 3 || text[3] == '\0')) {
+        int l0 = mp_letter_index(text[0]), l1 = mp_letter_index(text[1]),
+            l2 = mp_letter_index(text[2]);
+        if ((l0 | l1 | l2) >= 0)
+            return map->three_letter[(l0 * 26 + l1) * 26 + l2] - 1;
+    }
+    return find_other(map, text, n);
 }
 
 int dj_map_find_location(const dj_map *map, const char *text)

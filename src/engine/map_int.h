@@ -131,7 +131,13 @@ enum {
 extern const char *const MP_COAST_WORDS[MP_NCOAST_WORDS][4];
 extern const char MP_COAST_SUFFIX[6];
 
-char mp_ascii_lower(char c);
+/* tolower of the C locale (the program sets no locale), without a call:
+ * inline, as every name looked up goes through it. */
+static inline char mp_ascii_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
+}
+
 int mp_normalise_n(const char *src, size_t len, char *dst, size_t size);
 bool mp_normalise(const char *src, char *dst, size_t size);
 char *mp_trim(char *s);
@@ -145,7 +151,14 @@ static inline uint32_t mp_name_hash_step(uint32_t h, unsigned char c)
 }
 
 uint32_t mp_name_hash(const char *s, size_t n);
-int mp_letter_index(char c);
+/* Where a letter, either case, is in the alphabet; -1 for no letter
+ * (inline: three calls for each three-letter name looked up). */
+static inline int mp_letter_index(char c)
+{
+    unsigned char l = (unsigned char)c | 0x20;
+    return l >= 'a' && l <= 'z' ? l - 'a' : -1;
+}
+
 bool mp_word_cut(char c);
 int32_t mp_find_word(const dj_map *m, const char *w, size_t n);
 

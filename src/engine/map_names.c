@@ -12,12 +12,6 @@
 #include <ctype.h>
 #include <string.h>
 
-/* tolower of the C locale (the program sets no locale), without a call. */
-char mp_ascii_lower(char c)
-{
-    return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
-}
-
 /*
  * Lookup form of a name: lower case, dots dropped, runs of white space (and
  * '+', the DPjudge space) as one space, trimmed.  Reads the n bytes at src
@@ -102,9 +96,3 @@ int32_t mp_find_word(const dj_map *m, const char *w, size_t n)
     return -(int32_t)h - 1; /* where it would go */
 }
 
-/* Where a letter, either case, is in the alphabet; -1 for no letter. */
-int mp_letter_index(char c)
-{
-    unsigned char l = (unsigned char)c | 0x20;
-    return l >= 'a' && l <= 'z' ? l - 'a' : -1;
-}

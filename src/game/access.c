@@ -61,21 +61,32 @@
 
 /* ---- notices to masters ----------------------------------------------------- */
 
-int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
-                      const char *text)
+int gv_tell(dj_judge *j, const game_view *v, const char *email,
+            bool everyone, const char *what, const char *text)
 {
     dj_buf body, subject;
     dj_buf_init(&body);
     dj_buf_init(&subject);
     dj_buf_printf(&body, "Game '%s': %s\n", v->g.name, text);
     gv_subject(j, v, v->has_phase ? v->phase.name : "-", what, &subject);
-    int rc = dj_buf_ok(&body) && dj_buf_ok(&subject)
-                 ? gv_mail_all(j, v, 0, "notice", subject.data, body.data, 0,
-                               false)
-                 : judge_fail(j, "out of memory");
+    int rc = 0;
+    if (!dj_buf_ok(&body) || !dj_buf_ok(&subject))
+        rc = judge_fail(j, "out of memory");
+    else if (!email)
+        rc = gv_mail_all(j, v, 0, "notice", subject.data, body.data,
+                         everyone ? DJ_ALL_POWERS : 0, everyone);
+    else if (dj_store_outbox_add(j->store, v->g.id, 0, "notice", email,
+                                 subject.data, body.data, j->now) < 0)
+        rc = judge_store_fail(j);
     dj_buf_free(&body);
     dj_buf_free(&subject);
     return rc;
+}
+
+int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
+                      const char *text)
+{
+    return gv_tell(j, v, NULL, false, what, text);
 }
 
 typedef struct notice_arg {
@@ -524,9 +535,7 @@ int dj_game_set_power_password(dj_judge *j, const char *game,
     return gv_with_game(j, game, do_power_password, &a, out);
 }
 
-/* One address: something@something, no spaces, quotes, commas or angle
- * brackets (it goes into mail headers later). */
-static bool address_ok(const char *a)
+bool gv_address_ok(const char *a)
 {
     const char *at = strchr(a, '@');
     if (!at || at == a || !at[1] || strchr(at + 1, '@') ||
@@ -539,28 +548,50 @@ static bool address_ok(const char *a)
     return true;
 }
 
+typedef struct address_arg {
+    int64_t participant_id;
+    const char *to;
+} address_arg;
+
 static int do_address(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
-    const own_arg *a = arg;
-    if (!address_ok(a->value))
-        return judge_fail(j, "'%s' is not a mail address", a->value);
-    dj_participant_rec *p = own_row(j, v, a->id);
+    const address_arg *a = arg;
+    if (!gv_address_ok(a->to))
+        return judge_fail(j, "'%s' is not a mail address", a->to);
+    dj_signon id = {.participant_id = a->participant_id};
+    dj_participant_rec *p = own_row(j, v, &id);
     if (!p)
         return -1;
     char was[DJ_EMAIL_MAX];
     snprintf(was, sizeof was, "%s", p->email);
-    snprintf(p->email, sizeof p->email, "%s", a->value);
+    snprintf(p->email, sizeof p->email, "%s", a->to);
     if (dj_store_participant_update(j->store, p) < 0)
         return judge_store_fail(j);
     if (gv_log(j, v, "address", "%s -> %s", was, p->email) < 0)
+        return -1;
+    const char *who = p->power >= 0 ? gv_power_name(v, p->power) : p->role;
+    char text[2 * DJ_EMAIL_MAX + 256];
+    snprintf(text, sizeof text, "%s (%s) changed address: mail now goes to "
+                                "%s, which confirmed it.",
+             who, was, p->email);
+    if (strcmp(p->role, "master") != 0 &&
+        gv_notify_masters(j, v, "Address changed", text) < 0)
+        return -1;
+    snprintf(text, sizeof text, "the judge's mail for you (%s) goes to %s "
+                                "from now on, as that address confirmed.  "
+                                "If you did not ask for this, write to the "
+                                "game master.",
+             who, p->email);
+    if (was[0] && gv_tell(j, v, was, false, "Address changed", text) < 0)
         return -1;
     dj_buf_printf(out, "%s: mail now goes to %s\n", v->g.name, p->email);
     return 0;
 }
 
-int dj_game_set_address(dj_judge *j, const dj_signon *id,
-                        const char *address, dj_buf *out)
+int dj_game_set_address(dj_judge *j, const char *game,
+                        int64_t participant_id, const char *address,
+                        dj_buf *out)
 {
-    own_arg a = {id, address};
-    return gv_with_game(j, id->game, do_address, &a, out);
+    address_arg a = {participant_id, address};
+    return gv_with_game(j, game, do_address, &a, out);
 }

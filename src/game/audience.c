@@ -7,7 +7,11 @@
  * disagree.
  *
  *   listed      LIST by mail and the web's lists leave out unlisted games;
- *               a game is always reached by its name.
+ *               a game is always reached by its name.  The web's lists
+ *               leave out private games too (dj_game_listed_on_web): their
+ *               pages are their participants' only, so a visitor's link
+ *               would lead to a 404; LIST by mail keeps them, for those
+ *               invited to JOIN with the join password.
  *   private     JOIN and OBSERVE must give the game's join password (the
  *               setting `private`); those already in the game need not.
  *   identities  hidden: nobody; masters: the master; public: everyone;
@@ -34,6 +38,11 @@ bool dj_game_listed(const dj_game_rec *g)
 bool dj_game_is_private(const dj_game_rec *g)
 {
     return g->join_password[0] != '\0';
+}
+
+bool dj_game_listed_on_web(const dj_game_rec *g)
+{
+    return dj_game_listed(g) && !dj_game_is_private(g);
 }
 
 bool dj_game_join_password_ok(const dj_game_rec *g, const char *given)

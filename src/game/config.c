@@ -20,6 +20,7 @@ void dj_config_defaults(dj_config *c)
     c->allow_create = false;
     c->signon_limit = 5;
     c->signon_window = 60;
+    c->picture_cache_mb = 1024;
     dj_settings_default(&c->game);
     snprintf(c->game.map, sizeof c->game.map, "standard");
     c->reminder = 24 * 60;

@@ -130,6 +130,8 @@ typedef struct dj_config {
     char maps_dir[DJ_PATH_MAX];   /* "" = judgectl decides (see judgectl(8)) */
     char picture_cache[DJ_PATH_MAX]; /* pictures drawn, kept on disk; "":
                                         "pictures" beside the database */
+    int picture_cache_mb;         /* the cache's bound: the least recently
+                                     used pictures go beyond it; 0: none */
     char judge_name[64];          /* in subjects and report headers */
     char judge_address[256];      /* the judge's mail address */
     char zone[64];                /* time zone of new games */

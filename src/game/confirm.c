@@ -1,22 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * confirm.c — JOIN, OBSERVE and CREATE by mail, confirmed by the address.
+ * confirm.c — requests by mail that wait for an address to confirm them
+ * by code: JOIN, OBSERVE, CREATE and TAKEOVER (the address that asked),
+ * SET ADDRESS (the new address) and SET MASTER (the new master's).
  *
  * A mail's From: line proves nothing: 500 forged OBSERVE mails would make
  * 500 observers who each receive every result, 300 forged JOINs would fill
- * a forming game and start it.  So these requests do not act at once.
+ * a forming game and start it, a mistyped SET ADDRESS would send a
+ * player's mail to a stranger.  So these requests do not act at once.
  * The request is checked in full (it runs, inside a savepoint that is then
  * rolled back, so it is refused now for the same reasons it would be
  * later), and the judge keeps it with a random code that goes only to the
- * address that asked, in the reply.  The action happens when that address
- * sends `CONFIRM code` back, within DJ_CONFIRM_HOURS; a forger never sees
- * the code.  Pending requests are capped per game, per address, per
- * domain and per judge, so forged mail can neither fill the table nor
- * make the judge mail codes to a victim without end, and they expire in a
- * day, so forgeries that fill a game's cap block it for a day at most;
- * `judgectl pending` lists them and clears them sooner.  The password is
- * kept hashed.  The masters hear of a player or observer only once the
- * address confirmed.
+ * address that must confirm: in the reply when that is the sender's,
+ * else in a mail of its own to the new address (never in the reply, so
+ * whoever asked cannot answer for it).  The action happens when that
+ * address sends `CONFIRM code` back, within DJ_CONFIRM_HOURS; a forger
+ * never sees the code.  Pending requests are capped per game, per address
+ * (the one that must confirm), per domain and per judge, so forged mail
+ * can neither fill the table nor make the judge mail codes to a victim
+ * without end, and they expire in a day, so forgeries that fill a game's
+ * cap block it for a day at most; `judgectl pending` lists them and
+ * clears them sooner.  The password is kept hashed.  The masters hear of
+ * a player or observer only once the address confirmed.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -77,15 +82,63 @@ static int perform(dj_judge *j, const char *action, const char *game,
                       game, game, game);
         return 0;
     }
+    if (strcmp(action, "takeover") == 0)
+        return dj_game_takeover(j, game, power, email, password, hash, out);
+    if (strcmp(action, "address") == 0 || strcmp(action, "master") == 0) {
+        long long id = 0;
+        if (!settings || sscanf(settings, "participant=%lld", &id) != 1)
+            return judge_fail(j, "the request names no participant");
+        return strcmp(action, "address") == 0
+                   ? dj_game_set_address(j, game, id, email, out)
+                   : dj_game_hand_over(j, game, id, email, out);
+    }
     req.role = strcmp(action, "observe") == 0 ? "observer" : "player";
     req.power = power && *power ? power : NULL;
     return dj_game_join(j, game, &req, out);
 }
 
-int dj_game_request_confirmation(dj_judge *j, const char *action,
-                                 const char *game, const char *power,
-                                 const char *email, const char *password,
-                                 const char *settings, dj_buf *out)
+/* Does the code go to another address than the sender's (by mail)? */
+static bool code_by_mail(const char *action)
+{
+    return strcmp(action, "address") == 0 || strcmp(action, "master") == 0;
+}
+
+typedef struct code_mail_arg {
+    const dj_confirmation_rec *c;
+    int64_t participant_id;
+} code_mail_arg;
+
+/* The code in a mail of its own to the address that must confirm. */
+static int do_code_mail(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    (void)out;
+    const code_mail_arg *a = arg;
+    const char *asker = "someone";
+    for (int i = 0; i < v->nparts; i++)
+        if (v->parts[i].id == a->participant_id && v->parts[i].email[0])
+            asker = v->parts[i].email;
+    char text[DJ_EMAIL_MAX + 512];
+    if (strcmp(a->c->action, "master") == 0)
+        snprintf(text, sizeof text,
+                 "its master, %s, hands the game over to you.  To accept, "
+                 "answer this mail with the line\n\n    CONFIRM %s\n\n"
+                 "within %d hours; the judge then mails you the master's "
+                 "password.  Otherwise ignore this mail: nothing changes.",
+                 asker, a->c->code, DJ_CONFIRM_HOURS);
+    else
+        snprintf(text, sizeof text,
+                 "%s (%s) asks that the judge's mail for them go to this "
+                 "address from now on.  If that is what you want, answer "
+                 "this mail with the line\n\n    CONFIRM %s\n\nwithin %d "
+                 "hours.  Otherwise ignore this mail: nothing changes.",
+                 a->c->power, asker, a->c->code, DJ_CONFIRM_HOURS);
+    return gv_tell(j, v, a->c->email, false, "Confirm", text);
+}
+
+
+static int request(dj_judge *j, const char *action, const char *game,
+                   const char *power, const char *email, const char *password,
+                   const char *settings, int64_t participant_id, dj_buf *out)
 {
     int per_game = 0, per_address = 0, per_domain = 0, total = 0;
     const char *at = strrchr(email, '@');
@@ -97,19 +150,24 @@ int dj_game_request_confirmation(dj_judge *j, const char *action,
                                            j->now, &per_domain) < 0 ||
         dj_store_confirmation_count(j->store, NULL, NULL, j->now, &total) < 0)
         return judge_store_fail(j);
-    if (per_address >= DJ_CONFIRM_PER_ADDRESS)
+    if (per_address >= DJ_CONFIRM_PER_ADDRESS && !code_by_mail(action))
         return judge_fail(j, "%d requests from your address already wait "
                              "for their codes: confirm them (or let them "
                              "expire) first",
                           per_address);
+    if (per_address >= DJ_CONFIRM_PER_ADDRESS)
+        return judge_fail(j, "%d requests for %s already wait for their "
+                             "codes; try again within a day",
+                          per_address, email);
     if (per_domain >= DJ_CONFIRM_PER_DOMAIN)
         return judge_fail(j, "%d requests from addresses at %s already "
                           "wait for their codes; try again within a day",
                           per_domain, at ? at + 1 : "your domain");
     if (per_game >= DJ_CONFIRM_PER_GAME)
         return judge_fail(j, "%d requests to join game '%s' already wait "
-                          "for their codes; try again within a day, or ask "
-                          "its master",
+                          "for their codes (or to take a power over, or "
+                          "for a new address or master); try again within "
+                          "a day, or ask its master",
                           per_game, game);
     if (total >= DJ_CONFIRM_PER_JUDGE)
         return judge_fail(j, "too many requests wait for confirmation on "
@@ -144,13 +202,57 @@ int dj_game_request_confirmation(dj_judge *j, const char *action,
     c.expires_at = j->now + DJ_CONFIRM_HOURS * 3600;
     if (dj_store_confirmation_add(j->store, &c, j->now) < 0)
         return judge_store_fail(j);
+    if (code_by_mail(action)) {
+        code_mail_arg a = {&c, participant_id};
+        if (gv_with_game(j, game, do_code_mail, &a, out) < 0)
+            return -1;
+        dj_buf_printf(out,
+                      "A code went to %s.  %s when that address sends it "
+                      "back (CONFIRM code) within %d hours; nothing changes "
+                      "until then.\n",
+                      email,
+                      strcmp(action, "master") == 0
+                          ? "The game passes to its new master"
+                          : "The judge writes to it",
+                      DJ_CONFIRM_HOURS);
+        return 0;
+    }
     dj_buf_printf(out,
                   "To %s game %s%s%s, this address must show it is yours: "
                   "answer this mail with the line\n\n    CONFIRM %s\n\n"
                   "within %d hours.  Nothing happens until then.\n",
-                  action, game, c.power[0] ? " as " : "", c.power, c.code,
+                  strcmp(action, "takeover") == 0 ? "take over in" : action,
+                  game, c.power[0] ? " as " : "", c.power, c.code,
                   DJ_CONFIRM_HOURS);
     return 0;
+}
+
+int dj_game_request_confirmation(dj_judge *j, const char *action,
+                                 const char *game, const char *power,
+                                 const char *email, const char *password,
+                                 const char *settings, dj_buf *out)
+{
+    if (code_by_mail(action))
+        return judge_fail(j, "a request for another address needs its "
+                             "participant");
+    return request(j, action, game, power, email, password, settings, 0,
+                   out);
+}
+
+int dj_game_request_change(dj_judge *j, const char *action,
+                           const dj_signon *id, const char *address,
+                           dj_buf *out)
+{
+    if (!code_by_mail(action))
+        return judge_fail(j, "unknown change '%s'", action);
+    if (!gv_address_ok(address))
+        return judge_fail(j, "'%s' is not a mail address", address);
+    char settings[64];
+    snprintf(settings, sizeof settings, "participant=%lld",
+             (long long)id->participant_id);
+    return request(j, action, id->game,
+                   id->power_name[0] ? id->power_name : id->role, address,
+                   NULL, settings, id->participant_id, out);
 }
 
 int dj_game_confirm(dj_judge *j, const char *email, const char *code,

@@ -306,9 +306,24 @@ int dj_game_set_power_password(dj_judge *j, const char *game,
 int dj_game_set_password(dj_judge *j, const dj_signon *id,
                          const char *password, dj_buf *out);
 
-/* A signed-on participant's new address, where the judge's mail goes. */
-int dj_game_set_address(dj_judge *j, const dj_signon *id,
-                        const char *address, dj_buf *out);
+/*
+ * A participant's new address, where the judge's mail goes: done when the
+ * new address confirmed SET ADDRESS by code (dj_game_request_change).  The
+ * masters are told (unless the participant is one) and so is the old
+ * address.
+ */
+int dj_game_set_address(dj_judge *j, const char *game,
+                        int64_t participant_id, const char *address,
+                        dj_buf *out);
+
+/*
+ * SET MASTER, confirmed: the master `master_id` hands the game to `to`
+ * (an address neither a master nor a player of the game), who gets a new
+ * password in out (the confirming reply goes to that address); the old
+ * master and everyone in the game are told.
+ */
+int dj_game_hand_over(dj_judge *j, const char *game, int64_t master_id,
+                      const char *to, dj_buf *out);
 
 /*
  * A signed-on participant leaves the game: a player of a forming game
@@ -358,6 +373,27 @@ int dj_game_order_status(dj_judge *j, const char *game, const char *power,
                          dj_buf *out);
 
 /*
+ * The same, and in *complete (when not NULL) whether the power has
+ * orders for everything it must decide: every unit (every dislodged unit
+ * that can retreat) has an order, or every build or removal due is
+ * given; false when it has nothing to order.  Decided from the orders on
+ * file and the position, by orders_complete() (game_int.h).
+ */
+int dj_game_order_status_full(dj_judge *j, const char *game,
+                              const char *power, dj_buf *out,
+                              bool *complete);
+
+/*
+ * Is a line of a mail prose in this game (nothing in it could belong to
+ * an order on the game's map: a greeting, a sign-off), as the order
+ * reader decides for a player's lines (dj_interpret_line_is_prose)?  For
+ * the lines of someone with no power to order for, such as a master who
+ * has not BECOME one.  *prose false on any failure.
+ */
+int dj_game_line_is_prose(dj_judge *j, const char *game, const char *line,
+                          bool *prose);
+
+/*
  * Press from a signed-on participant, under the game's press rules
  * (settings press, partial_press, fake_press, observer_press).  Lists of
  * recipients are read by game/press_recipients.h: power names,
@@ -390,7 +426,9 @@ int dj_game_press(dj_judge *j, const dj_signon *id,
  * in a format of render.h (DJ_PICTURE_PNG...).  orders: 1 draws the
  * phase's orders (with their results once it is processed), 0 none, -1
  * the default: orders once processed, none for the current phase (they
- * are secret until then).  *out is malloc'd (dj_picture_free).
+ * are secret until then).  -1 and 0 come from the picture cache on disk
+ * (as dj_game_phase_picture) or are drawn and kept there; 1 is drawn each
+ * time.  *out is malloc'd (dj_picture_free).
  */
 struct dj_picture;
 int dj_game_picture(dj_judge *j, const char *game, const char *phase,
@@ -417,6 +455,15 @@ int dj_game_set_map_format(dj_judge *j, const dj_signon *id,
                            const char *format, dj_buf *out);
 
 /*
+ * The subject of every mail the judge writes, appended to out:
+ * "JUDGE:GAME - PHASE WHAT" ("dipjudge:alpha - S1901M Results"), without
+ * ":GAME" when game is NULL or "", without "PHASE " when phase is NULL,
+ * "" or "-" (no phase yet); judge NULL is "dipjudge".
+ */
+void dj_game_mail_subject(dj_buf *out, const char *judge, const char *game,
+                          const char *phase, const char *what);
+
+/*
  * MAP by mail: the picture of a phase of a game (PHASE like S1901M, NULL:
  * the current one; as dj_game_phase_picture draws it) in the
  * participant's format (id NULL or their choice "none": PNG), named in
@@ -434,22 +481,33 @@ int dj_game_map_for_mail(dj_judge *j, const char *game, const char *phase,
  * masters are asked, and answer with REPLACE), no (refused).
  */
 int dj_game_takeover(dj_judge *j, const char *game, const char *power,
-                     const char *email, const char *password, dj_buf *out);
+                     const char *email, const char *password,
+                     const char *password_hash, dj_buf *out);
 
 /*
- * JOIN, OBSERVE and CREATE by mail wait for the address to confirm
- * (confirm.c): the request is checked in full, kept with a random code,
- * and the code goes to out (for the reply).  action: "join", "observe",
- * "create"; power and settings may be NULL.
+ * JOIN, OBSERVE, CREATE and TAKEOVER by mail wait for the address to
+ * confirm (confirm.c): the request is checked in full, kept with a random
+ * code, and the code goes to out (for the reply).  action: "join",
+ * "observe", "create", "takeover"; power and settings may be NULL.
  */
 int dj_game_request_confirmation(dj_judge *j, const char *action,
                                  const char *game, const char *power,
                                  const char *email, const char *password,
                                  const char *settings, dj_buf *out);
 
+/*
+ * SET ADDRESS (action "address") and SET MASTER ("master", id a master)
+ * wait for the NEW address to confirm: the request is checked in full and
+ * kept with a random code, which is mailed to `address` alone; out says
+ * so, without the code.
+ */
+int dj_game_request_change(dj_judge *j, const char *action,
+                           const dj_signon *id, const char *address,
+                           dj_buf *out);
+
 /* CONFIRM code from email: the request happens now. */
 typedef struct dj_confirmed {
-    char action[12];   /* join, observe, create */
+    char action[12];   /* join, observe, create, takeover, address, master */
     char game[64];
 } dj_confirmed;
 int dj_game_confirm(dj_judge *j, const char *email, const char *code,
@@ -512,8 +570,8 @@ typedef struct dj_game_overview {
     bool private_game;        /* pages only for its participants */
 } dj_game_overview;
 
-/* Every game a visitor may see listed (dj_game_listed, and not private),
- * by name; *out malloc'd. */
+/* Every game a visitor may see listed (dj_game_listed_on_web), by name;
+ * *out malloc'd. */
 int dj_game_overviews(dj_judge *j, dj_game_overview **out, int *n);
 
 /* One game (any case): 0, 1 when there is no such game, -1. */
@@ -558,6 +616,10 @@ bool dj_game_listed(const dj_game_rec *g);
 
 /* Private: JOIN and OBSERVE must give the game's join password. */
 bool dj_game_is_private(const dj_game_rec *g);
+
+/* In the web's lists?  Listed and not private: a private game's pages are
+ * its participants' only (dj_game_overviews). */
+bool dj_game_listed_on_web(const dj_game_rec *g);
 bool dj_game_join_password_ok(const dj_game_rec *g, const char *given);
 
 /* May one JOIN or OBSERVE the game with this join password (NULL: none)?

@@ -38,6 +38,7 @@ struct dj_judge {
     struct {
         char name[64];
         dj_map *map;
+        dj_geo *geo;    /* its geometry once a picture needed it */
     } maps[JUDGE_MAX_MAPS];
 };
 
@@ -65,6 +66,13 @@ int judge_store_fail(dj_judge *j);
 
 /* A map by name, loaded once per session. */
 const dj_map *judge_map(dj_judge *j, const char *name);
+/* The geometry of a map loaded by judge_map, read at its first picture and
+ * kept with the map (a geometry keeps what its pictures have in common,
+ * render/board_layer.c); NULL with the error set when the map has none. */
+const dj_geo *judge_geo(dj_judge *j, const char *name);
+/* The path of a map's geometry file; -1 (no error set) when it has none. */
+int judge_geo_path(const dj_judge *j, const char *name, char *out,
+                   size_t len);
 
 /* judge.conf's games { }: can new games be played on their map's rules by
  * their engine and verifying engine?  0, or -1 with the reason. */
@@ -75,6 +83,10 @@ int judge_check_game_defaults(dj_judge *j);
  * and participants.  Returns 0 or -1 ("game 'x' does not exist").
  */
 int gv_load(dj_judge *j, const char *name, game_view *v);
+
+/* A game's row by name; else "game 'x' does not exist" (or the store's
+ * error) as the judge's error, and -1. */
+int gv_game_get(dj_judge *j, const char *name, dj_game_rec *g);
 void gv_free(game_view *v);
 
 /*
@@ -168,10 +180,19 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
                          const char *body, dj_power_set powers,
                          bool observers, gv_picture_fn picture, void *ctx);
 
-/* Mail every master of the game: "judge:game - PHASE what", the report
- * header, then text (access.c). */
+/* Mail every master of the game: "judge:game - PHASE what", then
+ * "Game 'game': text" (access.c). */
 int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
                       const char *text);
+
+/* The same notice to one address (email), or (email NULL) to the masters
+ * and, when `everyone`, to every player and observer too. */
+int gv_tell(dj_judge *j, const game_view *v, const char *email,
+            bool everyone, const char *what, const char *text);
+
+/* One mail address: something@something, no spaces, quotes, commas or
+ * angle brackets (it goes into mail headers later). */
+bool gv_address_ok(const char *a);
 
 /*
  * A notice to everyone in the game (players, observers, masters): the
@@ -206,6 +227,12 @@ bool power_must_order(const dj_map *map, const dj_position *pos, int power);
 void power_order_count(const dj_map *map, const dj_position *pos, int power,
                        const order_set *set, int *needed, int *given);
 
+/* Does the set give the power everything it must decide in the position
+ * (power_must_order, and power_order_count's given reaches needed)?  The
+ * one test of "all your units have orders". */
+bool orders_complete(const dj_map *map, const dj_position *pos, int power,
+                     const order_set *set);
+
 /* ---- pictures (picture.c) ---------------------------------------------------- */
 
 /* Draw this position (with orders and results when given, then the board
@@ -225,6 +252,10 @@ int picture_cache_path(const dj_judge *j, const game_view *v,
                        uint64_t key, char *out, size_t len);
 int picture_cache_read(const char *path, dj_picture *out);
 void picture_cache_write(const char *path, const dj_picture *pic);
+/* The least recently used pictures removed while the cache weighs more
+ * than judge.conf's picture_cache_mb (at most once an hour): how many and
+ * their bytes.  0, or -1 with the judge's error. */
+int picture_cache_prune(dj_judge *j, int *removed, int64_t *freed);
 
 /*
  * Queue a processed phase's results mail to everyone, each copy with the

@@ -26,15 +26,18 @@
 
 /* ---- helpers ----------------------------------------------------------------- */
 
-/* A new player row for a power; its password (hashed) when one is given. */
-static int new_player_with(dj_judge *j, game_view *v, int power,
-                           const char *email, const char *name,
-                           const char *status, const char *password)
+/* A new participant row (a power's player, or a master with power -1);
+ * its password hashed when one is given, else the hash when given (a
+ * request confirmed by code keeps only the hash). */
+static int new_participant(dj_judge *j, game_view *v, const char *role,
+                           int power, const char *email, const char *name,
+                           const char *status, const char *password,
+                           const char *hash)
 {
     dj_participant_rec p;
     memset(&p, 0, sizeof p);
     p.game_id = v->g.id;
-    snprintf(p.role, sizeof p.role, "player");
+    snprintf(p.role, sizeof p.role, "%s", role);
     p.power = power;
     snprintf(p.email, sizeof p.email, "%s", email ? email : "");
     snprintf(p.name, sizeof p.name, "%s", name ? name : "");
@@ -43,9 +46,20 @@ static int new_player_with(dj_judge *j, game_view *v, int power,
     if (password && *password &&
         dj_password_hash(password, p.password_hash, sizeof p.password_hash) < 0)
         return judge_fail(j, "cannot hash the password");
+    if (!(password && *password) && hash)
+        snprintf(p.password_hash, sizeof p.password_hash, "%s", hash);
     if (dj_store_participant_insert(j->store, &p) < 0)
         return judge_store_fail(j);
     return gv_reload_parts(j, v);
+}
+
+/* A new player row for a power; its password (hashed) when one is given. */
+static int new_player_with(dj_judge *j, game_view *v, int power,
+                           const char *email, const char *name,
+                           const char *status, const char *password)
+{
+    return new_participant(j, v, "player", power, email, name, status,
+                           password, NULL);
 }
 
 static int new_player(dj_judge *j, game_view *v, int power, const char *email,
@@ -54,10 +68,19 @@ static int new_player(dj_judge *j, game_view *v, int power, const char *email,
     return new_player_with(j, v, power, email, name, status, NULL);
 }
 
-/* A player leaves (replaced or resigned). */
-static int retire_player(dj_judge *j, dj_participant_rec *p,
+/* A player leaves (replaced or resigned).  Leaving a running game before
+ * its end, for whatever reason (resigned, ejected, replaced, taken over
+ * from civil disorder), counts as a game abandoned in the player's
+ * reliability figures, so every game joined ends up finished, abandoned
+ * or still played. */
+static int retire_player(dj_judge *j, game_view *v, dj_participant_rec *p,
                          const char *status)
 {
+    if (strcmp(p->role, "player") == 0 && p->power >= 0 &&
+        (strcmp(v->g.state, "active") == 0 ||
+         strcmp(v->g.state, "paused") == 0) &&
+        gv_player_event(j, v, p->email, "abandoned") < 0)
+        return -1;
     snprintf(p->status, sizeof p->status, "%s", status);
     p->left_at = j->now;
     p->vote[0] = '\0';
@@ -791,10 +814,13 @@ static int do_replace(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         return judge_fail(j, "%s has no player to eject",
                           gv_power_name(v, p));
     char was[DJ_EMAIL_MAX] = "(dummy)";
+    /* a new player for a power in civil disorder takes it over (the
+     * answer to a TAKEOVER the master approves) */
+    bool from_disorder = gv_in_disorder(v, p);
     if (old) {
         if (old->email[0])
             snprintf(was, sizeof was, "%s", old->email);
-        if (retire_player(j, old, eject ? "resigned" : "replaced") < 0)
+        if (retire_player(j, v, old, eject ? "resigned" : "replaced") < 0)
             return -1;
     }
     if (eject) {
@@ -818,6 +844,8 @@ static int do_replace(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     else if (dj_password_generate(password, sizeof password) < 0)
         return judge_fail(j, "cannot make a password: no random source");
     if (new_player_with(j, v, p, a->email, a->name, "playing", password) < 0 ||
+        (from_disorder &&
+         gv_player_event(j, v, a->email, "takeover") < 0) ||
         gv_log(j, v, "replace", "%s %s by %s", gv_power_name(v, p), was,
                a->email) < 0 ||
         welcome_mail(j, v, p, a->email, password) < 0)
@@ -848,7 +876,7 @@ int dj_game_replace(dj_judge *j, const char *game, const char *power,
 /* ---- takeovers --------------------------------------------------------------- */
 
 typedef struct takeover_arg {
-    const char *power, *email, *password;
+    const char *power, *email, *password, *hash;
 } takeover_arg;
 
 static int do_takeover(dj_judge *j, game_view *v, void *arg, dj_buf *out)
@@ -877,14 +905,26 @@ static int do_takeover(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     }
     char text[DJ_EMAIL_MAX + 256];
     if (strcmp(v->g.takeover, "approve") == 0) {
-        snprintf(text, sizeof text,
-                 "%s volunteers to take over %s, in civil disorder.  To "
-                 "accept, REPLACE %s %s (the judge mails them a password); "
-                 "otherwise do nothing.",
-                 a->email, gv_power_name(v, p), gv_power_name(v, p), a->email);
-        if (gv_log(j, v, "takeover-asked", "%s by %s", gv_power_name(v, p),
-                   a->email) < 0 ||
-            gv_notify_masters(j, v, "Takeover request", text) < 0)
+        /* the master decides with the volunteer's reliability figures */
+        dj_buf ask;
+        dj_buf_init(&ask);
+        dj_buf_printf(&ask,
+                      "%s volunteers to take over %s, in civil disorder.  "
+                      "To accept, REPLACE %s %s (the judge mails them a "
+                      "password); otherwise do nothing.\n\nReliability "
+                      "figures of ",
+                      a->email, gv_power_name(v, p), gv_power_name(v, p),
+                      a->email);
+        int rc = dj_game_player_stats(j, a->email, false, &ask);
+        if (rc == 0 && !dj_buf_ok(&ask))
+            rc = judge_fail(j, "out of memory");
+        if (rc == 0)
+            rc = gv_log(j, v, "takeover-asked", "%s by %s",
+                        gv_power_name(v, p), a->email);
+        if (rc == 0)
+            rc = gv_notify_masters(j, v, "Takeover request", ask.data);
+        dj_buf_free(&ask);
+        if (rc < 0)
             return -1;
         dj_buf_printf(out, "%s: your offer to take over %s has gone to the "
                            "game master, who will answer\n",
@@ -892,9 +932,10 @@ static int do_takeover(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         return 0;
     }
     dj_participant_rec *old = gv_player(v, p);
-    if (old && retire_player(j, old, "replaced") < 0)
+    if (old && retire_player(j, v, old, "replaced") < 0)
         return -1;
-    if (new_player_with(j, v, p, a->email, "", "playing", a->password) < 0 ||
+    if (new_participant(j, v, "player", p, a->email, "", "playing",
+                        a->password, a->hash) < 0 ||
         gv_log(j, v, "takeover", "%s by %s", gv_power_name(v, p),
                a->email) < 0 ||
         gv_player_event(j, v, a->email, "takeover") < 0)
@@ -913,11 +954,95 @@ static int do_takeover(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 }
 
 int dj_game_takeover(dj_judge *j, const char *game, const char *power,
-                     const char *email, const char *password, dj_buf *out)
+                     const char *email, const char *password,
+                     const char *password_hash, dj_buf *out)
 {
-    takeover_arg a = {power, email, password};
+    takeover_arg a = {power, email, password, password_hash};
     return gv_with_game(j, game, do_takeover, &a, out);
 }
+
+/* ---- a new master ---------------------------------------------------------------- */
+
+typedef struct hand_over_arg {
+    int64_t master_id;
+    const char *to;
+} hand_over_arg;
+
+/* Can `to` become a master of the game: an address, and neither a master
+ * nor a player of it already? */
+static int check_new_master(dj_judge *j, const game_view *v, const char *to)
+{
+    if (!gv_address_ok(to))
+        return judge_fail(j, "'%s' is not a mail address", to);
+    for (int i = 0; i < v->nparts; i++) {
+        const dj_participant_rec *p = &v->parts[i];
+        if (strcasecmp(p->email, to) != 0 ||
+            strcmp(p->status, "resigned") == 0 ||
+            strcmp(p->status, "replaced") == 0)
+            continue;
+        if (strcmp(p->role, "master") == 0)
+            return judge_fail(j, "%s is a master of game '%s' already", to,
+                              v->g.name);
+        if (strcmp(p->role, "player") == 0)
+            return judge_fail(j, "%s plays in game '%s': a player cannot "
+                                 "be its master",
+                              to, v->g.name);
+    }
+    return 0;
+}
+
+static int do_hand_over(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const hand_over_arg *a = arg;
+    if (gv_require(j, v, "forming active paused") < 0)
+        return -1;
+    dj_participant_rec *old = NULL;
+    for (int i = 0; i < v->nparts && !old; i++)
+        if (v->parts[i].id == a->master_id &&
+            strcmp(v->parts[i].role, "master") == 0 &&
+            strcmp(v->parts[i].status, "playing") == 0)
+            old = &v->parts[i];
+    if (!old)
+        return judge_fail(j, "the master who handed game '%s' on is no "
+                             "longer its master: the handover lapsed",
+                          v->g.name);
+    if (check_new_master(j, v, a->to) < 0)
+        return -1;
+    char from[DJ_EMAIL_MAX];
+    snprintf(from, sizeof from, "%s", old->email);
+    char password[64];
+    if (dj_password_generate(password, sizeof password) < 0)
+        return judge_fail(j, "cannot make a password: no random source");
+    if (retire_player(j, v, old, "replaced") < 0 ||
+        new_participant(j, v, "master", -1, a->to, "", "playing", password,
+                        NULL) < 0 ||
+        gv_log(j, v, "master", "%s handed over to %s", from, a->to) < 0)
+        return -1;
+    char text[2 * DJ_EMAIL_MAX + 128];
+    snprintf(text, sizeof text, "%s is now the game master, in place of %s.",
+             a->to, from);
+    if (gv_tell(j, v, NULL, true, "New master", text) < 0)
+        return -1;
+    snprintf(text, sizeof text, "you are no longer its master: %s confirmed "
+                                "and runs the game from now on.",
+             a->to);
+    if (from[0] && gv_tell(j, v, from, false, "New master", text) < 0)
+        return -1;
+    dj_buf_printf(out, "%s: you are now the master of game '%s'.\n"
+                       "Your password: %s\n"
+                       "Sign on with:  SIGNON M%s %s\n"
+                       "Change the password with SET PASSWORD.\n",
+                  v->g.name, v->g.name, password, v->g.name, password);
+    return 0;
+}
+
+int dj_game_hand_over(dj_judge *j, const char *game, int64_t master_id,
+                      const char *to, dj_buf *out)
+{
+    hand_over_arg a = {master_id, to};
+    return gv_with_game(j, game, do_hand_over, &a, out);
+}
+
 
 int dj_game_eject(dj_judge *j, const char *game, const char *power,
                   dj_buf *out)
@@ -953,8 +1078,7 @@ static int do_resign(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     bool running = strcmp(v->g.state, "forming") != 0 && power >= 0;
     char was[DJ_EMAIL_MAX];
     snprintf(was, sizeof was, "%s", p->email);
-    if (retire_player(j, p, "resigned") < 0 ||
-        (running && gv_player_event(j, v, was, "abandoned") < 0))
+    if (retire_player(j, v, p, "resigned") < 0)
         return -1;
     if (running &&
         new_player(j, v, power, "", "(civil disorder)", "civil-disorder") < 0)

@@ -101,6 +101,16 @@ void power_order_count(const dj_map *map, const dj_position *pos, int power,
     }
 }
 
+bool orders_complete(const dj_map *map, const dj_position *pos, int power,
+                     const order_set *set)
+{
+    if (!power_must_order(map, pos, power))
+        return false;
+    int needed, given;
+    power_order_count(map, pos, power, set, &needed, &given);
+    return given >= needed;
+}
+
 /* ---- orders on file ---------------------------------------------------------- */
 
 int orders_load(dj_judge *j, const game_view *v, int64_t phase_id,
@@ -373,13 +383,21 @@ static bool same_unit(const dj_map *map, const dj_order *a, const dj_order *b)
            dj_province(map, a->loc) == dj_province(map, b->loc);
 }
 
+/* A reading to file: an order understood, or the hold (disband) that
+ * rule 4.D.3 c puts in place of a unit's several orders. */
+static bool files_order(const dj_reading *r)
+{
+    return r->kind == DJ_READ_OK || r->stands_instead;
+}
+
 /* The orders read, without the earlier ones of a line for the same unit
- * (the later line is the player's correction). */
+ * (the later line is the player's correction; under 4.D.3 c, the unit's
+ * hold once). */
 static bool superseded(const dj_map *map, const dj_reading *reads, int n,
                        int k)
 {
     for (int i = k + 1; i < n; i++)
-        if (reads[i].kind == DJ_READ_OK &&
+        if (files_order(&reads[i]) &&
             same_unit(map, &reads[i].order, &reads[k].order))
             return true;
     return false;
@@ -411,7 +429,7 @@ static int merge_orders(dj_judge *j, const game_view *v, int power,
                 continue;
             bool replaced = false;
             for (int k = 0; k < n && !replaced; k++)
-                replaced = reads[k].kind == DJ_READ_OK &&
+                replaced = files_order(&reads[k]) &&
                            same_unit(v->map, &reads[k].order, &o);
             if (!replaced)
                 dj_buf_printf(merged, "%s\n", line);
@@ -419,7 +437,7 @@ static int merge_orders(dj_judge *j, const game_view *v, int power,
         dj_buf_free(&old);
     }
     for (int k = 0; k < n; k++)
-        if (reads[k].kind == DJ_READ_OK && !superseded(v->map, reads, n, k))
+        if (files_order(&reads[k]) && !superseded(v->map, reads, n, k))
             dj_buf_printf(merged, "%s\n", reads[k].text);
     return dj_buf_ok(merged) ? 0 : judge_fail(j, "out of memory");
 }
@@ -450,10 +468,12 @@ static int submit(dj_judge *j, game_view *v, int power,
     *nreads = n;
     if (n > max_reads)
         n = max_reads; /* the rest are not even echoed: too many */
-    int ok = 0;
-    for (int k = 0; k < n; k++)
+    int ok = 0, filed = 0;
+    for (int k = 0; k < n; k++) {
         ok += reads[k].kind == DJ_READ_OK;
-    if (ok == 0)
+        filed += files_order(&reads[k]);
+    }
+    if (filed == 0)
         return 0; /* nothing understood: what is on file stays */
     dj_buf merged;
     dj_buf_init(&merged);
@@ -603,6 +623,15 @@ static void status_text(const game_view *v, int power, const order_set *set,
 int dj_game_order_status(dj_judge *j, const char *game, const char *power,
                          dj_buf *out)
 {
+    return dj_game_order_status_full(j, game, power, out, NULL);
+}
+
+int dj_game_order_status_full(dj_judge *j, const char *game,
+                              const char *power, dj_buf *out,
+                              bool *complete)
+{
+    if (complete)
+        *complete = false;
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
     game_view v;
@@ -622,11 +651,32 @@ int dj_game_order_status(dj_judge *j, const char *game, const char *power,
     if (rc == 0 &&
         dj_store_readiness_get(j->store, v.phase.id, p, &ready, &wait) < 0)
         rc = judge_store_fail(j);
-    if (rc == 0)
+    if (rc == 0) {
         status_text(&v, p, set, on_file.data, ready, wait, out);
+        if (complete)
+            *complete = orders_complete(v.map, v.pos, p, set);
+    }
     dj_store_rollback(j->store);
     dj_buf_free(&on_file);
     free(set);
     gv_free(&v);
     return rc;
+}
+
+/* ---- lines that are not orders ---------------------------------------------------- */
+
+int dj_game_line_is_prose(dj_judge *j, const char *game, const char *line,
+                          bool *prose)
+{
+    *prose = false;
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    dj_game_rec g;
+    int rc = gv_game_get(j, game, &g);
+    dj_store_rollback(j->store);
+    const dj_map *map = rc == 0 ? judge_map(j, g.map) : NULL;
+    if (!map)
+        return -1;
+    *prose = dj_interpret_line_is_prose(map, line);
+    return 0;
 }

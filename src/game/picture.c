@@ -11,7 +11,9 @@
  * Pictures are derived data: dj_game_phase_picture() is the one way to
  * the picture of a phase as players see it, taken from the cache on disk
  * (picture_cache.c) or drawn and kept there; the results mail, MAP,
- * `judgectl map` and the web all come through it.  Nothing here writes a
+ * `judgectl map` and the web all come through it, and the board alone
+ * (the web's board.svg, `judgectl map --no-orders`) is cached the same
+ * way: the web keeps no pictures of its own.  Nothing here writes a
  * picture to the database: mail names the phase and format, and the
  * sender asks for the bytes as it goes.
  */
@@ -26,26 +28,14 @@
 #include "render/render.h"
 #include "store/mail.h"
 
-/* The path of the game's geometry file; -1 (no error set) when it has none. */
-static int geo_path_of(const dj_judge *j, const game_view *v, char *out,
-                       size_t len)
-{
-    char path[DJ_PATH_MAX + 80];
-    snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, v->g.map);
-    return dj_geo_find(path, out, len);
-}
-
 int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
               const dj_order *orders, int norders, const dj_result *res,
               int format, dj_picture *out)
 {
-    char geo_path[DJ_PATH_MAX + 80], why[512];
-    if (geo_path_of(j, v, geo_path, sizeof geo_path) < 0)
-        return judge_fail(j, "map '%s' has no geometry file for pictures",
-                          v->g.map);
-    dj_geo *geo = dj_geo_load(geo_path, v->map, why, sizeof why);
+    char why[512];
+    const dj_geo *geo = judge_geo(j, v->g.map);
     if (!geo)
-        return judge_fail(j, "%s", why);
+        return -1;
     char phase[64], title[256];
     dj_map_phase_format(v->map, pos->phase.season, pos->phase.year,
                         pos->phase.type, phase, sizeof phase);
@@ -57,7 +47,6 @@ int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
                              orders && res ? &res->next : NULL};
     int rc = dj_render_picture(&rq, (dj_picture_format)format, out, why,
                                sizeof why);
-    dj_geo_free(geo);
     if (rc < 0)
         return judge_fail(j, "game '%s': %s", v->g.name, why);
     return 0;
@@ -151,18 +140,20 @@ done:
 
 /*
  * The picture of a phase as players see it (orders drawn once it is
- * played), from the cache or drawn and cached.
+ * played), or with `board_only` its position alone, from the cache or
+ * drawn and cached.  The board alone is keyed as the phase before it was
+ * played, whose picture it is: one file for both.
  */
 static int phase_picture(dj_judge *j, game_view *v, const dj_phase_rec *ph,
-                         int format, dj_picture *out)
+                         int format, bool board_only, dj_picture *out)
 {
-    int played = phase_played(j, ph->id);
+    int played = board_only ? 0 : phase_played(j, ph->id);
     if (played < 0)
         return -1;
     char geo_path[DJ_PATH_MAX + 80], path[DJ_PATH_MAX + 200];
     const char *fmt = dj_picture_format_name((dj_picture_format)format);
     uint64_t key;
-    bool cached = geo_path_of(j, v, geo_path, sizeof geo_path) == 0;
+    bool cached = judge_geo_path(j, v->g.map, geo_path, sizeof geo_path) == 0;
     if (cached && picture_cache_key(j, v, ph, played, geo_path, fmt, &key) < 0)
         return -1;
     cached = cached &&
@@ -178,7 +169,7 @@ static int phase_picture(dj_judge *j, game_view *v, const dj_phase_rec *ph,
 
 typedef struct picture_request {
     const char *phase;
-    int orders; /* -1: as players see it (phase_picture) */
+    int orders; /* -1: as players see it, 0: the board alone (both cached) */
     int format;
     dj_picture *out;
 } picture_request;
@@ -190,8 +181,8 @@ static int do_picture(dj_judge *j, game_view *v, void *arg)
     if (find_phase(j, v, r->phase, &ph) < 0)
         return -1;
     int rc;
-    if (r->orders < 0) {
-        rc = phase_picture(j, v, &ph, r->format, r->out);
+    if (r->orders <= 0) {
+        rc = phase_picture(j, v, &ph, r->format, r->orders == 0, r->out);
     } else {
         int played = phase_played(j, ph.id);
         rc = played < 0 ? -1
@@ -258,7 +249,7 @@ int dj_game_phase_picture(dj_judge *j, int64_t phase_id, int format,
         loaded = rc == 0;
     }
     if (rc == 0)
-        rc = phase_picture(j, &v, &ph, format, out);
+        rc = phase_picture(j, &v, &ph, format, false, out);
     if (rc == 0)
         snprintf(name, namelen, "%s-%s.%s", v.g.name, ph.name,
                  dj_picture_format_name((dj_picture_format)format));
@@ -310,7 +301,7 @@ int gv_mail_results(dj_judge *j, const game_view *v, const char *subject,
                     const char *body)
 {
     char geo_path[DJ_PATH_MAX + 80];
-    results_pictures r = {v, geo_path_of(j, v, geo_path, sizeof geo_path) == 0};
+    results_pictures r = {v, judge_geo_path(j, v->g.map, geo_path, sizeof geo_path) == 0};
     return gv_mail_all_pictured(j, v, v->phase.id, "results", subject, body,
                                 DJ_ALL_POWERS, true, results_picture, &r);
 }
@@ -333,7 +324,7 @@ static int do_map_for_mail(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     if (f == DJ_PICTURE_NONE)
         f = DJ_PICTURE_PNG; /* asked for: "none" is for results mail */
     char geo_path[DJ_PATH_MAX + 80];
-    if (geo_path_of(j, v, geo_path, sizeof geo_path) < 0)
+    if (judge_geo_path(j, v->g.map, geo_path, sizeof geo_path) < 0)
         return judge_fail(j, "the %s board has no picture yet", v->g.map);
     dj_phase_rec ph;
     if (find_phase(j, v, a->phase, &ph) < 0)

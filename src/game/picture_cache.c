@@ -15,9 +15,11 @@
  * file, and an old file is never shown for a changed phase.  A file is
  * written beside its place and renamed into it, so a reader never sees
  * half of one.  A cache that cannot be read or written costs only time:
- * the picture is drawn again.
+ * the picture is drawn again.  Its size is bounded (picture_cache_prune,
+ * below).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,7 +31,7 @@
 #include "game/game_int.h"
 
 /* Change when the drawing changes, so old files are drawn again. */
-#define PICTURE_DRAWING_VERSION "issue25-1"
+#define PICTURE_DRAWING_VERSION "issue25-2"
 #define CACHE_MAX (64 * 1024 * 1024)
 
 typedef struct fnv {
@@ -149,6 +151,8 @@ int picture_cache_read(const char *path, dj_picture *out)
     FILE *f = fopen(path, "rb");
     if (!f)
         return -1;
+    /* Used now: the pruning keeps the most recently used. */
+    futimens(fileno(f), NULL);
     struct stat st;
     unsigned char *data = NULL;
     if (fstat(fileno(f), &st) == 0 && st.st_size > 0 &&
@@ -201,4 +205,158 @@ void picture_cache_write(const char *path, const dj_picture *pic)
     ok = fclose(f) == 0 && ok;
     if (!ok || rename(tmp, path) != 0)
         remove(tmp);
+}
+
+/* ---- pruning ------------------------------------------------------------- */
+
+/*
+ * The cache is bounded by judge.conf's picture_cache_mb: at the end of a
+ * tick, at most once an hour (the time of the last pruning is kept in the
+ * cache's .pruned file), when its files weigh more than that, the least
+ * recently used go (a picture read from the cache is marked used, so
+ * pictures still being asked for stay) until they weigh nine tenths of
+ * it.  Pictures are derived data: a picture pruned is drawn again when
+ * next needed.  Only files named as the cache names them are counted or
+ * removed (GAME/PHASE-<16 hex>.FORMAT and the temporary files beside
+ * them), so a cache folder set to a directory holding anything else loses
+ * nothing else.
+ */
+#define PRUNE_EVERY (60 * 60)
+
+typedef struct cached_file {
+    char path[DJ_PATH_MAX + 160];
+    int64_t used;
+    int64_t bytes;
+} cached_file;
+
+/* Is this a name the cache gives: PHASE-<16 hex>.FORMAT, or one of its
+ * temporary files (the same and .XXXXXX)? */
+static bool cache_file_name(const char *name)
+{
+    const char *dash = strchr(name, '-');
+    if (!dash || dash == name)
+        return false;
+    for (const char *p = name; p < dash; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+              (*p >= '0' && *p <= '9') || *p == '_'))
+            return false;
+    for (int i = 1; i <= 16; i++)
+        if (!((dash[i] >= '0' && dash[i] <= '9') ||
+              (dash[i] >= 'a' && dash[i] <= 'f')))
+            return false;
+    const char *format = dash + 17;
+    static const char *const formats[] = {".png", ".svg", ".pdf"};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        size_t n = strlen(formats[i]);
+        if (strncmp(format, formats[i], n) == 0 &&
+            (format[n] == '\0' || (format[n] == '.' && strlen(format + n) == 7)))
+            return true;
+    }
+    return false;
+}
+
+static int by_use(const void *a, const void *b)
+{
+    const cached_file *x = a, *y = b;
+    return x->used < y->used ? -1 : x->used > y->used ? 1
+           : strcmp(x->path, y->path);
+}
+
+/* Every file of the cache, in *files (malloc'd); their weight in *total.
+ * -1 when out of memory. */
+static int list_cache(const char *dir, cached_file **files, int *n,
+                      int64_t *total)
+{
+    int cap = 0;
+    *files = NULL;
+    *n = 0;
+    *total = 0;
+    DIR *top = opendir(dir);
+    if (!top)
+        return 0;
+    struct dirent *game;
+    int rc = 0;
+    while (rc == 0 && (game = readdir(top))) {
+        if (game->d_name[0] == '.')
+            continue;
+        char sub[DJ_PATH_MAX + 80];
+        if ((size_t)snprintf(sub, sizeof sub, "%s/%s", dir, game->d_name) >=
+            sizeof sub)
+            continue;
+        DIR *d = opendir(sub);
+        if (!d)
+            continue;
+        struct dirent *e;
+        while (rc == 0 && (e = readdir(d))) {
+            cached_file f;
+            struct stat st;
+            if (!cache_file_name(e->d_name) ||
+                (size_t)snprintf(f.path, sizeof f.path, "%s/%s", sub,
+                                 e->d_name) >= sizeof f.path ||
+                lstat(f.path, &st) < 0 || !S_ISREG(st.st_mode))
+                continue;
+            f.used = (int64_t)st.st_mtime;
+            f.bytes = (int64_t)st.st_size;
+            if (*n == cap) {
+                cap = cap ? 2 * cap : 1024;
+                cached_file *grown = realloc(*files, sizeof *grown * (size_t)cap);
+                if (!grown) {
+                    rc = -1;
+                    break;
+                }
+                *files = grown;
+            }
+            (*files)[(*n)++] = f;
+            *total += f.bytes;
+        }
+        closedir(d);
+    }
+    closedir(top);
+    return rc;
+}
+
+int picture_cache_prune(dj_judge *j, int *removed, int64_t *freed)
+{
+    *removed = 0;
+    *freed = 0;
+    int64_t limit = (int64_t)j->cfg.picture_cache_mb * 1024 * 1024;
+    char dir[DJ_PATH_MAX], stamp[DJ_PATH_MAX + 16];
+    if (limit <= 0 || cache_dir(j, dir, sizeof dir) < 0 ||
+        (size_t)snprintf(stamp, sizeof stamp, "%s/.pruned", dir) >= sizeof stamp)
+        return 0;
+    FILE *f = fopen(stamp, "r");
+    long long last = 0;
+    if (f) {
+        if (fscanf(f, "%lld", &last) != 1)
+            last = 0;
+        fclose(f);
+    }
+    if (last > 0 && j->now >= last && j->now - last < PRUNE_EVERY)
+        return 0;
+    cached_file *files;
+    int n;
+    int64_t total;
+    if (list_cache(dir, &files, &n, &total) < 0) {
+        free(files);
+        return judge_fail(j, "picture cache %s: out of memory", dir);
+    }
+    if (total > limit) {
+        qsort(files, (size_t)n, sizeof *files, by_use);
+        for (int i = 0; i < n && total > limit / 10 * 9; i++)
+            if (unlink(files[i].path) == 0) {
+                total -= files[i].bytes;
+                *freed += files[i].bytes;
+                (*removed)++;
+                char *slash = strrchr(files[i].path, '/');
+                *slash = '\0';
+                rmdir(files[i].path); /* the game's folder, once empty */
+            }
+    }
+    free(files);
+    f = fopen(stamp, "w");
+    if (f) {
+        fprintf(f, "%lld\n", (long long)j->now);
+        fclose(f);
+    }
+    return 0;
 }

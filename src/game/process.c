@@ -329,12 +329,14 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
         judge_store_fail(j);
         goto done;
     }
-    /* the reliability figures: whose deadline passed without orders */
+    /* the reliability figures: who went into civil disorder, and missed
+     * the deadline unless the late notice already counted it */
     for (int p = 0; p < v->map->npowers; p++) {
         const dj_participant_rec *pl = gv_player(v, p);
         if (!(a->newly >> p & 1u) || !pl)
             continue;
-        if (gv_player_event(j, v, pl->email, "missed") < 0 ||
+        if ((!v->phase.late_at &&
+             gv_player_event(j, v, pl->email, "missed") < 0) ||
             gv_player_event(j, v, pl->email, "disorder") < 0)
             goto done;
     }
@@ -544,9 +546,7 @@ static int assess(dj_judge *j, game_view *v, readiness *r)
             continue;
         }
         r->must |= DJ_POWER_BIT(p);
-        int needed, given;
-        power_order_count(v->map, v->pos, p, set, &needed, &given);
-        bool complete = given >= needed;
+        bool complete = orders_complete(v->map, v->pos, p, set);
         if (!complete)
             r->late |= DJ_POWER_BIT(p);
         bool waited = v->g.early_delay >= 0 && set->has[p] &&
@@ -566,6 +566,14 @@ static int announce_late(dj_judge *j, game_view *v, dj_power_set late,
         return 0;
     if (dj_store_phase_set_late(j->store, v->phase.id, j->now) < 0)
         return judge_store_fail(j);
+    v->phase.late_at = j->now;
+    /* the reliability figures: a deadline missed by each late player */
+    for (int p = 0; p < v->map->npowers; p++) {
+        const dj_participant_rec *pl = gv_player(v, p);
+        if ((late >> p & 1u) && pl &&
+            gv_player_event(j, v, pl->email, "missed") < 0)
+            return -1;
+    }
     dj_buf names, body, subject, grace;
     dj_buf_init(&names);
     dj_buf_init(&body);
@@ -763,6 +771,21 @@ static int prune_mail(dj_judge *j, dj_buf *out)
     return 0;
 }
 
+/* The picture cache kept within its bound (picture_cache.c). */
+static int prune_pictures(dj_judge *j, dj_buf *out)
+{
+    int removed;
+    int64_t freed;
+    if (picture_cache_prune(j, &removed, &freed) < 0)
+        return -1;
+    if (removed)
+        dj_buf_printf(out, "pruned %d picture%s (%lld KB) from the picture "
+                           "cache, the least recently used\n",
+                      removed, removed == 1 ? "" : "s",
+                      (long long)((freed + 1023) / 1024));
+    return 0;
+}
+
 /*
  * Each due game is processed and committed in its own transaction; a
  * tick running through many games pauses between two of them every
@@ -818,6 +841,10 @@ int dj_judge_tick(dj_judge *j, dj_buf *out, int *processed)
     }
     free(games);
     if (prune_mail(j, out) < 0 && rc == 0) {
+        rc = -1;
+        snprintf(last_err, sizeof last_err, "%s", dj_judge_error(j));
+    }
+    if (prune_pictures(j, out) < 0 && rc == 0) {
         rc = -1;
         snprintf(last_err, sizeof last_err, "%s", dj_judge_error(j));
     }

@@ -23,14 +23,25 @@ void dj_snapshot_power_name(const dj_map *map, int power, char *buf,
             *c = '_';
 }
 
+/* Is `word` the power's name as dj_snapshot_power_name writes it (spaces
+ * as '_'), in any case?  Compared where it stands: a position is read
+ * on every page of the web, a name copied for each power and unit. */
+static bool is_power_word(const char *name, const char *word)
+{
+    size_t i = 0;
+    for (; name[i] && i + 1 < DJ_NAME_MAX; i++) {
+        char n = isspace((unsigned char)name[i]) ? '_' : name[i];
+        if (tolower((unsigned char)n) != tolower((unsigned char)word[i]))
+            return false;
+    }
+    return word[i] == '\0';
+}
+
 int dj_snapshot_power(const dj_map *map, const char *word)
 {
-    for (int p = 0; p < map->npowers; p++) {
-        char name[DJ_NAME_MAX];
-        dj_snapshot_power_name(map, p, name, sizeof name);
-        if (strcasecmp(name, word) == 0)
+    for (int p = 0; p < map->npowers; p++)
+        if (is_power_word(map->powers[p].name, word))
             return p;
-    }
     return -1;
 }
 
@@ -115,6 +126,12 @@ int dj_phase_parse_short(const char *text, dj_phase *ph)
 /* Exact location abbreviation (snapshots never use anything else). */
 static int find_abbr(const dj_map *map, const char *word)
 {
+    /* three letters: the map's table names the place, checked exactly */
+    if (map->three_letter && strlen(word) == 3) {
+        int l = dj_map_find_location_n(map, word, 3);
+        if (l >= 0 && strcmp(map->locs[l].abbr, word) == 0)
+            return l;
+    }
     for (int l = 0; l < map->nlocs; l++)
         if (strcmp(map->locs[l].abbr, word) == 0)
             return l;

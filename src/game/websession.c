@@ -159,7 +159,7 @@ int dj_game_overviews(dj_judge *j, dj_game_overview **out, int *n)
         g->unlisted = r->unlisted;
         snprintf(g->join_password, sizeof g->join_password, "%s",
                  r->join_password);
-        if (!dj_game_listed(g) || dj_game_is_private(g))
+        if (!dj_game_listed_on_web(g))
             continue;
         dj_game_overview *o = &list[k++];
         snprintf(o->name, sizeof o->name, "%s", r->name);

@@ -170,6 +170,7 @@ static void collapse_prose(item_list *l)
             for (int k = i + 1; k < end; k++)
                 free_item(&l->v[k]);
             first.kind = DJ_READ_ERROR;
+            first.stands_instead = false; /* said on its other line */
             snprintf(first.message, sizeof first.message,
                      "this line is not an order (%.*s)", DJ_READ_MSG_MAX - 40,
                      reason);
@@ -252,6 +253,21 @@ static void list_candidates(const ir_item *it, dj_reading *out)
     }
 }
 
+/* 4.D.3 c: the unit whose orders are all void holds (disbands in a
+ * retreat phase); that order is the reading's, for the caller to file. */
+static void stand_instead(const ir_ctx *c, const ir_item *it,
+                          dj_reading *out)
+{
+    if (!it->readings || it->chosen < 0)
+        return;
+    const dj_order *o = &it->readings[it->chosen].order;
+    out->stands_instead = true;
+    out->order = dj_order_make(c->phase == DJ_RETREAT ? DJ_ORDER_DISBAND
+                                                      : DJ_ORDER_HOLD,
+                               o->power, o->unit_type, o->loc);
+    dj_order_format(c->map, &out->order, out->text, sizeof out->text);
+}
+
 static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
 {
     memset(out, 0, sizeof *out);
@@ -275,6 +291,8 @@ static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
     case DJ_READ_ERROR:
     case DJ_READ_PROSE:
         snprintf(out->message, sizeof out->message, "%s", it->message);
+        if (it->stands_instead)
+            stand_instead(c, it, out);
         break;
     }
 }

@@ -76,6 +76,13 @@ typedef struct dj_reading {
     char message[DJ_READ_MSG_MAX];
     int ncandidates; /* AMBIGUOUS: the readings, canonical */
     char candidates[DJ_READ_MAX_CANDIDATES][DJ_READ_TEXT_MAX];
+    /*
+     * ERROR under rule 4.D.3 c (several orders for one unit: none is
+     * used): true, and `order` and `text` are what the unit does instead,
+     * its hold (in a retreat phase, its disband), which replaces any
+     * earlier order on file for it.  False otherwise.
+     */
+    bool stands_instead;
 } dj_reading;
 
 /*
@@ -88,6 +95,15 @@ typedef struct dj_reading {
 int dj_interpret_lines(const dj_map *map, const dj_position *pos, int power,
                        const dj_rules *rules, const char *const *lines,
                        int nlines, dj_reading *out, int max_out);
+
+/*
+ * Is the line prose: nothing in it could belong to an order on this map
+ * (a greeting, a sign-off, a disclaimer)?  The test dj_interpret_lines
+ * makes before reading a line (a DJ_READ_PROSE reading), for lines from
+ * someone with no power to order for (a game master who has not BECOME
+ * one), so they are treated as a player's are.
+ */
+bool dj_interpret_line_is_prose(const dj_map *map, const char *line);
 
 /* "OK", "ERROR", "AMBIGUOUS". */
 const char *dj_read_kind_name(dj_read_kind kind);

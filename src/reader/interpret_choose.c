@@ -428,6 +428,7 @@ static void apply_multiple(const ir_ctx *c, ir_item *items, const int *g, int m,
     }
     char choice = dj_rule(c->rules, DJ_RULE_MULTIPLE_ORDERS);
     int keep = choice == 'a' ? 0 : choice == 'b' ? m - 1 : -1;
+    const char *instead = c->phase == DJ_RETREAT ? "disbands" : "holds";
     char msg[DJ_READ_MSG_MAX];
     for (int i = 0; i < m; i++) {
         if (i == keep)
@@ -445,14 +446,16 @@ static void apply_multiple(const ir_ctx *c, ir_item *items, const int *g, int m,
         else if (items[g[0]].line == items[g[m - 1]].line)
             snprintf(msg, sizeof msg,
                      "%s has several orders (line %d): none "
-                     "is used and the unit holds (rule 4.D.3 c)",
-                     unit, items[g[0]].line + 1);
+                     "is used and the unit %s (rule 4.D.3 c)",
+                     unit, items[g[0]].line + 1, instead);
         else
             snprintf(msg, sizeof msg,
                      "%s has several orders (lines %d and "
-                     "%d): none is used and the unit holds (rule 4.D.3 c)",
-                     unit, items[g[0]].line + 1, items[g[m - 1]].line + 1);
+                     "%d): none is used and the unit %s (rule 4.D.3 c)",
+                     unit, items[g[0]].line + 1, items[g[m - 1]].line + 1,
+                     instead);
         reject(&items[g[i]], msg);
+        items[g[i]].stands_instead = keep < 0;
     }
     if (keep >= 0) /* the one kept says so too, naming what was dropped */
         ir_note(items[g[keep]].message, sizeof items[g[keep]].message,

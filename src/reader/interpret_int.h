@@ -109,6 +109,8 @@ typedef struct ir_item {
     bool *alive;          /* readings still in the running */
     int chosen;           /* the reading used, or -1 */
     dj_read_kind kind;    /* outcome */
+    bool stands_instead;  /* ERROR under 4.D.3 c: the unit holds (in a
+                             retreat, disbands) instead of every order */
 } ir_item;
 
 /* Copy src into dst, cut to fit (always NUL-terminated). */

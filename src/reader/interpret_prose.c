@@ -185,6 +185,14 @@ bool ir_line_is_prose(const ir_ctx *c, const char *line)
     return prose;
 }
 
+bool dj_interpret_line_is_prose(const dj_map *map, const char *line)
+{
+    if (!map)
+        return false;
+    ir_ctx c = {map, NULL, NULL, -1, DJ_MOVEMENT};
+    return ir_line_is_prose(&c, line);
+}
+
 /* ---- what around an order is not part of it -------------------------------- */
 
 static bool coast_text(const char *s, size_t n)

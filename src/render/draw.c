@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render/board_layer.h"
 #include "render/layout.h"
 #include "render/palette.h"
 
@@ -63,83 +64,18 @@ static dj_geo_point place_of(const scene *s, int loc, bool dislodged)
     return p;
 }
 
-static void ring_path(cairo_t *cr, const dj_geo_area *a)
-{
-    for (int k = 0; k < a->nrings; k++) {
-        const dj_geo_ring *r = &a->rings[k];
-        cairo_move_to(cr, r->points[0].x, r->points[0].y);
-        for (int i = 1; i < r->npoints; i++)
-            cairo_line_to(cr, r->points[i].x, r->points[i].y);
-        cairo_close_path(cr);
-    }
-}
-
-/* An impassable area hatched, so it reads as "no entry" without colour. */
-static void hatch(scene *s, const dj_geo_area *a)
-{
-    cairo_t *cr = s->cr;
-    cairo_save(cr);
-    ring_path(cr, a);
-    cairo_clip(cr);
-    cairo_set_source_rgb(cr, 0.25, 0.23, 0.22);
-    cairo_set_line_width(cr, 1.0);
-    for (int x = -s->geo->height; x < s->geo->width; x += 6) {
-        cairo_move_to(cr, x, s->geo->height);
-        cairo_line_to(cr, x + s->geo->height, 0);
-    }
-    cairo_stroke(cr);
-    cairo_restore(cr);
-}
-
+/* The areas: from the geometry's layer on a raster picture, as paths on
+ * a PDF; none on the recording surface that only lays names out, nor on
+ * an SVG surface (svg_board.c writes them). */
 static void draw_areas(scene *s)
 {
-    cairo_t *cr = s->cr;
-    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL); /* smooth outlines: round joins cost and show nothing */
-    /* The sea first, as one sheet with the sea borders stroked in one
-     * path; then each land area filled, and every land outline stroked
-     * in one path, so coastlines are the land's edges. */
-    set_rgb(cr, palette_sea);
-    cairo_rectangle(cr, 0, 0, s->geo->width, s->geo->height);
-    cairo_fill(cr);
-    for (int pass = 0; pass < 2; pass++) {
-        cairo_new_path(cr);
-        for (int i = 0; i < s->geo->nareas; i++)
-            if ((s->geo->areas[i].kind == DJ_GEO_SEA) == (pass == 0))
-                ring_path(cr, &s->geo->areas[i]);
-        set_rgb(cr, pass == 0 ? palette_sea_border : palette_border);
-        cairo_set_line_width(cr, pass == 0 ? 0.8 : 1.1);
-        if (pass == 0) {
-            cairo_stroke(cr);
-            continue;
-        }
-        cairo_path_t *outlines = cairo_copy_path(cr);
-        cairo_new_path(cr);
-        for (int i = 0; i < s->geo->nareas; i++) {
-            const dj_geo_area *a = &s->geo->areas[i];
-            if (a->kind == DJ_GEO_SEA)
-                continue;
-            double fill[3];
-            if (a->kind == DJ_GEO_NEUTRAL)
-                memcpy(fill, palette_neutral, sizeof fill);
-            else if (a->kind == DJ_GEO_IMPASSABLE)
-                memcpy(fill, palette_impassable, sizeof fill);
-            else if (a->province >= 0 && s->board->owner[a->province] >= 0)
-                dj_render_owned_fill(s->map, s->board->owner[a->province],
-                                     fill);
-            else
-                memcpy(fill, palette_land, sizeof fill);
-            ring_path(cr, a);
-            set_rgb(cr, fill);
-            cairo_fill(cr);
-            if (a->kind == DJ_GEO_IMPASSABLE)
-                hatch(s, a);
-        }
-        cairo_append_path(cr, outlines);
-        cairo_path_destroy(outlines);
-        set_rgb(cr, palette_border);
-        cairo_stroke(cr);
-    }
+    cairo_surface_type_t type = cairo_surface_get_type(cairo_get_target(s->cr));
+    if (type == CAIRO_SURFACE_TYPE_RECORDING || type == CAIRO_SURFACE_TYPE_SVG)
+        return;
+    if (type == CAIRO_SURFACE_TYPE_IMAGE &&
+        board_layer_paint(s->cr, s->geo, s->map, s->board))
+        return;
+    board_areas_draw(s->cr, s->geo, s->map, s->board, true, true);
 }
 
 static void centred_text(cairo_t *cr, double x, double y, const char *text)
@@ -213,7 +149,7 @@ static void draw_unit_symbol(cairo_t *cr, const dj_map *map, int power,
         cairo_set_source_rgb(cr, 1, 1, 1);
     else
         cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+    cairo_select_font_face(cr, BOARD_FONT, CAIRO_FONT_SLANT_NORMAL,
                            CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 10.5 * scale);
     centred_text(cr, x, y + (type == DJ_FLEET ? 0.1 * r : 0), letter);
@@ -617,7 +553,7 @@ static void draw_title(scene *s, int width)
     cairo_rectangle(cr, 0, 0, width, DRAW_TITLE_BAND);
     cairo_fill(cr);
     cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+    cairo_select_font_face(cr, BOARD_FONT, CAIRO_FONT_SLANT_NORMAL,
                            CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 17);
     cairo_move_to(cr, 12, 23);
@@ -661,7 +597,7 @@ static void draw_legend(scene *s, int width, double top)
         snprintf(counts, sizeof counts, "%d centre%s, %d unit%s", centres[p],
                  centres[p] == 1 ? "" : "s", units[p],
                  units[p] == 1 ? "" : "s");
-        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+        cairo_select_font_face(cr, BOARD_FONT, CAIRO_FONT_SLANT_NORMAL,
                                CAIRO_FONT_WEIGHT_BOLD);
         cairo_set_font_size(cr, 11.5);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
@@ -669,7 +605,7 @@ static void draw_legend(scene *s, int width, double top)
         cairo_text_extents(cr, name, &e);
         cairo_move_to(cr, x + 20, y + 4);
         cairo_show_text(cr, name);
-        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+        cairo_select_font_face(cr, BOARD_FONT, CAIRO_FONT_SLANT_NORMAL,
                                CAIRO_FONT_WEIGHT_NORMAL);
         cairo_set_font_size(cr, 10.5);
         cairo_move_to(cr, x + 24 + e.x_advance, y + 4);
@@ -694,9 +630,16 @@ void draw_picture(cairo_t *cr, const dj_picture_request *req, int width,
             if (loc >= 0 && loc < req->map->nlocs)
                 s.dislodged_now[dj_province(req->map, loc)] = true;
         }
+    board_layer_hold_fonts(req->geo);
+    /* Arcs flattened to within a quarter of a pixel rather than cairo's
+     * tenth: a unit's circle in half the segments, the same on screen. */
+    cairo_set_tolerance(cr, 0.25);
+    /* The background under the legend (the title band and the board
+     * cover the rest). */
     cairo_set_source_rgb(cr, palette_background[0], palette_background[1],
                          palette_background[2]);
-    cairo_rectangle(cr, 0, 0, width, height);
+    cairo_rectangle(cr, 0, DRAW_TITLE_BAND + req->geo->height, width,
+                    height - DRAW_TITLE_BAND - req->geo->height);
     cairo_fill(cr);
     draw_title(&s, width);
     cairo_save(cr);

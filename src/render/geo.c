@@ -9,6 +9,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render/geo.h"
 
+#include "render/board_layer.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -57,6 +59,7 @@ void dj_geo_free(dj_geo *geo)
     free(geo->unit);
     free(geo->label);
     free(geo->centre);
+    board_layer_free(geo->layer);
     free(geo);
 }
 
@@ -279,6 +282,7 @@ dj_geo *dj_geo_parse(const char *text, const char *filename,
         geo->unit = calloc((size_t)map->nlocs, sizeof *geo->unit);
         geo->label = calloc((size_t)map->nlocs, sizeof *geo->label);
         geo->centre = calloc((size_t)map->nlocs, sizeof *geo->centre);
+        geo->layer = board_layer_new(); /* NULL: pictures draw the paths */
     }
     if (!copy || !geo || !w || !geo->area_of || !geo->unit || !geo->label ||
         !geo->centre) {

@@ -19,6 +19,8 @@
 
 #include "engine/map.h"
 
+struct board_layer;
+
 typedef enum {
     DJ_GEO_SEA,
     DJ_GEO_LAND,
@@ -60,6 +62,9 @@ typedef struct dj_geo {
     dj_geo_place *unit;      /* per location: where a unit stands */
     dj_geo_place *label;     /* per location: where its name goes */
     dj_geo_place *centre;    /* per base location: the supply-centre marker */
+    /* The areas drawn once for raster pictures (board_layer.c: made at the
+     * first PNG drawn with this geometry, freed with it). */
+    struct board_layer *layer;
 } dj_geo;
 
 /*

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/board_layer.h"
 #include "render/layout.h"
+#include "render/palette.h"
 
 #define COST_BLOCKED 1e6   /* a unit or a name under it */
 #define COST_MARK 400.0    /* a centre marker, a hold ring... */
@@ -109,25 +111,28 @@ typedef struct label_item {
     int style;                /* 0 land, 1 sea, 2 coast, 3 impassable */
 } label_item;
 
+/* What covering this box costs; once it reaches `enough` (the best place
+ * found so far can no longer be beaten) the rest is not counted. */
 static double cost_at(const layout *l, const dj_geo *geo,
-                      const label_item *it, const dj_render_box *b)
+                      const label_item *it, const dj_render_box *b,
+                      double enough)
 {
     double cost = 0;
     if (b->x0 < 0 || b->y0 < 0 || b->x1 > geo->width || b->y1 > geo->height)
         cost += COST_BLOCKED;
-    for (int i = 0; i < l->pub.nunits; i++)
+    for (int i = 0; i < l->pub.nunits && cost < enough; i++)
         if (boxes_meet(b, &l->pub.units[i]))
             cost += COST_BLOCKED;
-    for (int i = 0; i < l->pub.nlabels; i++)
+    for (int i = 0; i < l->pub.nlabels && cost < enough; i++)
         if (boxes_meet(b, &l->pub.labels[i]))
             cost += COST_BLOCKED;
-    for (int i = 0; i < l->nmarks; i++)
+    for (int i = 0; i < l->nmarks && cost < enough; i++)
         if (boxes_meet(b, &l->marks[i]))
             cost += COST_MARK;
-    for (int i = 0; i < l->nsegments; i++)
+    for (int i = 0; i < l->nsegments && cost < enough; i++)
         if (segment_meets(&l->segments[i], b))
             cost += COST_LINE;
-    if (it->area) {
+    if (it->area && cost < enough) {
         double mx = (b->x0 + b->x1) / 2, my = (b->y0 + b->y1) / 2;
         if (!inside_area(it->area, mx, my))
             cost += COST_OUTSIDE;
@@ -177,7 +182,7 @@ static void place_one(const layout *l, const dj_geo *geo,
         double cost = dist;
         if (cost >= best_cost)
             continue;
-        cost += cost_at(l, geo, it, &b);
+        cost += cost_at(l, geo, it, &b, best_cost - cost);
         if (cost < best_cost) {
             best_cost = cost;
             *best = b;
@@ -247,30 +252,34 @@ static int collect(const dj_map *map, const dj_geo *geo, label_item *items,
 static void write_label(cairo_t *cr, const label_item *it,
                         const cairo_text_extents_t *e, const dj_render_box *b)
 {
-    static const double ink[4][3] = {{0.16, 0.14, 0.12},
-                                     {0.14, 0.28, 0.45},
-                                     {0.06, 0.20, 0.42},
-                                     {1, 1, 1}};
-    static const double halo[4][3] = {{1, 0.99, 0.95},
-                                      {0.86, 0.93, 0.98},
-                                      {0.86, 0.93, 0.98},
-                                      {0.20, 0.19, 0.18}};
+    const double(*ink)[3] = palette_label_ink, (*halo)[3] = palette_label_halo;
     double x = (b->x0 + b->x1) / 2 - e->width / 2 - e->x_bearing;
     double y = (b->y0 + b->y1) / 2 - e->height / 2 - e->y_bearing;
     /* The halo: the name in the pale colour a pixel off each way (glyphs
-     * from the font cache: much cheaper than stroking their outlines). */
-    cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
-                         halo[it->style][2]);
+     * from the font cache: much cheaper than stroking their outlines),
+     * its eight copies drawn as one run of glyphs. */
+    cairo_glyph_t *glyphs = NULL;
+    int n = 0;
+    if (cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), x, y,
+                                         it->text, -1, &glyphs, &n, NULL,
+                                         NULL, NULL) != CAIRO_STATUS_SUCCESS)
+        return;
     static const double off[8][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},
                                      {-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
-    for (int k = 0; k < 8; k++) {
-        cairo_move_to(cr, x + off[k][0], y + off[k][1]);
-        cairo_show_text(cr, it->text);
-    }
-    cairo_move_to(cr, x, y);
+    cairo_glyph_t halo_glyphs[8 * DJ_ABBR_MAX];
+    int nhalo = 0;
+    for (int k = 0; k < 8; k++)
+        for (int i = 0; i < n && nhalo < 8 * DJ_ABBR_MAX; i++)
+            halo_glyphs[nhalo++] = (cairo_glyph_t){
+                glyphs[i].index, glyphs[i].x + off[k][0],
+                glyphs[i].y + off[k][1]};
+    cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
+                         halo[it->style][2]);
+    cairo_show_glyphs(cr, halo_glyphs, nhalo);
     cairo_set_source_rgb(cr, ink[it->style][0], ink[it->style][1],
                          ink[it->style][2]);
-    cairo_show_text(cr, it->text);
+    cairo_show_glyphs(cr, glyphs, n);
+    cairo_glyph_free(glyphs);
     cairo_new_path(cr);
 }
 
@@ -281,10 +290,12 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
     if (!items)
         return; /* the picture goes without names */
     int n = collect(map, geo, items, DJ_RENDER_MAX_BOXES);
+    bool svg = cairo_surface_get_type(cairo_get_target(cr)) ==
+               CAIRO_SURFACE_TYPE_SVG;
     cairo_set_font_size(cr, LABEL_FONT_SIZE);
     for (int i = 0; i < n && l->pub.nlabels < DJ_RENDER_MAX_BOXES; i++) {
         const label_item *it = &items[i];
-        cairo_select_font_face(cr, "sans-serif",
+        cairo_select_font_face(cr, BOARD_FONT,
                                it->style == 2 ? CAIRO_FONT_SLANT_ITALIC
                                               : CAIRO_FONT_SLANT_NORMAL,
                                it->style >= 2 ? CAIRO_FONT_WEIGHT_BOLD
@@ -293,7 +304,9 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
         cairo_text_extents(cr, it->text, &e);
         dj_render_box b;
         place_one(l, geo, it, e.width, e.height, &b);
-        write_label(cr, it, &e, &b);
+        if (!svg)
+            write_label(cr, it, &e, &b);
+        l->label_style[l->pub.nlabels] = (unsigned char)it->style;
         snprintf(l->pub.label_text[l->pub.nlabels], DJ_ABBR_MAX, "%s", it->text);
         l->pub.labels[l->pub.nlabels++] = b;
     }

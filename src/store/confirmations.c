@@ -58,7 +58,7 @@ int dj_store_confirmation_get(dj_store *s, const char *code,
     int rc = st_step(s, st);
     if (rc == SQLITE_ROW)
         read_row(s, st, c);
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 

@@ -2,6 +2,7 @@
 /*
  * db.c — the connection once open (open.c opens it): errors,
  * transactions, settings, closing, and the statement helpers of stmt.h.
+ * Statements are compiled once per connection and kept (stmt_cache.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -98,17 +99,21 @@ static int bind_args(dj_store *s, sqlite3_stmt *st, const char *fmt,
 static sqlite3_stmt *prepare_v(dj_store *s, const char *sql, const char *fmt,
                                va_list ap)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+    sqlite3_stmt *st = st_cache_take(s, sql);
+    if (!st) {
         fail_db(s, "prepare");
-        sqlite3_finalize(st);
         return NULL;
     }
     if (bind_args(s, st, fmt, ap) < 0) {
-        sqlite3_finalize(st);
+        st_finish(s, st);
         return NULL;
     }
     return st;
+}
+
+void st_finish(dj_store *s, sqlite3_stmt *st)
+{
+    st_cache_give_back(s, st);
 }
 
 sqlite3_stmt *st_prepare(dj_store *s, const char *sql, const char *fmt, ...)
@@ -141,7 +146,7 @@ static int exec_v(dj_store *s, int *changes, const char *sql, const char *fmt,
         return -1;
     st_write_point(s);
     int rc = st_step(s, st);
-    sqlite3_finalize(st);
+    st_finish(s, st);
     if (rc < 0)
         return -1;
     if (changes)
@@ -206,7 +211,7 @@ int st_collect(dj_store *s, sqlite3_stmt *st, size_t size, st_row_fn read_row,
             break;
         }
     }
-    sqlite3_finalize(st);
+    st_finish(s, st);
     if (rc < 0) {
         if (free_rows)
             free_rows(rows, count);
@@ -226,8 +231,13 @@ int64_t st_last_id(dj_store *s)
 
 void st_text(sqlite3_stmt *st, int col, char *buf, size_t len)
 {
-    const unsigned char *t = sqlite3_column_text(st, col);
-    snprintf(buf, len, "%s", t ? (const char *)t : "");
+    if (len == 0)
+        return;
+    const char *t = (const char *)sqlite3_column_text(st, col);
+    size_t n = t ? strnlen(t, len - 1) : 0;
+    if (n)
+        memcpy(buf, t, n);
+    buf[n] = '\0';
 }
 
 char *st_text_dup(sqlite3_stmt *st, int col)
@@ -255,7 +265,7 @@ int st_query_int(dj_store *s, int64_t *out, const char *sql,
     int rc = st_step(s, st);
     if (rc == SQLITE_ROW)
         *out = st_int64(st, 0, 0);
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 
@@ -269,7 +279,7 @@ int st_run_fixed(dj_store *s, const char *sql)
     int rc;
     while ((rc = st_step(s, st)) == SQLITE_ROW)
         ;
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : 0;
 }
 
@@ -284,6 +294,7 @@ void dj_store_close(dj_store *s)
         return;
     while (s->depth)
         dj_store_rollback(s);
+    st_cache_free(s);
     sqlite3_close(s->db);
     free(s);
 }
@@ -412,7 +423,7 @@ int dj_store_setting_get(dj_store *s, const char *key, char *value,
     int rc = st_step(s, st);
     if (rc == SQLITE_ROW)
         st_text(st, 0, value, len);
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 

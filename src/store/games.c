@@ -80,7 +80,7 @@ static int run_write(dj_store *s, sqlite3_stmt *st)
 {
     st_write_point(s);
     int rc = st_step(s, st);
-    sqlite3_finalize(st);
+    st_finish(s, st);
     if (rc < 0)
         return -1;
     st_write_point(s);
@@ -106,7 +106,7 @@ int dj_store_game_insert(dj_store *s, dj_game_rec *g)
     if (!st)
         return -1;
     if (bind_settings(s, st, 5, g) < 0) {
-        sqlite3_finalize(st);
+        st_finish(s, st);
         return -1;
     }
     if (run_write(s, st) < 0)
@@ -123,7 +123,7 @@ static int get_one(dj_store *s, sqlite3_stmt *st, dj_game_rec *g)
     int rc = st_step(s, st);
     if (rc == SQLITE_ROW)
         read_game(st, g);
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 
@@ -176,7 +176,7 @@ int dj_store_game_update(dj_store *s, const dj_game_rec *g)
         return -1;
     if (bind_settings(s, st, 2, g) < 0 ||
         sqlite3_bind_int64(st, 2 + DJ_SETTINGS_COUNT, g->id) != SQLITE_OK) {
-        sqlite3_finalize(st);
+        st_finish(s, st);
         return dj_store_fail(s, "database: cannot bind the game");
     }
     return run_write(s, st);

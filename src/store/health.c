@@ -54,7 +54,7 @@ static int overdue_games(dj_store *s, int64_t limit, dj_store_health *h)
             snprintf(h->overdue + used, sizeof h->overdue - used, "%s%s",
                      used ? ", " : "", name);
     }
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : 0;
 }
 

@@ -20,20 +20,37 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * The names of a user and a group, or their numbers.  The reentrant
+ * lookups: judgeweb's threads open their connections at once, and
+ * getpwuid's one static record would be shared between them.
+ */
+static void user_name(uid_t uid, char *out, size_t len)
+{
+    struct passwd pw, *found = NULL;
+    char scratch[4096];
+    if (getpwuid_r(uid, &pw, scratch, sizeof scratch, &found) == 0 && found)
+        snprintf(out, len, "%s", found->pw_name);
+    else
+        snprintf(out, len, "%u", (unsigned)uid);
+}
+
+static void group_name(gid_t gid, char *out, size_t len)
+{
+    struct group gr, *found = NULL;
+    char scratch[4096];
+    if (getgrgid_r(gid, &gr, scratch, sizeof scratch, &found) == 0 && found)
+        snprintf(out, len, "%s", found->gr_name);
+    else
+        snprintf(out, len, "%u", (unsigned)gid);
+}
+
 /* "dipjudge:dipjudge, mode 0600" */
 static void describe(const struct stat *st, char *out, size_t len)
 {
-    struct passwd *pw = getpwuid(st->st_uid);
-    struct group *gr = getgrgid(st->st_gid);
     char user[32], group[32];
-    if (pw)
-        snprintf(user, sizeof user, "%s", pw->pw_name);
-    else
-        snprintf(user, sizeof user, "%u", (unsigned)st->st_uid);
-    if (gr)
-        snprintf(group, sizeof group, "%s", gr->gr_name);
-    else
-        snprintf(group, sizeof group, "%u", (unsigned)st->st_gid);
+    user_name(st->st_uid, user, sizeof user);
+    group_name(st->st_gid, group, sizeof group);
     snprintf(out, len, "owned by %s:%s, mode %04o", user, group,
              (unsigned)(st->st_mode & 07777));
 }
@@ -42,8 +59,11 @@ static void describe(const struct stat *st, char *out, size_t len)
 static void running_user(char *out, size_t len)
 {
     uid_t uid = geteuid();
-    struct passwd *pw = getpwuid(uid);
-    snprintf(out, len, "user %s (uid %u)", pw ? pw->pw_name : "?",
+    struct passwd pw, *found = NULL;
+    char scratch[4096];
+    bool named = getpwuid_r(uid, &pw, scratch, sizeof scratch, &found) == 0 &&
+                 found;
+    snprintf(out, len, "user %s (uid %u)", named ? found->pw_name : "?",
              (unsigned)uid);
 }
 

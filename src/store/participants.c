@@ -80,7 +80,7 @@ int dj_store_participant_of_power(dj_store *s, int64_t game_id, int power,
     int rc = st_step(s, st);
     if (rc == SQLITE_ROW)
         read_participant(st, p);
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 

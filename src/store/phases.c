@@ -70,7 +70,7 @@ static int phase_one(dj_store *s, sqlite3_stmt *st, dj_phase_rec *p)
     int rc = st_step(s, st);
     if (rc == SQLITE_ROW && read_phase(s, st, p) < 0)
         rc = -1;
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 
@@ -302,7 +302,7 @@ int dj_store_readiness_get(dj_store *s, int64_t phase_id, int power,
         *ready = sqlite3_column_int(st, 0);
         *wait = sqlite3_column_int(st, 1);
     }
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : 0;
 }
 
@@ -348,7 +348,7 @@ int dj_store_result_get(dj_store *s, int64_t phase_id, dj_result_rec *r)
             rc = dj_store_fail(s, "out of memory");
         }
     }
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 
@@ -395,7 +395,7 @@ int dj_store_rollback_latest(dj_store *s, int64_t game_id,
         st_text(st, 6, r->prev_ending, sizeof r->prev_ending);
         r->undone_at = st_int64(st, 7, 0);
     }
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 

@@ -616,7 +616,7 @@ static int has_column(dj_store *s, const char *column)
         return -1;
     int rc = st_step(s, st);
     int n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return n < 0 ? -1 : n > 0;
 }
 

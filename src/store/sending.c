@@ -76,7 +76,7 @@ int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
     } else if (rc == SQLITE_DONE) {
         rc = DJ_STORE_NOTFOUND;
     }
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc;
 }
 
@@ -107,7 +107,7 @@ int dj_store_outbox_claim(dj_store *s, dj_outbox_send_rec *r,
     } else if (rc == SQLITE_DONE) {
         rc = dj_store_fail(s, "outbox row %lld vanished", (long long)r->id);
     }
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc;
 }
 
@@ -208,7 +208,7 @@ int dj_store_outbox_reply_counts(dj_store *s, const char *addr,
         out->to_domain = sqlite3_column_int(st, 2);
         out->to_all = sqlite3_column_int(st, 3);
     }
-    sqlite3_finalize(st);
+    st_finish(s, st);
     return rc == SQLITE_ROW ? 0 : -1;
 }
 

@@ -11,7 +11,9 @@
  *
  * so no value ever reaches the SQL text.  st_exec() runs a statement that
  * returns no rows; st_step() steps one that does.  Both count write points
- * for the crash tests (see dj_store_crash_at()).
+ * for the crash tests (see dj_store_crash_at()).  A statement from
+ * st_prepare() is given back with st_finish(), never finalized: the
+ * connection keeps it compiled for the next use (stmt_cache.c).
  */
 #ifndef DJ_STORE_STMT_H
 #define DJ_STORE_STMT_H
@@ -32,10 +34,22 @@ struct dj_store {
     bool newer_schema; /* opening failed on a newer dipjudge's schema */
     char notice[2600]; /* what opening did that the admin should hear of */
     int64_t busy_since; /* ms (monotonic) when the current wait began */
+    struct st_cache *cache; /* the compiled statements (stmt_cache.c) */
 };
+
+/* The statement cache (stmt_cache.c): a compiled statement for `sql`, NULL
+ * when it does not compile (the error in sqlite3_errmsg); given back reset
+ * and unbound; all finalized by st_cache_free, before the connection
+ * closes. */
+sqlite3_stmt *st_cache_take(dj_store *s, const char *sql);
+void st_cache_give_back(dj_store *s, sqlite3_stmt *st);
+void st_cache_free(dj_store *s);
 
 /* Prepare `sql` and bind the arguments; NULL (error recorded) on failure. */
 sqlite3_stmt *st_prepare(dj_store *s, const char *sql, const char *fmt, ...);
+
+/* Done with a statement from st_prepare (NULL: nothing to do). */
+void st_finish(dj_store *s, sqlite3_stmt *st);
 
 /* Step: SQLITE_ROW, SQLITE_DONE, or -1 (error recorded). */
 int st_step(dj_store *s, sqlite3_stmt *st);

@@ -44,7 +44,7 @@ int dj_store_web_session_get(dj_store *s, const char *token_hash, int64_t now,
         st_text(st, 4, out->csrf, sizeof out->csrf);
         out->expires_at = sqlite3_column_int64(st, 5);
     }
-    sqlite3_finalize(st);
+    st_finish(s, st);
     if (rc == SQLITE_ROW)
         return 0;
     return rc == SQLITE_DONE ? DJ_STORE_NOTFOUND : -1;

@@ -60,7 +60,7 @@ void web_act_signin(web_ctx *c)
         web_page_game(c, "Sign in with a power and a password.");
         return;
     }
-    if (!web_signin_allowed(c)) {
+    if (!web_signin_begin(c)) {
         dj_form_free(&f);
         web_fail(c, 403, "Too many failed sign-ins from your address: try "
                          "again later.");
@@ -75,13 +75,14 @@ void web_act_signin(web_ctx *c)
                                 client, c->opt->session_lifetime, token, csrf,
                                 &id);
     dj_form_free(&f);
+    if (rc != DJ_SIGNON_REFUSED)
+        web_signin_succeeded(c); /* or the judge's error, not the client's */
     if (rc < 0) {
         web_fail(c, 500, dj_judge_error(c->j));
         return;
     }
     if (rc == DJ_SIGNON_REFUSED) {
-        web_signin_failed(c);
-        /* the same words whether the game exists or not */
+        /* counted by web_signin_begin; the same words whether the game exists or not */
         web_fail(c, 403, "Sign-in refused: no such game or power, a wrong "
                          "password, or too many failures lately.");
         return;

@@ -2,7 +2,7 @@
 /*
  * handler.c — one request: its route, its session, the checks every
  * request passes, then the page or action; and the state worker threads
- * share (the picture cache, the sign-in counts per client).
+ * share (the sign-in counts per client).
  *
  * Design.  Whatever a visitor may not see answers 404, exactly as a page
  * that does not exist, so nobody learns which games or phases exist by
@@ -10,16 +10,17 @@
  * writes them): a Content-Security-Policy without any script, the
  * stylesheet and pictures from this site only.
  *
- * The picture cache keeps the SVG of a phase by (phase id, played,
- * orders): a phase's picture never changes under that key (a rollback
- * replays a phase under a new id; adjudicating it flips `played`), so
- * each is drawn once and served from memory after.  It holds at most
- * PICTURE_SLOTS pictures, the least recently used going first.
+ * Pictures are the game room's: dj_game_picture() keeps each one drawn
+ * in the picture cache on disk, for mail and the web alike (pages.c).
  *
  * Sign-in counts per client address are kept here as well as in the
  * database's failure table (which the mail door shares, per client and
  * game and per target): a client failing signin_limit times within the
  * window, whatever games it tries, is refused until the window passes.
+ * An attempt counts as a failure from its start (web_signin_begin), in
+ * the same locked step as the check, and is taken back when it succeeds:
+ * worker threads answering one client at once cannot each pass the check
+ * before any of them has counted.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -30,22 +31,12 @@
 #include <strings.h>
 #include <time.h>
 
-#include "render/render.h"
 #include "util/random.h"
 #include "web/form.h"
 #include "web/html.h"
 #include "web/web_int.h"
 
-#define PICTURE_SLOTS 256
 #define CLIENT_SLOTS 1024
-
-typedef struct picture_slot {
-    int64_t phase_id;
-    bool played, orders;
-    uint64_t used;
-    char *svg;
-    size_t len;
-} picture_slot;
 
 typedef struct client_slot {
     char client[64];
@@ -57,9 +48,7 @@ struct dj_web_shared {
     dj_web_options opt;
     char judge_name[64];
     char judge_address[256];
-    pthread_mutex_t lock;
-    uint64_t clock;
-    picture_slot pictures[PICTURE_SLOTS];
+    pthread_mutex_t lock; /* for clients */
     client_slot clients[CLIENT_SLOTS];
 };
 
@@ -83,8 +72,6 @@ void dj_web_shared_free(dj_web_shared *sh)
 {
     if (!sh)
         return;
-    for (int i = 0; i < PICTURE_SLOTS; i++)
-        free(sh->pictures[i].svg);
     pthread_mutex_destroy(&sh->lock);
     free(sh);
 }
@@ -98,53 +85,6 @@ void dj_web_response_init(dj_web_response *rs)
 void dj_web_response_free(dj_web_response *rs)
 {
     dj_buf_free(&rs->body);
-}
-
-/* ---- the picture cache ------------------------------------------------------ */
-
-int web_picture(web_ctx *c, const dj_phase_ref *ph, bool orders, dj_buf *out)
-{
-    dj_web_shared *sh = c->sh;
-    pthread_mutex_lock(&sh->lock);
-    for (int i = 0; i < PICTURE_SLOTS; i++) {
-        picture_slot *s = &sh->pictures[i];
-        if (s->svg && s->phase_id == ph->id && s->played == ph->played &&
-            s->orders == orders) {
-            s->used = ++sh->clock;
-            dj_buf_append_n(out, s->svg, s->len);
-            pthread_mutex_unlock(&sh->lock);
-            return 0;
-        }
-    }
-    pthread_mutex_unlock(&sh->lock);
-    /* Drawn outside the lock: two threads may draw one picture at once
-     * (the same bytes); the second simply replaces the first's slot. */
-    dj_picture pic = {NULL, 0};
-    if (dj_game_picture(c->j, c->route.game, ph->name, orders ? -1 : 0,
-                        DJ_PICTURE_SVG, &pic) < 0)
-        return -1;
-    dj_buf_append_n(out, (const char *)pic.data, pic.len);
-    pthread_mutex_lock(&sh->lock);
-    picture_slot *victim = &sh->pictures[0];
-    for (int i = 0; i < PICTURE_SLOTS; i++) {
-        picture_slot *s = &sh->pictures[i];
-        if (s->svg && s->phase_id == ph->id && s->played == ph->played &&
-            s->orders == orders) {
-            victim = s;
-            break;
-        }
-        if (s->used < victim->used)
-            victim = s;
-    }
-    free(victim->svg);
-    victim->svg = (char *)pic.data;
-    victim->len = pic.len;
-    victim->phase_id = ph->id;
-    victim->played = ph->played;
-    victim->orders = orders;
-    victim->used = ++sh->clock;
-    pthread_mutex_unlock(&sh->lock);
-    return 0;
 }
 
 /* ---- sign-in counts per client ------------------------------------------------- */
@@ -173,20 +113,23 @@ static client_slot *client_find(dj_web_shared *sh, const char *client,
     return oldest;
 }
 
-bool web_signin_allowed(web_ctx *c)
+bool web_signin_begin(web_ctx *c)
 {
     pthread_mutex_lock(&c->sh->lock);
-    client_slot *s = client_find(c->sh, c->rq->client, c->rq->now, false);
-    bool ok = !s || s->failures < c->opt->signin_limit;
+    client_slot *s = client_find(c->sh, c->rq->client, c->rq->now, true);
+    bool ok = s->failures < c->opt->signin_limit;
+    if (ok)
+        s->failures++; /* until web_signin_succeeded says otherwise */
     pthread_mutex_unlock(&c->sh->lock);
     return ok;
 }
 
-void web_signin_failed(web_ctx *c)
+void web_signin_succeeded(web_ctx *c)
 {
     pthread_mutex_lock(&c->sh->lock);
-    client_slot *s = client_find(c->sh, c->rq->client, c->rq->now, true);
-    s->failures++;
+    client_slot *s = client_find(c->sh, c->rq->client, c->rq->now, false);
+    if (s && s->failures > 0)
+        s->failures--;
     pthread_mutex_unlock(&c->sh->lock);
 }
 

@@ -66,6 +66,32 @@ static int load_game(web_ctx *c, dj_game_overview *o)
     return -1;
 }
 
+/* The route's game as load_game gives it, and its phases in order (*ph
+ * malloc'd): 0, or -1 with the page written (404 or 500). */
+static int load_game_phases(web_ctx *c, dj_game_overview *o,
+                            dj_phase_ref **ph, int *nph)
+{
+    *ph = NULL;
+    *nph = 0;
+    if (load_game(c, o) < 0)
+        return -1;
+    if (dj_game_phases(c->j, o->name, ph, nph) < 0) {
+        web_fail(c, 500, dj_judge_error(c->j));
+        return -1;
+    }
+    return 0;
+}
+
+/* The index of the route's phase among ph, or -1. */
+static int route_phase(const web_ctx *c, const dj_phase_ref *ph, int nph)
+{
+    int at = -1;
+    for (int i = 0; i < nph; i++)
+        if (strcasecmp(ph[i].name, c->route.phase) == 0)
+            at = i;
+    return at;
+}
+
 /* ---- / ---------------------------------------------------------------------- */
 
 void web_page_home(web_ctx *c)
@@ -283,14 +309,10 @@ static void player_forms(web_ctx *c, dj_buf *b, const dj_game_overview *o)
 void web_page_game(web_ctx *c, const char *notice)
 {
     dj_game_overview o;
-    if (load_game(c, &o) < 0)
+    dj_phase_ref *ph;
+    int nph;
+    if (load_game_phases(c, &o, &ph, &nph) < 0)
         return;
-    dj_phase_ref *ph = NULL;
-    int nph = 0;
-    if (dj_game_phases(c->j, o.name, &ph, &nph) < 0) {
-        web_fail(c, 500, dj_judge_error(c->j));
-        return;
-    }
     dj_buf *b = body(c);
     dj_buf_reset(b);
     char title[64];
@@ -408,18 +430,11 @@ static void centre_table(dj_buf *b, const dj_centre_history *t)
 void web_page_phase(web_ctx *c)
 {
     dj_game_overview o;
-    if (load_game(c, &o) < 0)
+    dj_phase_ref *ph;
+    int nph;
+    if (load_game_phases(c, &o, &ph, &nph) < 0)
         return;
-    dj_phase_ref *ph = NULL;
-    int nph = 0;
-    if (dj_game_phases(c->j, o.name, &ph, &nph) < 0) {
-        web_fail(c, 500, dj_judge_error(c->j));
-        return;
-    }
-    int at = -1;
-    for (int i = 0; i < nph; i++)
-        if (strcasecmp(ph[i].name, c->route.phase) == 0)
-            at = i;
+    int at = route_phase(c, ph, nph);
     if (at < 0) {
         free(ph);
         web_not_found(c);
@@ -545,30 +560,26 @@ void web_page_json(web_ctx *c)
 void web_page_picture(web_ctx *c, bool orders)
 {
     dj_game_overview o;
-    if (load_game(c, &o) < 0)
+    dj_phase_ref *ph;
+    int nph;
+    if (load_game_phases(c, &o, &ph, &nph) < 0)
         return;
-    dj_phase_ref *ph = NULL;
-    int nph = 0;
-    if (dj_game_phases(c->j, o.name, &ph, &nph) < 0) {
-        web_fail(c, 500, dj_judge_error(c->j));
-        return;
-    }
-    const dj_phase_ref *it = NULL;
-    for (int i = 0; i < nph; i++)
-        if (strcasecmp(ph[i].name, c->route.phase) == 0)
-            it = &ph[i];
+    int at = route_phase(c, ph, nph);
     /* A phase's orders are shown once it is played, never before. */
-    if (!it || (orders && !it->played)) {
+    bool shown = at >= 0 && (!orders || ph[at].played);
+    /* Drawn once, then read from the game room's picture cache: with
+     * orders, the phase as players see it once played; else the board
+     * alone. */
+    dj_picture pic = {NULL, 0};
+    if (!shown || dj_game_picture(c->j, o.name, ph[at].name, orders ? -1 : 0,
+                                  DJ_PICTURE_SVG, &pic) < 0) {
         free(ph);
-        web_not_found(c);
-        return;
-    }
-    if (web_picture(c, it, orders, body(c)) < 0) {
-        free(ph);
-        web_not_found(c); /* a board without a geometry file */
+        web_not_found(c); /* or a board without a geometry file */
         return;
     }
     free(ph);
+    dj_buf_append_n(body(c), (const char *)pic.data, pic.len);
+    dj_picture_free(&pic);
     c->rs->status = 200;
     c->rs->content_type = "image/svg+xml";
     c->rs->cache = "public, max-age=300";

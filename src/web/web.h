@@ -6,9 +6,10 @@
  * Design.  dj_web_handle() is the whole of judgeweb's behaviour with no
  * HTTP library in sight (server.c carries bytes between libmicrohttpd and
  * it), so tests and the benchmark can call it directly.  Each worker
- * thread owns its dj_judge (one database connection); what threads share
- * is in dj_web_shared (the picture cache and the per-client sign-in
- * counts), each behind its own lock.
+ * thread owns its dj_judge (one database connection, with its compiled
+ * statements); what threads share is in dj_web_shared (the per-client
+ * sign-in counts), behind a lock.  Pictures come from the game room's
+ * cache on disk, which every process shares.
  *
  * Every action is a message: orders, READY/WAIT and press are written as
  * the lines a player would mail and run by dj_command_run as the signed-in

@@ -53,10 +53,9 @@ void web_act_signout(web_ctx *c);
 void web_act_message(web_ctx *c);      /* orders, ready, press */
 
 /* Shared state (handler.c). */
-/* The SVG of a phase, from the cache or drawn once: 0, or -1. */
-int web_picture(web_ctx *c, const dj_phase_ref *ph, bool orders,
-                dj_buf *out);
-bool web_signin_allowed(web_ctx *c);
-void web_signin_failed(web_ctx *c);
+/* May the client try to sign in?  If so the try counts as a failure
+ * until web_signin_succeeded (or an error of the judge's) takes it back. */
+bool web_signin_begin(web_ctx *c);
+void web_signin_succeeded(web_ctx *c);
 
 #endif

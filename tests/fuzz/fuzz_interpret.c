@@ -8,7 +8,8 @@
  * everything after is the text of the orders, cut into lines at '\n' and
  * NUL.  The orders are read against the standard map and its
  * opening position, and every reading is formatted, so the whole path a
- * mail takes through the reader is exercised.  The reader must never
+ * mail takes through the reader is exercised; each line is also asked
+ * whether it is prose alone (as a master's are).  The reader must never
  * crash, leak or read out of bounds, whatever it is given.
  *
  * The map is loaded once, on the first input, and kept: libFuzzer hands
@@ -150,7 +151,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         if (out[i].kind == DJ_READ_OK && !out[i].text[0])
             abort(); /* an order understood has a text */
+        /* 4.D.3 c's hold (disband) in place of a unit's orders: only on a
+         * refused order, for a unit of this power, with its text */
+        if (out[i].stands_instead &&
+            (out[i].kind != DJ_READ_ERROR || !out[i].text[0] ||
+             out[i].order.power != power || out[i].order.loc < 0 ||
+             (out[i].order.kind != DJ_ORDER_HOLD &&
+              out[i].order.kind != DJ_ORDER_DISBAND)))
+            abort();
     }
+    /* each line alone, as a master's line is asked whether it is prose */
+    for (int i = 0; i < nlines; i++)
+        (void)dj_interpret_line_is_prose(map, lines[i]);
     free(out);
     free(text);
     free(pos);

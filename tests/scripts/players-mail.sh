@@ -9,8 +9,12 @@
 # orders taken; a subject that is not a whole command is ignored without
 # a word; PRESS ARCHIVE shows each reader what they may read; a private
 # game needs its join password and an unlisted one is not in LIST; two
-# orders for one unit; reliability figures (JOIN notices, judgectl player,
-# SET STATS PUBLIC in LIST).  Ends with "N passed, N failed".
+# orders for one unit (and what is filed) and a master's prose; reliability
+# figures (JOIN notices, judgectl player, SET STATS PUBLIC in LIST; missed
+# deadlines, civil disorder and a takeover counted); TAKEOVER, SET ADDRESS
+# and SET MASTER confirmed by code from the new address, forged CONFIRMs
+# refused, codes listed and cleared by judgectl pending and expiring.
+# Ends with "N passed, N failed".
 #
 set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
@@ -85,8 +89,37 @@ has "Summary: 1 order taken, 1 refused (see ERROR above); 1 of 1 command done"
 has "  Bye"
 
 # ---- two orders for one unit: the reply says what the rule (4.D.3) does ----
-printf 'SIGNON Edemo pw-1-secret\nF lon-eng\nF lon-nth\n' | send p1@x.example "x"
+# and what is on file agrees: under 4.D.3 c (the default) the unit holds,
+# whatever an earlier mail ordered it to do
+printf 'SIGNON Edemo pw-1-secret\nF lon-yor\n' | send p1@x.example "x"
+has "  F LON - YOR"
+printf 'SIGNON Edemo pw-1-secret\nF lon-eng\nF lon-nth\nA lvp-edi\n' |
+    send p1@x.example "x"
 has "ERROR: F LON has several orders (lines 2 and 3): none is used and the unit holds (rule 4.D.3 c)"
+has "  F LON H"
+lacks "  F LON - YOR"
+$J orders demo England >"$T/out"
+has "F LON H"
+has "A LVP - EDI"
+lacks "F LON - YOR"
+# the same with nothing else in the mail: the earlier order goes too
+printf 'SIGNON Edemo pw-1-secret\nF lon-wal\n' | send p1@x.example "x"
+printf 'SIGNON Edemo pw-1-secret\nF lon-eng\nF lon-nth\n' | send p1@x.example "x"
+has "none is used and the unit holds (rule 4.D.3 c)"
+$J orders demo England >"$T/out"
+has "F LON H"
+lacks "F LON - WAL"
+[[ $(grep -c "F LON" "$T/out") == 1 ]] && ok || bad "F LON filed twice"
+
+# ---- a master's prose (no BECOME) is not read, as a player's is -------------
+printf 'Hi all,\nSIGNON Mdemo gm-pw-1\nLIST demo\nThanks, and see you soon\nCheers, the GM\nA par-bur\n' |
+    send gm@x.example "x"
+has "Not read (looks like text, not orders):"
+has "  Thanks, and see you soon"
+has "  Cheers, the GM"
+# a line that could be an order still gets its error
+[[ $(grep -c "^ *ERROR" "$T/out") == 1 ]] && ok || bad "master: $(grep ERROR "$T/out")"
+has "BECOME it first"
 
 # ---- the subject: a command only when it is one, whole ------------------------
 for subject in "map please" "join" "JOIN demo" "Re: my orders" "history please"; do
@@ -147,5 +180,184 @@ lacks "p2@x.example: games joined"
 printf 'SIGNON Gdemo pw-3-secret\nRESIGN\n' | send p3@x.example "x"
 $J player p3@x.example >"$T/out"
 has "abandoned 1"
+
+# ---- confirmed by code: TAKEOVER, SET ADDRESS, SET MASTER ---------------------
+# and the reliability figures of a game where deadlines are missed, a power
+# goes into civil disorder and is taken over.
+# code_to ADDRESS: the latest code the judge mailed to ADDRESS.
+code_to()
+{
+    local f
+    f=$(grep -l "^To: $1\$" mail/out/new/* 2>/dev/null | xargs -r ls -t |
+        xargs -r grep -l "^    CONFIRM " | head -1)
+    [[ -n $f ]] && sed -n 's/^    CONFIRM \([A-Za-z0-9-]*\).*/\1/p' "$f" | head -1
+}
+# forged CODE RIGHT-ADDRESS FROM...: the code sent from each other
+# address, and a guessed code from the right one, do nothing.
+forged()
+{
+    local code=$1 right=$2 from
+    shift 2
+    for from in "$@" "$right"; do
+        [[ $from == "$right" ]] && code=guessed-code-$RANDOM
+        printf 'CONFIRM %s\n' "$code" | send "$from" "x"
+        has "ERROR: no such code waits for your address"
+    done
+}
+# mails_to ADDRESS TEXT: how many mails to ADDRESS hold TEXT.
+mails_to()
+{
+    grep -l "^To: $1\$" mail/out/new/* 2>/dev/null | xargs -r grep -lF -- "$2" |
+        wc -l
+}
+$J create rel --master gm@rel.example takeover=yes movement_delay=72h \
+    grace=24h nmr=cd >/dev/null
+$J join rel gm@rel.example --master --password gm-rel-pw >/dev/null
+for p in $POWERS; do
+    lp=$(echo "$p" | tr 'A-Z' 'a-z')
+    $J join rel "$lp@rel.example" --power "$p" --password "pw-$lp-rel" \
+        >/dev/null
+done
+[[ $(game_phase rel) == S1901M ]] && ok || bad "rel did not start"
+hold_all()
+{
+    case $1 in
+    Austria) printf 'A vie H\nA bud H\nF tri H\n' ;;
+    England) printf 'F lon H\nF edi H\nA lvp H\n' ;;
+    France) printf 'F bre H\nA par H\nA mar H\n' ;;
+    Germany) printf 'F kie H\nA ber H\nA mun H\n' ;;
+    Russia) printf 'F stp/sc H\nA mos H\nA war H\nF sev H\n' ;;
+    Turkey) printf 'F ank H\nA con H\nA smy H\n' ;;
+    esac
+}
+for p in Austria England France Russia Turkey; do
+    hold_all $p | $J orders rel $p --set >/dev/null || bad "$p's orders"
+done
+# the deadline passes: Germany and Italy are late; Germany orders in the
+# grace period by mail, Italy sends nothing and goes into civil disorder
+export DIPJUDGE_NOW=$((GAME_T0 + 73 * 3600))
+$J tick >/dev/null
+{ echo "SIGNON Grel pw-germany-rel"; hold_all Germany; } |
+    send germany@rel.example "orders"
+has "Every unit has an order."
+export DIPJUDGE_NOW=$((GAME_T0 + 98 * 3600))
+$J tick >/dev/null
+[[ $(game_phase rel) == F1901M ]] && ok || bad "rel: S1901M not processed"
+$J player germany@rel.example >"$T/out"
+has "germany@rel.example: games joined 1, finished 0, abandoned 0; deadlines missed 1, civil disorders 0, takeovers 0"
+$J player italy@rel.example >"$T/out"
+has "italy@rel.example: games joined 1, finished 0, abandoned 0; deadlines missed 1, civil disorders 1, takeovers 0"
+$J player austria@rel.example >"$T/out"
+has "deadlines missed 0, civil disorders 0"
+
+# TAKEOVER: the volunteer's address confirms by code; forgeries do nothing
+printf 'TAKEOVER italy@rel volunteer-pw-1\n' | send vol@v.example "x"
+has "To take over in game rel as italy, this address must show it is yours"
+code=$(sed -n 's/^ *CONFIRM \([A-Za-z0-9-]*\).*/\1/p' "$T/out" | head -1)
+$J pending rel >"$T/out"
+has "takeover rel          vol@v.example as italy"
+forged "$code" vol@v.example forger@v.example
+$J show rel >"$T/out"
+lacks "vol@v.example"
+printf 'CONFIRM %s\n' "$code" | send vol@v.example "x"
+has "rel: you now play Italy; sign on with SIGNON Irel"
+[[ $(mails_to austria@rel.example "Italy has a new player") == 1 ]] && ok ||
+    bad "the players were not told of the takeover"
+$J player vol@v.example >"$T/out"
+has "vol@v.example: games joined 1, finished 0, abandoned 0; deadlines missed 0, civil disorders 0, takeovers 1"
+$J player italy@rel.example >"$T/out"
+has "italy@rel.example: games joined 1, finished 0, abandoned 1; deadlines missed 1, civil disorders 1, takeovers 0"
+# the figures the master of another game sees with a JOIN request
+$J create rel2 --master gm@rel2.example >/dev/null
+printf 'JOIN rel2 italy-pw-2\n' | send italy@rel.example "x"
+code=$(sed -n 's/^ *CONFIRM \([A-Za-z0-9-]*\).*/\1/p' "$T/out" | head -1)
+printf 'CONFIRM %s\n' "$code" | send italy@rel.example "x"
+has "rel2: italy@rel.example joined"
+[[ $(mails_to gm@rel2.example "Reliability figures of italy@rel.example: games joined 2, finished 0, abandoned 1; deadlines missed 1, civil disorders 1, takeovers 0") == 1 ]] &&
+    ok || bad "the master of rel2 did not get the figures"
+
+# SET ADDRESS: the code goes to the new address alone; the change waits
+printf 'SIGNON Erel pw-england-rel\nSET ADDRESS eng@new.example\n' |
+    send england@rel.example "x"
+has "A code went to eng@new.example"
+lacks "    CONFIRM "
+code=$(code_to eng@new.example)
+[[ -n $code ]] && ok || bad "no code mailed to eng@new.example"
+$J show rel >"$T/out"
+has "england@rel.example"
+# forged: the code from the old address, from a third one; a guess
+forged "$code" eng@new.example england@rel.example forger@v.example
+$J show rel >"$T/out"
+lacks "eng@new.example"
+printf 'CONFIRM %s\n' "$code" | send eng@new.example "x"
+has "rel: mail now goes to eng@new.example"
+$J show rel >"$T/out"
+has "eng@new.example"
+[[ $(mails_to england@rel.example "goes to eng@new.example from now on") == 1 ]] &&
+    ok || bad "the old address was not told"
+[[ $(mails_to gm@rel.example "changed address: mail now goes to eng@new.example") == 1 ]] &&
+    ok || bad "the master was not told of the new address"
+# a code expires after a day, like JOIN's
+printf 'SIGNON Frel pw-france-rel\nSET ADDRESS fra@new.example\n' |
+    send france@rel.example "x"
+code=$(code_to fra@new.example)
+export DIPJUDGE_NOW=$((DIPJUDGE_NOW + 25 * 3600))
+printf 'CONFIRM %s\n' "$code" | send fra@new.example "x"
+has "ERROR: no such code waits for your address: it may have expired"
+$J show rel >"$T/out"
+has "france@rel.example"
+
+# the same caps as JOIN's: three codes at most wait for one address
+for p in Austria Russia Turkey Germany; do
+    lp=$(echo "$p" | tr 'A-Z' 'a-z')
+    printf 'SIGNON %s %s\nSET ADDRESS victim@w.example\n' \
+        "${p:0:1}rel" "pw-$lp-rel" | send "$lp@rel.example" "x"
+done
+has "ERROR: 3 requests for victim@w.example already wait for their codes"
+[[ $(mails_to victim@w.example "    CONFIRM ") == 3 ]] && ok ||
+    bad "codes to one address not capped at three"
+$J pending --from victim@w.example --clear >"$T/out"
+has "3 pending requests cleared"
+
+# SET MASTER: only the master; the new master confirms by code
+printf 'SIGNON Erel pw-england-rel\nSET MASTER eng@new.example\n' |
+    send eng@new.example "x"
+has "ERROR: only the game master may do that"
+printf 'SET MASTER forger@v.example\n' | send gm@rel.example "x"
+has "ERROR"
+printf 'SIGNON Mrel gm-rel-pw\nSET MASTER germany@rel.example\n' |
+    send gm@rel.example "x"
+has "ERROR: germany@rel.example plays in game 'rel': a player cannot be its master"
+printf 'SIGNON Mrel gm-rel-pw\nSET MASTER gm2@z.example\nSET ADDRESS gm-new@z.example\n' |
+    send gm@rel.example "x"
+has "A code went to gm2@z.example.  The game passes to its new master"
+lacks "    CONFIRM "
+$J pending rel >"$T/out"
+has "master   rel          gm2@z.example as master"
+has "address  rel          gm-new@z.example as master"
+has "2 pending requests"
+$J pending rel --from gm-new@z.example --clear >"$T/out"
+has "1 pending request cleared"
+code=$(code_to gm2@z.example)
+[[ -n $code ]] && ok || bad "no code mailed to gm2@z.example"
+grep -l "^To: gm2@z.example$" mail/out/new/* | xargs grep -q "its master, gm@rel.example, hands the game over to you" &&
+    ok || bad "the code mail does not say who hands the game over"
+# forged: from the old master, from a player, a guess from the new address
+forged "$code" gm2@z.example gm@rel.example austria@rel.example
+printf 'SIGNON Mrel gm-rel-pw\nLIST rel\n' | send gm@rel.example "x"
+has "Signed on as the master of game 'rel'"
+printf 'CONFIRM %s\n' "$code" | send gm2@z.example "x"
+has "rel: you are now the master of game 'rel'."
+newpw=$(sed -n 's/^ *Your password: \([^ ]*\).*/\1/p' "$T/out" | head -1)
+[[ -n $newpw ]] && ok || bad "no password for the new master"
+printf 'SIGNON Mrel %s\nSTATUS\n' "$newpw" | send gm2@z.example "x"
+has "Signed on as the master of game 'rel'"
+printf 'SIGNON Mrel gm-rel-pw\n' | send gm@rel.example "x"
+has "ERROR"
+lacks "Signed on as the master"
+[[ $(mails_to gm@rel.example "you are no longer its master: gm2@z.example confirmed") == 1 ]] &&
+    ok || bad "the old master was not told"
+[[ $(mails_to austria@rel.example "gm2@z.example is now the game master, in place of gm@rel.example") == 1 ]] &&
+    ok || bad "the players were not told of the new master"
 
 checks_done

@@ -193,6 +193,10 @@ for f in "$S"/tests/games/full/[0-9]*-*.txt; do
         has "ERROR: F PAR B: "
         qorder Germany "Build A par"
         has "ERROR"
+        # builds still due: the summary does not say every unit has orders
+        qorder France "STATUS"
+        has "Builds due: "
+        lacks "all your units have orders"
         seen_adjust=1
         ;;
     F1907R)
@@ -202,6 +206,12 @@ for f in "$S"/tests/games/full/[0-9]*-*.txt; do
         ;;
     esac
     game_orders q "$f" "$now" || { bad "orders of $phase"; break; }
+    if [[ $phase == F1907R ]]; then
+        # the one dislodged unit has its retreat: the summary says so
+        qorder Germany "STATUS"
+        has "  A LVN R WAR"
+        has "all your units have orders."
+    fi
     now=$((now + GAME_STEP))
     DIPJUDGE_NOW=$now $J tick >/dev/null || { bad "tick $phase"; break; }
     [[ $phase == F1907R ]] && break
@@ -261,7 +271,21 @@ printf 'TAKEOVER italy@tkn volunteer-pw\n' | mail vol@x.example
 has "does not take volunteers"
 printf 'TAKEOVER italy@tk volunteer-pw\n' | mail france@tk.example
 has "you already play France"
+# the volunteer's address confirms by code, as for JOIN
 printf 'TAKEOVER italy@tk volunteer-pw\n' | mail vol@x.example
+has "To take over in game tk as italy, this address must show it is yours"
+lacks "you now play"
+code=$(sed -n 's/^ *CONFIRM \([A-Za-z0-9-]*\).*/\1/p' "$T/out" | head -1)
+$J pending tk >"$T/out"
+has "takeover tk           vol@x.example as italy"
+# forged: the code from another address, a guessed code from the right one
+printf 'CONFIRM %s\n' "$code" | mail forger@x.example
+has "no such code waits for your address"
+printf 'CONFIRM %s\n' "guessed-code-1" | mail vol@x.example
+has "no such code waits for your address"
+$J show tk >"$T/out"
+lacks "vol@x.example"
+printf 'CONFIRM %s\n' "$code" | mail vol@x.example
 has "tk: you now play Italy; sign on with SIGNON Itk"
 printf 'SIGNON Itk volunteer-pw\nA ven H\n' | mail vol@x.example
 has "Signed on as Italy"
@@ -270,11 +294,17 @@ has "A VEN H"
     '%tk - S1901M Player replaced'") -ge 7 ]] && ok ||
     bad "the takeover was not announced to every player"
 printf 'TAKEOVER italy@tka volunteer-pw\n' | mail vol@x.example
+code=$(sed -n 's/^ *CONFIRM \([A-Za-z0-9-]*\).*/\1/p' "$T/out" | head -1)
+[[ $(sqlite3 "$DB" "SELECT count(*) FROM outbox WHERE subject LIKE
+    '%tka - S1901M Takeover request'") == 0 ]] && ok ||
+    bad "approve: the master asked before the address confirmed"
+printf 'CONFIRM %s\n' "$code" | mail vol@x.example
 has "your offer to take over Italy has gone to the game master"
 sqlite3 "$DB" "SELECT body FROM outbox WHERE subject LIKE
     '%tka - S1901M Takeover request'" >"$T/out"
 has "vol@x.example volunteers to take over Italy"
 has "REPLACE Italy vol@x.example"
+has "Reliability figures of vol@x.example: games joined 1, finished 0, abandoned 0; deadlines missed 0, civil disorders 0, takeovers 1"
 $J show tka >"$T/out"
 grep -q "vol@x.example" "$T/out" && bad "approve: taken over unasked" || ok
 printf 'TAKEOVER italy@tka\n' | mail vol@x.example

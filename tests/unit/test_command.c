@@ -332,6 +332,37 @@ static int confirm_from(const char *from)
     return send_msg(from, body);
 }
 
+/* The code the judge mailed to `to` (SET ADDRESS, SET MASTER: never in
+ * the reply), into code; 0 when there is one. */
+static int mailed_code(const char *to, char *code, size_t len)
+{
+    dj_outbox_rec *m = NULL;
+    int n = 0, rc = -1;
+    if (dj_store_outbox_list(dj_judge_store(J), 0, NULL, &m, &n) < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        const char *at = strstr(m[i].body, "    CONFIRM ");
+        char got[64];
+        if (strcmp(m[i].recipients, to) == 0 && at &&
+            sscanf(at, " CONFIRM %63s", got) == 1) {
+            snprintf(code, len, "%s", got);
+            rc = 0;
+        }
+    }
+    dj_outbox_recs_free(m, n);
+    return rc;
+}
+
+/* Answer the code mailed to `to`, from `from` (a forger when not `to`). */
+static int confirm_mailed(const char *to, const char *from)
+{
+    char code[64], body[96];
+    if (mailed_code(to, code, sizeof code) < 0)
+        return -1;
+    snprintf(body, sizeof body, "CONFIRM %s\n", code);
+    return send_msg(from, body);
+}
+
 /* Mail in the outbox: how many of `kind` to `to` (NULL any) whose subject
  * or body holds `needle` (NULL any). */
 static int mail_count(const char *kind, const char *to, const char *needle)
@@ -473,8 +504,9 @@ static void test_signon_and_orders(void)
     CHECK(has("A PAR has several orders (lines 2 and 4)"));
     CHECK(has("AMBIGUOUS: 'pir' could be"));
     CHECK(has("Orders of France for S1901M (Spring 1901 Movement):\n"
-              "  F BRE - MAO\n  A MAR - PIE\n"));
-    CHECK(has("Still without orders: Army Paris."));
+              "  F BRE - MAO\n  A MAR - PIE\n  A PAR H\n"));
+    /* 4.D.3 c: the unit with two orders holds, and its hold is on file */
+    CHECK(has("Every unit has an order."));
     CHECK(has("READY: no.  WAIT: no."));
     CHECK(has("Deadline: "));
     CHECK(R.orders && strcmp(R.outcome, "errors") == 0);
@@ -732,10 +764,23 @@ static void test_player_settings(void)
     CHECK(has("demo: England votes for no draw or concession"));
     CHECK(has("demo: England absent from"));
     CHECK(has("absences of England cleared"));
-    CHECK(has("mail now goes to eng@new.example"));
+    /* SET ADDRESS: nothing changes until the new address confirms; its
+     * code is mailed there, never put in the reply */
+    CHECK(has("A code went to eng@new.example"));
+    CHECK(lacks("    CONFIRM "));
     CHECK(has("demo: password changed"));
     CHECK(lacks("pw-E-newer"));
+    CHECK(mail_count("notice", "gm@judge.example", "eng@new.example") == 0);
+    CHECK(mail_count("notice", "eng@new.example", "    CONFIRM ") == 1);
+    /* the right code from another address (a forged From:) does nothing */
+    CHECK(confirm_mailed("eng@new.example", "e@players.example") == 0);
+    CHECK(has("no such code waits for your address"));
+    CHECK(mail_count("notice", "gm@judge.example", "eng@new.example") == 0);
+    CHECK(confirm_mailed("eng@new.example", "eng@new.example") == 0);
+    CHECK(has("mail now goes to eng@new.example"));
     CHECK(mail_count("notice", "gm@judge.example", "eng@new.example") == 1);
+    CHECK(mail_count("notice", "e@players.example",
+                     "goes to eng@new.example") == 1);
     /* Votes are secret: nobody else sees them. */
     CHECK(send_msg("x@y.example", "list demo\n") == 0);
     CHECK(lacks(" vote draw") && lacks(" vote concede"));

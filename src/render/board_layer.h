@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * board_layer.h — a board's areas drawn once per geometry for raster
+ * pictures (render room only).  See board_layer.c.
+ */
+#ifndef DJ_RENDER_BOARD_LAYER_H
+#define DJ_RENDER_BOARD_LAYER_H
+
+#include <cairo.h>
+#include <stdbool.h>
+
+#include "render/render.h"
+
+struct board_layer;
+
+/* The family of every text of the picture. */
+#define BOARD_FONT "sans-serif"
+
+/* The text's font faces kept with the geometry (see board_layer.c). */
+void board_layer_hold_fonts(const dj_geo *geo);
+
+/* An empty layer for a geometry (dj_geo_parse makes it), and freeing one. */
+struct board_layer *board_layer_new(void);
+void board_layer_free(struct board_layer *layer);
+
+/*
+ * Paint the board's areas on a raster context whose origin is the board's
+ * top left corner: the drawing kept in the geometry's layer (made at its
+ * first use), each owned province filled in its owner's colour, the
+ * borders over them.  false (nothing painted) when the layer cannot be
+ * made: the caller draws the areas as paths then.
+ */
+bool board_layer_paint(cairo_t *cr, const dj_geo *geo, const dj_map *map,
+                       const dj_position *board);
+
+/*
+ * The image a PNG is drawn on: pixels kept in the geometry's layer and
+ * used again by its next picture (a fresh image is zeroed and, at a few
+ * megabytes, mapped anew by the system each time); the picture paints
+ * every pixel.  Destroy it before drawing another picture with the
+ * geometry.
+ */
+cairo_surface_t *board_layer_canvas(const dj_geo *geo, int width, int height);
+
+/* The areas as paths, on any context (the vector formats, and the layer
+ * itself): sea, land in its owners' colours, hatching, borders.  `owned`
+ * false draws every province unowned. */
+void board_areas_draw(cairo_t *cr, const dj_geo *geo, const dj_map *map,
+                      const dj_position *board, bool owned,
+                      bool land_borders);
+
+#endif
