@@ -330,7 +330,7 @@ printf 'SIGNON Mrel gm-rel-pw\nSET MASTER germany@rel.example\n' |
 has "ERROR: germany@rel.example plays in game 'rel': a player cannot be its master"
 printf 'SIGNON Mrel gm-rel-pw\nSET MASTER gm2@z.example\nSET ADDRESS gm-new@z.example\n' |
     send gm@rel.example "x"
-has "A code went to gm2@z.example.  The game passes to its new master"
+has "A code went to gm2@z.example.  The game passes to its new master when that"
 lacks "    CONFIRM "
 $J pending rel >"$T/out"
 has "master   rel          gm2@z.example for master"
