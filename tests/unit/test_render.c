@@ -159,14 +159,13 @@ static cairo_status_t append_bytes(void *c, const unsigned char *data,
 }
 
 /*
- * png_write.c and row_deflate.c, the judge's own PNG and deflate writer:
+ * png_write.c, the judge's PNG writer (a palette image through libpng):
  * images of every shape a board's picture can take — one pixel, one row,
- * one column, rows longer than a match, runs as long as cairo allows,
- * stripes, a copy of the row above, noise of 200 colours (every byte a
- * literal) and of thousands (the palette's nearest colour, and then
- * libpng) — written, read back with cairo (libpng and zlib check every
- * CRC and the Adler-32 sum), and compared pixel for pixel where the
- * image has no more than 256 colours.
+ * one column, long rows, runs as long as cairo allows, stripes, a copy of
+ * the row above, noise of 200 colours and of thousands (the palette's
+ * nearest colour, and then RGB) — written, read back with cairo (libpng
+ * and zlib check every CRC and the Adler-32 sum), and compared pixel for
+ * pixel where the image has no more than 256 colours.
  */
 static void test_png_writer(void)
 {
