@@ -10,7 +10,9 @@
  * (the board after, the orders over it), N times in each format.  Prints
  * per board and format the mean and best CPU milliseconds (this process's
  * CPU time, so other work on the machine does not count) and the bytes,
- * and the names' placement alone (labels.c, laid out without drawing).
+ * the first drawing apart (a geometry's first PNG makes its layer,
+ * render/board_layer.c), and the names' placement alone (labels.c, laid
+ * out without drawing).
  *
  * usage: bench_render MAPDIR [N [FORMAT [OUTDIR]]]   (FORMAT: png, svg, pdf;
  * "all" or none: every one; OUTDIR: each board's picture is written there
@@ -127,7 +129,7 @@ static int bench_board(const char *map_path, int n, int only,
     for (int f = 0; f <= DJ_PICTURE_NONE; f++) {
         if (only >= 0 && f != only)
             continue;
-        double total = 0, best = 1e9;
+        double total = 0, best = 1e9, first = 0;
         size_t bytes = 0;
         for (int i = 0; i < n; i++) {
             dj_picture pic = {NULL, 0};
@@ -143,6 +145,8 @@ static int bench_board(const char *map_path, int n, int only,
             }
             total += t;
             best = t < best ? t : best;
+            if (i == 0)
+                first = t;
             bytes = pic.len;
             if (outdir && i == n - 1 && f < DJ_PICTURE_NONE &&
                 write_picture(outdir, map->name, (dj_picture_format)f, &pic) < 0)
@@ -150,9 +154,10 @@ static int bench_board(const char *map_path, int n, int only,
             dj_picture_free(&pic);
         }
         if (f < DJ_PICTURE_NONE)
-            printf("  %-7s mean %7.2f ms  best %7.2f ms  %7zu bytes (%.0f KB)\n",
+            printf("  %-7s mean %7.2f ms  best %7.2f ms  %7zu bytes (%.0f KB)"
+                   "  first %.1f ms\n",
                    dj_picture_format_name((dj_picture_format)f), total / n,
-                   best, bytes, (double)bytes / 1024);
+                   best, bytes, (double)bytes / 1024, first);
         else
             printf("  %-7s mean %7.2f ms  best %7.2f ms  (%d names placed)\n",
                    "layout", total / n, best, lay->nlabels);

@@ -59,6 +59,7 @@
 #include "store/health.h"
 #include "render/render.h"
 #include "store/sending.h"
+#include "util/fmt.h"
 
 /* sysexits(3) values, spelled out (not every libc has the header). */
 enum {
@@ -128,7 +129,7 @@ static void logmsg(const judged *d, int level, const char *fmt, ...)
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dj_vfmt(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (d->use_syslog) {
         syslog(level, "%s", msg);

@@ -214,13 +214,11 @@ static void reply_subject(session *s)
     char name[64] = "", phase[16] = "";
     if (s->game[0] && !s->fatal &&
         dj_game_phase(s->j, s->game, name, sizeof name, phase,
-                      sizeof phase) == 0) {
+                      sizeof phase) == 0)
         snprintf(rep->game, sizeof rep->game, "%s", name);
-        dj_buf_printf(&rep->subject, "%s:%s - %s%s%s", cfg->judge_name, name,
-                      phase, phase[0] ? " " : "", what);
-    } else {
-        dj_buf_printf(&rep->subject, "%s - %s", cfg->judge_name, what);
-    }
+    else
+        name[0] = phase[0] = '\0';
+    dj_game_mail_subject(&rep->subject, cfg->judge_name, name, phase, what);
     snprintf(rep->outcome, sizeof rep->outcome, "%s",
              s->signon_refused  ? "signon-failed"
              : rep->failed      ? "errors"

@@ -33,11 +33,10 @@ void dj_position_empty(const dj_map *map, dj_phase phase, dj_position *pos)
     pos->nunits = 0;
     pos->ndislodged = 0;
     pos->civil_disorder = 0;
-    int n = map->nlocs < DJ_MAX_LOCS ? map->nlocs : DJ_MAX_LOCS;
-    for (int i = 0; i < n; i++)
-        pos->owner[i] = map->initial_owner[i];
-    for (int i = n; i < DJ_MAX_LOCS; i++)
-        pos->owner[i] = -1;
+    size_t n = map->nlocs < DJ_MAX_LOCS ? (size_t)map->nlocs : DJ_MAX_LOCS;
+    memcpy(pos->owner, map->initial_owner, n * sizeof pos->owner[0]);
+    memset(pos->owner + n, 0xff, /* -1 */
+           (DJ_MAX_LOCS - n) * sizeof pos->owner[0]);
 }
 
 void dj_position_initial(const dj_map *map, dj_position *pos)

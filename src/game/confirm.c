@@ -120,17 +120,20 @@ static int do_code_mail(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     char text[DJ_EMAIL_MAX + 512];
     if (strcmp(a->c->action, "master") == 0)
         snprintf(text, sizeof text,
-                 "its master, %s, hands the game over to you.  To accept, "
-                 "answer this mail with the line\n\n    CONFIRM %s\n\n"
+                 "its master, %s, hands the game over to you.\n"
+                 "To accept, answer this mail with the line\n\n"
+                 "    CONFIRM %s\n\n"
                  "within %d hours; the judge then mails you the master's "
-                 "password.  Otherwise ignore this mail: nothing changes.",
+                 "password.\nOtherwise ignore this mail: nothing changes.",
                  asker, a->c->code, DJ_CONFIRM_HOURS);
     else
         snprintf(text, sizeof text,
-                 "%s (%s) asks that the judge's mail for them go to this "
-                 "address from now on.  If that is what you want, answer "
-                 "this mail with the line\n\n    CONFIRM %s\n\nwithin %d "
-                 "hours.  Otherwise ignore this mail: nothing changes.",
+                 "%s (%s) asks that the judge's mail for them go to\n"
+                 "this address from now on.  If that is what you want, "
+                 "answer this mail\nwith the line\n\n"
+                 "    CONFIRM %s\n\n"
+                 "within %d hours.  Otherwise ignore this mail: nothing "
+                 "changes.",
                  a->c->power, asker, a->c->code, DJ_CONFIRM_HOURS);
     return gv_tell(j, v, a->c->email, false, "Confirm", text);
 }
@@ -207,9 +210,9 @@ static int request(dj_judge *j, const char *action, const char *game,
         if (gv_with_game(j, game, do_code_mail, &a, out) < 0)
             return -1;
         dj_buf_printf(out,
-                      "A code went to %s.  %s when that address sends it "
-                      "back (CONFIRM code) within %d hours; nothing changes "
-                      "until then.\n",
+                      "A code went to %s.  %s when that\naddress sends it "
+                      "back (CONFIRM code) within %d hours; nothing\n"
+                      "changes until then.\n",
                       email,
                       strcmp(action, "master") == 0
                           ? "The game passes to its new master"
@@ -300,9 +303,12 @@ int dj_game_pending(dj_judge *j, const char *game, const char *from,
     }
     dj_zone_utc(utc);
     for (int i = 0; i < n; i++) {
+        /* a new address or master: whose address, or "master" */
+        const char *as = !c[i].power[0]              ? ""
+                         : code_by_mail(c[i].action) ? " for "
+                                                      : " as ";
         dj_buf_printf(out, "%-8s %-12s %s%s%s  made ", c[i].action,
-                      c[i].game, c[i].email, c[i].power[0] ? " as " : "",
-                      c[i].power);
+                      c[i].game, c[i].email, as, c[i].power);
         dj_time_format_iso(utc, c[i].created_at, out);
         dj_buf_append(out, ", expires ");
         dj_time_format_iso(utc, c[i].expires_at, out);

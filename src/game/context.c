@@ -222,15 +222,20 @@ int gv_reload_parts(dj_judge *j, game_view *v)
     return 0;
 }
 
+int gv_game_get(dj_judge *j, const char *name, dj_game_rec *g)
+{
+    int rc = dj_store_game_get(j->store, name, g);
+    if (rc == DJ_STORE_NOTFOUND)
+        return judge_fail(j, "game '%s' does not exist", name);
+    return rc < 0 ? judge_store_fail(j) : 0;
+}
+
 int gv_load(dj_judge *j, const char *name, game_view *v)
 {
     memset(v, 0, sizeof *v);
     j->err[0] = '\0';
-    int rc = dj_store_game_get(j->store, name, &v->g);
-    if (rc == DJ_STORE_NOTFOUND)
-        return judge_fail(j, "game '%s' does not exist", name);
-    if (rc < 0)
-        return judge_store_fail(j);
+    if (gv_game_get(j, name, &v->g) < 0)
+        return -1;
     v->map = judge_map(j, v->g.map);
     if (!v->map)
         return -1;
@@ -244,7 +249,7 @@ int gv_load(dj_judge *j, const char *name, game_view *v)
     char why[512];
     if (dj_zone_load(v->g.zone, v->zone, why, sizeof why) < 0)
         return judge_fail(j, "game '%s': %s", v->g.name, why);
-    rc = dj_store_phase_open(j->store, v->g.id, &v->phase);
+    int rc = dj_store_phase_open(j->store, v->g.id, &v->phase);
     if (rc < 0)
         return judge_store_fail(j);
     v->has_phase = rc == 0;
@@ -340,7 +345,7 @@ int gv_log(dj_judge *j, const game_view *v, const char *action,
     char detail[DJ_STORE_TEXT_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
+    dj_vfmt(detail, sizeof detail, fmt, ap);
     va_end(ap);
     if (dj_store_game_log(j->store, v->g.id, j->now, j->actor, action,
                           detail) < 0)
@@ -348,14 +353,20 @@ int gv_log(dj_judge *j, const game_view *v, const char *action,
     return 0;
 }
 
+void dj_game_mail_subject(dj_buf *out, const char *judge, const char *game,
+                          const char *phase, const char *what)
+{
+    bool has_game = game && *game;
+    bool has_phase = phase && *phase && strcmp(phase, "-") != 0;
+    dj_buf_printf(out, "%s%s%s - %s%s%s", judge ? judge : "dipjudge",
+                  has_game ? ":" : "", has_game ? game : "",
+                  has_phase ? phase : "", has_phase ? " " : "", what);
+}
+
 void gv_subject(dj_judge *j, const game_view *v, const char *phase,
                 const char *what, dj_buf *out)
 {
-    if (!phase || !*phase || strcmp(phase, "-") == 0) /* no phase yet */
-        dj_buf_printf(out, "%s:%s - %s", j->cfg.judge_name, v->g.name, what);
-    else
-        dj_buf_printf(out, "%s:%s - %s %s", j->cfg.judge_name, v->g.name,
-                      phase, what);
+    dj_game_mail_subject(out, j->cfg.judge_name, v->g.name, phase, what);
 }
 
 /* Was this address already given the mail (a master who also plays)? */

@@ -117,11 +117,7 @@ int dj_game_phase(dj_judge *j, const char *game, char *name, size_t namelen,
         return judge_store_fail(j);
     dj_game_rec g;
     dj_phase_rec ph;
-    int rc = dj_store_game_get(j->store, game, &g);
-    if (rc == DJ_STORE_NOTFOUND)
-        rc = judge_fail(j, "game '%s' does not exist", game);
-    else if (rc < 0)
-        rc = judge_store_fail(j);
+    int rc = gv_game_get(j, game, &g);
     int prc = rc == 0 ? dj_store_phase_open(j->store, g.id, &ph) : -1;
     if (rc == 0 && prc < 0)
         rc = judge_store_fail(j);
@@ -252,12 +248,11 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
                                       : pl->email,
                       pl ? pl->status : "-");
         if (public && current && power_must_order(v->map, v->pos, p)) {
-            int needed, given;
-            power_order_count(v->map, v->pos, p, set, &needed, &given);
-            dj_buf_append(out, given >= needed ? " orders in"
-                               : gv_in_disorder(v, p)
-                                   ? " (the judge orders)"
-                                   : " orders awaited");
+            dj_buf_append(out, orders_complete(v->map, v->pos, p, set)
+                                   ? " orders in"
+                                   : gv_in_disorder(v, p)
+                                         ? " (the judge orders)"
+                                         : " orders awaited");
         } else if (public && current) {
             dj_buf_append(out, " no orders needed");
         } else if (current && power_must_order(v->map, v->pos, p)) {
@@ -973,12 +968,9 @@ static int list_outbox(dj_judge *j, const char *game, bool json, dj_buf *out)
     int rc = 0;
     if (game) {
         dj_game_rec g;
-        int got = dj_store_game_get(j->store, game, &g);
-        if (got != 0) {
-            rc = got < 0 ? judge_store_fail(j)
-                         : judge_fail(j, "game '%s' does not exist", game);
+        if (gv_game_get(j, game, &g) < 0) {
             dj_store_rollback(j->store);
-            return rc;
+            return -1;
         }
         id = g.id;
     }

@@ -455,6 +455,15 @@ int dj_game_set_map_format(dj_judge *j, const dj_signon *id,
                            const char *format, dj_buf *out);
 
 /*
+ * The subject of every mail the judge writes, appended to out:
+ * "JUDGE:GAME - PHASE WHAT" ("dipjudge:alpha - S1901M Results"), without
+ * ":GAME" when game is NULL or "", without "PHASE " when phase is NULL,
+ * "" or "-" (no phase yet); judge NULL is "dipjudge".
+ */
+void dj_game_mail_subject(dj_buf *out, const char *judge, const char *game,
+                          const char *phase, const char *what);
+
+/*
  * MAP by mail: the picture of a phase of a game (PHASE like S1901M, NULL:
  * the current one; as dj_game_phase_picture draws it) in the
  * participant's format (id NULL or their choice "none": PNG), named in

@@ -83,6 +83,10 @@ int judge_check_game_defaults(dj_judge *j);
  * and participants.  Returns 0 or -1 ("game 'x' does not exist").
  */
 int gv_load(dj_judge *j, const char *name, game_view *v);
+
+/* A game's row by name; else "game 'x' does not exist" (or the store's
+ * error) as the judge's error, and -1. */
+int gv_game_get(dj_judge *j, const char *name, dj_game_rec *g);
 void gv_free(game_view *v);
 
 /*

@@ -905,14 +905,26 @@ static int do_takeover(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     }
     char text[DJ_EMAIL_MAX + 256];
     if (strcmp(v->g.takeover, "approve") == 0) {
-        snprintf(text, sizeof text,
-                 "%s volunteers to take over %s, in civil disorder.  To "
-                 "accept, REPLACE %s %s (the judge mails them a password); "
-                 "otherwise do nothing.",
-                 a->email, gv_power_name(v, p), gv_power_name(v, p), a->email);
-        if (gv_log(j, v, "takeover-asked", "%s by %s", gv_power_name(v, p),
-                   a->email) < 0 ||
-            gv_notify_masters(j, v, "Takeover request", text) < 0)
+        /* the master decides with the volunteer's reliability figures */
+        dj_buf ask;
+        dj_buf_init(&ask);
+        dj_buf_printf(&ask,
+                      "%s volunteers to take over %s, in civil disorder.  "
+                      "To accept, REPLACE %s %s (the judge mails them a "
+                      "password); otherwise do nothing.\n\nReliability "
+                      "figures of ",
+                      a->email, gv_power_name(v, p), gv_power_name(v, p),
+                      a->email);
+        int rc = dj_game_player_stats(j, a->email, false, &ask);
+        if (rc == 0 && !dj_buf_ok(&ask))
+            rc = judge_fail(j, "out of memory");
+        if (rc == 0)
+            rc = gv_log(j, v, "takeover-asked", "%s by %s",
+                        gv_power_name(v, p), a->email);
+        if (rc == 0)
+            rc = gv_notify_masters(j, v, "Takeover request", ask.data);
+        dj_buf_free(&ask);
+        if (rc < 0)
             return -1;
         dj_buf_printf(out, "%s: your offer to take over %s has gone to the "
                            "game master, who will answer\n",

@@ -672,11 +672,7 @@ int dj_game_line_is_prose(dj_judge *j, const char *game, const char *line,
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
     dj_game_rec g;
-    int rc = dj_store_game_get(j->store, game, &g);
-    if (rc == DJ_STORE_NOTFOUND)
-        rc = judge_fail(j, "game '%s' does not exist", game);
-    else if (rc < 0)
-        rc = judge_store_fail(j);
+    int rc = gv_game_get(j, game, &g);
     dj_store_rollback(j->store);
     const dj_map *map = rc == 0 ? judge_map(j, g.map) : NULL;
     if (!map)

@@ -546,9 +546,7 @@ static int assess(dj_judge *j, game_view *v, readiness *r)
             continue;
         }
         r->must |= DJ_POWER_BIT(p);
-        int needed, given;
-        power_order_count(v->map, v->pos, p, set, &needed, &given);
-        bool complete = given >= needed;
+        bool complete = orders_complete(v->map, v->pos, p, set);
         if (!complete)
             r->late |= DJ_POWER_BIT(p);
         bool waited = v->g.early_delay >= 0 && set->has[p] &&

@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "command/command.h"
+#include "judge/admin_notice.h"
 #include "judge/reply_budget.h"
 #include "mail/compose.h"
 #include "mail/maildir.h"
@@ -135,7 +136,8 @@ static int queue_refusal(dj_judge *j, const dj_ingest_config *cfg,
     dj_buf subject, body;
     dj_buf_init(&subject);
     dj_buf_init(&body);
-    dj_buf_printf(&subject, "%s - Message refused", cfg->judge_name);
+    dj_game_mail_subject(&subject, cfg->judge_name, NULL, NULL,
+                         "Message refused");
     if (m->limit_hit)
         dj_buf_printf(&body,
                       "Your message%s%s%s was not read: it is over this "
@@ -402,13 +404,8 @@ out:
 static int tell_admin(dj_judge *j, const dj_ingest_config *cfg,
                       const char *id, const dj_ingest_result *res, int tries)
 {
-    if (!cfg->admin_address || !cfg->admin_address[0])
-        return 0;
-    dj_buf subject, body;
-    dj_buf_init(&subject);
+    dj_buf body;
     dj_buf_init(&body);
-    dj_buf_printf(&subject, "%s - Message moved aside",
-                  cfg->judge_name ? cfg->judge_name : "dipjudge");
     dj_buf_printf(&body,
                   "The judge failed %d times on an incoming message, for a "
                   "reason other than a busy database, and moved it aside so "
@@ -425,12 +422,9 @@ static int tell_admin(dj_judge *j, const dj_ingest_config *cfg,
                   tries, id, res->sender[0] ? res->sender : "(unknown)",
                   res->message_id[0] ? res->message_id : "(none)",
                   res->error, DJ_MAILDIR_QUARANTINE);
-    int rc = dj_buf_ok(&subject) && dj_buf_ok(&body)
-                 ? dj_store_outbox_add(dj_judge_store(j), 0, 0, "admin",
-                                       cfg->admin_address, subject.data,
-                                       body.data, dj_judge_now(j))
-                 : -1;
-    dj_buf_free(&subject);
+    int rc = dj_admin_notice(dj_judge_store(j), cfg->admin_address,
+                                  cfg->judge_name, "Message moved aside",
+                                  &body, dj_judge_now(j));
     dj_buf_free(&body);
     return rc;
 }

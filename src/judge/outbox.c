@@ -20,6 +20,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "judge/admin_notice.h"
 #include "mail/compose.h"
 #include "mail/message.h"
 #include "store/mail.h"
@@ -115,14 +116,10 @@ static int report_failure(dj_store *s, const dj_outbox_config *cfg,
                           const dj_outbox_send_rec *row, const char *why,
                           int64_t now)
 {
-    if (!cfg->admin_address || !cfg->admin_address[0] ||
-        strcmp(row->kind, "admin") == 0)
+    if (strcmp(row->kind, DJ_ADMIN_NOTICE_KIND) == 0)
         return 0;
-    dj_buf subject, body;
-    dj_buf_init(&subject);
+    dj_buf body;
     dj_buf_init(&body);
-    dj_buf_printf(&subject, "%s - Undeliverable mail",
-                  cfg->judge_name ? cfg->judge_name : "dipjudge");
     dj_buf_printf(&body,
                   "The judge gave up sending this mail after %d "
                   "attempt%s:\n\n"
@@ -136,11 +133,8 @@ static int report_failure(dj_store *s, const dj_outbox_config *cfg,
                   row->attempts, row->attempts == 1 ? "" : "s",
                   (long long)row->id, row->kind, row->recipients,
                   row->subject, row->message_id, why);
-    int rc = -1;
-    if (dj_buf_ok(&subject) && dj_buf_ok(&body))
-        rc = dj_store_outbox_add(s, 0, 0, "admin", cfg->admin_address,
-                                 subject.data, body.data, now);
-    dj_buf_free(&subject);
+    int rc = dj_admin_notice(s, cfg->admin_address, cfg->judge_name,
+                                  "Undeliverable mail", &body, now);
     dj_buf_free(&body);
     return rc;
 }

@@ -141,7 +141,7 @@ static void hatch(cairo_t *cr, const dj_geo *geo, const dj_geo_area *a)
     cairo_save(cr);
     ring_path(cr, a);
     cairo_clip(cr);
-    cairo_set_source_rgb(cr, 0.25, 0.23, 0.22);
+    set_rgb(cr, palette_hatch);
     cairo_set_line_width(cr, 1.0);
     for (int x = -geo->height; x < geo->width; x += 6) {
         cairo_move_to(cr, x, geo->height);

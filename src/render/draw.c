@@ -65,11 +65,12 @@ static dj_geo_point place_of(const scene *s, int loc, bool dislodged)
 }
 
 /* The areas: from the geometry's layer on a raster picture, as paths on
- * the others; none on the recording surface that only lays names out. */
+ * a PDF; none on the recording surface that only lays names out, nor on
+ * an SVG surface (svg_board.c writes them). */
 static void draw_areas(scene *s)
 {
     cairo_surface_type_t type = cairo_surface_get_type(cairo_get_target(s->cr));
-    if (type == CAIRO_SURFACE_TYPE_RECORDING)
+    if (type == CAIRO_SURFACE_TYPE_RECORDING || type == CAIRO_SURFACE_TYPE_SVG)
         return;
     if (type == CAIRO_SURFACE_TYPE_IMAGE &&
         board_layer_paint(s->cr, s->geo, s->map, s->board))

@@ -21,6 +21,7 @@
 
 #include "render/board_layer.h"
 #include "render/layout.h"
+#include "render/palette.h"
 
 #define COST_BLOCKED 1e6   /* a unit or a name under it */
 #define COST_MARK 400.0    /* a centre marker, a hold ring... */
@@ -251,14 +252,7 @@ static int collect(const dj_map *map, const dj_geo *geo, label_item *items,
 static void write_label(cairo_t *cr, const label_item *it,
                         const cairo_text_extents_t *e, const dj_render_box *b)
 {
-    static const double ink[4][3] = {{0.16, 0.14, 0.12},
-                                     {0.14, 0.28, 0.45},
-                                     {0.06, 0.20, 0.42},
-                                     {1, 1, 1}};
-    static const double halo[4][3] = {{1, 0.99, 0.95},
-                                      {0.86, 0.93, 0.98},
-                                      {0.86, 0.93, 0.98},
-                                      {0.20, 0.19, 0.18}};
+    const double(*ink)[3] = palette_label_ink, (*halo)[3] = palette_label_halo;
     double x = (b->x0 + b->x1) / 2 - e->width / 2 - e->x_bearing;
     double y = (b->y0 + b->y1) / 2 - e->height / 2 - e->y_bearing;
     /* The halo: the name in the pale colour a pixel off each way (glyphs
@@ -296,6 +290,8 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
     if (!items)
         return; /* the picture goes without names */
     int n = collect(map, geo, items, DJ_RENDER_MAX_BOXES);
+    bool svg = cairo_surface_get_type(cairo_get_target(cr)) ==
+               CAIRO_SURFACE_TYPE_SVG;
     cairo_set_font_size(cr, LABEL_FONT_SIZE);
     for (int i = 0; i < n && l->pub.nlabels < DJ_RENDER_MAX_BOXES; i++) {
         const label_item *it = &items[i];
@@ -308,7 +304,9 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
         cairo_text_extents(cr, it->text, &e);
         dj_render_box b;
         place_one(l, geo, it, e.width, e.height, &b);
-        write_label(cr, it, &e, &b);
+        if (!svg)
+            write_label(cr, it, &e, &b);
+        l->label_style[l->pub.nlabels] = (unsigned char)it->style;
         snprintf(l->pub.label_text[l->pub.nlabels], DJ_ABBR_MAX, "%s", it->text);
         l->pub.labels[l->pub.nlabels++] = b;
     }

@@ -28,6 +28,8 @@ typedef struct layout {
     dj_render_box marks[LAYOUT_MAX_MARKS];
     int nsegments;           /* arrows, supports, retreat options */
     layout_segment segments[LAYOUT_MAX_SEGMENTS];
+    /* per name: 0 land, 1 sea, 2 coast, 3 impassable (how it is written) */
+    unsigned char label_style[DJ_RENDER_MAX_BOXES];
 } layout;
 
 void layout_unit(layout *l, double x0, double y0, double x1, double y1);
@@ -42,7 +44,8 @@ void layout_segment_add(layout *l, dj_geo_point a, dj_geo_point b,
  * Place and draw every name of the board (provinces, coasts, impassable
  * areas) where no unit and no other name covers it, and as few marks and
  * lines as can be: the geometry's place first, then places around the
- * province's unit and around the first place, the best kept.
+ * province's unit and around the first place, the best kept.  On an SVG
+ * surface they are placed only: svg_board.c writes them as text.
  */
 void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
                            layout *l);

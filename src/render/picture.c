@@ -16,16 +16,17 @@
 #include <strings.h>
 
 #include "render/board_layer.h"
+#include "render/bytes.h"
 #include "render/draw.h"
 #include "render/layout.h"
 #include "render/png_write.h"
 #include "render/render.h"
+#include "render/svg_board.h"
 
 #define PICTURE_MAX (64 * 1024 * 1024)
 
 typedef struct sink {
-    unsigned char *data;
-    size_t len, cap;
+    bytes b;
     bool failed;
 } sink;
 
@@ -33,24 +34,14 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data,
                                  unsigned int length)
 {
     sink *k = closure;
-    if (k->failed || k->len + length > PICTURE_MAX) {
+    if (k->failed || k->b.len + length > PICTURE_MAX) {
         k->failed = true;
         return CAIRO_STATUS_WRITE_ERROR;
     }
-    if (k->len + length > k->cap) {
-        size_t cap = k->cap ? k->cap : 65536;
-        while (cap < k->len + length)
-            cap *= 2;
-        unsigned char *grown = realloc(k->data, cap);
-        if (!grown) {
-            k->failed = true;
-            return CAIRO_STATUS_NO_MEMORY;
-        }
-        k->data = grown;
-        k->cap = cap;
+    if (!bytes_append(&k->b, data, length)) {
+        k->failed = true;
+        return CAIRO_STATUS_NO_MEMORY;
     }
-    memcpy(k->data + k->len, data, length);
-    k->len += length;
     return CAIRO_STATUS_SUCCESS;
 }
 
@@ -169,7 +160,6 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
     }
     cairo_t *cr = cairo_create(surface);
     draw_picture(cr, req, width, height, lay);
-    free(lay);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (st == CAIRO_STATUS_SUCCESS && fmt == DJ_PICTURE_PNG &&
@@ -179,14 +169,19 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
     if (st == CAIRO_STATUS_SUCCESS)
         st = cairo_surface_status(surface);
     cairo_surface_destroy(surface);
+    /* The SVG's board and names, written compact around cairo's drawing. */
+    if (st == CAIRO_STATUS_SUCCESS && !k.failed && fmt == DJ_PICTURE_SVG &&
+        !svg_board_compose(req, lay, &k.b.data, &k.b.len))
+        k.failed = true;
+    free(lay);
     if (st != CAIRO_STATUS_SUCCESS || k.failed) {
         snprintf(err, errlen, "drawing failed: %s",
                  k.failed ? "out of memory" : cairo_status_to_string(st));
-        free(k.data);
+        free(k.b.data);
         return -1;
     }
-    out->data = k.data;
-    out->len = k.len;
+    out->data = k.b.data;
+    out->len = k.b.len;
     return 0;
 }
 

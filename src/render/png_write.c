@@ -13,19 +13,26 @@
  *
  * Made for speed, since a picture is drawn for every phase of every game:
  * the image is read once, as runs of one colour (a board's rows are long
- * runs), and the rows written from the runs; the palette's 256 are picked
- * from the thousands of edge colours without sorting them all; the rows
- * are left unfiltered (filters find nothing to gain on a palette image)
- * and deflated at zlib's level 1, which takes half the time of level 4
- * for a file a tenth larger (the standard board about 72 KB, Youngstown
- * about 148 KB).  cairo's own writer (cairo_surface_write_to_png_stream)
- * would write RGB with adaptive filters: several times slower and twice
- * the size.
+ * runs), and the rows laid out from the runs; the palette's 256 are
+ * picked from the thousands of edge colours without sorting them all; the
+ * rows are left unfiltered (filters find nothing to gain on a palette
+ * image) and compressed by row_deflate.c, whose only matches are the row
+ * above and runs: as small as zlib's level 1 (the standard board about
+ * 96 KB) in a fraction of its time, and the chunks written here.  A PNG
+ * over 128 KB that way (Youngstown's board, 1584 px wide: 153 KB) is
+ * written again through libpng at zlib's level 4 (128 KB), so no picture
+ * comes near the 150 KB a mail's may weigh; an image of more colours
+ * than the table holds is written as RGB through libpng.  cairo's own
+ * writer (cairo_surface_write_to_png_stream) would write RGB with
+ * adaptive filters: several times slower and twice the size.
  *
  * libpng reports errors by longjmp: everything touched after setjmp() is
  * either volatile or allocated before it, and freed on both paths.
  */
 #include "render/png_write.h"
+
+#include "render/bytes.h"
+#include "render/row_deflate.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -33,7 +40,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PNG_ZLIB_LEVEL 1
+#define PNG_ZLIB_LEVEL 1 /* libpng's RGB, and with no memory to spare */
+/* A PNG larger than this from row_deflate (a board of Youngstown's size)
+ * is written again at level 4, to stay well under the 150 KB a mail's
+ * picture may weigh. */
+#define PNG_LARGE (128 * 1024)
+#define PNG_ZLIB_LEVEL_LARGE 4
 #define PALETTE_SIZE 256
 #define TABLE_BITS 16 /* colour table slots: twice what a board has colours */
 
@@ -299,22 +311,19 @@ static bool choose_palette(colour_table *t, png_color *pal, int *npal)
     return true;
 }
 
-typedef struct sink_ctx {
-    png_write_fn write;
-    void *closure;
-    bool failed;
-} sink_ctx;
+/* The PNG's bytes, in memory until its size is known. */
+/* The PNG's bytes gather in memory until its size is known. */
+typedef bytes sink_ctx;
+
+static bool sink_put(sink_ctx *s, const unsigned char *data, size_t len)
+{
+    return bytes_append(s, data, len);
+}
 
 static void on_write(png_structp png, png_bytep data, size_t len)
 {
-    sink_ctx *s = png_get_io_ptr(png);
-    if (s->failed)
-        return;
-    if (len > UINT32_MAX ||
-        s->write(s->closure, data, (unsigned int)len) != CAIRO_STATUS_SUCCESS) {
-        s->failed = true;
-        png_error(png, "cannot write the picture");
-    }
+    if (!sink_put(png_get_io_ptr(png), data, len))
+        png_error(png, "out of memory");
 }
 
 static void on_flush(png_structp png)
@@ -328,7 +337,7 @@ static void on_flush(png_structp png)
 static bool write_png(const unsigned char *pixels, int width, int height,
                       int stride, const image_runs *runs,
                       const unsigned char *index_of, const png_color *pal,
-                      int npal, sink_ctx *sink)
+                      int npal, int level, sink_ctx *sink)
 {
     unsigned char *row = malloc((size_t)width * 3);
     png_structp png = row ? png_create_write_struct(PNG_LIBPNG_VER_STRING,
@@ -344,7 +353,7 @@ static bool write_png(const unsigned char *pixels, int width, int height,
                      PNG_FILTER_TYPE_DEFAULT);
         if (index_of)
             png_set_PLTE(png, info, pal, npal);
-        png_set_compression_level(png, PNG_ZLIB_LEVEL);
+        png_set_compression_level(png, level);
         png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
         png_write_info(png, info);
         size_t next = 0; /* the next run */
@@ -373,11 +382,103 @@ static bool write_png(const unsigned char *pixels, int width, int height,
             png_write_row(png, row);
         }
         png_write_end(png, info);
-        ok = !sink->failed;
+        ok = true;
     }
     if (png)
         png_destroy_write_struct(&png, info ? &info : NULL);
     free(row);
+    return ok;
+}
+
+/* ---- the palette image written by hand ------------------------------------ */
+
+static void put_u32(sink_ctx *s, uint32_t v, bool *ok)
+{
+    unsigned char b[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16),
+                          (unsigned char)(v >> 8), (unsigned char)v};
+    if (*ok && !sink_put(s, b, 4))
+        *ok = false;
+}
+
+static uint32_t crc32_of(uint32_t crc, const unsigned char *p, size_t n)
+{
+    static uint32_t table[256];
+    if (!table[1]) /* the table of the PNG's CRC (ISO 3309) */
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+    crc = ~crc;
+    while (n--)
+        crc = table[(crc ^ *p++) & 255] ^ (crc >> 8);
+    return ~crc;
+}
+
+static void put_chunk(sink_ctx *s, const char *type, const unsigned char *data,
+                      size_t len, bool *ok)
+{
+    put_u32(s, (uint32_t)len, ok);
+    if (*ok && !(sink_put(s, (const unsigned char *)type, 4) &&
+                 (len == 0 || sink_put(s, data, len))))
+        *ok = false;
+    uint32_t crc = crc32_of(0, (const unsigned char *)type, 4);
+    put_u32(s, crc32_of(crc, data, len), ok);
+}
+
+/*
+ * A palette image's PNG, its rows compressed by row_deflate.c rather than
+ * through libpng and zlib: every row's filter byte (none) and indices,
+ * laid out from the runs, compressed, and the chunks written.
+ */
+static bool write_palette_png(int width, int height, const image_runs *runs,
+                              const unsigned char *index_of,
+                              const png_color *pal, int npal, sink_ctx *sink)
+{
+    size_t row = (size_t)width + 1, n = row * (size_t)height;
+    unsigned char *rows = malloc(n);
+    if (!rows)
+        return false;
+    size_t next = 0;
+    row_adler adler = {1, 0};
+    for (int y = 0; y < height; y++) {
+        unsigned char *r = rows + (size_t)y * row;
+        r[0] = 0; /* filter: none */
+        row_adler_run(&adler, 0, 1);
+        for (int x = 0; x < width; next++) {
+            const colour_run *run = &runs->run[next];
+            memset(r + 1 + x, index_of[run->slot], run->len);
+            row_adler_run(&adler, index_of[run->slot], run->len);
+            x += run->len;
+        }
+    }
+    unsigned char *z = NULL;
+    size_t zlen = 0;
+    bool ok = row_deflate(rows, n, row, &adler, &z, &zlen);
+    free(rows);
+    if (!ok)
+        return false;
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G',
+                                               '\r', '\n', 0x1a, '\n'};
+    unsigned char ihdr[13] = {
+        (unsigned char)(width >> 24),  (unsigned char)(width >> 16),
+        (unsigned char)(width >> 8),   (unsigned char)width,
+        (unsigned char)(height >> 24), (unsigned char)(height >> 16),
+        (unsigned char)(height >> 8),  (unsigned char)height,
+        8, 3, 0, 0, 0}; /* 8 bits, palette, deflate, no filter, no interlace */
+    unsigned char plte[3 * PALETTE_SIZE];
+    for (int i = 0; i < npal; i++) {
+        plte[3 * i] = pal[i].red;
+        plte[3 * i + 1] = pal[i].green;
+        plte[3 * i + 2] = pal[i].blue;
+    }
+    ok = sink_put(sink, signature, sizeof signature);
+    put_chunk(sink, "IHDR", ihdr, sizeof ihdr, &ok);
+    put_chunk(sink, "PLTE", plte, (size_t)npal * 3, &ok);
+    put_chunk(sink, "IDAT", z, zlen, &ok);
+    put_chunk(sink, "IEND", NULL, 0, &ok);
+    free(z);
     return ok;
 }
 
@@ -408,9 +509,27 @@ bool png_write_surface(cairo_surface_t *image, png_write_fn write,
         for (uint32_t i = 0; i <= table.mask; i++)
             index_of[i] = (unsigned char)table.slot[i].index;
     free(table.slot);
-    sink_ctx sink = {write, closure, false};
-    bool ok = write_png(pixels, width, height, stride, &runs, index_of, pal,
-                        npal, &sink);
+    sink_ctx sink = {NULL, 0, 0};
+    bool ok = index_of && width < 32768 &&
+              write_palette_png(width, height, &runs, index_of, pal, npal,
+                                &sink);
+    if (!ok) { /* RGB, or no memory to spare: libpng and zlib */
+        sink.len = 0;
+        ok = write_png(pixels, width, height, stride, &runs, index_of, pal,
+                       npal, PNG_ZLIB_LEVEL, &sink);
+    }
+    if (ok && sink.len > PNG_LARGE) { /* a large board: smaller, slower */
+        sink.len = 0;
+        ok = write_png(pixels, width, height, stride, &runs, index_of, pal,
+                       npal, PNG_ZLIB_LEVEL_LARGE, &sink);
+    }
+    for (size_t at = 0; ok && at < sink.len;) {
+        size_t n = sink.len - at < (1u << 30) ? sink.len - at : (1u << 30);
+        ok = write(closure, sink.data + at, (unsigned int)n) ==
+             CAIRO_STATUS_SUCCESS;
+        at += n;
+    }
+    free(sink.data);
     free(index_of);
     free(runs.run);
     return ok;

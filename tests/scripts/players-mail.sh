@@ -192,6 +192,18 @@ code_to()
         xargs -r grep -l "^    CONFIRM " | head -1)
     [[ -n $f ]] && sed -n 's/^    CONFIRM \([A-Za-z0-9-]*\).*/\1/p' "$f" | head -1
 }
+# forged CODE RIGHT-ADDRESS FROM...: the code sent from each other
+# address, and a guessed code from the right one, do nothing.
+forged()
+{
+    local code=$1 right=$2 from
+    shift 2
+    for from in "$@" "$right"; do
+        [[ $from == "$right" ]] && code=guessed-code-$RANDOM
+        printf 'CONFIRM %s\n' "$code" | send "$from" "x"
+        has "ERROR: no such code waits for your address"
+    done
+}
 # mails_to ADDRESS TEXT: how many mails to ADDRESS hold TEXT.
 mails_to()
 {
@@ -244,10 +256,7 @@ has "To take over in game rel as italy, this address must show it is yours"
 code=$(sed -n 's/^ *CONFIRM \([A-Za-z0-9-]*\).*/\1/p' "$T/out" | head -1)
 $J pending rel >"$T/out"
 has "takeover rel          vol@v.example as italy"
-printf 'CONFIRM %s\n' "$code" | send forger@v.example "x"
-has "ERROR: no such code waits for your address"
-printf 'CONFIRM not-the-code-1\n' | send vol@v.example "x"
-has "ERROR: no such code waits for your address"
+forged "$code" vol@v.example forger@v.example
 $J show rel >"$T/out"
 lacks "vol@v.example"
 printf 'CONFIRM %s\n' "$code" | send vol@v.example "x"
@@ -277,12 +286,7 @@ code=$(code_to eng@new.example)
 $J show rel >"$T/out"
 has "england@rel.example"
 # forged: the code from the old address, from a third one; a guess
-for from in england@rel.example forger@v.example; do
-    printf 'CONFIRM %s\n' "$code" | send $from "x"
-    has "ERROR: no such code waits for your address"
-done
-printf 'CONFIRM guessed-code-2\n' | send eng@new.example "x"
-has "ERROR: no such code waits for your address"
+forged "$code" eng@new.example england@rel.example forger@v.example
 $J show rel >"$T/out"
 lacks "eng@new.example"
 printf 'CONFIRM %s\n' "$code" | send eng@new.example "x"
@@ -303,6 +307,18 @@ has "ERROR: no such code waits for your address: it may have expired"
 $J show rel >"$T/out"
 has "france@rel.example"
 
+# the same caps as JOIN's: three codes at most wait for one address
+for p in Austria Russia Turkey Germany; do
+    lp=$(echo "$p" | tr 'A-Z' 'a-z')
+    printf 'SIGNON %s %s\nSET ADDRESS victim@w.example\n' \
+        "${p:0:1}rel" "pw-$lp-rel" | send "$lp@rel.example" "x"
+done
+has "ERROR: 3 requests for victim@w.example already wait for their codes"
+[[ $(mails_to victim@w.example "    CONFIRM ") == 3 ]] && ok ||
+    bad "codes to one address not capped at three"
+$J pending --from victim@w.example --clear >"$T/out"
+has "3 pending requests cleared"
+
 # SET MASTER: only the master; the new master confirms by code
 printf 'SIGNON Erel pw-england-rel\nSET MASTER eng@new.example\n' |
     send eng@new.example "x"
@@ -314,11 +330,11 @@ printf 'SIGNON Mrel gm-rel-pw\nSET MASTER germany@rel.example\n' |
 has "ERROR: germany@rel.example plays in game 'rel': a player cannot be its master"
 printf 'SIGNON Mrel gm-rel-pw\nSET MASTER gm2@z.example\nSET ADDRESS gm-new@z.example\n' |
     send gm@rel.example "x"
-has "A code went to gm2@z.example.  The game passes to its new master"
+has "A code went to gm2@z.example.  The game passes to its new master when that"
 lacks "    CONFIRM "
 $J pending rel >"$T/out"
-has "master   rel          gm2@z.example as master"
-has "address  rel          gm-new@z.example as master"
+has "master   rel          gm2@z.example for master"
+has "address  rel          gm-new@z.example for master"
 has "2 pending requests"
 $J pending rel --from gm-new@z.example --clear >"$T/out"
 has "1 pending request cleared"
@@ -327,12 +343,7 @@ code=$(code_to gm2@z.example)
 grep -l "^To: gm2@z.example$" mail/out/new/* | xargs grep -q "its master, gm@rel.example, hands the game over to you" &&
     ok || bad "the code mail does not say who hands the game over"
 # forged: from the old master, from a player, a guess from the new address
-for from in gm@rel.example austria@rel.example; do
-    printf 'CONFIRM %s\n' "$code" | send $from "x"
-    has "ERROR: no such code waits for your address"
-done
-printf 'CONFIRM guessed-code-3\n' | send gm2@z.example "x"
-has "ERROR: no such code waits for your address"
+forged "$code" gm2@z.example gm@rel.example austria@rel.example
 printf 'SIGNON Mrel gm-rel-pw\nLIST rel\n' | send gm@rel.example "x"
 has "Signed on as the master of game 'rel'"
 printf 'CONFIRM %s\n' "$code" | send gm2@z.example "x"

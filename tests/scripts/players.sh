@@ -193,6 +193,10 @@ for f in "$S"/tests/games/full/[0-9]*-*.txt; do
         has "ERROR: F PAR B: "
         qorder Germany "Build A par"
         has "ERROR"
+        # builds still due: the summary does not say every unit has orders
+        qorder France "STATUS"
+        has "Builds due: "
+        lacks "all your units have orders"
         seen_adjust=1
         ;;
     F1907R)
@@ -202,6 +206,12 @@ for f in "$S"/tests/games/full/[0-9]*-*.txt; do
         ;;
     esac
     game_orders q "$f" "$now" || { bad "orders of $phase"; break; }
+    if [[ $phase == F1907R ]]; then
+        # the one dislodged unit has its retreat: the summary says so
+        qorder Germany "STATUS"
+        has "  A LVN R WAR"
+        has "all your units have orders."
+    fi
     now=$((now + GAME_STEP))
     DIPJUDGE_NOW=$now $J tick >/dev/null || { bad "tick $phase"; break; }
     [[ $phase == F1907R ]] && break
@@ -294,6 +304,7 @@ sqlite3 "$DB" "SELECT body FROM outbox WHERE subject LIKE
     '%tka - S1901M Takeover request'" >"$T/out"
 has "vol@x.example volunteers to take over Italy"
 has "REPLACE Italy vol@x.example"
+has "Reliability figures of vol@x.example: games joined 1, finished 0, abandoned 0; deadlines missed 0, civil disorders 0, takeovers 1"
 $J show tka >"$T/out"
 grep -q "vol@x.example" "$T/out" && bad "approve: taken over unasked" || ok
 printf 'TAKEOVER italy@tka\n' | mail vol@x.example

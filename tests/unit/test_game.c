@@ -211,6 +211,44 @@ static void test_password(void)
     CHECK(strcmp(hash, other) != 0); /* salted */
 }
 
+/* Generated passwords and codes: from the system's random bytes, in the
+ * alphabet that reads off a mail (util/random.h). */
+static void test_password_generate(void)
+{
+    char a[DJ_PASSWORD_GENERATED + 1], b[DJ_PASSWORD_GENERATED + 1];
+    CHECK(dj_password_generate(a, sizeof a) == 0);
+    CHECK(dj_password_generate(b, sizeof b) == 0);
+    CHECK(strlen(a) == DJ_PASSWORD_GENERATED);
+    CHECK(strspn(a, "abcdefghijkmnpqrstuvwxyz23456789") == strlen(a));
+    CHECK(strcmp(a, b) != 0);
+    CHECK(dj_password_generate(a, DJ_PASSWORD_GENERATED) == -1); /* no room */
+}
+
+/* The one shape of the judge's subjects. */
+static void test_mail_subject(void)
+{
+    static const struct {
+        const char *judge, *game, *phase, *what, *want;
+    } cases[] = {
+        {"dipjudge", "alpha", "S1901M", "Results",
+         "dipjudge:alpha - S1901M Results"},
+        {"dipjudge", "alpha", "-", "Started", "dipjudge:alpha - Started"},
+        {"dipjudge", "alpha", "", "Reply", "dipjudge:alpha - Reply"},
+        {"judge", NULL, NULL, "Message refused", "judge - Message refused"},
+        {"judge", "", "S1901M", "Reply", "judge - S1901M Reply"},
+        {NULL, NULL, NULL, "Undeliverable mail",
+         "dipjudge - Undeliverable mail"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dj_buf b;
+        dj_buf_init(&b);
+        dj_game_mail_subject(&b, cases[i].judge, cases[i].game,
+                             cases[i].phase, cases[i].what);
+        CHECK_STR(b.data, cases[i].want);
+        dj_buf_free(&b);
+    }
+}
+
 /* ---- a game through the API ---------------------------------------------------- */
 
 static const char *const POWERS[] = {"Austria", "England", "France",
@@ -341,6 +379,8 @@ int main(int argc, char **argv)
     test_snapshot();
     test_config();
     test_password();
+    test_password_generate();
+    test_mail_subject();
     test_game();
     dj_map_free(map);
     char cmd[600];
