@@ -208,7 +208,7 @@ def main():
     # same points.
     tolerance = 0.3 / cell
 
-    def simplify(pts):
+    def simplify(pts, keep=0):
         if len(pts) < 3:
             return pts
         (ax, ay), (bx, by) = pts[0], pts[-1]
@@ -221,14 +221,17 @@ def main():
                 ((px_ - ax) ** 2 + (py_ - ay) ** 2) ** 0.5
             if d > far:
                 far, at = d, i
-        if far <= tolerance:
+        if far <= tolerance and keep <= 0:
             return [pts[0], pts[-1]]
-        return simplify(pts[:at + 1])[:-1] + simplify(pts[at:])
+        return simplify(pts[:at + 1], keep - 1)[:-1] + simplify(pts[at:], keep - 1)
 
     def run(vertices):
         if list(reversed(vertices)) < vertices:
             return list(reversed(run(list(reversed(vertices)))))
-        return simplify(chaikin_open([smooth[v] for v in vertices], 2))
+        # A run keeps a point between its ends (two when it is a loop),
+        # so that no ring is left with fewer than three.
+        return simplify(chaikin_open([smooth[v] for v in vertices], 2),
+                        2 if vertices[0] == vertices[-1] else 1)
 
     def loop(ring):
         i = ring.index(min(ring))
@@ -239,7 +242,7 @@ def main():
         pts = chaikin_closed([smooth[v] for v in fwd], 2)
         far = max(range(len(pts)), key=lambda k: (pts[k][0] - pts[0][0]) ** 2 +
                   (pts[k][1] - pts[0][1]) ** 2)
-        return simplify(pts[:far + 1])[:-1] + simplify(pts[far:] + [pts[0]])[:-1]
+        return simplify(pts[:far + 1], 1)[:-1] + simplify(pts[far:] + [pts[0]], 1)[:-1]
 
     # A ring in smoothed points, its corners rounded (Chaikin) run by run
     # between the vertices where borders meet, which stay put, so the run

@@ -19,6 +19,8 @@
 # Usage: outline2art.py BOARD.outline > BOARD.art   (paths in the outline
 # file are relative to it).  The outline file's lines:
 #   coasts FILE                         the coastlines to read
+#   without SHAPE                       leave that shape out (a canal an
+#       older board has none of)
 #   grid COLUMNS ROWS CELL              the grid (CELL pixels a cell)
 #   ywarp LAT Y LAT Y ...               the pixel row of each latitude
 #       (in between, in proportion): the middle of the board can get more
@@ -34,6 +36,8 @@
 #   area NAME KIND LON LAT LON LAT ...  an area (art2geo's key line) and
 #       the points it grows from (a second line adds points)
 #   island SHAPE AREA                   every cell of that coast shape
+#   land AREA LON LAT LON LAT ...       a piece of land given to AREA over
+#       whatever the coasts say (a strait the board's armies cross)
 #   at LOC LON LAT                      a coast's fleet (art2geo's at line)
 #   text ...                            a line copied into the .art header
 # The coasts file's lines: `land NAME`, `water NAME` or `island NAME`, then
@@ -87,6 +91,7 @@ def main():
     cell = 1.0
     proj = None
     warp = {}
+    bridges = []
     lenses = []
     for n, line in enumerate(open(path, encoding="utf-8"), 1):
         if line.startswith("text"):
@@ -97,6 +102,8 @@ def main():
             continue
         if w[0] == "coasts":
             shapes = read_coasts(os.path.join(base, w[1]))
+        elif w[0] == "without":
+            shapes = [sh for sh in shapes if sh[1] != w[1]]
         elif w[0] == "grid":
             cols, rows, cell = int(w[1]), int(w[2]), w[3]
         elif w[0] == "projection":
@@ -112,12 +119,18 @@ def main():
                 order.append(w[1])
             v = [float(t) for t in w[3:]]
             areas[w[1]][1].extend(zip(v[0::2], v[1::2]))
+        elif w[0] == "land":
+            v = [float(t) for t in w[2:]]
+            bridge = f"_land_{n}"
+            bridges.append(("island", bridge, list(zip(v[0::2], v[1::2]))))
+            islands[bridge] = w[1]
         elif w[0] == "island":
             islands[w[1]] = w[2]
         elif w[0] == "at":
             at.append((w[1], float(w[2]), float(w[3])))
         else:
             sys.exit(f"{path}:{n}: unknown line")
+    shapes = bridges + shapes
     lon0, lat0, bend = proj
     c0 = math.cos(math.radians(lat0))
     W, H = cols * float(cell), rows * float(cell)
@@ -201,7 +214,7 @@ def main():
         sea = kind == "sea"
         for lon, lat in pts:
             c, r = to_cell(lon, lat)
-            if land[r][c] == sea:
+            if kind in ("sea", "land") and land[r][c] == sea:
                 print(f"warning: a point of {a} ({lon} {lat}) is on "
                       f"{'land' if sea else 'water'}", file=sys.stderr)
                 continue

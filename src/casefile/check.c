@@ -150,6 +150,13 @@ static int diff_units(FILE *out, const dj_map *map, const char *what,
                       const dj_unit *want, int nwant, const dj_unit *got,
                       int ngot)
 {
+    if (nwant == ngot) { /* the same units in the same order: one pass */
+        int same = 0;
+        while (same < nwant && same_unit(&want[same], &got[same]))
+            same++;
+        if (same == nwant)
+            return 0;
+    }
     int ndiff = 0;
     for (int i = 0; i < nwant; i++) {
         if (!unit_in(&want[i], got, ngot, i)) {

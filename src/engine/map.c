@@ -210,8 +210,10 @@ int dj_map_find_location_n(const dj_map *map, const char *text, size_t n)
     if (!map || !text)
         return -1;
     /* Three letters, either case: one look in a table (one test of the
-     * three letters together). */
-    if (map->three_letter && n >= 3 && (n == 3 || text[3] == '\0')) {
+     * three letters together).  A NUL-terminated text (n unknown) is read
+     * no further than its end: text[3] only after three non-NULs. */
+    if (map->three_letter && n >= 3 &&
+        (n == 3 || (text[0] && text[1] && text[2] && text[3] == '\0'))) {
         int l0 = mp_letter_index(text[0]), l1 = mp_letter_index(text[1]),
             l2 = mp_letter_index(text[2]);
         if ((l0 | l1 | l2) >= 0)

@@ -35,8 +35,8 @@ void dj_position_empty(const dj_map *map, dj_phase phase, dj_position *pos)
     pos->civil_disorder = 0;
     size_t n = map->nlocs < DJ_MAX_LOCS ? (size_t)map->nlocs : DJ_MAX_LOCS;
     memcpy(pos->owner, map->initial_owner, n * sizeof pos->owner[0]);
-    memset(pos->owner + n, 0xff, /* -1 */
-           (DJ_MAX_LOCS - n) * sizeof pos->owner[0]);
+    if (n < DJ_MAX_LOCS) /* the rest unowned: every byte 0xff is -1 */
+        memset(pos->owner + n, 0xff, (DJ_MAX_LOCS - n) * sizeof pos->owner[0]);
 }
 
 void dj_position_initial(const dj_map *map, dj_position *pos)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lifecycle.c — a game from forming to its end: joining, starting, votes,
- * absences, pausing, replacing players, termination.
+ * absences, pausing, replacing players, takeovers, a new master (SET
+ * MASTER, once confirmed: confirm.c), termination.
  *
  * Each public function is one transaction: load the game (gv_load), check
  * the state allows the action, write, log it, commit.  Powers are assigned

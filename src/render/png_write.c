@@ -61,6 +61,7 @@ typedef struct colour_table {
     colour_slot *slot;
     uint32_t mask;
     int used;
+    uint16_t *order; /* the used slots, in the order met (no scan of all) */
 } colour_table;
 
 /* A run of pixels of one colour within a row: its slot and its length. */
@@ -85,7 +86,7 @@ static int32_t find_slot(colour_table *t, uint32_t rgb)
             return -1; /* too many colours for the table */
         t->slot[i].rgb1 = key;
         t->slot[i].index = -1;
-        t->used++;
+        t->order[t->used++] = (uint16_t)i;
     }
     return (int32_t)i;
 }
@@ -275,9 +276,8 @@ static bool choose_palette(colour_table *t, png_color *pal, int *npal)
     if (!all)
         return false;
     int n = 0;
-    for (uint32_t i = 0; i <= t->mask; i++)
-        if (t->slot[i].rgb1)
-            all[n++] = &t->slot[i];
+    for (int i = 0; i < t->used; i++)
+        all[n++] = &t->slot[t->order[i]];
     commonest_first(all, n, PALETTE_SIZE);
     *npal = n < PALETTE_SIZE ? n : PALETTE_SIZE;
     for (int i = 0; i < *npal; i++) {
@@ -448,8 +448,13 @@ static bool write_palette_png(int width, int height, const image_runs *runs,
         row_adler_run(&adler, 0, 1);
         for (int x = 0; x < width; next++) {
             const colour_run *run = &runs->run[next];
-            memset(r + 1 + x, index_of[run->slot], run->len);
-            row_adler_run(&adler, index_of[run->slot], run->len);
+            unsigned char index = index_of[run->slot];
+            if (run->len <= 8) /* an edge's: shorter than a call */
+                for (int k = 0; k < run->len; k++)
+                    r[1 + x + k] = index;
+            else
+                memset(r + 1 + x, index, run->len);
+            row_adler_run(&adler, index, run->len);
             x += run->len;
         }
     }
@@ -495,7 +500,12 @@ bool png_write_surface(cairo_surface_t *image, png_write_fn write,
     if (!pixels || width <= 0 || height <= 0)
         return false;
     colour_table table = {calloc((size_t)1 << TABLE_BITS, sizeof(colour_slot)),
-                          ((uint32_t)1 << TABLE_BITS) - 1, 0};
+                          ((uint32_t)1 << TABLE_BITS) - 1, 0,
+                          malloc(sizeof(uint16_t) << (TABLE_BITS - 1))};
+    if (!table.order) {
+        free(table.slot);
+        table.slot = NULL; /* RGB, through libpng */
+    }
     image_runs runs = {NULL, 0, 0};
     png_color pal[PALETTE_SIZE];
     int npal = 0;
@@ -506,9 +516,11 @@ bool png_write_surface(cairo_surface_t *image, png_write_fn write,
      * processor's cache while the rows are written. */
     unsigned char *index_of = indexed ? malloc((size_t)1 << TABLE_BITS) : NULL;
     if (index_of)
-        for (uint32_t i = 0; i <= table.mask; i++)
-            index_of[i] = (unsigned char)table.slot[i].index;
+        for (int i = 0; i < table.used; i++)
+            index_of[table.order[i]] =
+                (unsigned char)table.slot[table.order[i]].index;
     free(table.slot);
+    free(table.order);
     sink_ctx sink = {NULL, 0, 0};
     bool ok = index_of && width < 32768 &&
               write_palette_png(width, height, &runs, index_of, pal, npal,
