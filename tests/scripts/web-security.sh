@@ -15,8 +15,9 @@
 #   body        bodies over 64 KiB refused (413), with or without a length
 #   connections an idle connection is closed at the timeout; a client's
 #               connections beyond the limit are refused
-#   signin      failures limited per client address (across games) and per
-#               target (across clients), sharing the mail door's counts
+#   signin      failures limited per client address (across games, and
+#               tries at the same moment) and per target (across clients),
+#               sharing the mail door's counts
 #   404         what a visitor may not see answers exactly as a page that
 #               does not exist: unknown games, secret orders, actions
 #               without a session; the JSON holds no address
@@ -232,6 +233,27 @@ signin "$T/y" 10.4.0.1 Austria pw-Austria
 holds "per client: 5 failures at 5 games stop the client's next sign-in" '[[ $CODE == 403 ]]'
 signin "$T/y" 10.4.0.2 Austria pw-Austria
 holds "  while another client signs in" '[[ $CODE == 303 ]]'
+# Tries from one client at the same moment, answered by different threads:
+# each counts as it starts, so no more than signin_limit reach a password.
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+for g in r1 r2 r3 r4; do J_WEB create "$g" --master gm@r.example >/dev/null; done
+for g in r1 r2 r3 r4; do
+    get "/game/$g" -c "$T/z" -b "$T/z" -H 'X-Forwarded-For: 10.5.0.1'
+    get "/game/$g/signin" -c "$T/z" -b "$T/z" -H 'X-Forwarded-For: 10.5.0.1' \
+        --data-urlencode "csrf=$(csrf_in "$T/b")" --data-urlencode power=France \
+        --data-urlencode password=x
+done
+cs=$(sed -n 's/.*\tdjc\t//p' "$T/z")
+tries=()
+for g in r1 r2 r3 r4; do # four at once: max_per_client connections
+    curl -s -o /dev/null -b "djc=$cs" -H 'X-Forwarded-For: 10.5.0.1' \
+        --data-urlencode "csrf=$cs" --data-urlencode power=Italy \
+        --data-urlencode password=x "$WEB_URL/game/$g/signin" &
+    tries+=($!)
+done
+wait "${tries[@]}"
+holds "4 tries at once after 4 failures: 1 reaches a password (limit 5)" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM signon_failures") == 5 ]]'
 
 # ---- observers ------------------------------------------------------------------------
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"

@@ -4,8 +4,8 @@
  * directory: opening and migrations, the constraints that make a phase
  * processable once (one result per phase, one open phase per game, one
  * live player per power), orders, readiness, the outbox and mail log,
- * settings, transactions, and a crash at a write point leaving the file
- * whole.
+ * settings, transactions, the statement cache, and a crash at a write
+ * point leaving the file whole.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,6 +23,7 @@
 #include "store/phases.h"
 #include "store/press.h"
 #include "store/signons.h"
+#include "store/stmt.h"
 #include "store/store.h"
 #include "testlib.h"
 
@@ -737,6 +738,69 @@ static void test_migrate_from_11(void)
     sqlite3_close(db);
 }
 
+/* "SELECT ?" run with x bound, or read unbound (NULL: -1). */
+static int64_t select_bound(dj_store *s, sqlite3_stmt *st)
+{
+    int64_t v = -2;
+    if (st && st_step(s, st) == SQLITE_ROW)
+        v = st_int64(st, 0, -1);
+    return v;
+}
+
+/* The statement cache (stmt_cache.c): a text prepared once, given back
+ * reset and unbound; a text in use not shared; texts built at run time,
+ * texts with a tail, more texts than it keeps. */
+static void test_statement_cache(dj_store *s)
+{
+    const char *sql = "SELECT ?";
+    sqlite3_stmt *a = st_prepare(s, sql, "I", (int64_t)7);
+    CHECK(select_bound(s, a) == 7);
+    st_finish(s, a);
+    sqlite3_stmt *again = st_prepare(s, sql, "");
+    CHECK(again == a); /* kept compiled */
+    CHECK(select_bound(s, again) == -1); /* and unbound */
+    /* in use: the same text asked for again gets one of its own */
+    sqlite3_stmt *inner = st_prepare(s, sql, "I", (int64_t)9);
+    CHECK(inner && inner != again);
+    CHECK(select_bound(s, inner) == 9);
+    st_finish(s, inner);
+    st_finish(s, again);
+    CHECK(st_prepare(s, sql, "") == a);
+    st_finish(s, a);
+    /* one buffer, two texts */
+    char text[64];
+    int64_t got[2];
+    for (int i = 0; i < 2; i++) {
+        snprintf(text, sizeof text, "SELECT %d + ?", i * 10);
+        sqlite3_stmt *st = st_prepare(s, text, "I", (int64_t)1);
+        got[i] = select_bound(s, st);
+        st_finish(s, st);
+    }
+    CHECK(got[0] == 1 && got[1] == 11);
+    /* a tail after the statement: the first runs, nothing is kept wrong */
+    for (int i = 0; i < 2; i++) {
+        sqlite3_stmt *st = st_prepare(s, "SELECT 5; SELECT 6", "");
+        CHECK(select_bound(s, st) == 5);
+        st_finish(s, st);
+    }
+    /* more texts than the cache keeps: each still right */
+    int wrong = 0;
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 600; i++) {
+            snprintf(text, sizeof text, "SELECT %d", i);
+            sqlite3_stmt *st = st_prepare(s, text, "");
+            wrong += select_bound(s, st) != i;
+            st_finish(s, st);
+        }
+    CHECK(wrong == 0);
+    /* a text that does not compile: an error, and the cache goes on */
+    CHECK(st_prepare(s, "SELECT FROM nowhere", "") == NULL);
+    CHECK(strstr(dj_store_error(s), "prepare") != NULL);
+    sqlite3_stmt *last = st_prepare(s, sql, "I", (int64_t)3);
+    CHECK(select_bound(s, last) == 3);
+    st_finish(s, last);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -763,6 +827,7 @@ int main(int argc, char **argv)
         test_transactions(s);
         test_nesting(s);
         test_signons(s);
+        test_statement_cache(s);
         dj_store_close(s);
     }
     test_crash();
