@@ -10,6 +10,7 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +68,8 @@ void dj_render_size(const dj_geo *geo, const dj_map *map, int *width,
  * caches that are never freed unless asked: a program that drew a picture
  * would end with them in LeakSanitizer's and valgrind's reports.  So the
  * first picture a process draws registers their release at exit — the one
- * piece of process-wide state in this room, and it belongs to the
- * libraries, not to us.
+ * piece of process-wide state in this room (a pthread_once flag), and it
+ * belongs to the libraries, not to us.
  */
 static void release_libraries(void)
 {
@@ -76,11 +77,17 @@ static void release_libraries(void)
     FcFini();
 }
 
+static void register_release(void)
+{
+    atexit(release_libraries);
+}
+
+/* Once per process, whichever thread draws first (judgeweb's workers may
+ * draw their first pictures at the same moment). */
 static void release_at_exit(void)
 {
-    static bool registered;
-    if (!registered)
-        registered = atexit(release_libraries) == 0;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, register_release);
 }
 
 /* The libraries ready and the request whole: 0, or -1 with err. */
