@@ -27,13 +27,15 @@
 static int run_text(session *s)
 {
     if (!s->signed_on)
-        return fail(s, "not understood: no such command (and not signed "
-                       "on, so not read as orders)");
+        return session_fail(s,
+                            "not understood: no such command (and not signed "
+                            "on, so not read as orders)");
     if (is_master(s))
-        return fail(s, "not understood: no such command; to give a power's "
-                       "orders, BECOME it first");
-    return fail(s, "not understood: no such command, and you have no "
-                   "power to give orders for");
+        return session_fail(
+            s, "not understood: no such command; to give a power's "
+               "orders, BECOME it first");
+    return session_fail(s, "not understood: no such command, and you have no "
+                           "power to give orders for");
 }
 
 /* The command's row: who may give it, then its runner. */
@@ -42,10 +44,10 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
     if (c->kind == CMD_TEXT)
         return run_text(s);
     if (c->kind == CMD_BAD)
-        return fail(s, "%s", c->error);
+        return session_fail(s, "%s", c->error);
     const cmd_spec *spec = cmd_spec_of(c->kind);
     if (!spec)
-        return fail(s, "unknown command");
+        return session_fail(s, "unknown command");
     if (may_run(s, spec->who) < 0)
         return RUN_FAILED;
     return spec->run(s, c, press, res);
@@ -97,11 +99,11 @@ static void run_command(session *s, const cmd *c, dj_buf *press)
     dj_buf_init(&res);
     int rc = RUN_FAILED;
     if (dj_store_begin(session_store(s)) < 0) {
-        fail(s, "%s", dj_store_error(session_store(s)));
+        session_fail(s, "%s", dj_store_error(session_store(s)));
     } else {
         rc = dispatch(s, c, press, &res);
         if (rc != RUN_FAILED && dj_store_commit(session_store(s)) < 0)
-            rc = fail(s, "%s", dj_store_error(session_store(s)));
+            rc = session_fail(s, "%s", dj_store_error(session_store(s)));
         else if (rc == RUN_FAILED)
             dj_store_rollback(session_store(s));
     }

@@ -38,9 +38,10 @@ static int need_member(session *s, const char *game, const char *what)
 {
     if (s->signed_on && same_game(s->id.game, game))
         return RUN_OK;
-    return fail(s, "%s answers only the players, observers and master of "
-                   "game '%s', signed on: SIGNON first",
-                what, game);
+    return session_fail(s,
+                        "%s answers only the players, observers and master of "
+                        "game '%s', signed on: SIGNON first",
+                        what, game);
 }
 
 CMD_RUNNER(run_history)
@@ -65,12 +66,13 @@ CMD_RUNNER(run_map)
     (void)press;
     const char *game = c->game[0] ? c->game : s->game[0] ? s->game : NULL;
     if (!game)
-        return fail(s, "MAP needs the game (MAP demo), or SIGNON first");
+        return session_fail(s,
+                            "MAP needs the game (MAP demo), or SIGNON first");
     if (check_game(s, game) < 0 || need_member(s, game, "MAP") < 0)
         return RUN_FAILED;
     if (s->reply->picture.phase_id)
-        return fail(s, "one map a message: send another message for "
-                       "another map");
+        return session_fail(s, "one map a message: send another message for "
+                               "another map");
     return game_rc(s, dj_game_map_for_mail(s->j, game,
                                            c->arg[0] ? c->arg : NULL,
                                            &s->id,
@@ -152,8 +154,9 @@ CMD_RUNNER(run_create)
 {
     (void)press;
     if (!dj_judge_config(s->j)->allow_create)
-        return fail(s, "this judge does not create games by mail; ask its "
-                       "administrator");
+        return session_fail(s,
+                            "this judge does not create games by mail; ask its "
+                            "administrator");
     if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
         return RUN_FAILED;
     if (dj_game_request_confirmation(s->j, "create", c->game, NULL,
@@ -168,8 +171,9 @@ CMD_RUNNER(run_signon)
 {
     (void)press;
     if (s->signon_tried)
-        return fail(s, "one sign-on per message: send another message to "
-                       "sign on again");
+        return session_fail(s,
+                            "one sign-on per message: send another message to "
+                            "sign on again");
     if (check_game(s, c->game) < 0)
         return RUN_FAILED;
     s->signon_tried = true;
@@ -179,7 +183,7 @@ CMD_RUNNER(run_signon)
         return game_rc(s, -1);
     if (rc == DJ_SIGNON_REFUSED) {
         s->signon_refused = true;
-        fail(s, "%s", dj_judge_error(s->j));
+        session_fail(s, "%s", dj_judge_error(s->j));
         return RUN_REFUSED_KEEP;
     }
     s->signed_on = true;
@@ -216,7 +220,7 @@ CMD_RUNNER(run_endpress)
     (void)c;
     (void)press;
     (void)res;
-    return fail(s, "ENDPRESS without a PRESS before it");
+    return session_fail(s, "ENDPRESS without a PRESS before it");
 }
 
 /* PRESS ARCHIVE game [from [to]]: the press this sender may read, within

@@ -140,7 +140,7 @@ CMD_RUNNER(run_stats)
     (void)press;
     bool public = strcasecmp(c->arg, "PUBLIC") == 0;
     if (!public && strcasecmp(c->arg, "PRIVATE") != 0)
-        return fail(s, "SET STATS takes PUBLIC or PRIVATE");
+        return session_fail(s, "SET STATS takes PUBLIC or PRIVATE");
     return game_rc(s, dj_game_set_stats_public(s->j, s->msg->from, public,
                                                res));
 }

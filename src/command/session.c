@@ -22,7 +22,7 @@
 
 #include "util/fmt.h"
 
-int fail(session *s, const char *fmt, ...)
+int session_fail(session *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -34,7 +34,7 @@ int fail(session *s, const char *fmt, ...)
 int game_rc(session *s, int rc)
 {
     if (rc < 0)
-        return fail(s, "%s", dj_judge_error(s->j));
+        return session_fail(s, "%s", dj_judge_error(s->j));
     return RUN_OK;
 }
 
@@ -127,9 +127,10 @@ bool same_game(const char *a, const char *b)
 int check_game(session *s, const char *game)
 {
     if (s->game[0] && !same_game(s->game, game))
-        return fail(s, "this message is about game '%s'; send another "
-                       "message for game '%s'",
-                    s->game, game);
+        return session_fail(s,
+                            "this message is about game '%s'; send another "
+                            "message for game '%s'",
+                            s->game, game);
     return RUN_OK;
 }
 
@@ -141,17 +142,18 @@ bool is_master(const session *s)
 int check_new_password(session *s, const char *password)
 {
     if (strlen(password) < DJ_PASSWORD_MIN)
-        return fail(s, "a password needs at least %d characters",
-                    DJ_PASSWORD_MIN);
+        return session_fail(s, "a password needs at least %d characters",
+                            DJ_PASSWORD_MIN);
     return RUN_OK;
 }
 
 static int need_signon(session *s)
 {
     if (!s->signed_on)
-        return fail(s, "%s", s->signon_refused
-                                 ? "not signed on: the sign-on was refused"
-                                 : "SIGNON first (SIGNON Fgame PASSWORD)");
+        return session_fail(s, "%s",
+                            s->signon_refused
+                                ? "not signed on: the sign-on was refused"
+                                : "SIGNON first (SIGNON Fgame PASSWORD)");
     return RUN_OK;
 }
 
@@ -166,7 +168,7 @@ int may_run(session *s, cmd_who who)
         if (need_signon(s) < 0)
             return RUN_FAILED;
         if (!is_master(s))
-            return fail(s, "only the game master may do that");
+            return session_fail(s, "only the game master may do that");
         return RUN_OK;
     case CMD_PLAYER:
         /* The power the command acts for: the player's own or the
@@ -176,13 +178,14 @@ int may_run(session *s, cmd_who who)
         if (s->power[0])
             return RUN_OK;
         if (is_master(s))
-            return fail(s, "BECOME a power first: the master acts for a "
-                           "power only after BECOME POWER");
+            return session_fail(s,
+                                "BECOME a power first: the master acts for a "
+                                "power only after BECOME POWER");
         if (strcmp(s->id.role, "observer") == 0)
-            return fail(s, "observers have no power to act for");
-        return fail(s, "you have no power in game '%s'", s->id.game);
+            return session_fail(s, "observers have no power to act for");
+        return session_fail(s, "you have no power in game '%s'", s->id.game);
     }
-    return fail(s, "%s", "not allowed");
+    return session_fail(s, "%s", "not allowed");
 }
 
 /* ---- the reply's budget -------------------------------------------------------- */

@@ -56,7 +56,7 @@ typedef struct session {
 enum { RUN_OK = 0, RUN_FAILED = -1, RUN_REFUSED_KEEP = 1 };
 
 /* The command failed: the reason into s->err; returns RUN_FAILED. */
-int fail(session *s, const char *fmt, ...)
+int session_fail(session *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* A game-layer call's result: its error becomes the command's. */
@@ -86,7 +86,7 @@ int check_game(session *s, const char *game);
 bool is_master(const session *s);
 int check_new_password(session *s, const char *password);
 
-/* May the session run a command for `who`?  RUN_OK, else fail() why. */
+/* May the session run a command for `who`?  RUN_OK, else session_fail() why. */
 int may_run(session *s, cmd_who who);
 
 /* ---- order lines (orders.c) ---- */

@@ -42,7 +42,7 @@ typedef void (*cmd_parse_fn)(const words *ws, int arg, cmd_kind kind,
 
 /*
  * A command's runner, inside the command's savepoint: the reply text in
- * res; returns RUN_OK, RUN_FAILED (the reason set by fail()) or
+ * res; returns RUN_OK, RUN_FAILED (the reason set by session_fail()) or
  * RUN_REFUSED_KEEP (session.h).  press is the press body, if any.
  */
 typedef int (*cmd_run_fn)(struct session *s, const cmd *c, dj_buf *press,

@@ -228,8 +228,8 @@ static int read_dislodged(const dj_map *map, cursor *c, dj_dislodged *d)
     return 0;
 }
 
-static int read_line(const dj_map *map, cursor *c, char *line,
-                     dj_position *pos, bool *have_phase)
+static int read_position_line(const dj_map *map, cursor *c, char *line,
+                              dj_position *pos, bool *have_phase)
 {
     char *key = strtok_r(line, " \t", &c->save);
     if (!key)
@@ -293,7 +293,7 @@ int dj_snapshot_read(const dj_map *map, const char *text, dj_position *pos,
         if (nl)
             *nl = '\0';
         c.line++;
-        rc = read_line(map, &c, line, pos, &have_phase);
+        rc = read_position_line(map, &c, line, pos, &have_phase);
         line = nl ? nl + 1 : NULL;
     }
     free(copy);
