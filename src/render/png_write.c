@@ -19,11 +19,12 @@
  * image: on Youngstown's board every filter makes it a fifth larger) and
  * compressed by zlib at level 1 with its strategy for runs, Z_RLE (the
  * standard board 100 KB, in a tenth less time than zlib's default
- * strategy, which makes it 98 KB).  A PNG over 128 KB that way
- * (Youngstown's board, 1584 px wide: 182 KB) is compressed again at
- * level 9 with the default strategy (141 KB), so no picture comes near
- * the 150 KB a mail's may weigh.  An image of more colours than the table
- * holds is written as RGB.  cairo's own writer
+ * strategy, which makes it 98 KB).  A PNG over the 150 KB a mail's
+ * picture may weigh that way (Youngstown's board, 1584 px wide: 184 KB)
+ * is compressed again at level 6 with the default strategy (147 KB, 20 ms
+ * more), and should it still be over, at level 9 (141 KB, 130 ms more:
+ * zlib's longest searches, kept for the rare board that needs them).  An
+ * image of more colours than the table holds is written as RGB.  cairo's own writer
  * (cairo_surface_write_to_png_stream) would write RGB with adaptive
  * filters: several times slower and twice the size.  A deflate of our own
  * (matches of the row above and runs only) took 17% less time for the
@@ -45,12 +46,11 @@
 #include <string.h>
 #include <zlib.h>
 
+/* zlib's levels, tried in turn while the PNG is larger than PNG_MAX (a
+ * board of Youngstown's size): the first with the strategy for runs. */
+static const int png_levels[] = {1, 6, 9};
 #define PNG_ZLIB_LEVEL 1
-/* A PNG larger than this at level 1 (a board of Youngstown's size) is
- * compressed again at level 9, to stay under the 150 KB a mail's picture
- * may weigh. */
-#define PNG_LARGE (128 * 1024)
-#define PNG_ZLIB_LEVEL_LARGE 9
+#define PNG_MAX (150 * 1024) /* what a mail's picture may weigh */
 #define PALETTE_SIZE 256
 #define TABLE_BITS 16 /* colour table slots: twice what a board has colours */
 
@@ -432,12 +432,13 @@ bool png_write_surface(cairo_surface_t *image, png_write_fn write,
     free(table.slot);
     free(table.order);
     sink_ctx sink = {NULL, 0, 0};
-    bool ok = write_png(pixels, width, height, stride, &runs, index_of, pal,
-                        npal, PNG_ZLIB_LEVEL, &sink);
-    if (ok && sink.len > PNG_LARGE) { /* a large board: smaller, slower */
+    bool ok = true;
+    for (size_t i = 0; ok && i < sizeof png_levels / sizeof png_levels[0] &&
+                       (i == 0 || sink.len > PNG_MAX);
+         i++) {
         sink.len = 0;
         ok = write_png(pixels, width, height, stride, &runs, index_of, pal,
-                       npal, PNG_ZLIB_LEVEL_LARGE, &sink);
+                       npal, png_levels[i], &sink);
     }
     for (size_t at = 0; ok && at < sink.len;) {
         size_t n = sink.len - at < (1u << 30) ? sink.len - at : (1u << 30);
