@@ -24,8 +24,8 @@
  * is compressed again at level 8 with the default strategy (143 KB, 50 ms
  * more; level 6 leaves it a few hundred bytes over), and should it still
  * be over, at level 9 (140 KB, 120 ms more: zlib's longest searches, kept
- * for the rare picture that needs them).  An
- * image of more colours than the table holds is written as RGB.  cairo's own writer
+ * for the rare picture that needs them).  An image of more colours than
+ * the table holds is written as RGB.  cairo's own writer
  * (cairo_surface_write_to_png_stream) would write RGB with adaptive
  * filters: several times slower and twice the size.  A deflate of our own
  * (matches of the row above and runs only) took 17% less time for the
