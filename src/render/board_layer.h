@@ -24,11 +24,12 @@ struct board_layer *board_layer_new(void);
 void board_layer_free(struct board_layer *layer);
 
 /*
- * Paint the board's areas on a raster context whose origin is the board's
- * top left corner: the drawing kept in the geometry's layer (made at its
- * first use), each owned province filled in its owner's colour, the
- * borders over them.  false (nothing painted) when the layer cannot be
- * made: the caller draws the areas as paths then.
+ * Paint the board's areas on a context drawing on an RGB24 image, whose
+ * origin is the board's top left corner at a whole pixel: the board kept
+ * in the geometry's layer (made at its first use), each owned province in
+ * its owner's colour, the borders over them.  false (nothing painted)
+ * when the layer cannot be made or the context is not such: the caller
+ * draws the areas as paths then.
  */
 bool board_layer_paint(cairo_t *cr, const dj_geo *geo, const dj_map *map,
                        const dj_position *board);
