@@ -54,6 +54,12 @@ typedef struct edge_pixel {
     uint32_t ncovers;
 } edge_pixel;
 
+/* A small drawing kept, by key (NULL surface: a free slot). */
+typedef struct kept_sprite {
+    board_sprite_key key;
+    cairo_surface_t *surface;
+} kept_sprite;
+
 /* A cover: area index << 8 | coverage (1-255). */
 typedef uint32_t area_cover;
 
@@ -75,6 +81,8 @@ struct board_layer {
     uint32_t *colour;         /* per area, per picture: 0 unowned */
     unsigned char *canvas;    /* the pixels of the last raster picture */
     size_t canvas_size;
+    int nsprites, sprite_slots; /* kept drawings: a table by key */
+    struct kept_sprite *sprites;
 };
 
 struct board_layer *board_layer_new(void)
@@ -112,6 +120,10 @@ void board_layer_free(struct board_layer *layer)
         return;
     release(layer);
     free(layer->canvas);
+    for (int i = 0; i < layer->sprite_slots; i++)
+        if (layer->sprites[i].surface)
+            cairo_surface_destroy(layer->sprites[i].surface);
+    free(layer->sprites);
     for (int i = 0; i < NFACES; i++)
         if (layer->faces[i])
             cairo_font_face_destroy(layer->faces[i]);
@@ -156,6 +168,70 @@ cairo_surface_t *board_layer_canvas(const dj_geo *geo, int width, int height)
         return cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
     return cairo_image_surface_create_for_data(
         layer->canvas, CAIRO_FORMAT_RGB24, width, height, stride);
+}
+
+/* ---- kept drawings ------------------------------------------------------- */
+
+static unsigned sprite_hash(const board_sprite_key *k)
+{
+    const int v[5] = {k->kind, k->power, k->scale, k->phase_x, k->phase_y};
+    unsigned h = 2166136261u;
+    for (int i = 0; i < 5; i++)
+        h = (h ^ (unsigned)v[i]) * 16777619u;
+    return h;
+}
+
+static bool same_key(const board_sprite_key *a, const board_sprite_key *b)
+{
+    return a->kind == b->kind && a->power == b->power && a->scale == b->scale &&
+           a->phase_x == b->phase_x && a->phase_y == b->phase_y;
+}
+
+/* The slot of a key in the table: its own, or the free one it would take. */
+static kept_sprite *sprite_slot(kept_sprite *table, int slots,
+                                const board_sprite_key *key)
+{
+    unsigned mask = (unsigned)slots - 1, i = sprite_hash(key) & mask;
+    while (table[i].surface && !same_key(&table[i].key, key))
+        i = (i + 1) & mask;
+    return &table[i];
+}
+
+cairo_surface_t *board_layer_sprite(const dj_geo *geo,
+                                    const board_sprite_key *key)
+{
+    struct board_layer *layer = geo->layer;
+    if (!layer || !layer->sprites)
+        return NULL;
+    return sprite_slot(layer->sprites, layer->sprite_slots, key)->surface;
+}
+
+bool board_layer_keep_sprite(const dj_geo *geo, const board_sprite_key *key,
+                             cairo_surface_t *sprite)
+{
+    struct board_layer *layer = geo->layer;
+    if (!layer)
+        return false;
+    if (2 * (layer->nsprites + 1) > layer->sprite_slots) {
+        /* Twice the room, every kept drawing moved over. */
+        int slots = layer->sprite_slots ? 2 * layer->sprite_slots : 64;
+        kept_sprite *table = calloc((size_t)slots, sizeof *table);
+        if (!table)
+            return false;
+        for (int i = 0; i < layer->sprite_slots; i++)
+            if (layer->sprites[i].surface)
+                *sprite_slot(table, slots, &layer->sprites[i].key) =
+                    layer->sprites[i];
+        free(layer->sprites);
+        layer->sprites = table;
+        layer->sprite_slots = slots;
+    }
+    kept_sprite *slot = sprite_slot(layer->sprites, layer->sprite_slots, key);
+    if (slot->surface)
+        return false; /* kept already */
+    *slot = (kept_sprite){*key, sprite};
+    layer->nsprites++;
+    return true;
 }
 
 static void set_rgb(cairo_t *cr, const double rgb[3])
