@@ -54,6 +54,14 @@ typedef struct board_sprite_key {
     int kind, power, scale, phase_x, phase_y;
 } board_sprite_key;
 
+/* What a kept drawing is (its key's kind). */
+enum board_sprite_kind {
+    BOARD_SPRITE_ARMY,
+    BOARD_SPRITE_FLEET,
+    BOARD_SPRITE_CENTRE,
+    BOARD_SPRITE_HALO /* a name's halo, a coverage mask (labels.c) */
+};
+
 /* The drawing kept for a key, or NULL. */
 cairo_surface_t *board_layer_sprite(const dj_geo *geo,
                                     const board_sprite_key *key);

@@ -152,8 +152,6 @@ static void centre_marker(cairo_t *cr, const dj_map *map, int owner, double x,
 
 /* ---- drawings kept per geometry ------------------------------------------ */
 
-enum { SPRITE_ARMY, SPRITE_FLEET, SPRITE_CENTRE };
-
 /* Room round a kept drawing's point: a fleet at full scale, and the
  * pixel its fraction may move it by. */
 #define SPRITE_MARGIN 16
@@ -161,11 +159,11 @@ enum { SPRITE_ARMY, SPRITE_FLEET, SPRITE_CENTRE };
 static void draw_sprite_shape(cairo_t *cr, const dj_map *map, int kind,
                               int power, double x, double y, double scale)
 {
-    if (kind == SPRITE_CENTRE)
+    if (kind == BOARD_SPRITE_CENTRE)
         centre_marker(cr, map, power, x, y);
     else
         draw_unit_symbol(cr, map, power,
-                         kind == SPRITE_FLEET ? DJ_FLEET : DJ_ARMY, x, y, scale);
+                         kind == BOARD_SPRITE_FLEET ? DJ_FLEET : DJ_ARMY, x, y, scale);
 }
 
 /* The drawing on a transparent image, its point at (x, y) in it, with the
@@ -242,7 +240,7 @@ static void draw_centres(scene *s)
         dj_geo_point p = s->geo->centre[loc].at;
         int owner = s->board->owner[loc];
         layout_mark(s->lay, p.x, p.y, 5.5);
-        if (!draw_kept(s->cr, s->map, s->geo, SPRITE_CENTRE, owner, p.x, p.y,
+        if (!draw_kept(s->cr, s->map, s->geo, BOARD_SPRITE_CENTRE, owner, p.x, p.y,
                        1.0))
             centre_marker(s->cr, s->map, owner, p.x, p.y);
     }
@@ -253,7 +251,7 @@ static void board_unit(scene *s, int power, dj_unit_type type, double x,
                        double y, double scale)
 {
     if (!draw_kept(s->cr, s->map, s->geo,
-                   type == DJ_FLEET ? SPRITE_FLEET : SPRITE_ARMY, power, x, y,
+                   type == DJ_FLEET ? BOARD_SPRITE_FLEET : BOARD_SPRITE_ARMY, power, x, y,
                    scale))
         draw_unit_symbol(s->cr, s->map, power, type, x, y, scale);
     double r = UNIT_RADIUS * scale;
@@ -687,7 +685,7 @@ static void draw_legend(scene *s, int width, double top)
     for (int p = 0; p < s->map->npowers; p++) {
         double x = 10 + (p % per_row) * entry;
         double y = top + 14 + (p / per_row) * DRAW_LEGEND_ROW;
-        if (!draw_kept(cr, s->map, s->geo, SPRITE_ARMY, p, x + 8, y, 0.8))
+        if (!draw_kept(cr, s->map, s->geo, BOARD_SPRITE_ARMY, p, x + 8, y, 0.8))
             draw_unit_symbol(cr, s->map, p, DJ_ARMY, x + 8, y, 0.8);
         char name[DJ_NAME_MAX + 4], counts[48];
         snprintf(name, sizeof name, "%s", s->map->powers[p].name);

@@ -295,33 +295,115 @@ static int collect(const dj_map *map, const dj_geo *geo, label_item *items,
     return n;
 }
 
-static void write_label(cairo_t *cr, const label_item *it,
-                        const cairo_text_extents_t *e, const dj_render_box *b)
+static const double halo_offsets[8][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},
+                                          {-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
+
+/* The most glyphs a kept halo's key can say the places of. */
+#define HALO_MAX_GLYPHS 5
+#define HALO_MARGIN 4
+
+/*
+ * A name's halo from the geometry's kept drawings, on a raster picture.
+ * cairo lays glyphs at whole device pixels and adds their coverages into
+ * one mask (pixman_composite_glyphs), then lays the colour through it; so
+ * the mask, made once per name and glyph spacing (the key: the name's
+ * number, its style and each glyph's pixel offset from the first) and
+ * kept, gives the same pixels.  false (nothing drawn) when it cannot be
+ * kept: the caller draws the glyphs.
+ */
+static bool kept_halo(cairo_t *cr, const dj_geo *geo, int number,
+                      const label_item *it, const cairo_glyph_t *glyphs, int n,
+                      const cairo_text_extents_t *e)
+{
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    if (n < 1 || n > HALO_MAX_GLYPHS || !geo->layer ||
+        cairo_surface_get_type(cairo_get_target(cr)) !=
+            CAIRO_SURFACE_TYPE_IMAGE ||
+        m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0 ||
+        m.x0 != floor(m.x0) || m.y0 != floor(m.y0))
+        return false;
+    /* Each glyph's device pixel, as cairo rounds it. */
+    int px[HALO_MAX_GLYPHS], py[HALO_MAX_GLYPHS];
+    for (int i = 0; i < n; i++) {
+        px[i] = (int)floor(glyphs[i].x + m.x0 + 0.5);
+        py[i] = (int)floor(glyphs[i].y + m.y0 + 0.5);
+    }
+    board_sprite_key key = {BOARD_SPRITE_HALO, number, it->style, 0, 0};
+    for (int i = 1; i < n; i++) {
+        int dx = px[i] - px[0], dy = py[i] - py[0];
+        if (dx < -127 || dx > 127 || dy < -127 || dy > 127)
+            return false;
+        key.phase_x = key.phase_x << 8 | (dx & 0xff);
+        key.phase_y = key.phase_y << 8 | (dy & 0xff);
+    }
+    /* The first glyph's place in the mask, room for the ink and halo. */
+    int ox = HALO_MARGIN + (int)ceil(-e->x_bearing),
+        oy = HALO_MARGIN + (int)ceil(-e->y_bearing);
+    cairo_surface_t *mask = board_layer_sprite(geo, &key);
+    bool kept = mask != NULL;
+    if (!mask) {
+        int w = (int)ceil(e->x_advance > e->width ? e->x_advance : e->width) +
+                (int)ceil(-e->x_bearing > 0 ? -e->x_bearing : 0) +
+                2 * HALO_MARGIN + 2;
+        int h = (int)ceil(e->height) + 2 * HALO_MARGIN + 2;
+        mask = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h);
+        cairo_t *mc = cairo_create(mask);
+        cairo_set_scaled_font(mc, cairo_get_scaled_font(cr));
+        cairo_set_operator(mc, CAIRO_OPERATOR_ADD);
+        cairo_glyph_t halo[8 * HALO_MAX_GLYPHS];
+        int nhalo = 0;
+        for (int k = 0; k < 8; k++)
+            for (int i = 0; i < n; i++)
+                halo[nhalo++] = (cairo_glyph_t){
+                    glyphs[i].index, ox + px[i] - px[0] + halo_offsets[k][0],
+                    oy + py[i] - py[0] + halo_offsets[k][1]};
+        cairo_show_glyphs(mc, halo, nhalo);
+        bool ok = cairo_status(mc) == CAIRO_STATUS_SUCCESS;
+        cairo_destroy(mc);
+        if (!ok) {
+            cairo_surface_destroy(mask);
+            return false;
+        }
+        kept = board_layer_keep_sprite(geo, &key, mask);
+    }
+    const double(*halo)[3] = palette_label_halo;
+    cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
+                         halo[it->style][2]);
+    cairo_mask_surface(cr, mask, px[0] - ox - m.x0, py[0] - oy - m.y0);
+    if (!kept)
+        cairo_surface_destroy(mask);
+    return true;
+}
+
+static void write_label(cairo_t *cr, const dj_geo *geo, int number,
+                        const label_item *it, const cairo_text_extents_t *e,
+                        const dj_render_box *b)
 {
     const double(*ink)[3] = palette_label_ink, (*halo)[3] = palette_label_halo;
     double x = (b->x0 + b->x1) / 2 - e->width / 2 - e->x_bearing;
     double y = (b->y0 + b->y1) / 2 - e->height / 2 - e->y_bearing;
     /* The halo: the name in the pale colour a pixel off each way (glyphs
      * from the font cache: much cheaper than stroking their outlines),
-     * its eight copies drawn as one run of glyphs. */
+     * its eight copies drawn as one run of glyphs, or its mask kept. */
     cairo_glyph_t *glyphs = NULL;
     int n = 0;
     if (cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), x, y,
                                          it->text, -1, &glyphs, &n, NULL,
                                          NULL, NULL) != CAIRO_STATUS_SUCCESS)
         return;
-    static const double off[8][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},
-                                     {-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
-    cairo_glyph_t halo_glyphs[8 * DJ_ABBR_MAX];
-    int nhalo = 0;
-    for (int k = 0; k < 8; k++)
-        for (int i = 0; i < n && nhalo < 8 * DJ_ABBR_MAX; i++)
-            halo_glyphs[nhalo++] = (cairo_glyph_t){
-                glyphs[i].index, glyphs[i].x + off[k][0],
-                glyphs[i].y + off[k][1]};
-    cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
-                         halo[it->style][2]);
-    cairo_show_glyphs(cr, halo_glyphs, nhalo);
+    if (!kept_halo(cr, geo, number, it, glyphs, n, e)) {
+        cairo_glyph_t halo_glyphs[8 * DJ_ABBR_MAX];
+        int nhalo = 0;
+        for (int k = 0; k < 8; k++)
+            for (int i = 0; i < n && nhalo < 8 * DJ_ABBR_MAX; i++)
+                halo_glyphs[nhalo++] = (cairo_glyph_t){
+                    glyphs[i].index, glyphs[i].x + halo_offsets[k][0],
+                    glyphs[i].y + halo_offsets[k][1]};
+        cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
+                             halo[it->style][2]);
+        cairo_show_glyphs(cr, halo_glyphs, nhalo);
+    }
     cairo_set_source_rgb(cr, ink[it->style][0], ink[it->style][1],
                          ink[it->style][2]);
     cairo_show_glyphs(cr, glyphs, n);
@@ -369,7 +451,7 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
         place_one(l, &near, geo, it, e.width, e.height,
                   (const double(*)[2])dir, &b);
         if (!svg)
-            write_label(cr, it, &e, &b);
+            write_label(cr, geo, i, it, &e, &b);
         l->label_style[l->pub.nlabels] = (unsigned char)it->style;
         snprintf(l->pub.label_text[l->pub.nlabels], DJ_ABBR_MAX, "%s", it->text);
         l->pub.labels[l->pub.nlabels++] = b;
