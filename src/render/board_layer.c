@@ -65,6 +65,11 @@ typedef uint32_t area_cover;
 
 #define NFACES 3
 
+/* The most drawings a layer keeps (a few megabytes): a board's unit
+ * places, powers and names make far fewer; past it, drawings are made
+ * and dropped each time. */
+#define SPRITES_MAX 2048
+
 struct board_layer {
     cairo_font_face_t *faces[NFACES]; /* the text's faces, held */
     bool tried;               /* made once: ready, or failed for good */
@@ -210,7 +215,7 @@ bool board_layer_keep_sprite(const dj_geo *geo, const board_sprite_key *key,
                              cairo_surface_t *sprite)
 {
     struct board_layer *layer = geo->layer;
-    if (!layer)
+    if (!layer || layer->nsprites >= SPRITES_MAX)
         return false;
     if (2 * (layer->nsprites + 1) > layer->sprite_slots) {
         /* Twice the room, every kept drawing moved over. */
