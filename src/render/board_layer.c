@@ -47,7 +47,7 @@ typedef struct pixel_run {
 
 /* A pixel composed again when a province covering it is owned. */
 typedef struct edge_pixel {
-    uint32_t at;          /* y * width + x on the board */
+    uint16_t x, y;        /* on the board */
     uint32_t unowned;     /* the board's pixel, every province unowned */
     uint32_t border;      /* the borders' pixel, premultiplied ARGB */
     uint32_t first_cover; /* its covers in the layer's covers[] */
@@ -78,11 +78,9 @@ struct board_layer {
     int nareas;
     int *first_run, *nruns;   /* per area: its runs in runs[] */
     pixel_run *runs;
-    int nedges;
-    edge_pixel *edges;
-    area_cover *covers;       /* per edge pixel: its covers */
-    uint32_t *area_edges;     /* per area: the edge pixels it covers */
+    edge_pixel *edges;        /* per area: the edge pixels it covers */
     int *first_edge, *nedges_of;
+    area_cover *covers;       /* per edge pixel: its covers */
     uint32_t *colour;         /* per area, per picture: 0 unowned */
     unsigned char *canvas;    /* the pixels of the last raster picture */
     size_t canvas_size;
@@ -105,7 +103,6 @@ static void release(struct board_layer *layer)
     free(layer->runs);
     free(layer->edges);
     free(layer->covers);
-    free(layer->area_edges);
     free(layer->first_edge);
     free(layer->nedges_of);
     free(layer->colour);
@@ -113,10 +110,9 @@ static void release(struct board_layer *layer)
     layer->runs = NULL;
     layer->edges = NULL;
     layer->covers = NULL;
-    layer->area_edges = NULL;
     layer->first_edge = layer->nedges_of = NULL;
     layer->colour = NULL;
-    layer->nareas = layer->nedges = 0;
+    layer->nareas = 0;
 }
 
 void board_layer_free(struct board_layer *layer)
@@ -442,6 +438,9 @@ typedef struct builder {
     const dj_geo *geo;
     cairo_surface_t *unowned, *borders;
     uint32_t *count;   /* per pixel: provinces covering it, then its edge */
+    edge_pixel *edges; /* the edge pixels in the board's order */
+    uint32_t nedges;
+    uint32_t *area_edges; /* per area: its edge pixels' places in edges */
     unsigned char *partial; /* per pixel: 1 when some cover is partial */
     int maxruns;
 } builder;
@@ -498,10 +497,10 @@ static bool cover_pass(builder *b, int area, const area_mask *m, int pass)
                 b->count[at]++;
                 b->partial[at] |= c < 255;
             } else if (b->count[at] != NOT_EDGE) {
-                edge_pixel *e = &l->edges[b->count[at]];
+                edge_pixel *e = &b->edges[b->count[at]];
                 l->covers[e->first_cover + e->ncovers++] =
                     (area_cover)area << 8 | c;
-                l->area_edges[l->first_edge[area] + l->nedges_of[area]++] =
+                b->area_edges[l->first_edge[area] + l->nedges_of[area]++] =
                     b->count[at];
             } else if (!add_run(b, area, x, y)) {
                 return false;
@@ -535,22 +534,24 @@ static bool lay_out_edges(builder *b)
                     nedges += edge;
                     ncovers += edge ? count[x] : 0;
                 } else if (edge) {
-                    l->edges[l->nedges] = (edge_pixel){
-                        (uint32_t)(y * width + x), unowned[x], border[x],
+                    b->edges[b->nedges] = (edge_pixel){
+                        (uint16_t)x, (uint16_t)y, unowned[x], border[x],
                         first, 0};
                     first += count[x];
-                    count[x] = (uint32_t)l->nedges++;
+                    count[x] = b->nedges++;
                 } else {
                     count[x] = NOT_EDGE;
                 }
             }
         }
         if (pass == 0) {
-            l->edges = malloc(sizeof *l->edges * (nedges ? nedges : 1));
-            l->covers = malloc(sizeof *l->covers * (ncovers ? ncovers : 1));
-            l->area_edges = malloc(sizeof *l->area_edges *
+            /* an edge pixel per cover, in each area's list */
+            b->edges = malloc(sizeof *b->edges * (nedges ? nedges : 1));
+            b->area_edges = malloc(sizeof *b->area_edges *
                                    (ncovers ? ncovers : 1));
-            if (!l->edges || !l->covers || !l->area_edges ||
+            l->edges = malloc(sizeof *l->edges * (ncovers ? ncovers : 1));
+            l->covers = malloc(sizeof *l->covers * (ncovers ? ncovers : 1));
+            if (!b->edges || !b->area_edges || !l->edges || !l->covers ||
                 nedges >= NOT_EDGE)
                 return false;
         }
@@ -575,6 +576,12 @@ static bool lay_out(builder *b, const area_mask *masks)
         if (masks[i].mask && !cover_pass(b, i, &masks[i], 1))
             return false;
     }
+    /* Each area's edge pixels laid in its own list, covers counted, so a
+     * picture reads them in order. */
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < l->nedges_of[i]; k++)
+            l->edges[l->first_edge[i] + k] =
+                b->edges[b->area_edges[l->first_edge[i] + k]];
     return true;
 }
 
@@ -600,7 +607,7 @@ static cairo_surface_t *draw_borders(const dj_geo *geo)
 static bool make(struct board_layer *layer, const dj_geo *geo,
                  const dj_map *map, const dj_position *board)
 {
-    builder b = {layer, geo, NULL, NULL, NULL, NULL, 0};
+    builder b = {.layer = layer, .geo = geo};
     area_mask *masks = calloc((size_t)geo->nareas + 1, sizeof *masks);
     size_t npixels = (size_t)geo->width * (size_t)geo->height;
     b.count = calloc(npixels + 1, sizeof *b.count);
@@ -611,7 +618,8 @@ static bool make(struct board_layer *layer, const dj_geo *geo,
     layer->first_edge = calloc((size_t)geo->nareas + 1, sizeof(int));
     layer->nedges_of = calloc((size_t)geo->nareas + 1, sizeof(int));
     layer->colour = calloc((size_t)geo->nareas + 1, sizeof(uint32_t));
-    bool ok = masks && b.count && b.partial && layer->first_run &&
+    bool ok = geo->width <= UINT16_MAX && geo->height <= UINT16_MAX &&
+              masks && b.count && b.partial && layer->first_run &&
               layer->nruns && layer->first_edge && layer->nedges_of &&
               layer->colour;
     if (ok) {
@@ -645,6 +653,8 @@ static bool make(struct board_layer *layer, const dj_geo *geo,
     free(masks);
     free(b.count);
     free(b.partial);
+    free(b.edges);
+    free(b.area_edges);
     if (b.unowned)
         cairo_surface_destroy(b.unowned);
     if (b.borders)
@@ -693,7 +703,7 @@ static void note_colours(struct board_layer *layer, const dj_geo *geo,
 /* An owned province: its runs in its owner's colour, its edge pixels
  * composed again (an edge two owned provinces share is composed twice,
  * to the same pixel). */
-static void paint_owned(const struct board_layer *layer, int area, int width,
+static void paint_owned(const struct board_layer *layer, int area,
                         unsigned char *pixels, int stride)
 {
     uint32_t colour = layer->colour[area];
@@ -704,9 +714,8 @@ static void paint_owned(const struct board_layer *layer, int area, int width,
         for (int x = r->x0; x < r->x1; x++)
             row[x] = colour;
     }
-    const uint32_t *edge = &layer->area_edges[layer->first_edge[area]];
-    for (int k = 0; k < layer->nedges_of[area]; k++) {
-        const edge_pixel *e = &layer->edges[edge[k]];
+    const edge_pixel *e = &layer->edges[layer->first_edge[area]];
+    for (int k = 0; k < layer->nedges_of[area]; k++, e++) {
         const area_cover *c = &layer->covers[e->first_cover];
         uint32_t pixel = e->unowned;
         for (uint32_t j = 0; j < e->ncovers; j++)
@@ -715,9 +724,9 @@ static void paint_owned(const struct board_layer *layer, int area, int width,
                                             c[j] & 0xff),
                                    pixel);
         pixel = pixel_over(e->border, pixel);
-        uint32_t *row = (uint32_t *)(void *)(pixels + e->at / (uint32_t)width *
+        uint32_t *row = (uint32_t *)(void *)(pixels + (size_t)e->y *
                                                           (size_t)stride);
-        row[e->at % (uint32_t)width] = pixel;
+        row[e->x] = pixel;
     }
 }
 
@@ -745,7 +754,7 @@ bool board_layer_paint(cairo_t *cr, const dj_geo *geo, const dj_map *map,
     note_colours(layer, geo, map, board);
     for (int i = 0; i < layer->nareas; i++)
         if (layer->colour[i])
-            paint_owned(layer, i, geo->width, pixels, stride);
+            paint_owned(layer, i, pixels, stride);
     cairo_matrix_t m;
     cairo_get_matrix(cr, &m);
     cairo_surface_mark_dirty_rectangle(cairo_get_target(cr), (int)m.x0,
