@@ -709,10 +709,10 @@ static void paint_owned(const struct board_layer *layer, int area,
     uint32_t colour = layer->colour[area];
     const pixel_run *r = &layer->runs[layer->first_run[area]];
     for (int k = 0; k < layer->nruns[area]; k++, r++) {
-        uint32_t *row = (uint32_t *)(void *)(pixels + (size_t)r->y *
-                                                          (size_t)stride);
-        for (int x = r->x0; x < r->x1; x++)
-            row[x] = colour;
+        uint32_t *restrict at = (uint32_t *)(void *)(
+            pixels + (size_t)r->y * (size_t)stride + 4 * (size_t)r->x0);
+        for (int n = r->x1 - r->x0; n > 0; n--)
+            *at++ = colour;
     }
     const edge_pixel *e = &layer->edges[layer->first_edge[area]];
     for (int k = 0; k < layer->nedges_of[area]; k++, e++) {
