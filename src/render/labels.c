@@ -224,7 +224,8 @@ static void place_one(const layout *l, nearby *near, const dj_geo *geo,
     gather_nearby(l, &reach, near);
     for (int i = 0; i < n; i++) {
         dj_render_box b = box_at(cand[i].x, cand[i].y, w, h);
-        double dist = hypot(cand[i].x - it->at.x, cand[i].y - it->at.y);
+        double dx = cand[i].x - it->at.x, dy = cand[i].y - it->at.y;
+        double dist = sqrt(dx * dx + dy * dy);
         double cost = dist;
         if (cost >= best_cost)
             continue;
