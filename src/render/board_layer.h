@@ -24,11 +24,12 @@ struct board_layer *board_layer_new(void);
 void board_layer_free(struct board_layer *layer);
 
 /*
- * Paint the board's areas on a raster context whose origin is the board's
- * top left corner: the drawing kept in the geometry's layer (made at its
- * first use), each owned province filled in its owner's colour, the
- * borders over them.  false (nothing painted) when the layer cannot be
- * made: the caller draws the areas as paths then.
+ * Paint the board's areas on a context drawing on an RGB24 image, whose
+ * origin is the board's top left corner at a whole pixel: the board kept
+ * in the geometry's layer (made at its first use), each owned province in
+ * its owner's colour, the borders over them.  false (nothing painted)
+ * when the layer cannot be made or the context is not such: the caller
+ * draws the areas as paths then.
  */
 bool board_layer_paint(cairo_t *cr, const dj_geo *geo, const dj_map *map,
                        const dj_position *board);
@@ -41,6 +42,34 @@ bool board_layer_paint(cairo_t *cr, const dj_geo *geo, const dj_map *map,
  * geometry.
  */
 cairo_surface_t *board_layer_canvas(const dj_geo *geo, int width, int height);
+
+/*
+ * Small drawings kept per geometry for raster pictures (a unit's symbol,
+ * a centre marker...), drawn once on a transparent image and then laid
+ * on each picture whole.  A key says what is drawn, to whom, at what
+ * scale and at which fraction of a pixel (so the kept image has the same
+ * pixels as drawing it there).
+ */
+typedef struct board_sprite_key {
+    int kind, power, scale, phase_x, phase_y;
+} board_sprite_key;
+
+/* What a kept drawing is (its key's kind). */
+enum board_sprite_kind {
+    BOARD_SPRITE_ARMY,
+    BOARD_SPRITE_FLEET,
+    BOARD_SPRITE_CENTRE,
+    BOARD_SPRITE_HALO /* a name's halo, a coverage mask (labels.c) */
+};
+
+/* The drawing kept for a key, or NULL. */
+cairo_surface_t *board_layer_sprite(const dj_geo *geo,
+                                    const board_sprite_key *key);
+
+/* Keep a drawing for a key (the layer holds it from then on); false when
+ * it cannot be kept (the caller still holds it). */
+bool board_layer_keep_sprite(const dj_geo *geo, const board_sprite_key *key,
+                             cairo_surface_t *sprite);
 
 /* The areas as paths, on any context (the vector formats, and the layer
  * itself): sea, land in its owners' colours, hatching, borders.  `owned`

@@ -89,30 +89,6 @@ static void centred_text(cairo_t *cr, double x, double y, const char *text)
     cairo_new_path(cr);
 }
 
-static void draw_centres(scene *s)
-{
-    cairo_t *cr = s->cr;
-    for (int loc = 0; loc < s->map->nlocs; loc++) {
-        if (!s->geo->centre[loc].set || !s->map->is_sc[loc])
-            continue;
-        dj_geo_point p = s->geo->centre[loc].at;
-        cairo_new_path(cr);
-        int owner = s->board->owner[loc];
-        layout_mark(s->lay, p.x, p.y, 5.5);
-        double rgb[3] = {1, 1, 1};
-        if (owner >= 0)
-            dj_render_power_colour(s->map, owner, rgb);
-        cairo_arc(cr, p.x, p.y, 4.5, 0, 2 * M_PI);
-        set_rgb(cr, rgb);
-        cairo_fill_preserve(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        cairo_set_line_width(cr, 1.2);
-        cairo_stroke(cr);
-        cairo_arc(cr, p.x, p.y, 1.4, 0, 2 * M_PI);
-        cairo_fill(cr);
-    }
-}
-
 /* An army is a round token, a fleet a hull; both carry the initial. */
 static void draw_unit_symbol(cairo_t *cr, const dj_map *map, int power,
                              dj_unit_type type, double x, double y,
@@ -155,11 +131,129 @@ static void draw_unit_symbol(cairo_t *cr, const dj_map *map, int power,
     centred_text(cr, x, y + (type == DJ_FLEET ? 0.1 * r : 0), letter);
 }
 
+/* A supply-centre marker: a ring in its owner's colour (white when none)
+ * round a black dot. */
+static void centre_marker(cairo_t *cr, const dj_map *map, int owner, double x,
+                          double y)
+{
+    double rgb[3] = {1, 1, 1};
+    if (owner >= 0)
+        dj_render_power_colour(map, owner, rgb);
+    cairo_new_path(cr);
+    cairo_arc(cr, x, y, 4.5, 0, 2 * M_PI);
+    set_rgb(cr, rgb);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1.2);
+    cairo_stroke(cr);
+    cairo_arc(cr, x, y, 1.4, 0, 2 * M_PI);
+    cairo_fill(cr);
+}
+
+/* ---- drawings kept per geometry ------------------------------------------ */
+
+/* Room round a kept drawing's point: a fleet at full scale, and the
+ * pixel its fraction may move it by. */
+#define SPRITE_MARGIN 16
+
+static void draw_sprite_shape(cairo_t *cr, const dj_map *map, int kind,
+                              int power, double x, double y, double scale)
+{
+    if (kind == BOARD_SPRITE_CENTRE)
+        centre_marker(cr, map, power, x, y);
+    else
+        draw_unit_symbol(cr, map, power,
+                         kind == BOARD_SPRITE_FLEET ? DJ_FLEET : DJ_ARMY, x, y, scale);
+}
+
+/* The drawing on a transparent image, its point at (x, y) in it, with the
+ * picture's drawing settings. */
+static cairo_surface_t *make_sprite(cairo_t *picture, const dj_map *map,
+                                    int kind, int power, double x, double y,
+                                    double scale)
+{
+    int side = 2 * SPRITE_MARGIN + 2;
+    cairo_surface_t *sprite =
+        cairo_image_surface_create(CAIRO_FORMAT_ARGB32, side, side);
+    cairo_t *cr = cairo_create(sprite);
+    cairo_set_tolerance(cr, cairo_get_tolerance(picture));
+    cairo_set_antialias(cr, cairo_get_antialias(picture));
+    cairo_set_fill_rule(cr, cairo_get_fill_rule(picture));
+    cairo_set_line_join(cr, cairo_get_line_join(picture));
+    cairo_set_line_cap(cr, cairo_get_line_cap(picture));
+    cairo_set_miter_limit(cr, cairo_get_miter_limit(picture));
+    draw_sprite_shape(cr, map, kind, power, x, y, scale);
+    bool ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
+    cairo_destroy(cr);
+    if (!ok || cairo_surface_status(sprite) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(sprite);
+        return NULL;
+    }
+    return sprite;
+}
+
+/*
+ * A unit's symbol or a centre marker on a raster picture: drawn once per
+ * geometry on a transparent image, at the same fraction of a pixel as
+ * here, kept (board_layer.h), and laid here at whole pixels: the pixels
+ * of drawing it here, within an edge pixel's rounding, for a fraction of
+ * the time.  false (nothing drawn) on any other surface or transform: the
+ * caller draws it.
+ */
+static bool draw_kept(cairo_t *cr, const dj_map *map, const dj_geo *geo,
+                      int kind, int power, double x, double y, double scale)
+{
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    if (cairo_surface_get_type(cairo_get_target(cr)) !=
+            CAIRO_SURFACE_TYPE_IMAGE ||
+        m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0 ||
+        m.x0 != floor(m.x0) || m.y0 != floor(m.y0) || !geo->layer)
+        return false;
+    double left = floor(x), top = floor(y);
+    board_sprite_key key = {kind, power, (int)lround(scale * 1000),
+                            (int)lround((x - left) * 1000),
+                            (int)lround((y - top) * 1000)};
+    cairo_surface_t *sprite = board_layer_sprite(geo, &key);
+    bool kept = sprite != NULL;
+    if (!sprite) {
+        sprite = make_sprite(cr, map, kind, power, x - left + SPRITE_MARGIN,
+                             y - top + SPRITE_MARGIN, scale);
+        if (!sprite)
+            return false;
+        kept = board_layer_keep_sprite(geo, &key, sprite);
+    }
+    cairo_set_source_surface(cr, sprite, left - SPRITE_MARGIN,
+                             top - SPRITE_MARGIN);
+    cairo_paint(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    if (!kept)
+        cairo_surface_destroy(sprite);
+    return true;
+}
+
+static void draw_centres(scene *s)
+{
+    for (int loc = 0; loc < s->map->nlocs; loc++) {
+        if (!s->geo->centre[loc].set || !s->map->is_sc[loc])
+            continue;
+        dj_geo_point p = s->geo->centre[loc].at;
+        int owner = s->board->owner[loc];
+        layout_mark(s->lay, p.x, p.y, 5.5);
+        if (!draw_kept(s->cr, s->map, s->geo, BOARD_SPRITE_CENTRE, owner, p.x, p.y,
+                       1.0))
+            centre_marker(s->cr, s->map, owner, p.x, p.y);
+    }
+}
+
 /* A unit of the board drawn, and its box noted. */
 static void board_unit(scene *s, int power, dj_unit_type type, double x,
                        double y, double scale)
 {
-    draw_unit_symbol(s->cr, s->map, power, type, x, y, scale);
+    if (!draw_kept(s->cr, s->map, s->geo,
+                   type == DJ_FLEET ? BOARD_SPRITE_FLEET : BOARD_SPRITE_ARMY, power, x, y,
+                   scale))
+        draw_unit_symbol(s->cr, s->map, power, type, x, y, scale);
     double r = UNIT_RADIUS * scale;
     if (type == DJ_FLEET)
         layout_unit(s->lay, x - 1.45 * r - 1, y - 1.35 * r - 1,
@@ -591,7 +685,8 @@ static void draw_legend(scene *s, int width, double top)
     for (int p = 0; p < s->map->npowers; p++) {
         double x = 10 + (p % per_row) * entry;
         double y = top + 14 + (p / per_row) * DRAW_LEGEND_ROW;
-        draw_unit_symbol(cr, s->map, p, DJ_ARMY, x + 8, y, 0.8);
+        if (!draw_kept(cr, s->map, s->geo, BOARD_SPRITE_ARMY, p, x + 8, y, 0.8))
+            draw_unit_symbol(cr, s->map, p, DJ_ARMY, x + 8, y, 0.8);
         char name[DJ_NAME_MAX + 4], counts[48];
         snprintf(name, sizeof name, "%s", s->map->powers[p].name);
         snprintf(counts, sizeof counts, "%d centre%s, %d unit%s", centres[p],

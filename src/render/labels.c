@@ -111,26 +111,36 @@ typedef struct label_item {
     int style;                /* 0 land, 1 sea, 2 coast, 3 impassable */
 } label_item;
 
+/*
+ * What a name's candidate places may meet: the units, names, marks and
+ * lines of the layout near enough to meet one of them (indices into the
+ * layout, in its order, so each cost adds up as it would over all).
+ */
+typedef struct nearby {
+    int nunits, nlabels, nmarks, nsegments;
+    int *units, *labels, *marks, *segments;
+} nearby;
+
 /* What covering this box costs; once it reaches `enough` (the best place
  * found so far can no longer be beaten) the rest is not counted. */
-static double cost_at(const layout *l, const dj_geo *geo,
+static double cost_at(const layout *l, const nearby *near, const dj_geo *geo,
                       const label_item *it, const dj_render_box *b,
                       double enough)
 {
     double cost = 0;
     if (b->x0 < 0 || b->y0 < 0 || b->x1 > geo->width || b->y1 > geo->height)
         cost += COST_BLOCKED;
-    for (int i = 0; i < l->pub.nunits && cost < enough; i++)
-        if (boxes_meet(b, &l->pub.units[i]))
+    for (int i = 0; i < near->nunits && cost < enough; i++)
+        if (boxes_meet(b, &l->pub.units[near->units[i]]))
             cost += COST_BLOCKED;
-    for (int i = 0; i < l->pub.nlabels && cost < enough; i++)
-        if (boxes_meet(b, &l->pub.labels[i]))
+    for (int i = 0; i < near->nlabels && cost < enough; i++)
+        if (boxes_meet(b, &l->pub.labels[near->labels[i]]))
             cost += COST_BLOCKED;
-    for (int i = 0; i < l->nmarks && cost < enough; i++)
-        if (boxes_meet(b, &l->marks[i]))
+    for (int i = 0; i < near->nmarks && cost < enough; i++)
+        if (boxes_meet(b, &l->marks[near->marks[i]]))
             cost += COST_MARK;
-    for (int i = 0; i < l->nsegments && cost < enough; i++)
-        if (segment_meets(&l->segments[i], b))
+    for (int i = 0; i < near->nsegments && cost < enough; i++)
+        if (segment_meets(&l->segments[near->segments[i]], b))
             cost += COST_LINE;
     if (it->area && cost < enough) {
         double mx = (b->x0 + b->x1) / 2, my = (b->y0 + b->y1) / 2;
@@ -144,16 +154,41 @@ static double cost_at(const layout *l, const dj_geo *geo,
     return cost;
 }
 
+/* The units, names, marks and lines that meet `reach` (a box round every
+ * candidate place), noted in *near. */
+static void gather_nearby(const layout *l, const dj_render_box *reach,
+                          nearby *near)
+{
+    near->nunits = near->nlabels = near->nmarks = near->nsegments = 0;
+    for (int i = 0; i < l->pub.nunits; i++)
+        if (boxes_meet(reach, &l->pub.units[i]))
+            near->units[near->nunits++] = i;
+    for (int i = 0; i < l->pub.nlabels; i++)
+        if (boxes_meet(reach, &l->pub.labels[i]))
+            near->labels[near->nlabels++] = i;
+    for (int i = 0; i < l->nmarks; i++)
+        if (boxes_meet(reach, &l->marks[i]))
+            near->marks[near->nmarks++] = i;
+    for (int i = 0; i < l->nsegments; i++)
+        if (segment_meets(&l->segments[i], reach))
+            near->segments[near->nsegments++] = i;
+}
+
 static dj_render_box box_at(double cx, double cy, double w, double h)
 {
     return (dj_render_box){cx - w / 2 - LABEL_MARGIN, cy - h / 2 - LABEL_MARGIN,
                            cx + w / 2 + LABEL_MARGIN, cy + h / 2 + LABEL_MARGIN};
 }
 
+/* The rings of candidate places round a name's own place: radii, and the
+ * directions' cosines and sines (worked out once a picture). */
+static const double rings[] = {5, 10, 16, 23, 31, 40, 50, 62};
+#define RING_STEPS 16
+
 /* The cheapest place for one name, its box in *best. */
-static void place_one(const layout *l, const dj_geo *geo,
+static void place_one(const layout *l, nearby *near, const dj_geo *geo,
                       const label_item *it, double w, double h,
-                      dj_render_box *best)
+                      const double (*dir)[2], dj_render_box *best)
 {
     double best_cost = INFINITY;
     dj_geo_point cand[160];
@@ -169,20 +204,32 @@ static void place_one(const layout *l, const dj_geo *geo,
             cand[n++] = (dj_geo_point){ux + around[k][0] * gx,
                                        uy + around[k][1] * gy};
     }
-    static const double rings[] = {5, 10, 16, 23, 31, 40, 50, 62};
     for (size_t r = 0; r < sizeof rings / sizeof rings[0]; r++)
-        for (int k = 0; k < 16 && n < (int)(sizeof cand / sizeof cand[0]); k++) {
-            double t = k * M_PI / 8;
-            cand[n++] = (dj_geo_point){it->at.x + rings[r] * 1.3 * cos(t),
-                                       it->at.y + rings[r] * sin(t)};
-        }
+        for (int k = 0; k < RING_STEPS && n < (int)(sizeof cand / sizeof cand[0]);
+             k++)
+            cand[n++] = (dj_geo_point){it->at.x + rings[r] * 1.3 * dir[k][0],
+                                       it->at.y + rings[r] * dir[k][1]};
+    /* Only what lies near the candidates can cost (a pixel more round
+     * them, against rounding). */
+    double x0 = cand[0].x, y0 = cand[0].y, x1 = x0, y1 = y0;
+    for (int i = 1; i < n; i++) {
+        x0 = cand[i].x < x0 ? cand[i].x : x0;
+        y0 = cand[i].y < y0 ? cand[i].y : y0;
+        x1 = cand[i].x > x1 ? cand[i].x : x1;
+        y1 = cand[i].y > y1 ? cand[i].y : y1;
+    }
+    dj_render_box reach = box_at(x0, y0, w, h), far = box_at(x1, y1, w, h);
+    reach.x0 -= 1, reach.y0 -= 1;
+    reach.x1 = far.x1 + 1, reach.y1 = far.y1 + 1;
+    gather_nearby(l, &reach, near);
     for (int i = 0; i < n; i++) {
         dj_render_box b = box_at(cand[i].x, cand[i].y, w, h);
-        double dist = hypot(cand[i].x - it->at.x, cand[i].y - it->at.y);
+        double dx = cand[i].x - it->at.x, dy = cand[i].y - it->at.y;
+        double dist = sqrt(dx * dx + dy * dy);
         double cost = dist;
         if (cost >= best_cost)
             continue;
-        cost += cost_at(l, geo, it, &b, best_cost - cost);
+        cost += cost_at(l, near, geo, it, &b, best_cost - cost);
         if (cost < best_cost) {
             best_cost = cost;
             *best = b;
@@ -249,33 +296,115 @@ static int collect(const dj_map *map, const dj_geo *geo, label_item *items,
     return n;
 }
 
-static void write_label(cairo_t *cr, const label_item *it,
-                        const cairo_text_extents_t *e, const dj_render_box *b)
+static const double halo_offsets[8][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},
+                                          {-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
+
+/* The most glyphs a kept halo's key can say the places of. */
+#define HALO_MAX_GLYPHS 5
+#define HALO_MARGIN 4
+
+/*
+ * A name's halo from the geometry's kept drawings, on a raster picture.
+ * cairo lays glyphs at whole device pixels and adds their coverages into
+ * one mask (pixman_composite_glyphs), then lays the colour through it; so
+ * the mask, made once per name and glyph spacing (the key: the name's
+ * number, its style and each glyph's pixel offset from the first) and
+ * kept, gives the same pixels.  false (nothing drawn) when it cannot be
+ * kept: the caller draws the glyphs.
+ */
+static bool kept_halo(cairo_t *cr, const dj_geo *geo, int number,
+                      const label_item *it, const cairo_glyph_t *glyphs, int n,
+                      const cairo_text_extents_t *e)
+{
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    if (n < 1 || n > HALO_MAX_GLYPHS || !geo->layer ||
+        cairo_surface_get_type(cairo_get_target(cr)) !=
+            CAIRO_SURFACE_TYPE_IMAGE ||
+        m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0 ||
+        m.x0 != floor(m.x0) || m.y0 != floor(m.y0))
+        return false;
+    /* Each glyph's device pixel, as cairo rounds it. */
+    int px[HALO_MAX_GLYPHS], py[HALO_MAX_GLYPHS];
+    for (int i = 0; i < n; i++) {
+        px[i] = (int)floor(glyphs[i].x + m.x0 + 0.5);
+        py[i] = (int)floor(glyphs[i].y + m.y0 + 0.5);
+    }
+    board_sprite_key key = {BOARD_SPRITE_HALO, number, it->style, 0, 0};
+    for (int i = 1; i < n; i++) {
+        int dx = px[i] - px[0], dy = py[i] - py[0];
+        if (dx < -127 || dx > 127 || dy < -127 || dy > 127)
+            return false;
+        key.phase_x = key.phase_x << 8 | (dx & 0xff);
+        key.phase_y = key.phase_y << 8 | (dy & 0xff);
+    }
+    /* The first glyph's place in the mask, room for the ink and halo. */
+    int ox = HALO_MARGIN + (int)ceil(-e->x_bearing),
+        oy = HALO_MARGIN + (int)ceil(-e->y_bearing);
+    cairo_surface_t *mask = board_layer_sprite(geo, &key);
+    bool kept = mask != NULL;
+    if (!mask) {
+        int w = (int)ceil(e->x_advance > e->width ? e->x_advance : e->width) +
+                (int)ceil(-e->x_bearing > 0 ? -e->x_bearing : 0) +
+                2 * HALO_MARGIN + 2;
+        int h = (int)ceil(e->height) + 2 * HALO_MARGIN + 2;
+        mask = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h);
+        cairo_t *mc = cairo_create(mask);
+        cairo_set_scaled_font(mc, cairo_get_scaled_font(cr));
+        cairo_set_operator(mc, CAIRO_OPERATOR_ADD);
+        cairo_glyph_t halo[8 * HALO_MAX_GLYPHS];
+        int nhalo = 0;
+        for (int k = 0; k < 8; k++)
+            for (int i = 0; i < n; i++)
+                halo[nhalo++] = (cairo_glyph_t){
+                    glyphs[i].index, ox + px[i] - px[0] + halo_offsets[k][0],
+                    oy + py[i] - py[0] + halo_offsets[k][1]};
+        cairo_show_glyphs(mc, halo, nhalo);
+        bool ok = cairo_status(mc) == CAIRO_STATUS_SUCCESS;
+        cairo_destroy(mc);
+        if (!ok) {
+            cairo_surface_destroy(mask);
+            return false;
+        }
+        kept = board_layer_keep_sprite(geo, &key, mask);
+    }
+    const double(*halo)[3] = palette_label_halo;
+    cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
+                         halo[it->style][2]);
+    cairo_mask_surface(cr, mask, px[0] - ox - m.x0, py[0] - oy - m.y0);
+    if (!kept)
+        cairo_surface_destroy(mask);
+    return true;
+}
+
+static void write_label(cairo_t *cr, const dj_geo *geo, int number,
+                        const label_item *it, const cairo_text_extents_t *e,
+                        const dj_render_box *b)
 {
     const double(*ink)[3] = palette_label_ink, (*halo)[3] = palette_label_halo;
     double x = (b->x0 + b->x1) / 2 - e->width / 2 - e->x_bearing;
     double y = (b->y0 + b->y1) / 2 - e->height / 2 - e->y_bearing;
     /* The halo: the name in the pale colour a pixel off each way (glyphs
      * from the font cache: much cheaper than stroking their outlines),
-     * its eight copies drawn as one run of glyphs. */
+     * its eight copies drawn as one run of glyphs, or its mask kept. */
     cairo_glyph_t *glyphs = NULL;
     int n = 0;
     if (cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), x, y,
                                          it->text, -1, &glyphs, &n, NULL,
                                          NULL, NULL) != CAIRO_STATUS_SUCCESS)
         return;
-    static const double off[8][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},
-                                     {-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
-    cairo_glyph_t halo_glyphs[8 * DJ_ABBR_MAX];
-    int nhalo = 0;
-    for (int k = 0; k < 8; k++)
-        for (int i = 0; i < n && nhalo < 8 * DJ_ABBR_MAX; i++)
-            halo_glyphs[nhalo++] = (cairo_glyph_t){
-                glyphs[i].index, glyphs[i].x + off[k][0],
-                glyphs[i].y + off[k][1]};
-    cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
-                         halo[it->style][2]);
-    cairo_show_glyphs(cr, halo_glyphs, nhalo);
+    if (!kept_halo(cr, geo, number, it, glyphs, n, e)) {
+        cairo_glyph_t halo_glyphs[8 * DJ_ABBR_MAX];
+        int nhalo = 0;
+        for (int k = 0; k < 8; k++)
+            for (int i = 0; i < n && nhalo < 8 * DJ_ABBR_MAX; i++)
+                halo_glyphs[nhalo++] = (cairo_glyph_t){
+                    glyphs[i].index, glyphs[i].x + halo_offsets[k][0],
+                    glyphs[i].y + halo_offsets[k][1]};
+        cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
+                             halo[it->style][2]);
+        cairo_show_glyphs(cr, halo_glyphs, nhalo);
+    }
     cairo_set_source_rgb(cr, ink[it->style][0], ink[it->style][1],
                          ink[it->style][2]);
     cairo_show_glyphs(cr, glyphs, n);
@@ -287,8 +416,25 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
                            layout *l)
 {
     label_item *items = malloc(sizeof *items * DJ_RENDER_MAX_BOXES);
-    if (!items)
+    nearby near;
+    int *scratch = malloc(sizeof *scratch *
+                          (size_t)(l->pub.nunits + DJ_RENDER_MAX_BOXES +
+                                   l->nmarks + l->nsegments + 1));
+    if (!items || !scratch) {
+        free(items);
+        free(scratch);
         return; /* the picture goes without names */
+    }
+    near.units = scratch;
+    near.labels = near.units + l->pub.nunits;
+    near.marks = near.labels + DJ_RENDER_MAX_BOXES;
+    near.segments = near.marks + l->nmarks;
+    double dir[RING_STEPS][2];
+    for (int k = 0; k < RING_STEPS; k++) {
+        double t = k * M_PI / 8;
+        dir[k][0] = cos(t);
+        dir[k][1] = sin(t);
+    }
     int n = collect(map, geo, items, DJ_RENDER_MAX_BOXES);
     bool svg = cairo_surface_get_type(cairo_get_target(cr)) ==
                CAIRO_SURFACE_TYPE_SVG;
@@ -303,12 +449,14 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
         cairo_text_extents_t e;
         cairo_text_extents(cr, it->text, &e);
         dj_render_box b;
-        place_one(l, geo, it, e.width, e.height, &b);
+        place_one(l, &near, geo, it, e.width, e.height,
+                  (const double(*)[2])dir, &b);
         if (!svg)
-            write_label(cr, it, &e, &b);
+            write_label(cr, geo, i, it, &e, &b);
         l->label_style[l->pub.nlabels] = (unsigned char)it->style;
         snprintf(l->pub.label_text[l->pub.nlabels], DJ_ABBR_MAX, "%s", it->text);
         l->pub.labels[l->pub.nlabels++] = b;
     }
+    free(scratch);
     free(items);
 }
