@@ -447,16 +447,10 @@ typedef struct builder {
 
 #define NOT_EDGE UINT32_MAX
 
-static bool add_run(builder *b, int area, int x, int y)
+/* A run of the area's own pixels, [x0, x1) on row y. */
+static bool add_run(builder *b, int area, int y, int x0, int x1)
 {
     struct board_layer *l = b->layer;
-    pixel_run *last = l->nruns[area] ? &l->runs[l->first_run[area] +
-                                                 l->nruns[area] - 1]
-                                     : NULL;
-    if (last && last->y == y && last->x1 == x) {
-        last->x1++;
-        return true;
-    }
     int n = l->first_run[area] + l->nruns[area];
     if (n == b->maxruns) {
         int more = b->maxruns ? 2 * b->maxruns : 4096;
@@ -466,7 +460,7 @@ static bool add_run(builder *b, int area, int x, int y)
         l->runs = runs;
         b->maxruns = more;
     }
-    l->runs[n] = (pixel_run){y, x, x + 1};
+    l->runs[n] = (pixel_run){y, x0, x1};
     l->nruns[area]++;
     return true;
 }
@@ -474,7 +468,7 @@ static bool add_run(builder *b, int area, int x, int y)
 /*
  * One pass over a province's mask.  Pass 0 counts the provinces covering
  * each pixel; pass 1 (the edges laid out) notes each of the province's
- * covers: in its edge pixel's covers, or as a run of its own.
+ * covers: in its edge pixel's covers, or in a run of its own.
  */
 static bool cover_pass(builder *b, int area, const area_mask *m, int pass)
 {
@@ -483,17 +477,23 @@ static bool cover_pass(builder *b, int area, const area_mask *m, int pass)
     int w = cairo_image_surface_get_width(m->mask);
     int h = cairo_image_surface_get_height(m->mask);
     struct board_layer *l = b->layer;
+    int width = b->geo->width;
+    /* the mask's columns on the board */
+    int from = m->x < 0 ? -m->x : 0;
+    int to = m->x + w > width ? width - m->x : w;
     for (int my = 0; my < h; my++) {
         int y = m->y + my;
         if (y < 0 || y >= b->geo->height)
             continue;
-        for (int mx = 0; mx < w; mx++) {
-            int x = m->x + mx;
-            unsigned c = data[(size_t)my * (size_t)stride + (size_t)mx];
-            if (c == 0 || x < 0 || x >= b->geo->width)
-                continue;
-            size_t at = (size_t)y * (size_t)b->geo->width + (size_t)x;
-            if (pass == 0) {
+        const unsigned char *row = data + (size_t)my * (size_t)stride;
+        size_t base = (size_t)y * (size_t)width + (size_t)m->x;
+        int run = -1; /* where the run being gathered began, or -1 */
+        for (int mx = from; mx < to; mx++) {
+            unsigned c = row[mx];
+            size_t at = base + (size_t)mx;
+            bool own = false;
+            if (c == 0) {
+            } else if (pass == 0) {
                 b->count[at]++;
                 b->partial[at] |= c < 255;
             } else if (b->count[at] != NOT_EDGE) {
@@ -502,10 +502,19 @@ static bool cover_pass(builder *b, int area, const area_mask *m, int pass)
                     (area_cover)area << 8 | c;
                 b->area_edges[l->first_edge[area] + l->nedges_of[area]++] =
                     b->count[at];
-            } else if (!add_run(b, area, x, y)) {
-                return false;
+            } else {
+                own = true;
+            }
+            if (own && run < 0)
+                run = mx;
+            if (!own && run >= 0) {
+                if (!add_run(b, area, y, m->x + run, m->x + mx))
+                    return false;
+                run = -1;
             }
         }
+        if (run >= 0 && !add_run(b, area, y, m->x + run, m->x + to))
+            return false;
     }
     return true;
 }
