@@ -152,15 +152,31 @@ static void centre_marker(cairo_t *cr, const dj_map *map, int owner, double x,
 
 /* ---- drawings kept per geometry ------------------------------------------ */
 
-/* Room round a kept drawing's point: a fleet at full scale, and the
- * pixel its fraction may move it by. */
+/* Room round a kept drawing's point: a fleet at full scale or a hold's
+ * ring, and the pixel its fraction may move it by. */
 #define SPRITE_MARGIN 16
+
+/* A hold: an octagon round the unit. */
+static void hold_ring(cairo_t *cr, double x, double y)
+{
+    cairo_new_sub_path(cr);
+    for (int k = 0; k < 8; k++) {
+        double t = M_PI / 8 + k * M_PI / 4;
+        cairo_line_to(cr, x + 14 * cos(t), y + 14 * sin(t));
+    }
+    cairo_close_path(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1.8);
+    cairo_stroke(cr);
+}
 
 static void draw_sprite_shape(cairo_t *cr, const dj_map *map, int kind,
                               int power, double x, double y, double scale)
 {
     if (kind == BOARD_SPRITE_CENTRE)
         centre_marker(cr, map, power, x, y);
+    else if (kind == BOARD_SPRITE_HOLD)
+        hold_ring(cr, x, y);
     else
         draw_unit_symbol(cr, map, power,
                          kind == BOARD_SPRITE_FLEET ? DJ_FLEET : DJ_ARMY, x, y, scale);
@@ -193,7 +209,7 @@ static cairo_surface_t *make_sprite(cairo_t *picture, const dj_map *map,
 }
 
 /*
- * A unit's symbol or a centre marker on a raster picture: drawn once per
+ * A unit's symbol, a centre marker or a hold's ring on a raster picture: drawn once per
  * geometry on a transparent image, at the same fraction of a pixel as
  * here, kept (board_layer.h), and laid here at whole pixels: the pixels
  * of drawing it here, within an edge pixel's rounding, for a fraction of
@@ -547,15 +563,9 @@ static void draw_orders(scene *s)
         } else if (o[i].kind == DJ_ORDER_HOLD) {
             bool off = s->dislodged_now[dj_province(s->map, o[i].loc)];
             dj_geo_point p = place_of(s, o[i].loc, off);
-            cairo_new_sub_path(cr);
-            for (int k = 0; k < 8; k++) {
-                double t = M_PI / 8 + k * M_PI / 4;
-                cairo_line_to(cr, p.x + 14 * cos(t), p.y + 14 * sin(t));
-            }
-            cairo_close_path(cr);
-            cairo_set_source_rgb(cr, 0, 0, 0);
-            cairo_set_line_width(cr, 1.8);
-            cairo_stroke(cr);
+            if (!draw_kept(cr, s->map, s->geo, BOARD_SPRITE_HOLD, -1, p.x, p.y,
+                           1.0))
+                hold_ring(cr, p.x, p.y);
             layout_mark(s->lay, p.x, p.y, 15);
         }
     }
