@@ -72,17 +72,17 @@ typedef uint32_t area_cover;
 
 struct board_layer {
     cairo_font_face_t *faces[NFACES]; /* the text's faces, held */
-    bool tried;               /* made once: ready, or failed for good */
+    bool tried; /* made once: ready, or failed for good */
     bool ready;
     cairo_surface_t *finished; /* RGB24: unowned, the borders over it */
     int nareas;
-    int *first_run, *nruns;   /* per area: its runs in runs[] */
+    /* per area: its runs in runs[], its edge pixels in edges[] */
+    int *first_run, *nruns, *first_edge, *nedges_of;
     pixel_run *runs;
-    edge_pixel *edges;        /* per area: the edge pixels it covers */
-    int *first_edge, *nedges_of;
-    area_cover *covers;       /* per edge pixel: its covers */
-    uint32_t *colour;         /* per area, per picture: 0 unowned */
-    unsigned char *canvas;    /* the pixels of the last raster picture */
+    edge_pixel *edges;
+    area_cover *covers;         /* per edge pixel: its covers */
+    uint32_t *colour;           /* per area, per picture: 0 unowned */
+    unsigned char *canvas;      /* the pixels of the last raster picture */
     size_t canvas_size;
     int nsprites, sprite_slots; /* kept drawings: a table by key */
     struct kept_sprite *sprites;
@@ -335,7 +335,6 @@ static bool drawn_ok(cairo_t *cr)
     return ok;
 }
 
-
 /* One playable province's coverage: its mask and where it goes. */
 typedef struct area_mask {
     cairo_surface_t *mask; /* A8, NULL when the area is not playable land */
@@ -425,9 +424,8 @@ static uint32_t pixel_of(const double rgb[3])
 /* Row y of a 32-bit image's pixels. */
 static const uint32_t *row_of(cairo_surface_t *s, int y)
 {
-    return (const uint32_t *)(const void *)(
-        cairo_image_surface_get_data(s) +
-        (size_t)y * (size_t)cairo_image_surface_get_stride(s));
+    size_t stride = (size_t)cairo_image_surface_get_stride(s);
+    return (const void *)(cairo_image_surface_get_data(s) + (size_t)y * stride);
 }
 
 /* ---- the layer made ------------------------------------------------------ */
@@ -437,11 +435,11 @@ typedef struct builder {
     struct board_layer *layer;
     const dj_geo *geo;
     cairo_surface_t *unowned, *borders;
-    uint32_t *count;   /* per pixel: provinces covering it, then its edge */
-    edge_pixel *edges; /* the edge pixels in the board's order */
+    uint32_t *count; /* per pixel: provinces covering it, then its edge */
+    unsigned char *partial; /* per pixel: 1 when some cover is partial */
+    edge_pixel *edges;      /* the edge pixels in the board's order */
     uint32_t nedges;
     uint32_t *area_edges; /* per area: its edge pixels' places in edges */
-    unsigned char *partial; /* per pixel: 1 when some cover is partial */
     int maxruns;
 } builder;
 
@@ -535,7 +533,8 @@ static bool lay_out_edges(builder *b)
             const uint32_t *border = row_of(b->borders, y);
             const uint32_t *unowned = row_of(b->unowned, y);
             uint32_t *count = &b->count[(size_t)y * (size_t)width];
-            const unsigned char *partial = &b->partial[(size_t)y * (size_t)width];
+            const unsigned char *partial =
+                &b->partial[(size_t)y * (size_t)width];
             for (int x = 0; x < width; x++) {
                 bool edge = count[x] > 1 ||
                             (count[x] == 1 && (partial[x] || border[x] >> 24));
@@ -543,9 +542,9 @@ static bool lay_out_edges(builder *b)
                     nedges += edge;
                     ncovers += edge ? count[x] : 0;
                 } else if (edge) {
-                    b->edges[b->nedges] = (edge_pixel){
-                        (uint16_t)x, (uint16_t)y, unowned[x], border[x],
-                        first, 0};
+                    b->edges[b->nedges] =
+                        (edge_pixel){(uint16_t)x, (uint16_t)y, unowned[x],
+                                     border[x],   first,       0};
                     first += count[x];
                     count[x] = b->nedges++;
                 } else {
@@ -556,8 +555,8 @@ static bool lay_out_edges(builder *b)
         if (pass == 0) {
             /* an edge pixel per cover, in each area's list */
             b->edges = malloc(sizeof *b->edges * (nedges ? nedges : 1));
-            b->area_edges = malloc(sizeof *b->area_edges *
-                                   (ncovers ? ncovers : 1));
+            b->area_edges =
+                malloc(sizeof *b->area_edges * (ncovers ? ncovers : 1));
             l->edges = malloc(sizeof *l->edges * (ncovers ? ncovers : 1));
             l->covers = malloc(sizeof *l->covers * (ncovers ? ncovers : 1));
             if (!b->edges || !b->area_edges || !l->edges || !l->covers ||
@@ -627,10 +626,9 @@ static bool make(struct board_layer *layer, const dj_geo *geo,
     layer->first_edge = calloc((size_t)geo->nareas + 1, sizeof(int));
     layer->nedges_of = calloc((size_t)geo->nareas + 1, sizeof(int));
     layer->colour = calloc((size_t)geo->nareas + 1, sizeof(uint32_t));
-    bool ok = geo->width <= UINT16_MAX && geo->height <= UINT16_MAX &&
-              masks && b.count && b.partial && layer->first_run &&
-              layer->nruns && layer->first_edge && layer->nedges_of &&
-              layer->colour;
+    bool ok = geo->width <= UINT16_MAX && geo->height <= UINT16_MAX && masks &&
+              b.count && b.partial && layer->first_run && layer->nruns &&
+              layer->first_edge && layer->nedges_of && layer->colour;
     if (ok) {
         b.unowned = cairo_image_surface_create(CAIRO_FORMAT_RGB24, geo->width,
                                                geo->height);
@@ -718,8 +716,9 @@ static void paint_owned(const struct board_layer *layer, int area,
     uint32_t colour = layer->colour[area];
     const pixel_run *r = &layer->runs[layer->first_run[area]];
     for (int k = 0; k < layer->nruns[area]; k++, r++) {
-        uint32_t *restrict at = (uint32_t *)(void *)(
-            pixels + (size_t)r->y * (size_t)stride + 4 * (size_t)r->x0);
+        uint32_t *restrict at =
+            (uint32_t *)(void *)(pixels + (size_t)r->y * (size_t)stride +
+                                 4 * (size_t)r->x0);
         for (int n = r->x1 - r->x0; n > 0; n--)
             *at++ = colour;
     }
@@ -729,12 +728,11 @@ static void paint_owned(const struct board_layer *layer, int area,
         uint32_t pixel = e->unowned;
         for (uint32_t j = 0; j < e->ncovers; j++)
             if (layer->colour[c[j] >> 8])
-                pixel = pixel_over(pixel_in(layer->colour[c[j] >> 8],
-                                            c[j] & 0xff),
-                                   pixel);
+                pixel = pixel_over(
+                    pixel_in(layer->colour[c[j] >> 8], c[j] & 0xff), pixel);
         pixel = pixel_over(e->border, pixel);
-        uint32_t *row = (uint32_t *)(void *)(pixels + (size_t)e->y *
-                                                          (size_t)stride);
+        uint32_t *row =
+            (uint32_t *)(void *)(pixels + (size_t)e->y * (size_t)stride);
         row[e->x] = pixel;
     }
 }
@@ -752,10 +750,12 @@ bool board_layer_paint(cairo_t *cr, const dj_geo *geo, const dj_map *map,
             release(layer);
     }
     int stride = 0;
-    unsigned char *pixels = layer->ready ? board_pixels(cr, geo, &stride) : NULL;
+    unsigned char *pixels =
+        layer->ready ? board_pixels(cr, geo, &stride) : NULL;
     if (!pixels)
         return false;
-    const unsigned char *finished = cairo_image_surface_get_data(layer->finished);
+    const unsigned char *finished =
+        cairo_image_surface_get_data(layer->finished);
     int from = cairo_image_surface_get_stride(layer->finished);
     for (int y = 0; y < geo->height; y++)
         memcpy(pixels + (size_t)y * (size_t)stride,

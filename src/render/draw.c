@@ -179,7 +179,8 @@ static void draw_sprite_shape(cairo_t *cr, const dj_map *map, int kind,
         hold_ring(cr, x, y);
     else
         draw_unit_symbol(cr, map, power,
-                         kind == BOARD_SPRITE_FLEET ? DJ_FLEET : DJ_ARMY, x, y, scale);
+                         kind == BOARD_SPRITE_FLEET ? DJ_FLEET : DJ_ARMY, x, y,
+                         scale);
 }
 
 /* The drawing on a transparent image, its point at (x, y) in it, with the
@@ -209,8 +210,8 @@ static cairo_surface_t *make_sprite(cairo_t *picture, const dj_map *map,
 }
 
 /*
- * A unit's symbol, a centre marker or a hold's ring on a raster picture: drawn once per
- * geometry on a transparent image, at the same fraction of a pixel as
+ * A unit's symbol, a centre marker or a hold's ring on a raster picture: drawn
+ * once per geometry on a transparent image, at the same fraction of a pixel as
  * here, kept (board_layer.h), and laid here at whole pixels: the pixels
  * of drawing it here, within an edge pixel's rounding, for a fraction of
  * the time.  false (nothing drawn) on any other surface or transform: the
@@ -256,8 +257,8 @@ static void draw_centres(scene *s)
         dj_geo_point p = s->geo->centre[loc].at;
         int owner = s->board->owner[loc];
         layout_mark(s->lay, p.x, p.y, 5.5);
-        if (!draw_kept(s->cr, s->map, s->geo, BOARD_SPRITE_CENTRE, owner, p.x, p.y,
-                       1.0))
+        if (!draw_kept(s->cr, s->map, s->geo, BOARD_SPRITE_CENTRE, owner, p.x,
+                       p.y, 1.0))
             centre_marker(s->cr, s->map, owner, p.x, p.y);
     }
 }
@@ -267,8 +268,8 @@ static void board_unit(scene *s, int power, dj_unit_type type, double x,
                        double y, double scale)
 {
     if (!draw_kept(s->cr, s->map, s->geo,
-                   type == DJ_FLEET ? BOARD_SPRITE_FLEET : BOARD_SPRITE_ARMY, power, x, y,
-                   scale))
+                   type == DJ_FLEET ? BOARD_SPRITE_FLEET : BOARD_SPRITE_ARMY,
+                   power, x, y, scale))
         draw_unit_symbol(s->cr, s->map, power, type, x, y, scale);
     double r = UNIT_RADIUS * scale;
     if (type == DJ_FLEET)

@@ -205,8 +205,8 @@ static void place_one(const layout *l, nearby *near, const dj_geo *geo,
                                        uy + around[k][1] * gy};
     }
     for (size_t r = 0; r < sizeof rings / sizeof rings[0]; r++)
-        for (int k = 0; k < RING_STEPS && n < (int)(sizeof cand / sizeof cand[0]);
-             k++)
+        for (int k = 0;
+             k < RING_STEPS && n < (int)(sizeof cand / sizeof cand[0]); k++)
             cand[n++] = (dj_geo_point){it->at.x + rings[r] * 1.3 * dir[k][0],
                                        it->at.y + rings[r] * dir[k][1]};
     /* Only what lies near the candidates can cost (a pixel more round
@@ -296,7 +296,7 @@ static int collect(const dj_map *map, const dj_geo *geo, label_item *items,
     return n;
 }
 
-static const double halo_offsets[8][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},
+static const double halo_offsets[8][2] = {{-1, 0},  {1, 0}, {0, -1}, {0, 1},
                                           {-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
 
 /* The most glyphs a kept halo's key can say the places of. */
@@ -417,9 +417,9 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
 {
     label_item *items = malloc(sizeof *items * DJ_RENDER_MAX_BOXES);
     nearby near;
-    int *scratch = malloc(sizeof *scratch *
-                          (size_t)(l->pub.nunits + DJ_RENDER_MAX_BOXES +
-                                   l->nmarks + l->nsegments + 1));
+    int *scratch =
+        malloc(sizeof *scratch * (size_t)(l->pub.nunits + DJ_RENDER_MAX_BOXES +
+                                          l->nmarks + l->nsegments + 1));
     if (!items || !scratch) {
         free(items);
         free(scratch);
@@ -449,8 +449,8 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
         cairo_text_extents_t e;
         cairo_text_extents(cr, it->text, &e);
         dj_render_box b;
-        place_one(l, &near, geo, it, e.width, e.height,
-                  (const double(*)[2])dir, &b);
+        place_one(l, &near, geo, it, e.width, e.height, (const double(*)[2])dir,
+                  &b);
         if (!svg)
             write_label(cr, geo, i, it, &e, &b);
         l->label_style[l->pub.nlabels] = (unsigned char)it->style;
