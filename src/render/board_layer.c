@@ -24,10 +24,15 @@
  * A picture is then a copy of the finished board, each owned province's
  * runs filled, and each edge pixel of an owned province composed again as
  * cairo composes it (each owned province's colour through its coverage,
- * then the border, with pixman's rounding): the same pixels as drawing
- * the paths, within an edge pixel's rounding, for a fraction of the time,
- * and the same whether few provinces are owned or all.  The vector
- * formats (SVG, PDF) draw the paths.
+ * then the border, with pixman's rounding): the same pixels as cairo
+ * composing the kept images (and as drawing the paths, within an edge
+ * pixel's rounding), the work beyond the copy being the owned provinces'
+ * pixels alone.  The vector formats (SVG, PDF) draw the paths.
+ *
+ * The layer also keeps small drawings that recur on a board's pictures
+ * (unit symbols, centre markers, hold rings, names' halos: draw.c and
+ * labels.c make them), in a table by key, and the canvas a PNG is drawn
+ * on.
  */
 #include "render/board_layer.h"
 
