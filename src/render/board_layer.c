@@ -91,6 +91,7 @@ struct board_layer {
     size_t canvas_size;
     int nsprites, sprite_slots; /* kept drawings: a table by key */
     struct kept_sprite *sprites;
+    const dj_map *sprites_map;  /* the map they were drawn for */
 };
 
 struct board_layer *board_layer_new(void)
@@ -120,16 +121,24 @@ static void release(struct board_layer *layer)
     layer->nareas = 0;
 }
 
+/* Every kept drawing let go. */
+static void drop_sprites(struct board_layer *layer)
+{
+    for (int i = 0; i < layer->sprite_slots; i++)
+        if (layer->sprites[i].surface)
+            cairo_surface_destroy(layer->sprites[i].surface);
+    free(layer->sprites);
+    layer->sprites = NULL;
+    layer->nsprites = layer->sprite_slots = 0;
+}
+
 void board_layer_free(struct board_layer *layer)
 {
     if (!layer)
         return;
     release(layer);
     free(layer->canvas);
-    for (int i = 0; i < layer->sprite_slots; i++)
-        if (layer->sprites[i].surface)
-            cairo_surface_destroy(layer->sprites[i].surface);
-    free(layer->sprites);
+    drop_sprites(layer);
     for (int i = 0; i < NFACES; i++)
         if (layer->faces[i])
             cairo_font_face_destroy(layer->faces[i]);
@@ -203,20 +212,27 @@ static kept_sprite *sprite_slot(kept_sprite *table, int slots,
     return &table[i];
 }
 
-cairo_surface_t *board_layer_sprite(const dj_geo *geo,
+cairo_surface_t *board_layer_sprite(const dj_geo *geo, const dj_map *map,
                                     const board_sprite_key *key)
 {
     struct board_layer *layer = geo->layer;
-    if (!layer || !layer->sprites)
+    if (!layer || !layer->sprites || layer->sprites_map != map)
         return NULL;
     return sprite_slot(layer->sprites, layer->sprite_slots, key)->surface;
 }
 
-bool board_layer_keep_sprite(const dj_geo *geo, const board_sprite_key *key,
+bool board_layer_keep_sprite(const dj_geo *geo, const dj_map *map,
+                             const board_sprite_key *key,
                              cairo_surface_t *sprite)
 {
     struct board_layer *layer = geo->layer;
-    if (!layer || layer->nsprites >= SPRITES_MAX)
+    if (!layer)
+        return false;
+    if (layer->sprites_map != map) {
+        drop_sprites(layer);
+        layer->sprites_map = map;
+    }
+    if (layer->nsprites >= SPRITES_MAX)
         return false;
     if (2 * (layer->nsprites + 1) > layer->sprite_slots) {
         /* Twice the room, every kept drawing moved over. */

@@ -231,14 +231,14 @@ static bool draw_kept(cairo_t *cr, const dj_map *map, const dj_geo *geo,
     board_sprite_key key = {kind, power, (int)lround(scale * 1000),
                             (int)lround((x - left) * 1000),
                             (int)lround((y - top) * 1000)};
-    cairo_surface_t *sprite = board_layer_sprite(geo, &key);
+    cairo_surface_t *sprite = board_layer_sprite(geo, map, &key);
     bool kept = sprite != NULL;
     if (!sprite) {
         sprite = make_sprite(cr, map, kind, power, x - left + SPRITE_MARGIN,
                              y - top + SPRITE_MARGIN, scale);
         if (!sprite)
             return false;
-        kept = board_layer_keep_sprite(geo, &key, sprite);
+        kept = board_layer_keep_sprite(geo, map, &key, sprite);
     }
     cairo_set_source_surface(cr, sprite, left - SPRITE_MARGIN,
                              top - SPRITE_MARGIN);

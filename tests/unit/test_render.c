@@ -650,6 +650,28 @@ static void check_layer_matches_paths(const char *board)
     cairo_surface_destroy(s[1]);
 }
 
+/* The drawings a geometry keeps are its map's: drawn with another map,
+ * none of them is found, and keeping one for it lets the first map's go. */
+static void test_kept_drawings_per_map(void)
+{
+    char err[512];
+    dj_map *other = dj_map_load("maps/chaos.map", err, sizeof err);
+    CHECK(other != NULL);
+    if (!other)
+        return;
+    board_sprite_key key = {BOARD_SPRITE_ARMY, 0, 1000, 123, 456};
+    cairo_surface_t *a = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 4, 4);
+    cairo_surface_t *b = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 4, 4);
+    CHECK(board_layer_sprite(geo, map, &key) == NULL);
+    CHECK(board_layer_keep_sprite(geo, map, &key, a));
+    CHECK(board_layer_sprite(geo, map, &key) == a);
+    CHECK(board_layer_sprite(geo, other, &key) == NULL);
+    CHECK(board_layer_keep_sprite(geo, other, &key, b));
+    CHECK(board_layer_sprite(geo, other, &key) == b);
+    CHECK(board_layer_sprite(geo, map, &key) == NULL);
+    dj_map_free(other);
+}
+
 /* A variant's start position, drawn with its own geometry, probed as the
  * standard board's positions are: centres in their owners' colours, units
  * in their powers' colours where the geometry puts them. */
@@ -717,6 +739,7 @@ int main(int argc, char **argv)
     test_geo_errors();
     test_full_game(".");
     check_layer_matches_paths("standard");
+    test_kept_drawings_per_map();
     test_variant_start("pure");
     test_variant_start("hundred");
     test_variant_start("ancmed");
