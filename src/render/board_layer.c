@@ -24,10 +24,15 @@
  * A picture is then a copy of the finished board, each owned province's
  * runs filled, and each edge pixel of an owned province composed again as
  * cairo composes it (each owned province's colour through its coverage,
- * then the border, with pixman's rounding): the same pixels as drawing
- * the paths, within an edge pixel's rounding, for a fraction of the time,
- * and the same whether few provinces are owned or all.  The vector
- * formats (SVG, PDF) draw the paths.
+ * then the border, with pixman's rounding): the same pixels as cairo
+ * composing the kept images (and as drawing the paths, within an edge
+ * pixel's rounding), the work beyond the copy being the owned provinces'
+ * pixels alone.  The vector formats (SVG, PDF) draw the paths.
+ *
+ * The layer also keeps small drawings that recur on a board's pictures
+ * (unit symbols, centre markers, hold rings, names' halos: draw.c and
+ * labels.c make them), in a table by key, and the canvas a PNG is drawn
+ * on.
  */
 #include "render/board_layer.h"
 
@@ -72,20 +77,21 @@ typedef uint32_t area_cover;
 
 struct board_layer {
     cairo_font_face_t *faces[NFACES]; /* the text's faces, held */
-    bool tried;               /* made once: ready, or failed for good */
+    bool tried; /* made once: ready, or failed for good */
     bool ready;
     cairo_surface_t *finished; /* RGB24: unowned, the borders over it */
     int nareas;
-    int *first_run, *nruns;   /* per area: its runs in runs[] */
+    /* per area: its runs in runs[], its edge pixels in edges[] */
+    int *first_run, *nruns, *first_edge, *nedges_of;
     pixel_run *runs;
-    edge_pixel *edges;        /* per area: the edge pixels it covers */
-    int *first_edge, *nedges_of;
-    area_cover *covers;       /* per edge pixel: its covers */
-    uint32_t *colour;         /* per area, per picture: 0 unowned */
-    unsigned char *canvas;    /* the pixels of the last raster picture */
+    edge_pixel *edges;
+    area_cover *covers;         /* per edge pixel: its covers */
+    uint32_t *colour;           /* per area, per picture: 0 unowned */
+    unsigned char *canvas;      /* the pixels of the last raster picture */
     size_t canvas_size;
     int nsprites, sprite_slots; /* kept drawings: a table by key */
     struct kept_sprite *sprites;
+    const dj_map *sprites_map;  /* the map they were drawn for */
 };
 
 struct board_layer *board_layer_new(void)
@@ -115,16 +121,24 @@ static void release(struct board_layer *layer)
     layer->nareas = 0;
 }
 
+/* Every kept drawing let go. */
+static void drop_sprites(struct board_layer *layer)
+{
+    for (int i = 0; i < layer->sprite_slots; i++)
+        if (layer->sprites[i].surface)
+            cairo_surface_destroy(layer->sprites[i].surface);
+    free(layer->sprites);
+    layer->sprites = NULL;
+    layer->nsprites = layer->sprite_slots = 0;
+}
+
 void board_layer_free(struct board_layer *layer)
 {
     if (!layer)
         return;
     release(layer);
     free(layer->canvas);
-    for (int i = 0; i < layer->sprite_slots; i++)
-        if (layer->sprites[i].surface)
-            cairo_surface_destroy(layer->sprites[i].surface);
-    free(layer->sprites);
+    drop_sprites(layer);
     for (int i = 0; i < NFACES; i++)
         if (layer->faces[i])
             cairo_font_face_destroy(layer->faces[i]);
@@ -198,20 +212,27 @@ static kept_sprite *sprite_slot(kept_sprite *table, int slots,
     return &table[i];
 }
 
-cairo_surface_t *board_layer_sprite(const dj_geo *geo,
+cairo_surface_t *board_layer_sprite(const dj_geo *geo, const dj_map *map,
                                     const board_sprite_key *key)
 {
     struct board_layer *layer = geo->layer;
-    if (!layer || !layer->sprites)
+    if (!layer || !layer->sprites || layer->sprites_map != map)
         return NULL;
     return sprite_slot(layer->sprites, layer->sprite_slots, key)->surface;
 }
 
-bool board_layer_keep_sprite(const dj_geo *geo, const board_sprite_key *key,
+bool board_layer_keep_sprite(const dj_geo *geo, const dj_map *map,
+                             const board_sprite_key *key,
                              cairo_surface_t *sprite)
 {
     struct board_layer *layer = geo->layer;
-    if (!layer || layer->nsprites >= SPRITES_MAX)
+    if (!layer)
+        return false;
+    if (layer->sprites_map != map) {
+        drop_sprites(layer);
+        layer->sprites_map = map;
+    }
+    if (layer->nsprites >= SPRITES_MAX)
         return false;
     if (2 * (layer->nsprites + 1) > layer->sprite_slots) {
         /* Twice the room, every kept drawing moved over. */
@@ -335,7 +356,6 @@ static bool drawn_ok(cairo_t *cr)
     return ok;
 }
 
-
 /* One playable province's coverage: its mask and where it goes. */
 typedef struct area_mask {
     cairo_surface_t *mask; /* A8, NULL when the area is not playable land */
@@ -425,9 +445,8 @@ static uint32_t pixel_of(const double rgb[3])
 /* Row y of a 32-bit image's pixels. */
 static const uint32_t *row_of(cairo_surface_t *s, int y)
 {
-    return (const uint32_t *)(const void *)(
-        cairo_image_surface_get_data(s) +
-        (size_t)y * (size_t)cairo_image_surface_get_stride(s));
+    size_t stride = (size_t)cairo_image_surface_get_stride(s);
+    return (const void *)(cairo_image_surface_get_data(s) + (size_t)y * stride);
 }
 
 /* ---- the layer made ------------------------------------------------------ */
@@ -437,26 +456,20 @@ typedef struct builder {
     struct board_layer *layer;
     const dj_geo *geo;
     cairo_surface_t *unowned, *borders;
-    uint32_t *count;   /* per pixel: provinces covering it, then its edge */
-    edge_pixel *edges; /* the edge pixels in the board's order */
+    uint32_t *count; /* per pixel: provinces covering it, then its edge */
+    unsigned char *partial; /* per pixel: 1 when some cover is partial */
+    edge_pixel *edges;      /* the edge pixels in the board's order */
     uint32_t nedges;
     uint32_t *area_edges; /* per area: its edge pixels' places in edges */
-    unsigned char *partial; /* per pixel: 1 when some cover is partial */
     int maxruns;
 } builder;
 
 #define NOT_EDGE UINT32_MAX
 
-static bool add_run(builder *b, int area, int x, int y)
+/* A run of the area's own pixels, [x0, x1) on row y. */
+static bool add_run(builder *b, int area, int y, int x0, int x1)
 {
     struct board_layer *l = b->layer;
-    pixel_run *last = l->nruns[area] ? &l->runs[l->first_run[area] +
-                                                 l->nruns[area] - 1]
-                                     : NULL;
-    if (last && last->y == y && last->x1 == x) {
-        last->x1++;
-        return true;
-    }
     int n = l->first_run[area] + l->nruns[area];
     if (n == b->maxruns) {
         int more = b->maxruns ? 2 * b->maxruns : 4096;
@@ -466,7 +479,7 @@ static bool add_run(builder *b, int area, int x, int y)
         l->runs = runs;
         b->maxruns = more;
     }
-    l->runs[n] = (pixel_run){y, x, x + 1};
+    l->runs[n] = (pixel_run){y, x0, x1};
     l->nruns[area]++;
     return true;
 }
@@ -474,7 +487,7 @@ static bool add_run(builder *b, int area, int x, int y)
 /*
  * One pass over a province's mask.  Pass 0 counts the provinces covering
  * each pixel; pass 1 (the edges laid out) notes each of the province's
- * covers: in its edge pixel's covers, or as a run of its own.
+ * covers: in its edge pixel's covers, or in a run of its own.
  */
 static bool cover_pass(builder *b, int area, const area_mask *m, int pass)
 {
@@ -483,17 +496,23 @@ static bool cover_pass(builder *b, int area, const area_mask *m, int pass)
     int w = cairo_image_surface_get_width(m->mask);
     int h = cairo_image_surface_get_height(m->mask);
     struct board_layer *l = b->layer;
+    int width = b->geo->width;
+    /* the mask's columns on the board */
+    int from = m->x < 0 ? -m->x : 0;
+    int to = m->x + w > width ? width - m->x : w;
     for (int my = 0; my < h; my++) {
         int y = m->y + my;
         if (y < 0 || y >= b->geo->height)
             continue;
-        for (int mx = 0; mx < w; mx++) {
-            int x = m->x + mx;
-            unsigned c = data[(size_t)my * (size_t)stride + (size_t)mx];
-            if (c == 0 || x < 0 || x >= b->geo->width)
-                continue;
-            size_t at = (size_t)y * (size_t)b->geo->width + (size_t)x;
-            if (pass == 0) {
+        const unsigned char *row = data + (size_t)my * (size_t)stride;
+        size_t base = (size_t)y * (size_t)width + (size_t)m->x;
+        int run = -1; /* where the run being gathered began, or -1 */
+        for (int mx = from; mx < to; mx++) {
+            unsigned c = row[mx];
+            size_t at = base + (size_t)mx;
+            bool own = false;
+            if (c == 0) {
+            } else if (pass == 0) {
                 b->count[at]++;
                 b->partial[at] |= c < 255;
             } else if (b->count[at] != NOT_EDGE) {
@@ -502,10 +521,19 @@ static bool cover_pass(builder *b, int area, const area_mask *m, int pass)
                     (area_cover)area << 8 | c;
                 b->area_edges[l->first_edge[area] + l->nedges_of[area]++] =
                     b->count[at];
-            } else if (!add_run(b, area, x, y)) {
-                return false;
+            } else {
+                own = true;
+            }
+            if (own && run < 0)
+                run = mx;
+            if (!own && run >= 0) {
+                if (!add_run(b, area, y, m->x + run, m->x + mx))
+                    return false;
+                run = -1;
             }
         }
+        if (run >= 0 && !add_run(b, area, y, m->x + run, m->x + to))
+            return false;
     }
     return true;
 }
@@ -526,7 +554,8 @@ static bool lay_out_edges(builder *b)
             const uint32_t *border = row_of(b->borders, y);
             const uint32_t *unowned = row_of(b->unowned, y);
             uint32_t *count = &b->count[(size_t)y * (size_t)width];
-            const unsigned char *partial = &b->partial[(size_t)y * (size_t)width];
+            const unsigned char *partial =
+                &b->partial[(size_t)y * (size_t)width];
             for (int x = 0; x < width; x++) {
                 bool edge = count[x] > 1 ||
                             (count[x] == 1 && (partial[x] || border[x] >> 24));
@@ -534,9 +563,9 @@ static bool lay_out_edges(builder *b)
                     nedges += edge;
                     ncovers += edge ? count[x] : 0;
                 } else if (edge) {
-                    b->edges[b->nedges] = (edge_pixel){
-                        (uint16_t)x, (uint16_t)y, unowned[x], border[x],
-                        first, 0};
+                    b->edges[b->nedges] =
+                        (edge_pixel){(uint16_t)x, (uint16_t)y, unowned[x],
+                                     border[x],   first,       0};
                     first += count[x];
                     count[x] = b->nedges++;
                 } else {
@@ -547,8 +576,8 @@ static bool lay_out_edges(builder *b)
         if (pass == 0) {
             /* an edge pixel per cover, in each area's list */
             b->edges = malloc(sizeof *b->edges * (nedges ? nedges : 1));
-            b->area_edges = malloc(sizeof *b->area_edges *
-                                   (ncovers ? ncovers : 1));
+            b->area_edges =
+                malloc(sizeof *b->area_edges * (ncovers ? ncovers : 1));
             l->edges = malloc(sizeof *l->edges * (ncovers ? ncovers : 1));
             l->covers = malloc(sizeof *l->covers * (ncovers ? ncovers : 1));
             if (!b->edges || !b->area_edges || !l->edges || !l->covers ||
@@ -618,10 +647,9 @@ static bool make(struct board_layer *layer, const dj_geo *geo,
     layer->first_edge = calloc((size_t)geo->nareas + 1, sizeof(int));
     layer->nedges_of = calloc((size_t)geo->nareas + 1, sizeof(int));
     layer->colour = calloc((size_t)geo->nareas + 1, sizeof(uint32_t));
-    bool ok = geo->width <= UINT16_MAX && geo->height <= UINT16_MAX &&
-              masks && b.count && b.partial && layer->first_run &&
-              layer->nruns && layer->first_edge && layer->nedges_of &&
-              layer->colour;
+    bool ok = geo->width <= UINT16_MAX && geo->height <= UINT16_MAX && masks &&
+              b.count && b.partial && layer->first_run && layer->nruns &&
+              layer->first_edge && layer->nedges_of && layer->colour;
     if (ok) {
         b.unowned = cairo_image_surface_create(CAIRO_FORMAT_RGB24, geo->width,
                                                geo->height);
@@ -709,8 +737,9 @@ static void paint_owned(const struct board_layer *layer, int area,
     uint32_t colour = layer->colour[area];
     const pixel_run *r = &layer->runs[layer->first_run[area]];
     for (int k = 0; k < layer->nruns[area]; k++, r++) {
-        uint32_t *restrict at = (uint32_t *)(void *)(
-            pixels + (size_t)r->y * (size_t)stride + 4 * (size_t)r->x0);
+        uint32_t *restrict at =
+            (uint32_t *)(void *)(pixels + (size_t)r->y * (size_t)stride +
+                                 4 * (size_t)r->x0);
         for (int n = r->x1 - r->x0; n > 0; n--)
             *at++ = colour;
     }
@@ -720,12 +749,11 @@ static void paint_owned(const struct board_layer *layer, int area,
         uint32_t pixel = e->unowned;
         for (uint32_t j = 0; j < e->ncovers; j++)
             if (layer->colour[c[j] >> 8])
-                pixel = pixel_over(pixel_in(layer->colour[c[j] >> 8],
-                                            c[j] & 0xff),
-                                   pixel);
+                pixel = pixel_over(
+                    pixel_in(layer->colour[c[j] >> 8], c[j] & 0xff), pixel);
         pixel = pixel_over(e->border, pixel);
-        uint32_t *row = (uint32_t *)(void *)(pixels + (size_t)e->y *
-                                                          (size_t)stride);
+        uint32_t *row =
+            (uint32_t *)(void *)(pixels + (size_t)e->y * (size_t)stride);
         row[e->x] = pixel;
     }
 }
@@ -743,10 +771,12 @@ bool board_layer_paint(cairo_t *cr, const dj_geo *geo, const dj_map *map,
             release(layer);
     }
     int stride = 0;
-    unsigned char *pixels = layer->ready ? board_pixels(cr, geo, &stride) : NULL;
+    unsigned char *pixels =
+        layer->ready ? board_pixels(cr, geo, &stride) : NULL;
     if (!pixels)
         return false;
-    const unsigned char *finished = cairo_image_surface_get_data(layer->finished);
+    const unsigned char *finished =
+        cairo_image_surface_get_data(layer->finished);
     int from = cairo_image_surface_get_stride(layer->finished);
     for (int y = 0; y < geo->height; y++)
         memcpy(pixels + (size_t)y * (size_t)stride,

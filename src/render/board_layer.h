@@ -48,7 +48,8 @@ cairo_surface_t *board_layer_canvas(const dj_geo *geo, int width, int height);
  * a centre marker...), drawn once on a transparent image and then laid
  * on each picture whole.  A key says what is drawn, to whom, at what
  * scale and at which fraction of a pixel (so the kept image has the same
- * pixels as drawing it there).
+ * pixels as drawing it there); the drawings are the map's (its powers'
+ * colours, its names): a geometry drawn with another map starts afresh.
  */
 typedef struct board_sprite_key {
     int kind, power, scale, phase_x, phase_y;
@@ -59,16 +60,18 @@ enum board_sprite_kind {
     BOARD_SPRITE_ARMY,
     BOARD_SPRITE_FLEET,
     BOARD_SPRITE_CENTRE,
+    BOARD_SPRITE_HOLD,
     BOARD_SPRITE_HALO /* a name's halo, a coverage mask (labels.c) */
 };
 
 /* The drawing kept for a key, or NULL. */
-cairo_surface_t *board_layer_sprite(const dj_geo *geo,
+cairo_surface_t *board_layer_sprite(const dj_geo *geo, const dj_map *map,
                                     const board_sprite_key *key);
 
 /* Keep a drawing for a key (the layer holds it from then on); false when
  * it cannot be kept (the caller still holds it). */
-bool board_layer_keep_sprite(const dj_geo *geo, const board_sprite_key *key,
+bool board_layer_keep_sprite(const dj_geo *geo, const dj_map *map,
+                             const board_sprite_key *key,
                              cairo_surface_t *sprite);
 
 /* The areas as paths, on any context (the vector formats, and the layer

@@ -152,18 +152,35 @@ static void centre_marker(cairo_t *cr, const dj_map *map, int owner, double x,
 
 /* ---- drawings kept per geometry ------------------------------------------ */
 
-/* Room round a kept drawing's point: a fleet at full scale, and the
- * pixel its fraction may move it by. */
+/* Room round a kept drawing's point: a fleet at full scale or a hold's
+ * ring, and the pixel its fraction may move it by. */
 #define SPRITE_MARGIN 16
+
+/* A hold: an octagon round the unit. */
+static void hold_ring(cairo_t *cr, double x, double y)
+{
+    cairo_new_sub_path(cr);
+    for (int k = 0; k < 8; k++) {
+        double t = M_PI / 8 + k * M_PI / 4;
+        cairo_line_to(cr, x + 14 * cos(t), y + 14 * sin(t));
+    }
+    cairo_close_path(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1.8);
+    cairo_stroke(cr);
+}
 
 static void draw_sprite_shape(cairo_t *cr, const dj_map *map, int kind,
                               int power, double x, double y, double scale)
 {
     if (kind == BOARD_SPRITE_CENTRE)
         centre_marker(cr, map, power, x, y);
+    else if (kind == BOARD_SPRITE_HOLD)
+        hold_ring(cr, x, y);
     else
         draw_unit_symbol(cr, map, power,
-                         kind == BOARD_SPRITE_FLEET ? DJ_FLEET : DJ_ARMY, x, y, scale);
+                         kind == BOARD_SPRITE_FLEET ? DJ_FLEET : DJ_ARMY, x, y,
+                         scale);
 }
 
 /* The drawing on a transparent image, its point at (x, y) in it, with the
@@ -193,8 +210,8 @@ static cairo_surface_t *make_sprite(cairo_t *picture, const dj_map *map,
 }
 
 /*
- * A unit's symbol or a centre marker on a raster picture: drawn once per
- * geometry on a transparent image, at the same fraction of a pixel as
+ * A unit's symbol, a centre marker or a hold's ring on a raster picture: drawn
+ * once per geometry on a transparent image, at the same fraction of a pixel as
  * here, kept (board_layer.h), and laid here at whole pixels: the pixels
  * of drawing it here, within an edge pixel's rounding, for a fraction of
  * the time.  false (nothing drawn) on any other surface or transform: the
@@ -214,14 +231,14 @@ static bool draw_kept(cairo_t *cr, const dj_map *map, const dj_geo *geo,
     board_sprite_key key = {kind, power, (int)lround(scale * 1000),
                             (int)lround((x - left) * 1000),
                             (int)lround((y - top) * 1000)};
-    cairo_surface_t *sprite = board_layer_sprite(geo, &key);
+    cairo_surface_t *sprite = board_layer_sprite(geo, map, &key);
     bool kept = sprite != NULL;
     if (!sprite) {
         sprite = make_sprite(cr, map, kind, power, x - left + SPRITE_MARGIN,
                              y - top + SPRITE_MARGIN, scale);
         if (!sprite)
             return false;
-        kept = board_layer_keep_sprite(geo, &key, sprite);
+        kept = board_layer_keep_sprite(geo, map, &key, sprite);
     }
     cairo_set_source_surface(cr, sprite, left - SPRITE_MARGIN,
                              top - SPRITE_MARGIN);
@@ -240,8 +257,8 @@ static void draw_centres(scene *s)
         dj_geo_point p = s->geo->centre[loc].at;
         int owner = s->board->owner[loc];
         layout_mark(s->lay, p.x, p.y, 5.5);
-        if (!draw_kept(s->cr, s->map, s->geo, BOARD_SPRITE_CENTRE, owner, p.x, p.y,
-                       1.0))
+        if (!draw_kept(s->cr, s->map, s->geo, BOARD_SPRITE_CENTRE, owner, p.x,
+                       p.y, 1.0))
             centre_marker(s->cr, s->map, owner, p.x, p.y);
     }
 }
@@ -251,8 +268,8 @@ static void board_unit(scene *s, int power, dj_unit_type type, double x,
                        double y, double scale)
 {
     if (!draw_kept(s->cr, s->map, s->geo,
-                   type == DJ_FLEET ? BOARD_SPRITE_FLEET : BOARD_SPRITE_ARMY, power, x, y,
-                   scale))
+                   type == DJ_FLEET ? BOARD_SPRITE_FLEET : BOARD_SPRITE_ARMY,
+                   power, x, y, scale))
         draw_unit_symbol(s->cr, s->map, power, type, x, y, scale);
     double r = UNIT_RADIUS * scale;
     if (type == DJ_FLEET)
@@ -547,15 +564,9 @@ static void draw_orders(scene *s)
         } else if (o[i].kind == DJ_ORDER_HOLD) {
             bool off = s->dislodged_now[dj_province(s->map, o[i].loc)];
             dj_geo_point p = place_of(s, o[i].loc, off);
-            cairo_new_sub_path(cr);
-            for (int k = 0; k < 8; k++) {
-                double t = M_PI / 8 + k * M_PI / 4;
-                cairo_line_to(cr, p.x + 14 * cos(t), p.y + 14 * sin(t));
-            }
-            cairo_close_path(cr);
-            cairo_set_source_rgb(cr, 0, 0, 0);
-            cairo_set_line_width(cr, 1.8);
-            cairo_stroke(cr);
+            if (!draw_kept(cr, s->map, s->geo, BOARD_SPRITE_HOLD, -1, p.x, p.y,
+                           1.0))
+                hold_ring(cr, p.x, p.y);
             layout_mark(s->lay, p.x, p.y, 15);
         }
     }

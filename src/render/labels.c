@@ -205,8 +205,8 @@ static void place_one(const layout *l, nearby *near, const dj_geo *geo,
                                        uy + around[k][1] * gy};
     }
     for (size_t r = 0; r < sizeof rings / sizeof rings[0]; r++)
-        for (int k = 0; k < RING_STEPS && n < (int)(sizeof cand / sizeof cand[0]);
-             k++)
+        for (int k = 0;
+             k < RING_STEPS && n < (int)(sizeof cand / sizeof cand[0]); k++)
             cand[n++] = (dj_geo_point){it->at.x + rings[r] * 1.3 * dir[k][0],
                                        it->at.y + rings[r] * dir[k][1]};
     /* Only what lies near the candidates can cost (a pixel more round
@@ -296,7 +296,7 @@ static int collect(const dj_map *map, const dj_geo *geo, label_item *items,
     return n;
 }
 
-static const double halo_offsets[8][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},
+static const double halo_offsets[8][2] = {{-1, 0},  {1, 0}, {0, -1}, {0, 1},
                                           {-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
 
 /* The most glyphs a kept halo's key can say the places of. */
@@ -312,7 +312,8 @@ static const double halo_offsets[8][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},
  * kept, gives the same pixels.  false (nothing drawn) when it cannot be
  * kept: the caller draws the glyphs.
  */
-static bool kept_halo(cairo_t *cr, const dj_geo *geo, int number,
+static bool kept_halo(cairo_t *cr, const dj_map *map, const dj_geo *geo,
+                      int number,
                       const label_item *it, const cairo_glyph_t *glyphs, int n,
                       const cairo_text_extents_t *e)
 {
@@ -341,7 +342,7 @@ static bool kept_halo(cairo_t *cr, const dj_geo *geo, int number,
     /* The first glyph's place in the mask, room for the ink and halo. */
     int ox = HALO_MARGIN + (int)ceil(-e->x_bearing),
         oy = HALO_MARGIN + (int)ceil(-e->y_bearing);
-    cairo_surface_t *mask = board_layer_sprite(geo, &key);
+    cairo_surface_t *mask = board_layer_sprite(geo, map, &key);
     bool kept = mask != NULL;
     if (!mask) {
         int w = (int)ceil(e->x_advance > e->width ? e->x_advance : e->width) +
@@ -366,7 +367,7 @@ static bool kept_halo(cairo_t *cr, const dj_geo *geo, int number,
             cairo_surface_destroy(mask);
             return false;
         }
-        kept = board_layer_keep_sprite(geo, &key, mask);
+        kept = board_layer_keep_sprite(geo, map, &key, mask);
     }
     const double(*halo)[3] = palette_label_halo;
     cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
@@ -377,7 +378,8 @@ static bool kept_halo(cairo_t *cr, const dj_geo *geo, int number,
     return true;
 }
 
-static void write_label(cairo_t *cr, const dj_geo *geo, int number,
+static void write_label(cairo_t *cr, const dj_map *map, const dj_geo *geo,
+                        int number,
                         const label_item *it, const cairo_text_extents_t *e,
                         const dj_render_box *b)
 {
@@ -393,7 +395,7 @@ static void write_label(cairo_t *cr, const dj_geo *geo, int number,
                                          it->text, -1, &glyphs, &n, NULL,
                                          NULL, NULL) != CAIRO_STATUS_SUCCESS)
         return;
-    if (!kept_halo(cr, geo, number, it, glyphs, n, e)) {
+    if (!kept_halo(cr, map, geo, number, it, glyphs, n, e)) {
         cairo_glyph_t halo_glyphs[8 * DJ_ABBR_MAX];
         int nhalo = 0;
         for (int k = 0; k < 8; k++)
@@ -417,9 +419,9 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
 {
     label_item *items = malloc(sizeof *items * DJ_RENDER_MAX_BOXES);
     nearby near;
-    int *scratch = malloc(sizeof *scratch *
-                          (size_t)(l->pub.nunits + DJ_RENDER_MAX_BOXES +
-                                   l->nmarks + l->nsegments + 1));
+    int *scratch =
+        malloc(sizeof *scratch * (size_t)(l->pub.nunits + DJ_RENDER_MAX_BOXES +
+                                          l->nmarks + l->nsegments + 1));
     if (!items || !scratch) {
         free(items);
         free(scratch);
@@ -449,10 +451,10 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
         cairo_text_extents_t e;
         cairo_text_extents(cr, it->text, &e);
         dj_render_box b;
-        place_one(l, &near, geo, it, e.width, e.height,
-                  (const double(*)[2])dir, &b);
+        place_one(l, &near, geo, it, e.width, e.height, (const double(*)[2])dir,
+                  &b);
         if (!svg)
-            write_label(cr, geo, i, it, &e, &b);
+            write_label(cr, map, geo, i, it, &e, &b);
         l->label_style[l->pub.nlabels] = (unsigned char)it->style;
         snprintf(l->pub.label_text[l->pub.nlabels], DJ_ABBR_MAX, "%s", it->text);
         l->pub.labels[l->pub.nlabels++] = b;

@@ -6,7 +6,9 @@
  * each unit's symbol stands at its place in its power's colour, a failed
  * move is drawn dashed where a successful one is solid.  The SVG of each
  * phase must be valid XML (xmllint) and compact, and the PDF must open
- * (pdfinfo).
+ * (pdfinfo).  The board a PNG copies from the geometry's layer (its
+ * provinces' runs and edge pixels composed again) has the pixels of the
+ * areas drawn as paths, within an edge pixel's rounding.
  * Run as `test_render SRCDIR`; DJ_RENDER_DUMP=DIR keeps each phase's PNG.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -21,6 +23,7 @@
 
 #include "engine/adjudicate.h"
 #include "reader/notation.h"
+#include "render/board_layer.h"
 #include "render/png_write.h"
 #include "render/render.h"
 #include "testlib.h"
@@ -603,6 +606,72 @@ static void test_formats_named(void)
     CHECK_STR(dj_picture_mime_type(DJ_PICTURE_PNG), "image/png");
 }
 
+/*
+ * The board's areas as a PNG paints them (the geometry's layer: runs and
+ * edge pixels composed again, board_layer.c) against the areas drawn as
+ * paths, every province owned in turn by each power and none: each
+ * channel of each pixel within an edge pixel's rounding (the paths
+ * antialias each fill and stroke in turn, the layer composes kept
+ * coverages), and the layer used.
+ */
+static void check_layer_matches_paths(const char *board)
+{
+    static dj_position pos;
+    dj_position_initial(map, &pos);
+    for (int loc = 0; loc < map->nlocs; loc++)
+        pos.owner[loc] = loc % (map->npowers + 1) - 1;
+    cairo_surface_t *s[2];
+    for (int i = 0; i < 2; i++) {
+        s[i] = cairo_image_surface_create(CAIRO_FORMAT_RGB24, geo->width,
+                                          geo->height);
+        cairo_t *cr = cairo_create(s[i]);
+        if (i == 0)
+            CHECK(board_layer_paint(cr, geo, map, &pos));
+        else
+            board_areas_draw(cr, geo, map, &pos, true, true);
+        cairo_destroy(cr);
+        cairo_surface_flush(s[i]);
+    }
+    int worst = 0;
+    for (int y = 0; y < geo->height; y++) {
+        const unsigned char *a = cairo_image_surface_get_data(s[0]) +
+                                 y * cairo_image_surface_get_stride(s[0]);
+        const unsigned char *b = cairo_image_surface_get_data(s[1]) +
+                                 y * cairo_image_surface_get_stride(s[1]);
+        for (int x = 0; x < 4 * geo->width; x++)
+            if (x % 4 != 3 && abs(a[x] - b[x]) > worst)
+                worst = abs(a[x] - b[x]);
+    }
+    if (worst > 16)
+        fprintf(stderr, "%s: the layer's board is %d levels off the paths'\n",
+                board, worst);
+    CHECK(worst <= 16);
+    cairo_surface_destroy(s[0]);
+    cairo_surface_destroy(s[1]);
+}
+
+/* The drawings a geometry keeps are its map's: drawn with another map,
+ * none of them is found, and keeping one for it lets the first map's go. */
+static void test_kept_drawings_per_map(void)
+{
+    char err[512];
+    dj_map *other = dj_map_load("maps/chaos.map", err, sizeof err);
+    CHECK(other != NULL);
+    if (!other)
+        return;
+    board_sprite_key key = {BOARD_SPRITE_ARMY, 0, 1000, 123, 456};
+    cairo_surface_t *a = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 4, 4);
+    cairo_surface_t *b = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 4, 4);
+    CHECK(board_layer_sprite(geo, map, &key) == NULL);
+    CHECK(board_layer_keep_sprite(geo, map, &key, a));
+    CHECK(board_layer_sprite(geo, map, &key) == a);
+    CHECK(board_layer_sprite(geo, other, &key) == NULL);
+    CHECK(board_layer_keep_sprite(geo, other, &key, b));
+    CHECK(board_layer_sprite(geo, other, &key) == b);
+    CHECK(board_layer_sprite(geo, map, &key) == NULL);
+    dj_map_free(other);
+}
+
 /* A variant's start position, drawn with its own geometry, probed as the
  * standard board's positions are: centres in their owners' colours, units
  * in their powers' colours where the geometry puts them. */
@@ -634,6 +703,7 @@ static void test_variant_start(const char *variant)
     char phase[64];
     snprintf(phase, sizeof phase, "%s start", variant);
     check_board(&pos, phase);
+    check_layer_matches_paths(variant);
     map = saved_map;
     geo = saved_geo;
     dj_geo_free(g);
@@ -668,6 +738,8 @@ int main(int argc, char **argv)
     test_png_writer();
     test_geo_errors();
     test_full_game(".");
+    check_layer_matches_paths("standard");
+    test_kept_drawings_per_map();
     test_variant_start("pure");
     test_variant_start("hundred");
     test_variant_start("ancmed");
