@@ -30,9 +30,9 @@
  * pixels alone.  The vector formats (SVG, PDF) draw the paths.
  *
  * The layer also keeps small drawings that recur on a board's pictures
- * (unit symbols, centre markers, hold rings, names' halos: draw.c and
- * labels.c make them), in a table by key, and the canvas a PNG is drawn
- * on.
+ * (unit symbols, centre markers, hold rings, standoff stars, names'
+ * halos: draw.c and labels.c make them), in a table by key, and the
+ * canvas a PNG is drawn on.
  */
 #include "render/board_layer.h"
 

@@ -61,6 +61,7 @@ enum board_sprite_kind {
     BOARD_SPRITE_FLEET,
     BOARD_SPRITE_CENTRE,
     BOARD_SPRITE_HOLD,
+    BOARD_SPRITE_STANDOFF,
     BOARD_SPRITE_HALO /* a name's halo, a coverage mask (labels.c) */
 };
 

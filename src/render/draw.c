@@ -170,6 +170,22 @@ static void hold_ring(cairo_t *cr, double x, double y)
     cairo_stroke(cr);
 }
 
+/* A standoff: a white star edged in black. */
+static void standoff_star(cairo_t *cr, double x, double y)
+{
+    cairo_new_sub_path(cr);
+    for (int k = 0; k < 16; k++) {
+        double t = k * M_PI / 8, rad = (k % 2) ? 3.2 : 7.5;
+        cairo_line_to(cr, x + rad * cos(t), y + rad * sin(t));
+    }
+    cairo_close_path(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1.4);
+    cairo_stroke(cr);
+}
+
 static void draw_sprite_shape(cairo_t *cr, const dj_map *map, int kind,
                               int power, double x, double y, double scale)
 {
@@ -177,6 +193,8 @@ static void draw_sprite_shape(cairo_t *cr, const dj_map *map, int kind,
         centre_marker(cr, map, power, x, y);
     else if (kind == BOARD_SPRITE_HOLD)
         hold_ring(cr, x, y);
+    else if (kind == BOARD_SPRITE_STANDOFF)
+        standoff_star(cr, x, y);
     else
         draw_unit_symbol(cr, map, power,
                          kind == BOARD_SPRITE_FLEET ? DJ_FLEET : DJ_ARMY, x, y,
@@ -210,12 +228,12 @@ static cairo_surface_t *make_sprite(cairo_t *picture, const dj_map *map,
 }
 
 /*
- * A unit's symbol, a centre marker or a hold's ring on a raster picture: drawn
- * once per geometry on a transparent image, at the same fraction of a pixel as
- * here, kept (board_layer.h), and laid here at whole pixels: the pixels
- * of drawing it here, within an edge pixel's rounding, for a fraction of
- * the time.  false (nothing drawn) on any other surface or transform: the
- * caller draws it.
+ * A unit's symbol, a centre marker, a hold's ring or a standoff's star on
+ * a raster picture: drawn once per geometry on a transparent image, at
+ * the same fraction of a pixel as here, kept (board_layer.h), and laid
+ * here at whole pixels: the pixels of drawing it here, within an edge
+ * pixel's rounding, for a fraction of the time.  false (nothing drawn) on
+ * any other surface or transform: the caller draws it.
  */
 static bool draw_kept(cairo_t *cr, const dj_map *map, const dj_geo *geo,
                       int kind, int power, double x, double y, double scale)
@@ -622,17 +640,9 @@ static void draw_outcome(scene *s)
         dj_geo_point p = place_of(s, prov, false);
         p.x -= 11;
         p.y -= 11;
-        cairo_new_sub_path(cr);
-        for (int k = 0; k < 16; k++) {
-            double t = k * M_PI / 8, rad = (k % 2) ? 3.2 : 7.5;
-            cairo_line_to(cr, p.x + rad * cos(t), p.y + rad * sin(t));
-        }
-        cairo_close_path(cr);
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_fill_preserve(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        cairo_set_line_width(cr, 1.4);
-        cairo_stroke(cr);
+        if (!draw_kept(cr, s->map, s->geo, BOARD_SPRITE_STANDOFF, -1, p.x,
+                       p.y, 1.0))
+            standoff_star(cr, p.x, p.y);
         layout_mark(s->lay, p.x, p.y, 8);
     }
     for (int i = 0; i < r->nauto; i++)
