@@ -30,6 +30,12 @@
 #define COST_CORNER 12.0   /* each corner outside its province */
 #define LABEL_MARGIN 1.0
 
+void layout_clear(layout *l)
+{
+    l->pub.nunits = l->pub.nlabels = 0;
+    l->nmarks = l->nsegments = 0;
+}
+
 void layout_unit(layout *l, double x0, double y0, double x1, double y1)
 {
     if (l && l->pub.nunits < DJ_RENDER_MAX_BOXES)

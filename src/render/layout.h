@@ -32,6 +32,9 @@ typedef struct layout {
     unsigned char label_style[DJ_RENDER_MAX_BOXES];
 } layout;
 
+/* No units, names, marks or lines yet: the counts set to zero, not the
+ * lists (over 600 KB, written only as far as a picture fills them). */
+void layout_clear(layout *l);
 void layout_unit(layout *l, double x0, double y0, double x1, double y1);
 void layout_mark(layout *l, double x, double y, double radius);
 void layout_segment_add(layout *l, dj_geo_point a, dj_geo_point b,

@@ -159,12 +159,13 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
         snprintf(err, errlen, "no such picture format");
         return -1;
     }
-    layout *lay = calloc(1, sizeof *lay);
+    layout *lay = malloc(sizeof *lay);
     if (!lay) {
         cairo_surface_destroy(surface);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    layout_clear(lay);
     cairo_t *cr = cairo_create(surface);
     /* A raster picture's shapes are filled with cairo's faster coverage (a
      * few levels of an edge pixel, not 256): at a map's scale it looks the
