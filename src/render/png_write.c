@@ -47,10 +47,10 @@
 #include <string.h>
 #include <zlib.h>
 
+#define PNG_ZLIB_LEVEL 1 /* with the strategy for runs */
 /* zlib's levels, tried in turn while the PNG is larger than PNG_MAX (a
- * board of Youngstown's size): the first with the strategy for runs. */
-static const int png_levels[] = {1, 8, 9};
-#define PNG_ZLIB_LEVEL 1
+ * board of Youngstown's size). */
+static const int png_levels[] = {PNG_ZLIB_LEVEL, 8, 9};
 #define PNG_MAX 150000 /* bytes: what a mail's picture may weigh */
 #define PALETTE_SIZE 256
 #define TABLE_BITS 16 /* colour table slots: twice what a board has colours */
