@@ -229,7 +229,7 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
         set = malloc(sizeof *set);
         if (!set)
             return judge_fail(j, "out of memory");
-        if (orders_load(j, v, v->phase.id, set) < 0) {
+        if (orders_load(j, v, &v->phase, set) < 0) {
             free(set);
             return -1;
         }

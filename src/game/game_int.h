@@ -216,8 +216,9 @@ typedef struct order_set {
     int64_t last_at[DJ_MAX_POWERS]; /* when its latest orders came */
 } order_set;
 
-/* Every power's orders on file for the phase, parsed.  -1 on error. */
-int orders_load(dj_judge *j, const game_view *v, int64_t phase_id,
+/* Every power's orders on file for the phase, parsed as orders of that
+ * phase (its type, whatever the game's current phase is).  -1 on error. */
+int orders_load(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
                 order_set *set);
 
 /* Must the power order in this position (and is not in disorder)? */

@@ -113,7 +113,7 @@ bool orders_complete(const dj_map *map, const dj_position *pos, int power,
 
 /* ---- orders on file ---------------------------------------------------------- */
 
-int orders_load(dj_judge *j, const game_view *v, int64_t phase_id,
+int orders_load(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
                 order_set *set)
 {
     set->n = 0;
@@ -121,7 +121,7 @@ int orders_load(dj_judge *j, const game_view *v, int64_t phase_id,
     memset(set->last_at, 0, sizeof set->last_at);
     dj_orders_rec *recs = NULL;
     int n = 0;
-    if (dj_store_orders_latest(j->store, phase_id, &recs, &n) < 0)
+    if (dj_store_orders_latest(j->store, ph->id, &recs, &n) < 0)
         return judge_store_fail(j);
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
@@ -137,12 +137,17 @@ int orders_load(dj_judge *j, const game_view *v, int64_t phase_id,
                 continue;
             if (set->n == DJ_MAX_ORDERS) {
                 rc = judge_fail(j, "too many orders in phase %s",
-                                v->phase.name);
+                                ph->name);
                 break;
             }
             char why[256];
-            if (dj_notation_parse(v->map, power, v->pos->phase.type, line,
-                                  &set->orders[set->n], why,
+            /* Read as orders of their own phase, not of the game's
+             * current one: "A bul-con" is a move in a movement phase
+             * and a retreat in a retreat phase (a picture of a movement
+             * phase drawn while its retreats are due read its moves as
+             * retreats, and drew the board before it: issue 31). */
+            if (dj_notation_parse(v->map, power, (dj_phase_type)ph->type,
+                                  line, &set->orders[set->n], why,
                                   sizeof why) < 0) {
                 rc = judge_fail(j, "stored order '%s' of %s: %s", line,
                                 gv_power_name(v, power), why);
@@ -645,7 +650,7 @@ int dj_game_order_status_full(dj_judge *j, const char *game,
     if (rc == 0 && (!v.has_phase || strcmp(v.phase.status, "current") != 0))
         rc = judge_fail(j, "game '%s' has no phase taking orders", v.g.name);
     if (rc == 0)
-        rc = orders_load(j, &v, v.phase.id, set);
+        rc = orders_load(j, &v, &v.phase, set);
     if (rc == 0)
         rc = latest_text(j, &v, p, &on_file);
     if (rc == 0 &&

@@ -114,7 +114,7 @@ static int draw_phase(dj_judge *j, game_view *v, const dj_phase_rec *ph,
         rc = game_draw(j, v, pos, NULL, 0, NULL, format, out);
         goto done;
     }
-    if (orders_load(j, v, ph->id, set) < 0)
+    if (orders_load(j, v, ph, set) < 0)
         goto done;
     const dj_result *shown = NULL;
     if (played) {

@@ -60,7 +60,7 @@ static bool power_alive(const dj_map *map, const dj_position *pos, int p)
 static int adjudicate_view(dj_judge *j, game_view *v, dj_engine engine,
                            adjudication *a)
 {
-    if (orders_load(j, v, v->phase.id, &a->set) < 0)
+    if (orders_load(j, v, &v->phase, &a->set) < 0)
         return -1;
     a->disorder = a->newly = 0;
     for (int p = 0; p < v->map->npowers; p++) {
@@ -523,7 +523,7 @@ static int assess(dj_judge *j, game_view *v, readiness *r)
     order_set *set = malloc(sizeof *set);
     if (!set)
         return judge_fail(j, "out of memory");
-    if (orders_load(j, v, v->phase.id, set) < 0) {
+    if (orders_load(j, v, &v->phase, set) < 0) {
         free(set);
         return -1;
     }
