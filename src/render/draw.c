@@ -13,7 +13,9 @@
  * centres with their new owners, removed units as crossed ghosts.  Every
  * shape carries more than its colour, so a colour-blind player reads it as
  * well.  What is drawn is noted (layout.h) and the names are placed last,
- * among it (labels.c).
+ * among it (labels.c).  Each shape ends through ink.h: drawn by cairo on
+ * a PNG or a PDF, written as SVG elements for an SVG, each unit and each
+ * order of the SVG saying what it is (ink.c says why).
  */
 #define _DEFAULT_SOURCE /* M_PI */
 #include "render/draw.h"
@@ -23,6 +25,7 @@
 #include <string.h>
 
 #include "render/board_layer.h"
+#include "render/ink.h"
 #include "render/layout.h"
 #include "render/palette.h"
 
@@ -65,12 +68,12 @@ static dj_geo_point place_of(const scene *s, int loc, bool dislodged)
 }
 
 /* The areas: from the geometry's layer on a raster picture, as paths on
- * a PDF; none on the recording surface that only lays names out, nor on
- * an SVG surface (svg_board.c writes them). */
+ * a PDF; none on the recording surface that only lays names out or that
+ * the SVG is drawn on (svg_board.c writes them). */
 static void draw_areas(scene *s)
 {
     cairo_surface_type_t type = cairo_surface_get_type(cairo_get_target(s->cr));
-    if (type == CAIRO_SURFACE_TYPE_RECORDING || type == CAIRO_SURFACE_TYPE_SVG)
+    if (type == CAIRO_SURFACE_TYPE_RECORDING)
         return;
     if (type == CAIRO_SURFACE_TYPE_IMAGE &&
         board_layer_paint(s->cr, s->geo, s->map, s->board))
@@ -81,11 +84,13 @@ static void draw_areas(scene *s)
 static void centred_text(cairo_t *cr, double x, double y, const char *text)
 {
     cairo_new_path(cr);
+    if (ink_svg_centred_text(cr, x, y, text))
+        return;
     cairo_text_extents_t e;
     cairo_text_extents(cr, text, &e);
     cairo_move_to(cr, x - e.width / 2 - e.x_bearing,
                   y - e.height / 2 - e.y_bearing);
-    cairo_show_text(cr, text);
+    ink_show_text(cr, text);
     cairo_new_path(cr);
 }
 
@@ -113,10 +118,10 @@ static void draw_unit_symbol(cairo_t *cr, const dj_map *map, int power,
         cairo_arc(cr, x, y, r, 0, 2 * M_PI);
     }
     set_rgb(cr, rgb);
-    cairo_fill_preserve(cr);
+    ink_fill_preserve(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_line_width(cr, 1.3);
-    cairo_stroke(cr);
+    ink_stroke(cr);
     char letter[2] = {power >= 0 && power < map->npowers
                           ? map->powers[power].letter
                           : '?',
@@ -142,12 +147,12 @@ static void centre_marker(cairo_t *cr, const dj_map *map, int owner, double x,
     cairo_new_path(cr);
     cairo_arc(cr, x, y, 4.5, 0, 2 * M_PI);
     set_rgb(cr, rgb);
-    cairo_fill_preserve(cr);
+    ink_fill_preserve(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_line_width(cr, 1.2);
-    cairo_stroke(cr);
+    ink_stroke(cr);
     cairo_arc(cr, x, y, 1.4, 0, 2 * M_PI);
-    cairo_fill(cr);
+    ink_fill(cr);
 }
 
 /* ---- drawings kept per geometry ------------------------------------------ */
@@ -167,7 +172,7 @@ static void hold_ring(cairo_t *cr, double x, double y)
     cairo_close_path(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_line_width(cr, 1.8);
-    cairo_stroke(cr);
+    ink_stroke(cr);
 }
 
 /* A standoff: a white star edged in black. */
@@ -180,10 +185,10 @@ static void standoff_star(cairo_t *cr, double x, double y)
     }
     cairo_close_path(cr);
     cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_fill_preserve(cr);
+    ink_fill_preserve(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_line_width(cr, 1.4);
-    cairo_stroke(cr);
+    ink_stroke(cr);
 }
 
 static void draw_sprite_shape(cairo_t *cr, const dj_map *map, int kind,
@@ -297,18 +302,75 @@ static void board_unit(scene *s, int power, dj_unit_type type, double x,
         layout_unit(s->lay, x - r - 1, y - r - 1, x + r + 1, y + r + 1);
 }
 
+/* ---- what the SVG says it shows (ink.h; nothing on a PNG or a PDF) ------- */
+
+/* A unit drawn next: <g data-power="England" data-unit="A"
+ * data-place="nwy"> with its <title>, "English army in Norway". */
+static void unit_open(scene *s, const dj_unit *u, bool dislodged)
+{
+    FILE *m = ink_svg(s->cr);
+    if (!m)
+        return;
+    bool known = u->power >= 0 && u->power < s->map->npowers;
+    const dj_power *pw = known ? &s->map->powers[u->power] : NULL;
+    const char *place = u->loc >= 0 && u->loc < s->map->nlocs
+                            ? s->map->locs[u->loc].abbr
+                            : "";
+    const char *name = u->loc >= 0 && u->loc < s->map->nlocs
+                           ? s->map->locs[u->loc].name
+                           : "";
+    fputs("<g data-power=\"", m);
+    ink_escape(m, pw ? pw->name : "");
+    fprintf(m, "\" data-unit=\"%s\" data-place=\"", dj_unit_letter(u->type));
+    ink_escape(m, place);
+    fputs(dislodged ? "\" data-dislodged=\"yes\"><title>"
+                    : "\"><title>", m);
+    ink_escape(m, pw ? (pw->adjective[0] ? pw->adjective : pw->name) : "");
+    fputs(u->type == DJ_FLEET ? " fleet in " : " army in ", m);
+    ink_escape(m, name);
+    fputs(dislodged ? ", dislodged</title>\n" : "</title>\n", m);
+}
+
+/* An order drawn next: <g data-order="A YOR - NWY"
+ * data-result="succeeds"> (the result once adjudicated), its text the
+ * canonical one the results' detail keeps (dj_order_format). */
+static void order_open(scene *s, const dj_order *o, int result)
+{
+    FILE *m = ink_svg(s->cr);
+    if (!m)
+        return;
+    char text[128];
+    dj_order_format(s->map, o, text, sizeof text);
+    fputs("<g data-order=\"", m);
+    ink_escape(m, text);
+    fputc('"', m);
+    if (result >= 0)
+        fprintf(m, " data-result=\"%s\"", result ? "succeeds" : "fails");
+    fputs(">\n", m);
+}
+
+/* The end of a unit or an order. */
+static void thing_close(scene *s)
+{
+    FILE *m = ink_svg(s->cr);
+    if (m)
+        fputs("</g>\n", m);
+}
+
 /* A dislodged unit: set off, smaller, in a dark red ring. */
 static void dislodged_unit(scene *s, const dj_unit *u)
 {
+    unit_open(s, u, true);
     dj_geo_point p = place_of(s, u->loc, true);
     board_unit(s, u->power, u->type, p.x, p.y, 0.85);
     cairo_new_sub_path(s->cr);
     cairo_arc(s->cr, p.x, p.y, UNIT_RADIUS + 3, 0, 2 * M_PI);
     cairo_set_source_rgb(s->cr, 0.55, 0.0, 0.0);
     cairo_set_line_width(s->cr, 2.0);
-    cairo_stroke(s->cr);
+    ink_stroke(s->cr);
     layout_unit(s->lay, p.x - UNIT_RADIUS - 4, p.y - UNIT_RADIUS - 4,
                 p.x + UNIT_RADIUS + 4, p.y + UNIT_RADIUS + 4);
+    thing_close(s);
 }
 
 static void draw_units(scene *s)
@@ -323,7 +385,9 @@ static void draw_units(scene *s)
             continue;
         }
         dj_geo_point p = place_of(s, u->loc, false);
+        unit_open(s, u, false);
         board_unit(s, u->power, u->type, p.x, p.y, 1.0);
+        thing_close(s);
     }
     /* Units waiting to retreat, set off likewise. */
     for (int i = 0; i < b->ndislodged; i++)
@@ -347,7 +411,7 @@ static void cross(cairo_t *cr, double x, double y, double size)
             cairo_set_source_rgb(cr, 0.1, 0.0, 0.0);
             cairo_set_line_width(cr, 2.2);
         }
-        cairo_stroke(cr);
+        ink_stroke(cr);
     }
 }
 
@@ -400,7 +464,7 @@ static void arrow(scene *s, int power, const dj_geo_point *pts, int n,
             set_rgb(cr, rgb);
             cairo_set_line_width(cr, width);
         }
-        cairo_stroke(cr);
+        ink_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
     }
     cairo_move_to(cr, b.x, b.y);
@@ -410,10 +474,10 @@ static void arrow(scene *s, int power, const dj_geo_point *pts, int n,
                   b.y - uy * head - ux * head * 0.55);
     cairo_close_path(cr);
     set_rgb(cr, rgb);
-    cairo_fill_preserve(cr);
+    ink_fill_preserve(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_line_width(cr, 1.0);
-    cairo_stroke(cr);
+    ink_stroke(cr);
     if (failed) {
         cross(cr, b.x - ux * head * 1.6, b.y - uy * head * 1.6, 4.0);
         layout_mark(s->lay, b.x - ux * head * 1.6, b.y - uy * head * 1.6, 5);
@@ -444,7 +508,7 @@ static void thin_line(scene *s, dj_geo_point a, dj_geo_point b,
             set_rgb(cr, rgb);
             cairo_set_line_width(cr, 1.5);
         }
-        cairo_stroke(cr);
+        ink_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
     }
 }
@@ -455,6 +519,15 @@ static bool order_failed(const scene *s, int i)
     if (!r || i >= r->norders)
         return false;
     return !r->orders[i].success;
+}
+
+/* How order i went: 1 succeeded, 0 failed, -1 not adjudicated. */
+static int order_result(const scene *s, int i)
+{
+    const dj_result *r = s->req->result;
+    if (!r || i >= r->norders)
+        return -1;
+    return r->orders[i].success ? 1 : 0;
 }
 
 /* The convoy route of an army's move: the army, the fleets convoying it to
@@ -528,11 +601,19 @@ static void removed(scene *s, const dj_order *o)
     bool off = o->kind == DJ_ORDER_DISBAND;
     dj_geo_point p = place_of(s, o->loc, off);
     if (s->after) {
-        cairo_push_group(s->cr);
-        draw_unit_symbol(s->cr, s->map, o->power, o->unit_type, p.x, p.y,
-                         off ? 0.85 : 1.0);
-        cairo_pop_group_to_source(s->cr);
-        cairo_paint_with_alpha(s->cr, 0.4);
+        FILE *m = ink_svg(s->cr);
+        if (m) {
+            fputs("<g opacity=\".4\">\n", m);
+            draw_unit_symbol(s->cr, s->map, o->power, o->unit_type, p.x, p.y,
+                             off ? 0.85 : 1.0);
+            fputs("</g>\n", ink_svg(s->cr));
+        } else {
+            cairo_push_group(s->cr);
+            draw_unit_symbol(s->cr, s->map, o->power, o->unit_type, p.x, p.y,
+                             off ? 0.85 : 1.0);
+            cairo_pop_group_to_source(s->cr);
+            cairo_paint_with_alpha(s->cr, 0.4);
+        }
         double r = UNIT_RADIUS * (o->unit_type == DJ_FLEET ? 1.45 : 1.0);
         layout_unit(s->lay, p.x - r - 1, p.y - r - 1, p.x + r + 1,
                     p.y + r + 1);
@@ -550,6 +631,7 @@ static void draw_orders(scene *s)
         double rgb[3];
         dj_render_power_colour(s->map, o[i].power, rgb);
         if (o[i].kind == DJ_ORDER_SUPPORT) {
+            order_open(s, &o[i], order_result(s, i));
             bool off = s->dislodged_now[dj_province(s->map, o[i].loc)];
             dj_geo_point a = place_of(s, o[i].loc, off);
             dj_geo_point b = support_point(s, &o[i]);
@@ -558,15 +640,17 @@ static void draw_orders(scene *s)
             cairo_new_sub_path(cr);
             cairo_arc(cr, b.x, b.y, 3.0, 0, 2 * M_PI);
             set_rgb(cr, rgb);
-            cairo_fill_preserve(cr);
+            ink_fill_preserve(cr);
             cairo_set_source_rgb(cr, 0, 0, 0);
             cairo_set_line_width(cr, 1.0);
-            cairo_stroke(cr);
+            ink_stroke(cr);
             if (order_failed(s, i)) {
                 cross(cr, (a.x + b.x) / 2, (a.y + b.y) / 2, 3.5);
                 layout_mark(s->lay, (a.x + b.x) / 2, (a.y + b.y) / 2, 4.5);
             }
+            thing_close(s);
         } else if (o[i].kind == DJ_ORDER_CONVOY) {
+            order_open(s, &o[i], order_result(s, i));
             dj_geo_point p = place_of(s, o[i].loc, false);
             double dash[2] = {3, 2};
             cairo_new_sub_path(cr);
@@ -575,22 +659,26 @@ static void draw_orders(scene *s)
             cairo_set_dash(cr, dash, 2, 0);
             set_rgb(cr, rgb);
             cairo_set_line_width(cr, 2.0);
-            cairo_stroke(cr);
+            ink_stroke(cr);
             cairo_set_dash(cr, NULL, 0, 0);
             if (order_failed(s, i))
                 cross(cr, p.x + UNIT_RADIUS, p.y - UNIT_RADIUS, 3.5);
+            thing_close(s);
         } else if (o[i].kind == DJ_ORDER_HOLD) {
+            order_open(s, &o[i], order_result(s, i));
             bool off = s->dislodged_now[dj_province(s->map, o[i].loc)];
             dj_geo_point p = place_of(s, o[i].loc, off);
             if (!draw_kept(cr, s->map, s->geo, BOARD_SPRITE_HOLD, -1, p.x, p.y,
                            1.0))
                 hold_ring(cr, p.x, p.y);
             layout_mark(s->lay, p.x, p.y, 15);
+            thing_close(s);
         }
     }
     for (int i = 0; i < s->req->norders; i++) {
         bool failed = order_failed(s, i);
         if (o[i].kind == DJ_ORDER_MOVE && o[i].dest >= 0) {
+            order_open(s, &o[i], order_result(s, i));
             bool off = s->dislodged_now[dj_province(s->map, o[i].loc)];
             dj_geo_point pts[DJ_MAX_PATH + 2];
             int n;
@@ -602,14 +690,20 @@ static void draw_orders(scene *s)
                 n = 2;
             }
             arrow(s, o[i].power, pts, n, failed, 2.6);
+            thing_close(s);
         } else if (o[i].kind == DJ_ORDER_RETREAT && o[i].dest >= 0) {
+            order_open(s, &o[i], order_result(s, i));
             dj_geo_point pts[2] = {place_of(s, o[i].loc, true),
                                    place_of(s, o[i].dest, false)};
             arrow(s, o[i].power, pts, 2, failed, 2.2);
+            thing_close(s);
         } else if (o[i].kind == DJ_ORDER_DISBAND ||
                    o[i].kind == DJ_ORDER_REMOVE) {
+            order_open(s, &o[i], order_result(s, i));
             removed(s, &o[i]);
+            thing_close(s);
         } else if (o[i].kind == DJ_ORDER_BUILD && !failed) {
+            order_open(s, &o[i], order_result(s, i));
             dj_geo_point p = place_of(s, o[i].loc, false);
             if (!s->after)
                 board_unit(s, o[i].power, o[i].unit_type, p.x, p.y, 1.0);
@@ -621,8 +715,9 @@ static void draw_orders(scene *s)
                 cairo_set_source_rgb(cr, pass ? 0 : 1, pass ? 0 : 1,
                                      pass ? 0 : 1);
                 cairo_set_line_width(cr, 1.6);
-                cairo_stroke(cr);
+                ink_stroke(cr);
             }
+            thing_close(s);
         }
     }
 }
@@ -647,8 +742,11 @@ static void draw_outcome(scene *s)
     }
     for (int i = 0; i < r->nauto; i++)
         if (r->autos[i].order.kind == DJ_ORDER_DISBAND ||
-            r->autos[i].order.kind == DJ_ORDER_REMOVE)
+            r->autos[i].order.kind == DJ_ORDER_REMOVE) {
+            order_open(s, &r->autos[i].order, 1);
             removed(s, &r->autos[i].order);
+            thing_close(s);
+        }
     for (int i = 0; i < r->next.ndislodged; i++) {
         const dj_dislodged *d = &r->next.dislodged[i];
         dj_geo_point from = place_of(s, d->unit.loc, true);
@@ -666,13 +764,13 @@ static void draw_title(scene *s, int width)
     cairo_t *cr = s->cr;
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.18);
     cairo_rectangle(cr, 0, 0, width, DRAW_TITLE_BAND);
-    cairo_fill(cr);
+    ink_fill(cr);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_select_font_face(cr, BOARD_FONT, CAIRO_FONT_SLANT_NORMAL,
                            CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 17);
     cairo_move_to(cr, 12, 23);
-    cairo_show_text(cr, s->req->title ? s->req->title : "");
+    ink_show_text(cr, s->req->title ? s->req->title : "");
 }
 
 double draw_legend_entry(const dj_map *map)
@@ -720,12 +818,12 @@ static void draw_legend(scene *s, int width, double top)
         cairo_text_extents_t e;
         cairo_text_extents(cr, name, &e);
         cairo_move_to(cr, x + 20, y + 4);
-        cairo_show_text(cr, name);
+        ink_show_text(cr, name);
         cairo_select_font_face(cr, BOARD_FONT, CAIRO_FONT_SLANT_NORMAL,
                                CAIRO_FONT_WEIGHT_NORMAL);
         cairo_set_font_size(cr, 10.5);
         cairo_move_to(cr, x + 24 + e.x_advance, y + 4);
-        cairo_show_text(cr, counts);
+        ink_show_text(cr, counts);
     }
 }
 
@@ -756,7 +854,7 @@ void draw_picture(cairo_t *cr, const dj_picture_request *req, int width,
                          palette_background[2]);
     cairo_rectangle(cr, 0, DRAW_TITLE_BAND + req->geo->height, width,
                     height - DRAW_TITLE_BAND - req->geo->height);
-    cairo_fill(cr);
+    ink_fill(cr);
     draw_title(&s, width);
     cairo_save(cr);
     cairo_translate(cr, 0, DRAW_TITLE_BAND);

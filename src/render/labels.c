@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "render/board_layer.h"
+#include "render/ink.h"
 #include "render/layout.h"
 #include "render/palette.h"
 
@@ -444,8 +445,7 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
         dir[k][1] = sin(t);
     }
     int n = collect(map, geo, items, DJ_RENDER_MAX_BOXES);
-    bool svg = cairo_surface_get_type(cairo_get_target(cr)) ==
-               CAIRO_SURFACE_TYPE_SVG;
+    bool svg = ink_svg(cr) != NULL; /* svg_board.c writes them */
     cairo_set_font_size(cr, LABEL_FONT_SIZE);
     for (int i = 0; i < n && l->pub.nlabels < DJ_RENDER_MAX_BOXES; i++) {
         const label_item *it = &items[i];

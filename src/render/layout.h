@@ -47,8 +47,9 @@ void layout_segment_add(layout *l, dj_geo_point a, dj_geo_point b,
  * Place and draw every name of the board (provinces, coasts, impassable
  * areas) where no unit and no other name covers it, and as few marks and
  * lines as can be: the geometry's place first, then places around the
- * province's unit and around the first place, the best kept.  On an SVG
- * surface they are placed only: svg_board.c writes them as text.
+ * province's unit and around the first place, the best kept.  For an SVG
+ * (ink.h's writer on cr) they are placed only: svg_board.c writes them as
+ * text.
  */
 void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
                            layout *l);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * picture.c — chooses cairo's surface for a format (an image surface
- * written as PNG, an SVG or a PDF surface writing to memory) and runs the
- * one drawing code path (draw.c) on it; the bytes come back in memory for
- * a file, a mail attachment or the outbox.
+ * picture.c — chooses where a picture is drawn for a format (cairo's
+ * image surface written as PNG, its PDF surface writing to memory, or
+ * for an SVG ink.c's writer, the judge writing the document itself) and
+ * runs the one drawing code path (draw.c) on it; the bytes come back in
+ * memory for a file, a mail attachment or the outbox.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
 #include <pthread.h>
@@ -19,6 +19,7 @@
 #include "render/board_layer.h"
 #include "render/bytes.h"
 #include "render/draw.h"
+#include "render/ink.h"
 #include "render/layout.h"
 #include "render/png_write.h"
 #include "render/render.h"
@@ -132,6 +133,56 @@ int dj_render_layout_of(const dj_picture_request *req, dj_render_layout *out,
     return 0;
 }
 
+/*
+ * An SVG: draw.c's drawing written by ink.c's SVG writer (on a recording
+ * surface that receives nothing: the text's extents and the names'
+ * placing need a context), in the document svg_board.c writes round it.
+ */
+static int render_svg(const dj_picture_request *req, int width, int height,
+                      dj_picture *out, char *err, size_t errlen)
+{
+    layout *lay = malloc(sizeof *lay);
+    char *drawn = NULL;
+    size_t drawnlen = 0;
+    FILE *m = lay ? open_memstream(&drawn, &drawnlen) : NULL;
+    if (!m) {
+        free(lay);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    layout_clear(lay);
+    cairo_rectangle_t extent = {0, 0, width, height};
+    cairo_surface_t *surface =
+        cairo_recording_surface_create(CAIRO_CONTENT_COLOR, &extent);
+    cairo_t *cr = cairo_create(surface);
+    bool ok = ink_svg_attach(cr, m);
+    if (ok) {
+        draw_picture(cr, req, width, height, lay);
+        ink_svg_detach(cr);
+    }
+    cairo_status_t st = cairo_status(cr);
+    cairo_destroy(cr);
+    cairo_surface_destroy(surface);
+    ok = fclose(m) == 0 && ok;
+    if (ok && st == CAIRO_STATUS_SUCCESS)
+        ok = svg_board_write(req, lay, drawn, drawnlen, width, height,
+                             &out->data, &out->len);
+    free(drawn);
+    free(lay);
+    if (!ok || st != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, errlen, "drawing failed: %s",
+                 st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(st)
+                                            : "out of memory");
+        return -1;
+    }
+    if (out->len > PICTURE_MAX) {
+        dj_picture_free(out);
+        snprintf(err, errlen, "drawing failed: the picture is too big");
+        return -1;
+    }
+    return 0;
+}
+
 int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
                       dj_picture *out, char *err, size_t errlen)
 {
@@ -141,15 +192,13 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
         return -1;
     int width, height;
     dj_render_size(req->geo, req->map, &width, &height);
+    if (fmt == DJ_PICTURE_SVG)
+        return render_svg(req, width, height, out, err, errlen);
     sink k = {0};
     cairo_surface_t *surface;
     switch (fmt) {
     case DJ_PICTURE_PNG:
         surface = board_layer_canvas(req->geo, width, height);
-        break;
-    case DJ_PICTURE_SVG:
-        surface = cairo_svg_surface_create_for_stream(sink_write, &k, width,
-                                                      height);
         break;
     case DJ_PICTURE_PDF:
         surface = cairo_pdf_surface_create_for_stream(sink_write, &k, width,
@@ -182,10 +231,6 @@ int dj_render_picture(const dj_picture_request *req, dj_picture_format fmt,
     if (st == CAIRO_STATUS_SUCCESS)
         st = cairo_surface_status(surface);
     cairo_surface_destroy(surface);
-    /* The SVG's board and names, written compact around cairo's drawing. */
-    if (st == CAIRO_STATUS_SUCCESS && !k.failed && fmt == DJ_PICTURE_SVG &&
-        !svg_board_compose(req, lay, &k.b.data, &k.b.len))
-        k.failed = true;
     free(lay);
     if (st != CAIRO_STATUS_SUCCESS || k.failed) {
         snprintf(err, errlen, "drawing failed: %s",

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * render.h — pictures of the board: one drawing code path, written as
- * PNG, SVG or PDF through cairo's surfaces.
+ * PNG or PDF through cairo's surfaces and as SVG by the judge itself
+ * (ink.c), an SVG saying what it shows in data attributes: each
+ * province's area data-place="nwy" (a coast "stp/nc"), each unit
+ * data-power, data-unit, data-place (and data-dislodged="yes"), each
+ * order data-order="A YOR - NWY" and data-result, a <title> on each unit
+ * and province.
  *
  * The renderer room is the only one that draws.  It knows the engine's
  * types (map, position, orders, results) and a board's geometry (geo.h),

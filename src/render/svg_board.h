@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * svg_board.h — the SVG picture's board and names in compact SVG, put
- * into cairo's document (render room only).  See svg_board.c.
+ * svg_board.h — the SVG picture's document, written by the judge
+ * (render room only).  See svg_board.c and ink.c.
  */
 #ifndef DJ_RENDER_SVG_BOARD_H
 #define DJ_RENDER_SVG_BOARD_H
@@ -13,14 +13,14 @@
 #include "render/render.h"
 
 /*
- * *doc (malloc'd, *len bytes) is cairo's SVG of the picture drawn without
- * its areas and names (draw.c and labels.c leave them to this on an SVG
- * surface); it becomes the whole picture: a style block and the board's
- * areas under cairo's drawing, the names placed in *lay over it.  false
- * (the document untouched) when it is not an SVG document or memory runs
- * out.
+ * The whole SVG picture in *doc (malloc'd, *len bytes): its style, the
+ * board's areas (one path a province, with data-place and a title), what
+ * draw.c drew through ink.c's SVG writer (`drawn`, drawnlen bytes: units,
+ * orders, title, legend) and the names placed in *lay over it.  false
+ * when memory runs out.
  */
-bool svg_board_compose(const dj_picture_request *req, const layout *lay,
-                       unsigned char **doc, size_t *len);
+bool svg_board_write(const dj_picture_request *req, const layout *lay,
+                     const char *drawn, size_t drawnlen, int width,
+                     int height, unsigned char **doc, size_t *len);
 
 #endif
