@@ -64,7 +64,8 @@ game_orders()
 
 # game_play NAME DIR: play the scripted game in DIR phase by phase from the
 # time $now on: check the game is at each file's phase, enter its orders,
-# then tick five days later (advancing $now).  Sets game_played to the
+# then tick five days later (advancing $now), then call the suite's
+# game_after_phase NAME PHASE if it has one.  Sets game_played to the
 # phases played; on a mismatch prints "FAIL: why" and returns 1.
 game_play()
 {
@@ -89,5 +90,12 @@ game_play()
             return 1
         fi
         game_played=$((game_played + 1))
+        # A suite's own look at the game after each phase (the next one
+        # current): game_after_phase NAME PHASE, when it defines one.
+        if type game_after_phase >/dev/null 2>&1 &&
+            ! game_after_phase "$gp_name" "$gp_want"; then
+            echo "FAIL: $gp_name: after $gp_want"
+            return 1
+        fi
     done
 }
