@@ -305,9 +305,13 @@ static void board_unit(scene *s, int power, dj_unit_type type, double x,
 /* ---- what the SVG says it shows (ink.h; nothing on a PNG or a PDF) ------- */
 
 /* A unit drawn next: <g data-power="England" data-unit="A"
- * data-place="nwy"> with its <title>, "English army in Norway". */
-static void unit_open(scene *s, const dj_unit *u, bool dislodged)
+ * data-place="nwy"> with its <title>, "English army in Norway"; a
+ * dislodged one (d) data-dislodged="yes", its title saying where it may
+ * retreat ("Turkish army in Bulgaria, dislodged, may retreat to
+ * Constantinople"). */
+static void unit_open(scene *s, const dj_unit *u, const dj_dislodged *d)
 {
+    bool dislodged = d != NULL;
     FILE *m = ink_svg(s->cr);
     if (!m)
         return;
@@ -328,7 +332,21 @@ static void unit_open(scene *s, const dj_unit *u, bool dislodged)
     ink_escape(m, pw ? (pw->adjective[0] ? pw->adjective : pw->name) : "");
     fputs(u->type == DJ_FLEET ? " fleet in " : " army in ", m);
     ink_escape(m, name);
-    fputs(dislodged ? ", dislodged</title>\n" : "</title>\n", m);
+    if (dislodged) {
+        fputs(", dislodged", m);
+        for (int k = 0; k < d->nretreats; k++) {
+            int r = d->retreats[k];
+            fputs(k == 0                   ? ", may retreat to "
+                  : k + 1 == d->nretreats ? " or "
+                                          : ", ",
+                  m);
+            ink_escape(m, r >= 0 && r < s->map->nlocs ? s->map->locs[r].name
+                                                      : "");
+        }
+        if (d->nretreats == 0)
+            fputs(", with no retreat", m);
+    }
+    fputs("</title>\n", m);
 }
 
 /* An order drawn next: <g data-order="A YOR - NWY"
@@ -358,9 +376,9 @@ static void thing_close(scene *s)
 }
 
 /* A dislodged unit: set off, smaller, in a dark red ring. */
-static void dislodged_unit(scene *s, const dj_unit *u)
+static void dislodged_unit(scene *s, const dj_unit *u, const dj_dislodged *d)
 {
-    unit_open(s, u, true);
+    unit_open(s, u, d);
     dj_geo_point p = place_of(s, u->loc, true);
     board_unit(s, u->power, u->type, p.x, p.y, 0.85);
     cairo_new_sub_path(s->cr);
@@ -373,6 +391,19 @@ static void dislodged_unit(scene *s, const dj_unit *u)
     thing_close(s);
 }
 
+/* The dislodgement of a unit about to be dislodged, on the board before
+ * the phase: the results' (none found: no retreats known). */
+static const dj_dislodged *dislodgement(const scene *s, const dj_unit *u)
+{
+    static const dj_dislodged none = {{0}, -1, false, 0, {0}};
+    const dj_result *r = s->req->result;
+    for (int i = 0; r && i < r->next.ndislodged; i++)
+        if (dj_province(s->map, r->next.dislodged[i].unit.loc) ==
+            dj_province(s->map, u->loc))
+            return &r->next.dislodged[i];
+    return &none;
+}
+
 static void draw_units(scene *s)
 {
     const dj_position *b = s->board;
@@ -381,17 +412,17 @@ static void draw_units(scene *s)
         /* Before the phase, a unit about to be dislodged is set off; on
          * the board after it, the dislodged units are its own list. */
         if (!s->after && s->dislodged_now[dj_province(s->map, u->loc)]) {
-            dislodged_unit(s, u);
+            dislodged_unit(s, u, dislodgement(s, u));
             continue;
         }
         dj_geo_point p = place_of(s, u->loc, false);
-        unit_open(s, u, false);
+        unit_open(s, u, NULL);
         board_unit(s, u->power, u->type, p.x, p.y, 1.0);
         thing_close(s);
     }
     /* Units waiting to retreat, set off likewise. */
     for (int i = 0; i < b->ndislodged; i++)
-        dislodged_unit(s, &b->dislodged[i].unit);
+        dislodged_unit(s, &b->dislodged[i].unit, &b->dislodged[i]);
 }
 
 /* ---- orders ------------------------------------------------------------- */

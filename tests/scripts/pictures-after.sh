@@ -144,6 +144,9 @@ check "demo F1901M: the convoyed move succeeded" \
     grep -q '<g data-order="A YOR - NWY" data-result="succeeds">' "$T/f1901m.svg"
 check "demo F1901M: the bounce in Greece failed" \
     grep -q '<g data-order="A BUL - GRE" data-result="fails">' "$T/f1901m.svg"
+check "demo F1901M: the dislodged unit's title says where it may retreat" \
+    grep -q '<title>Turkish army in Bulgaria, dislodged, may retreat to Constantinople</title>' \
+    "$T/f1901m.svg"
 check "demo F1901M: the unit's title" \
     grep -q '<title>English army in Norway</title>' "$T/f1901m.svg"
 check "demo F1901M: Norway's area" \

@@ -508,12 +508,12 @@ static void check_svg_says(const dj_picture_request *rq, const dj_picture *pic)
         const dj_power *pw = &map->powers[u->power];
         snprintf(want, sizeof want,
                  "<g data-power=\"%s\" data-unit=\"%s\" data-place=\"%s\"%s>"
-                 "<title>%s %s in %s%s</title>",
+                 "<title>%s %s in %s%s",
                  pw->name, dj_unit_letter(u->type), map->locs[u->loc].abbr,
                  off || before_dislodged ? " data-dislodged=\"yes\"" : "",
                  pw->adjective, u->type == DJ_FLEET ? "fleet" : "army",
                  map->locs[u->loc].name,
-                 off || before_dislodged ? ", dislodged" : "");
+                 off || before_dislodged ? ", dislodged, " : "</title>");
         bool found = occurrences(pic, want) >= 1;
         if (!found)
             fprintf(stderr, "no %s in the SVG\n", want);
