@@ -66,7 +66,7 @@ static void order_outcome(const mv_ctx *c, int ui, dj_order_result *r)
         if (u->mark == MK_VOID) {
             ok = false;
             r->flags |= DJ_RF_VOID;
-            r->why = DJ_WHY_UNMATCHED;
+            r->why = u->off_route ? DJ_WHY_CONVOY_OFF_ROUTE : DJ_WHY_UNMATCHED;
         } else if (!c->u[u->target].moved || u->dislodged) {
             ok = false;
             r->flags |= DJ_RF_DISRUPTED;

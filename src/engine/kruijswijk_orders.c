@@ -466,7 +466,7 @@ static void match_orders(kj_ctx *c)
             if (other->kind == KJ_CONVOY && !other->unmatched &&
                 other->aim == army && other->aim_dest == dest) {
                 asked[g] = true;
-                other->unmatched = !on_route[g];
+                other->unmatched = other->off_route = !on_route[g];
             }
         }
     }

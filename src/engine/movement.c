@@ -133,8 +133,10 @@ static void markInvalidConvoys(mv_ctx *c)
             if (g->kind == MV_CONVOY && g->mark != MK_VOID &&
                 g->target == army && g->target_dest == dest) {
                 decided[c->board.sea[j]] = true;
-                if (!on_route[c->board.sea[j]])
+                if (!on_route[c->board.sea[j]]) {
                     g->mark = MK_VOID;
+                    g->off_route = true;
+                }
                 else
                     routed[army] = true;
             }

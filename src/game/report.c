@@ -334,9 +334,7 @@ static const char *auto_note(const dj_auto_order *a)
 static const char *auto_reason(const dj_auto_order *a)
 {
     if (a->why == DJ_WHY_NONE)
-        return "the retreat failed";
-    if (a->why == DJ_WHY_RETREAT_BLOCKED)
-        return "no retreat possible";
+        return dj_why_text(DJ_WHY_RETREAT_FAILED);
     return dj_why_text(a->why);
 }
 
