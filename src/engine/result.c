@@ -56,6 +56,7 @@ static const char *const why_text[DJ_WHY_COUNT] = {
     [DJ_WHY_NO_RETREAT] = "it had nowhere to retreat, so it was destroyed",
     [DJ_WHY_RETREAT_FAILED] = "its retreat failed",
     [DJ_WHY_RETREAT_REFUSED] = "its retreat order could not be carried out",
+    [DJ_WHY_TOO_FEW_REMOVALS] = "fewer removals were ordered than are owed",
 };
 
 const char *dj_why_text(dj_why why)

@@ -69,6 +69,7 @@ typedef enum {
     DJ_WHY_NO_RETREAT,         /* dislodged with nowhere to retreat: destroyed */
     DJ_WHY_RETREAT_FAILED,     /* its retreat bounced: the unit disbands */
     DJ_WHY_RETREAT_REFUSED,    /* its only retreat orders could not stand */
+    DJ_WHY_TOO_FEW_REMOVALS,   /* removals owed beyond those ordered that stood */
     DJ_WHY_COUNT
 } dj_why;
 

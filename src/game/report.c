@@ -327,7 +327,8 @@ static void unordered_line(const ctx *c, int ui, dj_buf *out)
 static const char *auto_note(const dj_auto_order *a)
 {
     if (a->order.kind == DJ_ORDER_REMOVE)
-        return "civil disorder";
+        return a->why == DJ_WHY_NO_ORDER ? "civil disorder"
+                                         : "removed by the judge";
     return "disbanded";
 }
 

@@ -249,6 +249,12 @@ static void test_civil_disorder_removal(void)
     CHECK(res->autos[0].order.kind == DJ_ORDER_REMOVE &&
           res->autos[0].order.loc == loc("mos"));
     CHECK(res->next.nunits == 1 && has_unit(&res->next, "France", "par"));
+    CHECK(res->autos[0].why == DJ_WHY_NO_ORDER);
+    /* An order that could not stand is an order: the judge's removal says
+     * too few were ordered, not that none was (issue 31). */
+    static const char *const wrong[] = {"France: remove A bur", NULL};
+    run(pos, wrong);
+    CHECK(res->nauto == 1 && res->autos[0].why == DJ_WHY_TOO_FEW_REMOVALS);
     free(pos);
 }
 
