@@ -70,6 +70,8 @@ typedef enum {
     DJ_WHY_RETREAT_FAILED,     /* its retreat bounced: the unit disbands */
     DJ_WHY_RETREAT_REFUSED,    /* its only retreat orders could not stand */
     DJ_WHY_TOO_FEW_REMOVALS,   /* removals owed beyond those ordered that stood */
+    DJ_WHY_DISORDER_SUPPORT,   /* 4.D.9 a: no hold support for a power in
+                                  civil disorder */
     DJ_WHY_COUNT
 } dj_why;
 

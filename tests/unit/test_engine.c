@@ -404,6 +404,31 @@ static void test_reasons_say_what_happened(void)
     }
     CHECK(strstr(dj_why_text(DJ_WHY_CONVOY_OFF_ROUTE), "ordered that move"));
 
+    /* 4.D.9 a: a hold support for a power in civil disorder is void for
+     * that reason, not because "the other unit did not order that". */
+    dj_position_empty(map, phase(DJ_SPRING, 1901, DJ_MOVEMENT), pos);
+    put(pos, "France", DJ_ARMY, "bur");
+    put(pos, "Germany", DJ_ARMY, "mun");
+    put(pos, "Germany", DJ_ARMY, "ruh");
+    put(pos, "Italy", DJ_ARMY, "pie");
+    pos->civil_disorder = DJ_POWER_BIT(power("Germany"));
+    static const char *const disorder[] = {"France: A bur S A mun",
+                                           "Italy: A pie S A mun-tyr", NULL};
+    n = orders_of(disorder, DJ_MOVEMENT, orders);
+    char err[128];
+    CHECK(dj_rules_set(&rules, "civil_disorder_support=a", err, sizeof err));
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
+        if (e == DJ_ENGINE_HAPLOMACY)
+            continue;
+        CHECK(dj_adjudicate_with((dj_engine)e, map, pos, orders, n, &rules,
+                                 res) == 0);
+        CHECK((res->orders[0].flags & DJ_RF_VOID) &&
+              res->orders[0].why == DJ_WHY_DISORDER_SUPPORT);
+        CHECK((res->orders[1].flags & DJ_RF_VOID) &&
+              res->orders[1].why == DJ_WHY_UNMATCHED);
+    }
+    dj_rules_default(&rules);
+
     /* Naples dislodged from Apulia, Rome held: nowhere to go. */
     dj_position_empty(map, phase(DJ_SPRING, 1901, DJ_MOVEMENT), pos);
     put(pos, "Austria", DJ_ARMY, "apu");
