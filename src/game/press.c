@@ -268,10 +268,11 @@ static void compose_master_copy(dj_judge *j, const game_view *v,
     dj_buf_printf(&what, "%s from %s (master's copy)",
                   pl->broadcast ? "Broadcast" : "Press", sender);
     gv_subject(j, v, v->has_phase ? v->phase.name : "-", what.data, subject);
-    dj_buf_printf(body, "Game '%s'%s%s: the master's copy of %s%s from %s",
+    dj_buf_printf(body, "Game '%s'%s%s: the master's copy of %s from %s",
                   v->g.name, v->has_phase ? ", " : "",
-                  v->has_phase ? v->phase.name : "", pl->grey ? "grey " : "",
-                  pl->broadcast ? "a broadcast" : "press",
+                  v->has_phase ? v->phase.name : "",
+                  pl->broadcast ? (pl->grey ? "a grey broadcast" : "a broadcast")
+                                : (pl->grey ? "grey press" : "press"),
                   strcmp(pl->id->role, "player") == 0
                       ? gv_power_name(v, pl->id->power)
                   : strcmp(pl->id->role, "master") == 0 ? "the master"
