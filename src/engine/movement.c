@@ -136,9 +136,9 @@ static void markInvalidConvoys(mv_ctx *c)
                 if (!on_route[c->board.sea[j]]) {
                     g->mark = MK_VOID;
                     g->void_why = DJ_WHY_CONVOY_OFF_ROUTE;
-                }
-                else
+                } else {
                     routed[army] = true;
+                }
             }
         }
     }

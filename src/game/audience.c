@@ -21,11 +21,11 @@
  *               address (dj_game_player_shown).
  *   press       a broadcast: every participant, and everyone once the
  *               game is over; other press: its sender and its real
- *               recipients only, and the master, who reads all of it as
- *               it was sent unless master_press = addressed
- *               (dj_press_master_reads_all).  How the reader sees it (grey press
- *               without its sender, fake press with the recipients it
- *               claimed) is press_archive.c's.
+ *               recipients only, and the master, who reads all of it
+ *               as it was sent unless master_press = addressed
+ *               (dj_press_master_reads_all).  How the reader sees it
+ *               (grey press without its sender, fake press with the
+ *               recipients it claimed) is press_archive.c's.
  */
 #include <stdio.h>
 #include <string.h>

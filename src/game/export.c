@@ -7,7 +7,10 @@
  * The JSON export is the whole game for tools: settings, participants
  * (no password hashes), every phase (undone ones included, marked) with
  * its position, the orders received, the result, then the mail queued and
- * the game log.  Times are UTC seconds.  Two runs of the same game with the
+ * the game log.  Times are UTC seconds.  The public view (the web's
+ * /game/NAME.json) leaves out addresses, votes, the current orders, the
+ * mail, the log and each order's author: how orders came ("source") is
+ * all it says of who sent them.  Two runs of the same game with the
  * same clock export byte for byte the same text, which the crash tests
  * rely on.
  */

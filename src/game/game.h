@@ -656,7 +656,8 @@ bool dj_press_master_reads_all(const dj_game_rec *g,
 
 /* May the viewer (a participant signed on to this game, or NULL) read
  * this press message?  Broadcasts: every participant, everyone once the
- * game is over; other press: its sender and real recipients only. */
+ * game is over; other press: its sender and real recipients only, and a
+ * master who reads all (dj_press_master_reads_all). */
 struct dj_press_rec;
 bool dj_press_visible(const dj_game_rec *g, const struct dj_press_rec *p,
                       const dj_signon *viewer);
