@@ -556,7 +556,7 @@ int cmd_player(int argc, char **argv)
 {
     PARSE("", "", SYN_PLAYER, 1, 1);
     OPEN();
-    int rc = dj_game_player_stats(j, a.pos[0], false, &out);
+    int rc = dj_game_player_stats(j, a.pos[0], NULL, false, &out);
     return finish(j, argv[0], rc, &out);
 }
 

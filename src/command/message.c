@@ -314,7 +314,15 @@ static void run_message(session *s, cmd *c, dj_buf *press)
     signed_on_before(s);
     cmd_reader r;
     cmd_reader_init(&r, s->msg->subject, s->msg->body ? s->msg->body : "");
-    dj_buf_printf(say(s), "Commands from %s:\n\n", s->msg->from);
+    /* A web message's sender is its client address (the game log keeps
+     * it): the page names the signed-in identity instead. */
+    if (s->msg->signed_on)
+        dj_buf_printf(say(s), "Commands from the web, signed in as %s:\n\n",
+                      s->msg->signed_on->power_name[0]
+                          ? s->msg->signed_on->power_name
+                          : s->msg->signed_on->role);
+    else
+        dj_buf_printf(say(s), "Commands from %s:\n\n", s->msg->from);
     bool from_subject = r.subject_pending;
     while (!s->fatal && cmd_next(&r, c, press)) {
         if (c->line == 0 && !subject_stands(s, c)) {

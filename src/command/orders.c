@@ -125,7 +125,7 @@ void flush_batch(session *s)
     for (int i = 0; i < s->nbatch; i++)
         lines[s->batch[i].line - 1] = s->batch[i].text;
     int rc = dj_game_submit_orders(s->j, s->game, s->power, lines, nlines,
-                                   is_master(s) ? "master" : "mail", reads,
+                                   order_source(s), reads,
                                    DJ_READ_MAX_ORDERS, &n);
     free(lines);
     if (n > DJ_READ_MAX_ORDERS)

@@ -137,7 +137,8 @@ CMD_RUNNER(run_confirm)
     dj_buf_append(&notice, res->data);
     if (!observer) {
         dj_buf_append(&notice, "\nReliability figures of ");
-        if (dj_game_player_stats(s->j, s->msg->from, false, &notice) < 0) {
+        if (dj_game_player_stats(s->j, s->msg->from, NULL, false,
+                                 &notice) < 0) {
             dj_buf_free(&notice);
             return game_rc(s, -1);
         }

@@ -19,7 +19,7 @@ CMD_RUNNER(run_clear)
     (void)press;
     s->status_due = true;
     return game_rc(s, dj_game_clear_orders(s->j, s->game, s->power,
-                                           is_master(s) ? "master" : "mail",
+                                           order_source(s),
                                            res));
 }
 

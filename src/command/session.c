@@ -139,6 +139,11 @@ bool is_master(const session *s)
     return s->signed_on && strcmp(s->id.role, "master") == 0;
 }
 
+const char *order_source(const session *s)
+{
+    return is_master(s) ? "master" : s->msg->signed_on ? "web" : "mail";
+}
+
 int check_new_password(session *s, const char *password)
 {
     if (strlen(password) < DJ_PASSWORD_MIN)

@@ -84,6 +84,9 @@ size_t reply_room(const session *s);
 bool same_game(const char *a, const char *b);
 int check_game(session *s, const char *game);
 bool is_master(const session *s);
+/* How the message's orders came, as the orders record keeps it: "master"
+ * (the game's master), "web" (judgeweb's door) or "mail". */
+const char *order_source(const session *s);
 int check_new_password(session *s, const char *password);
 
 /* May the session run a command for `who`?  RUN_OK, else session_fail() why. */

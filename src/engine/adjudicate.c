@@ -160,7 +160,7 @@ static void destroy_trapped_units(dj_result *out)
         dj_auto_order *a = &out->autos[out->nauto++];
         a->order = dj_order_make(DJ_ORDER_DISBAND, d->unit.power, d->unit.type,
                                  d->unit.loc);
-        a->why = DJ_WHY_RETREAT_BLOCKED;
+        a->why = DJ_WHY_NO_RETREAT;
     }
     n->ndislodged = kept;
 }

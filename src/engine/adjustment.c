@@ -296,7 +296,11 @@ static bool removes_first(const adj_state *s, int a, int da, int b, int db)
     return strcmp(ka, kb) < 0;
 }
 
-static void civil_disorder_removals(adj_state *s, int power, dj_result *out)
+/* The removals the power owes and did not order, the judge's choice: for
+ * want of any order, or of enough that stood (`ordered`: the power gave
+ * some order this phase). */
+static void civil_disorder_removals(adj_state *s, int power, bool ordered,
+                                    dj_result *out)
 {
     char rule = dj_rule(s->rules, DJ_RULE_CIVIL_DISORDER_REMOVAL);
     int dist[DJ_MAX_UNITS];
@@ -324,7 +328,7 @@ static void civil_disorder_removals(adj_state *s, int power, dj_result *out)
         const dj_unit *u = &s->pos->units[pick];
         dj_auto_order *a = &out->autos[out->nauto++];
         a->order = dj_order_make(DJ_ORDER_REMOVE, power, u->type, u->loc);
-        a->why = DJ_WHY_NO_ORDER;
+        a->why = ordered ? DJ_WHY_TOO_FEW_REMOVALS : DJ_WHY_NO_ORDER;
     }
 }
 
@@ -485,8 +489,11 @@ void adj_adjudicate(const dj_map *map, const dj_position *pos,
         check_order(&s, &orders[i], &out->orders[i], &units[i]);
     for (int p = 0; p < map->npowers; p++) {
         select_orders(&s, p, orders, norders, units, out, next);
+        bool ordered = false;
+        for (int i = 0; i < norders && !ordered; i++)
+            ordered = orders[i].power == p;
         if (s.due[p] < 0)
-            civil_disorder_removals(&s, p, out);
+            civil_disorder_removals(&s, p, ordered, out);
     }
     free(units);
 

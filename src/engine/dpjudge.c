@@ -59,14 +59,14 @@ static void order_outcome(const mv_ctx *c, int ui, dj_order_result *r)
             r->flags |= DJ_RF_CUT;
         if (u->mark == MK_VOID) {
             r->flags |= DJ_RF_VOID;
-            r->why = DJ_WHY_UNMATCHED;
+            r->why = u->void_why ? (dj_why)u->void_why : DJ_WHY_UNMATCHED;
         }
         break;
     case MV_CONVOY:
         if (u->mark == MK_VOID) {
             ok = false;
             r->flags |= DJ_RF_VOID;
-            r->why = DJ_WHY_UNMATCHED;
+            r->why = u->void_why ? (dj_why)u->void_why : DJ_WHY_UNMATCHED;
         } else if (!c->u[u->target].moved || u->dislodged) {
             ok = false;
             r->flags |= DJ_RF_DISRUPTED;

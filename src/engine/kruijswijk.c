@@ -78,7 +78,7 @@ static void outcome(kj_ctx *c, int x, const int16_t *dislodger,
         if (u->unmatched) {
             ok = false;
             r->flags |= DJ_RF_VOID;
-            r->why = DJ_WHY_UNMATCHED;
+            r->why = u->void_why ? u->void_why : DJ_WHY_UNMATCHED;
         } else {
             ok = c->result[KJ_MAIN(x)];
             if (!ok)
@@ -89,7 +89,7 @@ static void outcome(kj_ctx *c, int x, const int16_t *dislodger,
         if (u->unmatched) {
             ok = false;
             r->flags |= DJ_RF_VOID;
-            r->why = DJ_WHY_UNMATCHED;
+            r->why = u->void_why ? u->void_why : DJ_WHY_UNMATCHED;
         } else if (!moved(c, u->aim) || dislodger[x] >= 0) {
             ok = false;
             r->flags |= DJ_RF_DISRUPTED;

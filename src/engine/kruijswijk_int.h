@@ -46,6 +46,8 @@ typedef struct kj_unit {
     int16_t aim_dest;      /* its destination province; -1: support to hold */
     int16_t aim_coast;     /* support: the coast written, -1 */
     bool unmatched;        /* support or convoy that matches nothing */
+    dj_why void_why;       /* why unmatched when not DJ_WHY_UNMATCHED: a
+                              convoy off its army's routes, 4.D.9 a */
     /* lists */
     int16_t first_support; /* matched supports given to this unit */
     int16_t next_support;

@@ -448,6 +448,7 @@ static void match_orders(kj_ctx *c)
         if (fl->kind != KJ_CONVOY)
             continue;
         const kj_unit *a = &c->u[fl->aim];
+        fl->void_why = DJ_WHY_NONE;
         fl->unmatched = a->kind != KJ_MOVE || !a->by_sea ||
                         a->dest_prov != fl->aim_dest;
     }
@@ -467,6 +468,8 @@ static void match_orders(kj_ctx *c)
                 other->aim == army && other->aim_dest == dest) {
                 asked[g] = true;
                 other->unmatched = !on_route[g];
+                if (other->unmatched)
+                    other->void_why = DJ_WHY_CONVOY_OFF_ROUTE;
             }
         }
     }
@@ -475,6 +478,7 @@ static void match_orders(kj_ctx *c)
         if (su->kind != KJ_SUPPORT)
             continue;
         const kj_unit *t = &c->u[su->aim];
+        su->void_why = DJ_WHY_NONE;
         if (su->aim_dest >= 0) {
             su->unmatched = !support_fits_move(c, su, t);
         } else {
@@ -483,6 +487,8 @@ static void match_orders(kj_ctx *c)
             su->unmatched = t->kind == KJ_MOVE ||
                             (disorder && dj_rule(c->rules,
                                                  DJ_RULE_CIVIL_DISORDER_SUPPORT) == 'a');
+            if (su->unmatched && t->kind != KJ_MOVE)
+                su->void_why = DJ_WHY_DISORDER_SUPPORT;
         }
     }
     for (int a = 0; a < c->n; a++) {

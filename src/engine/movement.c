@@ -133,10 +133,12 @@ static void markInvalidConvoys(mv_ctx *c)
             if (g->kind == MV_CONVOY && g->mark != MK_VOID &&
                 g->target == army && g->target_dest == dest) {
                 decided[c->board.sea[j]] = true;
-                if (!on_route[c->board.sea[j]])
+                if (!on_route[c->board.sea[j]]) {
                     g->mark = MK_VOID;
-                else
+                    g->void_why = DJ_WHY_CONVOY_OFF_ROUTE;
+                } else {
                     routed[army] = true;
+                }
             }
         }
     }
@@ -181,10 +183,14 @@ static void markInvalidSupports(mv_ctx *c)
         if (su->kind != MV_SUPPORT || su->mark == MK_VOID)
             continue;
         mv_unit *t = &c->u[su->target];
-        if (!support_matches(c, su) ||
-            (su->target_dest < 0 && (c->pos->civil_disorder >> t->power & 1u) &&
-             dj_rule(c->rules, DJ_RULE_CIVIL_DISORDER_SUPPORT) == 'a')) {
+        if (!support_matches(c, su)) {
+            su->mark = MK_VOID;
+            continue;
+        }
+        if (su->target_dest < 0 && (c->pos->civil_disorder >> t->power & 1u) &&
+            dj_rule(c->rules, DJ_RULE_CIVIL_DISORDER_SUPPORT) == 'a') {
             su->mark = MK_VOID; /* 4.D.9 a: no hold support in civil disorder */
+            su->void_why = DJ_WHY_DISORDER_SUPPORT;
             continue;
         }
         t->support++;

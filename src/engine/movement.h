@@ -64,6 +64,8 @@ typedef struct mv_unit {
     bool moved;          /* step 10 has moved it */
     bool in_paradox;     /* convoyed army failed by the paradox rule */
     bool doomed;         /* 4.E.1 a-c: impossible move that still counts as one */
+    uint8_t void_why;    /* dj_why of a void support or convoy that is not
+                            DJ_WHY_UNMATCHED (off route, 4.D.9 a), or 0 */
 } mv_unit;
 
 /* One entry of a province's combat list. */

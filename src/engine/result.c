@@ -50,6 +50,12 @@ static const char *const why_text[DJ_WHY_COUNT] = {
     [DJ_WHY_WRONG_COAST] = "that coast does not apply to this unit",
     [DJ_WHY_NO_ORDER] = "no order given",
     [DJ_WHY_PATH_NEEDED] = "a convoy route must be written (A LON-NTH-BEL)",
+    [DJ_WHY_CONVOY_OFF_ROUTE] = "the army ordered that move, but this fleet is on no route of its convoy",
+    [DJ_WHY_NO_RETREAT] = "it had nowhere to retreat, so it was destroyed",
+    [DJ_WHY_RETREAT_FAILED] = "its retreat failed",
+    [DJ_WHY_RETREAT_REFUSED] = "its retreat order could not be carried out",
+    [DJ_WHY_TOO_FEW_REMOVALS] = "fewer removals were ordered than are owed",
+    [DJ_WHY_DISORDER_SUPPORT] = "no support to hold for a power in civil disorder (rule 4.D.9 a)",
 };
 
 const char *dj_why_text(dj_why why)

@@ -64,6 +64,14 @@ typedef enum {
     DJ_WHY_WRONG_COAST,        /* 4.B.5/4.B.6 a: a coast that does not apply */
     DJ_WHY_PATH_NEEDED,        /* 4.A.6 c: a convoy route must be written */
     DJ_WHY_NO_ORDER,           /* the judge acted because no order came */
+    DJ_WHY_CONVOY_OFF_ROUTE,   /* the army ordered that, but no route of
+                                  fleets from it passes this fleet */
+    DJ_WHY_NO_RETREAT,         /* dislodged with nowhere to retreat: destroyed */
+    DJ_WHY_RETREAT_FAILED,     /* its retreat bounced: the unit disbands */
+    DJ_WHY_RETREAT_REFUSED,    /* its only retreat orders could not stand */
+    DJ_WHY_TOO_FEW_REMOVALS,   /* removals owed beyond those ordered that stood */
+    DJ_WHY_DISORDER_SUPPORT,   /* 4.D.9 a: no hold support for a power in
+                                  civil disorder */
     DJ_WHY_COUNT
 } dj_why;
 

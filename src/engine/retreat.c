@@ -153,6 +153,13 @@ void rt_adjudicate(const dj_map *map, const dj_position *pos,
             out->orders[i].flags |= DJ_RF_BOUNCE;
         dj_auto_order *a = &out->autos[out->nauto++];
         a->order = dj_order_make(DJ_ORDER_DISBAND, u->power, u->type, u->loc);
-        a->why = i >= 0 ? DJ_WHY_NONE : DJ_WHY_NO_ORDER;
+        /* Why it goes: its retreat bounced, its power's orders for it
+         * could not stand (illegal, or refused as duplicates), or none. */
+        bool tried = false;
+        for (int k = 0; k < norders && !tried; k++)
+            tried = out->orders[k].unit == d && orders[k].power == u->power;
+        a->why = i >= 0 ? DJ_WHY_RETREAT_FAILED
+                 : tried ? DJ_WHY_RETREAT_REFUSED
+                         : DJ_WHY_NO_ORDER;
     }
 }

@@ -16,18 +16,23 @@
  *               setting `private`); those already in the game need not.
  *   identities  hidden: nobody; masters: the master; public: everyone;
  *               at-end: the master, and everyone once the game is over.
- *               The administrator (judgectl) always sees them.
+ *               The administrator (judgectl) always sees them.  Whoever
+ *               may know names a player by the name given, never by the
+ *               address (dj_game_player_shown).
  *   press       a broadcast: every participant, and everyone once the
  *               game is over; other press: its sender and its real
- *               recipients only.  How the reader sees it (grey press
- *               without its sender, fake press with the recipients it
- *               claimed) is press_archive.c's.
+ *               recipients only, and the master, who reads all of it
+ *               as it was sent unless master_press = addressed
+ *               (dj_press_master_reads_all).  How the reader sees it
+ *               (grey press without its sender, fake press with the
+ *               recipients it claimed) is press_archive.c's.
  */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "game/game_int.h"
+#include "store/participants.h"
 #include "store/press.h"
 
 bool dj_game_listed(const dj_game_rec *g)
@@ -82,6 +87,22 @@ bool dj_game_identities_visible(const dj_game_rec *g,
     return false; /* hidden */
 }
 
+const char *dj_game_player_shown(const dj_game_rec *g,
+                                 const dj_signon *viewer,
+                                 const dj_participant_rec *pl,
+                                 const char *hidden)
+{
+    if (!pl || !dj_game_identities_visible(g, viewer))
+        return hidden;
+    return pl->name[0] ? pl->name : "(no name given)";
+}
+
+bool dj_press_master_reads_all(const dj_game_rec *g,
+                               const dj_signon *viewer)
+{
+    return is_role(viewer, "master") && strcmp(g->master_press, "all") == 0;
+}
+
 bool dj_press_visible(const dj_game_rec *g, const dj_press_rec *p,
                       const dj_signon *viewer)
 {
@@ -89,7 +110,7 @@ bool dj_press_visible(const dj_game_rec *g, const dj_press_rec *p,
         return p->broadcast && is_over(g);
     if (p->sender_id && p->sender_id == viewer->participant_id)
         return true;
-    if (p->broadcast)
+    if (p->broadcast || dj_press_master_reads_all(g, viewer))
         return true;
     if (is_role(viewer, "master"))
         return p->to_master;

@@ -7,7 +7,10 @@
  * The JSON export is the whole game for tools: settings, participants
  * (no password hashes), every phase (undone ones included, marked) with
  * its position, the orders received, the result, then the mail queued and
- * the game log.  Times are UTC seconds.  Two runs of the same game with the
+ * the game log.  Times are UTC seconds.  The public view (the web's
+ * /game/NAME.json) leaves out addresses, votes, the current orders, the
+ * mail, the log and each order's author: how orders came ("source") is
+ * all it says of who sent them.  Two runs of the same game with the
  * same clock export byte for byte the same text, which the crash tests
  * rely on.
  */
@@ -235,17 +238,15 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
         }
     }
     dj_buf_append(out, "\nPowers:\n");
-    /* Who plays which power: the setting identities says who may know. */
-    bool named = public && dj_game_identities_visible(&v->g, NULL);
+    /* Who plays which power: the setting identities says who may know
+     * (dj_game_player_shown). */
     for (int p = 0; p < v->map->npowers; p++) {
         const dj_participant_rec *pl = gv_player(v, p);
         dj_buf_printf(out, "  %-10s %-28s %-15s", gv_power_name(v, p),
                       !pl             ? "(open)"
                       : !pl->email[0] ? "(dummy)"
                       : !public       ? pl->email
-                      : !named        ? "(a player)"
-                      : pl->name[0]   ? pl->name
-                                      : pl->email,
+                      : dj_game_player_shown(&v->g, NULL, pl, "(a player)"),
                       pl ? pl->status : "-");
         if (public && current && power_must_order(v->map, v->pos, p)) {
             dj_buf_append(out, orders_complete(v->map, v->pos, p, set)
@@ -331,7 +332,10 @@ static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                 continue;
             dj_buf_append(&figs, "  ");
             size_t before = figs.len;
-            if (dj_game_player_stats(j, p->email, true, &figs) < 0) {
+            if (dj_game_player_stats(
+                    j, p->email,
+                    dj_game_player_shown(&v->g, NULL, p, "(a player)"), true,
+                    &figs) < 0) {
                 dj_buf_free(&figs);
                 return -1;
             }
@@ -726,8 +730,18 @@ static void json_position(const game_view *v, const dj_position *pos,
     dj_buf_append(out, "}");
 }
 
+/* How orders came, for anyone to read: "mail", "web", "master" or
+ * "judgectl", never who sent them.  Orders given on the web before it was
+ * recorded as their source are known by their author ("web CLIENT"). */
+static const char *public_source(const dj_orders_rec *r)
+{
+    if (strncmp(r->author, "web ", 4) == 0)
+        return "web";
+    return r->source;
+}
+
 static void json_orders(dj_judge *j, const game_view *v, int64_t phase_id,
-                        dj_buf *out)
+                        bool public, dj_buf *out)
 {
     dj_orders_rec *recs = NULL;
     int n = 0;
@@ -741,8 +755,13 @@ static void json_orders(dj_judge *j, const game_view *v, int64_t phase_id,
                             : "?",
                         true);
             dj_json_kv_time(out, "received_at", recs[i].received_at, true);
-            dj_json_kv_str(out, "source", recs[i].source, true);
-            dj_json_kv_str(out, "author", recs[i].author, true);
+            /* The author (an address, or the web's client) is the
+             * administrator's to see: judgectl export, not the web. */
+            dj_json_kv_str(out, "source",
+                           public ? public_source(&recs[i]) : recs[i].source,
+                           true);
+            if (!public)
+                dj_json_kv_str(out, "author", recs[i].author, true);
             dj_json_key(out, "orders");
             dj_buf_append(out, "[");
             char *save = NULL;
@@ -844,7 +863,7 @@ static int json_phases(dj_judge *j, const game_view *v, bool public,
         if (public && strcmp(ph->status, "done") != 0)
             dj_buf_append(out, "\"orders\": []");
         else
-            json_orders(j, v, ph->id, out);
+            json_orders(j, v, ph->id, public, out);
         dj_buf_append(out, ",\n      ");
         rc = json_result(j, v, ph->id, out);
         dj_buf_append(out, "}");
@@ -912,8 +931,9 @@ static int json_log(dj_judge *j, const game_view *v, dj_buf *out)
 static int do_export(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     bool public = arg != NULL;
-    dj_buf_append(out, "{\n  \"format\": \"dipjudge-game\",\n"
-                       "  \"version\": 1,\n");
+    dj_buf_printf(out, "{\n  \"format\": \"dipjudge-game\",\n"
+                       "  \"version\": %d,\n",
+                  DJ_GAME_JSON_VERSION);
     if (public)
         dj_buf_append(out, "  \"view\": \"public\",\n");
     dj_buf_printf(out, "  \"judge\": ");

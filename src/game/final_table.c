@@ -44,7 +44,6 @@ int gv_final_table(dj_judge *j, game_view *v, const dj_position *pos,
         dj_buf_free(&history);
         return -1;
     }
-    bool named = dj_game_identities_visible(&v->g, NULL);
     int first = t->nyears ? t->year[0] + (t->start ? 1 : 0) : pos->phase.year;
     dj_buf_append(out, "\nThe final table:\n\n");
     dj_buf_printf(out, "  %-12s %-28s %7s %5s  %-15s %s\n", "Power", "Player",
@@ -68,10 +67,10 @@ int gv_final_table(dj_judge *j, game_view *v, const dj_position *pos,
                  last - first + 1);
         dj_buf_printf(out, "  %-12s %-28s %7d %5d  %-15s %s\n",
                       gv_power_name(v, p),
-                      !pl || !pl->email[0] ? "(civil disorder)"
-                      : !named             ? "(not shown)"
-                      : pl->name[0]        ? pl->name
-                                           : pl->email,
+                      !pl || !pl->email[0]
+                          ? "(civil disorder)"
+                          : dj_game_player_shown(&v->g, NULL, pl,
+                                                 "(not shown)"),
                       centres, units,
                       result_of(v, p, winner, alive, ending ? ending : ""),
                       years);

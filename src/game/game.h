@@ -213,6 +213,9 @@ int dj_game_list_public(dj_judge *j, dj_buf *out);
  * of the shapes, raised when a member is removed or changes meaning. */
 #define DJ_LIST_JSON_VERSION 1
 #define DJ_OUTBOX_JSON_VERSION 1
+/* The export (judgectl export, /game/NAME.json): 2 since its public view
+ * gave orders a "source" and no "author" (issue 31). */
+#define DJ_GAME_JSON_VERSION 2
 int dj_game_list_json(dj_judge *j, dj_buf *out);
 /* Position, participants, who has ordered, deadlines. */
 int dj_game_show(dj_judge *j, const char *game, dj_buf *out);
@@ -633,9 +636,28 @@ int dj_game_check_admission(dj_judge *j, const char *game,
 bool dj_game_identities_visible(const dj_game_rec *g,
                                 const dj_signon *viewer);
 
+/* How a power's player `pl` is named to `viewer` (NULL: anyone, and every
+ * mail that goes to all the game's players): by the name the player gave
+ * when dj_game_identities_visible lets the viewer know who plays, else
+ * `hidden`.  Never by address: a player without a name is "(no name
+ * given)".  Every page, picture, JSON and mail that names players to
+ * anyone but the master or the administrator names them through this. */
+struct dj_participant_rec;
+const char *dj_game_player_shown(const dj_game_rec *g,
+                                 const dj_signon *viewer,
+                                 const struct dj_participant_rec *pl,
+                                 const char *hidden);
+
+/* Does the viewer read every press message of the game as it was sent
+ * (true sender, true recipients)?  The game's master, unless the setting
+ * master_press is "addressed". */
+bool dj_press_master_reads_all(const dj_game_rec *g,
+                               const dj_signon *viewer);
+
 /* May the viewer (a participant signed on to this game, or NULL) read
  * this press message?  Broadcasts: every participant, everyone once the
- * game is over; other press: its sender and real recipients only. */
+ * game is over; other press: its sender and real recipients only, and a
+ * master who reads all (dj_press_master_reads_all). */
 struct dj_press_rec;
 bool dj_press_visible(const dj_game_rec *g, const struct dj_press_rec *p,
                       const dj_signon *viewer);
@@ -669,10 +691,12 @@ int dj_game_press_archive(dj_judge *j, const char *game,
 
 /* ---- reliability figures (reliability.c) -------------------------------- */
 
-/* One line of an address's figures across every game on the judge; with
- * public_only, nothing unless the player allowed it (SET STATS PUBLIC). */
-int dj_game_player_stats(dj_judge *j, const char *email, bool public_only,
-                         dj_buf *out);
+/* One line of an address's figures across every game on the judge,
+ * headed by `who` (NULL: the address itself, for the player, the master
+ * and the administrator); with public_only, nothing unless the player
+ * allowed it (SET STATS PUBLIC). */
+int dj_game_player_stats(dj_judge *j, const char *email, const char *who,
+                         bool public_only, dj_buf *out);
 
 /* SET STATS PUBLIC / PRIVATE. */
 int dj_game_set_stats_public(dj_judge *j, const char *email, bool public,

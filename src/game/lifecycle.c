@@ -270,9 +270,10 @@ static int start_mail(dj_judge *j, game_view *v)
     for (int p = 0; p < v->map->npowers; p++) {
         const dj_participant_rec *pl = gv_player(v, p);
         dj_buf_printf(&body, "  %-10s %s\n", gv_power_name(v, p),
-                      !pl || !pl->email[0] ? "(civil disorder)"
-                      : pl->name[0]        ? pl->name
-                                           : "(a player)");
+                      !pl || !pl->email[0]
+                          ? "(civil disorder)"
+                          : dj_game_player_shown(&v->g, NULL, pl,
+                                                 "(a player)"));
     }
     dj_buf_append(&body, "\n");
     dj_report_position(v->map, v->pos, &body);
@@ -916,7 +917,7 @@ static int do_takeover(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                       "figures of ",
                       a->email, gv_power_name(v, p), gv_power_name(v, p),
                       a->email);
-        int rc = dj_game_player_stats(j, a->email, false, &ask);
+        int rc = dj_game_player_stats(j, a->email, NULL, false, &ask);
         if (rc == 0 && !dj_buf_ok(&ask))
             rc = judge_fail(j, "out of memory");
         if (rc == 0)

@@ -22,7 +22,13 @@
  *
  * Delivery: one outbox mail per recipient address (the sender never gets
  * its own press back; an address that is several recipients gets one
- * copy), and one row in the press archive with the real recipients.  The
+ * copy), and one row in the press archive with the real recipients.
+ *   master_press    all: the master is sent a copy of every press too
+ *                   (DPjudge's behaviour), "the master's copy", which
+ *                   names the true sender and recipients and says what
+ *                   the recipients were shown; addressed: the master gets
+ *                   broadcasts and press to the master only, as any
+ *                   recipient does.  The
  * subject carries only names the judge knows (powers, "Master"), never
  * text from the message, so no header can be forged through it.
  */
@@ -154,8 +160,9 @@ static int check_rules(dj_judge *j, const game_view *v,
 
 /* ---- delivery --------------------------------------------------------------------- */
 
-static bool receives(const game_view *v, const dj_participant_rec *p,
-                     const press_plan *pl)
+/* Is p a recipient the press names (or, for a broadcast, implies)? */
+static bool addressed(const game_view *v, const dj_participant_rec *p,
+                      const press_plan *pl)
 {
     if (!p->email[0] || strcmp(p->status, "resigned") == 0 ||
         strcmp(p->status, "replaced") == 0 ||
@@ -167,6 +174,34 @@ static bool receives(const game_view *v, const dj_participant_rec *p,
         return pl->broadcast || pl->to.observers;
     return p->power >= 0 && gv_player(v, p->power) == p &&
            (pl->broadcast || (pl->to.powers >> p->power & 1u));
+}
+
+/* Does the master p read every press (master_press = all)? */
+static bool master_reads_all(const game_view *v, const dj_participant_rec *p)
+{
+    return strcmp(p->role, "master") == 0 &&
+           strcmp(v->g.master_press, "all") == 0;
+}
+
+/* Is p sent this press: addressed, or a master who reads all? */
+static bool receives(const game_view *v, const dj_participant_rec *p,
+                     const press_plan *pl)
+{
+    if (addressed(v, p, pl))
+        return true;
+    return p->email[0] && strcmp(p->status, "resigned") != 0 &&
+           strcmp(p->status, "replaced") != 0 &&
+           p->id != pl->id->participant_id && master_reads_all(v, p);
+}
+
+/* Would the press as its recipients read it tell the master less than the
+ * truth (grey, fake, from another power), or not reach the master? */
+static bool needs_master_copy(const game_view *v, const dj_participant_rec *p,
+                              const press_plan *pl)
+{
+    return master_reads_all(v, p) &&
+           (!addressed(v, p, pl) || pl->grey || pl->fake ||
+            pl->fake_from >= 0);
 }
 
 static void sender_name(const game_view *v, const press_plan *pl,
@@ -218,11 +253,65 @@ static void compose(dj_judge *j, const game_view *v, const press_plan *pl,
     dj_buf_free(&what);
 }
 
+/* The master's copy: the true sender and recipients, then what the
+ * recipients were shown, then the text. */
+static void compose_master_copy(dj_judge *j, const game_view *v,
+                                const press_plan *pl, const char *text,
+                                dj_buf *subject, dj_buf *body)
+{
+    dj_buf what;
+    dj_buf_init(&what);
+    const char *sender = strcmp(pl->id->role, "player") == 0
+                             ? gv_power_name(v, pl->id->power)
+                         : strcmp(pl->id->role, "master") == 0 ? "Master"
+                                                               : "Observer";
+    dj_buf_printf(&what, "%s from %s (master's copy)",
+                  pl->broadcast ? "Broadcast" : "Press", sender);
+    gv_subject(j, v, v->has_phase ? v->phase.name : "-", what.data, subject);
+    dj_buf_printf(body, "Game '%s'%s%s: the master's copy of %s from %s",
+                  v->g.name, v->has_phase ? ", " : "",
+                  v->has_phase ? v->phase.name : "",
+                  pl->broadcast ? (pl->grey ? "a grey broadcast" : "a broadcast")
+                                : (pl->grey ? "grey press" : "press"),
+                  strcmp(pl->id->role, "player") == 0
+                      ? gv_power_name(v, pl->id->power)
+                  : strcmp(pl->id->role, "master") == 0 ? "the master"
+                                                        : "an observer");
+    if (!pl->broadcast) {
+        dj_buf_append(body, " to ");
+        names_of(v, &pl->to, body);
+    }
+    dj_buf_append(body, ".\n");
+    if (pl->grey)
+        dj_buf_append(body, "Its recipients were not told who sent it.\n");
+    if (pl->fake_from >= 0)
+        dj_buf_printf(body, "Its recipients read it as from %s.\n",
+                      gv_power_name(v, pl->fake_from));
+    if (pl->fake && pl->fake_broadcast) {
+        dj_buf_append(body, "Its recipients read it as a broadcast.\n");
+    } else if (pl->fake) {
+        dj_buf_append(body, "Its recipients read it as press to ");
+        names_of(v, &pl->shown, body);
+        dj_buf_append(body, ".\n");
+    }
+    dj_buf_printf(body, "\n%s", text);
+    if (body->len && body->data[body->len - 1] != '\n')
+        dj_buf_append(body, "\n");
+    dj_buf_free(&what);
+}
+
+/* Send the press: the recipients' copy, the master's copy where the
+ * master reads all; *sent counts the addressed recipients reached. */
 static int deliver(dj_judge *j, const game_view *v, const press_plan *pl,
-                   const char *subject, const char *body, int *sent)
+                   const char *text, const char *subject, const char *body,
+                   int *sent)
 {
     *sent = 0;
-    for (int i = 0; i < v->nparts; i++) {
+    dj_buf msubject, mbody;
+    dj_buf_init(&msubject);
+    dj_buf_init(&mbody);
+    int rc = 0;
+    for (int i = 0; i < v->nparts && rc == 0; i++) {
         const dj_participant_rec *p = &v->parts[i];
         if (!receives(v, p, pl))
             continue;
@@ -232,12 +321,24 @@ static int deliver(dj_judge *j, const game_view *v, const press_plan *pl,
                   strcasecmp(v->parts[k].email, p->email) == 0;
         if (dup)
             continue;
+        bool copy = needs_master_copy(v, p, pl);
+        if (copy && !mbody.len) {
+            compose_master_copy(j, v, pl, text, &msubject, &mbody);
+            if (!dj_buf_ok(&msubject) || !dj_buf_ok(&mbody)) {
+                rc = judge_fail(j, "out of memory");
+                break;
+            }
+        }
         if (dj_store_outbox_add(j->store, v->g.id, 0, "press", p->email,
-                                subject, body, j->now) < 0)
-            return judge_store_fail(j);
-        (*sent)++;
+                                copy ? msubject.data : subject,
+                                copy ? mbody.data : body, j->now) < 0)
+            rc = judge_store_fail(j);
+        else if (addressed(v, p, pl))
+            (*sent)++;
     }
-    return 0;
+    dj_buf_free(&msubject);
+    dj_buf_free(&mbody);
+    return rc;
 }
 
 static int archive(dj_judge *j, const game_view *v, const press_plan *pl,
@@ -306,7 +407,8 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     compose(j, v, &pl, req->body, &subject, &body);
     int sent = 0;
     int rc = dj_buf_ok(&subject) && dj_buf_ok(&body)
-                 ? deliver(j, v, &pl, subject.data, body.data, &sent)
+                 ? deliver(j, v, &pl, req->body, subject.data, body.data,
+                           &sent)
                  : judge_fail(j, "out of memory");
     if (rc == 0 && sent == 0)
         rc = judge_fail(j, "nobody to send the press to (no recipient "

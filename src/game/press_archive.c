@@ -4,7 +4,8 @@
  * messages dj_press_visible() (audience.c) lets them read, each with its
  * sender and recipients as the game showed them to that reader (grey
  * press without its sender, fake press with the recipients it claimed;
- * the sender sees the truth).  dj_game_press_each() hands them out one by
+ * the sender, and the master unless master_press = addressed, see the
+ * truth: the real sender and recipients, with what the press showed).  dj_game_press_each() hands them out one by
  * one (the web's press page); dj_game_press_archive() writes them within a
  * size limit (PRESS ARCHIVE by mail).
  */
@@ -22,10 +23,25 @@ typedef struct each_arg {
     void *arg;
 } each_arg;
 
+/* The power that really sent p (a FROM press shows another), or -1. */
+static int real_power(const game_view *v, const dj_press_rec *p)
+{
+    for (int i = 0; i < v->nparts; i++)
+        if (p->sender_id && v->parts[i].id == p->sender_id)
+            return v->parts[i].power;
+    return p->from_power;
+}
+
 static void sender_seen(const game_view *v, const dj_press_rec *p,
                         bool own, char *buf, size_t len)
 {
-    if (p->grey && !own)
+    int real = own ? real_power(v, p) : -1;
+    if (own && strcmp(p->sender_role, "player") == 0 && real >= 0 &&
+        real < v->map->npowers && real != p->from_power &&
+        p->from_power >= 0 && p->from_power < v->map->npowers)
+        snprintf(buf, len, "%s (shown as from %s)", gv_power_name(v, real),
+                 gv_power_name(v, p->from_power));
+    else if (p->grey && !own)
         snprintf(buf, len, "%s", "an anonymous sender");
     else if (strcmp(p->sender_role, "master") == 0)
         snprintf(buf, len, "%s", "the master");
@@ -77,8 +93,10 @@ static int do_each(dj_judge *j, game_view *v, void *varg, dj_buf *out)
             continue;
         if (!dj_press_visible(&v->g, p, a->viewer))
             continue;
-        bool own = a->viewer && p->sender_id &&
-                   p->sender_id == a->viewer->participant_id;
+        /* the truth: to its sender, and to a master who reads all */
+        bool own = (a->viewer && p->sender_id &&
+                    p->sender_id == a->viewer->participant_id) ||
+                   dj_press_master_reads_all(&v->g, a->viewer);
         char from[96], to[1100];
         sender_seen(v, p, own, from, sizeof from);
         recipients_seen(p, own, to, sizeof to);

@@ -20,8 +20,8 @@ int gv_player_event(dj_judge *j, const game_view *v, const char *email,
     return 0;
 }
 
-int dj_game_player_stats(dj_judge *j, const char *email, bool public_only,
-                         dj_buf *out)
+int dj_game_player_stats(dj_judge *j, const char *email, const char *who,
+                         bool public_only, dj_buf *out)
 {
     dj_player_stats st;
     if (dj_store_player_stats(j->store, email, &st) < 0)
@@ -31,7 +31,7 @@ int dj_game_player_stats(dj_judge *j, const char *email, bool public_only,
     dj_buf_printf(out, "%s: games joined %d, finished %d, abandoned %d; "
                        "deadlines missed %d, civil disorders %d, takeovers "
                        "%d\n",
-                  email, st.joined, st.finished, st.abandoned, st.missed,
+                  who ? who : email, st.joined, st.finished, st.abandoned, st.missed,
                   st.disorders, st.takeovers);
     return 0;
 }

@@ -327,16 +327,15 @@ static void unordered_line(const ctx *c, int ui, dj_buf *out)
 static const char *auto_note(const dj_auto_order *a)
 {
     if (a->order.kind == DJ_ORDER_REMOVE)
-        return "civil disorder";
+        return a->why == DJ_WHY_NO_ORDER ? "civil disorder"
+                                         : "removed by the judge";
     return "disbanded";
 }
 
 static const char *auto_reason(const dj_auto_order *a)
 {
     if (a->why == DJ_WHY_NONE)
-        return "the retreat failed";
-    if (a->why == DJ_WHY_RETREAT_BLOCKED)
-        return "no retreat possible";
+        return dj_why_text(DJ_WHY_RETREAT_FAILED);
     return dj_why_text(a->why);
 }
 

@@ -77,6 +77,12 @@ typedef enum dj_setting_type {
         "yes/no: press may show other recipients")                             \
     TEXT(observer_press, 8, "observer_press", DJ_ST_CHOICE, "any|white|none",  \
          "any", "any, white or none: what observers may send")                 \
+    TEXT(master_press, 12, "master_press", DJ_ST_CHOICE, "all|addressed",   \
+         "all",                                                                \
+         "all: the master reads every press message, with the true sender "   \
+         "of grey press and the true recipients of fake press, and is sent "  \
+         "a copy of press between powers; addressed: only broadcasts and "    \
+         "press to the master, as their recipients see them")                \
     TEXT(assignment, 8, "assignment", DJ_ST_CHOICE, "choice|random",           \
          "choice", "choice (players pick powers) or random")                   \
     TEXT(zone, 64, "zone", DJ_ST_ZONE, "", "UTC",                              \

@@ -364,7 +364,8 @@ void web_page_game(web_ctx *c, const char *notice)
         game_link(b, o.name, last->name, last->name);
         dj_buf_append(b, "</h2>\n");
         board_picture(b, o.name, last->name, "orders.svg",
-                      "The last phase's orders");
+                      "The board after the last phase, with its orders and "
+                      "their results");
         if (dj_game_history(c->j, o.name, last->name, last->name, &text) ==
             0)
             pre(b, text.data);
@@ -455,13 +456,23 @@ void web_page_phase(web_ctx *c)
         game_link(b, o.name, ph[at + 1].name, "Next phase");
     dj_buf_append(b, "</nav>\n");
     if (ph[at].played) {
-        dj_buf_append(b, "<h2>Before, with the orders</h2>\n");
+        /* The captions say what each picture draws: the played phase's
+         * picture is the board after it with its orders and results
+         * (game/picture.c titles it so); the next phase's is the board
+         * that phase starts from. */
+        dj_buf_append(b, "<h2>The orders and their results, on the board "
+                         "after the phase</h2>\n");
         board_picture(b, o.name, ph[at].name, "orders.svg",
-                      "The board before the phase, with its orders");
+                      "The board after the phase, with its orders and "
+                      "their results");
         if (at + 1 < nph) {
-            dj_buf_append(b, "<h2>After</h2>\n");
-            board_picture(b, o.name, ph[at + 1].name, "board.svg",
-                          "The board after the phase");
+            char next[96];
+            snprintf(next, sizeof next, "The board %s starts from",
+                     ph[at + 1].name);
+            dj_buf_append(b, "<h2>");
+            dj_html_text(b, next);
+            dj_buf_append(b, "</h2>\n");
+            board_picture(b, o.name, ph[at + 1].name, "board.svg", next);
         }
         dj_buf text;
         dj_buf_init(&text);

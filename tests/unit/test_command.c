@@ -691,7 +691,19 @@ static void test_press_archive(void)
           0);
     CHECK(has("help me"));
     CHECK(has("hello all"));
+    /* the master reads all, the grey broadcast with its sender (issue 31) */
+    CHECK(has("Let us ally."));
+    CHECK(has("France (grey) to everyone"));
+    CHECK(lacks("an anonymous sender"));
+    CHECK(send_msg("gm@judge.example",
+                   "SIGNON master@demo master-secret\n"
+                   "SET master_press addressed\npress archive demo\n") == 0);
+    CHECK(has("help me"));
     CHECK(lacks("Let us ally."));
+    CHECK(has("an anonymous sender"));
+    CHECK(send_msg("gm@judge.example",
+                   "SIGNON master@demo master-secret\n"
+                   "SET master_press all\n") == 0);
     CHECK(send_msg("f@players.example",
                    "SIGNON Fdemo pw-F-secret\npress archive demo\n") == 0);
     CHECK(has("Let us ally."));
@@ -715,7 +727,9 @@ static void test_press_archive(void)
                    "SIGNON master@demo master-secret\nREVEAL\n") == 0);
     CHECK(has("now shown to everyone"));
     CHECK(send_msg("x@players.example", "list demo\n") == 0);
-    CHECK(has("f@players.example"));
+    /* named, never by address (issue 31) */
+    CHECK(has("France     (no name given)"));
+    CHECK(lacks("f@players.example"));
     CHECK(send_msg("gm@judge.example",
                    "SIGNON master@demo master-secret\nSET identities at-end\n") == 0);
 }

@@ -249,6 +249,12 @@ static void test_civil_disorder_removal(void)
     CHECK(res->autos[0].order.kind == DJ_ORDER_REMOVE &&
           res->autos[0].order.loc == loc("mos"));
     CHECK(res->next.nunits == 1 && has_unit(&res->next, "France", "par"));
+    CHECK(res->autos[0].why == DJ_WHY_NO_ORDER);
+    /* An order that could not stand is an order: the judge's removal says
+     * too few were ordered, not that none was (issue 31). */
+    static const char *const wrong[] = {"France: remove A bur", NULL};
+    run(pos, wrong);
+    CHECK(res->nauto == 1 && res->autos[0].why == DJ_WHY_TOO_FEW_REMOVALS);
     free(pos);
 }
 
@@ -363,6 +369,113 @@ static void test_engines_and_rules(void)
                    "kruijswijk");
 }
 
+/* Each engine's reasons say what happened (issue 31): a convoy the army
+ * ordered but on none of its routes is not "the other unit did not order
+ * that"; a unit destroyed for want of a retreat, one whose retreat order
+ * could not stand, one whose retreat bounced and one given no order are
+ * each told so. */
+static void test_reasons_say_what_happened(void)
+{
+    dj_position *pos = malloc(sizeof *pos);
+    dj_position_empty(map, phase(DJ_SPRING, 1901, DJ_MOVEMENT), pos);
+    put(pos, "England", DJ_ARMY, "yor");
+    put(pos, "England", DJ_FLEET, "nth");
+    put(pos, "England", DJ_FLEET, "nao");
+    put(pos, "England", DJ_FLEET, "hel");
+    static const char *const convoy[] = {
+        "England: A yor-nwy", "England: F nth C A yor-nwy",
+        "England: F nao C A yor-nwy", /* ordered, but off every route */
+        "England: F hel C A yor-hol", /* the army ordered no such move */
+        NULL};
+    dj_order orders[8];
+    int n = orders_of(convoy, DJ_MOVEMENT, orders);
+    dj_rules rules;
+    dj_rules_default(&rules);
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
+        if (e == DJ_ENGINE_HAPLOMACY)
+            continue; /* one order a power: not this test's rules */
+        CHECK(dj_adjudicate_with((dj_engine)e, map, pos, orders, n, &rules,
+                                 res) == 0);
+        CHECK(res->orders[0].success && res->orders[1].success);
+        CHECK(!res->orders[2].success && (res->orders[2].flags & DJ_RF_VOID));
+        CHECK(res->orders[2].why == DJ_WHY_CONVOY_OFF_ROUTE);
+        CHECK(!res->orders[3].success && (res->orders[3].flags & DJ_RF_VOID));
+        CHECK(res->orders[3].why == DJ_WHY_UNMATCHED);
+    }
+    CHECK(strstr(dj_why_text(DJ_WHY_CONVOY_OFF_ROUTE), "ordered that move"));
+
+    /* 4.D.9 a: a hold support for a power in civil disorder is void for
+     * that reason, not because "the other unit did not order that". */
+    dj_position_empty(map, phase(DJ_SPRING, 1901, DJ_MOVEMENT), pos);
+    put(pos, "France", DJ_ARMY, "bur");
+    put(pos, "Germany", DJ_ARMY, "mun");
+    put(pos, "Germany", DJ_ARMY, "ruh");
+    put(pos, "Italy", DJ_ARMY, "pie");
+    pos->civil_disorder = DJ_POWER_BIT(power("Germany"));
+    static const char *const disorder[] = {"France: A bur S A mun",
+                                           "Italy: A pie S A mun-tyr", NULL};
+    n = orders_of(disorder, DJ_MOVEMENT, orders);
+    char err[128];
+    CHECK(dj_rules_set(&rules, "civil_disorder_support=a", err, sizeof err));
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
+        if (e == DJ_ENGINE_HAPLOMACY)
+            continue;
+        CHECK(dj_adjudicate_with((dj_engine)e, map, pos, orders, n, &rules,
+                                 res) == 0);
+        CHECK((res->orders[0].flags & DJ_RF_VOID) &&
+              res->orders[0].why == DJ_WHY_DISORDER_SUPPORT);
+        CHECK((res->orders[1].flags & DJ_RF_VOID) &&
+              res->orders[1].why == DJ_WHY_UNMATCHED);
+    }
+    dj_rules_default(&rules);
+
+    /* Naples dislodged from Apulia, Rome held: nowhere to go. */
+    dj_position_empty(map, phase(DJ_SPRING, 1901, DJ_MOVEMENT), pos);
+    put(pos, "Austria", DJ_ARMY, "apu");
+    put(pos, "Austria", DJ_ARMY, "rom");
+    put(pos, "Italy", DJ_ARMY, "nap");
+    static const char *const trap[] = {"Austria: A apu-nap",
+                                       "Austria: A rom S A apu-nap", NULL};
+    run(pos, trap);
+    CHECK(res->orders[0].success);
+    CHECK(res->nauto == 1 && res->autos[0].order.kind == DJ_ORDER_DISBAND);
+    CHECK(res->autos[0].why == DJ_WHY_NO_RETREAT);
+    CHECK(strstr(dj_why_text(res->autos[0].why), "nowhere to retreat"));
+    CHECK(!strstr(dj_why_text(res->autos[0].why), "not a place"));
+
+    /* The retreat phase: Burgundy may go to Gascony only. */
+    dj_position_empty(map, phase(DJ_SPRING, 1901, DJ_RETREAT), pos);
+    dj_dislodged *d = &pos->dislodged[pos->ndislodged++];
+    memset(d, 0, sizeof *d);
+    d->unit = (dj_unit){(int16_t)power("France"), (int16_t)loc("bur"), DJ_ARMY};
+    d->attacker_from = (int16_t)loc("mun");
+    d->nretreats = 1;
+    d->retreats[0] = (int16_t)loc("gas");
+    static const char *const refused[] = {"France: A bur-par", NULL};
+    run(pos, refused);
+    CHECK(res->orders[0].flags & DJ_RF_ILLEGAL);
+    CHECK(res->orders[0].why == DJ_WHY_RETREAT_BLOCKED);
+    CHECK(res->nauto == 1 && res->autos[0].why == DJ_WHY_RETREAT_REFUSED);
+    static const char *const foreign[] = {"Germany: A bur-gas", NULL};
+    run(pos, foreign); /* another power's order is no order of France's */
+    CHECK(res->nauto == 1 && res->autos[0].why == DJ_WHY_NO_ORDER);
+    static const char *const none[] = {NULL};
+    run(pos, none);
+    CHECK(res->nauto == 1 && res->autos[0].why == DJ_WHY_NO_ORDER);
+    dj_dislodged *e2 = &pos->dislodged[pos->ndislodged++];
+    memset(e2, 0, sizeof *e2);
+    e2->unit = (dj_unit){(int16_t)power("Italy"), (int16_t)loc("mar"), DJ_ARMY};
+    e2->attacker_from = (int16_t)loc("pie");
+    e2->nretreats = 1;
+    e2->retreats[0] = (int16_t)loc("gas");
+    static const char *const clash[] = {"France: A bur-gas", "Italy: A mar-gas",
+                                        NULL};
+    run(pos, clash);
+    CHECK(res->nauto == 2 && res->autos[0].why == DJ_WHY_RETREAT_FAILED &&
+          res->autos[1].why == DJ_WHY_RETREAT_FAILED);
+    free(pos);
+}
+
 /* dj_result_diff: two results of one phase agree or say how they differ. */
 static void test_result_diff(void)
 {
@@ -438,6 +551,7 @@ int main(int argc, char **argv)
     test_result_diff();
     test_every_engine_retreats();
     test_engines_and_rules();
+    test_reasons_say_what_happened();
     free(res);
     dj_map_free(m);
     return test_summary();

@@ -1121,7 +1121,7 @@ static void check_movement(const phase_input *in, const dj_result *r)
     int ndestroyed = 0;
     for (int a = 0; a < r->nauto; a++) {
         EXPECT(r->autos[a].order.kind == DJ_ORDER_DISBAND &&
-                   r->autos[a].why == DJ_WHY_RETREAT_BLOCKED,
+                   r->autos[a].why == DJ_WHY_NO_RETREAT,
                "judge's order %d in a movement phase is not a disband of a "
                "trapped unit",
                a);

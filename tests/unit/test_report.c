@@ -413,7 +413,7 @@ static void test_pieces(fixture *f)
     CHECK(strstr(b.data, ":: Deadline: F1902M Sat 09 Jan 2027 20:00 CET\n") != NULL);
     CHECK(strstr(b.data, "Retreat results for Spring of 1902.\n") != NULL);
     CHECK(strstr(b.data, "Austria: Army Serbia -> Rumania.  (*bounce*)\n"
-                         "Austria: Army Serbia DISBAND.  (*disbanded*: the retreat failed)\n") != NULL);
+                         "Austria: Army Serbia DISBAND.  (*disbanded*: its retreat failed)\n") != NULL);
     CHECK(strstr(b.data, "Turkey:  Army Bulgaria -> Rumania.  (*bounce*)\n") != NULL);
     CHECK(strstr(b.data, "The next phase of 'alpha' will be Movement for Fall of 1902.\n") != NULL);
     dj_buf_free(&b);
