@@ -360,6 +360,10 @@ static int open_judge(judged *d)
                             sizeof err);
     if (!d->j) {
         logmsg(d, LOG_ERR, "%s", err);
+        /* deliver: the MTA keeps the message whatever the cause (a
+         * bounce would lose the player's mail for the judge's fault). */
+        if (d->mode && strcmp(d->mode, "deliver") == 0)
+            return EX_TEMPFAIL_;
         return failure == DJ_STORE_OPEN_DENIED ||
                        failure == DJ_STORE_OPEN_NEWER
                    ? EX_CONFIG_
@@ -603,6 +607,31 @@ static void install_signals(void)
     sigaction(SIGHUP, &sa, NULL);  /* judge.conf read again */
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL); /* a server hanging up is an error */
+}
+
+/*
+ * judged deliver: a crash (a fault, an abort) exits 75 like every other
+ * failure of the judge's own, so that the MTA keeps the message and
+ * tries again instead of bouncing it.  Only _exit, which a handler may
+ * call; the message is not in the database unless its transaction
+ * committed, and then the retry is a duplicate, ignored.
+ */
+static void on_crash(int sig)
+{
+    (void)sig;
+    _exit(EX_TEMPFAIL_);
+}
+
+static void install_crash_handlers(void)
+{
+    static const int SIGS[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    for (size_t i = 0; i < sizeof SIGS / sizeof SIGS[0]; i++)
+        sigaction(SIGS[i], &sa, NULL);
 }
 
 /* Milliseconds from now until t (seconds), at least 0, at most cap. */
@@ -901,9 +930,20 @@ int main(int argc, char **argv)
         return EX_TEMPFAIL_;
     }
     int rc;
+    /* The MTA's command line: "deliver" anywhere in it (also when the
+     * rest does not parse: that too must defer, see below). */
+    bool deliver = false;
+    for (int i = 1; i < argc; i++)
+        deliver = deliver || strcmp(argv[i], "deliver") == 0;
     int parsed = parse_args(d, argc, argv);
+    if (deliver)
+        install_crash_handlers();
     if (parsed != 0) {
         rc = parsed > 0 ? EX_OK_ : usage(stderr);
+        /* A bad command line in the MTA's service is the judge's fault,
+         * not the sender's: defer. */
+        if (deliver && rc != EX_OK_)
+            rc = EX_TEMPFAIL_;
     } else {
         if (d->use_syslog && !syslog_listening()) {
             d->use_syslog = false;
@@ -918,7 +958,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "judged: %s\n", why);
             rc = EX_USAGE_;
         } else if (load_config(d) < 0)
-            rc = EX_CONFIG_;
+            rc = deliver ? EX_TEMPFAIL_ : EX_CONFIG_;
         else if (strcmp(d->mode, "config") == 0) {
             rc = print_config(d);
         } else if (strcmp(d->mode, "deliver") == 0)

@@ -136,7 +136,27 @@ expect_rc 0 "oversized" "$JD" --config small.conf deliver <"$f"
     bad "no refusal of the oversized message"
 
 f=$(echo HELP | mail p1@x.example)
-expect_rc 78 "database cannot be opened (a missing folder)" "$JD" --db "$T/none/x.db" deliver <"$f"
+# deliver: every failure of the judge's own defers (75), so that the MTA
+# keeps the player's mail; the other modes still say 78 for the admin.
+expect_rc 75 "deliver: database cannot be opened (a missing folder)" "$JD" --db "$T/none/x.db" deliver <"$f"
+printf 'limits: { max_message_size = 2048;\n' >typo.conf
+expect_rc 75 "deliver: a syntax error in judge.conf" "$JD" --config typo.conf deliver <"$f"
+expect_rc 78 "once: a syntax error in judge.conf" "$JD" --config typo.conf once
+expect_rc 75 "deliver: judge.conf missing" "$JD" --config "$T/none.conf" deliver <"$f"
+expect_rc 75 "deliver: a bad option in the MTA's command line" "$JD" --bogus deliver <"$f"
+expect_rc 64 "once: a bad option" "$JD" --bogus once
+# A crash (a fault in the judge) defers too: judged deliver waits on an
+# open stdin and is sent SIGSEGV.
+mkfifo crash.fifo
+"$JD" deliver <crash.fifo 2>/dev/null &
+crash_pid=$!
+exec 7>crash.fifo
+sleep 0.3
+kill -SEGV "$crash_pid"
+wait "$crash_pid"
+expect "deliver: a crash (SIGSEGV) exits" "$?" 75
+exec 7>&-
+rm -f crash.fifo
 expect_rc 0 "empty input" "$JD" deliver </dev/null
 
 # ---- once: the inbox, then the clock -------------------------------------------------------------
