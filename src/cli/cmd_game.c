@@ -35,6 +35,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
+#include "cli/run_as.h"
 #include "cli/test_hooks.h"
 #include "command/command.h"
 #include "conf/judge_conf.h"
@@ -81,6 +82,11 @@ dj_judge *cli_open_judge(const char *cmd, bool create, int *status)
         return NULL;
     }
     const char *maps = cli_maps_directory(g->maps, cfg.maps_dir);
+    char user[64];
+    if (cli_run_as_state_owner(&cfg, user, sizeof user, err, sizeof err) < 0) {
+        fprintf(stderr, "judgectl %s: %s\n", cmd, err);
+        return NULL;
+    }
 
     dj_test_hooks hooks;
     if (dj_test_hooks_read(&hooks, "judgectl", false, err, sizeof err) < 0) {

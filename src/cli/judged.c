@@ -32,6 +32,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli/mapdir.h"
+#include "cli/run_as.h"
 #include "cli/test_hooks.h"
 #include "config.h"
 
@@ -258,6 +259,16 @@ static int load_config(judged *d)
     if (!d->mode || strcmp(d->mode, "config") != 0)
         config_warnings(d, false);
     apply_config(d);
+    char user[64];
+    int switched = cli_run_as_state_owner(&d->cfg, user, sizeof user, err,
+                                          sizeof err);
+    if (switched < 0) {
+        logmsg(d, LOG_ERR, "%s", err);
+        return -1;
+    }
+    if (switched)
+        logmsg(d, LOG_DEBUG, "started as root: working as %s, the owner of "
+               "the state folder", user);
     return 0;
 }
 

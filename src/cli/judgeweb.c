@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli/mapdir.h"
+#include "cli/run_as.h"
 #include "conf/judge_conf.h"
 #include "web/server.h"
 
@@ -78,6 +79,11 @@ int main(int argc, char **argv)
         return 78;
     }
     wipe_mail_credentials(&cfg);
+    char user[64];
+    if (cli_run_as_state_owner(&cfg, user, sizeof user, err, sizeof err) < 0) {
+        fprintf(stderr, "judgeweb: %s\n", err);
+        return 78;
+    }
     if (listen_opt)
         snprintf(cfg.web.listen, sizeof cfg.web.listen, "%s", listen_opt);
     static char maps[DJ_PATH_MAX];

@@ -100,6 +100,9 @@ int dj_store_health_read(dj_store *s, int64_t now, int64_t overdue_after,
                     st_query_int(s, &page_size, "PRAGMA page_size", "") < 0))
         rc = -1;
     h->db_bytes = pages * page_size;
+    if (rc == 0 && dj_store_setting_get(s, "written_by", h->written_by,
+                                        sizeof h->written_by) < 0)
+        rc = -1;
     dj_store_rollback(s);
     return rc;
 }
