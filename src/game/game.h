@@ -237,6 +237,9 @@ int dj_game_export(dj_judge *j, const char *game, dj_buf *out);
 /* The mail queued for a game (NULL: every game). */
 int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out);
 int dj_game_outbox_json(dj_judge *j, const char *game, dj_buf *out);
+/* judgectl outbox --retry/--hold/--delete ID (store/mail.h). */
+int dj_game_outbox_act(dj_judge *j, int64_t id, dj_outbox_action act,
+                       dj_buf *out);
 
 /*
  * The JOIN, OBSERVE and CREATE requests waiting for their codes (never

@@ -289,4 +289,39 @@ touch -d '2 minutes ago' mail/out/tmp/stale-left-by-a-kill
 [[ ! -e mail/out/tmp/stale-left-by-a-kill ]] && ok || bad "stale out/tmp file kept"
 (($(ls mail/in/new | wc -l) == 0)) && ok || bad "kill -9: mail left in new/"
 
+# ---- the admin's view of the outbox: state, attempts, last error; --hold, --retry, --delete
+printf 'outbound: { type = "smtp"; host = "127.0.0.1"; port = 9; timeout = "5s"; };\n' >down.conf
+f=$(echo HELP | mail p5@x.example)
+"$JD" --no-send deliver <"$f" 2>/dev/null
+id=$("$J" outbox | awk -F'\t' '$2 == "queued" { id = $1 } END { print id }')
+[[ -n $id ]] && ok || bad "no queued mail to look at: $("$J" outbox | tail -3)"
+"$JD" --config down.conf --no-tick once 2>/dev/null
+"$J" outbox | awk -F'\t' -v id="$id" '$1 == id' >"$T/out"
+expect "outbox: the state after a failed attempt" "$(cut -f2 "$T/out")" queued
+expect "outbox: the attempts" "$(cut -f3 "$T/out")" 1
+grep -qi "refused\|connect" <(cut -f7 "$T/out") && ok || bad "outbox: no last error: $(cat "$T/out")"
+"$J" outbox --json >"$T/json"
+grep -q '"last_error": "[^"]' "$T/json" && ok || bad "outbox --json: no last_error"
+expect_rc 0 "outbox --hold" "$J" outbox --hold "$id"
+grep -q "mail $id held" "$T/out" && ok || bad "--hold said: $(cat "$T/out")"
+sent_before=$(ls mail/out/new | wc -l)
+"$JD" --no-tick once 2>/dev/null
+expect "outbox: a held mail is not sent" "$(ls mail/out/new | wc -l)" "$sent_before"
+expect "outbox: shown held" "$("$J" outbox | awk -F'\t' -v id="$id" '$1 == id { print $2 }')" held
+expect_rc 0 "outbox --retry" "$J" outbox --retry "$id"
+expect "outbox: retried, attempts afresh" "$("$J" outbox | awk -F'\t' -v id="$id" '$1 == id { print $2 "/" $3 }')" queued/0
+"$JD" --no-tick once 2>/dev/null
+expect "outbox: the retried mail sent" "$(ls mail/out/new | wc -l)" "$((sent_before + 1))"
+expect_rc 1 "outbox --retry of a sent mail" "$J" outbox --retry "$id"
+grep -q "sent already" "$T/err" && ok || bad "--retry of a sent mail said: $(cat "$T/err")"
+f=$(echo HELP | mail p6@x.example)
+"$JD" --no-send deliver <"$f" 2>/dev/null
+id2=$("$J" outbox | awk -F'\t' '$2 == "queued" { id = $1 } END { print id }')
+expect_rc 0 "outbox --delete" "$J" outbox --delete "$id2"
+"$J" outbox | awk -F'\t' -v id="$id2" '$1 == id' | grep -q . && bad "deleted mail still listed" || ok
+expect_rc 1 "outbox --delete of no mail" "$J" outbox --delete 999999
+grep -q "no mail 999999" "$T/err" && ok || bad "--delete 999999 said: $(cat "$T/err")"
+expect_rc 2 "outbox --retry not an ID" "$J" outbox --retry abc
+expect_rc 2 "outbox --hold and --delete at once" "$J" outbox --hold 1 --delete 2
+
 checks_done
