@@ -256,9 +256,8 @@ static int load_config(judged *d)
         logmsg(d, LOG_ERR, "%s", err);
         return -1;
     }
-    if (!d->mode || strcmp(d->mode, "config") != 0)
-        config_warnings(d, false);
-    apply_config(d);
+    /* Root no more before anything is opened (and before the warnings
+     * judge the file's mode against the judge's own group). */
     char user[64];
     int switched = cli_run_as_state_owner(&d->cfg, user, sizeof user, err,
                                           sizeof err);
@@ -269,6 +268,9 @@ static int load_config(judged *d)
     if (switched)
         logmsg(d, LOG_DEBUG, "started as root: working as %s, the owner of "
                "the state folder", user);
+    if (!d->mode || strcmp(d->mode, "config") != 0)
+        config_warnings(d, false);
+    apply_config(d);
     return 0;
 }
 

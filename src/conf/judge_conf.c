@@ -10,12 +10,16 @@
 
 #include "conf/judge_conf.h"
 
+#include <errno.h>
+#include <grp.h>
 #include <libconfig.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "conf/conf_table.h"
 #include "game/setting_value.h"
@@ -460,6 +464,96 @@ static void folder_of(const char *path, char *dir, size_t len)
     free(real);
 }
 
+/*
+ * "cannot read configuration file F (owned by root:root, mode 0600; read
+ * as user nobody, uid 65534): Permission denied" — what an admin needs to
+ * mend it, whoever the program runs as (store/open_check.c says the same
+ * of a database).
+ */
+static void cannot_read(const char *path, int e, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "cannot read configuration file %s: %s", path,
+                 strerror(e));
+        return;
+    }
+    char scratch[4096];
+    struct passwd pw, *u = NULL;
+    struct group gr, *g = NULL;
+    char owner[64], group[64], me[64];
+    if (getpwuid_r(st.st_uid, &pw, scratch, sizeof scratch, &u) == 0 && u)
+        snprintf(owner, sizeof owner, "%s", u->pw_name);
+    else
+        snprintf(owner, sizeof owner, "%u", (unsigned)st.st_uid);
+    if (getgrgid_r(st.st_gid, &gr, scratch, sizeof scratch, &g) == 0 && g)
+        snprintf(group, sizeof group, "%s", g->gr_name);
+    else
+        snprintf(group, sizeof group, "%u", (unsigned)st.st_gid);
+    uid_t uid = geteuid();
+    if (getpwuid_r(uid, &pw, scratch, sizeof scratch, &u) == 0 && u)
+        snprintf(me, sizeof me, "%s", u->pw_name);
+    else
+        snprintf(me, sizeof me, "?");
+    snprintf(err, errlen,
+             "cannot read configuration file %s (owned by %s:%s, mode %04o; "
+             "read as user %s, uid %u): %s%s",
+             path, owner, group, (unsigned)(st.st_mode & 07777), me,
+             (unsigned)uid, strerror(e),
+             e == EACCES ? " (judge.conf(5), FILES: root:dipjudge 0640, or "
+                           "0600 owned by the judge's user)"
+                         : "");
+}
+
+/*
+ * libconfig says "syntax error" at the end of the file when a group,
+ * list or array is never closed: find the line where the innermost
+ * unclosed one opened (strings and comments skipped).  0 when all close.
+ */
+static int unclosed_line(const char *text, char *opener)
+{
+    enum { DEPTH = 64 };
+    int lines[DEPTH];
+    char kinds[DEPTH];
+    int depth = 0, line = 1;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') {
+            line++;
+        } else if (*p == '"') {
+            for (p++; *p && *p != '"'; p++) {
+                if (*p == '\\' && p[1])
+                    p++;
+                else if (*p == '\n')
+                    line++;
+            }
+            if (!*p)
+                break;
+        } else if (*p == '#' || (*p == '/' && p[1] == '/')) {
+            while (p[1] && p[1] != '\n')
+                p++;
+        } else if (*p == '/' && p[1] == '*') {
+            for (p += 2; *p && !(*p == '*' && p[1] == '/'); p++)
+                line += *p == '\n';
+            if (!*p)
+                break;
+            p++;
+        } else if (*p == '{' || *p == '(' || *p == '[') {
+            if (depth < DEPTH) {
+                lines[depth] = line;
+                kinds[depth] = *p;
+            }
+            depth++;
+        } else if ((*p == '}' || *p == ')' || *p == ']') && depth > 0) {
+            depth--;
+        }
+    }
+    if (depth == 0)
+        return 0;
+    int top = depth <= DEPTH ? depth - 1 : DEPTH - 1;
+    *opener = kinds[top];
+    return lines[top];
+}
+
 int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
 {
     dj_config_defaults(c);
@@ -469,7 +563,7 @@ int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
      * refused with its line. */
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "cannot read configuration file %s", path);
+        cannot_read(path, errno, err, errlen);
         return -1;
     }
     enum { CONF_MAX = 1 << 20 };
@@ -496,10 +590,18 @@ int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
     config_t cfg;
     config_init(&cfg);
     int ok = config_read_string(&cfg, text);
+    char opener = 0;
+    int opened = ok ? 0 : unclosed_line(text, &opener);
     free(text);
     if (!ok) {
         if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-            snprintf(err, errlen, "cannot read configuration file %s", path);
+            cannot_read(path, EIO, err, errlen);
+        else if (opened)
+            snprintf(err, errlen,
+                     "%s:%d: this '%c' is never closed (libconfig: %s at "
+                     "line %d)",
+                     path, opened, opener, config_error_text(&cfg),
+                     config_error_line(&cfg));
         else
             snprintf(err, errlen, "%s:%d: %s", path, config_error_line(&cfg),
                      config_error_text(&cfg));

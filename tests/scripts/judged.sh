@@ -324,4 +324,31 @@ grep -q "no mail 999999" "$T/err" && ok || bad "--delete 999999 said: $(cat "$T/
 expect_rc 2 "outbox --retry not an ID" "$J" outbox --retry abc
 expect_rc 2 "outbox --hold and --delete at once" "$J" outbox --hold 1 --delete 2
 
+# ---- judge.conf: one file-mode policy, and errors an admin can act on --------------------
+printf 'outbound: { type = "smtp"; host = "127.0.0.1"; user = "judge";\n    password = "smtp-secret"; };\n' >secret.conf
+chmod 0640 secret.conf
+chgrp "$(id -gn)" secret.conf
+expect_rc 0 "config: judge.conf 0640 in the judge's own group" "$JD" --config secret.conf config
+grep -q WARNING "$T/out" && bad "a warning about the package's mode (0640, the judge's group): $(grep WARNING "$T/out")" || ok
+chmod 0600 secret.conf
+expect_rc 0 "config: judge.conf 0600" "$JD" --config secret.conf config
+grep -q WARNING "$T/out" && bad "a warning about 0600" || ok
+chmod 0644 secret.conf
+expect_rc 0 "config: judge.conf 0644" "$JD" --config secret.conf config
+grep -q "WARNING: secret.conf holds a mail password and users other than the judge's may read it (mode 0644)" "$T/out" &&
+    ok || bad "no warning about 0644: $(cat "$T/out")"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+    chmod 0600 secret.conf
+    chmod 0755 "$T"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$JD" --config "$T/secret.conf" config >"$T/out" 2>&1
+    for fact in "cannot read configuration file $T/secret.conf" "owned by root:" "mode 0600" "uid 65534" "Permission denied"; do
+        grep -qF "$fact" "$T/out" && ok || bad "unreadable judge.conf: no '$fact' in: $(cat "$T/out")"
+    done
+    chmod 0700 "$T"
+fi
+# A group never closed: said where it opened, not at the end of the file.
+printf 'judge_name = "x";\nlimits: {\n    max_message_size = 2048;\n\n# the end\n' >open.conf
+expect_rc 78 "config: an unclosed group" "$JD" --config open.conf config
+grep -q "open.conf:2: this '{' is never closed" "$T/err" && ok || bad "unclosed group: $(cat "$T/err")"
+
 checks_done
