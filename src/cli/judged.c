@@ -136,11 +136,18 @@ static void logmsg(const judged *d, int level, const char *fmt, ...)
         syslog(level, "%s", msg);
         return;
     }
+    /* Under systemd (JOURNAL_STREAM set: stderr is the journal's), the
+     * line starts with its syslog priority, sd-daemon(3)'s "<3>", so that
+     * journalctl -p err finds the errors; the journal stamps the time. */
     char stamp[32] = "";
-    time_t t = time(NULL);
-    struct tm tm;
-    if (gmtime_r(&t, &tm))
-        strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+    if (getenv("JOURNAL_STREAM")) {
+        snprintf(stamp, sizeof stamp, "<%d>", level);
+    } else {
+        time_t t = time(NULL);
+        struct tm tm;
+        if (gmtime_r(&t, &tm))
+            strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+    }
     fprintf(stderr, "%sjudged %s: %s%s\n", stamp, d->mode ? d->mode : "",
             level <= LOG_ERR       ? "error: "
             : level == LOG_WARNING ? "warning: "

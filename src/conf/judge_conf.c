@@ -278,6 +278,7 @@ const conf_setting conf_table[] = {
     NUMBER("status", status.window, "window", CONF_SECONDS, 60, 365 * 86400),
 
     TEXT("web", web.listen, "listen", CONF_STRING),
+    TEXT("web", web.access_log, "access_log", CONF_STRING),
     TEXT("web", web.base_url, "base_url", CONF_URL),
     NUMBER("web", web.threads, "threads", CONF_INT, 1, 64),
     NUMBER("web", web.max_connections, "max_connections", CONF_INT, 1,
