@@ -99,6 +99,7 @@ typedef struct judged {
     /* options */
     const char *config_opt, *db_opt, *maps_opt, *mode;
     bool use_syslog, quiet, verbose, no_send, no_tick, show_secrets;
+    bool changed; /* config --changed */
     const char *envelope_sender; /* deliver -f */
     /* state */
     dj_config cfg;
@@ -810,7 +811,10 @@ static int print_config(judged *d)
     dj_buf out;
     dj_buf_init(&out);
     config_warnings(d, true);
-    dj_config_write(&d->cfg, d->show_secrets, &out);
+    if (d->changed)
+        dj_config_write_changed(&d->cfg, d->show_secrets, &out);
+    else
+        dj_config_write(&d->cfg, d->show_secrets, &out);
     int ok = dj_buf_ok(&out) && fputs(out.data, stdout) >= 0 &&
              fflush(stdout) == 0;
     dj_buf_free(&out);
@@ -832,8 +836,10 @@ static int usage(FILE *to)
             "deadlines, outbox\n"
             "  once [--no-tick] [--no-send]      one pass of each, for "
             "cron\n"
-            "  config [--show-secrets]           the settings in force, "
+            "  config [--show-secrets] [--changed]  the settings in force, "
             "as judge.conf\n"
+            "                                    (--changed: only those "
+            "not the defaults)\n"
             "options (before or after the mode):\n"
             "  -c, --config FILE   configuration (else $DIPJUDGE_CONF, else "
             "the installed one)\n"
@@ -859,7 +865,7 @@ static int usage(FILE *to)
 static int parse_args(judged *d, int argc, char **argv)
 {
     enum { OPT_DB = 256, OPT_MAPS, OPT_SYSLOG, OPT_NO_SEND, OPT_NO_TICK,
-           OPT_VERSION, OPT_SHOW_SECRETS };
+           OPT_VERSION, OPT_SHOW_SECRETS, OPT_CHANGED };
     static const struct option LONGS[] = {
         {"config", required_argument, NULL, 'c'},
         {"db", required_argument, NULL, OPT_DB},
@@ -870,6 +876,7 @@ static int parse_args(judged *d, int argc, char **argv)
         {"no-send", no_argument, NULL, OPT_NO_SEND},
         {"no-tick", no_argument, NULL, OPT_NO_TICK},
         {"show-secrets", no_argument, NULL, OPT_SHOW_SECRETS},
+        {"changed", no_argument, NULL, OPT_CHANGED},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0}};
@@ -888,6 +895,7 @@ static int parse_args(judged *d, int argc, char **argv)
         case OPT_NO_SEND: d->no_send = true; break;
         case OPT_NO_TICK: d->no_tick = true; break;
         case OPT_SHOW_SECRETS: d->show_secrets = true; break;
+        case OPT_CHANGED: d->changed = true; break;
         case 'h': usage(stdout); return 1;
         case OPT_VERSION:
             printf("judged (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
@@ -933,6 +941,7 @@ static int parse_args(judged *d, int argc, char **argv)
         : d->no_send && strcmp(d->mode, "config") == 0 ? "--no-send"
         : d->show_secrets && strcmp(d->mode, "config") != 0
             ? "--show-secrets"
+        : d->changed && strcmp(d->mode, "config") != 0 ? "--changed"
             : NULL;
     if (misplaced) {
         fprintf(stderr, "judged: %s does not go with %s (judged --help)\n",

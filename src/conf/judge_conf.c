@@ -659,3 +659,100 @@ int dj_config_read(const char *config_option, const char *db_option,
         snprintf(c->database, sizeof c->database, "%s", db);
     return 0;
 }
+
+/* The next line of *p (its length; *p moved past it), or NULL at the end. */
+static const char *next_line(const char **p, size_t *len)
+{
+    if (!**p)
+        return NULL;
+    const char *l = *p;
+    const char *nl = strchr(l, '\n');
+    *len = nl ? (size_t)(nl - l) : strlen(l);
+    *p = nl ? nl + 1 : l + *len;
+    return l;
+}
+
+/* Is line l (in group g, "" at the top) among the defaults' lines? */
+static bool default_line(const char *defaults, const char *g, const char *l,
+                         size_t len)
+{
+    char group[64] = "";
+    const char *p = defaults;
+    size_t n;
+    for (const char *d; (d = next_line(&p, &n));) {
+        if (n > 4 && strncmp(d + n - 4, " = {", 4) == 0) {
+            snprintf(group, sizeof group, "%.*s", (int)(n - 4), d);
+            continue;
+        }
+        if (n == 2 && strncmp(d, "};", 2) == 0) {
+            group[0] = '\0';
+            continue;
+        }
+        if (n == len && strcmp(group, g) == 0 && strncmp(d, l, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+void dj_config_write_changed(const dj_config *c, bool secrets, dj_buf *out)
+{
+    dj_config *def = malloc(sizeof *def);
+    if (!def)
+        return;
+    dj_config_defaults(def);
+    snprintf(def->state_dir, sizeof def->state_dir, "%s", DJ_STATEDIR);
+    char *in_state[] = {def->database, def->mail.in.path, def->mail.out.path};
+    for (size_t i = 0; i < sizeof in_state / sizeof in_state[0]; i++) {
+        char joined[DJ_PATH_MAX];
+        if (!in_state[i][0] || in_state[i][0] == '/')
+            continue;
+        if ((size_t)snprintf(joined, sizeof joined, "%s/%s", c->state_dir,
+                             in_state[i]) < sizeof joined)
+            memcpy(in_state[i], joined, strlen(joined) + 1);
+    }
+    dj_buf mine, theirs;
+    dj_buf_init(&mine);
+    dj_buf_init(&theirs);
+    dj_config_write(c, secrets, &mine);
+    dj_config_write(def, secrets, &theirs);
+    free(def);
+    dj_buf_append(out, "# the settings that differ from the defaults "
+                       "(judged config --changed)\n");
+    if (c->file[0])
+        dj_buf_printf(out, "# read from: %s\n", c->file);
+    char group[64] = "";
+    const char *header = NULL;
+    size_t header_len = 0;
+    bool header_out = false;
+    const char *p = mine.data ? mine.data : "";
+    size_t n;
+    for (const char *l; (l = next_line(&p, &n));) {
+        if (n && l[0] == '#')
+            continue;
+        if (n > 4 && strncmp(l + n - 4, " = {", 4) == 0) {
+            snprintf(group, sizeof group, "%.*s", (int)(n - 4), l);
+            header = l;
+            header_len = n;
+            header_out = false;
+            continue;
+        }
+        if (n == 2 && strncmp(l, "};", 2) == 0) {
+            if (header_out)
+                dj_buf_append(out, "};\n");
+            group[0] = '\0';
+            header = NULL;
+            continue;
+        }
+        if (default_line(theirs.data ? theirs.data : "", group, l, n))
+            continue;
+        if (header && !header_out) {
+            dj_buf_append_n(out, header, header_len);
+            dj_buf_append(out, "\n");
+            header_out = true;
+        }
+        dj_buf_append_n(out, l, n);
+        dj_buf_append(out, "\n");
+    }
+    dj_buf_free(&mine);
+    dj_buf_free(&theirs);
+}

@@ -351,4 +351,15 @@ printf 'judge_name = "x";\nlimits: {\n    max_message_size = 2048;\n\n# the end\
 expect_rc 78 "config: an unclosed group" "$JD" --config open.conf config
 grep -q "open.conf:2: this '{' is never closed" "$T/err" && ok || bad "unclosed group: $(cat "$T/err")"
 
+# judged config --changed: only what differs from the defaults (postconf -n)
+printf 'judge_name = "Big";\noutbound: { type = "smtp"; port = 25; };\nlimits: { max_lines = 2000; };\n' >changed.conf
+expect_rc 0 "config --changed" env -u DIPJUDGE_STATE_DIR "$JD" --config changed.conf config --changed
+expect "config --changed: the settings" "$(grep -v '^#' "$T/out" | tr -d ' ' | tr '\n' ' ')" 'judge_name="Big"; outbound={ type="smtp"; port=25; }; '
+grep -v '^#' "$T/out" >changed2.conf
+expect_rc 0 "config --changed read back" env -u DIPJUDGE_STATE_DIR "$JD" --config changed2.conf config --changed
+expect "config --changed read back: the same" "$(grep -v '^#' "$T/out")" "$(cat changed2.conf)"
+expect_rc 0 "config --changed on no file" env -u DIPJUDGE_STATE_DIR "$JD" --config /dev/null config --changed
+expect "config --changed on the defaults: nothing" "$(grep -vc '^#' "$T/out")" 0
+expect_rc 64 "--changed with once" "$JD" once --changed
+
 checks_done
