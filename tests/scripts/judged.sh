@@ -310,8 +310,10 @@ expect "outbox: a held mail is not sent" "$(ls mail/out/new | wc -l)" "$sent_bef
 expect "outbox: shown held" "$("$J" outbox | awk -F'\t' -v id="$id" '$1 == id { print $2 }')" held
 expect_rc 0 "outbox --retry" "$J" outbox --retry "$id"
 expect "outbox: retried, attempts afresh" "$("$J" outbox | awk -F'\t' -v id="$id" '$1 == id { print $2 "/" $3 }')" queued/0
-"$JD" --no-tick once 2>/dev/null
+"$JD" --no-tick once 2>"$T/sendlog"
 expect "outbox: the retried mail sent" "$(ls mail/out/new | wc -l)" "$((sent_before + 1))"
+grep -q "outbox row $id .*: sent$" "$T/sendlog" && ok || bad "the send log line: $(grep "outbox row" "$T/sendlog")"
+grep -q "no message" "$T/sendlog" && bad "stray text in the send log: $(grep "no message" "$T/sendlog")" || ok
 expect_rc 1 "outbox --retry of a sent mail" "$J" outbox --retry "$id"
 grep -q "sent already" "$T/err" && ok || bad "--retry of a sent mail said: $(cat "$T/err")"
 f=$(echo HELP | mail p6@x.example)
