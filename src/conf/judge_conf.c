@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "conf/conf_table.h"
+#include "game/game.h"
 #include "game/setting_value.h"
 #include "time/calendar.h"
 #include "util/fmt.h"
@@ -407,8 +408,15 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         return get_int(r, s, &c->picture_cache_mb, 0, 16 << 20);
     if (strcmp(name, "judge_name") == 0)
         return get_string(r, s, c->judge_name, sizeof c->judge_name);
-    if (strcmp(name, "judge_address") == 0)
-        return get_string(r, s, c->judge_address, sizeof c->judge_address);
+    if (strcmp(name, "judge_address") == 0) {
+        if (get_string(r, s, c->judge_address, sizeof c->judge_address) < 0)
+            return -1;
+        /* Refused here, not at every send. */
+        if (!dj_address_ok(c->judge_address))
+            return bad(r, s, "judge_address '%s' is not a mail address "
+                             "(name@domain)", c->judge_address);
+        return 0;
+    }
     if (strcmp(name, "zone") == 0) {
         if (get_string(r, s, c->zone, sizeof c->zone) < 0)
             return -1;

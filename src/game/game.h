@@ -232,6 +232,11 @@ typedef struct dj_centre_history {
 } dj_centre_history;
 int dj_game_centre_history(dj_judge *j, const char *game,
                            dj_centre_history *t);
+/* Is `a` a plain mail address (name@domain, none of the characters a
+ * header would need quoted)?  judge.conf's judge_address is checked with
+ * it when read, as every player's address is. */
+bool dj_address_ok(const char *a);
+
 /* The whole game as JSON. */
 int dj_game_export(dj_judge *j, const char *game, dj_buf *out);
 /* The mail queued for a game (NULL: every game). */

@@ -364,4 +364,36 @@ expect_rc 0 "config --changed on no file" env -u DIPJUDGE_STATE_DIR "$JD" --conf
 expect "config --changed on the defaults: nothing" "$(grep -vc '^#' "$T/out")" 0
 expect_rc 64 "--changed with once" "$JD" once --changed
 
+# judge.conf's judge_address must be an address; a bad zone is refused
+# without claiming to use UTC.
+printf 'judge_address = "the judge";\n' >addr.conf
+expect_rc 78 "config: judge_address not an address" "$JD" --config addr.conf config
+grep -q "addr.conf:1: judge_address 'the judge' is not a mail address" "$T/err" && ok ||
+    bad "judge_address: $(cat "$T/err")"
+printf 'zone = "Mars/Olympus_Mons";\n' >zone.conf
+expect_rc 78 "config: an unknown zone" "$JD" --config zone.conf config
+grep -q "unknown time zone 'Mars/Olympus_Mons'" "$T/err" && ok || bad "zone: $(cat "$T/err")"
+grep -q "using UTC" "$T/err" && bad "the zone message says 'using UTC' and refuses" || ok
+
+# A full disk: "no space left", exit 75, nothing lost (a tmpfs of 1 MB in
+# a mount namespace of its own; root only).
+if [ "$(id -u)" -eq 0 ] && unshare --mount true 2>/dev/null; then
+    cat >full.sh <<EOF
+mkdir -p "$T/full" && mount -t tmpfs -o size=1m dj-full "$T/full" || exit 9
+"$J" --db "$T/full/j.db" init >/dev/null && "$J" --db "$T/full/j.db" create g --master gm@x.example >/dev/null
+dd if=/dev/zero of="$T/full/fill" bs=4k 2>/dev/null
+printf 'From: a@x.example\nMessage-ID: <full1@x.example>\n\nHELP\n' |
+    "$JD" --db "$T/full/j.db" --no-send deliver 2>"$T/full.err"
+echo "rc=\$?" >>"$T/full.err"
+rm -f "$T/full/fill"
+"$J" --db "$T/full/j.db" show g >"$T/full.show" 2>&1
+umount "$T/full"
+EOF
+    unshare --mount bash full.sh
+    grep -q "rc=75" "$T/full.err" && ok || bad "disk full: $(cat "$T/full.err")"
+    grep -q "no space left" "$T/full.err" && ok || bad "disk full not said: $(cat "$T/full.err")"
+    grep -q "disk I/O error" "$T/full.err" && bad "disk full said as 'disk I/O error'" || ok
+    grep -q "forming" "$T/full.show" && ok || bad "the game after the full disk: $(cat "$T/full.show")"
+fi
+
 checks_done

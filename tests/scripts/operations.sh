@@ -114,7 +114,8 @@ expect_rc 64 "judged unknown option" "$JD" once --frobnicate
 in_file "$T/err" "--frobnicate" "judged names the unknown option"
 expect_rc 64 "judged -f with once" "$JD" -f x@example.org once
 in_file "$T/err" "-f does not go with once" "judged -f misplaced"
-expect_rc 64 "judged --no-tick with deliver" "$JD" deliver --no-tick
+# deliver: a bad command line in the MTA's service defers (75), never bounces
+expect_rc 75 "judged --no-tick with deliver" "$JD" deliver --no-tick
 expect_rc 64 "judged two modes" "$JD" once run
 
 msg()
