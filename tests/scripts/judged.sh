@@ -396,4 +396,28 @@ EOF
     grep -q "forming" "$T/full.show" && ok || bad "the game after the full disk: $(cat "$T/full.show")"
 fi
 
+# Started as root in a state folder of another user: work as that user,
+# leave nothing root's (root only).
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+    RS=$T/rootstate
+    mkdir -p "$RS" && chown nobody "$RS" && chmod 0755 "$T"
+    printf 'state_dir = "%s";\njudge_address = "judge@x.example";\n' "$RS" >"$RS/judge.conf"
+    env -u DIPJUDGE_STATE_DIR "$J" --config "$RS/judge.conf" init >/dev/null 2>&1
+    expect "root's judgectl init: the database's owner" "$(stat -c %U "$RS/dipjudge.db" 2>&1)" nobody
+    env -u DIPJUDGE_STATE_DIR "$J" --config "$RS/judge.conf" create rg --master gm@x.example >/dev/null 2>&1
+    f=$(echo HELP | mail p1@x.example)
+    env -u DIPJUDGE_STATE_DIR "$JD" --config "$RS/judge.conf" deliver <"$f" 2>/dev/null
+    env -u DIPJUDGE_STATE_DIR "$JD" --config "$RS/judge.conf" once 2>/dev/null
+    check "root's judged made mail/out" test -d "$RS/mail/out/new"
+    expect "files root's runs left that are not the state folder owner's" \
+        "$(find "$RS" ! -user nobody ! -name judge.conf)" ""
+    # The owner with a mode that forbids writing is told so, not to run
+    # as the owner.
+    chmod 0400 "$RS/dipjudge.db"
+    setpriv --reuid=65534 --regid=65534 --clear-groups env -u DIPJUDGE_STATE_DIR "$J" --config "$RS/judge.conf" list >"$T/out" 2>&1
+    grep -q "you own it but its mode forbids" "$T/out" && ok || bad "the owner's advice: $(cat "$T/out")"
+    grep -q "run the command as the file's owner" "$T/out" && bad "the owner told to run as the owner" || ok
+    chmod 0700 "$T"
+fi
+
 checks_done
