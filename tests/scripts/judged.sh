@@ -420,4 +420,14 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
     chmod 0700 "$T"
 fi
 
+# The build's version: judged --version, each mail's X-Mailer, the
+# database's written_by (judgectl status).
+version=$("$JD" --version | sed -n 's/^judged (dipjudge) //p')
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+ ]] && ok || bad "judged --version: $("$JD" --version)"
+last_sent=$(ls -t mail/out/new | head -n 1)
+grep -q "^X-Mailer: dipjudge $version\$" "mail/out/new/$last_sent" && ok ||
+    bad "no X-Mailer: dipjudge $version in the mail sent"
+"$J" status >"$T/out" 2>&1
+has "written by dipjudge $version"
+
 checks_done
