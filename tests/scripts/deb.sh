@@ -177,6 +177,8 @@ if command -v lintian >/dev/null; then
     expect "lintian errors" "$errors" 0
 fi
 dpkg-deb -I "$deb" control | grep -q 'libmicrohttpd' && ok || bad "Depends lacks libmicrohttpd"
+sed -n '/^Build-Depends:/,/^[A-Z]/p' "$S/contrib/debian/control" | grep -q 'libmicrohttpd-dev' &&
+    ok || bad "Build-Depends lacks libmicrohttpd-dev"
 # The maintainer scripts debhelper made: restart after upgrade, stop on
 # removal (there was no prerm at all with --no-start).
 dpkg-deb -e "$deb" "$T/control"

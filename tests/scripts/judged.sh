@@ -430,4 +430,14 @@ grep -q "^X-Mailer: dipjudge $version\$" "mail/out/new/$last_sent" && ok ||
 "$J" status >"$T/out" 2>&1
 has "written by dipjudge $version"
 
+# Under systemd (JOURNAL_STREAM set) each line starts with its syslog
+# priority, so that journalctl -p err finds the errors.
+JOURNAL_STREAM=8:1234 "$JD" --config typo.conf once >"$T/out" 2>&1
+grep -q '^<3>judged once: error: ' "$T/out" && ok || bad "no <3> priority: $(cat "$T/out")"
+chmod 0644 secret.conf
+JOURNAL_STREAM=8:1234 "$JD" --config secret.conf --no-tick --no-send once >"$T/out" 2>&1
+grep -q '^<4>judged once: warning: ' "$T/out" && ok || bad "no <4> priority: $(cat "$T/out")"
+"$JD" --config typo.conf once >"$T/out" 2>&1
+grep -q '^<' "$T/out" && bad "a priority prefix outside systemd" || ok
+
 checks_done
