@@ -172,8 +172,9 @@ static void status_text(const dj_store_health *h, const finding *f,
     printf("quarantined      %d (in the last %ds)\n", h->quarantined,
            c->status.window);
     printf("confirmations    %d pending\n", h->confirmations);
-    printf("database         %s, %lld bytes\n", c->database,
-           (long long)h->db_bytes);
+    printf("database         %s, %lld bytes%s%s\n", c->database,
+           (long long)h->db_bytes, h->written_by[0] ? ", written by " : "",
+           h->written_by);
 }
 
 static void status_json(const dj_store_health *h, const finding *f,
@@ -198,7 +199,8 @@ static void status_json(const dj_store_health *h, const finding *f,
     dj_json_kv_int(&out, "window", c->status.window, true);
     dj_json_kv_int(&out, "confirmations", h->confirmations, true);
     dj_json_kv_str(&out, "database", c->database, true);
-    dj_json_kv_int(&out, "database_bytes", h->db_bytes, false);
+    dj_json_kv_int(&out, "database_bytes", h->db_bytes, true);
+    dj_json_kv_str(&out, "written_by", h->written_by, false);
     dj_buf_append(&out, "}\n");
     fputs(dj_buf_ok(&out) ? out.data : "{}\n", stdout);
     dj_buf_free(&out);

@@ -35,6 +35,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/mapdir.h"
+#include "cli/run_as.h"
 #include "cli/test_hooks.h"
 #include "command/command.h"
 #include "conf/judge_conf.h"
@@ -81,6 +82,11 @@ dj_judge *cli_open_judge(const char *cmd, bool create, int *status)
         return NULL;
     }
     const char *maps = cli_maps_directory(g->maps, cfg.maps_dir);
+    char user[64];
+    if (cli_run_as_state_owner(&cfg, user, sizeof user, err, sizeof err) < 0) {
+        fprintf(stderr, "judgectl %s: %s\n", cmd, err);
+        return NULL;
+    }
 
     dj_test_hooks hooks;
     if (dj_test_hooks_read(&hooks, "judgectl", false, err, sizeof err) < 0) {
@@ -533,7 +539,30 @@ int cmd_history(int argc, char **argv)
 
 int cmd_outbox(int argc, char **argv)
 {
-    PARSE("", "--json", SYN_OUTBOX, 0, 1);
+    PARSE("--retry --hold --delete", "--json", SYN_OUTBOX, 0, 1);
+    static const char *const ACTS[] = {"--retry", "--hold", "--delete"};
+    int acts = 0;
+    dj_outbox_action act = DJ_OUTBOX_ACT_RETRY;
+    const char *id_text = NULL;
+    for (int k = 0; k < 3; k++)
+        if (cli_value(&a, ACTS[k])) {
+            acts++;
+            act = (dj_outbox_action)k;
+            id_text = cli_value(&a, ACTS[k]);
+        }
+    char *end = NULL;
+    long long id = id_text ? strtoll(id_text, &end, 10) : 0;
+    if (acts > 1 || (acts && (a.npos || cli_flag(&a, "--json"))))
+        return usage(argv[0], SYN_OUTBOX, "one of --retry, --hold, --delete "
+                     "at a time, alone", NULL);
+    if (acts && (!*id_text || *end || id <= 0))
+        return usage(argv[0], SYN_OUTBOX, "not a mail's ID (the first "
+                     "column of judgectl outbox)", id_text);
+    if (acts) {
+        OPEN();
+        int rc = dj_game_outbox_act(j, (int64_t)id, act, &out);
+        return finish(j, argv[0], rc, &out);
+    }
     OPEN();
     const char *game = a.npos ? a.pos[0] : NULL;
     int rc = cli_flag(&a, "--json") ? dj_game_outbox_json(j, game, &out)

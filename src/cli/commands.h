@@ -55,7 +55,7 @@ int cmd_orders(int argc, char **argv);
 #define SYN_EJECT "GAME POWER"
 #define SYN_HISTORY "GAME [FROM [TO]]"
 #define SYN_MAP "GAME [PHASE] [--orders | --no-orders] -o FILE.png|.svg|.pdf"
-#define SYN_OUTBOX "[GAME] [--json]"
+#define SYN_OUTBOX "[GAME] [--json] | --retry ID | --hold ID | --delete ID"
 #define SYN_PENDING "[GAME] [--from ADDRESS|@DOMAIN] [--clear]"
 #define SYN_PLAYER "ADDRESS"
 #define SYN_TICK "[--quiet]"

@@ -116,7 +116,7 @@ static const command COMMANDS[] = {
      "write them against a case file's position and say what is understood:\n"
      "  judgectl orders --map MAP --position CASEFILE --power POWER\n"
      "    [--phase PHASE] [--rule NAME=VALUE]... [--maps DIR] [--explain]\n"},
-    {"outbox", SYN_OUTBOX, "list the mail queued for sending", cmd_outbox,
+    {"outbox", SYN_OUTBOX, "the mail queued: state, attempts, last error; retry, hold or delete one", cmd_outbox,
      NULL},
     {"pause", SYN_GAME, "stop a game's clock", cmd_pause, NULL},
     {"pending", SYN_PENDING,

@@ -32,6 +32,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli/mapdir.h"
+#include "cli/run_as.h"
 #include "cli/test_hooks.h"
 #include "config.h"
 
@@ -98,6 +99,7 @@ typedef struct judged {
     /* options */
     const char *config_opt, *db_opt, *maps_opt, *mode;
     bool use_syslog, quiet, verbose, no_send, no_tick, show_secrets;
+    bool changed; /* config --changed */
     const char *envelope_sender; /* deliver -f */
     /* state */
     dj_config cfg;
@@ -135,11 +137,18 @@ static void logmsg(const judged *d, int level, const char *fmt, ...)
         syslog(level, "%s", msg);
         return;
     }
+    /* Under systemd (JOURNAL_STREAM set: stderr is the journal's), the
+     * line starts with its syslog priority, sd-daemon(3)'s "<3>", so that
+     * journalctl -p err finds the errors; the journal stamps the time. */
     char stamp[32] = "";
-    time_t t = time(NULL);
-    struct tm tm;
-    if (gmtime_r(&t, &tm))
-        strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+    if (getenv("JOURNAL_STREAM")) {
+        snprintf(stamp, sizeof stamp, "<%d>", level);
+    } else {
+        time_t t = time(NULL);
+        struct tm tm;
+        if (gmtime_r(&t, &tm))
+            strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+    }
     fprintf(stderr, "%sjudged %s: %s%s\n", stamp, d->mode ? d->mode : "",
             level <= LOG_ERR       ? "error: "
             : level == LOG_WARNING ? "warning: "
@@ -255,6 +264,18 @@ static int load_config(judged *d)
         logmsg(d, LOG_ERR, "%s", err);
         return -1;
     }
+    /* Root no more before anything is opened (and before the warnings
+     * judge the file's mode against the judge's own group). */
+    char user[64];
+    int switched = cli_run_as_state_owner(&d->cfg, user, sizeof user, err,
+                                          sizeof err);
+    if (switched < 0) {
+        logmsg(d, LOG_ERR, "%s", err);
+        return -1;
+    }
+    if (switched)
+        logmsg(d, LOG_DEBUG, "started as root: working as %s, the owner of "
+               "the state folder", user);
     if (!d->mode || strcmp(d->mode, "config") != 0)
         config_warnings(d, false);
     apply_config(d);
@@ -360,6 +381,10 @@ static int open_judge(judged *d)
                             sizeof err);
     if (!d->j) {
         logmsg(d, LOG_ERR, "%s", err);
+        /* deliver: the MTA keeps the message whatever the cause (a
+         * bounce would lose the player's mail for the judge's fault). */
+        if (d->mode && strcmp(d->mode, "deliver") == 0)
+            return EX_TEMPFAIL_;
         return failure == DJ_STORE_OPEN_DENIED ||
                        failure == DJ_STORE_OPEN_NEWER
                    ? EX_CONFIG_
@@ -605,6 +630,31 @@ static void install_signals(void)
     sigaction(SIGPIPE, &sa, NULL); /* a server hanging up is an error */
 }
 
+/*
+ * judged deliver: a crash (a fault, an abort) exits 75 like every other
+ * failure of the judge's own, so that the MTA keeps the message and
+ * tries again instead of bouncing it.  Only _exit, which a handler may
+ * call; the message is not in the database unless its transaction
+ * committed, and then the retry is a duplicate, ignored.
+ */
+static void on_crash(int sig)
+{
+    (void)sig;
+    _exit(EX_TEMPFAIL_);
+}
+
+static void install_crash_handlers(void)
+{
+    static const int SIGS[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    for (size_t i = 0; i < sizeof SIGS / sizeof SIGS[0]; i++)
+        sigaction(SIGS[i], &sa, NULL);
+}
+
 /* Milliseconds from now until t (seconds), at least 0, at most cap. */
 static int64_t ms_until(const judged *d, int64_t t, int64_t cap)
 {
@@ -761,7 +811,10 @@ static int print_config(judged *d)
     dj_buf out;
     dj_buf_init(&out);
     config_warnings(d, true);
-    dj_config_write(&d->cfg, d->show_secrets, &out);
+    if (d->changed)
+        dj_config_write_changed(&d->cfg, d->show_secrets, &out);
+    else
+        dj_config_write(&d->cfg, d->show_secrets, &out);
     int ok = dj_buf_ok(&out) && fputs(out.data, stdout) >= 0 &&
              fflush(stdout) == 0;
     dj_buf_free(&out);
@@ -783,8 +836,10 @@ static int usage(FILE *to)
             "deadlines, outbox\n"
             "  once [--no-tick] [--no-send]      one pass of each, for "
             "cron\n"
-            "  config [--show-secrets]           the settings in force, "
+            "  config [--show-secrets] [--changed]  the settings in force, "
             "as judge.conf\n"
+            "                                    (--changed: only those "
+            "not the defaults)\n"
             "options (before or after the mode):\n"
             "  -c, --config FILE   configuration (else $DIPJUDGE_CONF, else "
             "the installed one)\n"
@@ -810,7 +865,7 @@ static int usage(FILE *to)
 static int parse_args(judged *d, int argc, char **argv)
 {
     enum { OPT_DB = 256, OPT_MAPS, OPT_SYSLOG, OPT_NO_SEND, OPT_NO_TICK,
-           OPT_VERSION, OPT_SHOW_SECRETS };
+           OPT_VERSION, OPT_SHOW_SECRETS, OPT_CHANGED };
     static const struct option LONGS[] = {
         {"config", required_argument, NULL, 'c'},
         {"db", required_argument, NULL, OPT_DB},
@@ -821,6 +876,7 @@ static int parse_args(judged *d, int argc, char **argv)
         {"no-send", no_argument, NULL, OPT_NO_SEND},
         {"no-tick", no_argument, NULL, OPT_NO_TICK},
         {"show-secrets", no_argument, NULL, OPT_SHOW_SECRETS},
+        {"changed", no_argument, NULL, OPT_CHANGED},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0}};
@@ -839,6 +895,7 @@ static int parse_args(judged *d, int argc, char **argv)
         case OPT_NO_SEND: d->no_send = true; break;
         case OPT_NO_TICK: d->no_tick = true; break;
         case OPT_SHOW_SECRETS: d->show_secrets = true; break;
+        case OPT_CHANGED: d->changed = true; break;
         case 'h': usage(stdout); return 1;
         case OPT_VERSION:
             printf("judged (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
@@ -884,6 +941,7 @@ static int parse_args(judged *d, int argc, char **argv)
         : d->no_send && strcmp(d->mode, "config") == 0 ? "--no-send"
         : d->show_secrets && strcmp(d->mode, "config") != 0
             ? "--show-secrets"
+        : d->changed && strcmp(d->mode, "config") != 0 ? "--changed"
             : NULL;
     if (misplaced) {
         fprintf(stderr, "judged: %s does not go with %s (judged --help)\n",
@@ -901,9 +959,20 @@ int main(int argc, char **argv)
         return EX_TEMPFAIL_;
     }
     int rc;
+    /* The MTA's command line: "deliver" anywhere in it (also when the
+     * rest does not parse: that too must defer, see below). */
+    bool deliver = false;
+    for (int i = 1; i < argc; i++)
+        deliver = deliver || strcmp(argv[i], "deliver") == 0;
     int parsed = parse_args(d, argc, argv);
+    if (deliver)
+        install_crash_handlers();
     if (parsed != 0) {
         rc = parsed > 0 ? EX_OK_ : usage(stderr);
+        /* A bad command line in the MTA's service is the judge's fault,
+         * not the sender's: defer. */
+        if (deliver && rc != EX_OK_)
+            rc = EX_TEMPFAIL_;
     } else {
         if (d->use_syslog && !syslog_listening()) {
             d->use_syslog = false;
@@ -918,7 +987,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "judged: %s\n", why);
             rc = EX_USAGE_;
         } else if (load_config(d) < 0)
-            rc = EX_CONFIG_;
+            rc = deliver ? EX_TEMPFAIL_ : EX_CONFIG_;
         else if (strcmp(d->mode, "config") == 0) {
             rc = print_config(d);
         } else if (strcmp(d->mode, "deliver") == 0)

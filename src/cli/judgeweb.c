@@ -14,13 +14,17 @@
 
 #include <getopt.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "cli/mapdir.h"
+#include "cli/run_as.h"
 #include "conf/judge_conf.h"
+#include "game/game.h"
 #include "web/server.h"
 
 static void usage(FILE *f)
@@ -30,6 +34,51 @@ static void usage(FILE *f)
           "       judgeweb --version | -h|--help\n"
           "Serves the judge's games on the web (judgeweb(8)).\n",
           f);
+}
+
+/* A line on stderr: with its syslog priority first ("<3>") under
+ * systemd (JOURNAL_STREAM), so that journalctl -p err finds errors. */
+static void weblog(int level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void weblog(int level, const char *fmt, ...)
+{
+    char msg[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (getenv("JOURNAL_STREAM"))
+        fprintf(stderr, "<%d>judgeweb: %s\n", level, msg);
+    else
+        fprintf(stderr, "judgeweb: %s%s\n", level <= LOG_ERR ? "error: " : "",
+                msg);
+}
+
+/*
+ * Refuse to start on a database that is not there (or does not open):
+ * judgeweb would answer 503 to every request.  Opened and closed again;
+ * the server's workers open their own.  0, or the exit status.
+ */
+static int database_ready(const dj_config *cfg, const char *maps)
+{
+    char err[1024];
+    dj_store_open_failure failure;
+    dj_judge *j = dj_judge_open_as(cfg, maps, false, &failure, err,
+                                   sizeof err);
+    if (j) {
+        dj_judge_close(j);
+        return 0;
+    }
+    if (failure == DJ_STORE_OPEN_MISSING)
+        weblog(LOG_ERR, "no database at %s: make it with `judgectl init` "
+               "(as the judge's user) first; not starting", cfg->database);
+    else
+        weblog(LOG_ERR, "%s; not starting", err);
+    return failure == DJ_STORE_OPEN_MISSING ||
+                   failure == DJ_STORE_OPEN_DENIED ||
+                   failure == DJ_STORE_OPEN_NEWER
+               ? 78
+               : 69;
 }
 
 /* Forget what judgeweb must never hold: the mail servers' passwords. */
@@ -73,16 +122,34 @@ int main(int argc, char **argv)
     }
     static dj_config cfg;
     char err[1024];
+    /* A bad --listen is a usage error (64), checked before anything. */
+    if (listen_opt && dj_web_listen_check(listen_opt, err, sizeof err) < 0) {
+        fprintf(stderr, "judgeweb: --listen: %s\n", err);
+        usage(stderr);
+        return 64;
+    }
     if (dj_config_read(config_opt, db_opt, &cfg, err, sizeof err) < 0) {
-        fprintf(stderr, "judgeweb: %s\n", err);
+        weblog(LOG_ERR, "%s", err);
         return 78;
     }
     wipe_mail_credentials(&cfg);
+    char user[64];
+    if (cli_run_as_state_owner(&cfg, user, sizeof user, err, sizeof err) < 0) {
+        weblog(LOG_ERR, "%s", err);
+        return 78;
+    }
     if (listen_opt)
         snprintf(cfg.web.listen, sizeof cfg.web.listen, "%s", listen_opt);
     static char maps[DJ_PATH_MAX];
     snprintf(maps, sizeof maps, "%s",
              cli_maps_directory(maps_opt, cfg.maps_dir));
+    if (dj_web_listen_check(cfg.web.listen, err, sizeof err) < 0) {
+        weblog(LOG_ERR, "%s", err); /* judge.conf's: a configuration error */
+        return 78;
+    }
+    int ready = database_ready(&cfg, maps);
+    if (ready != 0)
+        return ready;
 
     /* Signals are waited for here; the server's threads never take them. */
     sigset_t stop;
@@ -95,14 +162,14 @@ int main(int argc, char **argv)
 
     dj_web_server *srv = dj_web_server_start(&cfg, maps, err, sizeof err);
     if (!srv) {
-        fprintf(stderr, "judgeweb: %s\n", err);
+        weblog(LOG_ERR, "%s", err);
         return 69;
     }
-    fprintf(stderr, "judgeweb: serving %s on %s (database %s)\n",
-            cfg.web.base_url, cfg.web.listen, cfg.database);
+    weblog(LOG_INFO, "serving %s on %s (database %s)", cfg.web.base_url,
+           cfg.web.listen, cfg.database);
     int sig = 0;
     sigwait(&stop, &sig);
-    fprintf(stderr, "judgeweb: stopping (signal %d)\n", sig);
+    weblog(LOG_INFO, "stopping (signal %d)", sig);
     dj_web_server_stop(srv);
     return 0;
 }

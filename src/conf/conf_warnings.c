@@ -8,9 +8,11 @@
 #include "conf/conf_warnings.h"
 
 #include <arpa/inet.h>
+#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Is host this machine: "localhost", 127.0.0.0/8 or ::1? */
 static bool loopback(const char *host)
@@ -43,15 +45,36 @@ static int clear_text(const char *what, const char *type, const char *tls,
     return 1;
 }
 
+/* Does this process run in group gid (its own or a supplementary one)? */
+static bool in_group(gid_t gid)
+{
+    if (gid == getegid())
+        return true;
+    gid_t groups[256];
+    int n = getgroups(256, groups);
+    for (int i = 0; i < n; i++)
+        if (groups[i] == gid)
+            return true;
+    return false;
+}
+
 int dj_config_warnings(const dj_config *c, dj_buf *out)
 {
     int n = 0;
     const dj_mail_settings *m = &c->mail;
     struct stat st;
+    /* The one policy (judge.conf(5), FILES): a file with a password is
+     * root:dipjudge 0640 (the package's) or 0600 owned by the judge's
+     * user.  Readable by others, or by a group the program does not run
+     * in (so not the judge's own group), is a warning. */
     if (c->file[0] && (m->in.password[0] || m->out.password[0]) &&
-        stat(c->file, &st) == 0 && (st.st_mode & (S_IRGRP | S_IROTH))) {
-        dj_buf_printf(out, "%s holds a mail password and others than its "
-                           "owner may read it (mode %04o): chmod 600 it\n",
+        stat(c->file, &st) == 0 &&
+        ((st.st_mode & S_IROTH) ||
+         ((st.st_mode & S_IRGRP) && !in_group(st.st_gid)))) {
+        dj_buf_printf(out, "%s holds a mail password and users other than "
+                           "the judge's may read it (mode %04o): make it "
+                           "root:dipjudge 0640 (the judge's group), or 0600 "
+                           "owned by the judge's user\n",
                       c->file, (unsigned)(st.st_mode & 07777));
         n++;
     }

@@ -10,14 +10,19 @@
 
 #include "conf/judge_conf.h"
 
+#include <errno.h>
+#include <grp.h>
 #include <libconfig.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "conf/conf_table.h"
+#include "game/game.h"
 #include "game/setting_value.h"
 #include "time/calendar.h"
 #include "util/fmt.h"
@@ -274,6 +279,7 @@ const conf_setting conf_table[] = {
     NUMBER("status", status.window, "window", CONF_SECONDS, 60, 365 * 86400),
 
     TEXT("web", web.listen, "listen", CONF_STRING),
+    TEXT("web", web.access_log, "access_log", CONF_STRING),
     TEXT("web", web.base_url, "base_url", CONF_URL),
     NUMBER("web", web.threads, "threads", CONF_INT, 1, 64),
     NUMBER("web", web.max_connections, "max_connections", CONF_INT, 1,
@@ -402,8 +408,15 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         return get_int(r, s, &c->picture_cache_mb, 0, 16 << 20);
     if (strcmp(name, "judge_name") == 0)
         return get_string(r, s, c->judge_name, sizeof c->judge_name);
-    if (strcmp(name, "judge_address") == 0)
-        return get_string(r, s, c->judge_address, sizeof c->judge_address);
+    if (strcmp(name, "judge_address") == 0) {
+        if (get_string(r, s, c->judge_address, sizeof c->judge_address) < 0)
+            return -1;
+        /* Refused here, not at every send. */
+        if (!dj_address_ok(c->judge_address))
+            return bad(r, s, "judge_address '%s' is not a mail address "
+                             "(name@domain)", c->judge_address);
+        return 0;
+    }
     if (strcmp(name, "zone") == 0) {
         if (get_string(r, s, c->zone, sizeof c->zone) < 0)
             return -1;
@@ -460,6 +473,96 @@ static void folder_of(const char *path, char *dir, size_t len)
     free(real);
 }
 
+/*
+ * "cannot read configuration file F (owned by root:root, mode 0600; read
+ * as user nobody, uid 65534): Permission denied" — what an admin needs to
+ * mend it, whoever the program runs as (store/open_check.c says the same
+ * of a database).
+ */
+static void cannot_read(const char *path, int e, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "cannot read configuration file %s: %s", path,
+                 strerror(e));
+        return;
+    }
+    char scratch[4096];
+    struct passwd pw, *u = NULL;
+    struct group gr, *g = NULL;
+    char owner[64], group[64], me[64];
+    if (getpwuid_r(st.st_uid, &pw, scratch, sizeof scratch, &u) == 0 && u)
+        snprintf(owner, sizeof owner, "%s", u->pw_name);
+    else
+        snprintf(owner, sizeof owner, "%u", (unsigned)st.st_uid);
+    if (getgrgid_r(st.st_gid, &gr, scratch, sizeof scratch, &g) == 0 && g)
+        snprintf(group, sizeof group, "%s", g->gr_name);
+    else
+        snprintf(group, sizeof group, "%u", (unsigned)st.st_gid);
+    uid_t uid = geteuid();
+    if (getpwuid_r(uid, &pw, scratch, sizeof scratch, &u) == 0 && u)
+        snprintf(me, sizeof me, "%s", u->pw_name);
+    else
+        snprintf(me, sizeof me, "?");
+    snprintf(err, errlen,
+             "cannot read configuration file %s (owned by %s:%s, mode %04o; "
+             "read as user %s, uid %u): %s%s",
+             path, owner, group, (unsigned)(st.st_mode & 07777), me,
+             (unsigned)uid, strerror(e),
+             e == EACCES ? " (judge.conf(5), FILES: root:dipjudge 0640, or "
+                           "0600 owned by the judge's user)"
+                         : "");
+}
+
+/*
+ * libconfig says "syntax error" at the end of the file when a group,
+ * list or array is never closed: find the line where the innermost
+ * unclosed one opened (strings and comments skipped).  0 when all close.
+ */
+static int unclosed_line(const char *text, char *opener)
+{
+    enum { DEPTH = 64 };
+    int lines[DEPTH];
+    char kinds[DEPTH];
+    int depth = 0, line = 1;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') {
+            line++;
+        } else if (*p == '"') {
+            for (p++; *p && *p != '"'; p++) {
+                if (*p == '\\' && p[1])
+                    p++;
+                else if (*p == '\n')
+                    line++;
+            }
+            if (!*p)
+                break;
+        } else if (*p == '#' || (*p == '/' && p[1] == '/')) {
+            while (p[1] && p[1] != '\n')
+                p++;
+        } else if (*p == '/' && p[1] == '*') {
+            for (p += 2; *p && !(*p == '*' && p[1] == '/'); p++)
+                line += *p == '\n';
+            if (!*p)
+                break;
+            p++;
+        } else if (*p == '{' || *p == '(' || *p == '[') {
+            if (depth < DEPTH) {
+                lines[depth] = line;
+                kinds[depth] = *p;
+            }
+            depth++;
+        } else if ((*p == '}' || *p == ')' || *p == ']') && depth > 0) {
+            depth--;
+        }
+    }
+    if (depth == 0)
+        return 0;
+    int top = depth <= DEPTH ? depth - 1 : DEPTH - 1;
+    *opener = kinds[top];
+    return lines[top];
+}
+
 int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
 {
     dj_config_defaults(c);
@@ -469,7 +572,7 @@ int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
      * refused with its line. */
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "cannot read configuration file %s", path);
+        cannot_read(path, errno, err, errlen);
         return -1;
     }
     enum { CONF_MAX = 1 << 20 };
@@ -496,10 +599,18 @@ int dj_config_load(const char *path, dj_config *c, char *err, size_t errlen)
     config_t cfg;
     config_init(&cfg);
     int ok = config_read_string(&cfg, text);
+    char opener = 0;
+    int opened = ok ? 0 : unclosed_line(text, &opener);
     free(text);
     if (!ok) {
         if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-            snprintf(err, errlen, "cannot read configuration file %s", path);
+            cannot_read(path, EIO, err, errlen);
+        else if (opened)
+            snprintf(err, errlen,
+                     "%s:%d: this '%c' is never closed (libconfig: %s at "
+                     "line %d)",
+                     path, opened, opener, config_error_text(&cfg),
+                     config_error_line(&cfg));
         else
             snprintf(err, errlen, "%s:%d: %s", path, config_error_line(&cfg),
                      config_error_text(&cfg));
@@ -555,4 +666,101 @@ int dj_config_read(const char *config_option, const char *db_option,
     if (db && *db)
         snprintf(c->database, sizeof c->database, "%s", db);
     return 0;
+}
+
+/* The next line of *p (its length; *p moved past it), or NULL at the end. */
+static const char *next_line(const char **p, size_t *len)
+{
+    if (!**p)
+        return NULL;
+    const char *l = *p;
+    const char *nl = strchr(l, '\n');
+    *len = nl ? (size_t)(nl - l) : strlen(l);
+    *p = nl ? nl + 1 : l + *len;
+    return l;
+}
+
+/* Is line l (in group g, "" at the top) among the defaults' lines? */
+static bool default_line(const char *defaults, const char *g, const char *l,
+                         size_t len)
+{
+    char group[64] = "";
+    const char *p = defaults;
+    size_t n;
+    for (const char *d; (d = next_line(&p, &n));) {
+        if (n > 4 && strncmp(d + n - 4, " = {", 4) == 0) {
+            snprintf(group, sizeof group, "%.*s", (int)(n - 4), d);
+            continue;
+        }
+        if (n == 2 && strncmp(d, "};", 2) == 0) {
+            group[0] = '\0';
+            continue;
+        }
+        if (n == len && strcmp(group, g) == 0 && strncmp(d, l, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+void dj_config_write_changed(const dj_config *c, bool secrets, dj_buf *out)
+{
+    dj_config *def = malloc(sizeof *def);
+    if (!def)
+        return;
+    dj_config_defaults(def);
+    snprintf(def->state_dir, sizeof def->state_dir, "%s", DJ_STATEDIR);
+    char *in_state[] = {def->database, def->mail.in.path, def->mail.out.path};
+    for (size_t i = 0; i < sizeof in_state / sizeof in_state[0]; i++) {
+        char joined[DJ_PATH_MAX];
+        if (!in_state[i][0] || in_state[i][0] == '/')
+            continue;
+        if ((size_t)snprintf(joined, sizeof joined, "%s/%s", c->state_dir,
+                             in_state[i]) < sizeof joined)
+            memcpy(in_state[i], joined, strlen(joined) + 1);
+    }
+    dj_buf mine, theirs;
+    dj_buf_init(&mine);
+    dj_buf_init(&theirs);
+    dj_config_write(c, secrets, &mine);
+    dj_config_write(def, secrets, &theirs);
+    free(def);
+    dj_buf_append(out, "# the settings that differ from the defaults "
+                       "(judged config --changed)\n");
+    if (c->file[0])
+        dj_buf_printf(out, "# read from: %s\n", c->file);
+    char group[64] = "";
+    const char *header = NULL;
+    size_t header_len = 0;
+    bool header_out = false;
+    const char *p = mine.data ? mine.data : "";
+    size_t n;
+    for (const char *l; (l = next_line(&p, &n));) {
+        if (n && l[0] == '#')
+            continue;
+        if (n > 4 && strncmp(l + n - 4, " = {", 4) == 0) {
+            snprintf(group, sizeof group, "%.*s", (int)(n - 4), l);
+            header = l;
+            header_len = n;
+            header_out = false;
+            continue;
+        }
+        if (n == 2 && strncmp(l, "};", 2) == 0) {
+            if (header_out)
+                dj_buf_append(out, "};\n");
+            group[0] = '\0';
+            header = NULL;
+            continue;
+        }
+        if (default_line(theirs.data ? theirs.data : "", group, l, n))
+            continue;
+        if (header && !header_out) {
+            dj_buf_append_n(out, header, header_len);
+            dj_buf_append(out, "\n");
+            header_out = true;
+        }
+        dj_buf_append_n(out, l, n);
+        dj_buf_append(out, "\n");
+    }
+    dj_buf_free(&mine);
+    dj_buf_free(&theirs);
 }

@@ -51,4 +51,13 @@ int dj_config_read(const char *config_option, const char *db_option,
  */
 void dj_config_write(const dj_config *c, bool secrets, dj_buf *out);
 
+/*
+ * Only the settings that differ from the defaults (judged config
+ * --changed, as postconf -n): the same syntax, each group with only its
+ * changed lines (and only when it has any).  Paths that follow state_dir
+ * by default are compared with the defaults under c's state_dir, so
+ * that moving the state shows state_dir alone.
+ */
+void dj_config_write_changed(const dj_config *c, bool secrets, dj_buf *out);
+
 #endif

@@ -548,6 +548,11 @@ bool gv_address_ok(const char *a)
     return true;
 }
 
+bool dj_address_ok(const char *a)
+{
+    return gv_address_ok(a);
+}
+
 typedef struct address_arg {
     int64_t participant_id;
     const char *to;

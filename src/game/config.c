@@ -56,6 +56,7 @@ void dj_config_defaults(dj_config *c)
     m->out.tls_verify = true;
     dj_web_settings *w = &c->web;
     snprintf(w->listen, sizeof w->listen, "127.0.0.1:8080");
+    snprintf(w->access_log, sizeof w->access_log, "stderr");
     snprintf(w->base_url, sizeof w->base_url, "http://127.0.0.1:8080");
     w->threads = 2;
     w->max_connections = 256;

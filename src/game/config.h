@@ -107,6 +107,7 @@ typedef struct dj_status_settings {
  */
 typedef struct dj_web_settings {
     char listen[128];           /* "127.0.0.1:8080", "[::1]:8080" */
+    char access_log[DJ_PATH_MAX]; /* "stderr", "syslog", "off" or a file */
     char base_url[256];         /* the public URL ("https://..."): links,
                                    and cookies marked Secure when https */
     int threads;                /* worker threads, each with its database

@@ -887,6 +887,9 @@ static void json_outbox_row(const dj_outbox_rec *m, bool full, dj_buf *out)
     if (full) {
         dj_json_kv_int(out, "id", m->id, true);
         dj_json_kv_int(out, "attempts", m->attempts, true);
+        dj_json_kv_str(out, "last_error", m->last_error, true);
+        dj_json_key(out, "held");
+        dj_buf_append(out, m->held ? "true, " : "false, ");
         dj_json_kv_time(out, "sent_at", m->sent_at, false);
     }
     dj_buf_append(out, "}");
@@ -1002,10 +1005,15 @@ static int list_outbox(dj_judge *j, const char *game, bool json, dj_buf *out)
         outbox_json(mail, n, out);
         dj_outbox_recs_free(mail, n);
     } else {
+        /* ID, state (held: queued and held), attempts, kind, recipients,
+         * subject, and the last attempt's error when there was one. */
         for (int i = 0; i < n; i++)
-            dj_buf_printf(out, "%lld\t%s\t%s\t%s\t%s\n",
-                          (long long)mail[i].id, mail[i].state, mail[i].kind,
-                          mail[i].recipients, mail[i].subject);
+            dj_buf_printf(out, "%lld\t%s\t%d\t%s\t%s\t%s%s%s\n",
+                          (long long)mail[i].id,
+                          mail[i].held ? "held" : mail[i].state,
+                          mail[i].attempts, mail[i].kind, mail[i].recipients,
+                          mail[i].subject, mail[i].last_error[0] ? "\t" : "",
+                          mail[i].last_error);
         dj_outbox_recs_free(mail, n);
     }
     dj_store_rollback(j->store);
@@ -1020,4 +1028,28 @@ int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out)
 int dj_game_outbox_json(dj_judge *j, const char *game, dj_buf *out)
 {
     return list_outbox(j, game, true, out);
+}
+
+int dj_game_outbox_act(dj_judge *j, int64_t id, dj_outbox_action act,
+                       dj_buf *out)
+{
+    static const char *const DONE[] = {"due now", "held", "deleted"};
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    char why[256] = "";
+    int rc = dj_store_outbox_act(j->store, id, act, why, sizeof why);
+    if (rc == 0 && dj_store_commit(j->store) < 0)
+        rc = -1;
+    if (rc != 0) {
+        if (rc < 0)
+            judge_store_fail(j);
+        dj_store_rollback(j->store);
+        if (rc == DJ_STORE_NOTFOUND)
+            return judge_fail(j, "no mail %lld in the outbox", (long long)id);
+        if (rc > 0)
+            return judge_fail(j, "%s", why);
+        return -1;
+    }
+    dj_buf_printf(out, "mail %lld %s\n", (long long)id, DONE[act]);
+    return 0;
 }

@@ -235,11 +235,19 @@ typedef struct dj_centre_history {
 } dj_centre_history;
 int dj_game_centre_history(dj_judge *j, const char *game,
                            dj_centre_history *t);
+/* Is `a` a plain mail address (name@domain, none of the characters a
+ * header would need quoted)?  judge.conf's judge_address is checked with
+ * it when read, as every player's address is. */
+bool dj_address_ok(const char *a);
+
 /* The whole game as JSON. */
 int dj_game_export(dj_judge *j, const char *game, dj_buf *out);
 /* The mail queued for a game (NULL: every game). */
 int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out);
 int dj_game_outbox_json(dj_judge *j, const char *game, dj_buf *out);
+/* judgectl outbox --retry/--hold/--delete ID (store/mail.h). */
+int dj_game_outbox_act(dj_judge *j, int64_t id, dj_outbox_action act,
+                       dj_buf *out);
 
 /*
  * The JOIN, OBSERVE and CREATE requests waiting for their codes (never

@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "config.h"
 #include "mail/compose.h"
 
 #include <inttypes.h>
@@ -585,6 +586,9 @@ static void write_headers(const dj_compose *c, int64_t now, hdr *h,
                                                            : "auto-generated");
     if (c->x_loop)
         dj_buf_printf(h->out, "X-Loop: %s\n", c->x_loop);
+    /* Which build wrote the mail: an admin reading a player's complaint
+     * can tell (the version is configure's, see git-version.sh). */
+    dj_buf_append(h->out, "X-Mailer: " PACKAGE_NAME " " PACKAGE_VERSION "\n");
 }
 
 /* ---- an attachment ---------------------------------------------------- */

@@ -247,6 +247,8 @@ dj_mail_status dj_maildir_deliver_as(const dj_maildir *md, const char *id,
     dj_mail_status st = find_message(md, id, &sub, found, err, errlen);
     if (st != DJ_MAIL_GONE)
         return st; /* OK: delivered before (a re-send); else a failure */
+    if (errlen)
+        err[0] = '\0'; /* not there yet is the usual case, not an error */
     if (!dj_fmt(tmp, sizeof tmp, "%s/tmp/%s", md->path, id) ||
         !dj_fmt(dst, sizeof dst, "%s/new/%s", md->path, id))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,

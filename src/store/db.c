@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,17 @@ int dj_store_fail(dj_store *s, const char *fmt, ...)
 static int fail_db(dj_store *s, const char *what)
 {
     int code = sqlite3_errcode(s->db) & 0xff;
+    /* A full disk is said as one (SQLite says "disk I/O error" when a
+     * write of the WAL fails with ENOSPC): the transaction rolled back,
+     * nothing half-written. */
+    if (code == SQLITE_FULL ||
+        (code == SQLITE_IOERR && sqlite3_system_errno(s->db) == ENOSPC)) {
+        dj_store_fail(s, "database: %s: no space left on the device holding "
+                         "the database (nothing was written; free space "
+                         "and try again)", what);
+        s->busy = false;
+        return -1;
+    }
     dj_store_fail(s, "database: %s: %s", what, sqlite3_errmsg(s->db));
     s->busy = code == SQLITE_BUSY || code == SQLITE_LOCKED;
     return -1;

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "store/health.h"
+#include "store/mail.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,11 +79,13 @@ int dj_store_health_read(dj_store *s, int64_t now, int64_t overdue_after,
     if (rc == 0)
         rc = count(s, &h->mail_waiting,
                    "SELECT count(*) FROM outbox"
-                   " WHERE state IN ('queued', 'sending')", "", 0);
+                   " WHERE state IN ('queued', 'sending')"
+                   " AND next_attempt_at < ?", "I", DJ_OUTBOX_HELD_AT);
     if (rc == 0 &&
         st_query_int(s, &h->oldest_waiting,
                      "SELECT coalesce(min(created_at), 0) FROM outbox"
-                     " WHERE state IN ('queued', 'sending')", "") < 0)
+                     " WHERE state IN ('queued', 'sending')"
+                     " AND next_attempt_at < ?", "I", DJ_OUTBOX_HELD_AT) < 0)
         rc = -1;
     if (rc == 0)
         rc = count(s, &h->mail_failed,
@@ -100,6 +103,9 @@ int dj_store_health_read(dj_store *s, int64_t now, int64_t overdue_after,
                     st_query_int(s, &page_size, "PRAGMA page_size", "") < 0))
         rc = -1;
     h->db_bytes = pages * page_size;
+    if (rc == 0 && dj_store_setting_get(s, "written_by", h->written_by,
+                                        sizeof h->written_by) < 0)
+        rc = -1;
     dj_store_rollback(s);
     return rc;
 }

@@ -25,6 +25,7 @@ typedef struct dj_store_health {
     int quarantined;        /* inbound messages moved aside since `since` */
     int confirmations;      /* codes mailed and not yet expired */
     int64_t db_bytes;       /* pages in use times page size */
+    char written_by[128];   /* the release that last wrote it (open.c) */
 } dj_store_health;
 
 /* Read the figures at time `now`.  0, or -1 (dj_store_error). */

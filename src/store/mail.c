@@ -3,6 +3,7 @@
  * mail.c — rows of the outbox, maillog and press tables.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@ void dj_outbox_recs_free(dj_outbox_rec *o, int n)
         free(o[i].recipients);
         free(o[i].subject);
         free(o[i].body);
+        free(o[i].last_error);
     }
     free(o);
 }
@@ -59,7 +61,10 @@ static int outbox_row(dj_store *s, sqlite3_stmt *st, void *row)
     o->attempts = sqlite3_column_int(st, 8);
     o->created_at = sqlite3_column_int64(st, 9);
     o->sent_at = st_int64(st, 10, 0);
-    if (!o->recipients || !o->subject || !o->body)
+    o->last_error = st_text_dup(st, 11);
+    o->held = strcmp(o->state, "queued") == 0 &&
+              sqlite3_column_int64(st, 12) >= DJ_OUTBOX_HELD_AT;
+    if (!o->recipients || !o->subject || !o->body || !o->last_error)
         return dj_store_fail(s, "out of memory");
     return 0;
 }
@@ -75,7 +80,8 @@ int dj_store_outbox_list(dj_store *s, int64_t game_id, const char *state,
     sqlite3_stmt *st = st_prepare(
         s,
         "SELECT id, IFNULL(game_id, 0), IFNULL(phase_id, 0), kind,"
-        " recipients, subject, body, state, attempts, created_at, sent_at"
+        " recipients, subject, body, state, attempts, created_at, sent_at,"
+        " last_error, next_attempt_at"
         " FROM outbox WHERE (?1 = 0 OR game_id = ?1)"
         " AND (?2 IS NULL OR state = ?2) ORDER BY id",
         "Is", game_id, state);
@@ -93,6 +99,46 @@ int dj_store_outbox_set_state(dj_store *s, int64_t id, const char *state,
                    " sent_at = CASE WHEN ?1 = 'sent' THEN ?3 ELSE sent_at END"
                    " WHERE id = ?4",
                    "ssII", state, error ? error : "", at, id);
+}
+
+int dj_store_outbox_act(dj_store *s, int64_t id, dj_outbox_action act,
+                        char *why, size_t whylen)
+{
+    char state[16] = "";
+    sqlite3_stmt *st =
+        st_prepare(s, "SELECT state FROM outbox WHERE id = ?", "I", id);
+    if (!st)
+        return -1;
+    int rc = st_step(s, st);
+    if (rc == SQLITE_ROW)
+        st_text(st, 0, state, sizeof state);
+    st_finish(s, st);
+    if (rc < 0)
+        return -1;
+    if (rc != SQLITE_ROW)
+        return DJ_STORE_NOTFOUND;
+    bool sending = strcmp(state, "sending") == 0;
+    bool sent = strcmp(state, "sent") == 0;
+    bool queued = strcmp(state, "queued") == 0;
+    if (sending || (sent && act != DJ_OUTBOX_ACT_DELETE) ||
+        (act == DJ_OUTBOX_ACT_HOLD && !queued)) {
+        snprintf(why, whylen, "mail %lld is %s", (long long)id,
+                 sending ? "being sent now" : sent ? "sent already"
+                                                   : "not queued (failed)");
+        return 2;
+    }
+    switch (act) {
+    case DJ_OUTBOX_ACT_RETRY:
+        return st_exec(s, "UPDATE outbox SET state = 'queued',"
+                          " next_attempt_at = 0, attempts = 0 WHERE id = ?",
+                       "I", id);
+    case DJ_OUTBOX_ACT_HOLD:
+        return st_exec(s, "UPDATE outbox SET next_attempt_at = ? WHERE id = ?",
+                       "II", DJ_OUTBOX_HELD_AT, id);
+    case DJ_OUTBOX_ACT_DELETE:
+        return st_exec(s, "DELETE FROM outbox WHERE id = ?", "I", id);
+    }
+    return -1;
 }
 
 int dj_store_maillog_add(dj_store *s, const char *message_id,

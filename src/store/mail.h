@@ -14,6 +14,8 @@
 #ifndef DJ_STORE_MAIL_H
 #define DJ_STORE_MAIL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "store/store.h"
@@ -30,7 +32,32 @@ typedef struct dj_outbox_rec {
     int attempts;
     int64_t created_at;
     int64_t sent_at;     /* 0: not sent */
+    char *last_error;    /* the last attempt's trouble, "" if none */
+    bool held;           /* queued, held by the admin (not sent) */
 } dj_outbox_rec;
+
+/*
+ * A held mail (judgectl outbox --hold) is a queued row whose next
+ * attempt is this far off: never due, never counted as waiting
+ * (health.c), never the next time to wake for (sending.c).  A time, not
+ * a state, so the schema is unchanged; --retry makes it due again.
+ */
+#define DJ_OUTBOX_HELD_AT ((int64_t)1 << 53)
+
+/* The admin's hand on one row (judgectl outbox --retry/--hold/--delete):
+ * retry makes a queued, held or failed mail due now with its attempts
+ * counted afresh; hold keeps a queued mail from being sent; delete
+ * removes one that is not being sent. */
+typedef enum {
+    DJ_OUTBOX_ACT_RETRY,
+    DJ_OUTBOX_ACT_HOLD,
+    DJ_OUTBOX_ACT_DELETE
+} dj_outbox_action;
+
+/* 0 done; DJ_STORE_NOTFOUND (no such mail); 2 refused, why in `why`
+ * (sent already, being sent...); -1 (dj_store_error). */
+int dj_store_outbox_act(dj_store *s, int64_t id, dj_outbox_action act,
+                        char *why, size_t whylen);
 
 void dj_outbox_recs_free(dj_outbox_rec *o, int n);
 

@@ -146,11 +146,19 @@ int st_open_check(const char *path, bool create, char *err, size_t errlen)
     if (faccessat(AT_FDCWD, path, R_OK | W_OK, AT_EACCESS) != 0) {
         int e = errno;
         snprintf(where, sizeof where, "the file is %s", owner);
-        return denied(err, errlen, path,
-                      ": run the command as the file's owner (sudo -u "
-                      "dipjudge judgectl ...), or give the file to the "
-                      "user the judge runs as",
-                      where, e);
+        /* The advice fits who is asking: the owner itself is told what
+         * stops it (a mode without rw, a read-only file system), not to
+         * run as the owner. */
+        const char *advice =
+            e == EROFS ? ": the file system holding it is mounted "
+                         "read-only; remount it read-write"
+            : geteuid() == st.st_uid
+                ? ": you own it but its mode forbids reading or writing; "
+                  "chmod 600 it"
+                : ": run the command as the file's owner (sudo -u "
+                  "dipjudge judgectl ...), or give the file to the "
+                  "user the judge runs as";
+        return denied(err, errlen, path, advice, where, e);
     }
     return check_folder(path, false, err, errlen);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/mail.h"
 #include "store/sending.h"
 #include "store/stmt.h"
 
@@ -153,9 +154,9 @@ int dj_store_outbox_next_time(dj_store *s, int64_t *at)
     /* MIN() over no rows is one NULL row: ask for the row itself. */
     return st_query_int(s, at,
                         "SELECT next_attempt_at FROM outbox"
-                        " WHERE state = 'queued'"
+                        " WHERE state = 'queued' AND next_attempt_at < ?"
                         " ORDER BY next_attempt_at LIMIT 1",
-                        "");
+                        "I", DJ_OUTBOX_HELD_AT);
 }
 
 int dj_store_outbox_counts(dj_store *s, int *queued, int *sending, int *sent,

@@ -589,7 +589,8 @@ int dj_zone_load_dir(const char *dir, const char *name, dj_zone *zone,
     if (!name || is_utc_name(name))
         return 0;
     if (!zone_name_ok(name)) {
-        dj_fmt(err, errlen, "unknown time zone '%s'; using UTC", name);
+        dj_fmt(err, errlen, "unknown time zone '%s' (a name of the time "
+               "zone database, as \"Europe/Paris\")", name);
         return -1;
     }
     char path[512];
@@ -603,7 +604,7 @@ int dj_zone_load_dir(const char *dir, const char *name, dj_zone *zone,
     int rc = data ? dj_zone_parse_tzif(data, len, name, zone, why, sizeof why) : -1;
     free(data);
     if (rc < 0)
-        dj_fmt(err, errlen, "unknown time zone '%s' (%s); using UTC", name, why);
+        dj_fmt(err, errlen, "unknown time zone '%s' (%s)", name, why);
     return rc;
 }
 

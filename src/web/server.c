@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "web/access_log.h"
 #include "web/web.h"
 
 struct dj_web_server {
@@ -26,6 +27,7 @@ struct dj_web_server {
     dj_web_shared *shared;
     pthread_key_t judge_key;
     struct sockaddr_storage addr;
+    dj_access_log *access_log; /* access_log.h */
 };
 
 /* One request while its body arrives. */
@@ -134,6 +136,32 @@ static enum MHD_Result plain(struct MHD_Connection *conn, int status,
     return ok;
 }
 
+static const char DB_GONE[] = "the judge's database cannot be opened\n";
+
+/* The access log's line of one answer (access_log.h). */
+static void log_request(dj_web_server *srv, struct MHD_Connection *conn,
+                        dj_access_entry *e)
+{
+    e->referer = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Referer");
+    e->user_agent =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "User-Agent");
+    dj_access_log_write(srv->access_log, e);
+}
+
+/* /health: 200 "ok" when the database answers, 503 when not; no game
+ * data, any method the server takes, no session. */
+static enum MHD_Result health_answer(dj_web_server *srv,
+                                     struct MHD_Connection *conn, dj_judge *j,
+                                     dj_access_entry *e)
+{
+    bool up = dj_web_health(j);
+    const char *text = up ? "ok\n" : "unavailable\n";
+    e->status = up ? 200 : 503;
+    e->bytes = strlen(text);
+    log_request(srv, conn, e);
+    return plain(conn, e->status, text);
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
                               const char *url, const char *method,
                               const char *version, const char *upload_data,
@@ -176,10 +204,17 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
     if (p->too_large)
         return plain(conn, 413, "request body too large (64 KiB at most)\n");
     dj_judge *j = worker_judge(srv);
-    if (!j)
-        return plain(conn, 503, "the judge's database cannot be opened\n");
     char client[INET6_ADDRSTRLEN + 8];
     client_address(srv, conn, client, sizeof client);
+    dj_access_entry entry = {client, method, url, version, 503, 0, NULL,
+                             NULL, (int64_t)time(NULL)};
+    if (strcmp(url, "/health") == 0)
+        return health_answer(srv, conn, j, &entry);
+    if (!j) {
+        entry.bytes = sizeof DB_GONE - 1;
+        log_request(srv, conn, &entry);
+        return plain(conn, 503, DB_GONE);
+    }
     dj_web_request rq = {
         .method = method,
         .path = url,
@@ -196,6 +231,9 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
     dj_web_response_init(&rs);
     dj_web_handle(srv->shared, j, &rq, &rs);
     enum MHD_Result ok = send_response(conn, &rs);
+    entry.status = rs.status;
+    entry.bytes = rs.body.len;
+    log_request(srv, conn, &entry);
     dj_web_response_free(&rs);
     return ok;
 }
@@ -268,6 +306,11 @@ dj_web_server *dj_web_server_start(const dj_config *cfg, const char *maps_dir,
         free(srv);
         return NULL;
     }
+    srv->access_log = dj_access_log_open(cfg->web.access_log, err, errlen);
+    if (!srv->access_log) {
+        free(srv);
+        return NULL;
+    }
     dj_web_options opt = {
         .judge_name = cfg->judge_name,
         .judge_address = cfg->judge_address,
@@ -279,6 +322,7 @@ dj_web_server *dj_web_server_start(const dj_config *cfg, const char *maps_dir,
     srv->shared = dj_web_shared_new(&opt);
     if (!srv->shared || pthread_key_create(&srv->judge_key, close_judge)) {
         dj_web_shared_free(srv->shared);
+        dj_access_log_close(srv->access_log);
         free(srv);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -302,10 +346,17 @@ dj_web_server *dj_web_server_start(const dj_config *cfg, const char *maps_dir,
                  cfg->web.listen);
         pthread_key_delete(srv->judge_key);
         dj_web_shared_free(srv->shared);
+        dj_access_log_close(srv->access_log);
         free(srv);
         return NULL;
     }
     return srv;
+}
+
+int dj_web_listen_check(const char *listen, char *err, size_t errlen)
+{
+    struct sockaddr_storage ss;
+    return parse_listen(listen, &ss, err, errlen);
 }
 
 void dj_web_server_stop(dj_web_server *srv)
@@ -315,5 +366,6 @@ void dj_web_server_stop(dj_web_server *srv)
     MHD_stop_daemon(srv->daemon);
     pthread_key_delete(srv->judge_key);
     dj_web_shared_free(srv->shared);
+    dj_access_log_close(srv->access_log);
     free(srv);
 }

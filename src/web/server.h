@@ -31,4 +31,7 @@ dj_web_server *dj_web_server_start(const dj_config *cfg, const char *maps_dir,
                                    char *err, size_t errlen);
 void dj_web_server_stop(dj_web_server *srv);
 
+/* Is `listen` an ADDRESS:PORT web.listen takes?  0, or -1 with why. */
+int dj_web_listen_check(const char *listen, char *err, size_t errlen);
+
 #endif

@@ -12,7 +12,7 @@
 
 static const char *const HEADERS[] = {
     "Date:", "From:", "To:", "Reply-To:", "Subject:", "Message-ID:",
-    "In-Reply-To:", "References:", "Auto-Submitted:", "X-Loop:",
+    "In-Reply-To:", "References:", "Auto-Submitted:", "X-Loop:", "X-Mailer:",
     "MIME-Version:", "Content-Type:", "Content-Transfer-Encoding:", NULL};
 
 static void check_headers(const char *msg)

@@ -356,7 +356,7 @@ printf 'outbound: { type = "smtp"; host = "127.0.0.1"; user = "judge";
 chmod 644 "$W/judge.conf"
 (cd "$W" && "$JUDGED" --config judge.conf --db "$T/judge.db" --maps "$S/maps" \
     once --no-tick --no-send) >"$T/out" 2>&1
-has "warning: judge.conf holds a mail password and others than its owner may read it (mode 0644)"
+has "warning: judge.conf holds a mail password and users other than the judge's may read it (mode 0644)"
 (cd "$W" && "$JUDGED" --config judge.conf config) >"$T/out" 2>&1
 has "# WARNING: judge.conf holds a mail password"
 chmod 600 "$W/judge.conf"

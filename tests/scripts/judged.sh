@@ -136,7 +136,27 @@ expect_rc 0 "oversized" "$JD" --config small.conf deliver <"$f"
     bad "no refusal of the oversized message"
 
 f=$(echo HELP | mail p1@x.example)
-expect_rc 78 "database cannot be opened (a missing folder)" "$JD" --db "$T/none/x.db" deliver <"$f"
+# deliver: every failure of the judge's own defers (75), so that the MTA
+# keeps the player's mail; the other modes still say 78 for the admin.
+expect_rc 75 "deliver: database cannot be opened (a missing folder)" "$JD" --db "$T/none/x.db" deliver <"$f"
+printf 'limits: { max_message_size = 2048;\n' >typo.conf
+expect_rc 75 "deliver: a syntax error in judge.conf" "$JD" --config typo.conf deliver <"$f"
+expect_rc 78 "once: a syntax error in judge.conf" "$JD" --config typo.conf once
+expect_rc 75 "deliver: judge.conf missing" "$JD" --config "$T/none.conf" deliver <"$f"
+expect_rc 75 "deliver: a bad option in the MTA's command line" "$JD" --bogus deliver <"$f"
+expect_rc 64 "once: a bad option" "$JD" --bogus once
+# A crash (a fault in the judge) defers too: judged deliver waits on an
+# open stdin and is sent SIGSEGV.
+mkfifo crash.fifo
+"$JD" deliver <crash.fifo 2>/dev/null &
+crash_pid=$!
+exec 7>crash.fifo
+sleep 0.3
+kill -SEGV "$crash_pid"
+wait "$crash_pid"
+expect "deliver: a crash (SIGSEGV) exits" "$?" 75
+exec 7>&-
+rm -f crash.fifo
 expect_rc 0 "empty input" "$JD" deliver </dev/null
 
 # ---- once: the inbox, then the clock -------------------------------------------------------------
@@ -268,5 +288,156 @@ touch -d '2 minutes ago' mail/out/tmp/stale-left-by-a-kill
 "$JD" once 2>/dev/null
 [[ ! -e mail/out/tmp/stale-left-by-a-kill ]] && ok || bad "stale out/tmp file kept"
 (($(ls mail/in/new | wc -l) == 0)) && ok || bad "kill -9: mail left in new/"
+
+# ---- the admin's view of the outbox: state, attempts, last error; --hold, --retry, --delete
+printf 'outbound: { type = "smtp"; host = "127.0.0.1"; port = 9; timeout = "5s"; };\n' >down.conf
+f=$(echo HELP | mail p5@x.example)
+"$JD" --no-send deliver <"$f" 2>/dev/null
+id=$("$J" outbox | awk -F'\t' '$2 == "queued" { id = $1 } END { print id }')
+[[ -n $id ]] && ok || bad "no queued mail to look at: $("$J" outbox | tail -3)"
+"$JD" --config down.conf --no-tick once 2>/dev/null
+"$J" outbox | awk -F'\t' -v id="$id" '$1 == id' >"$T/out"
+expect "outbox: the state after a failed attempt" "$(cut -f2 "$T/out")" queued
+expect "outbox: the attempts" "$(cut -f3 "$T/out")" 1
+grep -qi "refused\|connect" <(cut -f7 "$T/out") && ok || bad "outbox: no last error: $(cat "$T/out")"
+"$J" outbox --json >"$T/json"
+grep -q '"last_error": "[^"]' "$T/json" && ok || bad "outbox --json: no last_error"
+expect_rc 0 "outbox --hold" "$J" outbox --hold "$id"
+grep -q "mail $id held" "$T/out" && ok || bad "--hold said: $(cat "$T/out")"
+sent_before=$(ls mail/out/new | wc -l)
+"$JD" --no-tick once 2>/dev/null
+expect "outbox: a held mail is not sent" "$(ls mail/out/new | wc -l)" "$sent_before"
+expect "outbox: shown held" "$("$J" outbox | awk -F'\t' -v id="$id" '$1 == id { print $2 }')" held
+expect_rc 0 "outbox --retry" "$J" outbox --retry "$id"
+expect "outbox: retried, attempts afresh" "$("$J" outbox | awk -F'\t' -v id="$id" '$1 == id { print $2 "/" $3 }')" queued/0
+"$JD" --no-tick once 2>"$T/sendlog"
+expect "outbox: the retried mail sent" "$(ls mail/out/new | wc -l)" "$((sent_before + 1))"
+grep -q "outbox row $id .*: sent$" "$T/sendlog" && ok || bad "the send log line: $(grep "outbox row" "$T/sendlog")"
+grep -q "no message" "$T/sendlog" && bad "stray text in the send log: $(grep "no message" "$T/sendlog")" || ok
+expect_rc 1 "outbox --retry of a sent mail" "$J" outbox --retry "$id"
+grep -q "sent already" "$T/err" && ok || bad "--retry of a sent mail said: $(cat "$T/err")"
+f=$(echo HELP | mail p6@x.example)
+"$JD" --no-send deliver <"$f" 2>/dev/null
+id2=$("$J" outbox | awk -F'\t' '$2 == "queued" { id = $1 } END { print id }')
+expect_rc 0 "outbox --delete" "$J" outbox --delete "$id2"
+"$J" outbox | awk -F'\t' -v id="$id2" '$1 == id' | grep -q . && bad "deleted mail still listed" || ok
+expect_rc 1 "outbox --delete of no mail" "$J" outbox --delete 999999
+grep -q "no mail 999999" "$T/err" && ok || bad "--delete 999999 said: $(cat "$T/err")"
+expect_rc 2 "outbox --retry not an ID" "$J" outbox --retry abc
+expect_rc 2 "outbox --hold and --delete at once" "$J" outbox --hold 1 --delete 2
+
+# ---- judge.conf: one file-mode policy, and errors an admin can act on --------------------
+printf 'outbound: { type = "smtp"; host = "127.0.0.1"; user = "judge";\n    password = "smtp-secret"; };\n' >secret.conf
+chmod 0640 secret.conf
+chgrp "$(id -gn)" secret.conf
+expect_rc 0 "config: judge.conf 0640 in the judge's own group" "$JD" --config secret.conf config
+grep -q WARNING "$T/out" && bad "a warning about the package's mode (0640, the judge's group): $(grep WARNING "$T/out")" || ok
+chmod 0600 secret.conf
+expect_rc 0 "config: judge.conf 0600" "$JD" --config secret.conf config
+grep -q WARNING "$T/out" && bad "a warning about 0600" || ok
+chmod 0644 secret.conf
+expect_rc 0 "config: judge.conf 0644" "$JD" --config secret.conf config
+grep -q "WARNING: secret.conf holds a mail password and users other than the judge's may read it (mode 0644)" "$T/out" &&
+    ok || bad "no warning about 0644: $(cat "$T/out")"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+    chmod 0600 secret.conf
+    chmod 0755 "$T"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$JD" --config "$T/secret.conf" config >"$T/out" 2>&1
+    for fact in "cannot read configuration file $T/secret.conf" "owned by root:" "mode 0600" "uid 65534" "Permission denied"; do
+        grep -qF "$fact" "$T/out" && ok || bad "unreadable judge.conf: no '$fact' in: $(cat "$T/out")"
+    done
+    chmod 0700 "$T"
+fi
+# A group never closed: said where it opened, not at the end of the file.
+printf 'judge_name = "x";\nlimits: {\n    max_message_size = 2048;\n\n# the end\n' >open.conf
+expect_rc 78 "config: an unclosed group" "$JD" --config open.conf config
+grep -q "open.conf:2: this '{' is never closed" "$T/err" && ok || bad "unclosed group: $(cat "$T/err")"
+
+# judged config --changed: only what differs from the defaults (postconf -n)
+printf 'judge_name = "Big";\noutbound: { type = "smtp"; port = 25; };\nlimits: { max_lines = 2000; };\n' >changed.conf
+expect_rc 0 "config --changed" env -u DIPJUDGE_STATE_DIR "$JD" --config changed.conf config --changed
+expect "config --changed: the settings" "$(grep -v '^#' "$T/out" | tr -d ' ' | tr '\n' ' ')" 'judge_name="Big"; outbound={ type="smtp"; port=25; }; '
+grep -v '^#' "$T/out" >changed2.conf
+expect_rc 0 "config --changed read back" env -u DIPJUDGE_STATE_DIR "$JD" --config changed2.conf config --changed
+expect "config --changed read back: the same" "$(grep -v '^#' "$T/out")" "$(cat changed2.conf)"
+expect_rc 0 "config --changed on no file" env -u DIPJUDGE_STATE_DIR "$JD" --config /dev/null config --changed
+expect "config --changed on the defaults: nothing" "$(grep -vc '^#' "$T/out")" 0
+expect_rc 64 "--changed with once" "$JD" once --changed
+
+# judge.conf's judge_address must be an address; a bad zone is refused
+# without claiming to use UTC.
+printf 'judge_address = "the judge";\n' >addr.conf
+expect_rc 78 "config: judge_address not an address" "$JD" --config addr.conf config
+grep -q "addr.conf:1: judge_address 'the judge' is not a mail address" "$T/err" && ok ||
+    bad "judge_address: $(cat "$T/err")"
+printf 'zone = "Mars/Olympus_Mons";\n' >zone.conf
+expect_rc 78 "config: an unknown zone" "$JD" --config zone.conf config
+grep -q "unknown time zone 'Mars/Olympus_Mons'" "$T/err" && ok || bad "zone: $(cat "$T/err")"
+grep -q "using UTC" "$T/err" && bad "the zone message says 'using UTC' and refuses" || ok
+
+# A full disk: "no space left", exit 75, nothing lost (a tmpfs of 1 MB in
+# a mount namespace of its own; root only).
+if [ "$(id -u)" -eq 0 ] && unshare --mount true 2>/dev/null; then
+    cat >full.sh <<EOF
+mkdir -p "$T/full" && mount -t tmpfs -o size=1m dj-full "$T/full" || exit 9
+"$J" --db "$T/full/j.db" init >/dev/null && "$J" --db "$T/full/j.db" create g --master gm@x.example >/dev/null
+dd if=/dev/zero of="$T/full/fill" bs=4k 2>/dev/null
+printf 'From: a@x.example\nMessage-ID: <full1@x.example>\n\nHELP\n' |
+    "$JD" --db "$T/full/j.db" --no-send deliver 2>"$T/full.err"
+echo "rc=\$?" >>"$T/full.err"
+rm -f "$T/full/fill"
+"$J" --db "$T/full/j.db" show g >"$T/full.show" 2>&1
+umount "$T/full"
+EOF
+    unshare --mount bash full.sh
+    grep -q "rc=75" "$T/full.err" && ok || bad "disk full: $(cat "$T/full.err")"
+    grep -q "no space left" "$T/full.err" && ok || bad "disk full not said: $(cat "$T/full.err")"
+    grep -q "disk I/O error" "$T/full.err" && bad "disk full said as 'disk I/O error'" || ok
+    grep -q "forming" "$T/full.show" && ok || bad "the game after the full disk: $(cat "$T/full.show")"
+fi
+
+# Started as root in a state folder of another user: work as that user,
+# leave nothing root's (root only).
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+    RS=$T/rootstate
+    mkdir -p "$RS" && chown nobody "$RS" && chmod 0755 "$T"
+    printf 'state_dir = "%s";\njudge_address = "judge@x.example";\n' "$RS" >"$RS/judge.conf"
+    env -u DIPJUDGE_STATE_DIR "$J" --config "$RS/judge.conf" init >/dev/null 2>&1
+    expect "root's judgectl init: the database's owner" "$(stat -c %U "$RS/dipjudge.db" 2>&1)" nobody
+    env -u DIPJUDGE_STATE_DIR "$J" --config "$RS/judge.conf" create rg --master gm@x.example >/dev/null 2>&1
+    f=$(echo HELP | mail p1@x.example)
+    env -u DIPJUDGE_STATE_DIR "$JD" --config "$RS/judge.conf" deliver <"$f" 2>/dev/null
+    env -u DIPJUDGE_STATE_DIR "$JD" --config "$RS/judge.conf" once 2>/dev/null
+    check "root's judged made mail/out" test -d "$RS/mail/out/new"
+    expect "files root's runs left that are not the state folder owner's" \
+        "$(find "$RS" ! -user nobody ! -name judge.conf)" ""
+    # The owner with a mode that forbids writing is told so, not to run
+    # as the owner.
+    chmod 0400 "$RS/dipjudge.db"
+    setpriv --reuid=65534 --regid=65534 --clear-groups env -u DIPJUDGE_STATE_DIR "$J" --config "$RS/judge.conf" list >"$T/out" 2>&1
+    grep -q "you own it but its mode forbids" "$T/out" && ok || bad "the owner's advice: $(cat "$T/out")"
+    grep -q "run the command as the file's owner" "$T/out" && bad "the owner told to run as the owner" || ok
+    chmod 0700 "$T"
+fi
+
+# The build's version: judged --version, each mail's X-Mailer, the
+# database's written_by (judgectl status).
+version=$("$JD" --version | sed -n 's/^judged (dipjudge) //p')
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+ ]] && ok || bad "judged --version: $("$JD" --version)"
+last_sent=$(ls -t mail/out/new | head -n 1)
+grep -q "^X-Mailer: dipjudge $version\$" "mail/out/new/$last_sent" && ok ||
+    bad "no X-Mailer: dipjudge $version in the mail sent"
+"$J" status >"$T/out" 2>&1
+has "written by dipjudge $version"
+
+# Under systemd (JOURNAL_STREAM set) each line starts with its syslog
+# priority, so that journalctl -p err finds the errors.
+JOURNAL_STREAM=8:1234 "$JD" --config typo.conf once >"$T/out" 2>&1
+grep -q '^<3>judged once: error: ' "$T/out" && ok || bad "no <3> priority: $(cat "$T/out")"
+chmod 0644 secret.conf
+JOURNAL_STREAM=8:1234 "$JD" --config secret.conf --no-tick --no-send once >"$T/out" 2>&1
+grep -q '^<4>judged once: warning: ' "$T/out" && ok || bad "no <4> priority: $(cat "$T/out")"
+"$JD" --config typo.conf once >"$T/out" 2>&1
+grep -q '^<' "$T/out" && bad "a priority prefix outside systemd" || ok
 
 checks_done

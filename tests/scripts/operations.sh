@@ -114,7 +114,8 @@ expect_rc 64 "judged unknown option" "$JD" once --frobnicate
 in_file "$T/err" "--frobnicate" "judged names the unknown option"
 expect_rc 64 "judged -f with once" "$JD" -f x@example.org once
 in_file "$T/err" "-f does not go with once" "judged -f misplaced"
-expect_rc 64 "judged --no-tick with deliver" "$JD" deliver --no-tick
+# deliver: a bad command line in the MTA's service defers (75), never bounces
+expect_rc 75 "judged --no-tick with deliver" "$JD" deliver --no-tick
 expect_rc 64 "judged two modes" "$JD" once run
 
 msg()
@@ -199,7 +200,7 @@ if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
     printf 'From: a@example.org\nMessage-ID: <p1@example.org>\n\nHELP\n' |
         as_nobody "$INSTALLED_JUDGED" --db "$T/perm/judge.db" deliver >"$T/out" 2>"$T/err"
     rc=$?
-    expect "judged deliver on another user's database: exit (EX_CONFIG, no retry)" "$rc" 78
+    expect "judged deliver on another user's database: exit (EX_TEMPFAIL: the MTA keeps the mail)" "$rc" 75
     in_file "$T/err" "owned by root:root" "judged names the owner"
     chmod 0666 "$T/perm/judge.db"
     as_nobody "$INSTALLED_JUDGECTL" --db "$T/perm/judge.db" list >"$T/out" 2>"$T/err"

@@ -235,7 +235,8 @@ static void test_zone_errors(void)
     char err[300] = "";
     CHECK(dj_zone_load("Mars/Olympus_Mons", &z, err, sizeof err) == -1);
     CHECK(strstr(err, "unknown time zone 'Mars/Olympus_Mons'") != NULL);
-    CHECK(strstr(err, "using UTC") != NULL);
+    /* Every caller refuses the zone: the message does not say it is used. */
+    CHECK(strstr(err, "using UTC") == NULL);
     CHECK_STR(z.name, "UTC");
     dj_local_time lt;
     dj_zone_to_local(&z, U(2027, 7, 1, 12, 0), &lt);

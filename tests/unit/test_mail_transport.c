@@ -531,6 +531,7 @@ static bool headers_safe(const char *msg)
     static const char *const known[] = {
         "Date:", "From:", "To:", "Reply-To:", "Subject:", "Message-ID:",
         "In-Reply-To:", "References:", "Auto-Submitted:", "X-Loop:",
+        "X-Mailer:",
         "MIME-Version:", "Content-Type:", "Content-Transfer-Encoding:"};
     const char *p = msg;
     while (*p && *p != '\n') {
