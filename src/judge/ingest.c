@@ -350,6 +350,9 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
     else
         hash_id(hash, len, res->message_id, sizeof res->message_id);
     snprintf(res->sender, sizeof res->sender, "%s", m.from.addr);
+    const char *at_sign = strrchr(m.from.addr, '@');
+    dj_authres_evaluate(raw, len, at_sign ? at_sign + 1 : "",
+                        cfg->authserv_ids, cfg->n_authserv_ids, &res->auth);
 
     char key[512];
     log_key(res->message_id, m.from.addr, hash, key, sizeof key);
@@ -363,7 +366,9 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
         snprintf(res->outcome, sizeof res->outcome, "seen before");
         return res->status = DJ_INGEST_DUPLICATE;
     }
-    if (dup < 0)
+    if (dup < 0 ||
+        dj_store_maillog_set_auth(st, key, dj_auth_class_name(res->auth.cls),
+                                  res->auth.verdict) < 0)
         goto rollback;
     fault(cfg, "ingest-logged");
     if (cfg->test_fail_marker && *cfg->test_fail_marker &&

@@ -72,6 +72,11 @@
  * token itself is never stored), with the participant signed in, the
  * session's CSRF token and when it expires.
  *
+ * Version 13 gives maillog what the mail system said about the sender
+ * (mail/authres.h): auth, the class (authenticated, forged or unknown),
+ * and auth_verdict, the short line it came from ("dmarc=pass
+ * header.from=example.org").  Rows from before say unknown.
+ *
  * Times are INTEGER seconds since 1970, UTC.
  */
 #define _POSIX_C_SOURCE 200809L /* stat() */
@@ -533,6 +538,13 @@ static const char *const MIGRATION_12[] = {
     "CREATE INDEX outbox_recipient ON outbox (recipients, kind, created_at)",
     NULL};
 
+/* Version 13: the mail system's verdict on each mail received. */
+static const char *const MIGRATION_13[] = {
+    "ALTER TABLE maillog ADD COLUMN auth TEXT NOT NULL DEFAULT 'unknown'"
+    " CHECK (auth IN ('authenticated', 'forged', 'unknown'))",
+    "ALTER TABLE maillog ADD COLUMN auth_verdict TEXT NOT NULL DEFAULT ''",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -547,6 +559,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_10,
     MIGRATION_11,
     MIGRATION_12,
+    MIGRATION_13,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */
