@@ -174,7 +174,7 @@ static void test_migrate_from_1(void)
     CHECK(got.partial_press == 1 && got.fake_press == 0);
     CHECK_STR(got.observer_press, "any");
     int n = -1;
-    CHECK(s && dj_store_signon_failures(s, "a", "kept", 0, &n) == 0 && n == 0);
+    CHECK(s && dj_store_signon_failures(s, "a", "kept", NULL, 0, &n) == 0 && n == 0);
     dj_store_close(s);
 }
 
@@ -595,27 +595,27 @@ static void test_nesting(dj_store *s)
 static void test_signons(dj_store *s)
 {
     int n = -1;
-    CHECK(dj_store_signon_failures(s, "a@x", "alpha", 0, &n) == 0 && n == 0);
-    CHECK(dj_store_signon_failure_add(s, "A@X", "alpha", "France", 100, 0) ==
+    CHECK(dj_store_signon_failures(s, "a@x", "alpha", NULL, 0, &n) == 0 && n == 0);
+    CHECK(dj_store_signon_failure_add(s, "A@X", "alpha", "France", "unknown", 100, 0) ==
           0);
-    CHECK(dj_store_signon_failure_add(s, "a@x", "ALPHA", "france", 200, 0) ==
+    CHECK(dj_store_signon_failure_add(s, "a@x", "ALPHA", "france", "unknown", 200, 0) ==
           0);
-    CHECK(dj_store_signon_failure_add(s, "b@x", "alpha", "France", 200, 0) ==
+    CHECK(dj_store_signon_failure_add(s, "b@x", "alpha", "France", "unknown", 200, 0) ==
           0);
-    CHECK(dj_store_signon_failure_add(s, "a@x", "beta", "master", 200, 0) ==
+    CHECK(dj_store_signon_failure_add(s, "a@x", "beta", "master", "unknown", 200, 0) ==
           0);
-    CHECK(dj_store_signon_failures(s, "a@x", "Alpha", 0, &n) == 0 && n == 2);
-    CHECK(dj_store_signon_failures(s, "a@x", "alpha", 150, &n) == 0 && n == 1);
+    CHECK(dj_store_signon_failures(s, "a@x", "Alpha", NULL, 0, &n) == 0 && n == 2);
+    CHECK(dj_store_signon_failures(s, "a@x", "alpha", NULL, 150, &n) == 0 && n == 1);
     /* Per target: every sender's failures as France in alpha. */
-    CHECK(dj_store_signon_target_failures(s, "alpha", "FRANCE", 0, &n) == 0 &&
+    CHECK(dj_store_signon_target_failures(s, "alpha", "FRANCE", NULL, 0, &n) == 0 &&
           n == 3);
-    CHECK(dj_store_signon_target_failures(s, "alpha", "master", 0, &n) == 0 &&
+    CHECK(dj_store_signon_target_failures(s, "alpha", "master", NULL, 0, &n) == 0 &&
           n == 0);
     /* A new failure prunes what is older than its window. */
-    CHECK(dj_store_signon_failure_add(s, "a@x", "alpha", "France", 300, 150) ==
+    CHECK(dj_store_signon_failure_add(s, "a@x", "alpha", "France", "unknown", 300, 150) ==
           0);
-    CHECK(dj_store_signon_failures(s, "a@x", "alpha", 0, &n) == 0 && n == 2);
-    CHECK(dj_store_signon_target_failures(s, "alpha", "france", 0, &n) == 0 &&
+    CHECK(dj_store_signon_failures(s, "a@x", "alpha", NULL, 0, &n) == 0 && n == 2);
+    CHECK(dj_store_signon_target_failures(s, "alpha", "france", NULL, 0, &n) == 0 &&
           n == 3);
 }
 
