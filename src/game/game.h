@@ -381,6 +381,10 @@ int dj_game_reply_token(dj_judge *j, int64_t game_id, const char *email,
  * participant has it: a wrong, old or made-up token), -1 on error. */
 int dj_game_token_signon(dj_judge *j, const char *token, dj_signon *id);
 
+/* A mail came to a reply address that is no live participant's: counted
+ * with the failed sign-ons (of the session's class), never answered. */
+int dj_game_token_refused(dj_judge *j, const char *sender);
+
 /* SET TOKEN NEW: a new generation, the old token dead at once. */
 int dj_game_token_new(dj_judge *j, const dj_signon *id, dj_buf *out);
 

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "game/game_int.h"
+#include "store/signons.h"
 #include "store/tokens.h"
 #include "util/hex.h"
 #include "util/random.h"
@@ -195,5 +196,14 @@ int dj_game_token_new(dj_judge *j, const dj_signon *id, dj_buf *out)
                        "carries it from now on; answers to its older mail "
                        "are no longer read as yours.\n",
                   id->game);
+    return 0;
+}
+
+int dj_game_token_refused(dj_judge *j, const char *sender)
+{
+    if (dj_store_signon_failure_add(j->store, sender, "", "reply-token",
+                                    dj_sender_class_name(j->sender_class),
+                                    j->now, j->now - 86400) < 0)
+        return judge_store_fail(j);
     return 0;
 }

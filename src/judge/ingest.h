@@ -77,6 +77,16 @@ typedef struct dj_ingest_config {
     /* The SMTP envelope sender when known (judged deliver -f), "" for the
      * null sender <>; NULL: unknown (Return-Path is used). */
     const char *envelope_sender;
+    /* The envelope recipient when known (judged deliver -r, Postfix's
+     * ${recipient}); NULL: the To:, Cc:, Delivered-To: and X-Original-To:
+     * fields are read for reply addresses. */
+    const char *envelope_recipient;
+    const char *recipient_delimiter; /* reply addresses; NULL: "+" */
+    /* judge.conf's authentication.authserv_ids: whose
+     * Authentication-Results are trusted (none: every mail is of the
+     * unknown class). */
+    const char *const *authserv_ids;
+    size_t nauthserv_ids;
     dj_fault_fn fault;         /* NULL: none */
     void *fault_ctx;
     /* Poison messages (see dj_ingest_fetch): tries before a message that
@@ -110,6 +120,12 @@ typedef struct dj_ingest_result {
     bool replied;          /* a reply or refusal was queued */
     char error[256];       /* why, with DJ_INGEST_RETRY */
     bool busy;             /* ... and it was a busy database (try again) */
+    /* Who sent it (decided before the transaction): the class
+     * ("authenticated", "forged", "unknown"), how the sender was signed on
+     * ("reply token", "password", "none") and the mail system's verdict. */
+    char sender_class[16];
+    char signed_on_by[16];
+    char verdict[128];
 } dj_ingest_result;
 
 /* A readable name for a status ("done", "duplicate", ...). */

@@ -546,7 +546,7 @@ static const char *const MIGRATION_12[] = {
 static const char *const MIGRATION_13[] = {
     "ALTER TABLE signon_failures ADD COLUMN class TEXT NOT NULL"
     " DEFAULT 'unknown'",
-    "CREATE INDEX signon_failures_target ON signon_failures"
+    "CREATE INDEX signon_failures_class ON signon_failures"
     " (game, target, class, at)",
     "ALTER TABLE confirmations ADD COLUMN class TEXT NOT NULL"
     " DEFAULT 'unknown'",

@@ -33,6 +33,7 @@
 /* One row as the sender needs it; free with dj_outbox_send_rec_free. */
 typedef struct dj_outbox_send_rec {
     int64_t id;
+    int64_t game_id;    /* 0: no game's mail */
     char kind[16];
     char *recipients;   /* comma-separated; malloc'd */
     char *subject;      /* malloc'd */
@@ -140,5 +141,11 @@ int dj_store_outbox_thread_last(dj_store *s, const char *in_reply_to);
 /* Set the outcome (and game) of a message already in the mail log. */
 int dj_store_maillog_set_outcome(dj_store *s, const char *message_id,
                                  const char *game, const char *outcome);
+
+/* Who sent it (schema version 13): the mail's class, how its sender was
+ * signed on, and the mail system's verdict. */
+int dj_store_maillog_set_identity(dj_store *s, const char *message_id,
+                                  const char *klass, const char *by,
+                                  const char *verdict);
 
 #endif
