@@ -288,13 +288,15 @@ static int record_failure(dj_judge *j, const game_view *v, const char *game,
     char text[DJ_EMAIL_MAX + 768];
     if (target_before + 1 == limit)
         snprintf(text, sizeof text,
-                 "someone is guessing the password of %s: %d failed "
+                 "someone may be trying passwords of %s: %d failed "
                  "sign-ons as %s within %d minutes, by %s mail (the latest "
                  "from %s).  Until they age out, %s sign-ons as %s are "
                  "refused from every address but the one the judge has for "
-                 "it; mail of the other classes (authenticated mail, reply "
-                 "addresses, the web) is not held up by them.  You are "
-                 "told once a window, not at every attempt.",
+                 "it; from that address the right password always works "
+                 "(at worst after a wait of minutes), and mail of the other "
+                 "classes (authenticated mail, reply addresses, the web) is "
+                 "not held up at all.  You are told once a window, not at "
+                 "every attempt.",
                  target, limit, target, j->cfg.signon_window, cls, sender,
                  cls, target);
     else if (sender_before + 1 == limit)

@@ -382,7 +382,7 @@ static bool identify(dj_judge *j, const dj_ingest_config *cfg,
     const char *at = strrchr(m->from.addr, '@');
     dj_auth_verdict v;
     dj_authres_evaluate(raw, len, at ? at + 1 : "", cfg->authserv_ids,
-                        cfg->nauthserv_ids, &v);
+                        cfg->n_authserv_ids, &v);
     id->cls = class_of(v.cls);
     snprintf(id->verdict, sizeof id->verdict, "%s", v.verdict);
     if (parsed != DJ_MSG_OK || !m->from.addr[0] ||
@@ -482,8 +482,7 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
             res) < 0)
         goto rollback;
     if (dj_store_maillog_set_outcome(st, key, res->game, res->outcome) < 0 ||
-        dj_store_maillog_set_identity(st, key, res->sender_class,
-                                      res->signed_on_by, res->verdict) < 0)
+        dj_store_maillog_set_signed_on_by(st, key, res->signed_on_by) < 0)
         goto rollback;
     fault(cfg, "ingest-executed");
     if (dj_store_commit(st) < 0)

@@ -86,7 +86,7 @@ typedef struct dj_ingest_config {
      * Authentication-Results are trusted (none: every mail is of the
      * unknown class). */
     const char *const *authserv_ids;
-    size_t nauthserv_ids;
+    size_t n_authserv_ids;
     dj_fault_fn fault;         /* NULL: none */
     void *fault_ctx;
     /* Poison messages (see dj_ingest_fetch): tries before a message that

@@ -536,8 +536,8 @@ static const char *const MIGRATION_12[] = {
 /* Version 13 (issue 32): who sent a mail.  Failed sign-ons and pending
  * requests carry the class of the mail that made them (game.h:
  * dj_sender_class), so each class counts only its own; the mail log
- * records each mail's class, how its sender was signed on and the mail
- * system's verdict.  A participant's reply token (game/reply_token.c) is
+ * records how each mail's sender was signed on (reply token, password,
+ * none).  A participant's reply token (game/reply_token.c) is
  * derived from a key outside the database, the participant's id and
  * token_gen; only its SHA-256 is stored (token_hash, set when the judge
  * first mails it, NULL until then), and the trigger makes a new
@@ -550,9 +550,7 @@ static const char *const MIGRATION_13[] = {
     " (game, target, class, at)",
     "ALTER TABLE confirmations ADD COLUMN class TEXT NOT NULL"
     " DEFAULT 'unknown'",
-    "ALTER TABLE maillog ADD COLUMN class TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE maillog ADD COLUMN signed_on_by TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE maillog ADD COLUMN verdict TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE participants ADD COLUMN token_gen INTEGER NOT NULL"
     " DEFAULT 0",
     "ALTER TABLE participants ADD COLUMN token_hash TEXT",

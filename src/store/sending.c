@@ -230,15 +230,11 @@ int dj_store_outbox_thread_last(dj_store *s, const char *in_reply_to)
                    "sI", in_reply_to ? in_reply_to : "", st_last_id(s));
 }
 
-int dj_store_maillog_set_identity(dj_store *s, const char *message_id,
-                                  const char *klass, const char *by,
-                                  const char *verdict)
+int dj_store_maillog_set_signed_on_by(dj_store *s, const char *message_id,
+                                      const char *by)
 {
-    return st_exec(s,
-                   "UPDATE maillog SET class = ?, signed_on_by = ?,"
-                   " verdict = ? WHERE message_id = ?",
-                   "ssss", klass ? klass : "", by ? by : "",
-                   verdict ? verdict : "", message_id);
+    return st_exec(s, "UPDATE maillog SET signed_on_by = ? WHERE message_id = ?",
+                   "ss", by ? by : "", message_id);
 }
 
 int dj_store_maillog_set_outcome(dj_store *s, const char *message_id,

@@ -142,10 +142,9 @@ int dj_store_outbox_thread_last(dj_store *s, const char *in_reply_to);
 int dj_store_maillog_set_outcome(dj_store *s, const char *message_id,
                                  const char *game, const char *outcome);
 
-/* Who sent it (schema version 13): the mail's class, how its sender was
- * signed on, and the mail system's verdict. */
-int dj_store_maillog_set_identity(dj_store *s, const char *message_id,
-                                  const char *klass, const char *by,
-                                  const char *verdict);
+/* How its sender was signed on (schema version 13): "reply token",
+ * "password", "none". */
+int dj_store_maillog_set_signed_on_by(dj_store *s, const char *message_id,
+                                      const char *by);
 
 #endif

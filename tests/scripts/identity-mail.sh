@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# identity-mail.sh BUILDDIR SRCDIR — who sent a mail (issue 32), through
+# `judged deliver` on a real database, with the test clock:
+#   - reply addresses: every mail of a game to a participant carries
+#     Reply-To: judge+TOKEN@...; answering it with orders and no SIGNON
+#     signs the player on (read from To:, or the envelope recipient of
+#     judged deliver -r); a SIGNON line in it still wins; a wrong, old
+#     (new password, SET TOKEN NEW) or made-up token does nothing, draws
+#     no reply and is counted; tokens are stored only hashed;
+#   - the three classes (judge.conf's authentication group, trusting
+#     mx.test's Authentication-Results, written here by hand): 24
+#     simulated hours of forged wrong sign-ons every minute change nothing
+#     for the authenticated player and draw no reply; 25 forged JOINs from
+#     25 domains draw no reply and keep nothing, and the real JOIN gets
+#     its code; unknown mail filling the game's requests does not hold up
+#     authenticated mail, and the master is told; an Authentication-Results
+#     field written by the sender below the trusted one is never believed.
+# Ends with "N passed, N failed".
+#
+set -u
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
+. "$S/tests/games/play.sh"
+cd "$T" || exit 2
+export DIPJUDGE_MAPDIR=$S/maps DIPJUDGE_NOW=$GAME_T0
+unset DIPJUDGE_DB
+printf 'state_dir = ".";\ndatabase = "./judge.db";\njudge_address = "judge@dip.test";\n' >judge.conf
+export DIPJUDGE_CONF=$T/judge.conf
+J=$JUDGECTL
+JD="$JUDGED -q"
+
+$J create demo --master gm@x.example >/dev/null
+$J join demo gm@x.example --master --password master-pw1 >/dev/null
+i=0
+for p in $POWERS; do
+    $J join demo "p$i@x.example" --power "$p" --password "pw-$i-secret" >/dev/null
+    i=$((i + 1))
+done
+check "demo started" [ "$(game_phase demo)" = S1901M ]
+$JD deliver </dev/null # sends the start notices, with reply addresses
+check "the reply key was made, 0600" [ "$(stat -c %a judge.db.reply-key)" = 600 ]
+
+# reply_of ADDRESS: the token in the Reply-To of the latest mail to ADDRESS
+reply_of() {
+    local f
+    f=$(grep -l "^To: $1" mail/out/new/* 2>/dev/null | xargs ls -t 2>/dev/null | head -1)
+    [ -n "$f" ] && sed -n 's/^Reply-To: judge+\([a-z2-7]*\)@dip\.test.*/\1/p' "$f" | head -1
+}
+mails_to() { grep -l "^To: $1" mail/out/new/* 2>/dev/null | wc -l; }
+n=0
+# msg FROM TO BODY [HEADER...]: deliver one message; its log in $T/err
+msg() {
+    n=$((n + 1))
+    local from=$1 to=$2 body=$3
+    shift 3
+    {
+        echo "From: $from"
+        echo "To: $to"
+        echo "Subject: Re: dipjudge:demo - S1901M"
+        echo "Message-ID: <m$n@x.example>"
+        for h in "$@"; do echo "$h"; done
+        echo
+        printf '%b' "$body"
+    } >"$T/msg-$n.eml"
+    $JD deliver ${RCPT:+-r "$RCPT"} <"$T/msg-$n.eml" 2>"$T/err"
+}
+outcome() { sql "SELECT outcome FROM maillog WHERE message_id LIKE '%m$n@x.example%'"; }
+
+tf=$(reply_of p2@x.example)
+check "the start notice to France has a reply address" [ ${#tf} = 24 ]
+tg=$(reply_of p3@x.example)
+check "each participant has a token of their own" [ -n "$tg" ] && [ "$tf" != "$tg" ]
+tm=$(reply_of gm@x.example)
+check "the master has one too" [ ${#tm} = 24 ]
+check "no token in the database, only its hash" \
+    sh -c "! sqlite3 judge.db .dump | grep -q '$tf'"
+
+# ---- a reply by pipe, no SIGNON ----------------------------------------------------
+before=$(mails_to p2@x.example)
+msg p2@x.example "judge+$tf@dip.test" 'F bre-mao\n\n> earlier text of the judge\n'
+$J orders demo France >"$T/out"
+has "F BRE - MAO"
+check "answered" [ "$(mails_to p2@x.example)" = $((before + 1)) ]
+expect "signed on by" "$(sql "SELECT signed_on_by FROM maillog WHERE message_id LIKE '%m$n@%'")" "reply token"
+f=$(ls -t mail/out/new/* | head -1)
+grep -q "^Reply-To: judge+$tf@dip.test" "$f" && ok || bad "the reply has no reply address"
+grep -q "Orders of France" "$f" && ok || bad "the reply shows no orders"
+
+# the envelope recipient (Postfix's pipe: judged deliver -r ${recipient})
+RCPT="judge+$tf@dip.test" msg p2@x.example "judge@dip.test" 'A par-bur\n'
+$J orders demo France >"$T/out"
+has "A PAR - BUR"
+
+# ---- a SIGNON line in a token mail still wins -------------------------------------
+msg p2@x.example "judge+$tf@dip.test" 'SIGNON Gdemo pw-3-secret\nA mun-ruh\n'
+$J orders demo Germany >"$T/out"
+has "A MUN - RUH"
+$J orders demo France >"$T/out"
+lacks "RUH"
+
+# ---- a made-up token: nothing, no reply, counted ------------------------------------
+before=$(ls mail/out/new | wc -l)
+msg p2@x.example "judge+aaaaaaaaaaaaaaaaaaaaaaaa@dip.test" 'F bre-pic\n'
+check "no reply to a made-up token" [ "$(ls mail/out/new | wc -l)" = "$before" ]
+expect "outcome" "$(outcome)" "ignored: unknown reply address"
+expect "counted" "$(sql "SELECT count(*) FROM signon_failures WHERE target = 'reply-token'")" 1
+$J orders demo France >"$T/out"
+lacks "PIC"
+
+# ---- another power's token gives that power's orders, never France's ------------
+msg p2@x.example "judge+$tg@dip.test" 'F bre-pic\n'
+$J orders demo France >"$T/out"
+lacks "PIC"
+
+# ---- an old token: a new password, SET TOKEN NEW -----------------------------------
+msg p2@x.example "judge+$tf@dip.test" 'SET PASSWORD new-france-pw\n'
+tf2=$(reply_of p2@x.example)
+check "a new password, a new reply address" [ ${#tf2} = 24 ] && [ "$tf2" != "$tf" ]
+before=$(ls mail/out/new | wc -l)
+msg p2@x.example "judge+$tf@dip.test" 'F bre-pic\n'
+expect "the old token after a new password" "$(outcome)" "ignored: unknown reply address"
+check "no reply to an old token" [ "$(ls mail/out/new | wc -l)" = "$before" ]
+msg p2@x.example "judge+$tf2@dip.test" 'SET TOKEN NEW\n'
+tf3=$(reply_of p2@x.example)
+check "SET TOKEN NEW: another reply address" [ ${#tf3} = 24 ] && [ "$tf3" != "$tf2" ]
+msg p2@x.example "judge+$tf2@dip.test" 'F bre-pic\n'
+expect "the token before SET TOKEN NEW" "$(outcome)" "ignored: unknown reply address"
+msg p2@x.example "judge+$tf3@dip.test" 'F bre-pic\n'
+$J orders demo France >"$T/out"
+has "F BRE - PIC"
+
+# ---- another game's token acts on that game only -----------------------------------
+$J create other --master gm@x.example >/dev/null
+$J join other gm@x.example --master --password master-pw2 >/dev/null
+i=0
+for p in $POWERS; do
+    $J join other "q$i@y.example" --power "$p" --password "qw-$i-secret" >/dev/null
+    i=$((i + 1))
+done
+$JD deliver </dev/null
+to=$(reply_of q2@y.example)
+msg q2@y.example "judge+$to@dip.test" 'F bre-gas\n'
+$J orders other France >"$T/out"
+has "F BRE - GAS"
+$J orders demo France >"$T/out"
+lacks "GAS"
+msg p2@x.example "judge+$to@dip.test" 'F bre-gas\n'
+$J orders demo France >"$T/out"
+lacks "GAS"
+
+checks_done
