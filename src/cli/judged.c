@@ -422,6 +422,10 @@ static void note_message(void *ud, const char *mailbox_id,
                          const dj_ingest_result *r)
 {
     judged *d = ud;
+    logmsg(d, LOG_DEBUG, "message %s: %s mail, signed on by %s, write lock "
+                         "%lld us",
+           mailbox_id ? mailbox_id : "-", r->sender_class, r->signed_on_by,
+           (long long)r->lock_us);
     logmsg(d, r->status == DJ_INGEST_RETRY ? LOG_WARNING : LOG_INFO,
            "message %s <%s> from %s: %s%s%s%s%s", mailbox_id ? mailbox_id : "-",
            r->message_id, r->sender[0] ? r->sender : "(no sender)",

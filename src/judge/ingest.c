@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "command/command.h"
 #include "judge/admin_notice.h"
@@ -355,6 +356,13 @@ static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
     return run_commands(j, cfg, m, id, res);
 }
 
+static int64_t monotonic_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 /* ---- who sent it ---------------------------------------------------------- */
 
 static dj_sender_class class_of(dj_auth_class c)
@@ -459,6 +467,7 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
     snprintf(res->signed_on_by, sizeof res->signed_on_by, "%s",
              dj_identity_how_name(id.how));
     snprintf(res->verdict, sizeof res->verdict, "%s", id.verdict);
+    int64_t locked_at = monotonic_us();
     if (dj_store_begin(st) < 0)
         goto retry;
     int dup = dj_store_maillog_add(st, key, m.from.addr, 0, "received",
@@ -487,6 +496,7 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
     fault(cfg, "ingest-executed");
     if (dj_store_commit(st) < 0)
         goto rollback;
+    res->lock_us = monotonic_us() - locked_at;
     dj_message_free(&m);
     return res->status;
 

@@ -126,6 +126,9 @@ typedef struct dj_ingest_result {
     char sender_class[16];
     char signed_on_by[16];
     char verdict[128];
+    /* How long the mail held the database's write lock (BEGIN IMMEDIATE
+     * to COMMIT), in microseconds: judged -v logs it. */
+    int64_t lock_us;
 } dj_ingest_result;
 
 /* A readable name for a status ("done", "duplicate", ...). */
