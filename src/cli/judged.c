@@ -196,9 +196,9 @@ static int outbox_picture(void *ctx, dj_outbox_send_rec *row)
 }
 
 /* The reply address of a game's mail to one participant: its reply token
- * (game/reply_token.c), made when the mail goes out; a press message's
- * also says which message it is (kind "press": the row's phase_id field
- * is not used for press, so the token alone; see judged(8)). */
+ * (game/reply_token.c), made when the mail goes out; a press mail's also
+ * names the press message, so that answering it is press back to its
+ * sender (judged(8)). */
 static int outbox_reply_to(void *ctx, const dj_outbox_send_rec *row,
                            const char *to, char *out, size_t outlen)
 {
@@ -208,7 +208,7 @@ static int outbox_reply_to(void *ctx, const dj_outbox_send_rec *row,
         return 1;
     return dj_reply_address_make(d->cfg.judge_address,
                                  d->cfg.recipient_delimiter, token,
-                                 0, out, outlen) == 0
+                                 row->press_id, out, outlen) == 0
                ? 0
                : 1;
 }

@@ -337,10 +337,54 @@ void drop_token_identity(session *s)
     s->power[0] = s->game[0] = '\0';
 }
 
+/*
+ * An answer to a press mail (its reply address named the press message):
+ * the whole text is press back to that message's sender, in a savepoint
+ * of its own like a command, never read as orders.
+ */
+static void run_press_reply(session *s)
+{
+    int64_t press_id = s->msg->identity->press_reply;
+    dj_buf_printf(say(s), "Your answer to press message %lld:\n\n",
+                  (long long)press_id);
+    dj_buf res;
+    dj_buf_init(&res);
+    int rc = -1;
+    if (dj_store_begin(session_store(s)) == 0) {
+        rc = dj_game_press_reply(s->j, &s->id, press_id,
+                                 s->msg->body ? s->msg->body : "", &res);
+        if (rc == 0 && dj_store_commit(session_store(s)) < 0)
+            rc = -1;
+        if (rc < 0)
+            dj_store_rollback(session_store(s));
+    }
+    s->reply->commands++;
+    s->cmds++;
+    if (rc == 0) {
+        indented(s, res.data ? res.data : "");
+    } else {
+        dj_buf_printf(say(s), INDENT "ERROR: %s\n", dj_judge_error(s->j));
+        s->reply->failed++;
+        s->cmds_failed++;
+    }
+    if (!dj_buf_ok(&res) || !dj_store_transaction_alive(session_store(s)))
+        s->fatal = true;
+    dj_buf_free(&res);
+    s->status_due = false;
+}
+
 static void run_message(session *s, cmd *c, dj_buf *press)
 {
     signed_on_before(s);
     signed_on_by_token(s);
+    if (s->by_token && s->msg->identity->press_reply > 0) {
+        dj_buf_printf(say(s), "Commands from %s:\n\n", s->msg->from);
+        run_press_reply(s);
+        cmd_reader r;
+        cmd_reader_init(&r, NULL, "");
+        summary(s, &r);
+        return;
+    }
     cmd_reader r;
     cmd_reader_init(&r, s->msg->subject, s->msg->body ? s->msg->body : "");
     dj_buf_printf(say(s), "Commands from %s:\n\n", s->msg->from);

@@ -385,6 +385,12 @@ int dj_game_token_signon(dj_judge *j, const char *token, dj_signon *id);
  * with the failed sign-ons (of the session's class), never answered. */
 int dj_game_token_refused(dj_judge *j, const char *sender);
 
+/* The answer to a press mail (its reply address names the message): the
+ * body goes as press to the sender it showed, alone, under the game's
+ * press rules.  Grey press is not answered this way. */
+int dj_game_press_reply(dj_judge *j, const dj_signon *id, int64_t press_id,
+                        const char *body, dj_buf *out);
+
 /* SET TOKEN NEW: a new generation, the old token dead at once. */
 int dj_game_token_new(dj_judge *j, const dj_signon *id, dj_buf *out);
 

@@ -207,3 +207,40 @@ int dj_game_token_refused(dj_judge *j, const char *sender)
         return judge_store_fail(j);
     return 0;
 }
+
+int dj_game_press_reply(dj_judge *j, const dj_signon *id, int64_t press_id,
+                        const char *body, dj_buf *out)
+{
+    int64_t game_id = 0;
+    int from_power = -1;
+    char role[16] = "";
+    bool grey = false;
+    int rc = dj_store_press_origin(j->store, press_id, &game_id, &from_power,
+                                   role, sizeof role, &grey);
+    if (rc < 0)
+        return judge_store_fail(j);
+    dj_game_rec g;
+    if (rc != 0 || dj_store_game_get(j->store, id->game, &g) != 0 ||
+        g.id != game_id || grey)
+        return judge_fail(j, "that press message cannot be answered this "
+                             "way; write PRESS TO ... ENDPRESS instead");
+    game_view v;
+    memset(&v, 0, sizeof v);
+    if (gv_load(j, id->game, &v) < 0) {
+        gv_free(&v);
+        return -1;
+    }
+    char to[64];
+    /* the sender it showed (a FROM press: the power shown, never the real
+     * one), else the master or the observers */
+    if (from_power >= 0)
+        snprintf(to, sizeof to, "%s", gv_power_name(&v, from_power));
+    else
+        snprintf(to, sizeof to, "%s",
+                 strcmp(role, "observer") == 0 ? "observers" : "master");
+    gv_free(&v);
+    if (id->power >= 0 && strcmp(id->power_name, to) == 0)
+        return judge_fail(j, "that press message was your own");
+    dj_press_request req = {to, NULL, false, NULL, -1, body};
+    return dj_game_press(j, id, &req, out);
+}

@@ -537,7 +537,8 @@ static const char *const MIGRATION_12[] = {
  * requests carry the class of the mail that made them (game.h:
  * dj_sender_class), so each class counts only its own; the mail log
  * records how each mail's sender was signed on (reply token, password,
- * none).  A participant's reply token (game/reply_token.c) is
+ * none); a press mail in the outbox says which press message it carries
+ * (press_id: its reply address answers that message).  A participant's reply token (game/reply_token.c) is
  * derived from a key outside the database, the participant's id and
  * token_gen; only its SHA-256 is stored (token_hash, set when the judge
  * first mails it, NULL until then), and the trigger makes a new
@@ -551,6 +552,7 @@ static const char *const MIGRATION_13[] = {
     "ALTER TABLE confirmations ADD COLUMN class TEXT NOT NULL"
     " DEFAULT 'unknown'",
     "ALTER TABLE maillog ADD COLUMN signed_on_by TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE outbox ADD COLUMN press_id INTEGER",
     "ALTER TABLE participants ADD COLUMN token_gen INTEGER NOT NULL"
     " DEFAULT 0",
     "ALTER TABLE participants ADD COLUMN token_hash TEXT",

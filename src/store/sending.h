@@ -34,6 +34,7 @@
 typedef struct dj_outbox_send_rec {
     int64_t id;
     int64_t game_id;    /* 0: no game's mail */
+    int64_t press_id;   /* a press mail: the message it carries (0: none) */
     char kind[16];
     char *recipients;   /* comma-separated; malloc'd */
     char *subject;      /* malloc'd */

@@ -59,3 +59,45 @@ int dj_store_token_bump(dj_store *s, int64_t pid)
                    " token_hash = NULL WHERE id = ?",
                    "I", pid);
 }
+
+int dj_store_outbox_last_id(dj_store *s, int64_t *id)
+{
+    return st_query_int(s, id, "SELECT IFNULL(max(id), 0) FROM outbox", "");
+}
+
+int dj_store_press_last_id(dj_store *s, int64_t game_id, int64_t *id)
+{
+    return st_query_int(s, id,
+                        "SELECT IFNULL(max(id), 0) FROM press WHERE game_id = ?",
+                        "I", game_id);
+}
+
+int dj_store_outbox_set_press(dj_store *s, int64_t game_id, int64_t after,
+                              int64_t press_id)
+{
+    return st_exec(s,
+                   "UPDATE outbox SET press_id = ? WHERE id > ? AND"
+                   " game_id = ? AND kind = 'press'",
+                   "III", press_id, after, game_id);
+}
+
+int dj_store_press_origin(dj_store *s, int64_t press_id, int64_t *game_id,
+                          int *from_power, char *role, size_t rolelen,
+                          bool *grey)
+{
+    sqlite3_stmt *st = st_prepare(s,
+                                  "SELECT game_id, IFNULL(from_power, -1),"
+                                  " sender_role, grey FROM press WHERE id = ?",
+                                  "I", press_id);
+    if (!st)
+        return -1;
+    int rc = st_step(s, st);
+    if (rc == SQLITE_ROW) {
+        *game_id = sqlite3_column_int64(st, 0);
+        *from_power = sqlite3_column_int(st, 1);
+        st_text(st, 2, role, rolelen);
+        *grey = sqlite3_column_int(st, 3) != 0;
+    }
+    st_finish(s, st);
+    return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? DJ_STORE_NOTFOUND : -1;
+}

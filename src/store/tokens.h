@@ -10,6 +10,8 @@
 #ifndef DJ_STORE_TOKENS_H
 #define DJ_STORE_TOKENS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "store/store.h"
@@ -36,5 +38,25 @@ int dj_store_token_find(dj_store *s, const char *hash, int64_t *pid,
 
 /* A new generation: the old token stops working at once. */
 int dj_store_token_bump(dj_store *s, int64_t pid);
+
+/* ---- press replies: a press mail's reply address names its message ---- */
+
+/* The highest outbox row id (0 when empty). */
+int dj_store_outbox_last_id(dj_store *s, int64_t *id);
+
+/* The game's latest press message id (0 when none). */
+int dj_store_press_last_id(dj_store *s, int64_t game_id, int64_t *id);
+
+/* Mark the game's press mail queued after outbox row `after` as carrying
+ * press message press_id. */
+int dj_store_outbox_set_press(dj_store *s, int64_t game_id, int64_t after,
+                              int64_t press_id);
+
+/* Who a press message is answered to: its game, the power it showed as
+ * its sender (-1 none), its sender's role, and whether it was grey.
+ * 0, DJ_STORE_NOTFOUND or -1. */
+int dj_store_press_origin(dj_store *s, int64_t press_id, int64_t *game_id,
+                          int *from_power, char *role, size_t rolelen,
+                          bool *grey);
 
 #endif

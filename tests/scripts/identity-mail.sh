@@ -130,6 +130,23 @@ msg p2@x.example "judge+$tf3@dip.test" 'F bre-pic\n'
 $J orders demo France >"$T/out"
 has "F BRE - PIC"
 
+# ---- a reply to press is press back to its sender ------------------------------------
+tg=$(reply_of p3@x.example)
+msg p3@x.example "judge+$tg@dip.test" 'PRESS TO France\nMeet in Burgundy?\nENDPRESS\n'
+f=$(grep -l "^To: p2@x.example" mail/out/new/* | xargs grep -l "Meet in Burgundy" | head -1)
+check "France got the press" [ -n "$f" ]
+pr=$(sed -n 's/^Reply-To: judge+\([a-z2-7]*-p[0-9]*\)@dip\.test.*/\1/p' "$f")
+check "its reply address names the press message" [ -n "$pr" ] && [ "${pr%-p*}" = "$tf3" ]
+grep -q "Answer this mail to write back to its" "$f" && ok || bad "no footer on the press"
+msg p2@x.example "judge+$pr@dip.test" 'Only if you stay out of Belgium.\n\n> Meet in Burgundy?\n'
+f=$(grep -l "^To: p3@x.example" mail/out/new/* | xargs grep -l "stay out of Belgium" | head -1)
+check "Germany got the answer as press" [ -n "$f" ]
+grep -q "press from France to Germany" "$f" && ok || bad "the answer: $(cat "$f")"
+grep -l "stay out of Belgium" mail/out/new/* >"$T/out"; cat "$T/out" | xargs grep -h "^To:" >"$T/out"
+expect "nobody else got it" "$(sort -u "$T/out" | tr "\n" " ")" "To: p3@x.example "
+$J orders demo France >"$T/out"
+lacks "Belgium"
+
 # ---- another game's token acts on that game only -----------------------------------
 $J create other --master gm@x.example >/dev/null
 $J join other gm@x.example --master --password master-pw2 >/dev/null

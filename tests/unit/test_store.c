@@ -36,7 +36,8 @@
     "DROP INDEX signon_failures_class;"                                      \
     "ALTER TABLE signon_failures DROP COLUMN class;"                         \
     "ALTER TABLE confirmations DROP COLUMN class;"                           \
-    "ALTER TABLE maillog DROP COLUMN signed_on_by;"
+    "ALTER TABLE maillog DROP COLUMN signed_on_by;"                          \
+    "ALTER TABLE outbox DROP COLUMN press_id;"
 
 static char dir[256], path[512];
 
