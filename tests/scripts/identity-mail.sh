@@ -142,8 +142,8 @@ msg p2@x.example "judge+$pr@dip.test" 'Only if you stay out of Belgium.\n\n> Mee
 f=$(grep -l "^To: p3@x.example" mail/out/new/* | xargs grep -l "stay out of Belgium" | head -1)
 check "Germany got the answer as press" [ -n "$f" ]
 grep -q "press from France to Germany" "$f" && ok || bad "the answer: $(cat "$f")"
-grep -l "stay out of Belgium" mail/out/new/* >"$T/out"; cat "$T/out" | xargs grep -h "^To:" >"$T/out"
-expect "nobody else got it" "$(sort -u "$T/out" | tr "\n" " ")" "To: p3@x.example "
+grep -l "stay out of Belgium" mail/out/new/* | xargs grep -h "^To:" >"$T/to"
+expect "nobody else got it" "$(sort -u "$T/to" | tr "\n" " ")" "To: p3@x.example "
 $J orders demo France >"$T/out"
 lacks "Belgium"
 
