@@ -110,6 +110,7 @@ typedef struct judged {
     dj_sender *sender;
     dj_fetcher *fetcher;
     dj_ingest_config icfg;
+    const char *authserv_ids[DJ_AUTHSERV_IDS_MAX]; /* icfg's, into cfg */
     dj_outbox_config ocfg;
     dj_test_hooks hooks; /* the test copies' only (test_hooks.h) */
     int last_fetch_status; /* to log a mailbox's trouble once, not per pass */
@@ -258,6 +259,10 @@ static void apply_config(judged *d)
     d->icfg.recipient_delimiter = d->cfg.recipient_delimiter;
     d->icfg.max_tries = m->message_tries;
     d->icfg.admin_address = m->admin_address;
+    for (int i = 0; i < m->authserv_ids.n; i++)
+        d->authserv_ids[i] = m->authserv_ids.id[i];
+    d->icfg.authserv_ids = d->authserv_ids;
+    d->icfg.n_authserv_ids = (size_t)m->authserv_ids.n;
     dj_test_hooks_ingest(&d->hooks, &d->icfg);
 
     d->ocfg.judge_address = d->cfg.judge_address;
@@ -426,9 +431,15 @@ static void note_message(void *ud, const char *mailbox_id,
                          "%lld us",
            mailbox_id ? mailbox_id : "-", r->sender_class, r->signed_on_by,
            (long long)r->lock_us);
+    /* the mail system's verdict, when authentication is configured */
+    char auth[sizeof r->auth.verdict + 32] = "";
+    if (d->icfg.n_authserv_ids && r->auth.verdict[0])
+        snprintf(auth, sizeof auth, " (%s: %s)",
+                 dj_auth_class_name(r->auth.cls), r->auth.verdict);
     logmsg(d, r->status == DJ_INGEST_RETRY ? LOG_WARNING : LOG_INFO,
-           "message %s <%s> from %s: %s%s%s%s%s", mailbox_id ? mailbox_id : "-",
-           r->message_id, r->sender[0] ? r->sender : "(no sender)",
+           "message %s <%s> from %s%s: %s%s%s%s%s",
+           mailbox_id ? mailbox_id : "-", r->message_id,
+           r->sender[0] ? r->sender : "(no sender)", auth,
            dj_ingest_status_name(r->status), r->outcome[0] ? ", " : "",
            r->outcome, r->error[0] ? ": " : "", r->error);
 }

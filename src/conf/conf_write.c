@@ -118,6 +118,17 @@ static void put_member(writer *w, const conf_setting *row, const dj_config *c,
     case CONF_BOOL:
         put_bool(w, row->name, *(const bool *)(const void *)field);
         break;
+    case CONF_LIST: {
+        int n = *(const int *)(const void *)field;
+        const char *items = field + sizeof(int);
+        dj_buf_printf(w->out, "%s%s = [", w->indent, row->name);
+        for (int i = 0; i < n; i++) {
+            dj_buf_append(w->out, i ? ", " : " ");
+            conf_string(w->out, items + (size_t)i * row->size);
+        }
+        dj_buf_append(w->out, n ? " ];\n" : "];\n");
+        break;
+    }
     }
 }
 

@@ -237,6 +237,10 @@ int dj_game_export(dj_judge *j, const char *game, dj_buf *out);
 /* The mail queued for a game (NULL: every game). */
 int dj_game_outbox(dj_judge *j, const char *game, dj_buf *out);
 int dj_game_outbox_json(dj_judge *j, const char *game, dj_buf *out);
+/* The latest `limit` mails received (game NULL: every game), one a line:
+ * time (UTC), sender, game, the mail system's class and verdict, what
+ * was done ("TIME\tSENDER\tGAME\tCLASS\tVERDICT\tOUTCOME"). */
+int dj_game_maillog(dj_judge *j, const char *game, int limit, dj_buf *out);
 
 /*
  * The JOIN, OBSERVE and CREATE requests waiting for their codes (never

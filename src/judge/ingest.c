@@ -384,15 +384,11 @@ static dj_sender_class class_of(dj_auth_class c)
  */
 static bool identify(dj_judge *j, const dj_ingest_config *cfg,
                      const dj_message *m, const char *raw, size_t len,
-                     int parsed, dj_identity *id)
+                     int parsed, const dj_auth_verdict *v, dj_identity *id)
 {
     memset(id, 0, sizeof *id);
-    const char *at = strrchr(m->from.addr, '@');
-    dj_auth_verdict v;
-    dj_authres_evaluate(raw, len, at ? at + 1 : "", cfg->authserv_ids,
-                        cfg->n_authserv_ids, &v);
-    id->cls = class_of(v.cls);
-    snprintf(id->verdict, sizeof id->verdict, "%s", v.verdict);
+    id->cls = class_of(v->cls);
+    snprintf(id->verdict, sizeof id->verdict, "%s", v->verdict);
     if (parsed != DJ_MSG_OK || !m->from.addr[0] ||
         dj_message_is_automatic(m) ||
         dj_address_is_judges(m->from.addr,
@@ -457,16 +453,19 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
     else
         hash_id(hash, len, res->message_id, sizeof res->message_id);
     snprintf(res->sender, sizeof res->sender, "%s", m.from.addr);
+    const char *at_sign = strrchr(m.from.addr, '@');
+    dj_authres_evaluate(raw, len, at_sign ? at_sign + 1 : "",
+                        cfg->authserv_ids, cfg->n_authserv_ids, &res->auth);
 
     char key[512];
     log_key(res->message_id, m.from.addr, hash, key, sizeof key);
     dj_identity id;
-    bool unknown_token = identify(j, cfg, &m, raw, len, parsed, &id);
+    bool unknown_token = identify(j, cfg, &m, raw, len, parsed, &res->auth,
+                                  &id);
     snprintf(res->sender_class, sizeof res->sender_class, "%s",
              dj_sender_class_name(id.cls));
     snprintf(res->signed_on_by, sizeof res->signed_on_by, "%s",
              dj_identity_how_name(id.how));
-    snprintf(res->verdict, sizeof res->verdict, "%s", id.verdict);
     int64_t locked_at = monotonic_us();
     if (dj_store_begin(st) < 0)
         goto retry;
@@ -478,7 +477,9 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
         snprintf(res->outcome, sizeof res->outcome, "seen before");
         return res->status = DJ_INGEST_DUPLICATE;
     }
-    if (dup < 0)
+    if (dup < 0 ||
+        dj_store_maillog_set_auth(st, key, dj_auth_class_name(res->auth.cls),
+                                  res->auth.verdict) < 0)
         goto rollback;
     fault(cfg, "ingest-logged");
     if (cfg->test_fail_marker && *cfg->test_fail_marker &&

@@ -9,6 +9,9 @@
  *
  *   1. Read it (message.h) with the judge's limits; the judge's own
  *      address is the X-Loop value it recognises as its own mail.
+ *   1a. What the mail system says of its sender (mail/authres.h, with
+ *      cfg->authserv_ids): authenticated, forged or unknown, and the
+ *      verdict line; computed once, kept in the result and the mail log.
  *   2. BEGIN IMMEDIATE; record its key in the mail log FIRST: the
  *      sender, the Message-ID (or, when it has none, the content hash)
  *      and the SHA-256 of what the sender wrote (mail/message_key.h:
@@ -59,6 +62,7 @@
 #include <stdint.h>
 
 #include "game/game.h"
+#include "mail/authres.h"
 #include "mail/fetch.h"
 
 /* Called at a named point of the work (fault injection); may not return. */
@@ -82,9 +86,9 @@ typedef struct dj_ingest_config {
      * fields are read for reply addresses. */
     const char *envelope_recipient;
     const char *recipient_delimiter; /* reply addresses; NULL: "+" */
-    /* judge.conf's authentication.authserv_ids: whose
-     * Authentication-Results are trusted (none: every mail is of the
-     * unknown class). */
+    /* Whose Authentication-Results to trust (judge.conf's
+     * authentication { authserv_ids }); n_authserv_ids 0: not configured,
+     * every mail is of class unknown. */
     const char *const *authserv_ids;
     size_t n_authserv_ids;
     dj_fault_fn fault;         /* NULL: none */
@@ -117,15 +121,16 @@ typedef struct dj_ingest_result {
     char sender[256];      /* the From address ("" when none) */
     char game[64];         /* the message's game, "" when none */
     char outcome[96];      /* as recorded in the mail log */
+    dj_auth_verdict auth;  /* the mail system's verdict (step 1a) */
     bool replied;          /* a reply or refusal was queued */
     char error[256];       /* why, with DJ_INGEST_RETRY */
     bool busy;             /* ... and it was a busy database (try again) */
-    /* Who sent it (decided before the transaction): the class
-     * ("authenticated", "forged", "unknown"), how the sender was signed on
-     * ("reply token", "password", "none") and the mail system's verdict. */
+    /* Who sent it (decided before the transaction): the class whose
+     * limits it spent ("authenticated", "forged", "unknown": the mail
+     * system's, or authenticated by a reply token) and how the sender was
+     * signed on ("reply token", "password", "none"). */
     char sender_class[16];
     char signed_on_by[16];
-    char verdict[128];
     /* How long the mail held the database's write lock (BEGIN IMMEDIATE
      * to COMMIT), in microseconds: judged -v logs it. */
     int64_t lock_us;

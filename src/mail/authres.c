@@ -34,11 +34,11 @@
  * Which fields are trusted.  Only those whose authserv-id is one of
  * `trusted` (case-insensitive) and that the trusted host added.  A host
  * adds its fields at the top of the header, above or just below the
- * Received: field that records its receipt of the mail (Postfix's
- * milters, OpenDKIM and OpenDMARC, insert theirs just below Postfix's
- * own Received: field; Gmail writes its own there too); everything below
- * was written before the mail reached it, by the sender.  So, reading
- * top down:
+ * Received: field that records its receipt of the mail: Postfix puts its
+ * milters' fields (OpenDKIM's, OpenDMARC's) above its own Received:
+ * field (seen in tests/scripts/mail-auth.sh); Gmail writes its own just
+ * below its Received: field.  Everything below was written before the
+ * mail reached the host, by the sender.  So, reading top down:
  *   - the first field with a trusted authserv-id starts the trusted
  *     group; trusted fields after it belong to the group until the next
  *     Received: field, which ends it: nothing below is read;
@@ -47,12 +47,15 @@
  *     is not trusted was written by a host before it (the sender's), and
  *     nothing from there down is read, even when no trusted field was
  *     found above.
- * A sender who connects to the trusted host directly writes no Received:
- * field of its own, and a field it wrote with the trusted authserv-id
- * would sit right below the trusted host's own ones.  RFC 8601 section 5
- * therefore requires the trusted host to remove, on arrival, every
- * Authentication-Results field carrying its own authserv-id; judged(8)
- * says how (Postfix header_checks, rspamd's remove setting).  The
+ * Behind Postfix that leaves every field the sender wrote out: they are
+ * below Postfix's Received: field.  Where a host writes its fields below
+ * its Received: field (Gmail) and the sender connected to it directly
+ * (so wrote no Received: field of its own), a field the sender wrote
+ * with the trusted authserv-id would sit right below the host's own.
+ * RFC 8601 section 5 therefore asks the trusted host to remove, on
+ * arrival, the Authentication-Results fields carrying its own
+ * authserv-id; judged(8) says how (Postfix header_checks; OpenDKIM
+ * itself drops only those that carry DKIM results, OpenDMARC none).  The
  * positional rules above are the second wall, and a DMARC failure always
  * wins over a pass (so a forged "dmarc=pass" next to the real
  * "dmarc=fail" changes nothing).

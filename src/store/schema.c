@@ -72,6 +72,11 @@
  * token itself is never stored), with the participant signed in, the
  * session's CSRF token and when it expires.
  *
+ * Version 13 gives maillog what the mail system said about the sender
+ * (mail/authres.h): auth, the class (authenticated, forged or unknown),
+ * and auth_verdict, the short line it came from ("dmarc=pass
+ * header.from=example.org").  Rows from before say unknown.
+ *
  * Times are INTEGER seconds since 1970, UTC.
  */
 #define _POSIX_C_SOURCE 200809L /* stat() */
@@ -533,18 +538,25 @@ static const char *const MIGRATION_12[] = {
     "CREATE INDEX outbox_recipient ON outbox (recipients, kind, created_at)",
     NULL};
 
-/* Version 13 (issue 32): who sent a mail.  Failed sign-ons and pending
+/* Version 13: the mail system's verdict on each mail received. */
+static const char *const MIGRATION_13[] = {
+    "ALTER TABLE maillog ADD COLUMN auth TEXT NOT NULL DEFAULT 'unknown'"
+    " CHECK (auth IN ('authenticated', 'forged', 'unknown'))",
+    "ALTER TABLE maillog ADD COLUMN auth_verdict TEXT NOT NULL DEFAULT ''",
+    NULL};
+
+/* Version 14 (issue 32): who sent a mail.  Failed sign-ons and pending
  * requests carry the class of the mail that made them (game.h:
  * dj_sender_class), so each class counts only its own; the mail log
  * records how each mail's sender was signed on (reply token, password,
  * none); a press mail in the outbox says which press message it carries
- * (press_id: its reply address answers that message).  A participant's reply token (game/reply_token.c) is
- * derived from a key outside the database, the participant's id and
- * token_gen; only its SHA-256 is stored (token_hash, set when the judge
+ * (press_id: its reply address answers that message).  A participant's
+ * reply token (game/reply_token.c) is derived from a key outside the
+ * database, the participant's id and token_gen; only its SHA-256 is stored (token_hash, set when the judge
  * first mails it, NULL until then), and the trigger makes a new
  * generation, and so a new token, whenever the password, the address or
  * the power changes, so an old reply address stops working. */
-static const char *const MIGRATION_13[] = {
+static const char *const MIGRATION_14[] = {
     "ALTER TABLE signon_failures ADD COLUMN class TEXT NOT NULL"
     " DEFAULT 'unknown'",
     "CREATE INDEX signon_failures_class ON signon_failures"
@@ -582,6 +594,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_11,
     MIGRATION_12,
     MIGRATION_13,
+    MIGRATION_14,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

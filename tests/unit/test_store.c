@@ -27,8 +27,8 @@
 #include "store/store.h"
 #include "testlib.h"
 
-/* Version 13's, undone first when a test makes an older file. */
-#define UNDO_V13                                                             \
+/* Version 14's (issue 32), undone first when a test makes an older file. */
+#define UNDO_V14                                                             \
     "DROP TRIGGER participants_new_token;"                                   \
     "DROP INDEX participants_token;"                                         \
     "ALTER TABLE participants DROP COLUMN token_gen;"                        \
@@ -123,7 +123,7 @@ static void test_migrate_from_1(void)
     sqlite3 *db;
     sqlite3_open(old, &db);
     int rc = sqlite3_exec(db,
-                          UNDO_V13
+                          UNDO_V14
                           "DROP TABLE signon_failures;"
                           "ALTER TABLE games DROP COLUMN partial_press;"
                           "ALTER TABLE games DROP COLUMN fake_press;"
@@ -135,6 +135,9 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE outbox DROP COLUMN message_id;"
                           "ALTER TABLE outbox DROP COLUMN in_reply_to;"
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
+                          /* version 13's */
+                          "ALTER TABLE maillog DROP COLUMN auth;"
+                          "ALTER TABLE maillog DROP COLUMN auth_verdict;"
                           /* version 12's */
                           "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
                           "ALTER TABLE outbox DROP COLUMN picture_format;"
@@ -225,12 +228,15 @@ static void test_migrate_from_3(void)
     sqlite3 *db;
     sqlite3_open(old, &db);
     int rc = sqlite3_exec(db,
-                          UNDO_V13
+                          UNDO_V14
                           "PRAGMA writable_schema = ON;"
                           "UPDATE sqlite_master SET sql = replace(sql,"
                           " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
                           " WHERE name IN ('participants', 'orders');"
                           "PRAGMA writable_schema = OFF;"
+                          /* version 13's */
+                          "ALTER TABLE maillog DROP COLUMN auth;"
+                          "ALTER TABLE maillog DROP COLUMN auth_verdict;"
                           /* version 12's */
                           "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
                           "ALTER TABLE outbox DROP COLUMN picture_format;"
@@ -540,6 +546,26 @@ static void test_mail(dj_store *s)
     CHECK(dj_store_maillog_add(s, "<1@x>", "a@x", g.id, "ok", 1) == 0);
     CHECK(dj_store_maillog_add(s, "<1@x>", "a@x", g.id, "ok", 2) ==
           DJ_STORE_DUPLICATE);
+    /* the mail system's verdict: unknown until set, then listed */
+    CHECK(dj_store_maillog_add(s, "<2@x>", "b@x", 0, "ok", 3) == 0);
+    CHECK(dj_store_maillog_set_auth(s, "<1@x>", "forged",
+                                    "dmarc=fail header.from=x") == 0);
+    CHECK(dj_store_maillog_set_auth(s, "<1@x>", "bogus", "") < 0);
+    dj_maillog_rec *ml = NULL;
+    int nml = 0;
+    CHECK(dj_store_maillog_list(s, 0, 10, &ml, &nml) == 0 && nml == 2);
+    if (nml == 2) {
+        CHECK_STR(ml[0].auth, "forged");
+        CHECK_STR(ml[0].auth_verdict, "dmarc=fail header.from=x");
+        CHECK_STR(ml[1].auth, "unknown");
+        CHECK_STR(ml[1].sender, "b@x");
+    }
+    free(ml);
+    CHECK(dj_store_maillog_list(s, g.id, 10, &ml, &nml) == 0 && nml == 1);
+    free(ml);
+    CHECK(dj_store_maillog_list(s, 0, 1, &ml, &nml) == 0 && nml == 1 &&
+          ml[0].received_at == 3);
+    free(ml);
     dj_press_rec pr;
     memset(&pr, 0, sizeof pr);
     pr.from_power = 2;
@@ -704,7 +730,9 @@ static void test_migrate_from_11(void)
     sqlite3_open(old, &db);
     char sql[4096];
     snprintf(sql, sizeof sql,
-             UNDO_V13
+             UNDO_V14
+             "ALTER TABLE maillog DROP COLUMN auth;"
+             "ALTER TABLE maillog DROP COLUMN auth_verdict;"
              "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
              "ALTER TABLE outbox DROP COLUMN picture_format;"
              "CREATE TABLE pictures (id INTEGER PRIMARY KEY,"
