@@ -55,6 +55,12 @@ msg() {
     local from=$1 to=$2 body=$3
     shift 3
     {
+        # AR: what the trusted host mx.test found, on top, above its
+        # Received: field, as Postfix's milters write it
+        if [ -n "${AR:-}" ]; then
+            echo "Authentication-Results: mx.test; $AR"
+            echo "Received: from sender.example by mx.test with ESMTP id $n"
+        fi
         echo "From: $from"
         echo "To: $to"
         echo "Subject: Re: dipjudge:demo - S1901M"
@@ -63,7 +69,8 @@ msg() {
         echo
         printf '%b' "$body"
     } >"$T/msg-$n.eml"
-    $JD deliver ${RCPT:+-r "$RCPT"} <"$T/msg-$n.eml" 2>"$T/err"
+    $JD deliver ${RCPT:+-r "$RCPT"} <"$T/msg-$n.eml" 2>"$T/err" ||
+        bad "deliver: $(cat "$T/err")"
 }
 outcome() { sql "SELECT outcome FROM maillog WHERE message_id LIKE '%m$n@x.example%'"; }
 
@@ -165,5 +172,85 @@ lacks "GAS"
 msg p2@x.example "judge+$to@dip.test" 'F bre-gas\n'
 $J orders demo France >"$T/out"
 lacks "GAS"
+
+# ---- the three classes: authentication configured ----------------------------------
+printf 'authentication: { authserv_ids = [ "mx.test" ]; };\n' >>judge.conf
+FAIL_X='dmarc=fail (p=reject) header.from=x.example'
+PASS_X='dmarc=pass header.from=x.example'
+replies_to() { sql "SELECT count(*) FROM outbox WHERE recipients = '$1' AND kind IN ('reply', 'signon-failed', 'refusal')"; }
+
+# a forged mail with the right password still works (forwarding breaks
+# DMARC), and is answered: the reply goes to the player's own address
+AR=$FAIL_X msg p2@x.example judge@dip.test 'SIGNON Fdemo new-france-pw\nF bre-mao\n'
+$J orders demo France >"$T/out"
+has "F BRE - MAO"
+expect "its class" "$(sql "SELECT auth FROM maillog WHERE message_id LIKE '%m$n@%'")" forged
+
+# 24 simulated hours of a forged wrong sign-on every minute from France's
+# own address, and the real player's authenticated mail every hour
+before=$(replies_to p2@x.example)
+t=$((GAME_T0 + 3600))
+refused=0 answered=0
+for hour in $(seq 0 23); do
+    for minute in $(seq 0 59); do
+        DIPJUDGE_NOW=$((t + hour * 3600 + minute * 60)) AR=$FAIL_X \
+            msg p2@x.example judge@dip.test "SIGNON Fdemo guess-$hour-$minute\n"
+    done
+    DIPJUDGE_NOW=$((t + hour * 3600 + 1830)) AR=$PASS_X \
+        msg p2@x.example judge@dip.test 'SIGNON Fdemo new-france-pw\nA par-bur\n'
+    f=$(ls -t mail/out/new/* | head -1)
+    if grep -q "Signed on as France" "$f"; then
+        answered=$((answered + 1))
+    else
+        refused=$((refused + 1))
+    fi
+done
+expect "every authenticated sign-on accepted at once" "$answered/$refused" "24/0"
+expect "forged mail drew no reply in 24 hours" "$(replies_to p2@x.example)" $((before + 24))
+fs=$(sql "SELECT count(*) FROM signon_failures WHERE class = 'forged' AND target = 'france'")
+check "the forged guesses counted, and slowed down ($fs)" [ "$fs" -ge 5 ] && [ "$fs" -le 300 ]
+sql "SELECT body FROM outbox WHERE kind = 'notice' AND recipients = 'gm@x.example' AND subject LIKE '%Failed sign-ons' ORDER BY id DESC LIMIT 1" >"$T/out"
+has "by forged mail"
+has "trying passwords of France"
+
+# an Authentication-Results field the sender wrote below the trusted
+# host's is never believed
+n=$((n + 1))
+{
+    echo "Received: from sender.example by mx.test with ESMTP id $n"
+    echo "Received: from laptop by sender.example with ESMTP id x$n"
+    echo "Authentication-Results: mx.test; $PASS_X"
+    echo "From: p2@x.example"
+    echo "To: judge@dip.test"
+    echo "Subject: forged inside"
+    echo "Message-ID: <m$n@x.example>"
+    echo
+    echo "SIGNON Fdemo wrong-again"
+} >"$T/msg-$n.eml"
+$JD deliver <"$T/msg-$n.eml" 2>"$T/err"
+expect "a sender's own Authentication-Results" "$(sql "SELECT auth FROM maillog WHERE message_id LIKE '%m$n@%'")" unknown
+
+# 25 forged JOINs from 25 domains: nothing kept, nothing answered; the
+# real JOIN gets its code at once
+$J create forming --master gm@x.example >/dev/null
+$J join forming gm@x.example --master --password master-pw3 >/dev/null
+for d in $(seq 1 25); do
+    AR="dmarc=fail header.from=d$d.example" msg "someone@d$d.example" judge@dip.test 'JOIN forming joinpass1\n'
+done
+expect "forged JOINs kept" "$(sql "SELECT count(*) FROM confirmations WHERE game = 'forming'")" 0
+expect "forged JOINs answered" "$(sql "SELECT count(*) FROM outbox WHERE recipients LIKE 'someone@d%'")" 0
+AR="dmarc=pass header.from=real.example" msg ann@real.example judge@dip.test 'JOIN forming annpass12\n'
+f=$(ls -t mail/out/new/* | head -1)
+grep -q "CONFIRM" "$f" && ok || bad "the real JOIN got no code: $(head -c 300 "$f")"
+# 25 JOINs of unknown mail fill only the unknown class's cap
+for d in $(seq 1 25); do
+    msg "other@u$d.example" judge@dip.test 'JOIN forming joinpass1\n'
+done
+expect "unknown JOINs kept, to the cap" "$(sql "SELECT count(*) FROM confirmations WHERE game = 'forming' AND class = 'unknown'")" 20
+sql "SELECT body FROM outbox WHERE kind = 'notice' AND subject LIKE '%Requests waiting'" >"$T/out"
+has "20 requests by unknown mail"
+AR="dmarc=pass header.from=real.example" msg bob@real.example judge@dip.test 'JOIN forming bobpass12\n'
+f=$(ls -t mail/out/new/* | head -1)
+grep -q "CONFIRM" "$f" && ok || bad "the second real JOIN got no code: $(head -c 300 "$f")"
 
 checks_done

@@ -4,7 +4,8 @@
  * SQLite file: the password checks remembered by a running judge
  * (game/signon_cache.c: a right password pays yescrypt once, a wrong one
  * always, a changed password is forgotten), the per-class counting of
- * failed sign-ons, the reply tokens (game/reply_token.c: derived, only
+ * failed sign-ons (the web's sign-in is never locked by mail's), the
+ * reply tokens (game/reply_token.c: derived, only
  * hashed in the database, new with a new password, address, power or SET
  * TOKEN NEW) and the reply addresses (mail/reply_address.c).
  */
@@ -190,6 +191,20 @@ static void test_classes(void)
     CHECK(dj_store_signon_target_failures(dj_judge_store(J), "demo", "russia",
                                           "unknown", 0, &n) == 0 &&
           n == 0);
+    /* the web's sign-in is not locked by failures of mail sign-ons, from
+     * any address, of any class */
+    dj_judge_set_sender_class(J, DJ_SENDER_UNKNOWN);
+    for (int i = 0; i < 8; i++)
+        signon("R", "wrong-unknown", "someone@else.example");
+    dj_signon id2;
+    CHECK(dj_game_signon(J, "demo", "R", "secret-5", "other@else.example",
+                         &id2) == DJ_SIGNON_REFUSED);
+    dj_signon_cache_end_mail(J);
+    char token[DJ_WEB_TOKEN_LEN + 1], csrf[DJ_WEB_TOKEN_LEN + 1];
+    CHECK(dj_game_web_signin(J, "demo", "R", "secret-5", "", "web 192.0.2.7",
+                             3600, token, csrf, &id2) == 0);
+    CHECK(dj_judge_sender_class(J) == DJ_SENDER_UNKNOWN);
+    dj_signon_cache_end_mail(J);
     /* authenticated mail from the own address is never slowed down */
     dj_judge_set_sender_class(J, DJ_SENDER_AUTHENTICATED);
     for (int i = 0; i < 8; i++)
