@@ -618,7 +618,7 @@ int cmd_command(int argc, char **argv)
         return status;
     }
     dj_command_msg msg = {from, cli_value(&a, "--subject"), text,
-                          dj_judge_now(j), NULL};
+                          dj_judge_now(j), NULL, NULL};
     dj_command_reply reply;
     dj_command_reply_init(&reply);
     int rc = dj_command_run(j, &msg, cli_value(&a, "--message-id"),

@@ -175,6 +175,7 @@ void dj_config_write(const dj_config *c, bool secrets, dj_buf *out)
     put_int(&w, "picture_cache_mb", c->picture_cache_mb);
     put_str(&w, "judge_name", c->judge_name);
     put_str(&w, "judge_address", c->judge_address);
+    put_str(&w, "recipient_delimiter", c->recipient_delimiter);
     put_str(&w, "admin_address", c->mail.admin_address);
     put_str(&w, "zone", c->zone);
     put_bool(&w, "allow_create", c->allow_create);

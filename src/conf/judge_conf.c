@@ -451,6 +451,18 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         return get_string(r, s, c->judge_name, sizeof c->judge_name);
     if (strcmp(name, "judge_address") == 0)
         return get_string(r, s, c->judge_address, sizeof c->judge_address);
+    if (strcmp(name, "recipient_delimiter") == 0) {
+        char d[8];
+        if (get_string(r, s, d, sizeof d) < 0)
+            return -1;
+        if (strlen(d) != 1 || !strchr("+-_=", d[0]))
+            return bad(r, s, "recipient_delimiter must be one of + - _ = "
+                             "(as the mail server's), not '%s'",
+                       d);
+        snprintf(c->recipient_delimiter, sizeof c->recipient_delimiter, "%s",
+                 d);
+        return 0;
+    }
     if (strcmp(name, "zone") == 0) {
         if (get_string(r, s, c->zone, sizeof c->zone) < 0)
             return -1;

@@ -147,6 +147,10 @@ typedef struct dj_config {
                                      used pictures go beyond it; 0: none */
     char judge_name[64];          /* in subjects and report headers */
     char judge_address[256];      /* the judge's mail address */
+    /* Between judge_address's local part and a reply token
+     * (LOCAL+TOKEN@DOMAIN), as Postfix's recipient_delimiter: one of
+     * + - _ = (default "+"). */
+    char recipient_delimiter[2];
     char zone[64];                /* time zone of new games */
     bool allow_create;            /* CREATE by mail allowed */
     int signon_limit;             /* failed sign-ons allowed per window */

@@ -81,6 +81,11 @@ typedef struct dj_ingest_config {
     /* The SMTP envelope sender when known (judged deliver -f), "" for the
      * null sender <>; NULL: unknown (Return-Path is used). */
     const char *envelope_sender;
+    /* The envelope recipient when known (judged deliver -r, Postfix's
+     * ${recipient}); NULL: the To:, Cc:, Delivered-To: and X-Original-To:
+     * fields are read for reply addresses. */
+    const char *envelope_recipient;
+    const char *recipient_delimiter; /* reply addresses; NULL: "+" */
     /* Whose Authentication-Results to trust (judge.conf's
      * authentication { authserv_ids }); n_authserv_ids 0: not configured,
      * every mail is of class unknown. */
@@ -120,6 +125,15 @@ typedef struct dj_ingest_result {
     bool replied;          /* a reply or refusal was queued */
     char error[256];       /* why, with DJ_INGEST_RETRY */
     bool busy;             /* ... and it was a busy database (try again) */
+    /* Who sent it (decided before the transaction): the class whose
+     * limits it spent ("authenticated", "forged", "unknown": the mail
+     * system's, or authenticated by a reply token) and how the sender was
+     * signed on ("reply token", "password", "none"). */
+    char sender_class[16];
+    char signed_on_by[16];
+    /* How long the mail held the database's write lock (BEGIN IMMEDIATE
+     * to COMMIT), in microseconds: judged -v logs it. */
+    int64_t lock_us;
 } dj_ingest_result;
 
 /* A readable name for a status ("done", "duplicate", ...). */

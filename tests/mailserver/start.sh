@@ -312,6 +312,8 @@ smtpd_sasl_type = dovecot
 smtpd_sasl_path = $DIR/dovecot/run/auth-postfix
 smtpd_tls_auth_only = no
 smtpd_recipient_restrictions = permit_mynetworks, reject_unauth_destination
+# judge+TOKEN@ (a reply address, judged(8)) is judge@'s mailbox
+recipient_delimiter = +
 virtual_mailbox_domains = $DOMAIN
 virtual_mailbox_base = $DIR/mail
 virtual_mailbox_maps = texthash:$vmailbox
