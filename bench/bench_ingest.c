@@ -8,11 +8,13 @@
  * (default 50: 350 powers) have passwords, "pw-GAME-POWER", and addresses
  * pN@GAME.example; the others have none (a password costs 20 ms of
  * yescrypt to store: 6,650 of them would make the set-up, not the run,
- * the benchmark).  Then writes the order mails into OUTDIR, one file
- * each, named in the order to deliver them: each of those 350 powers
- * mails its opening orders (tests/games/full/01-S1901M.txt) twice, all
- * first mails before all second ones, signed on by a SIGNON line with
- * the password.
+ * the benchmark).  Then writes the order mails, one file each, named in
+ * the order to deliver them: each of those 350 powers mails its opening
+ * orders (tests/games/full/01-S1901M.txt) twice, all first mails before
+ * all second ones, into OUTDIR/password signed on by a SIGNON line with
+ * the password, and into OUTDIR/token sent to the power's reply address
+ * (judge+TOKEN@localhost: the judge's reply key DATABASE.reply-key is
+ * made), no SIGNON line.
  *
  * usage: bench_ingest SRCDIR DATABASE OUTDIR [GAMES [PLAYED]]
  */
@@ -24,6 +26,7 @@
 
 #include "game/config.h"
 #include "game/game.h"
+#include "store/games.h"
 
 #define T0 1800000000 /* as tests/games/play.sh */
 
@@ -116,33 +119,55 @@ int main(int argc, char **argv)
         dj_buf_reset(&out);
     }
     dj_buf_free(&out);
-    dj_judge_close(j);
     clock_gettime(CLOCK_MONOTONIC, &t1);
 
+    char keypath[1100];
+    snprintf(keypath, sizeof keypath, "%s.reply-key", argv[2]);
+    if (dj_judge_load_reply_key(j, keypath, err, sizeof err) < 0) {
+        fprintf(stderr, "bench_ingest: %s\n", err);
+        return 1;
+    }
     int n = 0;
     for (int round = 0; round < 2; round++)
-        for (int g = 0; g < played; g++)
-            for (int p = 0; p < 7; p++) {
-                char path[1200], orders[512];
-                snprintf(path, sizeof path, "%s/%04d.eml", argv[3], n++);
-                FILE *m = fopen(path, "w");
-                if (!m) {
-                    perror(path);
-                    return 1;
-                }
+        for (int g = 0; g < played; g++) {
+            char name[16];
+            snprintf(name, sizeof name, "g%04d", g);
+            dj_game_rec rec;
+            if (dj_store_game_get(dj_judge_store(j), name, &rec) < 0)
+                return fail(j, name);
+            for (int p = 0; p < 7; p++, n++) {
+                char orders[512], email[64], token[DJ_REPLY_TOKEN_LEN + 1];
                 orders_of(s1901, POWERS[p], orders, sizeof orders);
-                fprintf(m,
-                        "From: Player %d <p%d@g%04d.example>\n"
-                        "To: judge@localhost\n"
-                        "Subject: orders\n"
-                        "Date: Fri, 15 Jan 2027 09:00:00 +0000\n"
-                        "Message-ID: <bench-%d-%04d-%d@g%04d.example>\n"
-                        "\n"
-                        "SIGNON %c%s%04d pw-g%04d-%s\n%s",
-                        p, p, g, round, g, p, g, POWERS[p][0], "g", g, g,
-                        POWERS[p], orders);
-                fclose(m);
+                snprintf(email, sizeof email, "p%d@%s.example", p, name);
+                if (dj_game_reply_token(j, rec.id, email, token) != 0)
+                    return fail(j, "no reply token");
+                for (int mode = 0; mode < 2; mode++) {
+                    char path[1200];
+                    snprintf(path, sizeof path, "%s/%s/%04d.eml", argv[3],
+                             mode ? "token" : "password", n);
+                    FILE *m = fopen(path, "w");
+                    if (!m) {
+                        perror(path);
+                        return 1;
+                    }
+                    fprintf(m,
+                            "From: Player %d <%s>\n"
+                            "To: judge%s%s@localhost\n"
+                            "Subject: orders\n"
+                            "Date: Fri, 15 Jan 2027 09:00:00 +0000\n"
+                            "Message-ID: <bench-%d-%d-%s-%d@%s.example>\n"
+                            "\n",
+                            p, email, mode ? "+" : "", mode ? token : "",
+                            mode, round, name, p, name);
+                    if (!mode)
+                        fprintf(m, "SIGNON %c%s pw-%s-%s\n", POWERS[p][0],
+                                name, name, POWERS[p]);
+                    fputs(orders, m);
+                    fclose(m);
+                }
             }
+        }
+    dj_judge_close(j);
     printf("bench_ingest: %d games (%d with passwords), %d mails, set up "
            "in %.1f s\n",
            games, played, n,
