@@ -23,13 +23,15 @@ BUILD_PACKAGES=(build-essential autoconf automake libtool pkg-config
                 tzdata)
 # The tests: sanitizers, valgrind, SQL and picture checks, the private
 # Postfix and Dovecot of the mail tests (python3's smtplib sends
-# maildir-order.sh's 200 mails in one SMTP session), for judgeweb
+# maildir-order.sh's 200 mails in one SMTP session), with OpenDKIM,
+# OpenDMARC and a DNS on loopback (dnsmasq) for mail-auth.sh, for judgeweb
 # headless Chromium with Selenium, two HTML5 validators (html5lib, tidy),
 # curl and ab (bench); JSON checks (python3), running as another user
 # (setpriv, runuser), and the Debian package's stage.
 TEST_PACKAGES=(valgrind clang libclang-rt-dev sqlite3 libxml2-utils
                poppler-utils postfix dovecot-imapd dovecot-pop3d
                libsasl2-modules openssl python3
+               opendkim opendkim-tools opendmarc dnsmasq-base
                chromium chromium-driver python3-selenium python3-html5lib tidy
                apache2-utils curl python3 util-linux
                dpkg-dev debhelper devscripts fakeroot lintian adduser)

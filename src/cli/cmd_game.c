@@ -570,6 +570,22 @@ int cmd_outbox(int argc, char **argv)
     return finish(j, argv[0], rc, &out);
 }
 
+/* The mail log: the latest mails received, with the mail system's
+ * verdict on each sender. */
+int cmd_maillog(int argc, char **argv)
+{
+    PARSE("--last", "", SYN_MAILLOG, 0, 1);
+    const char *last = cli_value(&a, "--last");
+    char *end = NULL;
+    long n = last ? strtol(last, &end, 10) : 50;
+    if (last && (!*last || *end || n < 1 || n > 1000000))
+        return usage(argv[0], SYN_MAILLOG, "--last takes a number of mails",
+                     NULL);
+    OPEN();
+    int rc = dj_game_maillog(j, a.npos ? a.pos[0] : NULL, (int)n, &out);
+    return finish(j, argv[0], rc, &out);
+}
+
 int cmd_pending(int argc, char **argv)
 {
     PARSE("--from", "--clear", SYN_PENDING, 0, 1);
@@ -631,7 +647,7 @@ int cmd_command(int argc, char **argv)
         return status;
     }
     dj_command_msg msg = {from, cli_value(&a, "--subject"), text,
-                          dj_judge_now(j), NULL};
+                          dj_judge_now(j), NULL, NULL};
     dj_command_reply reply;
     dj_command_reply_init(&reply);
     int rc = dj_command_run(j, &msg, cli_value(&a, "--message-id"),

@@ -56,6 +56,7 @@ int cmd_orders(int argc, char **argv);
 #define SYN_HISTORY "GAME [FROM [TO]]"
 #define SYN_MAP "GAME [PHASE] [--orders | --no-orders] -o FILE.png|.svg|.pdf"
 #define SYN_OUTBOX "[GAME] [--json] | --retry ID | --hold ID | --delete ID"
+#define SYN_MAILLOG "[GAME] [--last N]"
 #define SYN_PENDING "[GAME] [--from ADDRESS|@DOMAIN] [--clear]"
 #define SYN_PLAYER "ADDRESS"
 #define SYN_TICK "[--quiet]"
@@ -106,6 +107,7 @@ int cmd_map(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_outbox(int argc, char **argv);
+int cmd_maillog(int argc, char **argv);
 int cmd_pending(int argc, char **argv);
 int cmd_player(int argc, char **argv);
 int cmd_tick(int argc, char **argv);

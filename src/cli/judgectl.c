@@ -99,6 +99,10 @@ static const command COMMANDS[] = {
      cmd_join, NULL},
     {"list", SYN_LIST, "list the games with their phase and deadline",
      cmd_list, NULL},
+    {"maillog", SYN_MAILLOG,
+     "list the mail received: sender, game, the mail system's verdict "
+     "(authenticated, forged, unknown) and what was done",
+     cmd_maillog, NULL},
     {"map", SYN_MAP,
      "draw a phase of a game as a picture (format from the file name)",
      cmd_map,

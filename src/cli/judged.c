@@ -56,6 +56,7 @@
 #include "judge/ingest.h"
 #include "conf/conf_warnings.h"
 #include "judge/outbox.h"
+#include "mail/reply_address.h"
 #include "mail/send.h"
 #include "store/health.h"
 #include "render/render.h"
@@ -101,14 +102,17 @@ typedef struct judged {
     bool use_syslog, quiet, verbose, no_send, no_tick, show_secrets;
     bool changed; /* config --changed */
     const char *envelope_sender; /* deliver -f */
+    const char *envelope_recipient; /* deliver -r */
     /* state */
     dj_config cfg;
     char maps[DJ_PATH_MAX];
     char lock_path[DJ_PATH_MAX + 16];
+    char key_path[DJ_PATH_MAX + 16];
     dj_judge *j;
     dj_sender *sender;
     dj_fetcher *fetcher;
     dj_ingest_config icfg;
+    const char *authserv_ids[DJ_AUTHSERV_IDS_MAX]; /* icfg's, into cfg */
     dj_outbox_config ocfg;
     dj_test_hooks hooks; /* the test copies' only (test_hooks.h) */
     int last_fetch_status; /* to log a mailbox's trouble once, not per pass */
@@ -201,6 +205,24 @@ static int outbox_picture(void *ctx, dj_outbox_send_rec *row)
     return 0;
 }
 
+/* The reply address of a game's mail to one participant: its reply token
+ * (game/reply_token.c), made when the mail goes out; a press mail's also
+ * names the press message, so that answering it is press back to its
+ * sender (judged(8)). */
+static int outbox_reply_to(void *ctx, const dj_outbox_send_rec *row,
+                           const char *to, char *out, size_t outlen)
+{
+    judged *d = ctx;
+    char token[DJ_REPLY_TOKEN_LEN + 1];
+    if (!d->j || dj_game_reply_token(d->j, row->game_id, to, token) != 0)
+        return 1;
+    return dj_reply_address_make(d->cfg.judge_address,
+                                 d->cfg.recipient_delimiter, token,
+                                 row->press_id, out, outlen) == 0
+               ? 0
+               : 1;
+}
+
 /* The risky settings (conf_warnings.h): printed by `judged config`,
  * logged at start by the other modes. */
 static void config_warnings(const judged *d, bool print)
@@ -228,6 +250,8 @@ static void apply_config(judged *d)
     snprintf(d->maps, sizeof d->maps, "%s", maps);
     snprintf(d->lock_path, sizeof d->lock_path, "%s.outbox-lock",
              d->cfg.database);
+    snprintf(d->key_path, sizeof d->key_path, "%s.reply-key",
+             d->cfg.database);
 
     const dj_mail_settings *m = &d->cfg.mail;
     d->icfg.judge_address = d->cfg.judge_address;
@@ -240,8 +264,14 @@ static void apply_config(judged *d)
     d->icfg.domain_reply_limit = m->domain_reply_limit;
     d->icfg.judge_reply_limit = m->judge_reply_limit;
     d->icfg.envelope_sender = d->envelope_sender;
+    d->icfg.envelope_recipient = d->envelope_recipient;
+    d->icfg.recipient_delimiter = d->cfg.recipient_delimiter;
     d->icfg.max_tries = m->message_tries;
     d->icfg.admin_address = m->admin_address;
+    for (int i = 0; i < m->authserv_ids.n; i++)
+        d->authserv_ids[i] = m->authserv_ids.id[i];
+    d->icfg.authserv_ids = d->authserv_ids;
+    d->icfg.n_authserv_ids = (size_t)m->authserv_ids.n;
     dj_test_hooks_ingest(&d->hooks, &d->icfg);
 
     d->ocfg.judge_address = d->cfg.judge_address;
@@ -254,6 +284,8 @@ static void apply_config(judged *d)
     dj_test_hooks_outbox(&d->hooks, &d->ocfg);
     d->ocfg.picture = outbox_picture;
     d->ocfg.picture_ctx = d;
+    d->ocfg.reply_to = outbox_reply_to;
+    d->ocfg.reply_to_ctx = d;
 }
 
 static int load_config(judged *d)
@@ -395,6 +427,11 @@ static int open_judge(judged *d)
         logmsg(d, LOG_WARNING, "%s", notice);
     dj_judge_set_actor(d->j, "judged");
     dj_judge_set_now(d->j, clock_now(d));
+    /* Without its key the judge's mail carries no reply address, and
+     * none is accepted: everything else works. */
+    char kerr[DJ_PATH_MAX + 128];
+    if (dj_judge_load_reply_key(d->j, d->key_path, kerr, sizeof kerr) < 0)
+        logmsg(d, LOG_WARNING, "%s: no reply addresses", kerr);
     dj_test_hooks_judge(&d->hooks, d->j);
     return 0;
 }
@@ -415,9 +452,19 @@ static void note_message(void *ud, const char *mailbox_id,
                          const dj_ingest_result *r)
 {
     judged *d = ud;
+    logmsg(d, LOG_DEBUG, "message %s: %s mail, signed on by %s, write lock "
+                         "%lld us",
+           mailbox_id ? mailbox_id : "-", r->sender_class, r->signed_on_by,
+           (long long)r->lock_us);
+    /* the mail system's verdict, when authentication is configured */
+    char auth[sizeof r->auth.verdict + 32] = "";
+    if (d->icfg.n_authserv_ids && r->auth.verdict[0])
+        snprintf(auth, sizeof auth, " (%s: %s)",
+                 dj_auth_class_name(r->auth.cls), r->auth.verdict);
     logmsg(d, r->status == DJ_INGEST_RETRY ? LOG_WARNING : LOG_INFO,
-           "message %s <%s> from %s: %s%s%s%s%s", mailbox_id ? mailbox_id : "-",
-           r->message_id, r->sender[0] ? r->sender : "(no sender)",
+           "message %s <%s> from %s%s: %s%s%s%s%s",
+           mailbox_id ? mailbox_id : "-", r->message_id,
+           r->sender[0] ? r->sender : "(no sender)", auth,
            dj_ingest_status_name(r->status), r->outcome[0] ? ", " : "",
            r->outcome, r->error[0] ? ": " : "", r->error);
 }
@@ -830,7 +877,8 @@ static int usage(FILE *to)
     fprintf(to,
             "usage: judged [OPTION...] MODE [OPTION...]\n"
             "modes:\n"
-            "  deliver [-f SENDER] [--no-send]   one message on stdin "
+            "  deliver [-f SENDER] [-r RECIPIENT] [--no-send]\n"
+            "                                    one message on stdin "
             "(from the MTA)\n"
             "  run [--no-tick] [--no-send]       the daemon: mailbox, "
             "deadlines, outbox\n"
@@ -868,6 +916,7 @@ static int parse_args(judged *d, int argc, char **argv)
            OPT_VERSION, OPT_SHOW_SECRETS, OPT_CHANGED };
     static const struct option LONGS[] = {
         {"config", required_argument, NULL, 'c'},
+        {"recipient", required_argument, NULL, 'r'},
         {"db", required_argument, NULL, OPT_DB},
         {"maps", required_argument, NULL, OPT_MAPS},
         {"syslog", no_argument, NULL, OPT_SYSLOG},
@@ -883,12 +932,13 @@ static int parse_args(judged *d, int argc, char **argv)
     optind = 0;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":c:f:qvh", LONGS, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":c:f:r:qvh", LONGS, NULL)) != -1) {
         switch (c) {
         case 'c': d->config_opt = optarg; break;
         case OPT_DB: d->db_opt = optarg; break;
         case OPT_MAPS: d->maps_opt = optarg; break;
         case 'f': d->envelope_sender = optarg; break;
+        case 'r': d->envelope_recipient = optarg; break;
         case OPT_SYSLOG: d->use_syslog = true; break;
         case 'q': d->quiet = true; break;
         case 'v': d->verbose = true; break;
@@ -935,6 +985,7 @@ static int parse_args(judged *d, int argc, char **argv)
     }
     const char *misplaced =
         d->envelope_sender && strcmp(d->mode, "deliver") != 0 ? "-f"
+        : d->envelope_recipient && strcmp(d->mode, "deliver") != 0 ? "-r"
         : d->no_tick && strcmp(d->mode, "run") != 0 &&
                 strcmp(d->mode, "once") != 0
             ? "--no-tick"

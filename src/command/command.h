@@ -62,7 +62,38 @@ typedef struct dj_command_msg {
      * without a SIGNON line (another SIGNON in it is refused as a second
      * one).  NULL for mail. */
     const dj_signon *signed_on;
+    /* Mail: who sent it, as the judge's ingest decided before any
+     * command runs (dj_command_prepare).  NULL: nobody, class unknown. */
+    const struct dj_identity *identity;
 } dj_command_msg;
+
+/*
+ * Who sent a mail, decided once per mail before its transaction and
+ * handed to the commands: the participant or none, how that was
+ * established, and the mail system's class (game.h), whose limits every
+ * command of the mail spends.  A reply token signs the mail on before its
+ * first line (a SIGNON line in it still works, and wins); a password is
+ * checked by dj_command_prepare() before the lock and its SIGNON line
+ * then signs on at once.
+ */
+typedef struct dj_identity {
+    dj_identity_how how;   /* DJ_BY_TOKEN: `who` is signed on already */
+    dj_sender_class cls;
+    dj_signon who;
+    int64_t press_reply;   /* > 0: the mail answers this press message */
+    char verdict[128];     /* the mail system's, for the mail log */
+} dj_identity;
+
+/*
+ * Before the transaction (none may be open): check the passwords of the
+ * message's SIGNON lines (at most a few), so that the sign-ons inside it
+ * cost no hashing (game.h: dj_game_signon_precheck), under the limits of
+ * id->cls.  Sets id->how to DJ_BY_PASSWORD when the first one is right
+ * and nothing signed the mail on before.  Returns how many SIGNON lines
+ * were found.
+ */
+int dj_command_prepare(dj_judge *j, const dj_command_msg *msg,
+                       dj_identity *id);
 
 typedef struct dj_command_reply {
     dj_buf subject;       /* see the pattern above */

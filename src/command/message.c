@@ -309,9 +309,82 @@ static void signed_on_before(session *s)
     }
 }
 
+/*
+ * A mail signed on by its reply token (command.h: dj_identity): signed on
+ * before its first line, but a SIGNON line may still come and win
+ * (run_signon drops the token's identity first: drop_token_identity).
+ */
+static void signed_on_by_token(session *s)
+{
+    const dj_identity *id = s->msg->identity;
+    if (!id || id->how != DJ_BY_TOKEN || s->msg->signed_on)
+        return;
+    s->signed_on = s->by_token = true;
+    s->id = id->who;
+    snprintf(s->game, sizeof s->game, "%s", id->who.game);
+    if (strcmp(id->who.role, "player") == 0 && id->who.power_name[0]) {
+        snprintf(s->power, sizeof s->power, "%s", id->who.power_name);
+        s->status_due = true;
+    }
+}
+
+void drop_token_identity(session *s)
+{
+    if (!s->by_token)
+        return;
+    s->by_token = s->signed_on = s->status_due = false;
+    memset(&s->id, 0, sizeof s->id);
+    s->power[0] = s->game[0] = '\0';
+}
+
+/*
+ * An answer to a press mail (its reply address named the press message):
+ * the whole text is press back to that message's sender, in a savepoint
+ * of its own like a command, never read as orders.
+ */
+static void run_press_reply(session *s)
+{
+    int64_t press_id = s->msg->identity->press_reply;
+    dj_buf_printf(say(s), "Your answer to press message %lld:\n\n",
+                  (long long)press_id);
+    dj_buf res;
+    dj_buf_init(&res);
+    int rc = -1;
+    if (dj_store_begin(session_store(s)) == 0) {
+        rc = dj_game_press_reply(s->j, &s->id, press_id,
+                                 s->msg->body ? s->msg->body : "", &res);
+        if (rc == 0 && dj_store_commit(session_store(s)) < 0)
+            rc = -1;
+        if (rc < 0)
+            dj_store_rollback(session_store(s));
+    }
+    s->reply->commands++;
+    s->cmds++;
+    if (rc == 0) {
+        indented(s, res.data ? res.data : "");
+    } else {
+        dj_buf_printf(say(s), INDENT "ERROR: %s\n", dj_judge_error(s->j));
+        s->reply->failed++;
+        s->cmds_failed++;
+    }
+    if (!dj_buf_ok(&res) || !dj_store_transaction_alive(session_store(s)))
+        s->fatal = true;
+    dj_buf_free(&res);
+    s->status_due = false;
+}
+
 static void run_message(session *s, cmd *c, dj_buf *press)
 {
     signed_on_before(s);
+    signed_on_by_token(s);
+    if (s->by_token && s->msg->identity->press_reply > 0) {
+        dj_buf_printf(say(s), "Commands from %s:\n\n", s->msg->from);
+        run_press_reply(s);
+        cmd_reader r;
+        cmd_reader_init(&r, NULL, "");
+        summary(s, &r);
+        return;
+    }
     cmd_reader r;
     cmd_reader_init(&r, s->msg->subject, s->msg->body ? s->msg->body : "");
     /* A web message's sender is its client address (the game log keeps
@@ -363,6 +436,9 @@ int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
     snprintf(actor, sizeof actor, "%s", dj_judge_actor(j));
     dj_judge_set_now(j, msg->now);
     dj_judge_set_actor(j, msg->from ? msg->from : "");
+    dj_sender_class cls_before = dj_judge_sender_class(j);
+    if (msg->identity)
+        dj_judge_set_sender_class(j, msg->identity->cls);
     session *s = calloc(1, sizeof *s);
     cmd *c = malloc(sizeof *c);
     dj_buf press;
@@ -393,10 +469,47 @@ int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
                  msg->from ? "out of memory" : "no sender address");
     }
     dj_judge_set_actor(j, actor);
+    dj_judge_set_sender_class(j, cls_before);
+    dj_signon_cache_end_mail(j);
     dj_buf_free(&press);
     free(c);
     free(s);
     return rc;
+}
+
+int dj_command_prepare(dj_judge *j, const dj_command_msg *msg,
+                       dj_identity *id)
+{
+    enum { PREPARED_MAX = 4 };
+    cmd *c = malloc(sizeof *c);
+    dj_buf press;
+    dj_buf_init(&press);
+    int found = 0;
+    if (!c || !msg->from)
+        goto out;
+    dj_sender_class was = dj_judge_sender_class(j);
+    dj_judge_set_sender_class(j, id->cls);
+    dj_judge_set_now(j, msg->now);
+    cmd_reader r;
+    cmd_reader_init(&r, msg->subject, msg->body ? msg->body : "");
+    while (found < PREPARED_MAX && cmd_next(&r, c, &press)) {
+        dj_buf_reset(&press);
+        if (c->kind != CMD_SIGNON)
+            continue;
+        dj_signon who;
+        int rc = dj_game_signon_precheck(j, c->game, c->who, c->password,
+                                         msg->from, &who);
+        if (rc == 0 && found == 0 && id->how == DJ_BY_NONE) {
+            id->how = DJ_BY_PASSWORD;
+            id->who = who;
+        }
+        found++;
+    }
+    dj_judge_set_sender_class(j, was);
+out:
+    dj_buf_free(&press);
+    free(c);
+    return found;
 }
 
 int dj_command_queue_reply(dj_judge *j, const dj_command_msg *msg,
@@ -406,7 +519,14 @@ int dj_command_queue_reply(dj_judge *j, const dj_command_msg *msg,
     const char *kind =
         strcmp(reply->outcome, "signon-failed") == 0 ? "signon-failed"
                                                      : "reply";
-    return dj_store_outbox_add_pictured(st, 0, 0, kind, msg->from,
+    /* The reply of a signed-on message is that game's mail: it goes out
+     * with the participant's reply address (game/reply_token.c). */
+    int64_t game_id = 0;
+    dj_game_rec g;
+    if (reply->signed_on && reply->game[0] &&
+        dj_store_game_get(st, reply->game, &g) == 0)
+        game_id = g.id;
+    return dj_store_outbox_add_pictured(st, game_id, 0, kind, msg->from,
                                         reply->subject.data, reply->body.data,
                                         msg->now, &reply->picture);
 }

@@ -91,6 +91,7 @@ typedef enum cmd_kind {
     CMD_REVEAL,    /* the master shows who plays which power */
     CMD_SETMASTER, /* the master hands the game to another (by code) */
     CMD_STATS,     /* SET STATS PUBLIC|PRIVATE: one's reliability figures */
+    CMD_TOKEN,     /* SET TOKEN NEW: a new reply address */
     CMD_KIND_COUNT
 } cmd_kind;
 

@@ -175,6 +175,7 @@ CMD_RUNNER(run_signon)
         return session_fail(s,
                             "one sign-on per message: send another message to "
                             "sign on again");
+    drop_token_identity(s);
     if (check_game(s, c->game) < 0)
         return RUN_FAILED;
     s->signon_tried = true;

@@ -134,6 +134,15 @@ CMD_RUNNER(run_resign)
                                              res->data));
 }
 
+/* SET TOKEN NEW: the reply token (game.h) made anew, the old one dead. */
+CMD_RUNNER(run_token)
+{
+    (void)press;
+    if (strcasecmp(c->arg, "NEW") != 0)
+        return session_fail(s, "SET TOKEN takes NEW");
+    return game_rc(s, dj_game_token_new(s->j, &s->id, res));
+}
+
 /* SET STATS PUBLIC|PRIVATE: the sender's figures in LIST, or not. */
 CMD_RUNNER(run_stats)
 {

@@ -33,6 +33,7 @@ typedef struct session {
     const dj_command_msg *msg;
     dj_command_reply *reply;
     bool signed_on, signon_tried, signon_refused;
+    bool by_token;                /* signed on by a reply token (message.c) */
     bool help_given;              /* HELP answered once per message */
     bool body_started;            /* a command of the body has run */
     dj_signon id;
@@ -88,6 +89,10 @@ bool is_master(const session *s);
  * (the game's master), "web" (judgeweb's door) or "mail". */
 const char *order_source(const session *s);
 int check_new_password(session *s, const char *password);
+
+/* A SIGNON line in a mail signed on by its reply token: the token's
+ * identity goes, the SIGNON decides (message.c). */
+void drop_token_identity(session *s);
 
 /* May the session run a command for `who`?  RUN_OK, else session_fail() why. */
 int may_run(session *s, cmd_who who);

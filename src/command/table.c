@@ -78,6 +78,10 @@ const cmd_spec cmd_table[] = {
     {CMD_STATS, "SET STATS", NULL, CMD_SIGNED_ON, false, parse_one_word,
      run_stats, "SET STATS PUBLIC|PRIVATE",
      "your reliability figures in LIST too, or\nonly for game masters"},
+    {CMD_TOKEN, "SET TOKEN", NULL, CMD_SIGNED_ON, false, parse_one_word,
+     run_token, "SET TOKEN NEW",
+     "a new reply address: answers to the\n"
+     "judge's older mail no longer sign you on"},
     {CMD_PRESS, "PRESS", "PRESS|BROADCAST", CMD_SIGNED_ON, false,
      parse_press, run_press, "PRESS TO powers [options]",
      "press to some powers: the text follows,\n"

@@ -133,5 +133,6 @@ CMD_RUNNER(run_press_archive);
 CMD_RUNNER(run_reveal);
 CMD_RUNNER(run_set_master);
 CMD_RUNNER(run_stats);
+CMD_RUNNER(run_token);
 
 #endif

@@ -118,6 +118,17 @@ static void put_member(writer *w, const conf_setting *row, const dj_config *c,
     case CONF_BOOL:
         put_bool(w, row->name, *(const bool *)(const void *)field);
         break;
+    case CONF_LIST: {
+        int n = *(const int *)(const void *)field;
+        const char *items = field + sizeof(int);
+        dj_buf_printf(w->out, "%s%s = [", w->indent, row->name);
+        for (int i = 0; i < n; i++) {
+            dj_buf_append(w->out, i ? ", " : " ");
+            conf_string(w->out, items + (size_t)i * row->size);
+        }
+        dj_buf_append(w->out, n ? " ];\n" : "];\n");
+        break;
+    }
     }
 }
 
@@ -164,6 +175,7 @@ void dj_config_write(const dj_config *c, bool secrets, dj_buf *out)
     put_int(&w, "picture_cache_mb", c->picture_cache_mb);
     put_str(&w, "judge_name", c->judge_name);
     put_str(&w, "judge_address", c->judge_address);
+    put_str(&w, "recipient_delimiter", c->recipient_delimiter);
     put_str(&w, "admin_address", c->mail.admin_address);
     put_str(&w, "zone", c->zone);
     put_bool(&w, "allow_create", c->allow_create);

@@ -208,6 +208,12 @@ static const char *const TLS_CHOICES[] = {"none", "may", "starttls", "tls",
 #define NUMBER(group, field, name, kind, min, max)                            \
     {group, name, kind, AT(field), 0, min, max, NULL}
 #define FLAG(group, field, name) {group, name, CONF_BOOL, AT(field), 0, 0, 0, NULL}
+#define NAMES(group, field, name)                                            \
+    {group, name, CONF_LIST, AT(field),                                       \
+     sizeof(((dj_config *)0)->field.id[0]), 0,                                \
+     (int)(sizeof(((dj_config *)0)->field.id) /                               \
+           sizeof(((dj_config *)0)->field.id[0])),                            \
+     NULL}
 
 const conf_setting conf_table[] = {
     CHOICE("inbound", mail.in.type, "type", IN_TYPES),
@@ -290,6 +296,8 @@ const conf_setting conf_table[] = {
            30 * 86400),
     NUMBER("web", web.signin_limit, "signin_limit", CONF_INT, 1, 100000),
     FLAG("web", web.forwarded, "forwarded"),
+
+    NAMES("authentication", mail.authserv_ids, "authserv_ids"),
 };
 
 const size_t conf_table_len = sizeof conf_table / sizeof conf_table[0];
@@ -300,6 +308,43 @@ static bool is_table_group(const char *name)
         if (strcmp(conf_table[i].group, name) == 0)
             return true;
     return false;
+}
+
+/*
+ * A list of names: [ "mx.example.org", ... ] (or a libconfig list), each a
+ * host name or token as an Authentication-Results field writes its
+ * authserv-id: no spaces, quotes, parentheses, ';' or '='.
+ */
+_Static_assert(offsetof(dj_authserv_ids, id) == sizeof(int),
+               "CONF_LIST: the items follow the count");
+
+static int get_names(reader *r, const config_setting_t *s, void *field,
+                     const conf_setting *row)
+{
+    int type = config_setting_type(s);
+    if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
+        return bad(r, s, "'%s' must be a list [ \"...\", ... ]", row->name);
+    int n = config_setting_length(s);
+    if (n > row->max)
+        return bad(r, s, "'%s' has more than %d names", row->name, row->max);
+    int *count = field;
+    char *items = (char *)field + sizeof(int);
+    for (int i = 0; i < n; i++) {
+        const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        const char *v = config_setting_get_string(e);
+        if (!v)
+            return bad(r, e, "'%s' must hold strings", row->name);
+        if (!v[0] || strlen(v) >= row->size)
+            return bad(r, e, "'%s': a name must be 1 to %zu characters",
+                       row->name, row->size - 1);
+        for (const unsigned char *c = (const unsigned char *)v; *c; c++)
+            if (*c <= ' ' || *c >= 0x7f || strchr("\"();=\\", *c))
+                return bad(r, e, "'%s': \"%s\" is not a host name",
+                           row->name, v);
+        memcpy(items + (size_t)i * row->size, v, strlen(v) + 1);
+    }
+    *count = n;
+    return 0;
 }
 
 /* One member of a group, as its row says. */
@@ -329,6 +374,8 @@ static int read_member(reader *r, const config_setting_t *s,
         return get_seconds(r, s, field, row->min, row->max);
     case CONF_BOOL:
         return get_bool(r, s, field);
+    case CONF_LIST:
+        return get_names(r, s, field, row);
     }
     return bad(r, s, "'%s' cannot be read", row->name);
 }
@@ -415,6 +462,18 @@ static int read_setting(reader *r, const config_setting_t *s, dj_config *c)
         if (!dj_address_ok(c->judge_address))
             return bad(r, s, "judge_address '%s' is not a mail address "
                              "(name@domain)", c->judge_address);
+        return 0;
+    }
+    if (strcmp(name, "recipient_delimiter") == 0) {
+        char d[8];
+        if (get_string(r, s, d, sizeof d) < 0)
+            return -1;
+        if (strlen(d) != 1 || !strchr("+-_=", d[0]))
+            return bad(r, s, "recipient_delimiter must be one of + - _ = "
+                             "(as the mail server's), not '%s'",
+                       d);
+        snprintf(c->recipient_delimiter, sizeof c->recipient_delimiter, "%s",
+                 d);
         return 0;
     }
     if (strcmp(name, "zone") == 0) {

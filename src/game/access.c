@@ -127,13 +127,6 @@ static bool live(const dj_participant_rec *p)
            strcmp(p->status, "replaced") != 0;
 }
 
-/* Spend the time of one password check when there is nothing to check. */
-static void check_nothing(const char *password)
-{
-    char scratch[DJ_HASH_MAX];
-    (void)dj_password_hash(password, scratch, sizeof scratch);
-}
-
 /* Does `who` name the role: its word, or its letter when no power of
  * the map has that letter ("M" is the master unless a power is M)? */
 static bool names_role(const game_view *v, const char *who, const char *word)
@@ -147,7 +140,7 @@ static bool names_role(const game_view *v, const char *who, const char *word)
 
 /* The live master (or observer writing from `sender`) whose password
  * matches; *checked when any password was compared. */
-static const dj_participant_rec *find_role(const game_view *v,
+static const dj_participant_rec *find_role(dj_judge *j, const game_view *v,
                                            const char *role,
                                            const char *password,
                                            const char *sender, bool *checked)
@@ -158,7 +151,7 @@ static const dj_participant_rec *find_role(const game_view *v,
             (sender && !same_address(p->email, sender)))
             continue;
         *checked = true;
-        if (dj_password_check(password, p->password_hash))
+        if (gv_password_ok(j, p->id, password, p->password_hash))
             return p;
     }
     return NULL;
@@ -167,7 +160,8 @@ static const dj_participant_rec *find_role(const game_view *v,
 /* The participant the sign-on names and whose password matches, or NULL.
  * Which of the two failed is not said, on purpose: the reply is the same
  * whether a power exists without a password or the password is wrong. */
-static const dj_participant_rec *find_signon(const game_view *v,
+static const dj_participant_rec *find_signon(dj_judge *j,
+                                             const game_view *v,
                                              const char *who,
                                              const char *password,
                                              const char *sender, int *power)
@@ -176,22 +170,22 @@ static const dj_participant_rec *find_signon(const game_view *v,
     bool checked = false;
     const dj_participant_rec *found = NULL;
     if (names_role(v, who, "master")) {
-        found = find_role(v, "master", password, NULL, &checked);
+        found = find_role(j, v, "master", password, NULL, &checked);
     } else if (names_role(v, who, "observer")) {
-        found = find_role(v, "observer", password, sender, &checked);
+        found = find_role(j, v, "observer", password, sender, &checked);
     } else {
         int pw = dj_map_find_power(v->map, who);
         const dj_participant_rec *p = pw >= 0 ? gv_player(v, pw) : NULL;
         if (p && p->password_hash[0]) {
             checked = true;
-            if (dj_password_check(password, p->password_hash)) {
+            if (gv_password_ok(j, p->id, password, p->password_hash)) {
                 found = p;
                 *power = pw;
             }
         }
     }
     if (!checked)
-        check_nothing(password);
+        gv_check_nothing(j, password);
     return found;
 }
 
@@ -280,23 +274,31 @@ static int record_failure(dj_judge *j, const game_view *v, const char *game,
                           const char *sender, int sender_before,
                           int target_before)
 {
-    if (dj_store_signon_failure_add(j->store, sender, game, target, j->now,
-                                    j->now - kept_for(j)) < 0)
+    if (dj_store_signon_failure_add(j->store, sender, game, target,
+                                    dj_sender_class_name(j->sender_class),
+                                    j->now, j->now - kept_for(j)) < 0)
         return judge_store_fail(j);
     if (!v)
         return 0;
-    if (gv_log(j, v, "signon-failed", "%s from %s", who, sender) < 0)
+    if (gv_log(j, v, "signon-failed", "%s from %s (%s)", who, sender,
+               dj_sender_class_name(j->sender_class)) < 0)
         return -1;
     int limit = j->cfg.signon_limit;
-    char text[DJ_EMAIL_MAX + 512];
+    const char *cls = dj_sender_class_name(j->sender_class);
+    char text[DJ_EMAIL_MAX + 768];
     if (target_before + 1 == limit)
         snprintf(text, sizeof text,
-                 "%d failed sign-ons as %s within %d minutes (the latest "
-                 "from %s).  Until they age out, sign-ons as %s are refused "
-                 "from every address but the one the judge has for it; from "
-                 "that address the right password always works.  You are "
-                 "told once, not at every attempt.",
-                 limit, target, j->cfg.signon_window, sender, target);
+                 "someone may be trying passwords of %s: %d failed "
+                 "sign-ons as %s within %d minutes, by %s mail (the latest "
+                 "from %s).  Until they age out, %s sign-ons as %s are "
+                 "refused from every address but the one the judge has for "
+                 "it; from that address the right password always works "
+                 "(at worst after a wait of minutes), and mail of the other "
+                 "classes (authenticated mail, reply addresses, the web) is "
+                 "not held up at all.  You are told once a window, not at "
+                 "every attempt.",
+                 target, limit, target, j->cfg.signon_window, cls, sender,
+                 cls, target);
     else if (sender_before + 1 == limit)
         snprintf(text, sizeof text,
                  "%d failed sign-ons from %s within %d minutes (the latest "
@@ -309,11 +311,12 @@ static int record_failure(dj_judge *j, const game_view *v, const char *game,
     return gv_notify_masters(j, v, "Failed sign-ons", text);
 }
 
-/* The sign-on itself, inside the caller's transaction.  Returns 0,
- * DJ_SIGNON_REFUSED (reason in j->err) or -1. */
+/* The sign-on itself, inside the caller's transaction (dry: before it,
+ * recording nothing).  Returns 0, DJ_SIGNON_REFUSED (reason in j->err) or
+ * -1.  Every count is of the session's sender class only. */
 static int signon(dj_judge *j, const char *game, const char *who,
                   const char *password, const char *sender,
-                  const char *address, dj_signon *id)
+                  const char *address, bool dry, dj_signon *id)
 {
     dj_game_rec g;
     int rc = dj_store_game_get(j->store, game, &g);
@@ -332,9 +335,10 @@ static int signon(dj_judge *j, const char *game, const char *who,
     bool own_address = own && own->email[0] && same_address(own->email, sender);
     int by_sender = 0, at_target = 0;
     int64_t since = j->now - (int64_t)j->cfg.signon_window * 60;
-    if (dj_store_signon_failures(j->store, sender, game, since, &by_sender) <
-            0 ||
-        dj_store_signon_target_failures(j->store, game, target, since,
+    const char *cls = dj_sender_class_name(j->sender_class);
+    if (dj_store_signon_failures(j->store, sender, game, cls, since,
+                                 &by_sender) < 0 ||
+        dj_store_signon_target_failures(j->store, game, target, cls, since,
                                         &at_target) < 0) {
         gv_free(&v);
         return judge_store_fail(j);
@@ -354,12 +358,14 @@ static int signon(dj_judge *j, const char *game, const char *who,
                    target, game, target);
         return DJ_SIGNON_REFUSED;
     }
-    if (own_address) {
+    /* Authenticated mail from the target's own address is the target's
+     * owner: never slowed down. */
+    if (own_address && j->sender_class != DJ_SENDER_AUTHENTICATED) {
         int today = 0;
         int64_t latest = 0;
-        if (dj_store_signon_target_failures(j->store, game, target,
+        if (dj_store_signon_target_failures(j->store, game, target, cls,
                                             j->now - SLOW_DAY, &today) < 0 ||
-            dj_store_signon_target_latest(j->store, game, target,
+            dj_store_signon_target_latest(j->store, game, target, cls,
                                           &latest) < 0) {
             gv_free(&v);
             return judge_store_fail(j);
@@ -379,17 +385,18 @@ static int signon(dj_judge *j, const char *game, const char *who,
     const dj_participant_rec *p = NULL;
     int power = -1;
     if (exists)
-        p = find_signon(&v, who, password, address, &power);
+        p = find_signon(j, &v, who, password, address, &power);
     else
-        check_nothing(password);
+        gv_check_nothing(j, password);
     if (p) {
         fill_signon(&v, p, power, id);
         id->short_password = strlen(password) < DJ_PASSWORD_MIN;
         gv_free(&v);
         return 0;
     }
-    rc = record_failure(j, exists ? &v : NULL, game, who, target, sender,
-                        by_sender, at_target);
+    rc = dry ? 0
+             : record_failure(j, exists ? &v : NULL, game, who, target,
+                              sender, by_sender, at_target);
     gv_free(&v);
     if (rc < 0)
         return -1;
@@ -413,7 +420,7 @@ int dj_game_signon_as(dj_judge *j, const char *game, const char *who,
         return judge_store_fail(j);
     char why[sizeof j->err];
     int rc = signon(j, game, who, password, sender, address ? address : "",
-                    id);
+                    false, id);
     snprintf(why, sizeof why, "%s", j->err);
     if (rc < 0 || dj_store_commit(j->store) < 0) {
         if (rc >= 0)
@@ -421,6 +428,17 @@ int dj_game_signon_as(dj_judge *j, const char *game, const char *who,
         dj_store_rollback(j->store);
         return -1;
     }
+    snprintf(j->err, sizeof j->err, "%s", why);
+    return rc;
+}
+
+int dj_game_signon_precheck(dj_judge *j, const char *game, const char *who,
+                            const char *password, const char *sender,
+                            dj_signon *id)
+{
+    char why[sizeof j->err];
+    snprintf(why, sizeof why, "%s", j->err);
+    int rc = signon(j, game, who, password, sender, sender, true, id);
     snprintf(j->err, sizeof j->err, "%s", why);
     return rc;
 }
@@ -453,6 +471,7 @@ static int do_password(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         return judge_fail(j, "cannot hash the password");
     if (dj_store_participant_update(j->store, p) < 0)
         return judge_store_fail(j);
+    dj_signon_cache_forget(j, p->id);
     if (gv_log(j, v, "password", "%s", p->power >= 0
                                            ? gv_power_name(v, p->power)
                                            : p->role) < 0)
@@ -519,6 +538,7 @@ static int do_power_password(dj_judge *j, game_view *v, void *arg,
         return judge_fail(j, "cannot hash the password");
     if (dj_store_participant_update(j->store, p) < 0)
         return judge_store_fail(j);
+    dj_signon_cache_forget(j, p->id);
     if (gv_log(j, v, "password", "%s (by the master)",
                gv_power_name(v, power)) < 0)
         return -1;

@@ -16,6 +16,7 @@ void dj_config_defaults(dj_config *c)
     snprintf(c->database, sizeof c->database, "dipjudge.db");
     snprintf(c->judge_name, sizeof c->judge_name, "dipjudge");
     snprintf(c->judge_address, sizeof c->judge_address, "judge@localhost");
+    snprintf(c->recipient_delimiter, sizeof c->recipient_delimiter, "+");
     snprintf(c->zone, sizeof c->zone, "UTC");
     c->allow_create = false;
     c->signon_limit = 5;

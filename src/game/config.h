@@ -64,6 +64,18 @@ typedef struct dj_outbound_config {
     int timeout;                /* seconds per network operation */
 } dj_outbound_config;
 
+/*
+ * Whose RFC 8601 Authentication-Results to trust (judge.conf's
+ * authentication { authserv_ids = [...] }; mail/authres.h reads them):
+ * n == 0, the default, is "not configured".
+ */
+#define DJ_AUTHSERV_IDS_MAX 8
+#define DJ_AUTHSERV_ID_SIZE 256
+typedef struct dj_authserv_ids {
+    int n;
+    char id[DJ_AUTHSERV_IDS_MAX][DJ_AUTHSERV_ID_SIZE];
+} dj_authserv_ids;
+
 typedef struct dj_mail_settings {
     char admin_address[256];    /* undeliverable mail is reported here */
     int tick_interval;          /* seconds between deadline checks */
@@ -81,6 +93,7 @@ typedef struct dj_mail_settings {
     int retry_attempts;         /* sending attempts before giving up */
     int retry_delay;            /* seconds before the first retry */
     int retry_max_delay;        /* seconds: the backoff's cap */
+    dj_authserv_ids authserv_ids; /* authentication { authserv_ids } */
     dj_inbound_config in;
     dj_outbound_config out;
 } dj_mail_settings;
@@ -135,6 +148,10 @@ typedef struct dj_config {
                                      used pictures go beyond it; 0: none */
     char judge_name[64];          /* in subjects and report headers */
     char judge_address[256];      /* the judge's mail address */
+    /* Between judge_address's local part and a reply token
+     * (LOCAL+TOKEN@DOMAIN), as Postfix's recipient_delimiter: one of
+     * + - _ = (default "+"). */
+    char recipient_delimiter[2];
     char zone[64];                /* time zone of new games */
     bool allow_create;            /* CREATE by mail allowed */
     int signon_limit;             /* failed sign-ons allowed per window */

@@ -139,19 +139,48 @@ static int do_code_mail(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 }
 
 
+/* The masters hear, once, that one class's requests filled the game's
+ * cap (someone may be filling it on purpose). */
+static int tell_filled(dj_judge *j, const char *game, int n,
+                       const char *cls)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "%d requests by %s mail (JOIN, OBSERVE, TAKEOVER, SET ADDRESS, "
+             "SET MASTER) wait for their codes: the game's cap for that "
+             "class.  Further ones of that class are refused until some "
+             "are confirmed or expire (%d hours); mail of the other "
+             "classes is not held up by them.  judgectl pending %s lists "
+             "them and clears them.",
+             n, cls, DJ_CONFIRM_HOURS, game);
+    return dj_game_notify_masters(j, game, "Requests waiting", text);
+}
+
+/*
+ * Every cap counts the requests of the asking mail's class only (game.h:
+ * dj_sender_class), so forged or unknown mail can never fill the caps
+ * that authenticated mail meets.  Forged mail (DMARC failed: the domain's
+ * owner says it did not send it) makes no request at all: it would only
+ * mail a code to a victim.
+ */
 static int request(dj_judge *j, const char *action, const char *game,
                    const char *power, const char *email, const char *password,
                    const char *settings, int64_t participant_id, dj_buf *out)
 {
+    if (j->sender_class == DJ_SENDER_FORGED)
+        return judge_fail(j, "this mail failed its sender domain's DMARC "
+                             "check: no request is kept from it");
+    const char *cls = dj_sender_class_name(j->sender_class);
     int per_game = 0, per_address = 0, per_domain = 0, total = 0;
     const char *at = strrchr(email, '@');
-    if (dj_store_confirmation_count(j->store, game, NULL, j->now, &per_game) <
-            0 ||
-        dj_store_confirmation_count(j->store, NULL, email, j->now,
+    if (dj_store_confirmation_count(j->store, game, NULL, cls, j->now,
+                                    &per_game) < 0 ||
+        dj_store_confirmation_count(j->store, NULL, email, cls, j->now,
                                     &per_address) < 0 ||
-        dj_store_confirmation_count_domain(j->store, at ? at + 1 : "",
+        dj_store_confirmation_count_domain(j->store, at ? at + 1 : "", cls,
                                            j->now, &per_domain) < 0 ||
-        dj_store_confirmation_count(j->store, NULL, NULL, j->now, &total) < 0)
+        dj_store_confirmation_count(j->store, NULL, NULL, cls, j->now,
+                                    &total) < 0)
         return judge_store_fail(j);
     if (per_address >= DJ_CONFIRM_PER_ADDRESS && !code_by_mail(action))
         return judge_fail(j, "%d requests from your address already wait "
@@ -203,8 +232,12 @@ static int request(dj_judge *j, const char *action, const char *game,
         return judge_fail(j, "cannot hash the password");
     c.created_at = j->now;
     c.expires_at = j->now + DJ_CONFIRM_HOURS * 3600;
+    snprintf(c.klass, sizeof c.klass, "%s", cls);
     if (dj_store_confirmation_add(j->store, &c, j->now) < 0)
         return judge_store_fail(j);
+    if (per_game + 1 == DJ_CONFIRM_PER_GAME && strcmp(action, "create") != 0 &&
+        tell_filled(j, game, per_game + 1, cls) < 0)
+        return -1;
     if (code_by_mail(action)) {
         code_mail_arg a = {&c, participant_id};
         if (gv_with_game(j, game, do_code_mail, &a, out) < 0)

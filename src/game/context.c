@@ -48,6 +48,7 @@ void dj_judge_close(dj_judge *j)
         dj_map_free(j->maps[i].map);
     }
     dj_store_close(j->store);
+    signon_memo_free(j->memo);
     free(j);
 }
 
@@ -74,6 +75,46 @@ int64_t dj_judge_now(const dj_judge *j)
 void dj_judge_set_verifier_hook(dj_judge *j, dj_verifier_hook hook)
 {
     j->verifier_hook = hook;
+}
+
+void dj_judge_set_sender_class(dj_judge *j, dj_sender_class c)
+{
+    j->sender_class = c;
+}
+
+dj_sender_class dj_judge_sender_class(const dj_judge *j)
+{
+    return j->sender_class;
+}
+
+const char *dj_sender_class_name(dj_sender_class c)
+{
+    switch (c) {
+    case DJ_SENDER_AUTHENTICATED:
+        return "authenticated";
+    case DJ_SENDER_FORGED:
+        return "forged";
+    case DJ_SENDER_WEB:
+        return "web";
+    case DJ_SENDER_UNKNOWN:
+        break;
+    }
+    return "unknown";
+}
+
+const char *dj_identity_how_name(dj_identity_how h)
+{
+    switch (h) {
+    case DJ_BY_TOKEN:
+        return "reply token";
+    case DJ_BY_PASSWORD:
+        return "password";
+    case DJ_BY_WEB:
+        return "web";
+    case DJ_BY_NONE:
+        break;
+    }
+    return "none";
 }
 
 void dj_judge_set_actor(dj_judge *j, const char *actor)

@@ -1053,3 +1053,36 @@ int dj_game_outbox_act(dj_judge *j, int64_t id, dj_outbox_action act,
     dj_buf_printf(out, "mail %lld %s\n", (long long)id, DONE[act]);
     return 0;
 }
+
+int dj_game_maillog(dj_judge *j, const char *game, int limit, dj_buf *out)
+{
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    int64_t id = 0;
+    if (game) {
+        dj_game_rec g;
+        if (gv_game_get(j, game, &g) < 0) {
+            dj_store_rollback(j->store);
+            return -1;
+        }
+        id = g.id;
+    }
+    dj_maillog_rec *rows = NULL;
+    int n = 0, rc = 0;
+    if (dj_store_maillog_list(j->store, id, limit, &rows, &n) < 0) {
+        rc = judge_store_fail(j);
+    } else {
+        dj_zone utc;
+        dj_zone_utc(&utc);
+        for (int i = 0; i < n; i++) {
+            dj_time_format_iso(&utc, rows[i].received_at, out);
+            dj_buf_printf(out, "\t%s\t%s\t%s\t%s\t%s\n", rows[i].sender,
+                          rows[i].game[0] ? rows[i].game : "-", rows[i].auth,
+                          rows[i].auth_verdict[0] ? rows[i].auth_verdict : "-",
+                          rows[i].outcome);
+        }
+        free(rows);
+    }
+    dj_store_rollback(j->store);
+    return rc;
+}

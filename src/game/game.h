@@ -248,6 +248,10 @@ int dj_game_outbox_json(dj_judge *j, const char *game, dj_buf *out);
 /* judgectl outbox --retry/--hold/--delete ID (store/mail.h). */
 int dj_game_outbox_act(dj_judge *j, int64_t id, dj_outbox_action act,
                        dj_buf *out);
+/* The latest `limit` mails received (game NULL: every game), one a line:
+ * time (UTC), sender, game, the mail system's class and verdict, what
+ * was done ("TIME\tSENDER\tGAME\tCLASS\tVERDICT\tOUTCOME"). */
+int dj_game_maillog(dj_judge *j, const char *game, int limit, dj_buf *out);
 
 /*
  * The JOIN, OBSERVE and CREATE requests waiting for their codes (never
@@ -276,6 +280,42 @@ typedef struct dj_signon {
                                change it */
 } dj_signon;
 
+/*
+ * Who sent a mail, decided once per mail before any command runs (the
+ * judge's ingest, judge/ingest.c) and handed on in one plain struct.
+ *
+ * The class is the mail system's verdict (its trusted
+ * Authentication-Results, mail/authres.h) and decides whose limits the
+ * mail spends: every limit on failures, waits, replies and pending
+ * requests is counted per class, so forged or unknown mail can never
+ * delay, refuse or silence authenticated mail, nor the web's sign-ins
+ * (a class of their own here).
+ */
+typedef enum dj_sender_class {
+    DJ_SENDER_UNKNOWN = 0,   /* no trusted verdict (or none configured) */
+    DJ_SENDER_AUTHENTICATED, /* DMARC (or aligned DKIM) passed; a reply token */
+    DJ_SENDER_FORGED,        /* DMARC failed for the From: domain */
+    DJ_SENDER_WEB            /* the web door's sign-ins (not mail) */
+} dj_sender_class;
+
+/* "unknown", "authenticated", "forged", "web": as stored and logged. */
+const char *dj_sender_class_name(dj_sender_class c);
+
+/* How the identity was established. */
+typedef enum dj_identity_how {
+    DJ_BY_NONE = 0,  /* nobody (yet): a SIGNON line may still sign on */
+    DJ_BY_TOKEN,     /* a reply token in a recipient address */
+    DJ_BY_PASSWORD,  /* the mail's SIGNON line, checked before the lock */
+    DJ_BY_WEB        /* the web door's sign-in */
+} dj_identity_how;
+
+const char *dj_identity_how_name(dj_identity_how h);
+
+/* The limits the commands of this session count against (the judge's
+ * ingest sets it per mail; DJ_SENDER_UNKNOWN by default). */
+void dj_judge_set_sender_class(dj_judge *j, dj_sender_class c);
+dj_sender_class dj_judge_sender_class(const dj_judge *j);
+
 /* Characters at least in a password chosen by mail (JOIN, OBSERVE,
  * CREATE, TAKEOVER, SET PASSWORD).  Older, shorter ones keep working. */
 #define DJ_PASSWORD_MIN 8
@@ -299,6 +339,75 @@ typedef struct dj_signon {
  */
 int dj_game_signon(dj_judge *j, const char *game, const char *who,
                    const char *password, const char *sender, dj_signon *id);
+
+/*
+ * The password check of a sign-on, made before the mail's write
+ * transaction: the same limits are read (a sign-on they refuse costs no
+ * hash) and the passwords compared, and the answers kept for this mail
+ * (signon_cache.c), so that dj_game_signon() inside the transaction
+ * finds them without hashing again.  Records nothing; no transaction may
+ * be open.  Returns 0 when the password is right, DJ_SIGNON_REFUSED when
+ * not (or refused by a limit), -1 on a database error.
+ */
+int dj_game_signon_precheck(dj_judge *j, const char *game, const char *who,
+                            const char *password, const char *sender,
+                            dj_signon *id);
+
+/* The mail's checks are done with: its answers (right and wrong) go;
+ * the right passwords stay remembered. */
+void dj_signon_cache_end_mail(dj_judge *j);
+
+/* Forget the remembered sign-on of one participant (<= 0: of everyone),
+ * e.g. when its password changed or its sessions end.  A changed password
+ * is forgotten anyway: the stored hash is part of what is remembered. */
+void dj_signon_cache_forget(dj_judge *j, int64_t participant_id);
+
+typedef struct dj_signon_cache_stats {
+    long full_checks;     /* yescrypt run */
+    long remembered_hits; /* a right password known from an earlier mail */
+    long mail_hits;       /* answered by this mail's check before the lock */
+} dj_signon_cache_stats;
+
+void dj_signon_cache_stats_get(dj_judge *j, dj_signon_cache_stats *out);
+
+/* ---- reply tokens (reply_token.c) ----
+ *
+ * The secret in the Reply-To address of the judge's mail to a
+ * participant of a game: answering it signs the participant on.  24
+ * letters a-z2-7 (120 bits), derived from the judge's reply key, the
+ * participant and a generation; only its hash is stored.
+ */
+#define DJ_REPLY_TOKEN_LEN 24
+
+/* Read the reply key (32 bytes), making it (0600) when the file does not
+ * exist: 0, or -1 with the reason in err.  Without a key no mail carries
+ * a token (and none is accepted). */
+int dj_judge_load_reply_key(dj_judge *j, const char *path, char *err,
+                            size_t errlen);
+bool dj_judge_has_reply_key(const dj_judge *j);
+
+/* The token of the live participant of game_id mailed at `email`, into
+ * token[DJ_REPLY_TOKEN_LEN + 1] (its hash recorded): 0, 1 when there is
+ * none (no such participant, no key), -1 on error. */
+int dj_game_reply_token(dj_judge *j, int64_t game_id, const char *email,
+                        char *token);
+
+/* Sign on by token: 0 (*id filled in), DJ_SIGNON_REFUSED (no live
+ * participant has it: a wrong, old or made-up token), -1 on error. */
+int dj_game_token_signon(dj_judge *j, const char *token, dj_signon *id);
+
+/* A mail came to a reply address that is no live participant's: counted
+ * with the failed sign-ons (of the session's class), never answered. */
+int dj_game_token_refused(dj_judge *j, const char *sender);
+
+/* The answer to a press mail (its reply address names the message): the
+ * body goes as press to the sender it showed, alone, under the game's
+ * press rules.  Grey press is not answered this way. */
+int dj_game_press_reply(dj_judge *j, const dj_signon *id, int64_t press_id,
+                        const char *body, dj_buf *out);
+
+/* SET TOKEN NEW: a new generation, the old token dead at once. */
+int dj_game_token_new(dj_judge *j, const dj_signon *id, dj_buf *out);
 
 /*
  * The same, where the sender counted for the limits is not an address

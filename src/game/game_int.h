@@ -34,6 +34,10 @@ struct dj_judge {
     dj_verifier_hook verifier_hook; /* tests only: NULL in production */
     char actor[256];
     char err[512];
+    dj_sender_class sender_class;  /* whose limits this mail spends */
+    struct dj_signon_memo *memo;   /* signon_cache.c; NULL until used */
+    unsigned char token_key[32];   /* reply_token.c */
+    bool has_token_key;
     int nmaps;
     struct {
         char name[64];
@@ -56,6 +60,16 @@ typedef struct game_view {
     int nparts;
     int player[DJ_MAX_POWERS];     /* index in parts of a power's player */
 } game_view;
+
+/* ---- passwords checked once per mail, remembered (signon_cache.c) ---- */
+
+typedef struct dj_signon_memo dj_signon_memo;
+/* Is `password` the one whose stored hash is `hash` (participant pid)? */
+bool gv_password_ok(dj_judge *j, int64_t pid, const char *password,
+                    const char *hash);
+/* Spend a password check's time when there is nothing to check. */
+void gv_check_nothing(dj_judge *j, const char *password);
+void signon_memo_free(dj_signon_memo *m);
 
 /* ---- session (context.c) ----------------------------------------------- */
 

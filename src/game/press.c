@@ -44,6 +44,7 @@
 #include "game/press_recipients.h"
 #include "store/mail.h"
 #include "store/press.h"
+#include "store/tokens.h"
 
 typedef dj_press_recipients recipients;
 
@@ -405,8 +406,15 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     dj_buf_init(&subject);
     dj_buf_init(&body);
     compose(j, v, &pl, req->body, &subject, &body);
+    if (!pl.grey)
+        dj_buf_append(&body, "\n-- \nAnswer this mail to write back to its "
+                             "sender: your answer goes as press to them\n"
+                             "alone (not read as orders).\n");
     int sent = 0;
-    int rc = dj_buf_ok(&subject) && dj_buf_ok(&body)
+    int64_t before = 0, press_id = 0;
+    int rc = dj_store_outbox_last_id(j->store, &before) < 0
+                 ? judge_store_fail(j)
+             : dj_buf_ok(&subject) && dj_buf_ok(&body)
                  ? deliver(j, v, &pl, req->body, subject.data, body.data,
                            &sent)
                  : judge_fail(j, "out of memory");
@@ -415,6 +423,12 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                            "with an address)");
     if (rc == 0)
         rc = archive(j, v, &pl, req->body);
+    /* each copy's reply address names the message (grey press: none, its
+     * sender is not to be known) */
+    if (rc == 0 && !pl.grey &&
+        (dj_store_press_last_id(j->store, v->g.id, &press_id) < 0 ||
+         dj_store_outbox_set_press(j->store, v->g.id, before, press_id) < 0))
+        rc = judge_store_fail(j);
     if (rc == 0) {
         dj_buf_printf(out, "%s: %s%s sent to ", v->g.name,
                       pl.grey ? "grey " : "",

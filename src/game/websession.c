@@ -49,8 +49,13 @@ int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
                        const char *client, int lifetime, char *token,
                        char *csrf, dj_signon *id)
 {
+    /* The web's sign-ins count against their own limits: mail sign-ons
+     * that failed, forged or not, never lock the web door. */
+    dj_sender_class was = j->sender_class;
+    j->sender_class = DJ_SENDER_WEB;
     int rc = dj_game_signon_as(j, game, who, password, client,
                                address && *address ? address : client, id);
+    j->sender_class = was;
     if (rc != 0)
         return rc;
     char hash[2 * TOKEN_DIGEST_LEN + 1];

@@ -18,14 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "command/command.h"
 #include "judge/admin_notice.h"
 #include "judge/reply_budget.h"
+#include "mail/authres.h"
 #include "mail/compose.h"
 #include "mail/maildir.h"
 #include "mail/message_key.h"
 #include "mail/message.h"
+#include "mail/reply_address.h"
 #include "store/mail.h"
 #include "store/sending.h"
 
@@ -172,13 +175,35 @@ static int queue_refusal(dj_judge *j, const dj_ingest_config *cfg,
     return rc;
 }
 
+/*
+ * The class's word on a reply, before the budgets: forged mail is answered
+ * only when it signed on (the right password: the reply goes to the
+ * participant's own address), never when it failed, so a forger draws no
+ * mail at all; authenticated mail is always answered (its From: is
+ * proven: no backscatter), so nothing spent by the others can silence
+ * it; unknown mail goes to the budgets.  1: go on to the budgets (with
+ * *class), 0: not answered (*why).
+ */
+static int class_allows_reply(dj_sender_class cls, bool signed_on,
+                              dj_reply_class *class, const char **why)
+{
+    if (cls == DJ_SENDER_FORGED && !signed_on) {
+        *why = "forged mail that failed";
+        return 0;
+    }
+    if (cls == DJ_SENDER_AUTHENTICATED)
+        *class = DJ_REPLY_SIGNED_ON;
+    return 1;
+}
+
 /* Run the commands; queue the reply when allowed.  -1: roll back. */
 static int run_commands(dj_judge *j, const dj_ingest_config *cfg,
-                        const dj_message *m, dj_ingest_result *res)
+                        const dj_message *m, const dj_identity *id,
+                        dj_ingest_result *res)
 {
     dj_store *st = dj_judge_store(j);
     dj_command_msg msg = {m->from.addr, m->subject, m->body ? m->body : "",
-                          dj_judge_now(j), NULL};
+                          dj_judge_now(j), NULL, id};
     dj_command_reply reply;
     dj_command_reply_init(&reply);
     int rc = dj_command_execute(j, &msg, &reply);
@@ -195,7 +220,9 @@ static int run_commands(dj_judge *j, const dj_ingest_config *cfg,
                            : strcmp(reply.outcome, "signon-failed") == 0
                                ? DJ_REPLY_SIGNON_FAILED
                                : DJ_REPLY_OTHER;
-    int allowed = reply_allowed(st, cfg, class, m->from.addr, msg.now, &why);
+    int allowed = class_allows_reply(id->cls, reply.signed_on, &class, &why);
+    if (allowed)
+        allowed = reply_allowed(st, cfg, class, m->from.addr, msg.now, &why);
     if (allowed > 0) {
         char irt[DJ_MSG_ID_MAX + 2];
         in_reply_to(m, irt, sizeof irt);
@@ -217,13 +244,17 @@ static int run_commands(dj_judge *j, const dj_ingest_config *cfg,
 
 /* Refuse the message to `to` (within the reply budgets). */
 static int refuse(dj_judge *j, const dj_ingest_config *cfg,
-                  const dj_message *m, const char *to, const char *outcome,
-                  size_t len, bool truncated, dj_ingest_result *res)
+                  const dj_message *m, const dj_identity *id, const char *to,
+                  const char *outcome, size_t len, bool truncated,
+                  dj_ingest_result *res)
 {
     res->status = DJ_INGEST_REFUSED;
     snprintf(res->outcome, sizeof res->outcome, "%s", outcome);
     const char *why = NULL;
-    int allowed = reply_allowed(dj_judge_store(j), cfg, DJ_REPLY_OTHER, to,
+    dj_reply_class class = DJ_REPLY_OTHER;
+    int allowed = class_allows_reply(id->cls, false, &class, &why);
+    if (allowed)
+        allowed = reply_allowed(dj_judge_store(j), cfg, class, to,
                                 dj_judge_now(j), &why);
     if (allowed < 0 ||
         (allowed > 0 && queue_refusal(j, cfg, m, to, len, truncated) < 0))
@@ -270,8 +301,8 @@ static const char *envelope_of(const dj_ingest_config *cfg,
 
 /* Inside the transaction, after the mail log row: decide and act. */
 static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
-               const char *raw, int parsed, size_t len, bool truncated,
-               dj_ingest_result *res)
+               const dj_identity *id, bool unknown_token, const char *raw,
+               int parsed, size_t len, bool truncated, dj_ingest_result *res)
 {
     const char *own = cfg->judge_address ? cfg->judge_address : "";
     res->status = DJ_INGEST_IGNORED;
@@ -281,8 +312,9 @@ static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
                                                    sizeof env);
     if (parsed == DJ_MSG_EPARSE && !m->from.addr[0] && to &&
         !dj_message_is_automatic(m))
-        return refuse(j, cfg, m, to, "refused: its header could not be read",
-                      len, truncated, res);
+        return refuse(j, cfg, m, id, to,
+                      "refused: its header could not be read", len,
+                      truncated, res);
     if (parsed == DJ_MSG_EPARSE) {
         snprintf(res->outcome, sizeof res->outcome,
                  "ignored: not a mail message");
@@ -307,10 +339,81 @@ static int act(dj_judge *j, const dj_ingest_config *cfg, const dj_message *m,
         char outcome[64];
         snprintf(outcome, sizeof outcome, "refused: over the %s limit",
                  limit_name(m->limit_hit));
-        return refuse(j, cfg, m, to, outcome, len, truncated, res);
+        return refuse(j, cfg, m, id, to, outcome, len, truncated, res);
+    }
+    if (unknown_token) {
+        /* A reply address nobody holds (made up, or old: a new password,
+         * address or power, SET TOKEN NEW): an unknown address. */
+        snprintf(res->outcome, sizeof res->outcome,
+                 "ignored: unknown reply address");
+        dj_sender_class was = dj_judge_sender_class(j);
+        dj_judge_set_sender_class(j, id->cls);
+        int rc = dj_game_token_refused(j, m->from.addr);
+        dj_judge_set_sender_class(j, was);
+        return rc;
     }
     res->status = DJ_INGEST_DONE;
-    return run_commands(j, cfg, m, res);
+    return run_commands(j, cfg, m, id, res);
+}
+
+static int64_t monotonic_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* ---- who sent it ---------------------------------------------------------- */
+
+static dj_sender_class class_of(dj_auth_class c)
+{
+    return c == DJ_AUTH_AUTHENTICATED ? DJ_SENDER_AUTHENTICATED
+           : c == DJ_AUTH_FORGED      ? DJ_SENDER_FORGED
+                                      : DJ_SENDER_UNKNOWN;
+}
+
+/*
+ * Decided once, before the transaction (so nothing here holds the write
+ * lock): the mail system's class from the trusted Authentication-Results
+ * (mail/authres.h), then a reply token among the recipients (one indexed
+ * lookup; it counts as authenticated: only the participant has it), then
+ * the passwords of the SIGNON lines, checked now (command.h:
+ * dj_command_prepare).  True when the mail came to a reply address that
+ * is no live participant's and carries no SIGNON line: it is ignored,
+ * unanswered, and counted.
+ */
+static bool identify(dj_judge *j, const dj_ingest_config *cfg,
+                     const dj_message *m, const char *raw, size_t len,
+                     int parsed, const dj_auth_verdict *v, dj_identity *id)
+{
+    memset(id, 0, sizeof *id);
+    id->cls = class_of(v->cls);
+    snprintf(id->verdict, sizeof id->verdict, "%s", v->verdict);
+    if (parsed != DJ_MSG_OK || !m->from.addr[0] ||
+        dj_message_is_automatic(m) ||
+        dj_address_is_judges(m->from.addr,
+                             cfg->judge_address ? cfg->judge_address : ""))
+        return false;
+    dj_reply_tag tags[DJ_REPLY_TAGS_MAX];
+    bool malformed = false, unknown = false;
+    size_t n = dj_reply_address_find(
+        raw, len, cfg->envelope_recipient, cfg->judge_address,
+        cfg->recipient_delimiter ? cfg->recipient_delimiter : "+", tags,
+        DJ_REPLY_TAGS_MAX, &malformed);
+    for (size_t i = 0; i < n && id->how == DJ_BY_NONE; i++) {
+        int rc = dj_game_token_signon(j, tags[i].token, &id->who);
+        if (rc == 0) {
+            id->how = DJ_BY_TOKEN;
+            id->cls = DJ_SENDER_AUTHENTICATED;
+            id->press_reply = tags[i].press_id;
+        } else if (rc == DJ_SIGNON_REFUSED) {
+            unknown = true;
+        }
+    }
+    dj_command_msg msg = {m->from.addr, m->subject, m->body ? m->body : "",
+                          dj_judge_now(j), NULL, id};
+    int signons = dj_command_prepare(j, &msg, id);
+    return id->how == DJ_BY_NONE && unknown && signons == 0;
 }
 
 dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
@@ -350,9 +453,20 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
     else
         hash_id(hash, len, res->message_id, sizeof res->message_id);
     snprintf(res->sender, sizeof res->sender, "%s", m.from.addr);
+    const char *at_sign = strrchr(m.from.addr, '@');
+    dj_authres_evaluate(raw, len, at_sign ? at_sign + 1 : "",
+                        cfg->authserv_ids, cfg->n_authserv_ids, &res->auth);
 
     char key[512];
     log_key(res->message_id, m.from.addr, hash, key, sizeof key);
+    dj_identity id;
+    bool unknown_token = identify(j, cfg, &m, raw, len, parsed, &res->auth,
+                                  &id);
+    snprintf(res->sender_class, sizeof res->sender_class, "%s",
+             dj_sender_class_name(id.cls));
+    snprintf(res->signed_on_by, sizeof res->signed_on_by, "%s",
+             dj_identity_how_name(id.how));
+    int64_t locked_at = monotonic_us();
     if (dj_store_begin(st) < 0)
         goto retry;
     int dup = dj_store_maillog_add(st, key, m.from.addr, 0, "received",
@@ -363,7 +477,9 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
         snprintf(res->outcome, sizeof res->outcome, "seen before");
         return res->status = DJ_INGEST_DUPLICATE;
     }
-    if (dup < 0)
+    if (dup < 0 ||
+        dj_store_maillog_set_auth(st, key, dj_auth_class_name(res->auth.cls),
+                                  res->auth.verdict) < 0)
         goto rollback;
     fault(cfg, "ingest-logged");
     if (cfg->test_fail_marker && *cfg->test_fail_marker &&
@@ -372,13 +488,16 @@ dj_ingest_status dj_ingest_message(dj_judge *j, const dj_ingest_config *cfg,
         snprintf(res->error, sizeof res->error, "the test's poison marker");
         goto rollback;
     }
-    if (act(j, cfg, &m, raw, parsed, len, truncated, res) < 0)
+    if (act(j, cfg, &m, &id, unknown_token, raw, parsed, len, truncated,
+            res) < 0)
         goto rollback;
-    if (dj_store_maillog_set_outcome(st, key, res->game, res->outcome) < 0)
+    if (dj_store_maillog_set_outcome(st, key, res->game, res->outcome) < 0 ||
+        dj_store_maillog_set_signed_on_by(st, key, res->signed_on_by) < 0)
         goto rollback;
     fault(cfg, "ingest-executed");
     if (dj_store_commit(st) < 0)
         goto rollback;
+    res->lock_us = monotonic_us() - locked_at;
     dj_message_free(&m);
     return res->status;
 

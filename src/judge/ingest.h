@@ -9,6 +9,9 @@
  *
  *   1. Read it (message.h) with the judge's limits; the judge's own
  *      address is the X-Loop value it recognises as its own mail.
+ *   1a. What the mail system says of its sender (mail/authres.h, with
+ *      cfg->authserv_ids): authenticated, forged or unknown, and the
+ *      verdict line; computed once, kept in the result and the mail log.
  *   2. BEGIN IMMEDIATE; record its key in the mail log FIRST: the
  *      sender, the Message-ID (or, when it has none, the content hash)
  *      and the SHA-256 of what the sender wrote (mail/message_key.h:
@@ -59,6 +62,7 @@
 #include <stdint.h>
 
 #include "game/game.h"
+#include "mail/authres.h"
 #include "mail/fetch.h"
 
 /* Called at a named point of the work (fault injection); may not return. */
@@ -77,6 +81,16 @@ typedef struct dj_ingest_config {
     /* The SMTP envelope sender when known (judged deliver -f), "" for the
      * null sender <>; NULL: unknown (Return-Path is used). */
     const char *envelope_sender;
+    /* The envelope recipient when known (judged deliver -r, Postfix's
+     * ${recipient}); NULL: the To:, Cc:, Delivered-To: and X-Original-To:
+     * fields are read for reply addresses. */
+    const char *envelope_recipient;
+    const char *recipient_delimiter; /* reply addresses; NULL: "+" */
+    /* Whose Authentication-Results to trust (judge.conf's
+     * authentication { authserv_ids }); n_authserv_ids 0: not configured,
+     * every mail is of class unknown. */
+    const char *const *authserv_ids;
+    size_t n_authserv_ids;
     dj_fault_fn fault;         /* NULL: none */
     void *fault_ctx;
     /* Poison messages (see dj_ingest_fetch): tries before a message that
@@ -107,9 +121,19 @@ typedef struct dj_ingest_result {
     char sender[256];      /* the From address ("" when none) */
     char game[64];         /* the message's game, "" when none */
     char outcome[96];      /* as recorded in the mail log */
+    dj_auth_verdict auth;  /* the mail system's verdict (step 1a) */
     bool replied;          /* a reply or refusal was queued */
     char error[256];       /* why, with DJ_INGEST_RETRY */
     bool busy;             /* ... and it was a busy database (try again) */
+    /* Who sent it (decided before the transaction): the class whose
+     * limits it spent ("authenticated", "forged", "unknown": the mail
+     * system's, or authenticated by a reply token) and how the sender was
+     * signed on ("reply token", "password", "none"). */
+    char sender_class[16];
+    char signed_on_by[16];
+    /* How long the mail held the database's write lock (BEGIN IMMEDIATE
+     * to COMMIT), in microseconds: judged -v logs it. */
+    int64_t lock_us;
 } dj_ingest_result;
 
 /* A readable name for a status ("done", "duplicate", ...). */

@@ -194,6 +194,14 @@ static dj_mail_status compose_row(const dj_outbox_config *cfg,
                            : DJ_AUTO_GENERATED;
     c.message_id = row->message_id;
     c.body = row->body;
+    /* A game's mail to one participant: answering it signs them on. */
+    char reply_addr[DJ_MSG_ADDR_MAX];
+    dj_compose_addr reply_to = {NULL, reply_addr};
+    if (cfg->reply_to && row->game_id > 0 && *nrcpt == 1 &&
+        cfg->reply_to(cfg->reply_to_ctx, row, rcpts[0], reply_addr,
+                      sizeof reply_addr) == 0 &&
+        dj_compose_addr_ok(reply_addr))
+        c.reply_to = &reply_to;
     dj_compose_attachment pic = {row->picture_name, row->picture_type,
                                  row->picture, row->picture_len};
     if (row->picture)

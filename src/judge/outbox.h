@@ -67,6 +67,15 @@
  */
 typedef int (*dj_outbox_picture_fn)(void *ctx, dj_outbox_send_rec *row);
 
+/*
+ * The Reply-To address of a row going to the one recipient `to` (a
+ * participant's reply address: game/reply_token.c): fill out and return
+ * 0, or return 1 (none: the mail goes without a Reply-To).
+ */
+typedef int (*dj_outbox_reply_to_fn)(void *ctx, const dj_outbox_send_rec *row,
+                                     const char *to, char *out,
+                                     size_t outlen);
+
 typedef struct dj_outbox_config {
     const char *judge_address;  /* From and envelope sender */
     const char *judge_name;     /* From's display name, report subjects */
@@ -81,6 +90,8 @@ typedef struct dj_outbox_config {
     void *fault_ctx;
     dj_outbox_picture_fn picture; /* NULL: mail goes without pictures */
     void *picture_ctx;
+    dj_outbox_reply_to_fn reply_to; /* NULL: no Reply-To */
+    void *reply_to_ctx;
 } dj_outbox_config;
 
 /* What happened to one row (for the log). */

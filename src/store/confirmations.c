@@ -17,11 +17,11 @@ int dj_store_confirmation_add(dj_store *s, const dj_confirmation_rec *c,
         return -1;
     return st_exec(s,
                    "INSERT INTO confirmations (code, email, action, game,"
-                   " power, password_hash, settings, created_at, expires_at)"
-                   " VALUES (?, lower(?), ?, ?, ?, ?, ?, ?, ?)",
-                   "sssssssII", c->code, c->email, c->action, c->game,
+                   " power, password_hash, settings, created_at, expires_at,"
+                   " class) VALUES (?, lower(?), ?, ?, ?, ?, ?, ?, ?, ?)",
+                   "sssssssIIs", c->code, c->email, c->action, c->game,
                    c->power, c->password_hash, c->settings, c->created_at,
-                   c->expires_at);
+                   c->expires_at, c->klass[0] ? c->klass : "unknown");
 }
 
 /* One row of SELECT ROW_COLUMNS. */
@@ -93,27 +93,31 @@ int dj_store_confirmation_delete(dj_store *s, int64_t id)
 }
 
 int dj_store_confirmation_count(dj_store *s, const char *game,
-                                const char *email, int64_t now, int *n)
+                                const char *email, const char *klass,
+                                int64_t now, int *n)
 {
     int64_t v = 0;
     int rc = st_query_int(s, &v,
                           "SELECT count(*) FROM confirmations WHERE"
                           " expires_at > ? AND (?2 IS NULL OR game = ?2)"
-                          " AND (?3 IS NULL OR email = lower(?3))",
-                          "Iss", now, game, email);
+                          " AND (?3 IS NULL OR email = lower(?3))"
+                          " AND (?4 IS NULL OR class = ?4)",
+                          "Isss", now, game, email, klass);
     *n = (int)v;
     return rc < 0 ? -1 : 0;
 }
 
 int dj_store_confirmation_count_domain(dj_store *s, const char *domain,
-                                       int64_t now, int *n)
+                                       const char *klass, int64_t now,
+                                       int *n)
 {
     int64_t v = 0;
     int rc = st_query_int(s, &v,
                           "SELECT count(*) FROM confirmations WHERE"
                           " expires_at > ? AND substr(email,"
-                          " instr(email, '@') + 1) = lower(?)",
-                          "Is", now, domain);
+                          " instr(email, '@') + 1) = lower(?)"
+                          " AND (?3 IS NULL OR class = ?3)",
+                          "Iss", now, domain, klass);
     *n = (int)v;
     return rc < 0 ? -1 : 0;
 }

@@ -25,6 +25,8 @@ typedef struct dj_confirmation_rec {
     char password_hash[256];
     char settings[DJ_STORE_TEXT_MAX]; /* create's key=value words */
     int64_t created_at, expires_at;
+    char klass[16];                   /* the asking mail's class (game.h:
+                                         dj_sender_class); "": unknown */
 } dj_confirmation_rec;
 
 /* Insert one (code unique); drops every expired one first (at `now`). */
@@ -37,14 +39,17 @@ int dj_store_confirmation_get(dj_store *s, const char *code,
 
 int dj_store_confirmation_delete(dj_store *s, int64_t id);
 
-/* Pending (unexpired at `now`) requests: for a game (NULL: any), and from
- * an address (NULL: any). */
+/* Pending (unexpired at `now`) requests: for a game (NULL: any), from
+ * an address (NULL: any), made by mail of a class (NULL: any). */
 int dj_store_confirmation_count(dj_store *s, const char *game,
-                                const char *email, int64_t now, int *n);
+                                const char *email, const char *klass,
+                                int64_t now, int *n);
 
-/* Pending requests from any address @domain (case-insensitive). */
+/* Pending requests from any address @domain (case-insensitive), of a
+ * class (NULL: any). */
 int dj_store_confirmation_count_domain(dj_store *s, const char *domain,
-                                       int64_t now, int *n);
+                                       const char *klass, int64_t now,
+                                       int *n);
 
 /*
  * Pending requests, oldest first: for a game (NULL: any) and from an

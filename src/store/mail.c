@@ -157,6 +157,49 @@ int dj_store_maillog_add(dj_store *s, const char *message_id,
     return changes ? 0 : DJ_STORE_DUPLICATE;
 }
 
+int dj_store_maillog_set_auth(dj_store *s, const char *message_id,
+                              const char *auth, const char *verdict)
+{
+    return st_exec(s,
+                   "UPDATE maillog SET auth = ?, auth_verdict = ?"
+                   " WHERE message_id = ?",
+                   "sss", auth, verdict ? verdict : "", message_id);
+}
+
+static int maillog_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    (void)s;
+    dj_maillog_rec *r = row;
+    r->received_at = sqlite3_column_int64(st, 0);
+    st_text(st, 1, r->sender, sizeof r->sender);
+    st_text(st, 2, r->game, sizeof r->game);
+    st_text(st, 3, r->outcome, sizeof r->outcome);
+    st_text(st, 4, r->auth, sizeof r->auth);
+    st_text(st, 5, r->auth_verdict, sizeof r->auth_verdict);
+    return 0;
+}
+
+static void maillog_rows_free(void *rows, int n)
+{
+    (void)n;
+    free(rows);
+}
+
+int dj_store_maillog_list(dj_store *s, int64_t game_id, int limit,
+                          dj_maillog_rec **out, int *n)
+{
+    sqlite3_stmt *st = st_prepare(
+        s,
+        "SELECT * FROM (SELECT m.received_at, m.sender, IFNULL(g.name, ''),"
+        " m.outcome, m.auth, m.auth_verdict, m.id"
+        " FROM maillog m LEFT JOIN games g ON g.id = m.game_id"
+        " WHERE (?1 = 0 OR m.game_id = ?1) ORDER BY m.id DESC LIMIT ?2)"
+        " ORDER BY id",
+        "II", game_id, (int64_t)limit);
+    return st_collect(s, st, sizeof **out, maillog_row, maillog_rows_free,
+                      (void **)out, n);
+}
+
 int dj_store_mail_failure(dj_store *s, const char *mailbox_id,
                           const char *error, int64_t now, int64_t prune_before,
                           int *tries)

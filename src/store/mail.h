@@ -123,4 +123,24 @@ int dj_store_maillog_add(dj_store *s, const char *message_id,
                          const char *sender, int64_t game_id,
                          const char *outcome, int64_t at);
 
+/* What the mail system said of a received mail's sender: its class
+ * ("authenticated", "forged", "unknown") and verdict line. */
+int dj_store_maillog_set_auth(dj_store *s, const char *message_id,
+                              const char *auth, const char *verdict);
+
+/* One row of the mail log. */
+typedef struct dj_maillog_rec {
+    int64_t received_at;
+    char sender[256];
+    char game[64]; /* "" when none */
+    char outcome[128];
+    char auth[16];
+    char auth_verdict[128];
+} dj_maillog_rec;
+
+/* The latest `limit` mails received (game_id 0: every game), newest
+ * last; *out is malloc'd (free it). */
+int dj_store_maillog_list(dj_store *s, int64_t game_id, int limit,
+                          dj_maillog_rec **out, int *n);
+
 #endif

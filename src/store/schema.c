@@ -72,6 +72,11 @@
  * token itself is never stored), with the participant signed in, the
  * session's CSRF token and when it expires.
  *
+ * Version 13 gives maillog what the mail system said about the sender
+ * (mail/authres.h): auth, the class (authenticated, forged or unknown),
+ * and auth_verdict, the short line it came from ("dmarc=pass
+ * header.from=example.org").  Rows from before say unknown.
+ *
  * Times are INTEGER seconds since 1970, UTC.
  */
 #define _POSIX_C_SOURCE 200809L /* stat() */
@@ -533,6 +538,47 @@ static const char *const MIGRATION_12[] = {
     "CREATE INDEX outbox_recipient ON outbox (recipients, kind, created_at)",
     NULL};
 
+/* Version 13: the mail system's verdict on each mail received. */
+static const char *const MIGRATION_13[] = {
+    "ALTER TABLE maillog ADD COLUMN auth TEXT NOT NULL DEFAULT 'unknown'"
+    " CHECK (auth IN ('authenticated', 'forged', 'unknown'))",
+    "ALTER TABLE maillog ADD COLUMN auth_verdict TEXT NOT NULL DEFAULT ''",
+    NULL};
+
+/* Version 14 (issue 32): who sent a mail.  Failed sign-ons and pending
+ * requests carry the class of the mail that made them (game.h:
+ * dj_sender_class), so each class counts only its own; the mail log
+ * records how each mail's sender was signed on (reply token, password,
+ * none); a press mail in the outbox says which press message it carries
+ * (press_id: its reply address answers that message).  A participant's
+ * reply token (game/reply_token.c) is derived from a key outside the
+ * database, the participant's id and token_gen; only its SHA-256 is stored (token_hash, set when the judge
+ * first mails it, NULL until then), and the trigger makes a new
+ * generation, and so a new token, whenever the password, the address or
+ * the power changes, so an old reply address stops working. */
+static const char *const MIGRATION_14[] = {
+    "ALTER TABLE signon_failures ADD COLUMN class TEXT NOT NULL"
+    " DEFAULT 'unknown'",
+    "CREATE INDEX signon_failures_class ON signon_failures"
+    " (game, target, class, at)",
+    "ALTER TABLE confirmations ADD COLUMN class TEXT NOT NULL"
+    " DEFAULT 'unknown'",
+    "ALTER TABLE maillog ADD COLUMN signed_on_by TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE outbox ADD COLUMN press_id INTEGER",
+    "ALTER TABLE participants ADD COLUMN token_gen INTEGER NOT NULL"
+    " DEFAULT 0",
+    "ALTER TABLE participants ADD COLUMN token_hash TEXT",
+    "CREATE UNIQUE INDEX participants_token ON participants (token_hash)"
+    " WHERE token_hash IS NOT NULL",
+    "CREATE TRIGGER participants_new_token AFTER UPDATE OF password_hash,"
+    " email, power ON participants"
+    " WHEN OLD.password_hash IS NOT NEW.password_hash"
+    "  OR lower(OLD.email) IS NOT lower(NEW.email)"
+    "  OR OLD.power IS NOT NEW.power"
+    " BEGIN UPDATE participants SET token_gen = token_gen + 1,"
+    "  token_hash = NULL WHERE id = NEW.id; END",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -547,6 +593,8 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_10,
     MIGRATION_11,
     MIGRATION_12,
+    MIGRATION_13,
+    MIGRATION_14,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

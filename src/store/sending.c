@@ -49,7 +49,8 @@ int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
         s,
         "SELECT o.id, o.kind, o.recipients, o.subject, o.body, o.attempts,"
         " o.created_at, o.message_id, o.in_reply_to,"
-        " o.picture_phase_id, o.picture_format"
+        " o.picture_phase_id, o.picture_format, IFNULL(o.game_id, 0),"
+        " IFNULL(o.press_id, 0)"
         " FROM outbox o"
         " WHERE o.state = 'queued' AND o.next_attempt_at <= ? AND o.id > ?"
         " ORDER BY o.id LIMIT 1",
@@ -69,6 +70,8 @@ int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
         st_text(st, 8, r->in_reply_to, sizeof r->in_reply_to);
         r->picture_phase_id = sqlite3_column_int64(st, 9);
         st_text(st, 10, r->picture_format, sizeof r->picture_format);
+        r->game_id = sqlite3_column_int64(st, 11);
+        r->press_id = sqlite3_column_int64(st, 12);
         rc = 0;
         if (!r->recipients || !r->subject || !r->body) {
             dj_outbox_send_rec_free(r);
@@ -228,6 +231,13 @@ int dj_store_outbox_thread_last(dj_store *s, const char *in_reply_to)
 {
     return st_exec(s, "UPDATE outbox SET in_reply_to = ? WHERE id = ?",
                    "sI", in_reply_to ? in_reply_to : "", st_last_id(s));
+}
+
+int dj_store_maillog_set_signed_on_by(dj_store *s, const char *message_id,
+                                      const char *by)
+{
+    return st_exec(s, "UPDATE maillog SET signed_on_by = ? WHERE message_id = ?",
+                   "ss", by ? by : "", message_id);
 }
 
 int dj_store_maillog_set_outcome(dj_store *s, const char *message_id,

@@ -33,6 +33,8 @@
 /* One row as the sender needs it; free with dj_outbox_send_rec_free. */
 typedef struct dj_outbox_send_rec {
     int64_t id;
+    int64_t game_id;    /* 0: no game's mail */
+    int64_t press_id;   /* a press mail: the message it carries (0: none) */
     char kind[16];
     char *recipients;   /* comma-separated; malloc'd */
     char *subject;      /* malloc'd */
@@ -140,5 +142,10 @@ int dj_store_outbox_thread_last(dj_store *s, const char *in_reply_to);
 /* Set the outcome (and game) of a message already in the mail log. */
 int dj_store_maillog_set_outcome(dj_store *s, const char *message_id,
                                  const char *game, const char *outcome);
+
+/* How its sender was signed on (schema version 13): "reply token",
+ * "password", "none". */
+int dj_store_maillog_set_signed_on_by(dj_store *s, const char *message_id,
+                                      const char *by);
 
 #endif

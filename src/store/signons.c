@@ -8,51 +8,58 @@
 
 int dj_store_signon_failure_add(dj_store *s, const char *sender,
                                 const char *game, const char *target,
-                                int64_t at, int64_t prune_before)
+                                const char *klass, int64_t at,
+                                int64_t prune_before)
 {
     if (st_exec(s, "DELETE FROM signon_failures WHERE at < ?", "I",
                 prune_before) < 0)
         return -1;
     return st_exec(s,
-                   "INSERT INTO signon_failures (sender, game, target, at)"
-                   " VALUES (lower(?), ?, lower(?), ?)",
-                   "sssI", sender ? sender : "", game ? game : "",
-                   target ? target : "", at);
+                   "INSERT INTO signon_failures (sender, game, target, class,"
+                   " at) VALUES (lower(?), ?, lower(?), ?, ?)",
+                   "ssssI", sender ? sender : "", game ? game : "",
+                   target ? target : "", klass ? klass : "unknown", at);
 }
 
 int dj_store_signon_target_failures(dj_store *s, const char *game,
-                                    const char *target, int64_t since,
-                                    int *count)
+                                    const char *target, const char *klass,
+                                    int64_t since, int *count)
 {
     int64_t n = 0;
     int rc = st_query_int(s, &n,
                           "SELECT count(*) FROM signon_failures"
-                          " WHERE game = ? AND target = lower(?) AND at >= ?",
-                          "ssI", game ? game : "", target ? target : "",
-                          since);
+                          " WHERE game = ? AND target = lower(?)"
+                          " AND (?3 IS NULL OR class = ?3) AND at >= ?",
+                          "sssI", game ? game : "", target ? target : "",
+                          klass, since);
     *count = rc == 0 ? (int)n : 0;
     return rc < 0 ? -1 : 0;
 }
 
 int dj_store_signon_failures(dj_store *s, const char *sender,
-                             const char *game, int64_t since, int *count)
+                             const char *game, const char *klass,
+                             int64_t since, int *count)
 {
     int64_t n = 0;
     int rc = st_query_int(s, &n,
                           "SELECT count(*) FROM signon_failures"
-                          " WHERE sender = lower(?) AND game = ? AND at >= ?",
-                          "ssI", sender ? sender : "", game ? game : "",
-                          since);
+                          " WHERE sender = lower(?) AND game = ?"
+                          " AND (?3 IS NULL OR class = ?3) AND at >= ?",
+                          "sssI", sender ? sender : "", game ? game : "",
+                          klass, since);
     *count = rc == 0 ? (int)n : 0;
     return rc < 0 ? -1 : 0;
 }
 
 int dj_store_signon_target_latest(dj_store *s, const char *game,
-                                  const char *target, int64_t *latest)
+                                  const char *target, const char *klass,
+                                  int64_t *latest)
 {
     *latest = 0;
     return st_query_int(s, latest,
                         "SELECT IFNULL(max(at), 0) FROM signon_failures"
-                        " WHERE game = ? AND target = lower(?)",
-                        "ss", game ? game : "", target ? target : "");
+                        " WHERE game = ? AND target = lower(?)"
+                        " AND (?3 IS NULL OR class = ?3)",
+                        "sss", game ? game : "", target ? target : "",
+                        klass);
 }

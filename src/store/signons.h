@@ -12,7 +12,10 @@
  * participant's own address); rows older
  * than the window are pruned whenever a new failure is recorded, so the
  * table stays as small as the attacks currently under way.  Never holds a
- * password, right or wrong.
+ * password, right or wrong.  Each row has the class of the mail (or door)
+ * it came by (game.h: dj_sender_class: "unknown", "authenticated",
+ * "forged", "web"), and every count takes a class (NULL: all of them), so
+ * one class's failures never count against another's sign-ons.
  */
 #ifndef DJ_STORE_SIGNONS_H
 #define DJ_STORE_SIGNONS_H
@@ -28,20 +31,23 @@
  */
 int dj_store_signon_failure_add(dj_store *s, const char *sender,
                                 const char *game, const char *target,
-                                int64_t at, int64_t prune_before);
+                                const char *klass, int64_t at,
+                                int64_t prune_before);
 
 /* Failures as `target` in `game`, from any sender, at or after `since`. */
 int dj_store_signon_target_failures(dj_store *s, const char *game,
-                                    const char *target, int64_t since,
-                                    int *count);
+                                    const char *target, const char *klass,
+                                    int64_t since, int *count);
 
 /* The time of the latest failure as `target` in `game`, from any sender
  * (0 when none). */
 int dj_store_signon_target_latest(dj_store *s, const char *game,
-                                  const char *target, int64_t *latest);
+                                  const char *target, const char *klass,
+                                  int64_t *latest);
 
 /* Failures of `sender` for `game` (case-insensitive) at or after `since`. */
 int dj_store_signon_failures(dj_store *s, const char *sender,
-                             const char *game, int64_t since, int *count);
+                             const char *game, const char *klass,
+                             int64_t since, int *count);
 
 #endif

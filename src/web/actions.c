@@ -214,7 +214,7 @@ void web_act_message(web_ctx *c)
         return;
     }
     snprintf(message_id, sizeof message_id, "<web.%s@judgeweb>", nonce);
-    dj_command_msg msg = {client, NULL, text.data, c->rq->now, &c->id};
+    dj_command_msg msg = {client, NULL, text.data, c->rq->now, &c->id, NULL};
     dj_command_reply reply;
     dj_command_reply_init(&reply);
     int rc = dj_command_run(c->j, &msg, message_id, false, &reply);

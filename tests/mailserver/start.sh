@@ -33,6 +33,9 @@
 #   connecting to 127.0.0.1 is the wrong host name), MS_TLS_OTHER_CA (a CA
 #   that signed nothing here: trusting only it, the servers are untrusted)
 #
+# DJ_MS_AUTH=1: also a DNS on loopback and OpenDKIM and OpenDMARC milters
+# with two more SMTP listeners (tests/mailserver/auth.sh says what).
+#
 # Robust by construction: waits (bounded) until each port answers with its
 # greeting, prints the servers' logs on failure, and starts from a clean
 # slate when DIR holds an earlier run (which it stops first).
@@ -309,6 +312,8 @@ smtpd_sasl_type = dovecot
 smtpd_sasl_path = $DIR/dovecot/run/auth-postfix
 smtpd_tls_auth_only = no
 smtpd_recipient_restrictions = permit_mynetworks, reject_unauth_destination
+# judge+TOKEN@ (a reply address, judged(8)) is judge@'s mailbox
+recipient_delimiter = +
 virtual_mailbox_domains = $DOMAIN
 virtual_mailbox_base = $DIR/mail
 virtual_mailbox_maps = texthash:$vmailbox
@@ -385,3 +390,6 @@ wait_greeting "$SMTP_PORT" "Postfix SMTP"
 wait_greeting "$IMAP_PORT" "Dovecot IMAP"
 wait_greeting "$POP3_PORT" "Dovecot POP3"
 echo "mailserver: up in $DIR (smtp $SMTP_PORT, imap $IMAP_PORT, pop3 $POP3_PORT)"
+if [[ ${DJ_MS_AUTH:-} == 1 ]]; then
+    "$HERE/auth.sh" "$DIR" || die "the DNS and milters did not start"
+fi

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # stop.sh DIR [--keep-dir] — stop the Dovecot and Postfix that
-# tests/mailserver/start.sh DIR started, make sure no process of theirs is
+# tests/mailserver/start.sh DIR started (and the DNS and milters of
+# auth.sh), make sure no process of theirs is
 # left (by the pid files under DIR, never by name: another instance, or the
 # machine's own mail system, must not be touched), and remove DIR.
 # --keep-dir leaves DIR itself (start.sh uses it to clean up a leftover).
@@ -66,10 +67,19 @@ for pid in $pf_kids $dc_kids; do
     kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
 done
 
+# What tests/mailserver/auth.sh started: the DNS and the milters.
+auth_pids=""
+for f in "$DIR"/auth/*.pid; do
+    pid=$(pid_of "$f") && auth_pids="$auth_pids $pid" && kill -TERM "$pid" 2>/dev/null
+done
+for pid in $auth_pids; do
+    wait_gone "$pid"
+done
+
 if [[ $KEEP != --keep-dir ]]; then
     rm -rf "$DIR"
 else
     rm -rf "$DIR/dovecot" "$DIR/postfix" "$DIR/mail" "$DIR/log" "$DIR/tls" \
-        "$DIR/env"
+        "$DIR/auth" "$DIR/env"
 fi
 exit 0

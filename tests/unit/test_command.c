@@ -299,7 +299,7 @@ static int send_msg(const char *from, const char *body)
 {
     dj_command_reply_free(&R);
     dj_command_reply_init(&R);
-    dj_command_msg msg = {from, NULL, body, NOW, NULL};
+    dj_command_msg msg = {from, NULL, body, NOW, NULL, NULL};
     int rc = dj_command_run(J, &msg, NULL, false, &R);
     if (getenv("DJ_TEST_VERBOSE"))
         fprintf(stderr, "---- %s\nSubject: %s\n%s", from, R.subject.data,
@@ -416,7 +416,7 @@ static void test_needs_transaction(void)
 {
     dj_command_reply r;
     dj_command_reply_init(&r);
-    dj_command_msg msg = {"x@y", NULL, "help\n", NOW, NULL};
+    dj_command_msg msg = {"x@y", NULL, "help\n", NOW, NULL, NULL};
     CHECK(dj_command_execute(J, &msg, &r) == -1);
     CHECK(strstr(r.error, "transaction") != NULL);
     dj_command_reply_free(&r);
@@ -451,7 +451,7 @@ static void test_greeting_and_help_once(void)
     dj_command_reply_free(&R);
     dj_command_reply_init(&R);
     dj_command_msg msg = {"someone@else.example", "HELP",
-                          "Hi judge,\n\nhelp\nlist\n", NOW, NULL};
+                          "Hi judge,\n\nhelp\nlist\n", NOW, NULL, NULL};
     CHECK(dj_command_run(J, &msg, NULL, false, &R) == 0);
     CHECK(has("Not read (looks like text, not orders):\n  Hi judge,\n"));
     CHECK(lacks("ERROR"));
@@ -467,7 +467,7 @@ static bool subject_reply(const char *subject, const char *body)
 {
     dj_command_reply_free(&R);
     dj_command_reply_init(&R);
-    dj_command_msg msg = {"someone@else.example", subject, body, NOW, NULL};
+    dj_command_msg msg = {"someone@else.example", subject, body, NOW, NULL, NULL};
     return dj_command_run(J, &msg, NULL, false, &R) == 0;
 }
 
@@ -943,7 +943,7 @@ static void test_rolled_back(void)
                           "SIGNON Mmine bosspw1-long\nbecome france\nA par-bur\n"
                           "broadcast\nhello\nendpress\nset press none\n"
                           "pause\n",
-                          NOW, NULL};
+                          NOW, NULL, NULL};
     CHECK(dj_command_execute(J, &msg, &r) == 0);
     CHECK(strstr(r.body.data, "demo") == NULL);
     CHECK(strstr(r.body.data, "mine: paused") != NULL);
@@ -988,7 +988,7 @@ static void test_crash_anywhere(void)
             dj_command_reply r;
             dj_command_reply_init(&r);
             dj_command_msg msg = {"boss@players.example", NULL, body, NOW,
-                                  NULL};
+                                  NULL, NULL};
             int rc = dj_command_run(j, &msg, "<crash@x>", true, &r);
             if (getenv("DJ_TEST_VERBOSE"))
                 fprintf(stderr, "%s", r.body.data);

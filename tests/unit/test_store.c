@@ -27,6 +27,18 @@
 #include "store/store.h"
 #include "testlib.h"
 
+/* Version 14's (issue 32), undone first when a test makes an older file. */
+#define UNDO_V14                                                             \
+    "DROP TRIGGER participants_new_token;"                                   \
+    "DROP INDEX participants_token;"                                         \
+    "ALTER TABLE participants DROP COLUMN token_gen;"                        \
+    "ALTER TABLE participants DROP COLUMN token_hash;"                       \
+    "DROP INDEX signon_failures_class;"                                      \
+    "ALTER TABLE signon_failures DROP COLUMN class;"                         \
+    "ALTER TABLE confirmations DROP COLUMN class;"                           \
+    "ALTER TABLE maillog DROP COLUMN signed_on_by;"                          \
+    "ALTER TABLE outbox DROP COLUMN press_id;"
+
 static char dir[256], path[512];
 
 static dj_store *open_db(void)
@@ -111,6 +123,7 @@ static void test_migrate_from_1(void)
     sqlite3 *db;
     sqlite3_open(old, &db);
     int rc = sqlite3_exec(db,
+                          UNDO_V14
                           "DROP TABLE signon_failures;"
                           "ALTER TABLE games DROP COLUMN partial_press;"
                           "ALTER TABLE games DROP COLUMN fake_press;"
@@ -122,6 +135,9 @@ static void test_migrate_from_1(void)
                           "ALTER TABLE outbox DROP COLUMN message_id;"
                           "ALTER TABLE outbox DROP COLUMN in_reply_to;"
                           "ALTER TABLE phases DROP COLUMN reminded_at;"
+                          /* version 13's */
+                          "ALTER TABLE maillog DROP COLUMN auth;"
+                          "ALTER TABLE maillog DROP COLUMN auth_verdict;"
                           /* version 12's */
                           "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
                           "ALTER TABLE outbox DROP COLUMN picture_format;"
@@ -174,7 +190,7 @@ static void test_migrate_from_1(void)
     CHECK(got.partial_press == 1 && got.fake_press == 0);
     CHECK_STR(got.observer_press, "any");
     int n = -1;
-    CHECK(s && dj_store_signon_failures(s, "a", "kept", 0, &n) == 0 && n == 0);
+    CHECK(s && dj_store_signon_failures(s, "a", "kept", NULL, 0, &n) == 0 && n == 0);
     dj_store_close(s);
 }
 
@@ -212,11 +228,15 @@ static void test_migrate_from_3(void)
     sqlite3 *db;
     sqlite3_open(old, &db);
     int rc = sqlite3_exec(db,
+                          UNDO_V14
                           "PRAGMA writable_schema = ON;"
                           "UPDATE sqlite_master SET sql = replace(sql,"
                           " 'BETWEEN 0 AND 63', 'BETWEEN 0 AND 31')"
                           " WHERE name IN ('participants', 'orders');"
                           "PRAGMA writable_schema = OFF;"
+                          /* version 13's */
+                          "ALTER TABLE maillog DROP COLUMN auth;"
+                          "ALTER TABLE maillog DROP COLUMN auth_verdict;"
                           /* version 12's */
                           "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
                           "ALTER TABLE outbox DROP COLUMN picture_format;"
@@ -526,6 +546,26 @@ static void test_mail(dj_store *s)
     CHECK(dj_store_maillog_add(s, "<1@x>", "a@x", g.id, "ok", 1) == 0);
     CHECK(dj_store_maillog_add(s, "<1@x>", "a@x", g.id, "ok", 2) ==
           DJ_STORE_DUPLICATE);
+    /* the mail system's verdict: unknown until set, then listed */
+    CHECK(dj_store_maillog_add(s, "<2@x>", "b@x", 0, "ok", 3) == 0);
+    CHECK(dj_store_maillog_set_auth(s, "<1@x>", "forged",
+                                    "dmarc=fail header.from=x") == 0);
+    CHECK(dj_store_maillog_set_auth(s, "<1@x>", "bogus", "") < 0);
+    dj_maillog_rec *ml = NULL;
+    int nml = 0;
+    CHECK(dj_store_maillog_list(s, 0, 10, &ml, &nml) == 0 && nml == 2);
+    if (nml == 2) {
+        CHECK_STR(ml[0].auth, "forged");
+        CHECK_STR(ml[0].auth_verdict, "dmarc=fail header.from=x");
+        CHECK_STR(ml[1].auth, "unknown");
+        CHECK_STR(ml[1].sender, "b@x");
+    }
+    free(ml);
+    CHECK(dj_store_maillog_list(s, g.id, 10, &ml, &nml) == 0 && nml == 1);
+    free(ml);
+    CHECK(dj_store_maillog_list(s, 0, 1, &ml, &nml) == 0 && nml == 1 &&
+          ml[0].received_at == 3);
+    free(ml);
     dj_press_rec pr;
     memset(&pr, 0, sizeof pr);
     pr.from_power = 2;
@@ -595,27 +635,27 @@ static void test_nesting(dj_store *s)
 static void test_signons(dj_store *s)
 {
     int n = -1;
-    CHECK(dj_store_signon_failures(s, "a@x", "alpha", 0, &n) == 0 && n == 0);
-    CHECK(dj_store_signon_failure_add(s, "A@X", "alpha", "France", 100, 0) ==
+    CHECK(dj_store_signon_failures(s, "a@x", "alpha", NULL, 0, &n) == 0 && n == 0);
+    CHECK(dj_store_signon_failure_add(s, "A@X", "alpha", "France", "unknown", 100, 0) ==
           0);
-    CHECK(dj_store_signon_failure_add(s, "a@x", "ALPHA", "france", 200, 0) ==
+    CHECK(dj_store_signon_failure_add(s, "a@x", "ALPHA", "france", "unknown", 200, 0) ==
           0);
-    CHECK(dj_store_signon_failure_add(s, "b@x", "alpha", "France", 200, 0) ==
+    CHECK(dj_store_signon_failure_add(s, "b@x", "alpha", "France", "unknown", 200, 0) ==
           0);
-    CHECK(dj_store_signon_failure_add(s, "a@x", "beta", "master", 200, 0) ==
+    CHECK(dj_store_signon_failure_add(s, "a@x", "beta", "master", "unknown", 200, 0) ==
           0);
-    CHECK(dj_store_signon_failures(s, "a@x", "Alpha", 0, &n) == 0 && n == 2);
-    CHECK(dj_store_signon_failures(s, "a@x", "alpha", 150, &n) == 0 && n == 1);
+    CHECK(dj_store_signon_failures(s, "a@x", "Alpha", NULL, 0, &n) == 0 && n == 2);
+    CHECK(dj_store_signon_failures(s, "a@x", "alpha", NULL, 150, &n) == 0 && n == 1);
     /* Per target: every sender's failures as France in alpha. */
-    CHECK(dj_store_signon_target_failures(s, "alpha", "FRANCE", 0, &n) == 0 &&
+    CHECK(dj_store_signon_target_failures(s, "alpha", "FRANCE", NULL, 0, &n) == 0 &&
           n == 3);
-    CHECK(dj_store_signon_target_failures(s, "alpha", "master", 0, &n) == 0 &&
+    CHECK(dj_store_signon_target_failures(s, "alpha", "master", NULL, 0, &n) == 0 &&
           n == 0);
     /* A new failure prunes what is older than its window. */
-    CHECK(dj_store_signon_failure_add(s, "a@x", "alpha", "France", 300, 150) ==
+    CHECK(dj_store_signon_failure_add(s, "a@x", "alpha", "France", "unknown", 300, 150) ==
           0);
-    CHECK(dj_store_signon_failures(s, "a@x", "alpha", 0, &n) == 0 && n == 2);
-    CHECK(dj_store_signon_target_failures(s, "alpha", "france", 0, &n) == 0 &&
+    CHECK(dj_store_signon_failures(s, "a@x", "alpha", NULL, 0, &n) == 0 && n == 2);
+    CHECK(dj_store_signon_target_failures(s, "alpha", "france", NULL, 0, &n) == 0 &&
           n == 3);
 }
 
@@ -688,8 +728,11 @@ static void test_migrate_from_11(void)
     dj_store_close(s);
     sqlite3 *db;
     sqlite3_open(old, &db);
-    char sql[2048];
+    char sql[4096];
     snprintf(sql, sizeof sql,
+             UNDO_V14
+             "ALTER TABLE maillog DROP COLUMN auth;"
+             "ALTER TABLE maillog DROP COLUMN auth_verdict;"
              "ALTER TABLE outbox DROP COLUMN picture_phase_id;"
              "ALTER TABLE outbox DROP COLUMN picture_format;"
              "CREATE TABLE pictures (id INTEGER PRIMARY KEY,"
