@@ -181,6 +181,15 @@ msg p2@x.example "judge+$to@dip.test" 'F bre-gas\n'
 $J orders demo France >"$T/out"
 lacks "GAS"
 
+# ---- the results mail: answered with orders, no SIGNON -----------------------------
+$J process other >/dev/null
+$JD deliver </dev/null
+f=$(grep -l "^To: q2@y.example" mail/out/new/* | xargs grep -l "^Subject: .*Results" | head -1)
+check "France's results mail has its reply address" grep -q "^Reply-To: judge+$to@dip.test" "$f"
+msg q2@y.example "judge+$to@dip.test" 'F gas h\n\n> the results of S1901M\n'
+$J orders other France >"$T/out"
+has "F GAS H"
+
 # ---- the three classes: authentication configured ----------------------------------
 printf 'authentication: { authserv_ids = [ "mx.test" ]; };\n' >>judge.conf
 FAIL_X='dmarc=fail (p=reject) header.from=x.example'
