@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -76,6 +77,7 @@ int dj_test_hooks_read(dj_test_hooks *h, const char *program,
     }
     h->poison = env("DIPJUDGE_TEST_POISON");
     h->disagree = env("DIPJUDGE_TEST_DISAGREE") != NULL;
+    h->lock_log = env("DIPJUDGE_TEST_LOCK_LOG");
     return 0;
 }
 
@@ -97,8 +99,25 @@ static void disagree(dj_result *b)
         b->winner = b->winner >= 0 ? -1 : 0;
 }
 
+/* One write transaction's hold of the lock, appended to the log (after
+ * the lock is released: the hold does not include this). */
+static void log_lock(void *ctx, int64_t held_us)
+{
+    int fd = open(ctx, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    char line[32];
+    int n = snprintf(line, sizeof line, "%lld\n", (long long)held_us);
+    if (write(fd, line, (size_t)n) != n)
+        fprintf(stderr, "DIPJUDGE_TEST_LOCK_LOG: cannot write\n");
+    close(fd);
+}
+
 void dj_test_hooks_judge(const dj_test_hooks *h, dj_judge *j)
 {
+    if (h->lock_log)
+        dj_store_lock_observer(dj_judge_store(j), log_lock,
+                               (void *)h->lock_log);
     if (h->crash_at)
         dj_store_crash_at(dj_judge_store(j), h->crash_at);
     if (h->disagree)

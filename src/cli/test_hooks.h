@@ -30,8 +30,14 @@
  *                             a bug would (not as a busy database)
  *   DIPJUDGE_TEST_DISAGREE=1  the verifying engine's result is changed,
  *                             so that the engines disagree
+ *   DIPJUDGE_TEST_LOCK_LOG=FILE
+ *                             append to FILE, one line per write
+ *                             transaction, how long it held the
+ *                             database's write lock, in microseconds
+ *                             (dj_store_lock_observer; make bench-ingest)
  *
- * The libraries only offer the seams (dj_store_crash_at, the fault
+ * The libraries only offer the seams (dj_store_crash_at,
+ * dj_store_lock_observer, the fault
  * callbacks of dj_ingest_config and dj_outbox_config, test_fail_marker,
  * dj_judge_set_verifier_hook); only this file sets them.
  */
@@ -59,6 +65,7 @@ typedef struct dj_test_hooks {
     long crash_point_seen;
     const char *poison;    /* DIPJUDGE_TEST_POISON, or NULL */
     bool disagree;         /* DIPJUDGE_TEST_DISAGREE */
+    const char *lock_log;  /* DIPJUDGE_TEST_LOCK_LOG, or NULL */
 } dj_test_hooks;
 
 #ifdef DJ_TEST_HOOKS

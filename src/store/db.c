@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/stmt.h"
@@ -339,6 +340,30 @@ static int begin_nested(dj_store *s)
     return 0;
 }
 
+void dj_store_lock_observer(dj_store *s, dj_store_lock_fn fn, void *ctx)
+{
+    s->lock_fn = fn;
+    s->lock_ctx = ctx;
+    s->lock_since_us = 0;
+}
+
+static int64_t monotonic_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The write transaction ended: tell the observer how long it held. */
+static void lock_released(dj_store *s)
+{
+    if (!s->lock_fn || !s->lock_since_us)
+        return;
+    int64_t held = monotonic_us() - s->lock_since_us;
+    s->lock_since_us = 0;
+    s->lock_fn(s->lock_ctx, held);
+}
+
 int dj_store_begin(dj_store *s)
 {
     if (s->depth)
@@ -346,6 +371,8 @@ int dj_store_begin(dj_store *s)
     if (st_run_fixed(s, "BEGIN IMMEDIATE") < 0)
         return -1;
     s->depth = 1;
+    if (s->lock_fn)
+        s->lock_since_us = monotonic_us();
     return 0;
 }
 
@@ -377,6 +404,7 @@ int dj_store_commit(dj_store *s)
         return -1;
     }
     s->depth = 0;
+    lock_released(s);
     st_write_point(s);
     return 0;
 }
@@ -399,6 +427,8 @@ void dj_store_rollback(dj_store *s)
     }
     memcpy(s->err, keep, sizeof keep);
     s->depth--;
+    if (!s->depth)
+        lock_released(s);
 }
 
 bool dj_store_in_transaction(const dj_store *s)

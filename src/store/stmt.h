@@ -35,6 +35,9 @@ struct dj_store {
     char notice[2600]; /* what opening did that the admin should hear of */
     int64_t busy_since; /* ms (monotonic) when the current wait began */
     struct st_cache *cache; /* the compiled statements (stmt_cache.c) */
+    dj_store_lock_fn lock_fn; /* dj_store_lock_observer's, or NULL */
+    void *lock_ctx;
+    int64_t lock_since_us;    /* when the write lock was taken (lock_fn) */
 };
 
 /* The statement cache (stmt_cache.c): a compiled statement for `sql`, NULL

@@ -133,4 +133,15 @@ int dj_store_setting_set(dj_store *s, const char *key, const char *value);
 #define DJ_STORE_CRASH_STATUS 86
 void dj_store_crash_at(dj_store *s, long n);
 
+/*
+ * A seam for measuring (the test copies' DIPJUDGE_TEST_LOCK_LOG,
+ * src/cli/test_hooks.h, and `make bench-ingest`; nothing else sets it):
+ * fn is called each time a write transaction (dj_store_begin's BEGIN
+ * IMMEDIATE) ends, committed or rolled back, with how long it held the
+ * database's write lock, in microseconds.  NULL turns it off; while it is
+ * off no clock is read.
+ */
+typedef void (*dj_store_lock_fn)(void *ctx, int64_t held_us);
+void dj_store_lock_observer(dj_store *s, dj_store_lock_fn fn, void *ctx);
+
 #endif
