@@ -536,6 +536,14 @@ int dj_command_run(dj_judge *j, const dj_command_msg *msg,
                    dj_command_reply *reply)
 {
     dj_store *st = dj_judge_store(j);
+    /* SIGNON's passwords checked before the transaction, as by mail */
+    if (!dj_store_transaction_alive(st)) {
+        dj_identity pre;
+        memset(&pre, 0, sizeof pre);
+        if (msg->identity)
+            pre.cls = msg->identity->cls;
+        dj_command_prepare(j, msg, &pre);
+    }
     if (dj_store_begin(st) < 0) {
         snprintf(reply->error, sizeof reply->error, "%s",
                  dj_store_error(st));

@@ -1076,10 +1076,13 @@ int dj_game_maillog(dj_judge *j, const char *game, int limit, dj_buf *out)
         dj_zone_utc(&utc);
         for (int i = 0; i < n; i++) {
             dj_time_format_iso(&utc, rows[i].received_at, out);
-            dj_buf_printf(out, "\t%s\t%s\t%s\t%s\t%s\n", rows[i].sender,
+            dj_buf_printf(out, "\t%s\t%s\t%s\t%s\t%s\t%s\n",
+                          rows[i].sender,
                           rows[i].game[0] ? rows[i].game : "-", rows[i].auth,
                           rows[i].auth_verdict[0] ? rows[i].auth_verdict : "-",
-                          rows[i].outcome);
+                          rows[i].outcome,
+                          rows[i].signed_on_by[0] ? rows[i].signed_on_by
+                                                  : "-");
         }
         free(rows);
     }

@@ -50,8 +50,7 @@ int dj_judge_load_reply_key(dj_judge *j, const char *path, char *err,
             close(fd);
             if (!ok) {
                 unlink(path);
-                snprintf(err, errlen, "cannot write the reply key %s",
-                         path);
+                snprintf(err, errlen, "cannot write the reply key %s", path);
                 return -1;
             }
         }
@@ -192,9 +191,10 @@ int dj_game_token_new(dj_judge *j, const dj_signon *id, dj_buf *out)
 {
     if (dj_store_token_bump(j->store, id->participant_id) < 0)
         return judge_store_fail(j);
-    dj_buf_printf(out, "%s: a new reply address.  The judge's mail to you "
-                       "carries it from now on; answers to its older mail "
-                       "are no longer read as yours.\n",
+    dj_buf_printf(out,
+                  "%s: a new reply address.  The judge's mail to you "
+                  "carries it from now on; answers to its older mail "
+                  "are no longer read as yours.\n",
                   id->game);
     return 0;
 }
@@ -211,19 +211,22 @@ int dj_game_token_refused(dj_judge *j, const char *sender)
 int dj_game_press_reply(dj_judge *j, const dj_signon *id, int64_t press_id,
                         const char *body, dj_buf *out)
 {
-    int64_t game_id = 0;
-    int from_power = -1;
-    char role[16] = "";
-    bool grey = false;
-    int rc = dj_store_press_origin(j->store, press_id, &game_id, &from_power,
-                                   role, sizeof role, &grey);
+    dj_press_origin o;
+    int rc = dj_store_press_origin(j->store, press_id, &o);
     if (rc < 0)
         return judge_store_fail(j);
+    /* only by one it went to (so nobody learns who sent others' press) */
+    bool received = o.broadcast ||
+                    (id->power >= 0 && (o.to_mask >> id->power) & 1) ||
+                    (strcmp(id->role, "master") == 0 && o.to_master) ||
+                    (strcmp(id->role, "observer") == 0 && o.to_observers);
     dj_game_rec g;
     if (rc != 0 || dj_store_game_get(j->store, id->game, &g) != 0 ||
-        g.id != game_id || grey)
+        g.id != o.game_id || o.grey || !received)
         return judge_fail(j, "that press message cannot be answered this "
                              "way; write PRESS TO ... ENDPRESS instead");
+    int from_power = o.from_power;
+    const char *role = o.role;
     game_view v;
     memset(&v, 0, sizeof v);
     if (gv_load(j, id->game, &v) < 0) {

@@ -108,8 +108,8 @@ static const memo_entry *in_mail(const dj_signon_memo *m, int64_t pid,
     return NULL;
 }
 
-static void note_mail(dj_signon_memo *m, int64_t pid,
-                      const unsigned char *mac, bool ok)
+static void note_mail(dj_signon_memo *m, int64_t pid, const unsigned char *mac,
+                      bool ok)
 {
     if (m->nmail >= MAIL_SLOTS)
         return;

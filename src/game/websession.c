@@ -53,8 +53,12 @@ int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
      * that failed, forged or not, never lock the web door. */
     dj_sender_class was = j->sender_class;
     j->sender_class = DJ_SENDER_WEB;
+    /* the password checked before the write transaction (signon_cache.c) */
+    dj_signon pre;
+    (void)dj_game_signon_precheck(j, game, who, password, client, &pre);
     int rc = dj_game_signon_as(j, game, who, password, client,
                                address && *address ? address : client, id);
+    dj_signon_cache_end_mail(j);
     j->sender_class = was;
     if (rc != 0)
         return rc;

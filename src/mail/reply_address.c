@@ -84,9 +84,9 @@ static bool seen(const dj_reply_tag *out, size_t n, const dj_reply_tag *t)
 }
 
 /* Every "LOCAL<delim>" at the start of a word in [v, end). */
-static size_t scan(const char *v, const char *end, const char *local,
-                   size_t ll, const char *delim, const char *domain,
-                   dj_reply_tag *out, size_t n, size_t max, bool *malformed)
+static size_t scan(const char *v, const char *end, const char *local, size_t ll,
+                   const char *delim, const char *domain, dj_reply_tag *out,
+                   size_t n, size_t max, bool *malformed)
 {
     size_t dl = strlen(delim);
     for (const char *p = v; p + ll + dl <= end && n < max; p++) {
@@ -119,10 +119,9 @@ static bool recipient_field(const char *line, size_t len, size_t *name_len)
     return false;
 }
 
-size_t dj_reply_address_find(const char *raw, size_t len,
-                             const char *envelope, const char *judge_address,
-                             const char *delim, dj_reply_tag *out,
-                             size_t max, bool *malformed)
+size_t dj_reply_address_find(const char *raw, size_t len, const char *envelope,
+                             const char *judge_address, const char *delim,
+                             dj_reply_tag *out, size_t max, bool *malformed)
 {
     *malformed = false;
     const char *at = judge_address ? strrchr(judge_address, '@') : NULL;
@@ -145,7 +144,8 @@ size_t dj_reply_address_find(const char *raw, size_t len,
         if (recipient_field(l, (size_t)(le - l), &name)) {
             /* the field with its folded continuation lines */
             const char *fe = le;
-            while (fe < end && fe + 1 < end && (fe[1] == ' ' || fe[1] == '\t')) {
+            while (fe < end && fe + 1 < end &&
+                   (fe[1] == ' ' || fe[1] == '\t')) {
                 const char *next = memchr(fe + 1, '\n', (size_t)(end - fe - 1));
                 fe = next ? next : end;
             }

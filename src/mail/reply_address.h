@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DJ_REPLY_TAG_LEN 24   /* = DJ_REPLY_TOKEN_LEN (game.h) */
-#define DJ_REPLY_TAGS_MAX 4   /* tags read from one mail, at most */
+#define DJ_REPLY_TAG_LEN 24 /* = DJ_REPLY_TOKEN_LEN (game.h) */
+#define DJ_REPLY_TAGS_MAX 4 /* tags read from one mail, at most */
 
 typedef struct dj_reply_tag {
     char token[DJ_REPLY_TAG_LEN + 1];
@@ -39,9 +39,8 @@ int dj_reply_address_make(const char *judge_address, const char *delim,
  * reply address).  envelope: the envelope recipient, or NULL; when given
  * only it is read.
  */
-size_t dj_reply_address_find(const char *raw, size_t len,
-                             const char *envelope, const char *judge_address,
-                             const char *delim, dj_reply_tag *out,
-                             size_t max, bool *malformed);
+size_t dj_reply_address_find(const char *raw, size_t len, const char *envelope,
+                             const char *judge_address, const char *delim,
+                             dj_reply_tag *out, size_t max, bool *malformed);
 
 #endif

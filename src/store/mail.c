@@ -176,6 +176,7 @@ static int maillog_row(dj_store *s, sqlite3_stmt *st, void *row)
     st_text(st, 3, r->outcome, sizeof r->outcome);
     st_text(st, 4, r->auth, sizeof r->auth);
     st_text(st, 5, r->auth_verdict, sizeof r->auth_verdict);
+    st_text(st, 7, r->signed_on_by, sizeof r->signed_on_by);
     return 0;
 }
 
@@ -191,7 +192,7 @@ int dj_store_maillog_list(dj_store *s, int64_t game_id, int limit,
     sqlite3_stmt *st = st_prepare(
         s,
         "SELECT * FROM (SELECT m.received_at, m.sender, IFNULL(g.name, ''),"
-        " m.outcome, m.auth, m.auth_verdict, m.id"
+        " m.outcome, m.auth, m.auth_verdict, m.id, m.signed_on_by"
         " FROM maillog m LEFT JOIN games g ON g.id = m.game_id"
         " WHERE (?1 = 0 OR m.game_id = ?1) ORDER BY m.id DESC LIMIT ?2)"
         " ORDER BY id",

@@ -136,6 +136,7 @@ typedef struct dj_maillog_rec {
     char outcome[128];
     char auth[16];
     char auth_verdict[128];
+    char signed_on_by[16]; /* "reply token", "password", "none", "" */
 } dj_maillog_rec;
 
 /* The latest `limit` mails received (game_id 0: every game), newest

@@ -19,9 +19,8 @@
 /* The live participant (not resigned nor replaced) of game_id mailed at
  * `email` (case-insensitive; the lowest id when several): 0 with *pid and
  * *gen, DJ_STORE_NOTFOUND, or -1. */
-int dj_store_token_participant(dj_store *s, int64_t game_id,
-                               const char *email, int64_t *pid,
-                               int64_t *gen);
+int dj_store_token_participant(dj_store *s, int64_t game_id, const char *email,
+                               int64_t *pid, int64_t *gen);
 
 /* The generation of participant pid: 0, DJ_STORE_NOTFOUND or -1. */
 int dj_store_token_gen(dj_store *s, int64_t pid, int64_t *gen);
@@ -52,11 +51,18 @@ int dj_store_press_last_id(dj_store *s, int64_t game_id, int64_t *id);
 int dj_store_outbox_set_press(dj_store *s, int64_t game_id, int64_t after,
                               int64_t press_id);
 
-/* Who a press message is answered to: its game, the power it showed as
- * its sender (-1 none), its sender's role, and whether it was grey.
- * 0, DJ_STORE_NOTFOUND or -1. */
-int dj_store_press_origin(dj_store *s, int64_t press_id, int64_t *game_id,
-                          int *from_power, char *role, size_t rolelen,
-                          bool *grey);
+/* Who a press message is answered to, and who may answer it. */
+typedef struct dj_press_origin {
+    int64_t game_id;
+    int from_power; /* the power it showed as its sender, -1 none */
+    char role[16];  /* its sender's role */
+    bool grey;
+    bool broadcast;               /* its real recipients: everyone, or */
+    uint64_t to_mask;             /* these powers, */
+    bool to_master, to_observers; /* the master, the observers */
+} dj_press_origin;
+
+/* 0, DJ_STORE_NOTFOUND or -1. */
+int dj_store_press_origin(dj_store *s, int64_t press_id, dj_press_origin *o);
 
 #endif

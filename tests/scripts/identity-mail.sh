@@ -153,6 +153,14 @@ grep -l "stay out of Belgium" mail/out/new/* | xargs grep -h "^To:" >"$T/to"
 expect "nobody else got it" "$(sort -u "$T/to" | tr "\n" " ")" "To: p3@x.example "
 $J orders demo France >"$T/out"
 lacks "Belgium"
+# only those it went to may answer it: Italy naming the message in its own
+# reply address learns nothing and sends nothing
+ti=$(reply_of p4@x.example)
+msg p4@x.example "judge+$ti-p${pr#*-p}@dip.test" 'Count me in.\n'
+expect "Italy's answer to press it never got" \
+    "$(grep -l "Count me in" mail/out/new/* | xargs grep -l "^To: p3@x.example" | wc -l)" 0
+grep -q "cannot be answered this way" "$(ls -t mail/out/new/* | head -1)" && ok ||
+    bad "Italy was not told"
 
 # ---- another game's token acts on that game only -----------------------------------
 $J create other --master gm@x.example >/dev/null
@@ -172,6 +180,15 @@ lacks "GAS"
 msg p2@x.example "judge+$to@dip.test" 'F bre-gas\n'
 $J orders demo France >"$T/out"
 lacks "GAS"
+
+# ---- the results mail: answered with orders, no SIGNON -----------------------------
+$J process other >/dev/null
+$JD deliver </dev/null
+f=$(grep -l "^To: q2@y.example" mail/out/new/* | xargs grep -l "^Subject: .*Results" | head -1)
+check "France's results mail has its reply address" grep -q "^Reply-To: judge+$to@dip.test" "$f"
+msg q2@y.example "judge+$to@dip.test" 'F gas h\n\n> the results of S1901M\n'
+$J orders other France >"$T/out"
+has "F GAS H"
 
 # ---- the three classes: authentication configured ----------------------------------
 printf 'authentication: { authserv_ids = [ "mx.test" ]; };\n' >>judge.conf

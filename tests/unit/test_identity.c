@@ -27,9 +27,8 @@ static const char *srcdir = ".";
 static char dir[256];
 static dj_judge *J;
 static const int64_t NOW = 1800000000;
-static const char *const POWERS[] = {"Austria", "England", "France",
-                                     "Germany", "Italy",   "Russia",
-                                     "Turkey"};
+static const char *const POWERS[] = {"Austria", "England", "France", "Germany",
+                                     "Italy",   "Russia",  "Turkey"};
 
 static dj_judge *open_judge(void)
 {
@@ -97,8 +96,8 @@ static void test_remembered(void)
     CHECK(d.full_checks == c.full_checks + 2);
     /* forgotten on request: the next right one is a full check again */
     dj_signon id;
-    CHECK(dj_game_signon(J, "demo", "F", "secret-2", "p2@demo.example",
-                         &id) == 0);
+    CHECK(dj_game_signon(J, "demo", "F", "secret-2", "p2@demo.example", &id) ==
+          0);
     dj_signon_cache_end_mail(J);
     dj_signon_cache_forget(J, id.participant_id);
     CHECK(signon("F", "secret-2", "p2@demo.example") == 0);
@@ -109,28 +108,27 @@ static void test_precheck(void)
 {
     /* checked before the transaction: the sign-on inside pays nothing */
     dj_signon id;
-    CHECK(dj_game_signon_precheck(J, "demo", "G", "secret-3",
-                                  "p3@demo.example", &id) == 0);
+    CHECK(dj_game_signon_precheck(J, "demo", "G", "secret-3", "p3@demo.example",
+                                  &id) == 0);
     CHECK_STR(id.power_name, "Germany");
     dj_signon_cache_stats a = stats();
-    CHECK(dj_game_signon(J, "demo", "G", "secret-3", "p3@demo.example",
-                         &id) == 0);
+    CHECK(dj_game_signon(J, "demo", "G", "secret-3", "p3@demo.example", &id) ==
+          0);
     CHECK(stats().full_checks == a.full_checks);
     dj_signon_cache_end_mail(J);
     /* a wrong one: one full check for the mail, not two, and it is
      * recorded only inside (the precheck writes nothing) */
     int before = 0, after = 0;
-    CHECK(dj_store_signon_target_failures(dj_judge_store(J), "demo",
-                                          "Germany", NULL, 0, &before) == 0);
+    CHECK(dj_store_signon_target_failures(dj_judge_store(J), "demo", "Germany",
+                                          NULL, 0, &before) == 0);
     a = stats();
     CHECK(dj_game_signon_precheck(J, "demo", "G", "nope-nope",
-                                  "p3@demo.example",
-                                  &id) == DJ_SIGNON_REFUSED);
-    CHECK(dj_store_signon_target_failures(dj_judge_store(J), "demo",
-                                          "Germany", NULL, 0, &after) == 0);
+                                  "p3@demo.example", &id) == DJ_SIGNON_REFUSED);
+    CHECK(dj_store_signon_target_failures(dj_judge_store(J), "demo", "Germany",
+                                          NULL, 0, &after) == 0);
     CHECK(after == before);
-    CHECK(dj_game_signon(J, "demo", "G", "nope-nope", "p3@demo.example",
-                         &id) == DJ_SIGNON_REFUSED);
+    CHECK(dj_game_signon(J, "demo", "G", "nope-nope", "p3@demo.example", &id) ==
+          DJ_SIGNON_REFUSED);
     CHECK(stats().full_checks == a.full_checks + 1);
     dj_signon_cache_end_mail(J);
     /* the next mail with the same wrong password pays again */
@@ -138,8 +136,8 @@ static void test_precheck(void)
     CHECK(stats().full_checks == a.full_checks + 2);
     /* no such game: the time of a check all the same, once per mail */
     a = stats();
-    CHECK(dj_game_signon_precheck(J, "nosuch", "F", "whatever1", "x@y",
-                                  &id) == DJ_SIGNON_REFUSED);
+    CHECK(dj_game_signon_precheck(J, "nosuch", "F", "whatever1", "x@y", &id) ==
+          DJ_SIGNON_REFUSED);
     CHECK(dj_game_signon(J, "nosuch", "F", "whatever1", "x@y", &id) ==
           DJ_SIGNON_REFUSED);
     dj_signon_cache_end_mail(J);
@@ -149,8 +147,8 @@ static void test_precheck(void)
 static void test_password_change(void)
 {
     dj_signon id;
-    CHECK(dj_game_signon(J, "demo", "I", "secret-4", "p4@demo.example",
-                         &id) == 0);
+    CHECK(dj_game_signon(J, "demo", "I", "secret-4", "p4@demo.example", &id) ==
+          0);
     dj_signon_cache_end_mail(J);
     dj_buf out;
     dj_buf_init(&out);
@@ -172,8 +170,8 @@ static void test_classes(void)
     }
     /* forged mail from the own address is slowed down now ... */
     dj_signon id;
-    CHECK(dj_game_signon(J, "demo", "R", "secret-5", "p5@demo.example",
-                         &id) == DJ_SIGNON_REFUSED);
+    CHECK(dj_game_signon(J, "demo", "R", "secret-5", "p5@demo.example", &id) ==
+          DJ_SIGNON_REFUSED);
     CHECK(strstr(dj_judge_error(J), "slowed down") != NULL);
     dj_signon_cache_end_mail(J);
     /* ... but unknown and authenticated mail, and the web, are not */
@@ -295,8 +293,7 @@ static void test_addresses(void)
                                 "abcdefghijklmnopqrstuvwx", 42, out,
                                 sizeof out) == 0);
     CHECK_STR(out, "judge-abcdefghijklmnopqrstuvwx-p42@example.org");
-    CHECK(dj_reply_address_make("nodomain", "+", "x", 0, out, sizeof out) <
-          0);
+    CHECK(dj_reply_address_make("nodomain", "+", "x", 0, out, sizeof out) < 0);
 
     const char *mail =
         "Received: from x\r\n"
@@ -309,9 +306,9 @@ static void test_addresses(void)
         "To: judge+wwwwwwwwwwwwwwwwwwwwwwww@example.org\r\n";
     dj_reply_tag tags[DJ_REPLY_TAGS_MAX];
     bool bad = false;
-    size_t n = dj_reply_address_find(mail, strlen(mail), NULL,
-                                     "judge@example.org", "+", tags,
-                                     DJ_REPLY_TAGS_MAX, &bad);
+    size_t n =
+        dj_reply_address_find(mail, strlen(mail), NULL, "judge@example.org",
+                              "+", tags, DJ_REPLY_TAGS_MAX, &bad);
     CHECK(n == 2);
     CHECK(!bad);
     if (n == 2) {
@@ -321,21 +318,21 @@ static void test_addresses(void)
         CHECK(tags[1].press_id == 7);
     }
     /* the envelope recipient, when given, is the only one read */
-    n = dj_reply_address_find(mail, strlen(mail),
-                              "judge+qqqqqqqqqqqqqqqqqqqqqqqq@example.org",
-                              "judge@example.org", "+", tags,
-                              DJ_REPLY_TAGS_MAX, &bad);
+    n = dj_reply_address_find(
+        mail, strlen(mail), "judge+qqqqqqqqqqqqqqqqqqqqqqqq@example.org",
+        "judge@example.org", "+", tags, DJ_REPLY_TAGS_MAX, &bad);
     CHECK(n == 1 && strcmp(tags[0].token, "qqqqqqqqqqqqqqqqqqqqqqqq") == 0);
     n = dj_reply_address_find(mail, strlen(mail), "judge@example.org",
-                              "judge@example.org", "+", tags,
-                              DJ_REPLY_TAGS_MAX, &bad);
+                              "judge@example.org", "+", tags, DJ_REPLY_TAGS_MAX,
+                              &bad);
     CHECK(n == 0);
     /* other domains, other local parts, a tag of the wrong shape */
-    const char *m2 = "To: judge+abcdefghijklmnopqrstuvwx@example.org.evil\n"
-                     "Cc: xjudge+abcdefghijklmnopqrstuvwx@example.org\n"
-                     "Delivered-To: judge+orders@example.org\n"
-                     "X-Original-To: judge+bcdefghijklmnopqrstuvwxy@example.org\n"
-                     "\n";
+    const char *m2 =
+        "To: judge+abcdefghijklmnopqrstuvwx@example.org.evil\n"
+        "Cc: xjudge+abcdefghijklmnopqrstuvwx@example.org\n"
+        "Delivered-To: judge+orders@example.org\n"
+        "X-Original-To: judge+bcdefghijklmnopqrstuvwxy@example.org\n"
+        "\n";
     n = dj_reply_address_find(m2, strlen(m2), NULL, "judge@example.org", "+",
                               tags, DJ_REPLY_TAGS_MAX, &bad);
     CHECK(n == 1 && strcmp(tags[0].token, "bcdefghijklmnopqrstuvwxy") == 0);
