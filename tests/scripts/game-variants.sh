@@ -97,6 +97,33 @@ check "maps: ancmed" grep -qx 'ancmed: 5 powers, 34 centres, 18 to win, starts S
 check "maps: youngstown" grep -qx 'youngstown: 10 powers, 72 centres, 37 to win, starts S1901M' "$T/maps"
 check "maps: Youngstown's India is N" grep -qx '  India (N) Del Mad Cal' "$T/maps"
 
+# judgectl maps --check DIR: per file, loaded or the first reason; the
+# shipped boards all load, a DPjudge keyword not played is named.
+$JUDGECTL maps --check "$S/maps" >"$T/check" 2>&1
+check "maps --check: the shipped boards all load (exit 0)" [ $? -eq 0 ]
+check "maps --check: standard loaded" \
+    grep -qx 'standard.map: loaded: 7 powers, 34 centres, 18 to win' "$T/check"
+check "maps --check: the count" grep -qx '8 of 8 map files load' "$T/check"
+mkdir -p "$T/dpdir"
+cp "$S/tests/maps/dialect/dp-base.map" "$S/tests/maps/dialect/dp-variant.map" \
+    "$T/dpdir/"
+printf 'USE dp-base\nLEAGUE NORTH\n' >"$T/dpdir/league.map"
+printf 'USE dp-base\nIN F1905M: DROP NOR\n' >"$T/dpdir/changing.map"
+printf 'USE dp-base\nPAYOLA DIRECTIVES\n' >"$T/dpdir/payola.map"
+$JUDGECTL maps --check "$T/dpdir" >"$T/check2" 2>&1
+check "maps --check: a refused file makes exit 1" [ $? -eq 1 ]
+check "maps --check: DPjudge's syntax loads" \
+    grep -qx 'dp-base.map: loaded: 3 powers, 6 centres, 4 to win' "$T/check2"
+check "maps --check: DPjudge's variant keywords load" \
+    grep -qx 'dp-variant.map: loaded: 3 powers, 5 centres, 3 to win' "$T/check2"
+check "maps --check: LEAGUE named with its variant" \
+    grep -qx "league.map: refused: league.map:2: keyword 'LEAGUE' is not supported: DPjudge's leagues (LEAGUE: minor powers that move as a league, as in Ambition) are not supported" "$T/check2"
+check "maps --check: IN named with its variant" \
+    grep -q "^changing.map: refused: changing.map:2: keyword 'IN' is not supported: DPjudge's changing maps" "$T/check2"
+check "maps --check: PAYOLA named with its variant" \
+    grep -q "^payola.map: refused: payola.map:2: 'PAYOLA DIRECTIVES': the Payola variant" "$T/check2"
+check "maps --check: the count" grep -qx '2 of 5 map files load' "$T/check2"
+
 # Hundred: a turn every five years, adjustments in the years divisible by
 # ten, and the map's own season name in what players read.
 $J history hundred >"$T/hh" 2>&1
