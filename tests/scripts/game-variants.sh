@@ -124,6 +124,34 @@ check "maps --check: PAYOLA named with its variant" \
     grep -q "^payola.map: refused: payola.map:2: 'PAYOLA DIRECTIVES': the Payola variant" "$T/check2"
 check "maps --check: the count" grep -qx '2 of 5 map files load' "$T/check2"
 
+# A board without geography (an admin's own file, DPjudge's syntax): its
+# games still get pictures, the schematic drawn from its adjacency graph,
+# in the results mail and from judgectl map.
+mkdir -p "$T/ownmaps"
+cp "$S/tests/maps/dialect/dp-base.map" "$T/ownmaps/"
+JD="$JUDGECTL --maps $T/ownmaps --db $T/own.db"
+$JD init >/dev/null 2>&1
+$JD create own --map dp-base --master gm@own.example >/dev/null 2>&1
+for p in Red Blue Green; do
+    lp=$(echo "$p" | tr 'A-Z' 'a-z')
+    $JD join own "$lp@own.example" --power "$p" --password "pw-$lp" \
+        >/dev/null 2>&1
+done
+check "own board: the game started" \
+    [ "$($JD list | awk '$1 == "own" { print $3 }')" = S1901M ]
+$JD process own >"$T/own-process" 2>&1
+check "own board: S1901M processed" \
+    [ "$($JD list | awk '$1 == "own" { print $3 }')" = F1901M ]
+check "own board: the results mail carries a picture" \
+    [ "$(sqlite3 "$T/own.db" "SELECT count(*) FROM outbox WHERE
+        picture_phase_id IS NOT NULL")" -gt 0 ]
+$JD map own S1901M -o "$T/own.png" >"$T/own-map" 2>&1
+check "own board: judgectl map draws the schematic PNG" \
+    [ "$(head -c 4 "$T/own.png" | od -An -c | tr -d ' \n')" = "211PNG" ]
+$JD map own S1901M -o "$T/own.svg" >/dev/null 2>&1
+check "own board: and the SVG, names and all" \
+    sh -c "grep -q '<svg' '$T/own.svg' && [ \$(wc -c < '$T/own.svg') -gt 5000 ]"
+
 # Hundred: a turn every five years, adjustments in the years divisible by
 # ten, and the map's own season name in what players read.
 $J history hundred >"$T/hh" 2>&1
