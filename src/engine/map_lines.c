@@ -810,11 +810,15 @@ void mp_resolve_flow(parser *p)
                      fy.season[s]);
 }
 
-/* The supply centre named by `word` (any coast of it), or -1 after failing. */
+/* The supply centre named by `word` (any coast of it), -1 after failing,
+ * -2 for a place a later DROP took away. */
 static int centre_named(parser *p, const char *word, const char *what,
                         src_ref at)
 {
-    int loc = dj_map_find_location(p->map, word);
+    bool gone;
+    int loc = mp_loc_as_of(p, word, &gone);
+    if (gone)
+        return -2; /* a later DROP took it off the board */
     if (loc < 0) {
         mp_fail_at(p, at, "%s: unknown location '%s'", what, word);
         return -1;
@@ -862,6 +866,8 @@ static void centres_line(parser *p, line_kind kind, char **tok, int ntok,
             return;
         }
         int prov = centre_named(p, tok[i], tok[0], at);
+        if (prov == -2)
+            continue;
         if (prov < 0)
             return;
         if (kind == LK_OWNS)
