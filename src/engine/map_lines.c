@@ -929,6 +929,7 @@ static void late_line(parser *p, line_kind kind, char **tok, int ntok,
         p->cur_power = power_by_name(p->map, tok[0]);
         break;
     case LK_UNPLAYED:
+    case LK_CENTRES:
         p->cur_power = -1;
         break;
     case LK_OWNS:
@@ -947,9 +948,10 @@ static void late_line(parser *p, line_kind kind, char **tok, int ntok,
 static void game_line(parser *p, line_kind kind, char *line, char **tok,
                       int ntok, src_ref at)
 {
-    /* Any other line closes a unit list; lines about the power keep it. */
-    if (kind != LK_UNIT && kind != LK_IGNORED && kind != LK_OWNS &&
-        kind != LK_HOMES && !(kind == LK_DUMMY && ntok == 1))
+    /* DPjudge's meaning: the units are the last power line's, whatever
+     * lines come between, until an UNOWNED line, a DUMMIES or UNPLAYED
+     * list (which name no one power) or another power's line. */
+    if (kind == LK_CENTRES || (kind == LK_DUMMY && ntok > 1))
         p->unit_power = -1;
     switch (kind) {
     case LK_BEGIN:

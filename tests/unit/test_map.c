@@ -678,7 +678,8 @@ static void test_parse_errors(void)
     expect_tiny_error("A BBB\n", "tiny.map:17: ",
                       "an army cannot stand in 'BBB'");
     expect_tiny_error("A QQQ\n", "tiny.map:17: ", "unknown location 'QQQ'");
-    expect_tiny_error("\nA CCC\n", "tiny.map:18: ", "does not follow a power");
+    expect_tiny_error("UNOWNED BBB\nA CCC\n", "tiny.map:18: ",
+                      "does not follow a power");
     expect_tiny_error("Alpha Two = aaa\n", "tiny.map:17: ", "named twice");
     expect_tiny_error("Delta = ddd\n", "tiny.map:17: ", "no terrain line");
     expect_tiny_error("COAST EEE/NC\n", "tiny.map:17: ",

@@ -378,7 +378,7 @@ static void test_centres(void)
                    "HOME: 'DDD' is not a supply centre");
     expect_refused("RED (REDDISH) AAA\nHOME ZZZ\n",
                    "HOME: unknown location 'ZZZ'");
-    expect_refused("RED (REDDISH) AAA\nUNOWNED BBB\nHOME *BBB\n",
+    expect_refused("UNOWNED BBB\nRED (REDDISH) AAA\nHOME *BBB\n",
                    "marked home centres");
 }
 
@@ -625,6 +625,22 @@ static bool home_of(const dj_map *m, const char *power_name,
            (m->home_of[p] & DJ_POWER_BIT(pw));
 }
 
+/* DPjudge's meaning: a power's units follow its line whatever comes
+ * between (a blank line, VICTORY), until an UNOWNED line. */
+static void test_units_follow(void)
+{
+    dj_map *m = expect_loaded("RED (REDDISH) AAA\n\nVICTORY 2\nA AAA\n"
+                              "BLUE BBB\nRULE BUILD_ANY\n\nF BBB\n");
+    if (m) {
+        CHECK(m->nstart == 2);
+        CHECK(unit_of(m, "Red", DJ_ARMY, "aaa") &&
+              unit_of(m, "Blue", DJ_FLEET, "bbb"));
+        dj_map_free(m);
+    }
+    expect_refused("RED (REDDISH) AAA\nUNOWNED GGG\nA AAA\n",
+                   "does not follow a power");
+}
+
 /* dp-base.map: DPjudge's plain syntax, each form with its meaning. */
 static void test_dpjudge_plain(void)
 {
@@ -753,6 +769,7 @@ int main(int argc, char **argv)
     test_refused();
     test_root_map();
     test_variants();
+    test_units_follow();
     test_dpjudge_plain();
     test_dpjudge_variant();
     test_remote_builds();
