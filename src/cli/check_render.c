@@ -85,14 +85,14 @@ static int load_geo(check_render *cr, const char *mapdir, const dj_map *map)
         return 0;
     dj_geo_free(cr->geo);
     cr->geo = NULL;
-    char path[2048], geo_path[2048], why[512];
+    char path[2048], why[512];
     snprintf(path, sizeof path, "%s/%s.map", mapdir, map->name);
-    if (dj_geo_find(path, geo_path, sizeof geo_path) < 0) {
-        printf("--render: the %s board has no geometry file: no pictures\n",
+    bool schematic;
+    cr->geo = dj_geo_for_map(path, map, &schematic, why, sizeof why);
+    if (cr->geo && schematic)
+        printf("--render: the %s board has no geometry file: a schematic "
+               "picture\n",
                map->name);
-        return -1;
-    }
-    cr->geo = dj_geo_load(geo_path, map, why, sizeof why);
     if (!cr->geo) {
         printf("--render: %s\n", why);
         return -1;

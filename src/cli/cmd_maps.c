@@ -14,6 +14,13 @@
  *   standard: 7 powers, 34 centres, 18 to win, starts S1901M
  *     Austria (A) Bud Tri Vie
  *     ...
+ *
+ * `judgectl maps --check DIR` reads a directory of map files (DPjudge's
+ * own, say) the same way and says of each, one line a file, whether it
+ * loads or the first reason it does not:
+ *
+ *   pure.map: loaded: 7 powers, 7 centres, 4 to win
+ *   zeus.map: refused: zeus.map:288: keyword 'IN' is not supported: ...
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -84,16 +91,57 @@ static void print_map(const dj_map *m)
         printf("  RULE %s\n", m->rules[i]);
 }
 
+/* `judgectl maps --check DIR`: each map file loaded or its first reason.
+ * Exit 0 when every file loads, 1 when one does not, 2 for no directory. */
+static int check_directory(const char *dir)
+{
+    static char names[MAPS_MAX][MAPS_NAME_MAX];
+    int n = map_names(dir, names, MAPS_MAX);
+    if (n < 0) {
+        fprintf(stderr, "judgectl maps: cannot read %s\n", dir);
+        return 2;
+    }
+    if (strlen(dir) >= 4096) {
+        fprintf(stderr, "judgectl maps: directory name too long\n");
+        return 2;
+    }
+    int loaded = 0;
+    for (int i = 0; i < n; i++) {
+        char path[4096 + MAPS_NAME_MAX + 8], err[512] = "";
+        snprintf(path, sizeof path, "%.4095s/%.255s.map", dir, names[i]);
+        dj_map *m = dj_map_load(path, err, sizeof err);
+        if (!m) {
+            /* the error names the file by its path: by its name here */
+            const char *why = err;
+            size_t dl = strlen(dir);
+            if (strncmp(why, dir, dl) == 0 && why[dl] == '/')
+                why += dl + 1;
+            printf("%s.map: refused: %s\n", names[i], why);
+            continue;
+        }
+        loaded++;
+        printf("%s.map: loaded: %d powers, %d centres, %d to win\n",
+               names[i], m->npowers, m->nsc, m->victory);
+        dj_map_free(m);
+    }
+    printf("%d of %d map files load\n", loaded, n);
+    return loaded == n ? 0 : 1;
+}
+
 int cmd_maps(int argc, char **argv)
 {
     cli_args a;
-    int parsed = cli_parse(argc, argv, "", "", "[--maps DIR]", &a);
+    int parsed =
+        cli_parse(argc, argv, "--check", "", "[--maps DIR] [--check DIR]", &a);
     if (parsed != 0)
         return parsed == CLI_ARGS_DONE ? 0 : 2;
     if (a.npos > 0) {
-        cli_usage(argv[0], "[--maps DIR]", "unexpected argument", a.pos[0]);
+        cli_usage(argv[0], "[--maps DIR] [--check DIR]", "unexpected argument",
+                  a.pos[0]);
         return 2;
     }
+    if (cli_value(&a, "--check"))
+        return check_directory(cli_value(&a, "--check"));
     const char *dir = cli_maps_directory(cli_globals()->maps, NULL);
     static char names[MAPS_MAX][MAPS_NAME_MAX];
     int n = map_names(dir, names, MAPS_MAX);

@@ -110,9 +110,11 @@ static const command COMMANDS[] = {
      "phase is drawn with its orders and their results (--no-orders: the\n"
      "board alone); the current phase without orders (--orders draws the\n"
      "orders on file, which players cannot see yet).\n"},
-    {"maps", "[--maps DIR]",
+    {"maps", "[--maps DIR] [--check DIR]",
      "list the boards (variants) with their powers and centres", cmd_maps,
-     NULL},
+     "--check DIR reads every .map file of DIR (DPjudge's map directory,\n"
+     "say) and prints, one line a file, \"loaded\" or the first reason it\n"
+     "does not load (exit 1 when one does not).\n"},
     {"orders", SYN_ORDERS,
      "print a power's orders on file; --set enters them from stdin",
      cmd_game_orders,

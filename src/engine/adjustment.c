@@ -83,12 +83,25 @@ static dj_why build_unit(const adj_state *s, const dj_order *o, dj_unit *out)
     return DJ_WHY_NONE;
 }
 
+/* Does power p own one of its own home centres (REMOTE_BUILDS)? */
+static bool owns_a_home(const adj_state *s, int p)
+{
+    const dj_map *m = s->map;
+    for (int l = 0; l < m->nlocs; l++)
+        if (m->is_sc[l] && (m->home_of[l] & DJ_POWER_BIT(p)) &&
+            s->pos->owner[l] == p)
+            return true;
+    return false;
+}
+
 /* May power p build in supply centre prov, if it owns it (rule V.1)? */
 static bool build_site(const adj_state *s, int prov, int p)
 {
     switch (dj_rule(s->rules, DJ_RULE_BUILD_SITES)) {
     case 'b':
         return true;
+    case 'd':
+        return owns_a_home(s, p);
     case 'c':
         return s->map->home_of[prov] != 0;
     default:

@@ -54,6 +54,7 @@ typedef struct loc_draft {
     dj_terrain terrain;
     bool has_terrain, has_name;
     bool fleets_barred; /* written in lower case: a multi-coast base */
+    bool dropped;       /* DROP, or renamed away: no longer on the board */
     bool port;          /* PORT: a coast where a fleet may convoy */
     bool has_coasts;
     int base; /* draft index of its province's base */
@@ -68,6 +69,15 @@ typedef struct alias_draft {
     int seq; /* declaration order, to blame the later of two duplicates */
     src_ref at;
 } alias_draft;
+
+/* A DROP or a rename (Old -> New = new): lines before it that name the
+ * old abbreviation (an inherited map's homes and units) meant the place
+ * as it then was; see mp_loc_as_of. */
+typedef struct map_change {
+    int line; /* index into parser.lines */
+    bool drop;
+    char old[DJ_ABBR_MAX], renamed[DJ_ABBR_MAX];
+} map_change;
 
 typedef struct map_line {
     const char *text;
@@ -98,6 +108,10 @@ typedef struct parser {
     alias_draft *aliases;
     int naliases, aliases_cap;
     int *final_of; /* draft index -> final location index */
+    map_change *changes;
+    int nchanges, changes_cap;
+    int line_index;       /* the line being read, in every pass */
+    bool *unowned_listed; /* pass 2: per location, on an UNOWNED line */
     dj_map *map;
     int unit_power; /* pass 2: power whose unit list is open, or -1 */
     int cur_power;  /* passes 2-3: power of the last power line, or -1 */
@@ -187,6 +201,14 @@ bool mp_parse_number(const char *s, int lo, int hi, int *out);
 /* Pass 1's readers: a terrain line, a name line. */
 void mp_name_line(parser *p, char *text, src_ref at);
 void mp_line_text(const map_line *l, char *buf);
+
+/* Pass 1's DPjudge variant lines: AMEND, DROP (map_parse.c). */
+void mp_amend_line(parser *p, char **tok, int ntok, src_ref at);
+void mp_drop_line(parser *p, char **tok, int ntok, src_ref at);
+/* The location a word of the current line names as of that line: an
+ * abbreviation a later DROP removed gives -1 with *gone set, one a later
+ * rename changed gives the renamed place (map_parse.c). */
+int mp_loc_as_of(parser *p, const char *word, bool *gone);
 
 /* ---- pass 2 and the dispatch of lines (map_lines.c) ---------------------- */
 

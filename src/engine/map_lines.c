@@ -49,11 +49,21 @@ static char pick_letter(const dj_map *m, const char *name)
     return '\0';
 }
 
-/* Mark a supply centre; owner -1 for UNOWNED. */
+/*
+ * A supply centre named on a power's line (owner) or an UNOWNED line (-1).
+ * DPjudge's meaning of a centre named twice: an unowned centre named on a
+ * power's line becomes that power's home (minor powers on the standard
+ * board); a home centre on an UNOWNED line stays the power's home; the
+ * same line twice is once.  Two powers' home is refused: DPjudge lets
+ * only OWNS say which of them holds it, and dipjudge keeps one owner.
+ */
 static void add_centre(parser *p, const char *word, int owner, src_ref at)
 {
     dj_map *m = p->map;
-    int loc = dj_map_find_location(m, word);
+    bool gone;
+    int loc = mp_loc_as_of(p, word, &gone);
+    if (gone)
+        return; /* a later DROP took it off the board */
     if (loc < 0) {
         mp_fail_at(p, at, "unknown location '%s'", word);
         return;
@@ -65,72 +75,303 @@ static void add_centre(parser *p, const char *word, int owner, src_ref at)
                    word);
         return;
     }
-    if (m->is_sc[prov]) {
-        mp_fail_at(p, at, "'%s' is already a supply centre", word);
+    if (owner < 0) {
+        p->unowned_listed[prov] = true;
+        m->is_sc[prov] = true;
+        return;
+    }
+    dj_power_set bit = DJ_POWER_BIT(owner);
+    if (m->home_of[prov] & bit)
+        return;
+    if (m->home_of[prov]) {
+        int other = 0;
+        while (!(m->home_of[prov] & DJ_POWER_BIT(other)))
+            other++;
+        mp_fail_at(p, at, "'%s' is already a home centre of %s", word,
+                   m->powers[other].name);
         return;
     }
     m->is_sc[prov] = true;
+    m->home_of[prov] |= bit;
     m->initial_owner[prov] = (int16_t)owner;
-    if (owner >= 0)
-        m->home_of[prov] |= DJ_POWER_BIT(owner);
 }
 
-/* "FRANCE (FRENCH) BRE MAR PAR" */
-static void power_line(parser *p, char **tok, int ntok, src_ref at)
+/* "UNOWNED -CENTRE": an unowned centre of the map built on is no centre
+ * (a power's home stays one). */
+static void remove_unowned(parser *p, const char *word, src_ref at)
 {
     dj_map *m = p->map;
-    size_t alen = strlen(tok[1]);
-    if (alen < 3 || tok[1][alen - 1] != ')') {
-        mp_fail_at(p, at, "power %s: adjective must be written (ADJECTIVE)",
-                   tok[0]);
+    bool gone;
+    int loc = mp_loc_as_of(p, word, &gone);
+    if (gone)
+        return;
+    if (loc < 0) {
+        mp_fail_at(p, at, "unknown location '%s'", word);
         return;
     }
-    tok[1][alen - 1] = '\0';
-    const char *adj = tok[1] + 1;
-    char letter = '\0';
-    char *colon = strchr(tok[1], ':');
+    int prov = m->locs[loc].province;
+    if (!m->is_sc[prov]) {
+        mp_fail_at(p, at, "-%s: not a supply centre", word);
+        return;
+    }
+    p->unowned_listed[prov] = false;
+    if (!m->home_of[prov])
+        m->is_sc[prov] = false;
+}
+
+/* "-CENTRE" on a power's line: no longer its home (nor owned by it); it
+ * stays a supply centre, unowned, as DPjudge has it. */
+static void remove_home(parser *p, const char *word, int owner, src_ref at)
+{
+    dj_map *m = p->map;
+    bool gone;
+    int loc = mp_loc_as_of(p, word, &gone);
+    if (gone)
+        return;
+    if (loc < 0) {
+        mp_fail_at(p, at, "unknown location '%s'", word);
+        return;
+    }
+    int prov = m->locs[loc].province;
+    if (!(m->home_of[prov] & DJ_POWER_BIT(owner))) {
+        mp_fail_at(p, at, "-%s: not a home centre of %s", word,
+                   m->powers[owner].name);
+        return;
+    }
+    m->home_of[prov] &= ~DJ_POWER_BIT(owner);
+    if (m->initial_owner[prov] == owner)
+        m->initial_owner[prov] = -1;
+    p->unowned_listed[prov] = true;
+}
+
+/* The power's adjective and letter from DPjudge's "(ADJECTIVE:L)";
+ * false after failing. */
+static bool power_adjective(parser *p, char *word, char **adj, char *letter,
+                            src_ref at)
+{
+    size_t alen = strlen(word);
+    if (alen < 2 || word[alen - 1] != ')') {
+        mp_fail_at(p, at, "power adjective must be written (ADJECTIVE)");
+        return false;
+    }
+    word[alen - 1] = '\0';
+    *adj = word + 1;
+    *letter = '\0';
+    char *colon = strchr(word, ':');
     if (colon) { /* DPjudge's "(ADJECTIVE:L)" gives the power's letter */
         if (strlen(colon) != 2 || !isalnum((unsigned char)colon[1])) {
-            mp_fail_at(p, at,
-                       "power %s: the letter after ':' must be one "
-                       "letter or digit",
-                       tok[0]);
-            return;
+            mp_fail_at(p, at, "the letter after ':' must be one letter or "
+                              "digit");
+            return false;
         }
-        letter = (char)toupper((unsigned char)colon[1]);
+        *letter = (char)toupper((unsigned char)colon[1]);
         *colon = '\0';
     }
-    if (strlen(tok[0]) >= DJ_NAME_MAX || strlen(adj) >= DJ_NAME_MAX) {
+    if (strlen(*adj) >= DJ_NAME_MAX) {
+        mp_fail_at(p, at, "power adjective longer than %d characters",
+                   DJ_NAME_MAX - 1);
+        return false;
+    }
+    return true;
+}
+
+/* A new power named `name`; its index, or -1 after failing. */
+static int declare_power(parser *p, const char *name, const char *adj,
+                         char letter, src_ref at)
+{
+    dj_map *m = p->map;
+    if (strlen(name) >= DJ_NAME_MAX) {
         mp_fail_at(p, at, "power name longer than %d characters",
                    DJ_NAME_MAX - 1);
-        return;
+        return -1;
     }
-    if (power_by_name(m, tok[0]) >= 0 || dj_map_find_power(m, adj) >= 0) {
-        mp_fail_at(p, at, "power %s declared twice", tok[0]);
-        return;
+    if (adj && dj_map_find_power(m, adj) >= 0) {
+        mp_fail_at(p, at, "power %s: adjective %s is another power's", name,
+                   adj);
+        return -1;
     }
     if (m->npowers == DJ_MAX_POWERS) {
         mp_fail_at(p, at, "more than %d powers", DJ_MAX_POWERS);
-        return;
+        return -1;
     }
     dj_power *pw = &m->powers[m->npowers];
-    mp_title_case(pw->name, tok[0], sizeof pw->name);
-    mp_title_case(pw->adjective, adj, sizeof pw->adjective);
+    mp_title_case(pw->name, name, sizeof pw->name);
+    /* DPjudge: a power without an adjective is its own ("BALKAN ()") */
+    mp_title_case(pw->adjective, adj && *adj ? adj : name,
+                  sizeof pw->adjective);
     for (int i = 0; letter && i < m->npowers; i++)
         if (m->powers[i].letter == letter) {
-            mp_fail_at(p, at, "power %s: letter %c is already %s's", tok[0],
+            mp_fail_at(p, at, "power %s: letter %c is already %s's", name,
                        letter, m->powers[i].name);
-            return;
+            return -1;
         }
     pw->letter = letter ? letter : pick_letter(m, pw->name);
     if (!pw->letter) {
-        mp_fail_at(p, at, "power %s has no letter not already taken", tok[0]);
+        mp_fail_at(p, at, "power %s has no letter not already taken", name);
+        return -1;
+    }
+    return m->npowers++;
+}
+
+/* A word that reads as a lower-case abbreviation ("bbb"). */
+static bool all_lower(const char *w)
+{
+    bool lower = false;
+    for (; *w; w++) {
+        if (isupper((unsigned char)*w))
+            return false;
+        lower = lower || islower((unsigned char)*w);
+    }
+    return lower;
+}
+
+/*
+ * DPjudge's power line: any line that is no keyword, no place and no
+ * unit.  "FRANCE (FRENCH) BRE MAR PAR", "BALKAN SER RUM" (no adjective:
+ * the name is its own), "BRITAIN" alone (declared, units to follow).  A
+ * power already declared (by the map built on, or earlier) gains the
+ * home centres named, and "-STP" takes one away.  The units on the lines
+ * that follow are the power's.
+ */
+static void power_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    dj_map *m = p->map;
+    if (ntok > 1 && strcmp(tok[1], "->") == 0) {
+        mp_fail_at(p, at,
+                   "renaming a power (OLD -> NEW) is not supported");
         return;
     }
-    int power = m->npowers++;
-    p->cur_power = power;
-    for (int i = 2; i < ntok && !p->failed; i++)
-        add_centre(p, tok[i], power, at);
+    int first = 1;
+    char *adj = NULL, letter = '\0';
+    if (ntok > 1 && tok[1][0] == '(') {
+        if (!power_adjective(p, tok[1], &adj, &letter, at))
+            return;
+        first = 2;
+    }
+    int power = power_by_name(m, tok[0]);
+    bool is_new = power < 0, gone;
+    if (power < 0) {
+        /* "Beta bbb": a place's name line that lost its '=' */
+        bool name_line = !adj && ntok > 1 && !all_lower(tok[0]);
+        for (int i = 1; name_line && i < ntok; i++)
+            name_line = all_lower(tok[i]);
+        if (name_line && strpbrk(tok[0], "abcdefghijklmnopqrstuvwxyz")) {
+            mp_fail_at(p, at, "missing '=' in name line");
+            return;
+        }
+        power = declare_power(p, tok[0], adj, letter, at);
+        if (power < 0)
+            return;
+    } else if (adj) {
+        dj_power *pw = &m->powers[power];
+        if (*adj)
+            mp_title_case(pw->adjective, adj, sizeof pw->adjective);
+        for (int i = 0; letter && i < m->npowers; i++)
+            if (i != power && m->powers[i].letter == letter) {
+                mp_fail_at(p, at, "power %s: letter %c is already %s's",
+                           tok[0], letter, m->powers[i].name);
+                return;
+            }
+        if (letter)
+            pw->letter = letter;
+    }
+    p->cur_power = p->unit_power = power;
+    for (int i = first; i < ntok && !p->failed; i++) {
+        if (tok[i][0] == '-' && tok[i][1])
+            remove_home(p, tok[i] + 1, power, at);
+        else if (strchr("*+~@", tok[i][0]) || strchr(tok[i], '('))
+            mp_fail_at(p, at,
+                       "%s %s: DPjudge's marked home centres (* partisan, "
+                       "+ factory, ~ hidden, @ alternative) are not "
+                       "supported",
+                       tok[0], tok[i]);
+        else if (is_new && !adj && mp_loc_as_of(p, tok[i], &gone) < 0 &&
+                 !gone)
+            mp_fail_at(p, at,
+                       "unknown keyword '%s' (or, read as a power, unknown "
+                       "home centre '%s')",
+                       tok[0], tok[i]);
+        else
+            add_centre(p, tok[i], power, at);
+    }
+}
+
+/* "UNPLAYED", "UNPLAYED POWER ...", "UNPLAYED ALL [EXCEPT POWER ...]":
+ * powers of the map built on taken out of the game, with their units and
+ * their home centres (which stay centres only if named on an UNOWNED
+ * line). */
+static void remove_power(parser *p, int power)
+{
+    dj_map *m = p->map;
+    dj_power_set bit = DJ_POWER_BIT(power), low = bit - 1;
+    for (int l = 0; l < m->nlocs; l++) {
+        dj_power_set h = m->home_of[l];
+        if ((h & bit) && h == bit && !p->unowned_listed[l])
+            m->is_sc[l] = false;
+        m->home_of[l] = (h & low) | ((h >> 1) & ~low);
+        if (m->initial_owner[l] == power)
+            m->initial_owner[l] = -1;
+        else if (m->initial_owner[l] > power)
+            m->initial_owner[l]--;
+    }
+    int kept = 0;
+    for (int i = 0; i < m->nstart; i++) {
+        if (m->start_units[i].power == power)
+            continue;
+        m->start_units[kept] = m->start_units[i];
+        if (m->start_units[kept].power > power)
+            m->start_units[kept].power--;
+        p->start_file[kept++] = p->start_file[i];
+    }
+    m->nstart = kept;
+    m->dummies = (m->dummies & low) | ((m->dummies >> 1) & ~low);
+    m->npowers--;
+    memmove(&m->powers[power], &m->powers[power + 1],
+            (size_t)(m->npowers - power) * sizeof m->powers[0]);
+}
+
+static void unplayed_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    dj_map *m = p->map;
+    dj_power_set gone = 0;
+    if (ntok == 1) {
+        if (p->cur_power < 0) {
+            mp_fail_at(p, at, "UNPLAYED does not follow a power");
+            return;
+        }
+        gone = DJ_POWER_BIT(p->cur_power);
+    } else {
+        int first = 1;
+        if (mp_word_is(tok[1], "ALL")) {
+            if (ntok > 2 && !mp_word_is(tok[2], "EXCEPT")) {
+                mp_fail_at(p, at, "UNPLAYED ALL may only be followed by "
+                                  "EXCEPT");
+                return;
+            }
+            if (ntok == 3) {
+                mp_fail_at(p, at, "UNPLAYED ALL EXCEPT needs the powers "
+                                  "left in");
+                return;
+            }
+            gone = DJ_POWERS_UPTO(m->npowers);
+            first = 3;
+        }
+        for (int i = first; i < ntok; i++) {
+            int power = power_by_name(m, tok[i]);
+            if (power < 0) {
+                mp_fail_at(p, at, "UNPLAYED: unknown power '%s'", tok[i]);
+                return;
+            }
+            if (first == 3)
+                gone &= ~DJ_POWER_BIT(power);
+            else
+                gone |= DJ_POWER_BIT(power);
+        }
+    }
+    for (int power = m->npowers - 1; power >= 0; power--)
+        if (gone & DJ_POWER_BIT(power))
+            remove_power(p, power);
+    p->cur_power = p->unit_power = -1;
 }
 
 static void remove_start_unit(parser *p, int i)
@@ -170,7 +411,10 @@ static void unit_line(parser *p, char **tok, int ntok, src_ref at)
                    tok[1]);
         return;
     }
-    int loc = dj_map_find_location(m, tok[1]);
+    bool gone;
+    int loc = mp_loc_as_of(p, tok[1], &gone);
+    if (gone)
+        return; /* a later DROP took its place off the board */
     if (loc < 0) {
         mp_fail_at(p, at, "unknown location '%s'", tok[1]);
         return;
@@ -227,11 +471,24 @@ static const struct {
     {"!BUILD_ANY", "build_sites=home", NULL},
     {"HOME_BUILDS", "build_sites=homes", NULL},
     {"!HOME_BUILDS", "build_sites=home", NULL},
+    {"REMOTE_BUILDS", "build_sites=remote", NULL},
     {"MOBILIZE", "", NULL}, /* sets dj_map.mobilize */
+    /* dipjudge plays every DUMMY power so: nobody orders its units, which
+     * hold, and nobody waits for it */
+    {"CD_DUMMIES", "-", NULL},
+    {"IMMOBILE_DUMMIES", "-", NULL},
     {"BLANK_BOARD", NULL, "starting on an empty board is not supported yet"},
     {"POWER_CHOICE", NULL,
      "is a setting of the game, not of the map: "
      "powers are chosen when players join"},
+    {"CD_BUILDS", NULL,
+     "powers in civil disorder building at random is not supported "
+     "(they waive their builds)"},
+    {"DUMMY_FIRE", NULL,
+     "dummies dislodging their own units (friendly fire) is not supported"},
+    {"FRIENDLY_FIRE", NULL,
+     "a power dislodging its own units is not supported"},
+    {"NO_DRAW", NULL, "a game that cannot end in a draw is not supported"},
 };
 
 static void dpjudge_rule_words(parser *p, char **tok, int ntok, src_ref at)
@@ -249,6 +506,8 @@ static void dpjudge_rule_words(parser *p, char **tok, int ntok, src_ref at)
             mp_fail_at(p, at, "RULE %s: %s", tok[i], dpjudge_rules[k].why);
         else if (!dpjudge_rules[k].assignment[0])
             p->map->mobilize = true;
+        else if (strcmp(dpjudge_rules[k].assignment, "-") == 0)
+            ; /* already dipjudge's way */
         else
             add_rule(p, dpjudge_rules[k].assignment, at);
     }
@@ -320,18 +579,6 @@ static void map_name_line(parser *p, char *line, src_ref at)
     memcpy(p->map->name, name, strlen(name) + 1);
 }
 
-/* A line that fits no other shape: say the likeliest mistake. */
-static void unknown_line(parser *p, char **tok, src_ref at)
-{
-    bool has_lower = false;
-    for (const char *s = tok[0]; *s; s++)
-        has_lower = has_lower || islower((unsigned char)*s);
-    if (has_lower)
-        mp_fail_at(p, at, "missing '=' in name line");
-    else
-        mp_fail_at(p, at, "unknown keyword '%s'", tok[0]);
-}
-
 typedef enum line_kind {
     LK_BLANK,
     LK_RULE,
@@ -342,7 +589,6 @@ typedef enum line_kind {
     LK_MAP_NAME,
     LK_UNIT,
     LK_POWER,
-    LK_HEADER,
     LK_BEGIN,
     LK_FLOW,
     LK_UNITS,
@@ -351,7 +597,9 @@ typedef enum line_kind {
     LK_DUMMY,
     LK_IGNORED,
     LK_REFUSED,
-    LK_UNKNOWN
+    LK_DROP,
+    LK_AMEND,
+    LK_UNPLAYED
 } line_kind;
 
 /*
@@ -386,29 +634,29 @@ static const struct {
     {"FLAGS", LK_IGNORED, "flag pictures for DPjudge's web pages"},
     {"TEXTONLY", LK_IGNORED, "DPjudge has no PostScript map for it"},
     {"NOTIFY", LK_IGNORED, "whom DPjudge mails when a game starts"},
-    {"IN", LK_REFUSED, "a map that changes during the game is not supported"},
+    {"IN", LK_REFUSED,
+     "DPjudge's changing maps (IN/FROM: the board changes during the game, "
+     "as in Zeus and Loeb9) are not supported"},
     {"FROM", LK_REFUSED,
-     "a map that changes during the game is not "
-     "supported"},
+     "DPjudge's changing maps (IN/FROM: the board changes during the game, "
+     "as in Zeus and Loeb9) are not supported"},
     {"ROTATE", LK_REFUSED, "rotating control of powers is not supported"},
     {"NEWHOMES", LK_REFUSED,
      "home centres chosen during the game are not "
      "supported"},
     {"TEAM", LK_REFUSED, "teams of powers are not supported"},
     {"TEAMS", LK_REFUSED, "teams of powers are not supported"},
-    {"LEAGUE", LK_REFUSED, "leagues of powers are not supported"},
+    {"LEAGUE", LK_REFUSED,
+     "DPjudge's leagues (LEAGUE: minor powers that move as a league, as in "
+     "Ambition) are not supported"},
     {"CONTROL", LK_REFUSED,
      "powers controlled by other powers are not "
      "supported"},
     {"RESERVES", LK_REFUSED, "reserve units are not supported"},
     {"MILITIA", LK_REFUSED, "militia units are not supported"},
-    {"DROP", LK_REFUSED,
-     "dropping places from an inherited map is not "
-     "supported"},
-    {"AMEND", LK_REFUSED,
-     "amending an inherited place's neighbours is not "
-     "supported"},
-    {"UNPLAYED", LK_REFUSED, "unplayed powers are not supported: use DUMMY"},
+    {"DROP", LK_DROP, NULL},
+    {"AMEND", LK_AMEND, NULL},
+    {"UNPLAYED", LK_UNPLAYED, NULL},
 };
 
 static int keyword_index(const char *word)
@@ -441,11 +689,8 @@ static line_kind classify(const char *line, char **tok, int ntok)
         return keywords[k].kind;
     if ((mp_word_is(tok[0], "A") || mp_word_is(tok[0], "F")) && ntok >= 2)
         return LK_UNIT;
-    if (ntok >= 2 && tok[1][0] == '(')
-        return LK_POWER;
-    if (ntok == 1)
-        return LK_HEADER;
-    return LK_UNKNOWN;
+    /* DPjudge: every other line is a power's */
+    return LK_POWER;
 }
 
 /* "FLOW A.D.:MOVEMENT,RETREATS": entries of the game's year (map_flow.h). */
@@ -565,11 +810,15 @@ void mp_resolve_flow(parser *p)
                      fy.season[s]);
 }
 
-/* The supply centre named by `word` (any coast of it), or -1 after failing. */
+/* The supply centre named by `word` (any coast of it), -1 after failing,
+ * -2 for a place a later DROP took away. */
 static int centre_named(parser *p, const char *word, const char *what,
                         src_ref at)
 {
-    int loc = dj_map_find_location(p->map, word);
+    bool gone;
+    int loc = mp_loc_as_of(p, word, &gone);
+    if (gone)
+        return -2; /* a later DROP took it off the board */
     if (loc < 0) {
         mp_fail_at(p, at, "%s: unknown location '%s'", what, word);
         return -1;
@@ -617,6 +866,8 @@ static void centres_line(parser *p, line_kind kind, char **tok, int ntok,
             return;
         }
         int prov = centre_named(p, tok[i], tok[0], at);
+        if (prov == -2)
+            continue;
         if (prov < 0)
             return;
         if (kind == LK_OWNS)
@@ -675,8 +926,11 @@ static void late_line(parser *p, line_kind kind, char **tok, int ntok,
 {
     switch (kind) {
     case LK_POWER:
-    case LK_HEADER:
         p->cur_power = power_by_name(p->map, tok[0]);
+        break;
+    case LK_UNPLAYED:
+    case LK_CENTRES:
+        p->cur_power = -1;
         break;
     case LK_OWNS:
     case LK_HOMES:
@@ -694,9 +948,10 @@ static void late_line(parser *p, line_kind kind, char **tok, int ntok,
 static void game_line(parser *p, line_kind kind, char *line, char **tok,
                       int ntok, src_ref at)
 {
-    /* Any other line closes a unit list; lines about the power keep it. */
-    if (kind != LK_UNIT && kind != LK_IGNORED && kind != LK_OWNS &&
-        kind != LK_HOMES && !(kind == LK_DUMMY && ntok == 1))
+    /* DPjudge's meaning: the units are the last power line's, whatever
+     * lines come between, until an UNOWNED line, a DUMMIES or UNPLAYED
+     * list (which name no one power) or another power's line. */
+    if (kind == LK_CENTRES || (kind == LK_DUMMY && ntok > 1))
         p->unit_power = -1;
     switch (kind) {
     case LK_BEGIN:
@@ -713,7 +968,10 @@ static void game_line(parser *p, line_kind kind, char *line, char **tok,
         break;
     case LK_CENTRES:
         for (int i = 1; i < ntok && !p->failed; i++)
-            add_centre(p, tok[i], -1, at);
+            if (tok[i][0] == '-' && tok[i][1])
+                remove_unowned(p, tok[i] + 1, at);
+            else
+                add_centre(p, tok[i], -1, at);
         break;
     case LK_NUMBER:
         number_directive(p, tok, ntok, at);
@@ -727,10 +985,8 @@ static void game_line(parser *p, line_kind kind, char *line, char **tok,
     case LK_POWER:
         power_line(p, tok, ntok, at);
         break;
-    case LK_HEADER:
-        p->unit_power = p->cur_power = power_by_name(p->map, tok[0]);
-        if (p->unit_power < 0)
-            mp_fail_at(p, at, "unknown power '%s'", tok[0]);
+    case LK_UNPLAYED:
+        unplayed_line(p, tok, ntok, at);
         break;
     default:
         break;
@@ -743,9 +999,18 @@ static void refused_line(parser *p, char **tok, int ntok, src_ref at)
     if (k >= 0)
         mp_fail_at(p, at, "keyword '%s' is not supported: %s", tok[0],
                    keywords[k].why);
+    else if (ntok > 1 && mp_word_is(tok[0], "PAYOLA"))
+        mp_fail_at(p, at,
+                   "'%s %s': the Payola variant (orders bought with "
+                   "bribes, its rules in a DIRECTIVES block) is not "
+                   "supported",
+                   tok[0], tok[ntok - 1]);
     else
-        mp_fail_at(p, at, "'%s %s': variant directive blocks are not supported",
-                   tok[0], ntok > 1 ? tok[ntok - 1] : "");
+        mp_fail_at(p, at,
+                   "'%s%s%s': DPjudge's variant directive blocks (rules of "
+                   "the %s variant) are not supported",
+                   tok[0], ntok > 1 ? " " : "", ntok > 1 ? tok[ntok - 1] : "",
+                   ntok > 1 ? tok[0] : "named");
 }
 
 static bool is_empty_line(const map_line *l)
@@ -768,20 +1033,19 @@ void mp_handle_line(parser *p, const map_line *l, int pass)
     line_kind kind = classify(line, tok, ntok);
     if (kind == LK_BLANK && !is_empty_line(l))
         return; /* a comment line does not close a unit list */
+    p->line_index = (int)(l - p->lines);
     if (pass == 1) {
         dj_terrain t;
         if (kind == LK_REFUSED)
             refused_line(p, tok, ntok, l->at);
-        else if (kind == LK_NAME && strstr(line, "->"))
-            mp_fail_at(p, l->at,
-                       "renaming a place of an inherited map "
-                       "(Old -> New = abbr) is not supported");
+        else if (kind == LK_AMEND)
+            mp_amend_line(p, tok, ntok, l->at);
+        else if (kind == LK_DROP)
+            mp_drop_line(p, tok, ntok, l->at);
         else if (kind == LK_NAME)
             mp_name_line(p, line, l->at);
         else if (kind == LK_TERRAIN && mp_terrain_word(tok[0], &t))
             mp_terrain_line(p, t, tok, ntok, l->at);
-        else if (kind == LK_UNKNOWN)
-            unknown_line(p, tok, l->at);
     } else if (pass == 2 && kind != LK_NAME && kind != LK_TERRAIN) {
         game_line(p, kind, line, tok, ntok, l->at);
     } else if (pass == 3) {

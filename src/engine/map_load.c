@@ -97,6 +97,23 @@ static void finish_map(parser *p)
     }
     for (int i = 0; i < m->nlocs; i++)
         m->nsc += m->is_sc[i];
+    /* DPjudge reads any line it does not know as a power's: one with no
+     * home, centre or unit is most likely a misspelt keyword. */
+    for (int pw = 0; pw < m->npowers; pw++) {
+        bool has = false;
+        for (int i = 0; i < m->nlocs && !has; i++)
+            has = (m->home_of[i] & DJ_POWER_BIT(pw)) ||
+                  m->initial_owner[i] == pw;
+        for (int i = 0; i < m->nstart && !has; i++)
+            has = m->start_units[i].power == pw;
+        if (!has) {
+            mp_fail_at(p, mp_no_line,
+                       "power '%s' has no home centre, centre or unit "
+                       "(a misspelt keyword?)",
+                       m->powers[pw].name);
+            return;
+        }
+    }
     mp_resolve_flow(p);
     /* MOBILIZE starts with the builds: in the Winter before a movement
      * phase named by BEGIN (DPjudge does the same). */
@@ -140,6 +157,8 @@ static void parser_free(parser *p)
     free(p->drafts);
     free(p->aliases);
     free(p->final_of);
+    free(p->changes);
+    free(p->unowned_listed);
 }
 
 /* Steps 2 to 4 over the flattened lines. */
@@ -159,6 +178,11 @@ static dj_map *build_map(parser *p, const char *path)
         mp_handle_line(p, &p->lines[i], 1);
     if (!p->failed)
         mp_fix_locations(p);
+    if (!p->failed) {
+        p->unowned_listed = calloc((size_t)p->map->nlocs, 1);
+        if (!p->unowned_listed)
+            mp_fail_at(p, mp_no_line, "out of memory");
+    }
     for (int i = 0; i < p->nlines && !p->failed; i++)
         mp_handle_line(p, &p->lines[i], 2);
     p->cur_power = -1;

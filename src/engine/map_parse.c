@@ -207,29 +207,41 @@ static void add_line(parser *p, const char *text, int len, src_ref at)
     p->lines[p->nlines++] = (map_line){text, len, at};
 }
 
-/* A USE line: include the named file, relative to the including one. */
+/* One file of a USE line, relative to the including one; DPjudge's
+ * "USE modern" names modern.map (a name without a '.' that is no file). */
+static void use_one(parser *p, const char *name, src_ref at)
+{
+    const char *dir = p->files[at.file].path;
+    const char *slash = strrchr(dir, '/');
+    size_t dirlen = name[0] == '/' || !slash ? 0 : (size_t)(slash - dir) + 1;
+    char *full = malloc(dirlen + strlen(name) + 5);
+    if (!full) {
+        mp_fail_at(p, at, "out of memory");
+        return;
+    }
+    memcpy(full, dir, dirlen);
+    strcpy(full + dirlen, name);
+    struct stat st;
+    const char *base = strrchr(name, '/');
+    if (!strchr(base ? base : name, '.') && stat(full, &st) != 0)
+        strcat(full, ".map");
+    mp_flatten_file(p, full, at);
+    free(full);
+}
+
+/* A USE line: include the named files (DPjudge allows several). */
 static void use_file(parser *p, char **tok, int ntok, src_ref at)
 {
     if (!p->allow_use) {
         mp_fail_at(p, at, "USE is not allowed in map text");
         return;
     }
-    if (ntok != 2) {
-        mp_fail_at(p, at, "USE needs exactly one file name");
+    if (ntok < 2) {
+        mp_fail_at(p, at, "USE needs a file name");
         return;
     }
-    const char *dir = p->files[at.file].path;
-    const char *slash = strrchr(dir, '/');
-    size_t dirlen = tok[1][0] == '/' || !slash ? 0 : (size_t)(slash - dir) + 1;
-    char *full = malloc(dirlen + strlen(tok[1]) + 1);
-    if (!full) {
-        mp_fail_at(p, at, "out of memory");
-        return;
-    }
-    memcpy(full, dir, dirlen);
-    strcpy(full + dirlen, tok[1]);
-    mp_flatten_file(p, full, at);
-    free(full);
+    for (int i = 1; i < ntok && !p->failed; i++)
+        use_one(p, tok[i], at);
 }
 
 /*
@@ -276,10 +288,10 @@ void mp_flatten_lines(parser *p, int file)
             return;
         }
         char buf[LINE_CHARS_MAX + 1];
-        char *tok[3];
+        char *tok[TOKENS_MAX];
         map_line l = {s, len, at};
         mp_line_text(&l, buf);
-        int ntok = mp_split_words(buf, tok, 3);
+        int ntok = mp_split_words(buf, tok, TOKENS_MAX);
         if (ntok > 0 &&
             (mp_word_is(tok[0], "USE") || mp_word_is(tok[0], "USES")))
             use_file(p, tok, ntok, at);
@@ -356,9 +368,68 @@ void mp_flatten_file(parser *p, const char *path, src_ref from)
 static int find_draft(const parser *p, const char *abbr)
 {
     for (int i = 0; i < p->ndrafts; i++)
-        if (strcmp(p->drafts[i].abbr, abbr) == 0)
+        if (!p->drafts[i].dropped && strcmp(p->drafts[i].abbr, abbr) == 0)
             return i;
     return -1;
+}
+
+/* Does abbreviation a name the place `base` or one of its coasts? */
+static bool names_place(const char *a, const char *base)
+{
+    size_t n = strlen(base);
+    return strncmp(a, base, n) == 0 && (a[n] == '\0' || a[n] == '/');
+}
+
+/* Remember a DROP or rename for the lines of pass 2 (mp_loc_as_of). */
+static void add_change(parser *p, bool drop, const char *old,
+                       const char *renamed, src_ref at)
+{
+    void *grown = grow(p->changes, &p->changes_cap, p->nchanges + 1,
+                       sizeof *p->changes);
+    if (!grown) {
+        mp_fail_at(p, at, "out of memory");
+        return;
+    }
+    p->changes = grown;
+    map_change *c = &p->changes[p->nchanges++];
+    memset(c, 0, sizeof *c);
+    c->line = p->line_index;
+    c->drop = drop;
+    snprintf(c->old, sizeof c->old, "%s", old);
+    snprintf(c->renamed, sizeof c->renamed, "%s", renamed);
+}
+
+/* Every name of draft d forgotten (a DROP, a rename). */
+static void forget_names(parser *p, int d)
+{
+    for (int i = 0; i < p->naliases; i++)
+        if (p->aliases[i].loc == d)
+            p->aliases[i].loc = -1;
+}
+
+int mp_loc_as_of(parser *p, const char *word, bool *gone)
+{
+    *gone = false;
+    char w[DJ_ABBR_MAX];
+    if (strlen(word) >= sizeof w || p->nchanges == 0)
+        return dj_map_find_location(p->map, word);
+    lower_copy(w, word, sizeof w);
+    for (int i = 0; i < p->nchanges; i++) {
+        const map_change *c = &p->changes[i];
+        if (c->line <= p->line_index || !names_place(w, c->old))
+            continue;
+        if (c->drop) {
+            *gone = true;
+            return -1;
+        }
+        char renamed[2 * DJ_ABBR_MAX];
+        snprintf(renamed, sizeof renamed, "%s%s", c->renamed,
+                 w + strlen(c->old));
+        if (strlen(renamed) >= sizeof w)
+            return -1;
+        memcpy(w, renamed, strlen(renamed) + 1);
+    }
+    return dj_map_find_location(p->map, w);
 }
 
 static void add_alias(parser *p, const char *text, int loc, src_ref at)
@@ -416,12 +487,82 @@ static int draft_for(parser *p, const char *word, src_ref at)
     return d;
 }
 
-/* "Full Name = abbr alias alias ..." */
+/*
+ * DPjudge's rename, "OLD -> New Name = new aliases": the place OLD of an
+ * inherited map (its abbreviation) becomes `to`, its coasts with it; its
+ * old names are forgotten, and every neighbour list naming it names the
+ * new abbreviation.  The name line then names it afresh.
+ */
+static bool rename_place(parser *p, const char *from, const char *to,
+                         src_ref at)
+{
+    char old[DJ_ABBR_MAX], neu[DJ_ABBR_MAX];
+    if (strlen(from) >= sizeof old || strlen(to) >= sizeof neu) {
+        mp_fail_at(p, at, "abbreviation longer than %d characters",
+                   DJ_ABBR_MAX - 1);
+        return false;
+    }
+    lower_copy(old, from, sizeof old);
+    lower_copy(neu, to, sizeof neu);
+    int d = find_draft(p, old);
+    if (d < 0) {
+        mp_fail_at(p, at, "rename: no place '%s' to rename", from);
+        return false;
+    }
+    int other = find_draft(p, neu);
+    if (other >= 0 && other != d) {
+        mp_fail_at(p, at, "rename: '%s' is already a place", to);
+        return false;
+    }
+    char buf[2 * DJ_ABBR_MAX];
+    for (int i = 0; i < p->ndrafts; i++) {
+        loc_draft *ld = &p->drafts[i];
+        for (int r = 0; r < ld->nraw; r++)
+            if (names_place(ld->raw[r].abbr, old)) {
+                snprintf(buf, sizeof buf, "%s%s", neu,
+                         ld->raw[r].abbr + strlen(old));
+                if (strlen(buf) >= sizeof ld->raw[r].abbr) {
+                    mp_fail_at(p, at, "rename: '%s' longer than %d "
+                                      "characters", buf, DJ_ABBR_MAX - 1);
+                    return false;
+                }
+                memcpy(ld->raw[r].abbr, buf, strlen(buf) + 1);
+            }
+        if (ld->dropped || !names_place(ld->abbr, old))
+            continue;
+        snprintf(buf, sizeof buf, "%s%s", neu, ld->abbr + strlen(old));
+        if (strlen(buf) >= DJ_ABBR_MAX) {
+            mp_fail_at(p, at, "rename: '%s' longer than %d characters", buf,
+                       DJ_ABBR_MAX - 1);
+            return false;
+        }
+        forget_names(p, i);
+        memcpy(ld->abbr, buf, strlen(buf) + 1);
+        ld->has_name = false;
+        add_alias(p, ld->abbr, i, at);
+    }
+    add_change(p, false, old, neu, at);
+    return !p->failed;
+}
+
+/* "Full Name = abbr alias alias ..." (or "OLD -> Full Name = ...") */
 void mp_name_line(parser *p, char *text, src_ref at)
 {
     char *eq = strchr(text, '=');
     *eq = '\0';
     char full[DJ_NAME_MAX];
+    char *rename_from = NULL;
+    char *arrow = strstr(text, "->");
+    if (arrow) {
+        *arrow = '\0';
+        rename_from = mp_trim(text);
+        text = arrow + 2;
+        if (!*rename_from || strchr(rename_from, ' ') ||
+            strchr(rename_from, '\t') || strstr(text, "->")) {
+            mp_fail_at(p, at, "a rename is OLD -> New Name = abbr ...");
+            return;
+        }
+    }
     char *left = mp_trim(text);
     char *tok[TOKENS_MAX];
     int ntok = mp_split_words(eq + 1, tok, TOKENS_MAX);
@@ -450,6 +591,8 @@ void mp_name_line(parser *p, char *text, src_ref at)
         n += len;
     }
     full[n] = '\0';
+    if (rename_from && !rename_place(p, rename_from, tok[0], at))
+        return;
     int d = draft_for(p, tok[0], at);
     if (d < 0)
         return;
@@ -484,7 +627,63 @@ void mp_name_line(parser *p, char *text, src_ref at)
     }
 }
 
-/* "COAST LOC ABUTS n n n ..." */
+/* One neighbour word into ld's list.  DPjudge marks some borders with
+ * signs round the abbreviation: refused, each with what it means there. */
+static void add_raw(parser *p, loc_draft *ld, const char *word, src_ref at)
+{
+    static const struct {
+        char sign;
+        const char *what;
+    } signs[] = {
+        {'*', "DPjudge's half-strength border (*: a move across it has half "
+              "strength and cuts no support)"},
+        {'~', "DPjudge's strait (~: a move across it has no strength unless "
+              "supported)"},
+        {':', "DPjudge's border only one power may cross (POWER:PLACE)"},
+        {'(', "DPjudge's border open only to the owner of a centre (PLACE(CENTRE))"},
+    };
+    for (size_t k = 0; k < sizeof signs / sizeof signs[0]; k++)
+        if (strchr(word, signs[k].sign)) {
+            mp_fail_at(p, at,
+                       "'%s' ABUTS %s: %s is not supported",
+                       ld->abbr, word, signs[k].what);
+            return;
+        }
+    if (ld->nraw == DJ_MAX_ADJ) {
+        mp_fail_at(p, at, "'%s' has more than %d neighbours", ld->abbr,
+                   DJ_MAX_ADJ);
+        return;
+    }
+    if (strlen(word) >= DJ_ABBR_MAX) {
+        mp_fail_at(p, at, "abbreviation '%s' longer than %d characters", word,
+                   DJ_ABBR_MAX - 1);
+        return;
+    }
+    raw_adj *r = &ld->raw[ld->nraw++];
+    lower_copy(r->abbr, word, sizeof r->abbr);
+    r->army_only = is_lower_word(word);
+    r->fleet_only = is_title_word(word);
+}
+
+/* The coasts of base draft d dropped: DPjudge's province written again in
+ * capitals ("LAND SPA" after "COAST spa") has none. */
+static void drop_coasts(parser *p, int d)
+{
+    char prefix[DJ_ABBR_MAX + 1];
+    snprintf(prefix, sizeof prefix, "%s/", p->drafts[d].abbr);
+    for (int i = 0; i < p->ndrafts; i++)
+        if (!p->drafts[i].dropped &&
+            strncmp(p->drafts[i].abbr, prefix, strlen(prefix)) == 0) {
+            p->drafts[i].dropped = true;
+            forget_names(p, i);
+        }
+}
+
+/*
+ * "COAST LOC ABUTS n n n ...".  A place given a second terrain line takes
+ * its terrain from the later one, and its neighbours too when the later
+ * line has an ABUTS list (DPjudge: a variant's LAND SWI opens Switzerland).
+ */
 void mp_terrain_line(parser *p, dj_terrain terrain, char **tok, int ntok,
                      src_ref at)
 {
@@ -501,30 +700,103 @@ void mp_terrain_line(parser *p, dj_terrain terrain, char **tok, int ntok,
     if (d < 0)
         return;
     loc_draft *ld = &p->drafts[d];
-    if (ld->has_terrain) {
-        mp_fail_at(p, at, "'%s' has two terrain lines", ld->abbr);
-        return;
-    }
+    bool lower = is_lower_word(tok[1]);
+    if (ld->has_terrain && ld->fleets_barred && !lower)
+        drop_coasts(p, d);
+    if (!ld->has_terrain || ntok > 2)
+        ld->nraw = 0;
     ld->has_terrain = true;
     ld->terrain_at = at;
     ld->port = terrain == DJ_PORT;
     ld->terrain = ld->port ? DJ_COAST : terrain;
-    ld->fleets_barred = is_lower_word(tok[1]);
-    for (int i = 3; i < ntok; i++) {
-        if (ld->nraw == DJ_MAX_ADJ) {
-            mp_fail_at(p, at, "'%s' has more than %d neighbours", ld->abbr,
-                       DJ_MAX_ADJ);
+    ld->fleets_barred = lower;
+    for (int i = 3; i < ntok && !p->failed; i++)
+        add_raw(p, ld, tok[i], at);
+}
+
+/* "AMEND LOC ABUTS n -n ...": neighbours added to a place already read,
+ * and (-n) those whose abbreviation begins with n taken away; the place
+ * written in another case changes as a terrain line would. */
+void mp_amend_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    if (ntok < 2 || (ntok > 2 && !mp_word_is(tok[2], "ABUTS"))) {
+        mp_fail_at(p, at, "AMEND needs a place, ABUTS and its neighbours");
+        return;
+    }
+    char abbr[DJ_ABBR_MAX];
+    if (strlen(tok[1]) >= sizeof abbr) {
+        mp_fail_at(p, at, "abbreviation '%s' longer than %d characters",
+                   tok[1], DJ_ABBR_MAX - 1);
+        return;
+    }
+    lower_copy(abbr, tok[1], sizeof abbr);
+    int d = find_draft(p, abbr);
+    if (d < 0 || !p->drafts[d].has_terrain) {
+        mp_fail_at(p, at, "AMEND: no place '%s' to amend", tok[1]);
+        return;
+    }
+    loc_draft *ld = &p->drafts[d];
+    bool lower = is_lower_word(tok[1]);
+    if (ld->fleets_barred && !lower)
+        drop_coasts(p, d);
+    ld->fleets_barred = lower;
+    for (int i = 3; i < ntok && !p->failed; i++) {
+        if (tok[i][0] != '-') {
+            add_raw(p, ld, tok[i], at);
+            continue;
+        }
+        char gone[DJ_ABBR_MAX];
+        if (strlen(tok[i] + 1) >= sizeof gone || !tok[i][1]) {
+            mp_fail_at(p, at, "AMEND: bad neighbour '%s' to take away",
+                       tok[i]);
             return;
         }
-        if (strlen(tok[i]) >= DJ_ABBR_MAX) {
+        lower_copy(gone, tok[i] + 1, sizeof gone);
+        int kept = 0;
+        for (int r = 0; r < ld->nraw; r++)
+            if (strncmp(ld->raw[r].abbr, gone, strlen(gone)) != 0)
+                ld->raw[kept++] = ld->raw[r];
+        ld->nraw = kept;
+    }
+}
+
+/* "DROP LOC ...": places of an inherited map taken off the board, with
+ * their coasts, names and every border to them. */
+void mp_drop_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    if (ntok < 2) {
+        mp_fail_at(p, at, "DROP needs the places to drop");
+        return;
+    }
+    for (int i = 1; i < ntok && !p->failed; i++) {
+        char abbr[DJ_ABBR_MAX];
+        if (strlen(tok[i]) >= sizeof abbr) {
             mp_fail_at(p, at, "abbreviation '%s' longer than %d characters",
                        tok[i], DJ_ABBR_MAX - 1);
             return;
         }
-        raw_adj *r = &ld->raw[ld->nraw++];
-        lower_copy(r->abbr, tok[i], sizeof r->abbr);
-        r->army_only = is_lower_word(tok[i]);
-        r->fleet_only = is_title_word(tok[i]);
+        lower_copy(abbr, tok[i], sizeof abbr);
+        bool found = false;
+        for (int d = 0; d < p->ndrafts; d++) {
+            loc_draft *ld = &p->drafts[d];
+            if (ld->dropped)
+                continue;
+            if (names_place(ld->abbr, abbr)) {
+                ld->dropped = found = true;
+                forget_names(p, d);
+                continue;
+            }
+            int kept = 0;
+            for (int r = 0; r < ld->nraw; r++)
+                if (!names_place(ld->raw[r].abbr, abbr))
+                    ld->raw[kept++] = ld->raw[r];
+            ld->nraw = kept;
+        }
+        if (!found) {
+            mp_fail_at(p, at, "DROP: no place '%s' to drop", tok[i]);
+            return;
+        }
+        add_change(p, true, abbr, "", at);
     }
 }
 
@@ -663,10 +935,8 @@ static void resolve_adjacency(parser *p, const abbr_key *keys, int d)
                        ld->abbr, ld->raw[i].abbr);
             return;
         }
-        if (t == d) {
-            mp_fail_at(p, ld->terrain_at, "'%s' abuts itself", ld->abbr);
-            return;
-        }
+        if (t == d)
+            continue; /* DPjudge reads a place abutting itself as nothing */
         int to = p->final_of[t];
         int prov = locs[to].province;
         bool ok = true;
@@ -846,8 +1116,37 @@ static bool alloc_location_arrays(parser *p, int n)
     return true;
 }
 
+/* The dropped drafts taken out, the names of the others renumbered. */
+static void compact_drafts(parser *p)
+{
+    int *to = malloc((size_t)(p->ndrafts + 1) * sizeof *to);
+    if (!to) {
+        mp_fail_at(p, mp_no_line, "out of memory");
+        return;
+    }
+    int n = 0;
+    for (int d = 0; d < p->ndrafts; d++) {
+        to[d] = p->drafts[d].dropped ? -1 : n;
+        if (!p->drafts[d].dropped)
+            p->drafts[n++] = p->drafts[d];
+    }
+    p->ndrafts = n;
+    int kept = 0;
+    for (int i = 0; i < p->naliases; i++)
+        if (p->aliases[i].loc >= 0 && to[p->aliases[i].loc] >= 0) {
+            p->aliases[kept] = p->aliases[i];
+            p->aliases[kept].loc = to[p->aliases[i].loc];
+            kept++;
+        }
+    p->naliases = kept;
+    free(to);
+}
+
 void mp_fix_locations(parser *p)
 {
+    compact_drafts(p);
+    if (p->failed)
+        return;
     if (p->ndrafts == 0) {
         mp_fail_at(p, mp_no_line, "no locations declared");
         return;

@@ -130,12 +130,14 @@ static const dj_rule_info table[DJ_RULE_COUNT] = {
     {DJ_RULE_IMPLICIT_ORDERS, "implicit_orders", "4.E.3", "ab", 'b',
      "Are implicit orders (a support implying the supported move) allowed?",
      CHOICES("yes", "no")},
-    {DJ_RULE_BUILD_SITES, "build_sites", "V.1", "abc", 'a',
+    {DJ_RULE_BUILD_SITES, "build_sites", "V.1", "abcd", 'a',
      "Where may a power build new units?",
      CHOICES("in its own home centres that it owns (standard)",
              "in any supply centre it owns (DPjudge BUILD_ANY: Chaos)",
              "in any centre it owns that is some power's home centre "
-             "(DPjudge HOME_BUILDS)")},
+             "(DPjudge HOME_BUILDS)",
+             "in any supply centre it owns, while it owns one of its own "
+             "home centres (DPjudge REMOTE_BUILDS)")},
 };
 
 static const struct {
@@ -148,7 +150,7 @@ static const struct {
     {"all_hold", DJ_RULE_CONVOY_PARADOX, 'e'}, {"allhold", DJ_RULE_CONVOY_PARADOX, 'e'},
     {"dptg", DJ_RULE_CONVOY_PARADOX, 'f'},
     {"home", DJ_RULE_BUILD_SITES, 'a'},       {"any", DJ_RULE_BUILD_SITES, 'b'},
-    {"homes", DJ_RULE_BUILD_SITES, 'c'},
+    {"homes", DJ_RULE_BUILD_SITES, 'c'},      {"remote", DJ_RULE_BUILD_SITES, 'd'},
 };
 
 void dj_rules_default(dj_rules *rules)

@@ -178,7 +178,11 @@ int judge_geo_path(const dj_judge *j, const char *name, char *out,
 {
     char path[DJ_PATH_MAX + 80];
     snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, name);
-    return dj_geo_find(path, out, len);
+    if (dj_geo_find(path, out, len) == 0)
+        return 0;
+    /* no geography: the schematic, drawn from the map file itself */
+    int n = snprintf(out, len, "%s", path);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
 const dj_geo *judge_geo(dj_judge *j, const char *name)
@@ -191,12 +195,10 @@ const dj_geo *judge_geo(dj_judge *j, const char *name)
         i++;
     if (j->maps[i].geo)
         return j->maps[i].geo;
-    char geo_path[DJ_PATH_MAX + 80], why[512];
-    if (judge_geo_path(j, name, geo_path, sizeof geo_path) < 0) {
-        judge_fail(j, "map '%s' has no geometry file for pictures", name);
-        return NULL;
-    }
-    j->maps[i].geo = dj_geo_load(geo_path, map, why, sizeof why);
+    char path[DJ_PATH_MAX + 80], why[512];
+    snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, name);
+    bool schematic;
+    j->maps[i].geo = dj_geo_for_map(path, map, &schematic, why, sizeof why);
     if (!j->maps[i].geo)
         judge_fail(j, "%s", why);
     return j->maps[i].geo;

@@ -87,4 +87,21 @@ void dj_geo_free(dj_geo *geo);
  */
 int dj_geo_find(const char *map_path, char *out, size_t outlen);
 
+/*
+ * A schematic geometry for a board without geography, computed from the
+ * map's adjacency graph alone (schematic.c: a force-directed layout,
+ * Voronoi cells): the same map always gives the same picture.  NULL only
+ * when out of memory.
+ */
+dj_geo *dj_geo_schematic(const dj_map *map, char *err, size_t errlen);
+
+/*
+ * The geometry pictures of the map file use: its .geo (dj_geo_find), or
+ * the schematic when it has none, or when the .geo found is that of a
+ * board it builds on and does not fit its places (*schematic says
+ * which).  NULL with err when its own NAME.geo has a mistake.
+ */
+dj_geo *dj_geo_for_map(const char *map_path, const dj_map *map,
+                       bool *schematic, char *err, size_t errlen);
+
 #endif

@@ -96,6 +96,65 @@ check "maps: hundred" grep -qx 'hundred: 3 powers, 17 centres, 9 to win, starts 
 check "maps: ancmed" grep -qx 'ancmed: 5 powers, 34 centres, 18 to win, starts S1M' "$T/maps"
 check "maps: youngstown" grep -qx 'youngstown: 10 powers, 72 centres, 37 to win, starts S1901M' "$T/maps"
 check "maps: Youngstown's India is N" grep -qx '  India (N) Del Mad Cal' "$T/maps"
+check "maps: crowded" grep -qx 'crowded: 11 powers, 35 centres, 18 to win, starts S1901M' "$T/maps"
+check "maps: Crowded's Lowland holds Ruhr" grep -qx '  Lowland (L) Bel Hol Ruh' "$T/maps"
+check "maps: minorpower" grep -qx 'minorpower: 19 powers, 34 centres, 18 to win, starts W1900A' "$T/maps"
+check "maps: Minor Power's Norway is Y" grep -qx '  Norway (Y) Nwy' "$T/maps"
+
+# judgectl maps --check DIR: per file, loaded or the first reason; the
+# shipped boards all load, a DPjudge keyword not played is named.
+$JUDGECTL maps --check "$S/maps" >"$T/check" 2>&1
+check "maps --check: the shipped boards all load (exit 0)" [ $? -eq 0 ]
+check "maps --check: standard loaded" \
+    grep -qx 'standard.map: loaded: 7 powers, 34 centres, 18 to win' "$T/check"
+check "maps --check: the count" grep -qx '10 of 10 map files load' "$T/check"
+mkdir -p "$T/dpdir"
+cp "$S/tests/maps/dialect/dp-base.map" "$S/tests/maps/dialect/dp-variant.map" \
+    "$T/dpdir/"
+printf 'USE dp-base\nLEAGUE NORTH\n' >"$T/dpdir/league.map"
+printf 'USE dp-base\nIN F1905M: DROP NOR\n' >"$T/dpdir/changing.map"
+printf 'USE dp-base\nPAYOLA DIRECTIVES\n' >"$T/dpdir/payola.map"
+$JUDGECTL maps --check "$T/dpdir" >"$T/check2" 2>&1
+check "maps --check: a refused file makes exit 1" [ $? -eq 1 ]
+check "maps --check: DPjudge's syntax loads" \
+    grep -qx 'dp-base.map: loaded: 3 powers, 6 centres, 4 to win' "$T/check2"
+check "maps --check: DPjudge's variant keywords load" \
+    grep -qx 'dp-variant.map: loaded: 3 powers, 5 centres, 3 to win' "$T/check2"
+check "maps --check: LEAGUE named with its variant" \
+    grep -qx "league.map: refused: league.map:2: keyword 'LEAGUE' is not supported: DPjudge's leagues (LEAGUE: minor powers that move as a league, as in Ambition) are not supported" "$T/check2"
+check "maps --check: IN named with its variant" \
+    grep -q "^changing.map: refused: changing.map:2: keyword 'IN' is not supported: DPjudge's changing maps" "$T/check2"
+check "maps --check: PAYOLA named with its variant" \
+    grep -q "^payola.map: refused: payola.map:2: 'PAYOLA DIRECTIVES': the Payola variant" "$T/check2"
+check "maps --check: the count" grep -qx '2 of 5 map files load' "$T/check2"
+
+# A board without geography (an admin's own file, DPjudge's syntax): its
+# games still get pictures, the schematic drawn from its adjacency graph,
+# in the results mail and from judgectl map.
+mkdir -p "$T/ownmaps"
+cp "$S/tests/maps/dialect/dp-base.map" "$T/ownmaps/"
+JD="$JUDGECTL --maps $T/ownmaps --db $T/own.db"
+$JD init >/dev/null 2>&1
+$JD create own --map dp-base --master gm@own.example >/dev/null 2>&1
+for p in Red Blue Green; do
+    lp=$(echo "$p" | tr 'A-Z' 'a-z')
+    $JD join own "$lp@own.example" --power "$p" --password "pw-$lp" \
+        >/dev/null 2>&1
+done
+check "own board: the game started" \
+    [ "$($JD list | awk '$1 == "own" { print $3 }')" = S1901M ]
+$JD process own >"$T/own-process" 2>&1
+check "own board: S1901M processed" \
+    [ "$($JD list | awk '$1 == "own" { print $3 }')" = F1901M ]
+check "own board: the results mail carries a picture" \
+    [ "$(sqlite3 "$T/own.db" "SELECT count(*) FROM outbox WHERE
+        picture_phase_id IS NOT NULL")" -gt 0 ]
+$JD map own S1901M -o "$T/own.png" >"$T/own-map" 2>&1
+check "own board: judgectl map draws the schematic PNG" \
+    [ "$(head -c 4 "$T/own.png" | od -An -c | tr -d ' \n')" = "211PNG" ]
+$JD map own S1901M -o "$T/own.svg" >/dev/null 2>&1
+check "own board: and the SVG, names and all" \
+    sh -c "grep -q '<svg' '$T/own.svg' && [ \$(wc -c < '$T/own.svg') -gt 5000 ]"
 
 # Hundred: a turn every five years, adjustments in the years divisible by
 # ten, and the map's own season name in what players read.

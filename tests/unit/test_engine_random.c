@@ -1637,11 +1637,16 @@ static bool is_home(int prov, int power)
 
 /* May the power build in this centre, if it owns it?  Rule V.1: its home
  * centres (a), any centre (b), any power's home centre (c). */
-static bool build_site(int prov, int power)
+static bool build_site(const dj_position *pos, int prov, int power)
 {
     switch (dj_rule(&rules, DJ_RULE_BUILD_SITES)) {
     case 'b':
         return map->is_sc[prov];
+    case 'd': /* any centre, while it holds one of its own homes */
+        for (int l = 0; l < map->nlocs; l++)
+            if (is_home(l, power) && pos->owner[l] == power)
+                return map->is_sc[prov];
+        return false;
     case 'c':
         return map->is_sc[prov] && map->home_of[prov] != 0;
     default:
@@ -1656,7 +1661,7 @@ static bool build_legal(const dj_position *pos, const dj_order *o, dj_unit *u)
     if (o->loc < 0 || o->loc >= map->nlocs)
         return false;
     int prov = prov_of(o->loc);
-    if (!build_site(prov, o->power) || pos->owner[prov] != o->power ||
+    if (!build_site(pos, prov, o->power) || pos->owner[prov] != o->power ||
         dj_position_unit_at(map, pos, prov) >= 0)
         return false;
     int loc = o->loc;
@@ -1705,7 +1710,7 @@ static void check_adjustment(const phase_input *in, const dj_result *r)
         char ut[96];
         unit_text(u, ut, sizeof ut);
         int prov = prov_of(u->loc);
-        EXPECT(prov >= 0 && build_site(prov, u->power),
+        EXPECT(prov >= 0 && build_site(pos, prov, u->power),
                "built %s: not a centre it may build in", ut);
         EXPECT(prov >= 0 && pos->owner[prov] == u->power,
                "built %s: centre not owned", ut);

@@ -573,8 +573,6 @@ static void test_bad_files(void)
                       "undeclared location 'zzz'");
     expect_file_error("bad-unit.map", "bad-unit.map:9: ",
                       "a fleet cannot stand in 'AAA'");
-    expect_file_error("bad-power.map", "bad-power.map:8: ",
-                      "unknown power 'BLUE'");
     expect_file_error("bad-duplicate.map", "bad-duplicate.map:3: ",
                       "name 'al' already stands for 'aaa'");
     expect_file_error("bad-equals.map", "bad-equals.map:3: ", "missing '='");
@@ -680,19 +678,24 @@ static void test_parse_errors(void)
     expect_tiny_error("A BBB\n", "tiny.map:17: ",
                       "an army cannot stand in 'BBB'");
     expect_tiny_error("A QQQ\n", "tiny.map:17: ", "unknown location 'QQQ'");
-    expect_tiny_error("\nA CCC\n", "tiny.map:18: ", "does not follow a power");
-    expect_tiny_error("LAND AAA\n", "tiny.map:17: ", "two terrain lines");
+    expect_tiny_error("UNOWNED BBB\nA CCC\n", "tiny.map:18: ",
+                      "does not follow a power");
     expect_tiny_error("Alpha Two = aaa\n", "tiny.map:17: ", "named twice");
     expect_tiny_error("Delta = ddd\n", "tiny.map:17: ", "no terrain line");
     expect_tiny_error("COAST EEE/NC\n", "tiny.map:17: ",
                       "coast 'eee/nc' of undeclared province 'eee'");
-    expect_tiny_error("LAND DDD ABUTS DDD\n", "tiny.map:17: ", "abuts itself");
+    expect_tiny_error("LAND DDD ABUTS *AAA\n", "tiny.map:17: ",
+                      "half-strength border (*");
+    expect_tiny_error("LAND DDD ABUTS AAA~\n", "tiny.map:17: ",
+                      "strait (~");
     expect_tiny_error("LAND DDD NEXT AAA\n", "tiny.map:17: ", "expected ABUTS");
-    expect_tiny_error("RED (REDDER) CCC\n", "tiny.map:17: ", "declared twice");
     expect_tiny_error("BLUE (BLUISH) AAA\n", "tiny.map:17: ",
-                      "already a supply centre");
+                      "'AAA' is already a home centre of Red");
     expect_tiny_error("BLUE BLUISH AAA\n", "tiny.map:17: ",
-                      "unknown keyword 'BLUE'");
+                      "unknown keyword 'BLUE' (or, read as a power, unknown "
+                      "home centre 'BLUISH')");
+    expect_tiny_error("VICTROY\n", "tiny.map: ",
+                      "power 'Victroy' has no home centre, centre or unit");
     expect_tiny_error("BLUE (BLUISH AAA\n", "tiny.map:17: ", "adjective");
     expect_tiny_error("VICTORY 3\n", "tiny.map:17: ", "more than the 2");
     expect_tiny_error("VICTORY 99999999999\n", "tiny.map:17: ",

@@ -11,6 +11,7 @@
  * half-load).  Small boards are written here or under tests/maps/dialect/.
  */
 #include "engine/adjudicate.h"
+#include "engine/adjustment.h"
 #include "engine/map.h"
 #include "engine/position.h"
 #include "engine/rules_map.h"
@@ -377,7 +378,7 @@ static void test_centres(void)
                    "HOME: 'DDD' is not a supply centre");
     expect_refused("RED (REDDISH) AAA\nHOME ZZZ\n",
                    "HOME: unknown location 'ZZZ'");
-    expect_refused("RED (REDDISH) AAA\nUNOWNED BBB\nHOME *BBB\n",
+    expect_refused("UNOWNED BBB\nRED (REDDISH) AAA\nHOME *BBB\n",
                    "marked home centres");
 }
 
@@ -433,21 +434,28 @@ static void test_refused(void)
     static const struct {
         const char *line, *why;
     } refused[] = {
-        {"IN F1905M: AMEND AAA ABUTS -BBB", "changes during the game"},
-        {"FROM S1905M", "changes during the game"},
+        {"IN F1905M: AMEND AAA ABUTS -BBB",
+         "DPjudge's changing maps (IN/FROM"},
+        {"FROM S1905M", "DPjudge's changing maps (IN/FROM"},
+        {"PAYOLA DIRECTIVES", "the Payola variant"},
+        {"RULE CD_BUILDS", "building at random"},
+        {"RULE NO_DRAW", "cannot end in a draw"},
+        {"RED -> CRIMSON (CRIMSON)", "renaming a power"},
+        {"RED *BBB", "marked home centres"},
         {"ROTATE CONTROL", "rotating control"},
         {"NEWHOMES 1905", "chosen during the game"},
         {"TEAM RED-BLUE", "teams of powers"},
         {"TEAMS RED-BLUE", "teams of powers"},
-        {"LEAGUE NORTH", "leagues of powers"},
+        {"LEAGUE NORTH", "DPjudge's leagues (LEAGUE"},
         {"CONTROL RED", "controlled by other powers"},
         {"RESERVES 2", "reserve units"},
         {"MILITIA 1", "militia units"},
-        {"DROP GGG", "dropping places"},
-        {"AMEND AAA ABUTS -GGG", "amending an inherited place"},
-        {"UNPLAYED RED", "use DUMMY"},
+        {"DROP QQQ", "DROP: no place 'QQQ'"},
+        {"AMEND QQQ ABUTS AAA", "AMEND: no place 'QQQ'"},
+        {"UNPLAYED GREEN", "UNPLAYED: unknown power 'GREEN'"},
         {"STANDARD DIRECTIVES", "directive blocks"},
-        {"Alpha -> Alphaville = aav", "renaming a place"},
+        {"QQQ -> Alphaville = aav", "rename: no place 'QQQ'"},
+        {"AAA -> Beta = bbb", "rename: 'bbb' is already a place"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         char text[512];
@@ -590,6 +598,161 @@ static void test_variants(void)
     }
 }
 
+
+static bool abuts(const dj_map *m, const char *a, const char *b,
+                  dj_unit_type t)
+{
+    int x = prov(m, a), y = prov(m, b);
+    return x >= 0 && y >= 0 && dj_map_adjacent(m, x, y, t);
+}
+
+static bool unit_of(const dj_map *m, const char *power_name, dj_unit_type t,
+                    const char *where)
+{
+    int pw = power(m, power_name), loc = prov(m, where);
+    for (int i = 0; i < m->nstart; i++)
+        if (m->start_units[i].power == pw && m->start_units[i].type == t &&
+            m->start_units[i].loc == loc)
+            return true;
+    return false;
+}
+
+static bool home_of(const dj_map *m, const char *power_name,
+                    const char *where)
+{
+    int pw = power(m, power_name), p = prov(m, where);
+    return pw >= 0 && p >= 0 && m->is_sc[p] &&
+           (m->home_of[p] & DJ_POWER_BIT(pw));
+}
+
+/* DPjudge's meaning: a power's units follow its line whatever comes
+ * between (a blank line, VICTORY), until an UNOWNED line. */
+static void test_units_follow(void)
+{
+    dj_map *m = expect_loaded("RED (REDDISH) AAA\n\nVICTORY 2\nA AAA\n"
+                              "BLUE BBB\nRULE BUILD_ANY\n\nF BBB\n");
+    if (m) {
+        CHECK(m->nstart == 2);
+        CHECK(unit_of(m, "Red", DJ_ARMY, "aaa") &&
+              unit_of(m, "Blue", DJ_FLEET, "bbb"));
+        dj_map_free(m);
+    }
+    expect_refused("RED (REDDISH) AAA\nUNOWNED GGG\nA AAA\n",
+                   "does not follow a power");
+}
+
+/* dp-base.map: DPjudge's plain syntax, each form with its meaning. */
+static void test_dpjudge_plain(void)
+{
+    char err[512] = "";
+    dj_map *m = load_file("dp-base.map", err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "  dp-base.map: %s\n", err);
+        return;
+    }
+    CHECK(m->npowers == 3);
+    /* units on the lines after the power's own line */
+    CHECK(unit_of(m, "Red", DJ_ARMY, "nor") && unit_of(m, "Red", DJ_FLEET, "eas"));
+    CHECK(unit_of(m, "Blue", DJ_FLEET, "sou") && unit_of(m, "Blue", DJ_ARMY, "wes"));
+    /* a power without an adjective is its own */
+    CHECK_STR(m->powers[power(m, "Blue")].adjective, "Blue");
+    CHECK(home_of(m, "Blue", "sou") && home_of(m, "Blue", "wes"));
+    /* named before its power line: a power; the later line completes it */
+    int green = power(m, "Green");
+    CHECK(green >= 0 && m->powers[green].letter == 'V');
+    CHECK_STR(m->powers[green].adjective, "Greenish");
+    CHECK(unit_of(m, "Green", DJ_ARMY, "mid"));
+    /* a centre named twice: the unowned centre became Green's home */
+    CHECK(home_of(m, "Green", "spu") &&
+          m->initial_owner[prov(m, "spu")] == green);
+    /* the second terrain line: the Isle opened, its neighbours kept */
+    CHECK(m->locs[prov(m, "isl")].terrain == DJ_COAST);
+    CHECK(abuts(m, "isl", "grs", DJ_FLEET) && abuts(m, "grs", "isl", DJ_FLEET));
+    CHECK(m->is_sc[prov(m, "isl")] && m->initial_owner[prov(m, "isl")] < 0);
+    /* a place abutting itself: nothing */
+    CHECK(!abuts(m, "mid", "mid", DJ_ARMY) && abuts(m, "mid", "nor", DJ_ARMY));
+    CHECK(m->nsc == 6 && m->victory == 4);
+    dj_map_free(m);
+}
+
+/* dp-variant.map: DROP, AMEND, a rename, UNPLAYED, "-CENTRE", a minor
+ * power on a freed centre and REMOTE_BUILDS, on the board found by name. */
+static void test_dpjudge_variant(void)
+{
+    char err[512] = "";
+    dj_map *m = load_file("dp-variant.map", err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "  dp-variant.map: %s\n", err);
+        return;
+    }
+    CHECK_STR(m->name, "dp-variant");
+    /* UNPLAYED: Green gone with its unit; Spur stays an unowned centre
+     * (dp-base lists it UNOWNED) */
+    CHECK(m->npowers == 3 && power(m, "Green") < 0);
+    CHECK(power(m, "Yellow") == 2);
+    CHECK(m->is_sc[prov(m, "spu")] && m->home_of[prov(m, "spu")] == 0 &&
+          m->initial_owner[prov(m, "spu")] < 0);
+    CHECK(m->nstart == 4 && !unit_of(m, "Red", DJ_ARMY, "mid"));
+    /* DROP: the Isle gone, with its names and borders */
+    CHECK(prov(m, "isl") < 0 && prov(m, "isle") < 0);
+    CHECK(prov(m, "gulls") >= 0 && abuts(m, "gul", "grs", DJ_FLEET) &&
+          abuts(m, "grs", "gul", DJ_FLEET));
+    /* AMEND ... -SPU: Blue Bay and Spur's south coast apart */
+    int bby = prov(m, "bby"), spusc = prov(m, "spu/sc");
+    CHECK(bby >= 0 && spusc >= 0 && !dj_map_adjacent(m, bby, spusc, DJ_FLEET) &&
+          !dj_map_adjacent(m, spusc, bby, DJ_FLEET));
+    CHECK(abuts(m, "bby", "gul", DJ_FLEET));
+    /* the rename: Westholm is Westhaven, its home and unit with it */
+    int whv = prov(m, "westhaven");
+    CHECK(whv >= 0 && whv == prov(m, "wes") && whv == prov(m, "whv"));
+    CHECK_STR(m->locs[whv].abbr, "whv");
+    CHECK(home_of(m, "Blue", "whv") && unit_of(m, "Blue", DJ_ARMY, "whv"));
+    CHECK(abuts(m, "nor", "whv", DJ_ARMY) && abuts(m, "whv", "sou", DJ_FLEET));
+    /* RED -EAS, then Yellow's home: Eastmark and its fleet are Yellow's */
+    CHECK(!home_of(m, "Red", "eas") && home_of(m, "Yellow", "eas"));
+    CHECK(m->initial_owner[prov(m, "eas")] == power(m, "Yellow"));
+    CHECK(unit_of(m, "Yellow", DJ_FLEET, "eas") && !unit_of(m, "Red", DJ_FLEET, "eas"));
+    CHECK(m->nsc == 5);
+    CHECK(m->nrules == 1);
+    CHECK_STR(m->rules[0], "build_sites=remote");
+    dj_map_free(m);
+}
+
+/* REMOTE_BUILDS: any owned centre, while the power owns a home of its
+ * own (DPjudge's meaning). */
+static void test_remote_builds(void)
+{
+    char err[512] = "";
+    dj_map *m = load_file("dp-variant.map", err, sizeof err);
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    dj_rules rules;
+    CHECK(dj_rules_from_map(m, &rules, err, sizeof err) == 0);
+    CHECK(dj_rule(&rules, DJ_RULE_BUILD_SITES) == 'd');
+    dj_position *pos = calloc(1, sizeof *pos);
+    if (!pos) {
+        dj_map_free(m);
+        return;
+    }
+    dj_position_initial(m, pos);
+    pos->nunits = 0;
+    int red = power(m, "Red"), nor = prov(m, "nor"), spu = prov(m, "spu");
+    pos->owner[spu] = (int16_t)red;
+    CHECK(dj_build_site_why(m, pos, &rules, red, spu) == DJ_WHY_NONE);
+    CHECK(dj_build_site_why(m, pos, &rules, red, nor) == DJ_WHY_NONE);
+    pos->owner[nor] = -1; /* no home of its own left: no builds */
+    CHECK(dj_build_site_why(m, pos, &rules, red, spu) != DJ_WHY_NONE);
+    /* the standard rule: only its own homes */
+    pos->owner[nor] = (int16_t)red;
+    CHECK(dj_rules_set(&rules, "build_sites=home", err, sizeof err));
+    CHECK(dj_build_site_why(m, pos, &rules, red, spu) != DJ_WHY_NONE);
+    free(pos);
+    dj_map_free(m);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = test_srcdir(argc, argv);
@@ -606,5 +769,9 @@ int main(int argc, char **argv)
     test_refused();
     test_root_map();
     test_variants();
+    test_units_follow();
+    test_dpjudge_plain();
+    test_dpjudge_variant();
+    test_remote_builds();
     return test_summary();
 }
