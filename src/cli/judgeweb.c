@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli/mapdir.h"
+#include "conf/conf_warnings.h"
 #include "conf/judge_conf.h"
 #include "web/server.h"
 
@@ -41,6 +42,23 @@ static void wipe_mail_credentials(dj_config *cfg)
     p = cfg->mail.out.password;
     for (size_t i = 0; i < sizeof cfg->mail.out.password; i++)
         p[i] = 0;
+}
+
+/* The risky settings judged warns of (conf_warnings.h), the same words:
+ * judgeweb reads the same judge.conf, passwords and all. */
+static void print_config_warnings(const dj_config *cfg)
+{
+    dj_buf warn;
+    dj_buf_init(&warn);
+    dj_config_warnings(cfg, &warn);
+    for (const char *l = warn.data; l && *l;) {
+        size_t n = strcspn(l, "\n");
+        fprintf(stderr, "judgeweb: warning: %.*s\n", (int)n, l);
+        l += n;
+        if (*l)
+            l++;
+    }
+    dj_buf_free(&warn);
 }
 
 int main(int argc, char **argv)
@@ -77,6 +95,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "judgeweb: %s\n", err);
         return 78;
     }
+    print_config_warnings(&cfg); /* before the passwords are wiped */
     wipe_mail_credentials(&cfg);
     if (listen_opt)
         snprintf(cfg.web.listen, sizeof cfg.web.listen, "%s", listen_opt);

@@ -280,10 +280,12 @@ const conf_setting conf_table[] = {
            100000),
     NUMBER("web", web.max_per_client, "max_per_client", CONF_INT, 0, 100000),
     NUMBER("web", web.timeout, "timeout", CONF_SECONDS, 1, 3600),
+    NUMBER("web", web.header_timeout, "header_timeout", CONF_SECONDS, 1, 60),
     NUMBER("web", web.session_lifetime, "session_lifetime", CONF_SECONDS, 60,
            30 * 86400),
     NUMBER("web", web.signin_limit, "signin_limit", CONF_INT, 1, 100000),
     FLAG("web", web.forwarded, "forwarded"),
+    TEXT("web", web.trusted_proxies, "trusted_proxies", CONF_STRING),
 };
 
 const size_t conf_table_len = sizeof conf_table / sizeof conf_table[0];

@@ -61,6 +61,8 @@ void dj_config_defaults(dj_config *c)
     w->max_connections = 256;
     w->max_per_client = 64;
     w->timeout = 30;
+    w->header_timeout = 5;
+    snprintf(w->trusted_proxies, sizeof w->trusted_proxies, "127.0.0.1, ::1");
     w->session_lifetime = 12 * 3600;
     w->signin_limit = 20;
     w->forwarded = false;

@@ -114,11 +114,13 @@ typedef struct dj_web_settings {
     int max_connections;        /* open connections, in all */
     int max_per_client;         /* open connections from one address */
     int timeout;                /* seconds an idle connection is kept */
+    int header_timeout;         /* seconds for a request's head to come */
     int session_lifetime;       /* seconds a sign-in lasts */
     int signin_limit;           /* failed sign-ins per client address,
                                    every game together, per window */
-    bool forwarded;             /* trust X-Forwarded-For from a loopback
-                                   proxy (nginx, Apache) */
+    bool forwarded;             /* behind a proxy: trust X-Forwarded-For
+                                   from trusted_proxies */
+    char trusted_proxies[256];  /* the proxies' addresses or networks */
 } dj_web_settings;
 
 typedef struct dj_config {

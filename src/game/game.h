@@ -610,15 +610,22 @@ int dj_judge_tick(dj_judge *j, dj_buf *out, int *processed);
 /* ---- who may see what (audience.c, press_archive.c) -------------------------
  * One answer for the mail commands and the web alike. */
 
-/* In LIST by mail and the web's lists?  (An unlisted game is reached by
- * its name only.) */
+/* In LIST by mail and the web's lists?  Neither an unlisted game (reached
+ * by its name only) nor a private one. */
 bool dj_game_listed(const dj_game_rec *g);
+
+/* May the viewer (NULL, or whoever is signed on, to any game) be told of
+ * the game (LIST GAME, SUMMARY, PRESS ARCHIVE)?  0 yes (or there is no
+ * such game); -1 with "game 'X' does not exist" in j->err when it is
+ * private and the viewer is not signed on to it. */
+int dj_game_described_to(dj_judge *j, const char *game,
+                         const dj_signon *viewer);
 
 /* Private: JOIN and OBSERVE must give the game's join password. */
 bool dj_game_is_private(const dj_game_rec *g);
 
-/* In the web's lists?  Listed and not private: a private game's pages are
- * its participants' only (dj_game_overviews). */
+/* In the web's lists?  As dj_game_listed: a private game's pages are its
+ * participants' only (dj_game_overviews). */
 bool dj_game_listed_on_web(const dj_game_rec *g);
 bool dj_game_join_password_ok(const dj_game_rec *g, const char *given);
 

@@ -304,6 +304,7 @@ void dj_web_handle(dj_web_shared *sh, dj_judge *j, const dj_web_request *rq,
         goto done;
     }
     if (k == DJ_ROUTE_METHOD) {
+        rs->allow = c->route.allow;
         web_fail(c, 405, "This page does not take that method.");
         goto done;
     }

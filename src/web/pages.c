@@ -582,7 +582,10 @@ void web_page_picture(web_ctx *c, bool orders)
     dj_picture_free(&pic);
     c->rs->status = 200;
     c->rs->content_type = "image/svg+xml";
-    c->rs->cache = "public, max-age=300";
+    /* a private game's pictures are its participants' only: no shared
+     * cache (a proxy's) may keep one for the next visitor */
+    c->rs->cache = o.private_game ? "private, max-age=300"
+                                  : "public, max-age=300";
     /* cairo writes the picture's styles inline; nothing else may load */
     c->rs->csp = "default-src 'none'; style-src 'unsafe-inline'; "
                  "img-src data:";

@@ -53,6 +53,7 @@ typedef enum dj_route_kind {
 
 typedef struct dj_route {
     dj_route_kind kind;
+    const char *allow;                /* DJ_ROUTE_METHOD: "GET, HEAD" ... */
     char game[DJ_ROUTE_GAME_MAX];
     char phase[DJ_ROUTE_PHASE_MAX];   /* upper case */
 } dj_route;

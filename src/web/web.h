@@ -64,6 +64,7 @@ typedef struct dj_web_response {
     char location[300];       /* for 303 */
     const char *cache;        /* Cache-Control */
     const char *csp;          /* Content-Security-Policy */
+    const char *allow;        /* Allow, with a 405 */
 } dj_web_response;
 
 void dj_web_response_init(dj_web_response *rs);

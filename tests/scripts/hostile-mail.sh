@@ -317,6 +317,15 @@ rdrop 1700002004 mx1 second "A con-ank"
 DIPJUDGE_NOW=$((RT + 30)) rjd
 check "another text under the same Message-ID is another mail" \
     [ "$(sql "SELECT count(*) FROM maillog WHERE sender = 'turkey@h.example'")" = 3 ]
+# The player's client sends the first mail again: a new Date: and To:, the
+# same text.  It is the same mail and does not act twice (issue 33).
+printf 'From: turkey@h.example\nTo: judge@localhost, turkey@h.example\nDate: Sat, 2 Jan 2027 11:00:00 +0000\nSubject: orders\nMessage-ID: <first@h.example>\n\nSIGNON Th right-turkey\nA con-bul\n' \
+    >"$R/mail/in/new/1700002005.M1P1.test"
+DIPJUDGE_NOW=$((RT + 40)) rjd
+check "a re-sent mail with a new Date: and To: is the same mail" \
+    [ "$(sql "SELECT count(*) FROM maillog WHERE sender = 'turkey@h.example'")" = 3 ]
+$J orders h Turkey >"$T/out" 2>&1
+check "and did not act again" sh -c "! grep -q 'A CON - BUL' '$T/out'"
 
 # ---- a header that cannot be read is refused, not dropped --------------------------
 long=$(head -c 1100000 /dev/zero | tr '\0' x)

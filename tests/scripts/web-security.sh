@@ -47,7 +47,7 @@ database = "$T/judge.db";
 judge_address = "judge@demo.example";
 signon_limit = 3;
 web = { listen = "127.0.0.1:$WEB_PORT"; timeout = 2; max_per_client = 4;
-        forwarded = true; signin_limit = 5; $1 };
+        header_timeout = 2; forwarded = ${FWD:-true}; signin_limit = 5; $1 };
 CONF
     "$B/judgeweb" --config "$T/judge.conf" --maps "$S/maps" \
         2>>"${WEB_LOG:-$T/judgeweb.log}" &
@@ -177,34 +177,103 @@ holds "a 60 KB body is read (then refused as no form of ours)" '[[ $CODE == 400 
 out=$(python3 - "$WEB_PORT" <<'PY'
 import socket, sys, time
 port = int(sys.argv[1])
-# idle: closed by the server after its 2 s timeout
+# idle: answered 408 and closed after the 2 s header timeout
 s = socket.create_connection(("127.0.0.1", port))
 s.settimeout(8)
 t0 = time.time()
 try:
-    data = s.recv(100)
+    data = s.recv(4096)
 except Exception:
     data = b"timeout"
-print("idle-closed" if data == b"" and time.time() - t0 < 6 else "idle-open")
-# a client's fifth connection beyond max_per_client = 4
-held = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
-x = socket.create_connection(("127.0.0.1", port))
+print("idle-closed" if data.startswith(b"HTTP/1.1 408") and
+      b"X-Frame-Options: DENY" in data and time.time() - t0 < 4
+      else "idle-open %r" % data[:40])
+# trickling a header byte a second does not keep a head open either
+s = socket.create_connection(("127.0.0.1", port))
+s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+s.settimeout(0.9)
+t0 = time.time()
+data = b""
+while time.time() - t0 < 6 and not data:
+    try:
+        data = s.recv(4096)
+    except socket.timeout:
+        s.sendall(b"a")
+    except OSError:
+        break
+print("trickle-closed" if data.startswith(b"HTTP/1.1 408") and
+      time.time() - t0 < 4 else "trickle-open")
+# a client's fifth connection beyond max_per_client = 4 is served: the
+# oldest of its four idle ones is closed for it
+# (from 127.0.0.2: 127.0.0.1 is the trusted proxy here, never capped)
+src = ("127.0.0.2", 0)
+held = [socket.create_connection(("127.0.0.1", port), source_address=src)
+        for _ in range(4)]
+time.sleep(0.2)
+x = socket.create_connection(("127.0.0.1", port), source_address=src)
 x.settimeout(3)
 try:
     x.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     got = x.recv(100)
 except Exception:
     got = b""
-print("fifth-refused" if not got.startswith(b"HTTP/1.1 200") else "fifth-served")
+print("fifth-served" if got.startswith(b"HTTP/1.1 200") else "fifth-refused")
+held[0].settimeout(1)
+try:
+    first = held[0].recv(100)
+except ConnectionResetError:
+    first = b""
+except Exception:
+    first = b"open"
+print("oldest-closed" if first == b"" else "oldest-open")
 for h in held:
     h.close()
 PY
 )
-holds "an idle connection is closed at the timeout" '[[ $out == *idle-closed* ]]'
-holds "a client's connections beyond the limit are refused" '[[ $out == *fifth-refused* ]]'
+holds "an idle connection is answered 408 and closed at the header timeout" '[[ $out == *idle-closed* ]]'
+holds "a head trickling in a byte a second is closed all the same" '[[ $out == *trickle-closed* ]]'
+holds "a client's connection beyond the limit is served" '[[ $out == *fifth-served* ]]'
+holds "  and the client's oldest idle one is closed for it" '[[ $out == *oldest-closed* ]]'
 sleep 0.3
 get /
 holds "afterwards the client is served again" '[[ $CODE == 200 ]]'
+
+# ---- what the server refuses itself carries the headers too (issue 33) --------------
+# secure_headers: the security headers every answer has, in $T/h
+secure_headers()
+{
+    grep -qi '^X-Frame-Options: DENY' "$T/h" &&
+        grep -qi '^X-Content-Type-Options: nosniff' "$T/h" &&
+        grep -qi "^Content-Security-Policy: default-src 'none'" "$T/h" &&
+        grep -qi '^Referrer-Policy: same-origin' "$T/h"
+}
+get '/game/demo%00.json'
+holds "a path with %00: 400, not the demo's page" '[[ $CODE == 400 ]] && ! grep -q "Game demo" "$T/b"'
+holds "  with the security headers" secure_headers
+for p in '/game/demo%zz' '/game/demo%4' '/game/%'; do
+    get "$p"
+    holds "$p (no escape): 400, with the security headers" '[[ $CODE == 400 ]] && secure_headers'
+done
+long=$(head -c 5000 /dev/zero | tr '\0' a)
+get "/$long"
+holds "a 5,000-byte path: 414, with the security headers" '[[ $CODE == 414 ]] && secure_headers'
+get / -H "X-Big: $(head -c 20000 /dev/zero | tr '\0' b)"
+holds "20 KB of headers: 431, with the security headers" '[[ $CODE == 431 ]] && secure_headers'
+out=$(python3 - "$WEB_PORT" <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
+s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n")
+print(s.recv(4096).decode("latin-1"))
+PY
+)
+holds "a header line without a colon: 400 with the headers" \
+    '[[ $out == "HTTP/1.1 400"* && $out == *"X-Frame-Options: DENY"* ]]'
+get / -X PUT
+holds "PUT: 405 with Allow" '[[ $CODE == 405 ]] && grep -qi "^Allow: GET, HEAD, POST" "$T/h" && grep -qi "^X-Frame-Options: DENY" "$T/h"'
+get /game/demo/orders
+holds "GET of a form's address: 405, Allow: POST" '[[ $CODE == 405 ]] && grep -qi "^Allow: POST" "$T/h"'
+get /game/demo -X POST -d x=1 -b "$T/fr"
+holds "POST to a page: 405, Allow: GET, HEAD" '[[ $CODE == 405 ]] && grep -qi "^Allow: GET, HEAD" "$T/h"'
 
 # ---- sign-in limits -------------------------------------------------------------------
 for i in 1 2 3; do signin "$T/x" 10.2.0.1 Germany wrong; done
@@ -316,6 +385,12 @@ get /signin -c "$T/pv" -b "$T/pv" -H 'X-Forwarded-For: 10.7.0.1' \
 holds "  its players sign in from the front page's form" '[[ $CODE == 303 ]]'
 get /game/demo -b "$T/pv"
 holds "  and then see it" '[[ $CODE == 200 ]] && grep -q "Signed in as Austria" "$T/b"'
+get /game/demo/S1901M/board.svg -b "$T/pv"
+holds "  its pictures are Cache-Control: private" '[[ $CODE == 200 ]] && grep -qi "^Cache-Control: private" "$T/h"'
+J_WEB set demo private=no >/dev/null
+get /game/demo/S1901M/board.svg
+holds "  a public game's: public" '[[ $CODE == 200 ]] && grep -qi "^Cache-Control: public" "$T/h"'
+J_WEB set demo private=letmein >/dev/null
 get /signin -c "$T/pv" -b "$T/pv" --data-urlencode "csrf=$cs" \
     --data-urlencode 'game=../x' --data-urlencode power=a --data-urlencode password=b
 holds "  a game name that is not one: 400" '[[ $CODE == 400 ]]'
@@ -342,5 +417,45 @@ get /signout -b "$T/fr" -c "$T/fr" -X POST --data-urlencode "csrf=$cs"
 holds "sign out: 303" '[[ $CODE == 303 ]]'
 holds "  and the session row is gone" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_sessions WHERE token_hash = '"'$hash'"'") == 0 ]]'
+
+# ---- behind a proxy (issue 33) ---------------------------------------------------------
+web_stop
+WEB_LOG=$T/fwd.log
+FWD=false start_limited ''
+get /game/demo -H 'X-Forwarded-For: 10.8.0.1'
+get /style.css -H 'X-Forwarded-For: 10.8.0.2'
+holds "forwarded = false and a proxy's request: judgeweb warns" \
+    'grep -q "warning: requests come through a proxy (127.0.0.1 sends X-Forwarded-For) but web.forwarded is false" "$T/fwd.log"'
+holds "  once" '[[ $(grep -c "web.forwarded is false" "$T/fwd.log") == 1 ]]'
+web_stop
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+start_limited 'trusted_proxies = "192.0.2.1";'
+signin "$T/x" 10.9.0.1 Germany wrong
+holds "X-Forwarded-For from an address not in trusted_proxies is not believed" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT group_concat(sender) FROM signon_failures") == "web 127.0.0.1" ]]'
+web_stop
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+start_limited 'trusted_proxies = "127.0.0.0/8";'
+signin "$T/x" 10.9.0.2 Germany wrong
+holds "  and from one in it, it is" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT group_concat(sender) FROM signon_failures") == "web 10.9.0.2" ]]'
+web_stop
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+printf 'web = { trusted_proxies = "not-an-address"; };\n' >"$T/badproxy.conf"
+"$B/judgeweb" --config "$T/badproxy.conf" --maps "$S/maps" >"$T/out" 2>&1
+holds "a trusted_proxies that is no address: judgeweb says so and stops" \
+    'grep -q "not-an-address" "$T/out"'
+
+# ---- judgeweb warns of a judge.conf others may read, like judged --------------------
+WEB_LOG=$T/perm.log
+web_start 'forwarded = false; }; outbound = { type = "smtp"; password = "smtp-secret";'
+chmod 644 "$T/judge.conf"
+web_stop
+"$B/judgeweb" --config "$T/judge.conf" --maps "$S/maps" 2>"$T/perm.log" &
+WEB_PID=$!
+sleep 0.5
+web_stop
+holds "judgeweb warns of a mail password others may read" \
+    'grep -q "judgeweb: warning: .*judge.conf holds a mail password and others than its owner may read it (mode 0644)" "$T/perm.log"'
 
 checks_done
