@@ -467,4 +467,23 @@ has "10 pending requests cleared"
 printf 'OBSERVE f watch-pw-real\n' | mail watcher@f.example
 has "To observe game f, this address must show it is yours"
 
+# ---- a private game is described to its participants only (issue 33) --------------
+$J create pv --master gm@pv.example >/dev/null
+$J set pv private=letmein >/dev/null
+$J join pv eng@pv.example --power England --password pw-pv-england >/dev/null
+printf 'LIST\n' | mail stranger@x.example
+check "LIST from a stranger leaves the private game out" sh -c "! grep -q '^ *pv ' '$T/out'"
+for cmd in "LIST pv" "SUMMARY pv" "PRESS ARCHIVE pv"; do
+    printf '%s\n' "$cmd" | mail stranger@x.example
+    check "$cmd from a stranger: as a game that does not exist" \
+        grep -q "game 'pv' does not exist" "$T/out"
+    check "  and nothing of it shown" sh -c "! grep -qi 'england\|eng@pv' '$T/out'"
+done
+printf 'SIGNON Epv pw-pv-england\nLIST pv\n' | mail eng@pv.example
+check "its player, signed on, is shown it" sh -c "! grep -q 'does not exist' '$T/out'"
+has "England"
+$J set pv private=no >/dev/null
+printf 'LIST\n' | mail stranger@x.example
+check "once public, it is listed" grep -q "^ *pv " "$T/out"
+
 checks_done
