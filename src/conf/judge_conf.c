@@ -284,6 +284,8 @@ const conf_setting conf_table[] = {
     NUMBER("web", web.session_lifetime, "session_lifetime", CONF_SECONDS, 60,
            30 * 86400),
     NUMBER("web", web.signin_limit, "signin_limit", CONF_INT, 1, 100000),
+    NUMBER("web", web.signin_day_limit, "signin_day_limit", CONF_INT, 1,
+           100000),
     FLAG("web", web.forwarded, "forwarded"),
     TEXT("web", web.trusted_proxies, "trusted_proxies", CONF_STRING),
 };

@@ -65,6 +65,7 @@ void dj_config_defaults(dj_config *c)
     snprintf(w->trusted_proxies, sizeof w->trusted_proxies, "127.0.0.1, ::1");
     w->session_lifetime = 12 * 3600;
     w->signin_limit = 20;
+    w->signin_day_limit = 200;
     w->forwarded = false;
     m->out.timeout = 60;
     dj_status_settings *st = &c->status;

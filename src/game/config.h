@@ -118,6 +118,9 @@ typedef struct dj_web_settings {
     int session_lifetime;       /* seconds a sign-in lasts */
     int signin_limit;           /* failed sign-ins per client address,
                                    every game together, per window */
+    int signin_day_limit;       /* failed sign-ins as one power a day,
+                                   every client together, before only
+                                   known browsers may try */
     bool forwarded;             /* behind a proxy: trust X-Forwarded-For
                                    from trusted_proxies */
     char trusted_proxies[256];  /* the proxies' addresses or networks */

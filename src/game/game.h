@@ -263,6 +263,8 @@ typedef struct dj_signon {
     bool short_password;    /* signed on with a password shorter than
                                DJ_PASSWORD_MIN: the player is asked to
                                change it */
+    bool refused_unread;    /* refused before the password was looked at
+                               (a wait, a limit): no guess was made */
 } dj_signon;
 
 /* Characters at least in a password chosen by mail (JOIN, OBSERVE,
@@ -541,11 +543,18 @@ int dj_game_phase(dj_judge *j, const char *game, char *name, size_t namelen,
  * the reason in dj_judge_error(); -1 on error.  `client` names the
  * client for the failure counts ("web 192.0.2.1"); `address` finds an
  * observer (who = "observer"; may be NULL); `lifetime` in seconds.
+ * The web's limits apply (access.c): per client and power, and per power
+ * a day, where only a known browser may still try: `device` is the
+ * browser's known-browser cookie (NULL or "" when none); a browser that
+ * is not yet known to the participant gets one in new_device
+ * (DJ_WEB_TOKEN_LEN + 1 bytes; "" when the browser keeps its own).
  */
+#define DJ_WEB_DEVICE_DAYS 180
 int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
                        const char *password, const char *address,
-                       const char *client, int lifetime, char *token,
-                       char *csrf, dj_signon *id);
+                       const char *client, const char *device, int lifetime,
+                       char *token, char *csrf, char *new_device,
+                       dj_signon *id);
 
 /* The session a cookie's token names: 0 (id and csrf filled), 1 when there
  * is none (unknown, expired, signed out, the participant gone), -1. */

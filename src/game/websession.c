@@ -44,13 +44,21 @@ static int token_hash(dj_judge *j, const char *token,
     return 0;
 }
 
+static bool token_shape(const char *token);
+
 int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
                        const char *password, const char *address,
-                       const char *client, int lifetime, char *token,
-                       char *csrf, dj_signon *id)
+                       const char *client, const char *device, int lifetime,
+                       char *token, char *csrf, char *new_device,
+                       dj_signon *id)
 {
-    int rc = dj_game_signon_as(j, game, who, password, client,
-                               address && *address ? address : client, id);
+    new_device[0] = '\0';
+    char device_hash[2 * TOKEN_DIGEST_LEN + 1] = "";
+    if (device && token_shape(device) && token_hash(j, device, device_hash) < 0)
+        return -1;
+    int rc = judge_signon(j, game, who, password, client,
+                          address && *address ? address : client, device_hash,
+                          id);
     if (rc != 0)
         return rc;
     char hash[2 * TOKEN_DIGEST_LEN + 1];
@@ -61,10 +69,24 @@ int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
         return -1;
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
-    if (dj_store_web_session_prune(j->store, j->now) < 0 ||
+    int known = device_hash[0] ? dj_store_web_device_known(
+                                     j->store, device_hash,
+                                     id->participant_id, j->now)
+                               : 0;
+    if (known == 0) { /* a browser new to the participant: known from now */
+        char dev_hash[2 * TOKEN_DIGEST_LEN + 1];
+        if (dj_random_hex(new_device, DJ_WEB_TOKEN_LEN / 2) < 0 ||
+            token_hash(j, new_device, dev_hash) < 0 ||
+            dj_store_web_device_add(j->store, dev_hash, id->participant_id,
+                                    j->now,
+                                    j->now + DJ_WEB_DEVICE_DAYS * 86400) < 0)
+            known = -1;
+    }
+    if (known < 0 || dj_store_web_session_prune(j->store, j->now) < 0 ||
         dj_store_web_session_add(j->store, hash, id->participant_id, csrf,
                                  client, j->now, j->now + lifetime) < 0 ||
         dj_store_commit(j->store) < 0) {
+        new_device[0] = '\0';
         judge_store_fail(j);
         dj_store_rollback(j->store);
         return -1;

@@ -67,27 +67,38 @@ void web_act_signin(web_ctx *c)
         return;
     }
     char token[DJ_WEB_TOKEN_LEN + 1], csrf[DJ_WEB_TOKEN_LEN + 1];
+    char device[DJ_WEB_TOKEN_LEN + 1], new_device[DJ_WEB_TOKEN_LEN + 1];
     dj_signon id;
+    memset(&id, 0, sizeof id);
     const char *address = dj_form_get(&f, "address");
     if (address && strlen(address) > 250)
         address = NULL;
+    if (!dj_cookie_get(c->rq->cookie, "djd", device, sizeof device))
+        device[0] = '\0';
     int rc = dj_game_web_signin(c->j, c->route.game, power, password, address,
-                                client, c->opt->session_lifetime, token, csrf,
-                                &id);
+                                client, device, c->opt->session_lifetime,
+                                token, csrf, new_device, &id);
     dj_form_free(&f);
-    if (rc != DJ_SIGNON_REFUSED)
-        web_signin_succeeded(c); /* or the judge's error, not the client's */
+    if (rc != DJ_SIGNON_REFUSED || id.refused_unread)
+        web_signin_succeeded(c); /* or the judge's error, not the client's,
+                                    or no guess made */
     if (rc < 0) {
         web_fail(c, 500, dj_judge_error(c->j));
         return;
     }
     if (rc == DJ_SIGNON_REFUSED) {
         /* counted by web_signin_begin; the same words whether the game exists or not */
-        web_fail(c, 403, "Sign-in refused: no such game or power, a wrong "
-                         "password, or too many failures lately.");
+        /* the reason (a wrong password, a wait, the power's day used up)
+         * reads the same whether the game and power exist or not */
+        char why[600];
+        snprintf(why, sizeof why, "Sign-in refused: %s.",
+                 dj_judge_error(c->j));
+        web_fail(c, 403, why);
         return;
     }
     web_set_cookie(c, "djs", token, c->opt->session_lifetime);
+    if (new_device[0]) /* known to this participant from now on */
+        web_set_cookie(c, "djd", new_device, DJ_WEB_DEVICE_DAYS * 86400);
     c->rs->status = 303;
     dj_buf loc;
     dj_buf_init(&loc);

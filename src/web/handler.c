@@ -188,7 +188,7 @@ void web_set_cookie(web_ctx *c, const char *name, const char *value,
                     int max_age)
 {
     dj_web_response *rs = c->rs;
-    if (rs->ncookies == 2)
+    if (rs->ncookies == (int)(sizeof rs->cookies / sizeof rs->cookies[0]))
         return;
     snprintf(rs->cookies[rs->ncookies++], sizeof rs->cookies[0],
              "%s=%s; Path=/; Max-Age=%d; HttpOnly; SameSite=Strict%s", name,

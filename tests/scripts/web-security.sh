@@ -47,7 +47,8 @@ database = "$T/judge.db";
 judge_address = "judge@demo.example";
 signon_limit = 3;
 web = { listen = "127.0.0.1:$WEB_PORT"; timeout = 2; max_per_client = 4;
-        header_timeout = 2; forwarded = ${FWD:-true}; signin_limit = 5; $1 };
+        header_timeout = 2; forwarded = ${FWD:-true}; signin_limit = 5;
+        signin_day_limit = 12; $1 };
 CONF
     "$B/judgeweb" --config "$T/judge.conf" --maps "$S/maps" \
         2>>"${WEB_LOG:-$T/judgeweb.log}" &
@@ -278,16 +279,36 @@ holds "POST to a page: 405, Allow: GET, HEAD" '[[ $CODE == 405 ]] && grep -qi "^
 # ---- sign-in limits -------------------------------------------------------------------
 for i in 1 2 3; do signin "$T/x" 10.2.0.1 Germany wrong; done
 holds "a wrong password: 403, refused" '[[ $CODE == 403 ]] && grep -q "Sign-in refused" "$T/b"'
+# (judgeweb's clock is the real one: the client's later failures are
+# written into the table, a few seconds back, rather than waited for)
+fail_as() # CLIENT TARGET N SECONDS-AGO: N failures more
+{
+    sqlite3 "$T/judge.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL
+        SELECT i + 1 FROM n WHERE i < $3) INSERT INTO signon_failures
+        (sender, game, target, at) SELECT 'web $1', 'demo', '$2',
+        $(date +%s) - $4 FROM n"
+}
+fail_as 10.2.0.1 germany 3 0
 signin "$T/x" 10.2.0.1 Germany pw-Germany
-holds "after 3 failures from one client, its right password is refused too" '[[ $CODE == 403 ]]'
+holds "after 6 failures from one client at Germany, it waits 8 s (1, 2, 4, 8), the right password too" \
+    '[[ $CODE == 403 ]] && grep -qE "try again in [78] seconds" "$T/b"'
 signin "$T/x" 10.2.0.2 Germany pw-Germany
-holds "  (the target's limit: 3 failures at Germany from any client)" '[[ $CODE == 403 ]]'
+holds "  while another client's right password works: a stranger locks nobody out" '[[ $CODE == 303 ]]'
+fail_as 10.2.0.1 germany 20 0
+signin "$T/x" 10.2.0.1 Germany pw-Germany
+holds "  the wait is capped at an hour" \
+    '[[ $CODE == 403 ]] && grep -qE "try again in 3(600|599) seconds" "$T/b"'
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures WHERE id NOT IN
+    (SELECT id FROM signon_failures ORDER BY id LIMIT 6);
+    UPDATE signon_failures SET at = at - 3700"
+signin "$T/x" 10.2.0.1 Germany pw-Germany
+holds "  and once its wait is over, the right password works" '[[ $CODE == 303 ]]'
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
 signin "$T/x" 10.2.0.3 Germany pw-Germany
 holds "once the failures age out, the password works" '[[ $CODE == 303 ]]'
 for c in 10.3.0.1 10.3.0.2 10.3.0.3; do signin "$T/x" "$c" Turkey wrong; done
 signin "$T/x" 10.3.0.4 Turkey pw-Turkey
-holds "per target: 3 failures as Turkey from 3 clients stop a 4th client" '[[ $CODE == 403 ]]'
+holds "3 failures as Turkey from 3 clients do not stop a 4th client's right password" '[[ $CODE == 303 ]]'
 holds "  the mail door counted them (signon_failures)" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM signon_failures WHERE target = '"'turkey'"'") == 3 ]]'
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
@@ -324,6 +345,35 @@ wait "${tries[@]}"
 holds "4 tries at once after 4 failures: 1 reaches a password (limit 5)" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM signon_failures") == 5 ]]'
 
+# ---- a power's day: signin_day_limit failures from every client together -------------
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+signin "$T/known" 10.6.5.1 Italy pw-Italy
+holds "a sign-in gives the browser a known-browser cookie" \
+    '[[ $CODE == 303 ]] && grep -qi "^Set-Cookie: djd=[0-9a-f]\{64\}; .*HttpOnly; SameSite=Strict" "$T/h"'
+holds "  stored as its hash only" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_devices") -ge 1 ]]'
+now=$(date +%s)
+sqlite3 "$T/judge.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 11)
+    INSERT INTO signon_failures (sender, game, target, at)
+    SELECT 'web 10.66.0.' || i, 'demo', 'italy', $now - 600 FROM n"
+told_before=$(sqlite3 "$T/judge.db" "SELECT count(*) FROM outbox WHERE subject LIKE '%Failed sign-ons' AND body LIKE '%within a day%'")
+signin "$T/x" 10.66.1.1 Italy wrong
+holds "the power's 12th failure of the day (signin_day_limit 12) tells the master once" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM outbox WHERE subject LIKE '"'%Failed sign-ons'"' AND body LIKE '"'%within a day%'"'") == $((told_before + 1)) ]]'
+signin "$T/x" 10.66.1.2 Italy pw-Italy
+holds "then a browser new to Italy is refused, the right password too" \
+    '[[ $CODE == 403 ]] && grep -qi "only from browsers that signed in as italy before" "$T/b"'
+holds "  unread: no failure counted" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM signon_failures WHERE target = '"'italy'"'") == 12 ]]'
+sed -i '/\tdjs\t/d' "$T/known" # its session over, the browser keeps djd
+get /game/demo -c "$T/known" -b "$T/known" -H 'X-Forwarded-For: 10.6.5.9'
+get /game/demo/signin -c "$T/known" -b "$T/known" -H 'X-Forwarded-For: 10.6.5.9' \
+    --data-urlencode "csrf=$(csrf_in "$T/b")" --data-urlencode power=Italy \
+    --data-urlencode password=pw-Italy
+holds "  while the browser that signed in as Italy before still signs in" '[[ $CODE == 303 ]]'
+holds "  and keeps its cookie" '! grep -qi "^Set-Cookie: djd=" "$T/h"'
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+
 # ---- observers ------------------------------------------------------------------------
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
 signin_observer()
@@ -342,7 +392,7 @@ get /game/demo -b "$T/ob"
 holds "  and reads, with no order form" 'grep -q "Signed in as observer" "$T/b" && ! grep -q "/game/demo/orders" "$T/b"'
 for i in 1 2 3; do signin_observer 10.6.0.$((i + 1)) watcher@demo.example wrong; done
 signin_observer 10.6.0.9 watcher@demo.example pw-watcher
-holds "the address given never lifts the per-target limit" '[[ $CODE == 403 ]]'
+holds "strangers' failures as the observer do not stop the observer" '[[ $CODE == 303 ]]'
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
 
 # ---- 404 ---------------------------------------------------------------------------------
