@@ -537,6 +537,23 @@ static dj_participant_rec *own_row(dj_judge *j, game_view *v,
     return NULL;
 }
 
+/*
+ * A participant's password or address changed: whoever held a way in
+ * with the old one is out.  Every web session of the participant ends
+ * (the browser that made the change signs in again at once: websession.c,
+ * dj_game_web_renew).  Remembered mail sign-ons are the identity room's
+ * (issue 32): its forget function is called here, the one place, once it
+ * exists.
+ */
+static int credentials_changed(dj_judge *j, int64_t participant_id)
+{
+    if (dj_store_web_sessions_end_others(j->store, participant_id, NULL) < 0)
+        return judge_store_fail(j);
+    /* TODO(issue 32): forget the participant's remembered mail sign-ons
+     * here, e.g. dj_signon_memory_forget(j, participant_id). */
+    return 0;
+}
+
 static int do_password(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const own_arg *a = arg;
@@ -548,6 +565,8 @@ static int do_password(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         return judge_fail(j, "cannot hash the password");
     if (dj_store_participant_update(j->store, p) < 0)
         return judge_store_fail(j);
+    if (credentials_changed(j, p->id) < 0)
+        return -1;
     if (gv_log(j, v, "password", "%s", p->power >= 0
                                            ? gv_power_name(v, p->power)
                                            : p->role) < 0)
@@ -614,6 +633,8 @@ static int do_power_password(dj_judge *j, game_view *v, void *arg,
         return judge_fail(j, "cannot hash the password");
     if (dj_store_participant_update(j->store, p) < 0)
         return judge_store_fail(j);
+    if (credentials_changed(j, p->id) < 0)
+        return -1;
     if (gv_log(j, v, "password", "%s (by the master)",
                gv_power_name(v, power)) < 0)
         return -1;
@@ -662,6 +683,8 @@ static int do_address(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     snprintf(p->email, sizeof p->email, "%s", a->to);
     if (dj_store_participant_update(j->store, p) < 0)
         return judge_store_fail(j);
+    if (credentials_changed(j, p->id) < 0)
+        return -1;
     if (gv_log(j, v, "address", "%s -> %s", was, p->email) < 0)
         return -1;
     const char *who = p->power >= 0 ? gv_power_name(v, p->power) : p->role;

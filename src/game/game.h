@@ -556,6 +556,19 @@ int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
                        char *token, char *csrf, char *new_device,
                        dj_signon *id);
 
+/* The password asked again (the web's account form): 0 when it is the
+ * signed-in participant's, DJ_SIGNON_REFUSED (a failure, counted and
+ * limited as a sign-in's), -1.  `device` as for dj_game_web_signin. */
+int dj_game_web_reauth(dj_judge *j, const dj_signon *id,
+                       const char *password, const char *client,
+                       const char *device);
+
+/* A new session for a participant whose password or address this browser
+ * has just changed (which ended every session of the participant). */
+int dj_game_web_renew(dj_judge *j, int64_t participant_id,
+                      const char *client, int lifetime, char *token,
+                      char *csrf);
+
 /* The session a cookie's token names: 0 (id and csrf filled), 1 when there
  * is none (unknown, expired, signed out, the participant gone), -1. */
 int dj_game_web_session(dj_judge *j, const char *token, dj_signon *id,

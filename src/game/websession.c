@@ -94,6 +94,47 @@ int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
     return 0;
 }
 
+int dj_game_web_reauth(dj_judge *j, const dj_signon *id,
+                       const char *password, const char *client,
+                       const char *device)
+{
+    char device_hash[2 * TOKEN_DIGEST_LEN + 1] = "";
+    if (device && token_shape(device) && token_hash(j, device, device_hash) < 0)
+        return -1;
+    const char *who = id->power >= 0 ? id->power_name : id->role;
+    dj_signon got;
+    memset(&got, 0, sizeof got);
+    int rc = judge_signon(j, id->game, who, password, client, client,
+                          device_hash, &got);
+    if (rc == 0 && got.participant_id != id->participant_id) {
+        judge_fail(j, "that is not your password");
+        return DJ_SIGNON_REFUSED;
+    }
+    return rc;
+}
+
+int dj_game_web_renew(dj_judge *j, int64_t participant_id,
+                      const char *client, int lifetime, char *token,
+                      char *csrf)
+{
+    char hash[2 * TOKEN_DIGEST_LEN + 1];
+    if (dj_random_hex(token, DJ_WEB_TOKEN_LEN / 2) < 0 ||
+        dj_random_hex(csrf, DJ_WEB_TOKEN_LEN / 2) < 0)
+        return judge_fail(j, "no random bytes from the system");
+    if (token_hash(j, token, hash) < 0)
+        return -1;
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    if (dj_store_web_session_add(j->store, hash, participant_id, csrf, client,
+                                 j->now, j->now + lifetime) < 0 ||
+        dj_store_commit(j->store) < 0) {
+        judge_store_fail(j);
+        dj_store_rollback(j->store);
+        return -1;
+    }
+    return 0;
+}
+
 static bool token_shape(const char *token)
 {
     if (!token || strlen(token) != DJ_WEB_TOKEN_LEN)

@@ -342,6 +342,7 @@ void dj_web_handle(dj_web_shared *sh, dj_judge *j, const dj_web_request *rq,
     case DJ_ROUTE_ORDERS:
     case DJ_ROUTE_READY:
     case DJ_ROUTE_SEND_PRESS: web_act_message(c); break;
+    case DJ_ROUTE_ACCOUNT: web_act_account(c); break;
     default: web_not_found(c); break;
     }
 done:

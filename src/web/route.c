@@ -129,6 +129,8 @@ dj_route_kind dj_route_parse(const char *method, const char *path, size_t len,
             return want(m, POST, DJ_ROUTE_ORDERS, r);
         if (seg_is(a, an, "ready"))
             return want(m, POST, DJ_ROUTE_READY, r);
+        if (seg_is(a, an, "account"))
+            return want(m, POST, DJ_ROUTE_ACCOUNT, r);
         if (phase_name(a, an)) {
             copy(r->phase, sizeof r->phase, a, an, true);
             return want(m, GET, DJ_ROUTE_PHASE, r);

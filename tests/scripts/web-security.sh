@@ -468,6 +468,51 @@ holds "sign out: 303" '[[ $CODE == 303 ]]'
 holds "  and the session row is gone" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_sessions WHERE token_hash = '"'$hash'"'") == 0 ]]'
 
+# ---- the order box takes orders; the account form asks the password (issue 33) ------
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+signin "$T/en1" 10.10.0.1 England pw-England
+signin "$T/en2" 10.10.0.2 England pw-England
+get /game/demo -b "$T/en1"
+cs=$(csrf_in "$T/b")
+holds "the signed-in page has the account form" 'grep -q "action=\"/game/demo/account\"" "$T/b"'
+for line in 'RESIGN' 'SET PASSWORD stolen-password' 'SET ADDRESS thief@evil.example' \
+            'SET CONCEDE France'; do
+    get /game/demo/orders -b "$T/en1" --data-urlencode "csrf=$cs" \
+        --data-urlencode "orders=$(printf 'F lon-nth\n%s' "$line")"
+    holds "the order box refuses '$line': the account form asks the password" \
+        'grep -q "is not for the order box" "$T/b" && grep -q "go by the account form below" "$T/b"'
+done
+get /game/demo/orders -b "$T/en1" --data-urlencode "csrf=$cs" --data-urlencode 'orders=PROCESS'
+holds "  and a command of the mail alone" 'grep -q "PROCESS is not for the order box" "$T/b"'
+holds "  nothing of them was done (the old password works, the address stays)" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT email || status FROM participants p JOIN games g ON g.id = p.game_id WHERE g.name = '"'demo'"' AND p.power = 1") == "england@demo.example"* ]] &&
+     ! sqlite3 "$T/judge.db" "SELECT count(*) FROM orders o" | grep -q "^x"'
+signin "$T/en3" 10.10.0.3 England pw-England
+holds "  the password is unchanged" '[[ $CODE == 303 ]]'
+get /game/demo/orders -b "$T/en1" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'orders=F lon-nth
+READY'
+holds "orders and READY still go by the order box" 'grep -q "F LON - NTH" "$T/b"'
+get /game/demo/account -b "$T/en1" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'command=SET PASSWORD new-england-pw' --data-urlencode password=wrong
+holds "the account form with a wrong password: 403, nothing done" \
+    '[[ $CODE == 403 ]] && grep -q "Nothing was done" "$T/b"'
+get /game/demo/account -b "$T/en1" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'command=F lon-nth' --data-urlencode password=pw-England
+holds "  an order there: refused" 'grep -q "the account form takes one account command" "$T/b"'
+get /game/demo/account -b "$T/en1" -c "$T/en1" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'command=SET PASSWORD new-england-pw' --data-urlencode password=pw-England
+holds "with the password: SET PASSWORD is done" 'grep -q "password changed" "$T/b"'
+get /game/demo -b "$T/en1"
+holds "  the browser that changed it stays signed in" 'grep -q "Signed in as England" "$T/b"'
+get /game/demo -b "$T/en2"
+holds "  every other session of England has ended" '! grep -q "Signed in as" "$T/b"'
+get /game/demo -b "$T/en3"
+holds "  (all of them)" '! grep -q "Signed in as" "$T/b"'
+signin "$T/en4" 10.10.0.4 England new-england-pw
+holds "  the new password signs in" '[[ $CODE == 303 ]]'
+J_WEB set demo private=no >/dev/null
+
 # ---- behind a proxy (issue 33) ---------------------------------------------------------
 web_stop
 WEB_LOG=$T/fwd.log
