@@ -269,6 +269,17 @@ static const struct {
     {CMD_DRAW, CMD_DOOR_ACCOUNT},      {CMD_NODRAW, CMD_DOOR_ACCOUNT},
 };
 
+bool cmd_read_only(cmd_kind kind)
+{
+    static const cmd_kind reads[] = {CMD_HELP,    CMD_LIST,   CMD_HISTORY,
+                                     CMD_SUMMARY, CMD_MAP,    CMD_STATUS,
+                                     CMD_PRESS_ARCHIVE};
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
+        if (reads[i] == kind)
+            return true;
+    return false;
+}
+
 cmd_door cmd_door_of(cmd_kind kind)
 {
     if (kind == CMD_TEXT)

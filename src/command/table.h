@@ -72,6 +72,10 @@ typedef struct cmd_spec {
     const char *help;      /* HELP's right column, '\n' between lines */
 } cmd_spec;
 
+/* Only reads (HELP, LIST, HISTORY, SUMMARY, MAP, STATUS, PRESS ARCHIVE):
+ * the same one asked again in a message is answered once. */
+bool cmd_read_only(cmd_kind kind);
+
 /* The web's form for a command (table.c's cmd_doors, beside the table);
  * an order line (CMD_TEXT) is the order box's. */
 cmd_door cmd_door_of(cmd_kind kind);

@@ -249,6 +249,12 @@ const conf_setting conf_table[] = {
            0, 1000000),
     NUMBER("limits", mail.judge_reply_limit, "judge_reply_limit", CONF_INT, 0,
            1000000),
+    NUMBER("limits", mail.reply_bytes_limit, "reply_bytes_limit", CONF_INT, 0,
+           1 << 30),
+    NUMBER("limits", mail.domain_reply_bytes_limit, "domain_reply_bytes_limit",
+           CONF_INT, 0, 1 << 30),
+    NUMBER("limits", mail.judge_reply_bytes_limit, "judge_reply_bytes_limit",
+           CONF_INT, 0, 1 << 30),
     NUMBER("limits", mail.keep_mail, "keep_mail", CONF_SECONDS, 0,
            3650 * 86400),
 

@@ -36,6 +36,9 @@ void dj_config_defaults(dj_config *c)
     m->signon_reply_limit = 5;
     m->domain_reply_limit = 300;
     m->judge_reply_limit = 3000;
+    m->reply_bytes_limit = 2 << 20;
+    m->domain_reply_bytes_limit = 20 << 20;
+    m->judge_reply_bytes_limit = 200 << 20;
     m->retry_attempts = 8;
     m->retry_delay = 60;
     m->retry_max_delay = 6 * 3600;

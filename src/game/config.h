@@ -78,6 +78,9 @@ typedef struct dj_mail_settings {
     int signon_reply_limit;     /* replies to failed sign-ons per sender */
     int domain_reply_limit;     /* replies per domain per window */
     int judge_reply_limit;      /* replies to anyone per window */
+    int reply_bytes_limit;      /* bytes of replies per sender per window */
+    int domain_reply_bytes_limit; /* bytes of replies per domain */
+    int judge_reply_bytes_limit;  /* bytes of replies to anyone */
     int retry_attempts;         /* sending attempts before giving up */
     int retry_delay;            /* seconds before the first retry */
     int retry_max_delay;        /* seconds: the backoff's cap */

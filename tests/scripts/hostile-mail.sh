@@ -163,19 +163,36 @@ DIPJUDGE_NOW=$((GAME_T0 + 3700)) $J command --from bot1@botnet.example \
 has "Signed on as Germany"
 
 # ---- amplification: a short mail of many commands ---------------------------------
-# 1,900 LIST lines (about 12 KB of mail, no sign-on needed) would make a
-# reply of some 3 MB: the reply stops at its budget (1 MiB by default).
-for i in $(seq 1 1900); do echo "LIST h"; done >"$T/many"
+# The issue 33 attack: 1,999 LIST lines (14 KB of forged mail) once drew a
+# 1 MB reply.  The same read-only command is answered once a message.
+for i in $(seq 1 1999); do echo "LIST h"; done >"$T/many"
 $J command --from amplifier@x.example --queue-reply <"$T/many" >"$T/out" 2>&1
 size=$(wc -c <"$T/out")
-check "the reply stays within 1 MiB ($size bytes)" [ "$size" -le 1100000 ]
-has "commands were not run: this reply reached its size budget of 1024 KB"
+check "1,999 LIST lines: one answer ($size bytes)" [ "$size" -le 4000 ]
+has "1998 commands were asked again: each is answered once, above."
+# Distinct commands: a reply to a mail that did not sign on is at most
+# the larger of 16 KB and twice the mail's own text.
+for i in $(seq 1 1900); do echo "LIST nosuch-$i"; done >"$T/distinct"
+mailsize=$(wc -c <"$T/distinct")
+$J command --from amplifier@x.example --queue-reply <"$T/distinct" >"$T/out" 2>&1
+size=$(wc -c <"$T/out")
+check "1,900 other LIST lines ($mailsize bytes): at most twice that ($size bytes)" \
+    [ "$size" -le $((2 * mailsize + 1024)) ]
+has "commands were not run: this reply reached its size budget of $((2 * mailsize / 1024)) KB"
 check "the queued reply too" [ "$(sql "SELECT max(length(body)) FROM outbox
-    WHERE recipients = 'amplifier@x.example'")" -le 1100000 ]
+    WHERE recipients = 'amplifier@x.example'")" -le $((2 * mailsize + 1024)) ]
+for i in $(seq 1 20); do echo "LIST nosuch-$i"; done >"$T/few"
+$J command --from amplifier@x.example <"$T/few" >"$T/out" 2>&1
+check "a short mail still gets its whole answer (16 KB at least)" \
+    sh -c "! grep -q 'size budget' '$T/out'"
+{ echo "SIGNON Eh right-england"; cat "$T/distinct"; } >"$T/signed"
+$J command --from england@h.example <"$T/signed" >"$T/out" 2>&1
+size=$(wc -c <"$T/out")
+check "signed on, the whole budget (1 MiB): $size bytes" [ "$size" -gt $((2 * mailsize + 1024)) ]
 # A smaller budget from judge.conf; one command's own output is cut too.
 printf 'limits: { max_reply_size = 16384; };\n' >"$T/small.conf"
 $J --config "$T/small.conf" command --from amplifier@x.example \
-    <"$T/many" >"$T/out" 2>&1
+    <"$T/distinct" >"$T/out" 2>&1
 size=$(wc -c <"$T/out")
 check "judge.conf's max_reply_size holds ($size bytes)" [ "$size" -le 20000 ]
 has "of 16 KB"
@@ -285,6 +302,46 @@ qdrop "amp+99@tag.example" "LIST h"
 DIPJUDGE_NOW=$((QT + 3601 + 6)) qjd
 check "an hour later the budgets have room again" \
     [ "$(replies_to 'amp+99@tag.example')" = 1 ]
+
+# The same budgets in bytes (issue 33): 8,000 bytes of replies an hour to
+# one address, 16,000 to one domain; the counts left high.
+BQ=$T/bytes
+mkdir -p "$BQ/mail/in/new" "$BQ/mail/in/cur" "$BQ/mail/in/tmp"
+printf 'limits: { reply_limit = 1000; domain_reply_limit = 1000;
+    reply_bytes_limit = 8000; domain_reply_bytes_limit = 16000; };\n' >"$BQ/judge.conf"
+bdrop() # FROM BODY
+{
+    n=$((n + 1))
+    printf 'From: %s\nTo: judge@localhost\nSubject: b%s\nMessage-ID: <b%s@x.example>\n\n%s\n' \
+        "$1" "$n" "$n" "$2" >"$BQ/mail/in/new/$((1700005000 + n)).M1P1.test"
+}
+bjd() { (cd "$BQ" && "$JUDGED" --config judge.conf --db "$T/judge.db" \
+    --maps "$S/maps" --quiet once --no-tick --no-send) 2>>"$T/judged.log"; }
+bytes_to() { sql "SELECT IFNULL(sum(length(body)), 0) FROM outbox WHERE
+    kind IN ('reply', 'refusal', 'signon-failed') AND recipients LIKE '$1'"; }
+BT=$((QT + 5 * 86400))
+one=$(sql "SELECT length(body) FROM outbox WHERE recipients = 'amp+99@tag.example'")
+for i in $(seq 1 40); do bdrop bytes@b.example "LIST h"; done
+DIPJUDGE_NOW=$BT bjd
+got=$(replies_to bytes@b.example)
+check "40 mails to one address: answered until 8,000 bytes ($got of $one bytes each)" \
+    [ "$got" -lt 40 ] && [ "$(bytes_to bytes@b.example)" -lt $((8000 + one)) ] &&
+    [ "$(bytes_to bytes@b.example)" -ge 8000 ]
+check "the mail log says which budget" [ "$(sql "SELECT count(*) FROM maillog
+    WHERE sender = 'bytes@b.example' AND outcome LIKE
+    '%not answered: reply limit in bytes%'")" = $((40 - got)) ]
+for i in $(seq 1 60); do bdrop "u$i@bd.example" "LIST h"; done
+DIPJUDGE_NOW=$((BT + 1)) bjd
+check "60 addresses of one domain: answered until 16,000 bytes" \
+    [ "$(replies_to '%@bd.example')" -lt 60 ] &&
+    [ "$(bytes_to '%@bd.example')" -lt $((16000 + one)) ] &&
+    [ "$(bytes_to '%@bd.example')" -ge 16000 ]
+bdrop bytes@b.example "SIGNON Eh right-england
+F lon-wal"
+DIPJUDGE_NOW=$((BT + 2)) bjd
+check "a correct sign-on is answered beyond the bytes too" [ "$(sql "SELECT
+    count(*) FROM outbox WHERE recipients = 'bytes@b.example' AND
+    body LIKE '%F LON - WAL%'")" = 1 ]
 
 # ---- a re-delivery through another MX is the same mail -----------------------------
 R=$T/redeliver

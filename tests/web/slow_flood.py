@@ -107,7 +107,7 @@ def main():
                               options=opts)
     driver.set_page_load_timeout(20)
     try:
-        driver.get(URL + "/style.css")  # the browser is up before the flood
+        driver.get("about:blank")  # up, and no connection to reuse
         flood()
         threading.Thread(target=trickle, daemon=True).start()
         time.sleep(1.5)
