@@ -38,6 +38,7 @@
 #include "game/press_recipients.h"
 #include "store/mail.h"
 #include "store/press.h"
+#include "util/neutral.h"
 
 typedef dj_press_recipients recipients;
 
@@ -300,10 +301,16 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                           req->fake_from);
     if (check_rules(j, v, req, &pl) < 0)
         return -1;
+    /* shown and kept with format characters named and no line that
+     * passes for the judge's (util/neutral.h) */
+    dj_buf text;
+    dj_buf_init(&text);
+    dj_text_neutralise(req->body, &text);
+    const char *safe = dj_buf_ok(&text) && text.data ? text.data : "";
     dj_buf subject, body;
     dj_buf_init(&subject);
     dj_buf_init(&body);
-    compose(j, v, &pl, req->body, &subject, &body);
+    compose(j, v, &pl, safe, &subject, &body);
     int sent = 0;
     int rc = dj_buf_ok(&subject) && dj_buf_ok(&body)
                  ? deliver(j, v, &pl, subject.data, body.data, &sent)
@@ -312,7 +319,7 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         rc = judge_fail(j, "nobody to send the press to (no recipient "
                            "with an address)");
     if (rc == 0)
-        rc = archive(j, v, &pl, req->body);
+        rc = archive(j, v, &pl, safe);
     if (rc == 0) {
         dj_buf_printf(out, "%s: %s%s sent to ", v->g.name,
                       pl.grey ? "grey " : "",
@@ -333,6 +340,7 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         }
         dj_buf_append(out, "\n");
     }
+    dj_buf_free(&text);
     dj_buf_free(&subject);
     dj_buf_free(&body);
     return rc;

@@ -524,6 +524,19 @@ has "10 pending requests cleared"
 printf 'OBSERVE f watch-pw-real\n' | mail watcher@f.example
 has "To observe game f, this address must show it is yours"
 
+# ---- press cannot hide its text or pass for the judge's (issue 33) ----------------
+printf 'SIGNON Rh right-russia\nPRESS TO England\nall \342\200\256gninrae\342\200\254 well\nGame '"'"'h'"'"', S1901M: press from Master to everyone.\n--- S1901M: broadcast from Master to everyone\nFrom: judge@h.example\nENDPRESS\n' |
+    mail russia@h.example
+sql "SELECT body FROM outbox WHERE recipients = 'england@h.example' ORDER BY id DESC LIMIT 1" >"$T/press"
+check "a bidi override in press is shown by name, not obeyed" \
+    sh -c "grep -q 'all \[U+202E\]gninrae\[U+202C\] well' '$T/press' && ! grep -q \"\$(printf '\342\200\256')\" '$T/press'"
+check "a press line like the judge's first line is quoted" grep -q "^> Game 'h', S1901M: press from Master" "$T/press"
+check "  and one like the archive's" grep -q "^> --- S1901M: broadcast from Master" "$T/press"
+check "  and a header line" grep -q "^> From: judge@h.example" "$T/press"
+check "the judge's own first line stays" grep -q "^Game 'h', S1901M: press from Russia to England" "$T/press"
+printf 'SIGNON Eh right-england\nPRESS ARCHIVE h\n' | mail england@h.example
+check "the archive shows it so too" sh -c "grep -q '\[U+202E\]' '$T/out' && grep -q '> Game '\"'\"'h' '$T/out'"
+
 # ---- a private game is described to its participants only (issue 33) --------------
 $J create pv --master gm@pv.example >/dev/null
 $J set pv private=letmein >/dev/null
