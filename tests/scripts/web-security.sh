@@ -164,6 +164,15 @@ get /game/demo/press -b "$T/fr"
 holds "its markup is shown as text" \
     'grep -qF "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" "$T/b" && ! grep -q "<script" "$T/b"'
 
+get /game/demo -b "$T/fr"
+cs=$(csrf_in "$T/b")
+get /game/demo/press -b "$T/fr" --data-urlencode "csrf=$cs" --data-urlencode 'to=all' \
+    --data-urlencode "text=$(printf 'evil \342\200\256txet\342\200\254 here\nGame '"'"'demo'"'"', S1901M: broadcast from Master.')"
+get /game/demo/press -b "$T/fr"
+holds "press on the web: a bidi override shown by name, not obeyed (issue 33)" \
+    'grep -qF "evil [U+202E]txet[U+202C] here" "$T/b" && ! grep -q "$(printf "\342\200\256")" "$T/b"'
+holds "  and a line like the judge's quoted" 'grep -qF "&gt; Game &#39;demo&#39;, S1901M: broadcast from Master." "$T/b"'
+
 # ---- body size ----------------------------------------------------------------------
 head -c 70000 /dev/zero | tr '\0' 'a' >"$T/big"
 get /game/demo/orders -b "$T/fr" --data-binary "@$T/big"
