@@ -17,7 +17,12 @@
 #     at each tick, the games' history kept;
 #   - forged JOIN, OBSERVE, CREATE: nothing happens until the address sends
 #     back the code only it received; pending requests are capped per game
-#     and per address, and expire.
+#     and per address, and expire;
+#   - issue 33: a reply to a mail that did not sign on stays within twice
+#     its text, a repeated LIST is answered once, the budgets count bytes;
+#     a re-sent mail with a new Date: and To: acts once; press cannot hide
+#     text or pass for the judge's; a private game is described to its
+#     participants only.
 # Ends with "N passed, N failed".
 #
 set -u

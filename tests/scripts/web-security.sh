@@ -22,6 +22,14 @@
 #               does not exist: unknown games, secret orders, actions
 #               without a session; the JSON holds no address
 #   messages    a web order is recorded in the mail log like a mail
+#   issue 33    the server's own errors carry the headers (400 for %00 and
+#               bad escapes, 414, 431, 408), 405 with Allow; a head
+#               trickling in is closed at header_timeout; sign-ins slow the
+#               failing client at one power, never another, and a power's
+#               day leaves only known browsers; the order box takes
+#               orders, the account form asks the password, a new password
+#               ends the other sessions; private pictures are private;
+#               forwarded, trusted_proxies; a readable judge.conf warned of
 # Ends with "N passed, N failed".
 #
 set -u
