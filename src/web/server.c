@@ -313,7 +313,7 @@ static int listen_socket(const struct sockaddr_storage *ss, char *err,
     socklen_t len = ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
                                               : sizeof(struct sockaddr_in);
     if (bind(fd, (const struct sockaddr *)ss, len) < 0 ||
-        listen(fd, 256) < 0) {
+        listen(fd, 1024) < 0) { /* a burst waits here, not dropped */
         close(fd);
         return -1;
     }
