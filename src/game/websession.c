@@ -102,9 +102,26 @@ int dj_game_web_reauth(dj_judge *j, const dj_signon *id,
     if (device && token_shape(device) && token_hash(j, device, device_hash) < 0)
         return -1;
     const char *who = id->power >= 0 ? id->power_name : id->role;
+    /* an observer is found by its address (access.c): its own */
+    char address[DJ_EMAIL_MAX];
+    snprintf(address, sizeof address, "%s", client);
+    if (strcmp(id->role, "observer") == 0) {
+        dj_game_rec g;
+        dj_participant_rec *parts = NULL;
+        int n = 0;
+        if (dj_store_begin_read(j->store) < 0)
+            return judge_store_fail(j);
+        if (dj_store_game_get(j->store, id->game, &g) == 0 &&
+            dj_store_participant_list(j->store, g.id, &parts, &n) == 0)
+            for (int i = 0; i < n; i++)
+                if (parts[i].id == id->participant_id)
+                    snprintf(address, sizeof address, "%s", parts[i].email);
+        dj_store_rollback(j->store);
+        free(parts);
+    }
     dj_signon got;
     memset(&got, 0, sizeof got);
-    int rc = judge_signon(j, id->game, who, password, client, client,
+    int rc = judge_signon(j, id->game, who, password, client, address,
                           device_hash, &got);
     if (rc == 0 && got.participant_id != id->participant_id) {
         judge_fail(j, "that is not your password");

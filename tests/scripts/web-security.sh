@@ -528,6 +528,11 @@ get /game/demo -b "$T/en3"
 holds "  (all of them)" '! grep -q "Signed in as" "$T/b"'
 signin "$T/en4" 10.10.0.4 England new-england-pw
 holds "  the new password signs in" '[[ $CODE == 303 ]]'
+signin_observer 10.10.0.5 watcher@demo.example pw-watcher
+get /game/demo -b "$T/ob"
+get /game/demo/account -b "$T/ob" -c "$T/ob" --data-urlencode "csrf=$(csrf_in "$T/b")" \
+    --data-urlencode 'command=SET PASSWORD new-watcher-pw' --data-urlencode password=pw-watcher
+holds "an observer's account form too (found by its address)" 'grep -q "password changed" "$T/b"'
 J_WEB set demo private=no >/dev/null
 
 # ---- behind a proxy (issue 33) ---------------------------------------------------------
