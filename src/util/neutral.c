@@ -51,9 +51,9 @@ static bool judge_like(const char *l, size_t n)
 {
     while (n && (*l == ' ' || *l == '\t'))
         l++, n--;
-    static const char *const starts[] = {"game '", "---", "from:", "to:",
-                                         "subject:", "date:", "reply-to:",
-                                         "sender:"};
+    static const char *const starts[] = {
+        "game '",   "---",   "from:",     "to:",
+        "subject:", "date:", "reply-to:", "sender:"};
     for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
         size_t k = strlen(starts[i]);
         if (n >= k && strncasecmp(l, starts[i], k) == 0)

@@ -36,7 +36,8 @@ const char *const dj_web_security_headers[][2] = {
     {NULL, NULL},
 };
 
-/* ---- trusted proxies ------------------------------------------------------------ */
+/* ---- trusted proxies
+ * ------------------------------------------------------------ */
 
 int dj_web_proxies_parse(const char *text, dj_web_proxies *out, char *err,
                          size_t errlen)
@@ -50,9 +51,10 @@ int dj_web_proxies_parse(const char *text, dj_web_proxies *out, char *err,
             break;
         char word[64];
         if (n >= sizeof word || out->n == DJ_WEB_PROXIES_MAX) {
-            snprintf(err, errlen, "web.trusted_proxies: at most %d "
-                                  "addresses or networks, each an address "
-                                  "or ADDRESS/BITS",
+            snprintf(err, errlen,
+                     "web.trusted_proxies: at most %d "
+                     "addresses or networks, each an address "
+                     "or ADDRESS/BITS",
                      DJ_WEB_PROXIES_MAX);
             return -1;
         }
@@ -65,8 +67,9 @@ int dj_web_proxies_parse(const char *text, dj_web_proxies *out, char *err,
             char *end;
             long b = strtol(slash + 1, &end, 10);
             if (*end || end == slash + 1 || b < 0 || b > 128) {
-                snprintf(err, errlen, "web.trusted_proxies: '%s': bad "
-                                      "network length",
+                snprintf(err, errlen,
+                         "web.trusted_proxies: '%s': bad "
+                         "network length",
                          word);
                 return -1;
             }
@@ -76,8 +79,9 @@ int dj_web_proxies_parse(const char *text, dj_web_proxies *out, char *err,
         int f = strchr(word, ':') ? AF_INET6 : AF_INET;
         if (inet_pton(f, word, out->net[out->n].addr) != 1 ||
             bits > (f == AF_INET ? 32 : 128)) {
-            snprintf(err, errlen, "web.trusted_proxies: '%s' is not a "
-                                  "numeric address or network",
+            snprintf(err, errlen,
+                     "web.trusted_proxies: '%s' is not a "
+                     "numeric address or network",
                      word);
             return -1;
         }
@@ -126,13 +130,14 @@ bool dj_web_proxies_has(const dj_web_proxies *p, const struct sockaddr *sa)
     unsigned char a[16];
     int f = plain_address(sa, a);
     for (int i = 0; p && i < p->n; i++)
-        if (p->net[i].family == f && same_prefix(a, p->net[i].addr,
-                                                 p->net[i].bits))
+        if (p->net[i].family == f &&
+            same_prefix(a, p->net[i].addr, p->net[i].bits))
             return true;
     return false;
 }
 
-/* ---- the table ------------------------------------------------------------------- */
+/* ---- the table
+ * ------------------------------------------------------------------- */
 
 enum { FREE = 0, HELD, HANDED };
 
@@ -141,7 +146,7 @@ typedef struct slot {
     int fd;
     unsigned char client[9]; /* family, then the /24 or /64 */
     bool uncapped;
-    int64_t since;           /* ms, monotonic */
+    int64_t since; /* ms, monotonic */
     struct sockaddr_storage addr;
     socklen_t addrlen;
 } slot;
@@ -182,16 +187,22 @@ static int count_client(const dj_web_door *d, const unsigned char key[9])
     return n;
 }
 
-/* ---- answers the door writes itself ----------------------------------------------- */
+/* ---- answers the door writes itself
+ * ----------------------------------------------- */
 
 static const char *reason(int status)
 {
     switch (status) {
-    case 400: return "Bad Request";
-    case 408: return "Request Timeout";
-    case 414: return "URI Too Long";
-    case 431: return "Request Header Fields Too Large";
-    default: return "Service Unavailable";
+    case 400:
+        return "Bad Request";
+    case 408:
+        return "Request Timeout";
+    case 414:
+        return "URI Too Long";
+    case 431:
+        return "Request Header Fields Too Large";
+    default:
+        return "Service Unavailable";
     }
 }
 
@@ -200,8 +211,8 @@ static const char *reason(int status)
 static void answer_close(int fd, int status, const char *why)
 {
     char head[1024], body[512];
-    int bn = snprintf(body, sizeof body, "%d %s: %s\n", status,
-                      reason(status), why);
+    int bn =
+        snprintf(body, sizeof body, "%d %s: %s\n", status, reason(status), why);
     if (bn < 0 || (size_t)bn >= sizeof body)
         bn = (int)strlen(body);
     int hn = snprintf(head, sizeof head,
@@ -212,8 +223,8 @@ static void answer_close(int fd, int status, const char *why)
                       "Cache-Control: no-store\r\n"
                       "Content-Security-Policy: default-src 'none'\r\n",
                       status, reason(status), bn);
-    for (int i = 0; dj_web_security_headers[i][0] && hn > 0 &&
-                    (size_t)hn < sizeof head;
+    for (int i = 0;
+         dj_web_security_headers[i][0] && hn > 0 && (size_t)hn < sizeof head;
          i++)
         hn += snprintf(head + hn, sizeof head - (size_t)hn, "%s: %s\r\n",
                        dj_web_security_headers[i][0],
@@ -244,7 +255,8 @@ static void drop(dj_web_door *d, slot *s, int status, const char *why)
     s->fd = -1;
 }
 
-/* ---- admitting a connection ------------------------------------------------------- */
+/* ---- admitting a connection
+ * ------------------------------------------------------- */
 
 /* The oldest held slot of the client `key` (NULL: of any client, the one
  * holding the most slots). */
@@ -270,9 +282,9 @@ static void admit(dj_web_door *d, int fd, const struct sockaddr_storage *ss,
 {
     unsigned char key[9];
     client_key((const struct sockaddr *)ss, key);
-    bool uncapped = d->opt.uncapped &&
-                    dj_web_proxies_has(d->opt.uncapped,
-                                       (const struct sockaddr *)ss);
+    bool uncapped =
+        d->opt.uncapped &&
+        dj_web_proxies_has(d->opt.uncapped, (const struct sockaddr *)ss);
     pthread_mutex_lock(&d->lock);
     slot *free_slot = NULL;
     for (int i = 0; i < d->nslots && !free_slot; i++)
@@ -290,8 +302,9 @@ static void admit(dj_web_door *d, int fd, const struct sockaddr_storage *ss,
     }
     if (refuse) {
         pthread_mutex_unlock(&d->lock);
-        answer_close(fd, 503, "Too many connections are being answered: "
-                              "try again in a moment.");
+        answer_close(fd, 503,
+                     "Too many connections are being answered: "
+                     "try again in a moment.");
         return;
     }
     if (v) {
@@ -343,7 +356,8 @@ void dj_web_door_closed(dj_web_door *d, int fd)
     pthread_mutex_unlock(&d->lock);
 }
 
-/* ---- the thread ------------------------------------------------------------------- */
+/* ---- the thread
+ * ------------------------------------------------------------------- */
 
 /* What has arrived on a held connection: still coming, handed over, or
  * answered and closed. */

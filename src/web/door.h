@@ -58,11 +58,11 @@ bool dj_web_proxies_has(const dj_web_proxies *p, const struct sockaddr *sa);
 typedef struct dj_web_door dj_web_door;
 
 typedef struct dj_web_door_options {
-    int listen_fd;               /* bound and listening */
-    struct MHD_Daemon *daemon;   /* started with MHD_USE_NO_LISTEN_SOCKET */
-    int max_connections;         /* slots in all */
-    int max_per_client;          /* per /24 or /64; 0: no cap */
-    int header_timeout;          /* seconds for the head to come in */
+    int listen_fd;                  /* bound and listening */
+    struct MHD_Daemon *daemon;      /* started with MHD_USE_NO_LISTEN_SOCKET */
+    int max_connections;            /* slots in all */
+    int max_per_client;             /* per /24 or /64; 0: no cap */
+    int header_timeout;             /* seconds for the head to come in */
     const dj_web_proxies *uncapped; /* NULL, or proxies not capped */
 } dj_web_door_options;
 

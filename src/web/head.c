@@ -22,8 +22,7 @@ static bool hex(unsigned char c)
 }
 
 /* The request line [p, p+n), without its line end. */
-static int request_line(const char *p, size_t n, bool *http11,
-                        const char **why)
+static int request_line(const char *p, size_t n, bool *http11, const char **why)
 {
     size_t i = 0;
     while (i < n && tchar((unsigned char)p[i]))

@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#define DJ_WEB_LINE_MAX 4096      /* the request line, bytes */
+#define DJ_WEB_LINE_MAX 4096        /* the request line, bytes */
 #define DJ_WEB_HEAD_MAX (16 * 1024) /* the whole head, bytes */
 
 enum {
