@@ -263,6 +263,9 @@ static void apply_config(judged *d)
     d->icfg.signon_reply_limit = m->signon_reply_limit;
     d->icfg.domain_reply_limit = m->domain_reply_limit;
     d->icfg.judge_reply_limit = m->judge_reply_limit;
+    d->icfg.reply_bytes = (dj_reply_byte_limits){
+        m->reply_bytes_limit, m->domain_reply_bytes_limit,
+        m->judge_reply_bytes_limit, m->reply_window};
     d->icfg.envelope_sender = d->envelope_sender;
     d->icfg.envelope_recipient = d->envelope_recipient;
     d->icfg.recipient_delimiter = d->cfg.recipient_delimiter;

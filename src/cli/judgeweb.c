@@ -23,6 +23,7 @@
 
 #include "cli/mapdir.h"
 #include "cli/run_as.h"
+#include "conf/conf_warnings.h"
 #include "conf/judge_conf.h"
 #include "game/game.h"
 #include "web/server.h"
@@ -92,6 +93,23 @@ static void wipe_mail_credentials(dj_config *cfg)
         p[i] = 0;
 }
 
+/* The risky settings judged warns of (conf_warnings.h), the same words:
+ * judgeweb reads the same judge.conf, passwords and all. */
+static void print_config_warnings(const dj_config *cfg)
+{
+    dj_buf warn;
+    dj_buf_init(&warn);
+    dj_config_warnings(cfg, &warn);
+    for (const char *l = warn.data; l && *l;) {
+        size_t n = strcspn(l, "\n");
+        fprintf(stderr, "judgeweb: warning: %.*s\n", (int)n, l);
+        l += n;
+        if (*l)
+            l++;
+    }
+    dj_buf_free(&warn);
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -132,6 +150,7 @@ int main(int argc, char **argv)
         weblog(LOG_ERR, "%s", err);
         return 78;
     }
+    print_config_warnings(&cfg); /* before the passwords are wiped */
     wipe_mail_credentials(&cfg);
     char user[64];
     if (cli_run_as_state_owner(&cfg, user, sizeof user, err, sizeof err) < 0) {

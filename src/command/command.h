@@ -141,6 +141,24 @@ int dj_command_run(dj_judge *j, const dj_command_msg *msg,
                    const char *message_id, bool queue_reply,
                    dj_command_reply *reply);
 
+/*
+ * Which of the web's forms may carry a message's text (the command
+ * table's `door` column): DJ_WEB_FORM_ORDERS when it holds only orders
+ * and what the order box takes (READY, NOT READY, SET WAIT, SET NOWAIT,
+ * CLEAR, press); DJ_WEB_FORM_ACCOUNT when it holds only commands of the
+ * account form, which asks for the password again (RESIGN, SET PASSWORD,
+ * SET ADDRESS, SET MASTER, TAKEOVER, the concede and draw votes);
+ * DJ_WEB_FORM_MAIL when a command goes by mail only, or the text mixes
+ * the two forms.  `what` names the command that decided (the first
+ * account command, or the one out of place).
+ */
+typedef enum dj_web_form {
+    DJ_WEB_FORM_ORDERS,
+    DJ_WEB_FORM_ACCOUNT,
+    DJ_WEB_FORM_MAIL,
+} dj_web_form;
+dj_web_form dj_command_web_form(const char *text, char *what, size_t whatlen);
+
 /* The HELP text, as the judge mails it. */
 void dj_command_help(dj_buf *out);
 

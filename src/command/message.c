@@ -14,6 +14,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,10 @@ static void summary(session *s, const cmd_reader *r)
         dj_buf_printf(say(s), "\nThe message is longer than %d lines: the "
                               "last %d were not read.\n",
                       CMD_MAX_LINES, r->skipped);
+    if (s->repeats)
+        dj_buf_printf(say(s), "\n%d command%s asked again: each is answered "
+                              "once, above.\n",
+                      s->repeats, s->repeats == 1 ? " was" : "s were");
     if (s->over_budget)
         dj_buf_printf(say(s), "\n%d command%s not run: this reply reached its "
                               "size budget of %zu KB.  Send them again in "
@@ -262,9 +267,42 @@ static bool prose_of_participant(session *s, const cmd *c)
  * after a refused sign-on (it would only repeat the refusal), and HELP a
  * second time (subject and body).
  */
+/* Was this read-only command answered earlier in the message?  (Its key:
+ * the kind and the line, case and spacing aside.)  Remembers it if not. */
+static bool asked_before(session *s, const cmd *c)
+{
+    if (!cmd_read_only(c->kind) || c->kind == CMD_HELP)
+        return false;
+    char key[CMD_LINE_MAX + 16];
+    int n = snprintf(key, sizeof key, "\n%d:", (int)c->kind);
+    bool space = false;
+    for (const char *p = c->echo; *p && n + 2 < (int)sizeof key; p++) {
+        if (*p == ' ' || *p == '\t') {
+            space = n > 0 && key[n - 1] != ':';
+            continue;
+        }
+        if (space)
+            key[n++] = ' ';
+        space = false;
+        key[n++] = (char)tolower((unsigned char)*p);
+    }
+    key[n++] = '\n';
+    key[n] = '\0';
+    if (s->answered.len && strstr(s->answered.data, key))
+        return true;
+    if (!s->answered.len)
+        dj_buf_append(&s->answered, "\n");
+    dj_buf_append(&s->answered, key + 1);
+    return false;
+}
+
 static bool passed_over(session *s, const cmd *c)
 {
     const char *why = NULL;
+    if (asked_before(s, c)) { /* answered above: not even echoed */
+        s->repeats++;
+        return true;
+    }
     if (c->kind == CMD_TEXT && ((!s->body_started && !s->signon_tried) ||
                                 prose_of_participant(s, c))) {
         note_not_read(s, c->echo);
@@ -449,6 +487,7 @@ int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
         s->msg = msg;
         s->reply = reply;
         dj_buf_init(&s->not_read);
+        dj_buf_init(&s->answered);
         run_message(s, c, &press);
         reply_subject(s);
         mask_buf(s, &reply->body);
@@ -464,6 +503,7 @@ int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
                          : "out of memory");
         batch_free(s);
         dj_buf_free(&s->not_read);
+        dj_buf_free(&s->answered);
     } else {
         snprintf(reply->error, sizeof reply->error, "%s",
                  msg->from ? "out of memory" : "no sender address");

@@ -21,11 +21,21 @@ CMD_RUNNER(run_help)
     return RUN_OK;
 }
 
+/* A private game is described to its participants only (audience.c);
+ * to anyone else it answers as a game that does not exist. */
+static int described(session *s, const char *game)
+{
+    return game_rc(s, dj_game_described_to(s->j, game,
+                                           s->signed_on ? &s->id : NULL));
+}
+
 CMD_RUNNER(run_list)
 {
     (void)press;
     if (!c->game[0])
         return game_rc(s, dj_game_list_public(s->j, res));
+    if (described(s, c->game) < 0)
+        return RUN_FAILED;
     return game_rc(s, dj_game_show_public(s->j, c->game, res));
 }
 
@@ -57,6 +67,8 @@ CMD_RUNNER(run_history)
 CMD_RUNNER(run_summary)
 {
     (void)press;
+    if (described(s, c->game) < 0)
+        return RUN_FAILED;
     return game_rc(s, dj_game_summary(s->j, c->game, res));
 }
 
@@ -231,6 +243,8 @@ CMD_RUNNER(run_press_archive)
 {
     (void)press;
     bool mine = s->signed_on && same_game(s->id.game, c->game);
+    if (described(s, c->game) < 0)
+        return RUN_FAILED;
     size_t room = reply_room(s) * 3 / 4; /* the reply indents each line */
     return game_rc(s, dj_game_press_archive(s->j, c->game, mine ? &s->id : NULL,
                                             c->arg[0] ? c->arg : NULL,

@@ -195,11 +195,25 @@ int may_run(session *s, cmd_who who)
 
 /* ---- the reply's budget -------------------------------------------------------- */
 
+/*
+ * No amplification: until the message has signed on, its reply is at
+ * most the larger of REPLY_FLOOR and twice the message's own text (its
+ * subject and body), so a forged From: line draws no more than it sends;
+ * a signed-on message (it carried the password) has the whole budget.
+ */
+#define REPLY_FLOOR 16384
+
 size_t reply_budget(const session *s)
 {
     const dj_config *cfg = dj_judge_config(s->j);
     int n = cfg ? cfg->mail.max_reply_size : 0;
-    return n > 0 ? (size_t)n : (size_t)1 << 20;
+    size_t budget = n > 0 ? (size_t)n : (size_t)1 << 20;
+    if (s->signed_on)
+        return budget;
+    size_t text = (s->msg->body ? strlen(s->msg->body) : 0) +
+                  (s->msg->subject ? strlen(s->msg->subject) : 0);
+    size_t cap = 2 * text > REPLY_FLOOR ? 2 * text : REPLY_FLOOR;
+    return cap < budget ? cap : budget;
 }
 
 size_t reply_room(const session *s)

@@ -47,6 +47,9 @@ typedef struct session {
     char err[512];                /* why the current command failed */
     bool fatal;
     int over_budget;              /* commands not run: the reply is full */
+    int repeats;                  /* read-only commands asked again */
+    dj_buf answered;              /* the read-only commands answered, one
+                                     key a line (repeats are not) */
     int orders_taken, orders_refused; /* order readings, for the summary */
     int cmds, cmds_failed;        /* commands run (not orders) */
     bool all_ordered;             /* the final status: every unit has one */

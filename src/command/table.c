@@ -14,6 +14,7 @@
 #include "command/table.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -254,4 +255,78 @@ void dj_command_help(dj_buf *out)
             if (cmd_table[i].who == sections[k].who)
                 help_row(out, &cmd_table[i]);
     }
+}
+
+/* The web's form for each command: its door (table.h), next to the table
+ * whose kinds it names; a kind not here goes by mail only. */
+static const struct {
+    cmd_kind kind;
+    cmd_door door;
+} cmd_doors[] = {
+    {CMD_PRESS, CMD_DOOR_ORDERS},      {CMD_ENDPRESS, CMD_DOOR_ORDERS},
+    {CMD_CLEAR, CMD_DOOR_ORDERS},      {CMD_READY, CMD_DOOR_ORDERS},
+    {CMD_NOT_READY, CMD_DOOR_ORDERS},  {CMD_WAIT, CMD_DOOR_ORDERS},
+    {CMD_NOWAIT, CMD_DOOR_ORDERS},     {CMD_RESIGN, CMD_DOOR_ACCOUNT},
+    {CMD_PASSWORD, CMD_DOOR_ACCOUNT},  {CMD_ADDRESS, CMD_DOOR_ACCOUNT},
+    {CMD_SETMASTER, CMD_DOOR_ACCOUNT}, {CMD_TAKEOVER, CMD_DOOR_ACCOUNT},
+    {CMD_CONCEDE, CMD_DOOR_ACCOUNT},   {CMD_NOCONCEDE, CMD_DOOR_ACCOUNT},
+    {CMD_DRAW, CMD_DOOR_ACCOUNT},      {CMD_NODRAW, CMD_DOOR_ACCOUNT},
+};
+
+bool cmd_read_only(cmd_kind kind)
+{
+    static const cmd_kind reads[] = {CMD_HELP,    CMD_LIST,   CMD_HISTORY,
+                                     CMD_SUMMARY, CMD_MAP,    CMD_STATUS,
+                                     CMD_PRESS_ARCHIVE};
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
+        if (reads[i] == kind)
+            return true;
+    return false;
+}
+
+cmd_door cmd_door_of(cmd_kind kind)
+{
+    if (kind == CMD_TEXT)
+        return CMD_DOOR_ORDERS; /* an order line */
+    for (size_t i = 0; i < sizeof cmd_doors / sizeof cmd_doors[0]; i++)
+        if (cmd_doors[i].kind == kind)
+            return cmd_doors[i].door;
+    return CMD_DOOR_MAIL;
+}
+
+dj_web_form dj_command_web_form(const char *text, char *what, size_t whatlen)
+{
+    if (whatlen)
+        what[0] = '\0';
+    cmd_reader r;
+    cmd_reader_init(&r, NULL, text ? text : "");
+    cmd *c = malloc(sizeof *c);
+    if (!c)
+        return DJ_WEB_FORM_MAIL;
+    dj_buf press;
+    dj_buf_init(&press);
+    bool orders = false, account = false, mail = false;
+    while (!mail && cmd_next(&r, c, &press)) {
+        dj_buf_reset(&press);
+        if (c->kind == CMD_BAD) /* refused when run, whatever it was */
+            continue;
+        const cmd_spec *spec = cmd_spec_of(c->kind);
+        cmd_door door = cmd_door_of(c->kind);
+        if (door == CMD_DOOR_MAIL || (door == CMD_DOOR_ACCOUNT && orders) ||
+            (door == CMD_DOOR_ORDERS && account)) {
+            mail = true;
+            if (whatlen)
+                snprintf(what, whatlen, "%s",
+                         spec ? spec->name : cmd_name(c->kind));
+        }
+        orders |= door == CMD_DOOR_ORDERS;
+        account |= door == CMD_DOOR_ACCOUNT;
+        if (door == CMD_DOOR_ACCOUNT && whatlen && !mail)
+            snprintf(what, whatlen, "%s", spec ? spec->name : "");
+    }
+    dj_buf_free(&press);
+    free(c);
+    if (mail)
+        return DJ_WEB_FORM_MAIL;
+    return account ? DJ_WEB_FORM_ACCOUNT : DJ_WEB_FORM_ORDERS;
 }

@@ -48,6 +48,17 @@ typedef void (*cmd_parse_fn)(const words *ws, int arg, cmd_kind kind,
 typedef int (*cmd_run_fn)(struct session *s, const cmd *c, dj_buf *press,
                           dj_buf *res);
 
+/* Which of the web's forms may carry a command (dj_command_web_form).  A
+ * session alone must not take a power over: the order box carries only
+ * what a stolen session could do in a phase anyway; what changes who
+ * holds the power, or ends the game for it, goes by the account form,
+ * which asks for the password again; the rest goes by mail only. */
+typedef enum cmd_door {
+    CMD_DOOR_MAIL = 0, /* by mail only */
+    CMD_DOOR_ORDERS,   /* the order box (orders themselves are no row) */
+    CMD_DOOR_ACCOUNT,  /* the account form, with the password */
+} cmd_door;
+
 typedef struct cmd_spec {
     cmd_kind kind;
     const char *name;      /* "SET WAIT": HELP, dipjudge(7), replies */
@@ -60,6 +71,14 @@ typedef struct cmd_spec {
     const char *usage;     /* HELP's left column */
     const char *help;      /* HELP's right column, '\n' between lines */
 } cmd_spec;
+
+/* Only reads (HELP, LIST, HISTORY, SUMMARY, MAP, STATUS, PRESS ARCHIVE):
+ * the same one asked again in a message is answered once. */
+bool cmd_read_only(cmd_kind kind);
+
+/* The web's form for a command (table.c's cmd_doors, beside the table);
+ * an order line (CMD_TEXT) is the order box's. */
+cmd_door cmd_door_of(cmd_kind kind);
 
 extern const cmd_spec cmd_table[];
 extern const size_t cmd_table_len;

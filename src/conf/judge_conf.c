@@ -260,6 +260,12 @@ const conf_setting conf_table[] = {
            0, 1000000),
     NUMBER("limits", mail.judge_reply_limit, "judge_reply_limit", CONF_INT, 0,
            1000000),
+    NUMBER("limits", mail.reply_bytes_limit, "reply_bytes_limit", CONF_INT, 0,
+           1 << 30),
+    NUMBER("limits", mail.domain_reply_bytes_limit, "domain_reply_bytes_limit",
+           CONF_INT, 0, 1 << 30),
+    NUMBER("limits", mail.judge_reply_bytes_limit, "judge_reply_bytes_limit",
+           CONF_INT, 0, 1 << 30),
     NUMBER("limits", mail.keep_mail, "keep_mail", CONF_SECONDS, 0,
            3650 * 86400),
 
@@ -292,10 +298,14 @@ const conf_setting conf_table[] = {
            100000),
     NUMBER("web", web.max_per_client, "max_per_client", CONF_INT, 0, 100000),
     NUMBER("web", web.timeout, "timeout", CONF_SECONDS, 1, 3600),
+    NUMBER("web", web.header_timeout, "header_timeout", CONF_SECONDS, 1, 60),
     NUMBER("web", web.session_lifetime, "session_lifetime", CONF_SECONDS, 60,
            30 * 86400),
     NUMBER("web", web.signin_limit, "signin_limit", CONF_INT, 1, 100000),
+    NUMBER("web", web.signin_day_limit, "signin_day_limit", CONF_INT, 1,
+           100000),
     FLAG("web", web.forwarded, "forwarded"),
+    TEXT("web", web.trusted_proxies, "trusted_proxies", CONF_STRING),
 
     NAMES("authentication", mail.authserv_ids, "authserv_ids"),
 };

@@ -39,6 +39,19 @@
  *     chosen by mail have at least DJ_PASSWORD_MIN characters; a player
  *     whose older password is shorter is told at every sign-on to change
  *     it.
+ * The web (judgeweb) is one door for many clients, so its sign-ins go by
+ * other rules (dj_game_web_signin), which never let a stranger's failures
+ * refuse the right password from another client:
+ *   - per client and power: a client's failures as one power within a day
+ *     are free up to signon_limit, then each further try waits after its
+ *     latest failure 1 s, 2, 4 ... at most WEB_MAX_DELAY (an hour): about
+ *     signon_limit + 36 guesses a day per client and power;
+ *   - per power: once web.signin_day_limit failures as a power (from
+ *     every client and by mail) fall within a day, only a browser that
+ *     has signed in as that participant before (its known-browser cookie,
+ *     store/web.h) may try; the masters are told once.  So guessing from
+ *     any number of addresses stops at signin_day_limit a day (200 by
+ *     default) plus the known browsers' own slowed tries.
  * The masters hear of it once per window: when a target, or a sender,
  * reaches the limit, not at every attempt.  The failure rows and the
  * game-log lines are written in a transaction of their own that commits
@@ -58,6 +71,7 @@
 #include "game/report.h"
 #include "store/mail.h"
 #include "store/signons.h"
+#include "store/web.h"
 
 /* ---- notices to masters ----------------------------------------------------- */
 
@@ -267,12 +281,28 @@ static int64_t slow_delay(int failures, int limit)
     return d < SLOW_MAX_DELAY ? d : SLOW_MAX_DELAY;
 }
 
+/* The web's wait for one client at one power after its latest failure,
+ * when `failures` fell within the day: none up to the limit, then 1 s
+ * doubling, at most WEB_MAX_DELAY. */
+#define WEB_MAX_DELAY 3600
+static int64_t web_delay(int failures, int limit)
+{
+    if (failures < limit)
+        return 0;
+    int doublings = failures - limit;
+    if (doublings >= 12)
+        return WEB_MAX_DELAY;
+    int64_t d = (int64_t)1 << doublings;
+    return d < WEB_MAX_DELAY ? d : WEB_MAX_DELAY;
+}
+
 /* Record one failure; tell the masters once, when the target's or the
- * sender's count reaches the limit. */
+ * sender's count reaches the limit (by mail), or the target's day of web
+ * sign-ins is used up (web_day_before >= 0). */
 static int record_failure(dj_judge *j, const game_view *v, const char *game,
                           const char *who, const char *target,
                           const char *sender, int sender_before,
-                          int target_before)
+                          int target_before, int web_day_before)
 {
     if (dj_store_signon_failure_add(j->store, sender, game, target,
                                     dj_sender_class_name(j->sender_class),
@@ -286,6 +316,20 @@ static int record_failure(dj_judge *j, const game_view *v, const char *game,
     int limit = j->cfg.signon_limit;
     const char *cls = dj_sender_class_name(j->sender_class);
     char text[DJ_EMAIL_MAX + 768];
+    if (web_day_before >= 0) {
+        int day = j->cfg.web.signin_day_limit;
+        if (web_day_before + 1 != day)
+            return 0;
+        snprintf(text, sizeof text,
+                 "%d failed sign-ons as %s within a day (the latest on the "
+                 "web, from %s).  Until they age out, the web takes sign-ins "
+                 "as %s only from browsers that signed in as %s before; by "
+                 "mail, from the address the judge has for it, the right "
+                 "password always works.  You are told once, not at every "
+                 "attempt.",
+                 day, target, sender, target, target);
+        return gv_notify_masters(j, v, "Failed sign-ons", text);
+    }
     if (target_before + 1 == limit)
         snprintf(text, sizeof text,
                  "someone may be trying passwords of %s: %d failed "
@@ -316,8 +360,11 @@ static int record_failure(dj_judge *j, const game_view *v, const char *game,
  * -1.  Every count is of the session's sender class only. */
 static int signon(dj_judge *j, const char *game, const char *who,
                   const char *password, const char *sender,
-                  const char *address, bool dry, dj_signon *id)
+                  const char *address, const char *device_hash, bool dry,
+                  dj_signon *id)
 {
+    bool web = device_hash != NULL; /* the web's rules (see above) */
+    id->refused_unread = true; /* until the password is looked at */
     dj_game_rec g;
     int rc = dj_store_game_get(j->store, game, &g);
     if (rc < 0)
@@ -343,14 +390,54 @@ static int signon(dj_judge *j, const char *game, const char *who,
         gv_free(&v);
         return judge_store_fail(j);
     }
-    if (!own_address && by_sender >= j->cfg.signon_limit) {
+    int web_day = -1;
+    if (web) {
+        int pair = 0;
+        int64_t pair_latest = 0;
+        if (dj_store_signon_pair_failures(j->store, sender, game, target,
+                                          j->now - SLOW_DAY, &pair,
+                                          &pair_latest) < 0 ||
+            dj_store_signon_target_failures(j->store, game, target, cls,
+                                            j->now - SLOW_DAY,
+                                            &web_day) < 0) {
+            gv_free(&v);
+            return judge_store_fail(j);
+        }
+        int64_t wait =
+            pair_latest + web_delay(pair, j->cfg.signon_limit) - j->now;
+        if (wait > 0) {
+            gv_free(&v);
+            judge_fail(j, "%d failed sign-ins as %s from your address "
+                          "within a day: try again in %lld second%s",
+                       pair, target, (long long)wait, wait == 1 ? "" : "s");
+            return DJ_SIGNON_REFUSED;
+        }
+        int known = 0;
+        if (web_day >= j->cfg.web.signin_day_limit && own && device_hash[0])
+            known = dj_store_web_device_known(j->store, device_hash, own->id,
+                                              j->now);
+        if (known < 0) {
+            gv_free(&v);
+            return judge_store_fail(j);
+        }
+        if (web_day >= j->cfg.web.signin_day_limit && !known) {
+            gv_free(&v);
+            judge_fail(j, "too many failed sign-ons as %s in game '%s' "
+                          "today: the web takes them only from browsers "
+                          "that signed in as %s before; by mail the right "
+                          "password works",
+                       target, game, target);
+            return DJ_SIGNON_REFUSED;
+        }
+    }
+    if (!web && !own_address && by_sender >= j->cfg.signon_limit) {
         gv_free(&v);
         judge_fail(j, "too many failed sign-ons for game '%s' from your "
                       "address; try again later",
                    game);
         return DJ_SIGNON_REFUSED;
     }
-    if (!own_address && at_target >= j->cfg.signon_limit) {
+    if (!web && !own_address && at_target >= j->cfg.signon_limit) {
         gv_free(&v);
         judge_fail(j, "too many failed sign-ons as %s in game '%s' lately: "
                       "they are refused for a while, except from the "
@@ -359,8 +446,8 @@ static int signon(dj_judge *j, const char *game, const char *who,
         return DJ_SIGNON_REFUSED;
     }
     /* Authenticated mail from the target's own address is the target's
-     * owner: never slowed down. */
-    if (own_address && j->sender_class != DJ_SENDER_AUTHENTICATED) {
+     * owner: never slowed down; the web has its own rules above. */
+    if (!web && own_address && j->sender_class != DJ_SENDER_AUTHENTICATED) {
         int today = 0;
         int64_t latest = 0;
         if (dj_store_signon_target_failures(j->store, game, target, cls,
@@ -384,6 +471,7 @@ static int signon(dj_judge *j, const char *game, const char *who,
     }
     const dj_participant_rec *p = NULL;
     int power = -1;
+    id->refused_unread = false;
     if (exists)
         p = find_signon(j, &v, who, password, address, &power);
     else
@@ -396,7 +484,8 @@ static int signon(dj_judge *j, const char *game, const char *who,
     }
     rc = dry ? 0
              : record_failure(j, exists ? &v : NULL, game, who, target,
-                              sender, by_sender, at_target);
+                              sender, by_sender, at_target,
+                              web ? web_day : -1);
     gv_free(&v);
     if (rc < 0)
         return -1;
@@ -416,11 +505,18 @@ int dj_game_signon_as(dj_judge *j, const char *game, const char *who,
                       const char *password, const char *sender,
                       const char *address, dj_signon *id)
 {
+    return judge_signon(j, game, who, password, sender, address, NULL, id);
+}
+
+int judge_signon(dj_judge *j, const char *game, const char *who,
+                 const char *password, const char *sender,
+                 const char *address, const char *device_hash, dj_signon *id)
+{
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
     char why[sizeof j->err];
     int rc = signon(j, game, who, password, sender, address ? address : "",
-                    false, id);
+                    device_hash, false, id);
     snprintf(why, sizeof why, "%s", j->err);
     if (rc < 0 || dj_store_commit(j->store) < 0) {
         if (rc >= 0)
@@ -438,7 +534,7 @@ int dj_game_signon_precheck(dj_judge *j, const char *game, const char *who,
 {
     char why[sizeof j->err];
     snprintf(why, sizeof why, "%s", j->err);
-    int rc = signon(j, game, who, password, sender, sender, true, id);
+    int rc = signon(j, game, who, password, sender, sender, NULL, true, id);
     snprintf(j->err, sizeof j->err, "%s", why);
     return rc;
 }
@@ -460,6 +556,21 @@ static dj_participant_rec *own_row(dj_judge *j, game_view *v,
     return NULL;
 }
 
+/*
+ * A participant's password or address changed: whoever held a way in
+ * with the old one is out.  Every web session of the participant ends
+ * (the browser that made the change signs in again at once: websession.c,
+ * dj_game_web_renew), and every remembered mail sign-on of it is forgotten
+ * (signon_cache.c).
+ */
+static int credentials_changed(dj_judge *j, int64_t participant_id)
+{
+    if (dj_store_web_sessions_end_others(j->store, participant_id, NULL) < 0)
+        return judge_store_fail(j);
+    dj_signon_cache_forget(j, participant_id);
+    return 0;
+}
+
 static int do_password(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const own_arg *a = arg;
@@ -471,7 +582,8 @@ static int do_password(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         return judge_fail(j, "cannot hash the password");
     if (dj_store_participant_update(j->store, p) < 0)
         return judge_store_fail(j);
-    dj_signon_cache_forget(j, p->id);
+    if (credentials_changed(j, p->id) < 0)
+        return -1;
     if (gv_log(j, v, "password", "%s", p->power >= 0
                                            ? gv_power_name(v, p->power)
                                            : p->role) < 0)
@@ -538,7 +650,8 @@ static int do_power_password(dj_judge *j, game_view *v, void *arg,
         return judge_fail(j, "cannot hash the password");
     if (dj_store_participant_update(j->store, p) < 0)
         return judge_store_fail(j);
-    dj_signon_cache_forget(j, p->id);
+    if (credentials_changed(j, p->id) < 0)
+        return -1;
     if (gv_log(j, v, "password", "%s (by the master)",
                gv_power_name(v, power)) < 0)
         return -1;
@@ -592,6 +705,8 @@ static int do_address(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     snprintf(p->email, sizeof p->email, "%s", a->to);
     if (dj_store_participant_update(j->store, p) < 0)
         return judge_store_fail(j);
+    if (credentials_changed(j, p->id) < 0)
+        return -1;
     if (gv_log(j, v, "address", "%s -> %s", was, p->email) < 0)
         return -1;
     const char *who = p->power >= 0 ? gv_power_name(v, p->power) : p->role;

@@ -7,11 +7,12 @@
  * disagree.
  *
  *   listed      LIST by mail and the web's lists leave out unlisted games;
- *               a game is always reached by its name.  The web's lists
- *               leave out private games too (dj_game_listed_on_web): their
- *               pages are their participants' only, so a visitor's link
- *               would lead to a 404; LIST by mail keeps them, for those
- *               invited to JOIN with the join password.
+ *               a game is always reached by its name.  Both leave out
+ *               private games too, and describe them (LIST GAME, SUMMARY,
+ *               PRESS ARCHIVE, the web's pages) to their participants
+ *               only (dj_game_described_to): to anyone else a private game
+ *               answers exactly as a game that does not exist.  Those
+ *               invited JOIN it by its name and the join password.
  *   private     JOIN and OBSERVE must give the game's join password (the
  *               setting `private`); those already in the game need not.
  *   identities  hidden: nobody; masters: the master; public: everyone;
@@ -37,7 +38,7 @@
 
 bool dj_game_listed(const dj_game_rec *g)
 {
-    return !g->unlisted;
+    return !g->unlisted && !dj_game_is_private(g);
 }
 
 bool dj_game_is_private(const dj_game_rec *g)
@@ -47,7 +48,25 @@ bool dj_game_is_private(const dj_game_rec *g)
 
 bool dj_game_listed_on_web(const dj_game_rec *g)
 {
-    return dj_game_listed(g) && !dj_game_is_private(g);
+    return dj_game_listed(g);
+}
+
+int dj_game_described_to(dj_judge *j, const char *game,
+                         const dj_signon *viewer)
+{
+    if (dj_store_begin_read(j->store) < 0)
+        return judge_store_fail(j);
+    dj_game_rec g;
+    int rc = dj_store_game_get(j->store, game, &g);
+    dj_store_rollback(j->store);
+    if (rc == DJ_STORE_NOTFOUND)
+        return 0; /* the caller's own words for a game that is not there */
+    if (rc < 0)
+        return judge_store_fail(j);
+    if (!dj_game_is_private(&g) ||
+        (viewer && strcasecmp(viewer->game, g.name) == 0))
+        return 0;
+    return judge_fail(j, "game '%s' does not exist", game);
 }
 
 bool dj_game_join_password_ok(const dj_game_rec *g, const char *given)

@@ -37,6 +37,9 @@ void dj_config_defaults(dj_config *c)
     m->signon_reply_limit = 5;
     m->domain_reply_limit = 300;
     m->judge_reply_limit = 3000;
+    m->reply_bytes_limit = 2 << 20;
+    m->domain_reply_bytes_limit = 20 << 20;
+    m->judge_reply_bytes_limit = 200 << 20;
     m->retry_attempts = 8;
     m->retry_delay = 60;
     m->retry_max_delay = 6 * 3600;
@@ -63,8 +66,11 @@ void dj_config_defaults(dj_config *c)
     w->max_connections = 256;
     w->max_per_client = 64;
     w->timeout = 30;
+    w->header_timeout = 5;
+    snprintf(w->trusted_proxies, sizeof w->trusted_proxies, "127.0.0.1, ::1");
     w->session_lifetime = 12 * 3600;
     w->signin_limit = 20;
+    w->signin_day_limit = 200;
     w->forwarded = false;
     m->out.timeout = 60;
     dj_status_settings *st = &c->status;

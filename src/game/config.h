@@ -90,6 +90,9 @@ typedef struct dj_mail_settings {
     int signon_reply_limit;     /* replies to failed sign-ons per sender */
     int domain_reply_limit;     /* replies per domain per window */
     int judge_reply_limit;      /* replies to anyone per window */
+    int reply_bytes_limit;      /* bytes of replies per sender per window */
+    int domain_reply_bytes_limit; /* bytes of replies per domain */
+    int judge_reply_bytes_limit;  /* bytes of replies to anyone */
     int retry_attempts;         /* sending attempts before giving up */
     int retry_delay;            /* seconds before the first retry */
     int retry_max_delay;        /* seconds: the backoff's cap */
@@ -128,11 +131,16 @@ typedef struct dj_web_settings {
     int max_connections;        /* open connections, in all */
     int max_per_client;         /* open connections from one address */
     int timeout;                /* seconds an idle connection is kept */
+    int header_timeout;         /* seconds for a request's head to come */
     int session_lifetime;       /* seconds a sign-in lasts */
     int signin_limit;           /* failed sign-ins per client address,
                                    every game together, per window */
-    bool forwarded;             /* trust X-Forwarded-For from a loopback
-                                   proxy (nginx, Apache) */
+    int signin_day_limit;       /* failed sign-ins as one power a day,
+                                   every client together, before only
+                                   known browsers may try */
+    bool forwarded;             /* behind a proxy: trust X-Forwarded-For
+                                   from trusted_proxies */
+    char trusted_proxies[256];  /* the proxies' addresses or networks */
 } dj_web_settings;
 
 typedef struct dj_config {

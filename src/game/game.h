@@ -278,6 +278,8 @@ typedef struct dj_signon {
     bool short_password;    /* signed on with a password shorter than
                                DJ_PASSWORD_MIN: the player is asked to
                                change it */
+    bool refused_unread;    /* refused before the password was looked at
+                               (a wait, a limit): no guess was made */
 } dj_signon;
 
 /*
@@ -661,11 +663,31 @@ int dj_game_phase(dj_judge *j, const char *game, char *name, size_t namelen,
  * the reason in dj_judge_error(); -1 on error.  `client` names the
  * client for the failure counts ("web 192.0.2.1"); `address` finds an
  * observer (who = "observer"; may be NULL); `lifetime` in seconds.
+ * The web's limits apply (access.c): per client and power, and per power
+ * a day, where only a known browser may still try: `device` is the
+ * browser's known-browser cookie (NULL or "" when none); a browser that
+ * is not yet known to the participant gets one in new_device
+ * (DJ_WEB_TOKEN_LEN + 1 bytes; "" when the browser keeps its own).
  */
+#define DJ_WEB_DEVICE_DAYS 180
 int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
                        const char *password, const char *address,
-                       const char *client, int lifetime, char *token,
-                       char *csrf, dj_signon *id);
+                       const char *client, const char *device, int lifetime,
+                       char *token, char *csrf, char *new_device,
+                       dj_signon *id);
+
+/* The password asked again (the web's account form): 0 when it is the
+ * signed-in participant's, DJ_SIGNON_REFUSED (a failure, counted and
+ * limited as a sign-in's), -1.  `device` as for dj_game_web_signin. */
+int dj_game_web_reauth(dj_judge *j, const dj_signon *id,
+                       const char *password, const char *client,
+                       const char *device);
+
+/* A new session for a participant whose password or address this browser
+ * has just changed (which ended every session of the participant). */
+int dj_game_web_renew(dj_judge *j, int64_t participant_id,
+                      const char *client, int lifetime, char *token,
+                      char *csrf);
 
 /* The session a cookie's token names: 0 (id and csrf filled), 1 when there
  * is none (unknown, expired, signed out, the participant gone), -1. */
@@ -730,15 +752,22 @@ int dj_judge_tick(dj_judge *j, dj_buf *out, int *processed);
 /* ---- who may see what (audience.c, press_archive.c) -------------------------
  * One answer for the mail commands and the web alike. */
 
-/* In LIST by mail and the web's lists?  (An unlisted game is reached by
- * its name only.) */
+/* In LIST by mail and the web's lists?  Neither an unlisted game (reached
+ * by its name only) nor a private one. */
 bool dj_game_listed(const dj_game_rec *g);
+
+/* May the viewer (NULL, or whoever is signed on, to any game) be told of
+ * the game (LIST GAME, SUMMARY, PRESS ARCHIVE)?  0 yes (or there is no
+ * such game); -1 with "game 'X' does not exist" in j->err when it is
+ * private and the viewer is not signed on to it. */
+int dj_game_described_to(dj_judge *j, const char *game,
+                         const dj_signon *viewer);
 
 /* Private: JOIN and OBSERVE must give the game's join password. */
 bool dj_game_is_private(const dj_game_rec *g);
 
-/* In the web's lists?  Listed and not private: a private game's pages are
- * its participants' only (dj_game_overviews). */
+/* In the web's lists?  As dj_game_listed: a private game's pages are its
+ * participants' only (dj_game_overviews). */
 bool dj_game_listed_on_web(const dj_game_rec *g);
 bool dj_game_join_password_ok(const dj_game_rec *g, const char *given);
 

@@ -78,6 +78,13 @@ int judge_fail(dj_judge *j, const char *fmt, ...)
 /* Copy the store's error into the session's; returns -1. */
 int judge_store_fail(dj_judge *j);
 
+/* A sign-on in its own transaction (access.c): dj_game_signon_as's, or
+ * with device_hash not NULL the web's rules, device_hash the SHA-256 of
+ * the browser's known-browser cookie ("" when it has none). */
+int judge_signon(dj_judge *j, const char *game, const char *who,
+                 const char *password, const char *sender,
+                 const char *address, const char *device_hash, dj_signon *id);
+
 /* A map by name, loaded once per session. */
 const dj_map *judge_map(dj_judge *j, const char *name);
 /* The geometry of a map loaded by judge_map, read at its first picture and

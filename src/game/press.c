@@ -45,6 +45,7 @@
 #include "store/mail.h"
 #include "store/press.h"
 #include "store/tokens.h"
+#include "util/neutral.h"
 
 typedef dj_press_recipients recipients;
 
@@ -402,10 +403,16 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                           req->fake_from);
     if (check_rules(j, v, req, &pl) < 0)
         return -1;
+    /* shown and kept with format characters named and no line that
+     * passes for the judge's (util/neutral.h) */
+    dj_buf text;
+    dj_buf_init(&text);
+    dj_text_neutralise(req->body, &text);
+    const char *safe = dj_buf_ok(&text) && text.data ? text.data : "";
     dj_buf subject, body;
     dj_buf_init(&subject);
     dj_buf_init(&body);
-    compose(j, v, &pl, req->body, &subject, &body);
+    compose(j, v, &pl, safe, &subject, &body);
     if (!pl.grey)
         dj_buf_append(&body, "\n-- \nAnswer this mail to write back to its "
                              "sender: your answer goes as press to them\n"
@@ -415,14 +422,13 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     int rc = dj_store_outbox_last_id(j->store, &before) < 0
                  ? judge_store_fail(j)
              : dj_buf_ok(&subject) && dj_buf_ok(&body)
-                 ? deliver(j, v, &pl, req->body, subject.data, body.data,
-                           &sent)
+                 ? deliver(j, v, &pl, safe, subject.data, body.data, &sent)
                  : judge_fail(j, "out of memory");
     if (rc == 0 && sent == 0)
         rc = judge_fail(j, "nobody to send the press to (no recipient "
                            "with an address)");
     if (rc == 0)
-        rc = archive(j, v, &pl, req->body);
+        rc = archive(j, v, &pl, safe);
     /* each copy's reply address names the message (grey press: none, its
      * sender is not to be known) */
     if (rc == 0 && !pl.grey &&
@@ -449,6 +455,7 @@ static int do_press(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         }
         dj_buf_append(out, "\n");
     }
+    dj_buf_free(&text);
     dj_buf_free(&subject);
     dj_buf_free(&body);
     return rc;

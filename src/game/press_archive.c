@@ -15,6 +15,7 @@
 
 #include "game/game_int.h"
 #include "store/press.h"
+#include "util/neutral.h"
 
 typedef struct each_arg {
     const dj_signon *viewer;
@@ -100,8 +101,14 @@ static int do_each(dj_judge *j, game_view *v, void *varg, dj_buf *out)
         char from[96], to[1100];
         sender_seen(v, p, own, from, sizeof from);
         recipients_seen(p, own, to, sizeof to);
-        dj_press_item item = {p, p->phase, from, to, p->body};
+        /* as sent (press.c), and so for press kept from before */
+        dj_buf body;
+        dj_buf_init(&body);
+        dj_text_neutralise(p->body, &body);
+        dj_press_item item = {p, p->phase, from, to,
+                              dj_buf_ok(&body) && body.data ? body.data : ""};
         rc = a->fn(a->arg, &item) != 0;
+        dj_buf_free(&body);
     }
     dj_press_recs_free(rows, n);
     return 0;

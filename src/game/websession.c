@@ -44,11 +44,18 @@ static int token_hash(dj_judge *j, const char *token,
     return 0;
 }
 
+static bool token_shape(const char *token);
+
 int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
                        const char *password, const char *address,
-                       const char *client, int lifetime, char *token,
-                       char *csrf, dj_signon *id)
+                       const char *client, const char *device, int lifetime,
+                       char *token, char *csrf, char *new_device,
+                       dj_signon *id)
 {
+    new_device[0] = '\0';
+    char device_hash[2 * TOKEN_DIGEST_LEN + 1] = "";
+    if (device && token_shape(device) && token_hash(j, device, device_hash) < 0)
+        return -1;
     /* The web's sign-ins count against their own limits: mail sign-ons
      * that failed, forged or not, never lock the web door. */
     dj_sender_class was = j->sender_class;
@@ -56,8 +63,9 @@ int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
     /* the password checked before the write transaction (signon_cache.c) */
     dj_signon pre;
     (void)dj_game_signon_precheck(j, game, who, password, client, &pre);
-    int rc = dj_game_signon_as(j, game, who, password, client,
-                               address && *address ? address : client, id);
+    int rc = judge_signon(j, game, who, password, client,
+                          address && *address ? address : client, device_hash,
+                          id);
     dj_signon_cache_end_mail(j);
     j->sender_class = was;
     if (rc != 0)
@@ -70,9 +78,81 @@ int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
         return -1;
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
-    if (dj_store_web_session_prune(j->store, j->now) < 0 ||
+    int known = device_hash[0] ? dj_store_web_device_known(
+                                     j->store, device_hash,
+                                     id->participant_id, j->now)
+                               : 0;
+    if (known == 0) { /* a browser new to the participant: known from now */
+        char dev_hash[2 * TOKEN_DIGEST_LEN + 1];
+        if (dj_random_hex(new_device, DJ_WEB_TOKEN_LEN / 2) < 0 ||
+            token_hash(j, new_device, dev_hash) < 0 ||
+            dj_store_web_device_add(j->store, dev_hash, id->participant_id,
+                                    j->now,
+                                    j->now + DJ_WEB_DEVICE_DAYS * 86400) < 0)
+            known = -1;
+    }
+    if (known < 0 || dj_store_web_session_prune(j->store, j->now) < 0 ||
         dj_store_web_session_add(j->store, hash, id->participant_id, csrf,
                                  client, j->now, j->now + lifetime) < 0 ||
+        dj_store_commit(j->store) < 0) {
+        new_device[0] = '\0';
+        judge_store_fail(j);
+        dj_store_rollback(j->store);
+        return -1;
+    }
+    return 0;
+}
+
+int dj_game_web_reauth(dj_judge *j, const dj_signon *id,
+                       const char *password, const char *client,
+                       const char *device)
+{
+    char device_hash[2 * TOKEN_DIGEST_LEN + 1] = "";
+    if (device && token_shape(device) && token_hash(j, device, device_hash) < 0)
+        return -1;
+    const char *who = id->power >= 0 ? id->power_name : id->role;
+    /* an observer is found by its address (access.c): its own */
+    char address[DJ_EMAIL_MAX];
+    snprintf(address, sizeof address, "%s", client);
+    if (strcmp(id->role, "observer") == 0) {
+        dj_game_rec g;
+        dj_participant_rec *parts = NULL;
+        int n = 0;
+        if (dj_store_begin_read(j->store) < 0)
+            return judge_store_fail(j);
+        if (dj_store_game_get(j->store, id->game, &g) == 0 &&
+            dj_store_participant_list(j->store, g.id, &parts, &n) == 0)
+            for (int i = 0; i < n; i++)
+                if (parts[i].id == id->participant_id)
+                    snprintf(address, sizeof address, "%s", parts[i].email);
+        dj_store_rollback(j->store);
+        free(parts);
+    }
+    dj_signon got;
+    memset(&got, 0, sizeof got);
+    int rc = judge_signon(j, id->game, who, password, client, address,
+                          device_hash, &got);
+    if (rc == 0 && got.participant_id != id->participant_id) {
+        judge_fail(j, "that is not your password");
+        return DJ_SIGNON_REFUSED;
+    }
+    return rc;
+}
+
+int dj_game_web_renew(dj_judge *j, int64_t participant_id,
+                      const char *client, int lifetime, char *token,
+                      char *csrf)
+{
+    char hash[2 * TOKEN_DIGEST_LEN + 1];
+    if (dj_random_hex(token, DJ_WEB_TOKEN_LEN / 2) < 0 ||
+        dj_random_hex(csrf, DJ_WEB_TOKEN_LEN / 2) < 0)
+        return judge_fail(j, "no random bytes from the system");
+    if (token_hash(j, token, hash) < 0)
+        return -1;
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    if (dj_store_web_session_add(j->store, hash, participant_id, csrf, client,
+                                 j->now, j->now + lifetime) < 0 ||
         dj_store_commit(j->store) < 0) {
         judge_store_fail(j);
         dj_store_rollback(j->store);

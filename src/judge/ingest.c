@@ -115,7 +115,10 @@ static int reply_allowed(dj_store *st, const dj_ingest_config *cfg,
     dj_reply_limits lim = {cfg->reply_limit, cfg->signon_reply_limit,
                            cfg->domain_reply_limit, cfg->judge_reply_limit,
                            cfg->reply_window};
-    return dj_reply_allowed(st, &lim, c, to, now, why);
+    int rc = dj_reply_allowed(st, &lim, c, to, now, why);
+    if (rc == 1) /* and in bytes (issue 33) */
+        rc = dj_reply_bytes_allowed(st, &cfg->reply_bytes, c, to, now, why);
+    return rc;
 }
 
 /* "<id>" for In-Reply-To, or "" for a hashed id (not the mail's own). */

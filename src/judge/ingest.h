@@ -63,6 +63,7 @@
 
 #include "game/game.h"
 #include "mail/authres.h"
+#include "judge/reply_budget.h"
 #include "mail/fetch.h"
 
 /* Called at a named point of the work (fault injection); may not return. */
@@ -78,6 +79,7 @@ typedef struct dj_ingest_config {
     int signon_reply_limit;    /* replies to failed sign-ons per sender */
     int domain_reply_limit;    /* replies per domain per window */
     int judge_reply_limit;     /* replies to anyone per window */
+    dj_reply_byte_limits reply_bytes; /* the same budgets in bytes */
     /* The SMTP envelope sender when known (judged deliver -f), "" for the
      * null sender <>; NULL: unknown (Return-Path is used). */
     const char *envelope_sender;

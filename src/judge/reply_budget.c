@@ -55,3 +55,33 @@ int dj_reply_allowed(dj_store *st, const dj_reply_limits *lim,
         *why = "judge's reply budget";
     return *why == NULL;
 }
+
+/* ---- the budgets in bytes --------------------------------------------------------- */
+
+static bool over_bytes(int64_t bytes, int limit)
+{
+    return limit > 0 && bytes >= limit;
+}
+
+int dj_reply_bytes_allowed(dj_store *st, const dj_reply_byte_limits *lim,
+                           dj_reply_class c, const char *to, int64_t now,
+                           const char **why)
+{
+    *why = NULL;
+    if (c == DJ_REPLY_SIGNED_ON || !lim)
+        return 1;
+    char folded[320];
+    dj_reply_fold_address(to, folded, sizeof folded);
+    const char *at = strrchr(folded, '@');
+    dj_reply_bytes n;
+    if (dj_store_outbox_reply_bytes(st, folded, at ? at + 1 : "",
+                                    now - lim->window, &n) < 0)
+        return -1;
+    if (over_bytes(n.to_addr, lim->per_address))
+        *why = "reply limit in bytes";
+    else if (over_bytes(n.to_domain, lim->per_domain))
+        *why = "domain reply limit in bytes";
+    else if (over_bytes(n.to_all, lim->judge_wide))
+        *why = "judge's reply budget in bytes";
+    return *why == NULL;
+}

@@ -54,6 +54,24 @@ int dj_reply_allowed(dj_store *st, const dj_reply_limits *lim,
                      dj_reply_class c, const char *to, int64_t now,
                      const char **why);
 
+/*
+ * The same budgets in bytes (issue 33): the replies' text queued within
+ * the window to one address (its "+tag" folded in, refusals and replies
+ * to failed sign-ons included), to its domain, to anyone.  A budget
+ * reached stops the next reply, as a count does; a correct sign-on is
+ * answered all the same.  0: no cap.
+ */
+typedef struct dj_reply_byte_limits {
+    int per_address;
+    int per_domain;
+    int judge_wide;
+    int window;        /* seconds (reply_window) */
+} dj_reply_byte_limits;
+
+int dj_reply_bytes_allowed(dj_store *st, const dj_reply_byte_limits *lim,
+                           dj_reply_class c, const char *to, int64_t now,
+                           const char **why);
+
 /* The address as the budgets count it: lower case, "+tag" taken off. */
 void dj_reply_fold_address(const char *addr, char *out, size_t outlen);
 

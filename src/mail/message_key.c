@@ -16,9 +16,10 @@
 
 #include "util/hex.h"
 
-/* The fields a sender writes and the mail system leaves alone. */
-static const char *const ORIGINATOR[] = {"from", "to", "date", "subject",
-                                         NULL};
+/* The fields a sender writes and the mail system leaves alone.  Not Date:
+ * or To: — a client that re-sends a mail (a "resend", an outbox retried)
+ * writes them again, yet it is the same mail and must act once. */
+static const char *const ORIGINATOR[] = {"from", "subject", NULL};
 
 /* The end of the line starting at p (its '\n', or end). */
 static const char *line_end(const char *p, const char *end)

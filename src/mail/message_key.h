@@ -7,9 +7,11 @@
  * mailbox that offers it again, read again after a crash.  Each copy has
  * other trace fields (Received:, Return-Path:, Delivered-To:, the MTA's
  * own X- fields) but the same body and the same originator fields.  So
- * the hash covers the body and the From, To, Date and Subject fields
- * only (each field unfolded, white space at its ends ignored, carriage
- * returns ignored everywhere), with SHA-256 (GnuTLS).  Together with the
+ * the hash covers the body and the From and Subject fields only (each
+ * field unfolded, white space at its ends ignored, carriage returns
+ * ignored everywhere), with SHA-256 (GnuTLS).  Not Date or To: a mail
+ * client re-sending a mail (from its outbox, or a "resend") writes them
+ * anew, and it is still the same mail; a changed body is another mail.  Together with the
  * sender and the Message-ID it is the mail log's key (judge/ingest.c): a
  * re-delivery is recognised and never acted on, and a forged mail that
  * borrows a player's Message-ID but says something else is not taken for

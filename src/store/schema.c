@@ -579,6 +579,20 @@ static const char *const MIGRATION_14[] = {
     "  token_hash = NULL WHERE id = NEW.id; END",
     NULL};
 
+/* Version 15: browsers known to a participant (store/web.h), which may
+ * still try a password when strangers' failures have used up a power's
+ * day of web sign-ins (issue 33). */
+static const char *const MIGRATION_15[] = {
+    "CREATE TABLE web_devices ("
+    " device_hash TEXT PRIMARY KEY,"
+    " participant_id INTEGER NOT NULL"
+    "  REFERENCES participants (id) ON DELETE CASCADE,"
+    " created_at INTEGER NOT NULL,"
+    " expires_at INTEGER NOT NULL"
+    ")",
+    "CREATE INDEX web_devices_participant ON web_devices (participant_id)",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -595,6 +609,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_12,
     MIGRATION_13,
     MIGRATION_14,
+    MIGRATION_15,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

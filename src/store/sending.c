@@ -216,6 +216,34 @@ int dj_store_outbox_reply_counts(dj_store *s, const char *addr,
     return rc == SQLITE_ROW ? 0 : -1;
 }
 
+int dj_store_outbox_reply_bytes(dj_store *s, const char *addr,
+                                const char *domain, int64_t since,
+                                dj_reply_bytes *out)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st = st_prepare(
+        s,
+        "SELECT IFNULL(sum(CASE WHEN " FOLDED_RECIPIENT " = lower(?1)"
+        " THEN length(CAST(body AS BLOB)) END), 0),"
+        " IFNULL(sum(CASE WHEN lower(substr(recipients,"
+        " instr(recipients, '@') + 1)) = lower(?2)"
+        " THEN length(CAST(body AS BLOB)) END), 0),"
+        " IFNULL(sum(length(CAST(body AS BLOB))), 0) FROM outbox"
+        " WHERE kind IN ('reply', 'refusal', 'signon-failed')"
+        " AND created_at >= ?3",
+        "ssI", addr, domain, since);
+    if (!st)
+        return -1;
+    int rc = st_step(s, st);
+    if (rc == SQLITE_ROW) {
+        out->to_addr = sqlite3_column_int64(st, 0);
+        out->to_domain = sqlite3_column_int64(st, 1);
+        out->to_all = sqlite3_column_int64(st, 2);
+    }
+    st_finish(s, st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}
+
 int dj_store_outbox_add_reply(dj_store *s, const char *kind, const char *to,
                               const char *subject, const char *body,
                               const char *in_reply_to, int64_t at)

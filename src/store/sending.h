@@ -125,6 +125,16 @@ int dj_store_outbox_reply_counts(dj_store *s, const char *addr,
                                  const char *domain, int64_t since,
                                  dj_reply_counts *out);
 
+/* The bytes of those replies (their text), to the folded address, to the
+ * domain and to anyone, queued at or after `since`. */
+typedef struct dj_reply_bytes {
+    int64_t to_addr, to_domain, to_all;
+} dj_reply_bytes;
+
+int dj_store_outbox_reply_bytes(dj_store *s, const char *addr,
+                                const char *domain, int64_t since,
+                                dj_reply_bytes *out);
+
 /*
  * Queue one mail answering the Message-ID in_reply_to (may be NULL or
  * ""): kind "reply" or "refusal", not about a game.

@@ -63,3 +63,24 @@ int dj_store_signon_target_latest(dj_store *s, const char *game,
                         "sss", game ? game : "", target ? target : "",
                         klass);
 }
+
+int dj_store_signon_pair_failures(dj_store *s, const char *sender,
+                                  const char *game, const char *target,
+                                  int64_t since, int *count, int64_t *latest)
+{
+    int64_t n = 0;
+    *latest = 0;
+    *count = 0;
+    const char *g = game ? game : "", *t = target ? target : "";
+    if (st_query_int(s, &n,
+                     "SELECT count(*) FROM signon_failures WHERE sender = ?"
+                     " AND game = ? AND target = lower(?) AND at >= ?",
+                     "sssI", sender, g, t, since) < 0 ||
+        st_query_int(s, latest,
+                     "SELECT IFNULL(max(at), 0) FROM signon_failures"
+                     " WHERE sender = ? AND game = ? AND target = lower(?)",
+                     "sss", sender, g, t) < 0)
+        return -1;
+    *count = (int)n;
+    return 0;
+}

@@ -45,6 +45,12 @@ int dj_store_signon_target_latest(dj_store *s, const char *game,
                                   const char *target, const char *klass,
                                   int64_t *latest);
 
+/* Failures of `sender` as `target` in `game` at or after `since`, and the
+ * latest one's time (0 when none): one client's tries at one power. */
+int dj_store_signon_pair_failures(dj_store *s, const char *sender,
+                                  const char *game, const char *target,
+                                  int64_t since, int *count, int64_t *latest);
+
 /* Failures of `sender` for `game` (case-insensitive) at or after `since`. */
 int dj_store_signon_failures(dj_store *s, const char *sender,
                              const char *game, const char *klass,

@@ -62,6 +62,41 @@ int dj_store_web_session_prune(dj_store *s, int64_t now)
                    now);
 }
 
+int dj_store_web_sessions_end_others(dj_store *s, int64_t participant_id,
+                                     const char *keep_hash)
+{
+    return st_exec(s,
+                   "DELETE FROM web_sessions WHERE participant_id = ?"
+                   " AND token_hash <> ?",
+                   "Is", participant_id, keep_hash ? keep_hash : "");
+}
+
+int dj_store_web_device_add(dj_store *s, const char *device_hash,
+                            int64_t participant_id, int64_t now,
+                            int64_t expires_at)
+{
+    if (st_exec(s, "DELETE FROM web_devices WHERE expires_at <= ?", "I",
+                now) < 0)
+        return -1;
+    return st_exec(s,
+                   "INSERT OR REPLACE INTO web_devices (device_hash,"
+                   " participant_id, created_at, expires_at)"
+                   " VALUES (?, ?, ?, ?)",
+                   "sIII", device_hash, participant_id, now, expires_at);
+}
+
+int dj_store_web_device_known(dj_store *s, const char *device_hash,
+                              int64_t participant_id, int64_t now)
+{
+    int64_t n = 0;
+    if (st_query_int(s, &n,
+                     "SELECT count(*) FROM web_devices WHERE device_hash = ?"
+                     " AND participant_id = ? AND expires_at > ?",
+                     "sII", device_hash, participant_id, now) < 0)
+        return -1;
+    return n > 0;
+}
+
 static int overview_row(dj_store *s, sqlite3_stmt *st, void *row)
 {
     (void)s;

@@ -44,6 +44,24 @@ int dj_store_web_session_delete(dj_store *s, const char *token_hash);
 /* Drop the sessions expired at `now`. */
 int dj_store_web_session_prune(dj_store *s, int64_t now);
 
+/* End every session of the participant but the one of keep_hash (NULL or
+ * "": every one): a password or an address changed (issue 33). */
+int dj_store_web_sessions_end_others(dj_store *s, int64_t participant_id,
+                                     const char *keep_hash);
+
+/*
+ * Known browsers (version 13): the SHA-256 of a random token a browser
+ * was given when it signed in as a participant, kept until expires_at.
+ * A browser known to the participant may still try its password when
+ * strangers' failures have used up the power's day (game/access.c).
+ */
+int dj_store_web_device_add(dj_store *s, const char *device_hash,
+                            int64_t participant_id, int64_t now,
+                            int64_t expires_at);
+/* 1 when the device is the participant's and live at now, 0 not, -1. */
+int dj_store_web_device_known(dj_store *s, const char *device_hash,
+                              int64_t participant_id, int64_t now);
+
 /* One game of the front page. */
 typedef struct dj_game_overview_rec {
     char name[DJ_GAME_NAME_MAX];

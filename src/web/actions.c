@@ -67,27 +67,38 @@ void web_act_signin(web_ctx *c)
         return;
     }
     char token[DJ_WEB_TOKEN_LEN + 1], csrf[DJ_WEB_TOKEN_LEN + 1];
+    char device[DJ_WEB_TOKEN_LEN + 1], new_device[DJ_WEB_TOKEN_LEN + 1];
     dj_signon id;
+    memset(&id, 0, sizeof id);
     const char *address = dj_form_get(&f, "address");
     if (address && strlen(address) > 250)
         address = NULL;
+    if (!dj_cookie_get(c->rq->cookie, "djd", device, sizeof device))
+        device[0] = '\0';
     int rc = dj_game_web_signin(c->j, c->route.game, power, password, address,
-                                client, c->opt->session_lifetime, token, csrf,
-                                &id);
+                                client, device, c->opt->session_lifetime,
+                                token, csrf, new_device, &id);
     dj_form_free(&f);
-    if (rc != DJ_SIGNON_REFUSED)
-        web_signin_succeeded(c); /* or the judge's error, not the client's */
+    if (rc != DJ_SIGNON_REFUSED || id.refused_unread)
+        web_signin_succeeded(c); /* or the judge's error, not the client's,
+                                    or no guess made */
     if (rc < 0) {
         web_fail(c, 500, dj_judge_error(c->j));
         return;
     }
     if (rc == DJ_SIGNON_REFUSED) {
         /* counted by web_signin_begin; the same words whether the game exists or not */
-        web_fail(c, 403, "Sign-in refused: no such game or power, a wrong "
-                         "password, or too many failures lately.");
+        /* the reason (a wrong password, a wait, the power's day used up)
+         * reads the same whether the game and power exist or not */
+        char why[600];
+        snprintf(why, sizeof why, "Sign-in refused: %s.",
+                 dj_judge_error(c->j));
+        web_fail(c, 403, why);
         return;
     }
     web_set_cookie(c, "djs", token, c->opt->session_lifetime);
+    if (new_device[0]) /* known to this participant from now on */
+        web_set_cookie(c, "djd", new_device, DJ_WEB_DEVICE_DAYS * 86400);
     c->rs->status = 303;
     dj_buf loc;
     dj_buf_init(&loc);
@@ -189,6 +200,26 @@ static int message_of(web_ctx *c, const dj_form *f, dj_buf *msg,
     }
 }
 
+/* Run the text as a message of the signed-in participant; the reply is
+ * the page.  0, or -1 with a 500 written. */
+static int run_message(web_ctx *c, const char *text, dj_command_reply *reply)
+{
+    char client[96], message_id[96], nonce[33];
+    client_name(c, client, sizeof client);
+    if (dj_random_hex(nonce, 16) < 0) {
+        web_fail(c, 500, "no random bytes");
+        return -1;
+    }
+    snprintf(message_id, sizeof message_id, "<web.%s@judgeweb>", nonce);
+    dj_command_msg msg = {client, NULL, text, c->rq->now, &c->id, NULL};
+    int rc = dj_command_run(c->j, &msg, message_id, false, reply);
+    if (rc < 0) {
+        web_fail(c, 500, reply->error[0] ? reply->error : "the judge failed");
+        return -1;
+    }
+    return 0;
+}
+
 void web_act_message(web_ctx *c)
 {
     dj_form f;
@@ -206,23 +237,99 @@ void web_act_message(web_ctx *c)
         return;
     }
     dj_form_free(&f);
-    char client[96], message_id[96], nonce[33];
-    client_name(c, client, sizeof client);
-    if (dj_random_hex(nonce, 16) < 0 || !dj_buf_ok(&text)) {
+    if (!dj_buf_ok(&text)) {
         dj_buf_free(&text);
-        web_fail(c, 500, "out of memory or no random bytes");
+        web_fail(c, 500, "out of memory");
         return;
     }
-    snprintf(message_id, sizeof message_id, "<web.%s@judgeweb>", nonce);
-    dj_command_msg msg = {client, NULL, text.data, c->rq->now, &c->id, NULL};
+    /* The order box takes orders, READY/WAIT, CLEAR and press only: what
+     * could take the power over asks for the password (the account form),
+     * the rest goes by mail (the command table's doors). */
+    char what[64];
+    dj_web_form form = dj_command_web_form(text.data, what, sizeof what);
+    if (c->route.kind == DJ_ROUTE_ORDERS && form != DJ_WEB_FORM_ORDERS) {
+        char notice[400];
+        snprintf(notice, sizeof notice,
+                 "Nothing was done: %s is not for the order box.  Account "
+                 "commands (RESIGN, SET PASSWORD, SET ADDRESS, SET CONCEDE "
+                 "...) go by the account form below, which asks for your "
+                 "password again; others by mail.",
+                 what[0] ? what : "a command");
+        dj_buf_free(&text);
+        web_page_game(c, notice);
+        return;
+    }
     dj_command_reply reply;
     dj_command_reply_init(&reply);
-    int rc = dj_command_run(c->j, &msg, message_id, false, &reply);
+    if (run_message(c, text.data, &reply) == 0)
+        web_page_game(c, reply.body.data);
     dj_buf_free(&text);
+    dj_command_reply_free(&reply);
+}
+
+void web_act_account(web_ctx *c)
+{
+    dj_form f;
+    if (dj_form_parse(c->rq->body, c->rq->body_len, &f) < 0) {
+        web_fail(c, 400, "The form could not be read.");
+        return;
+    }
+    const char *line = dj_form_get(&f, "command");
+    const char *password = dj_form_get(&f, "password");
+    char what[64], text[600];
+    if (!line || !*line || strlen(line) > 500 || strpbrk(line, "\r\n") ||
+        !password || strlen(password) > 200 ||
+        dj_command_web_form(line, what, sizeof what) != DJ_WEB_FORM_ACCOUNT) {
+        dj_form_free(&f);
+        web_page_game(c, "Nothing was done: the account form takes one "
+                         "account command (RESIGN, SET PASSWORD, SET "
+                         "ADDRESS, SET MASTER, TAKEOVER, SET CONCEDE, SET "
+                         "DRAW ...).");
+        return;
+    }
+    snprintf(text, sizeof text, "%s\n", line);
+    char client[96], device[DJ_WEB_TOKEN_LEN + 1];
+    client_name(c, client, sizeof client);
+    if (!dj_cookie_get(c->rq->cookie, "djd", device, sizeof device))
+        device[0] = '\0';
+    /* the password again, counted and limited as a sign-in's */
+    if (!web_signin_begin(c)) {
+        dj_form_free(&f);
+        web_fail(c, 403, "Too many failed sign-ins from your address: try "
+                         "again later.");
+        return;
+    }
+    int rc = dj_game_web_reauth(c->j, &c->id, password, client, device);
+    dj_form_free(&f);
+    if (rc != DJ_SIGNON_REFUSED)
+        web_signin_succeeded(c);
     if (rc < 0) {
-        web_fail(c, 500, reply.error[0] ? reply.error : "the judge failed");
+        web_fail(c, 500, dj_judge_error(c->j));
+        return;
+    }
+    if (rc == DJ_SIGNON_REFUSED) {
+        char why[600];
+        snprintf(why, sizeof why, "Nothing was done: %s.",
+                 dj_judge_error(c->j));
+        web_fail(c, 403, why);
+        return;
+    }
+    dj_command_reply reply;
+    dj_command_reply_init(&reply);
+    if (run_message(c, text, &reply) < 0) {
         dj_command_reply_free(&reply);
         return;
+    }
+    /* A new password or address ended every session of the participant
+     * (game/access.c): this browser, which made the change, stays in. */
+    dj_signon now;
+    char csrf[DJ_WEB_TOKEN_LEN + 1], token[DJ_WEB_TOKEN_LEN + 1];
+    if (dj_game_web_session(c->j, c->token, &now, csrf) == 1 &&
+        dj_game_web_renew(c->j, c->id.participant_id, client,
+                          c->opt->session_lifetime, token, csrf) == 0) {
+        web_set_cookie(c, "djs", token, c->opt->session_lifetime);
+        snprintf(c->token, sizeof c->token, "%s", token);
+        snprintf(c->csrf, sizeof c->csrf, "%s", csrf);
     }
     web_page_game(c, reply.body.data);
     dj_command_reply_free(&reply);

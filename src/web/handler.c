@@ -188,7 +188,7 @@ void web_set_cookie(web_ctx *c, const char *name, const char *value,
                     int max_age)
 {
     dj_web_response *rs = c->rs;
-    if (rs->ncookies == 2)
+    if (rs->ncookies == (int)(sizeof rs->cookies / sizeof rs->cookies[0]))
         return;
     snprintf(rs->cookies[rs->ncookies++], sizeof rs->cookies[0],
              "%s=%s; Path=/; Max-Age=%d; HttpOnly; SameSite=Strict%s", name,
@@ -304,6 +304,7 @@ void dj_web_handle(dj_web_shared *sh, dj_judge *j, const dj_web_request *rq,
         goto done;
     }
     if (k == DJ_ROUTE_METHOD) {
+        rs->allow = c->route.allow;
         web_fail(c, 405, "This page does not take that method.");
         goto done;
     }
@@ -341,6 +342,7 @@ void dj_web_handle(dj_web_shared *sh, dj_judge *j, const dj_web_request *rq,
     case DJ_ROUTE_ORDERS:
     case DJ_ROUTE_READY:
     case DJ_ROUTE_SEND_PRESS: web_act_message(c); break;
+    case DJ_ROUTE_ACCOUNT: web_act_account(c); break;
     default: web_not_found(c); break;
     }
 done:

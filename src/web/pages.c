@@ -300,6 +300,19 @@ static void player_forms(web_ctx *c, dj_buf *b, const dj_game_overview *o)
                          "</form>\n");
     }
     press_form(c, b, o);
+    /* what changes who holds the power goes here, with the password
+     * (dj_command_web_form): never by the order box on a session alone */
+    dj_buf_append(b, "<h2>Your account</h2>\n");
+    form_start(b, o->name, "account");
+    web_csrf_field(c, b, true);
+    dj_buf_append(b, "<p><label>Command, as by mail (RESIGN, SET PASSWORD "
+                     "new, SET ADDRESS you@example.org, SET CONCEDE power, "
+                     "SET DRAW, SET MASTER address, TAKEOVER power@game "
+                     "password) <input name=\"command\" required></label>"
+                     "</p>\n<p><label>Your password, again <input name=\""
+                     "password\" type=\"password\" required autocomplete=\""
+                     "current-password\"></label></p>\n<p><button type=\""
+                     "submit\">Send</button></p>\n</form>\n");
     dj_buf_append(b, "<form method=\"post\" action=\"/signout\">\n");
     web_csrf_field(c, b, true);
     dj_buf_append(b, "<p><button type=\"submit\">Sign out</button></p>\n"
@@ -593,7 +606,10 @@ void web_page_picture(web_ctx *c, bool orders)
     dj_picture_free(&pic);
     c->rs->status = 200;
     c->rs->content_type = "image/svg+xml";
-    c->rs->cache = "public, max-age=300";
+    /* a private game's pictures are its participants' only: no shared
+     * cache (a proxy's) may keep one for the next visitor */
+    c->rs->cache = o.private_game ? "private, max-age=300"
+                                  : "public, max-age=300";
     /* cairo writes the picture's styles inline; nothing else may load */
     c->rs->csp = "default-src 'none'; style-src 'unsafe-inline'; "
                  "img-src data:";

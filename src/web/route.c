@@ -54,6 +54,7 @@ static dj_route_kind want(method_kind m, method_kind needed, dj_route_kind k,
                           dj_route *r)
 {
     r->kind = m == needed ? k : DJ_ROUTE_METHOD;
+    r->allow = needed == GET ? "GET, HEAD" : "POST";
     return r->kind;
 }
 
@@ -116,15 +117,20 @@ dj_route_kind dj_route_parse(const char *method, const char *path, size_t len,
     const char *a = seg[2];
     size_t an = seglen[2];
     if (nseg == 3) {
-        if (seg_is(a, an, "press"))
-            return want(m, m == POST ? POST : GET,
-                        m == POST ? DJ_ROUTE_SEND_PRESS : DJ_ROUTE_PRESS, r);
+        if (seg_is(a, an, "press")) {
+            want(m, m == POST ? POST : GET,
+                 m == POST ? DJ_ROUTE_SEND_PRESS : DJ_ROUTE_PRESS, r);
+            r->allow = "GET, HEAD, POST";
+            return r->kind;
+        }
         if (seg_is(a, an, "signin"))
             return want(m, POST, DJ_ROUTE_SIGNIN, r);
         if (seg_is(a, an, "orders"))
             return want(m, POST, DJ_ROUTE_ORDERS, r);
         if (seg_is(a, an, "ready"))
             return want(m, POST, DJ_ROUTE_READY, r);
+        if (seg_is(a, an, "account"))
+            return want(m, POST, DJ_ROUTE_ACCOUNT, r);
         if (phase_name(a, an)) {
             copy(r->phase, sizeof r->phase, a, an, true);
             return want(m, GET, DJ_ROUTE_PHASE, r);

@@ -18,6 +18,9 @@
  *   POST /game/NAME/orders          orders, as the lines of a mail
  *   POST /game/NAME/ready           READY, NOT READY, WAIT, NO WAIT
  *   POST /game/NAME/press           press or a broadcast
+ *   POST /game/NAME/account         RESIGN, SET PASSWORD, SET ADDRESS and
+ *                                   the other account commands, with the
+ *                                   password again
  *   POST /signout                   sign out
  *
  * Game names are letters, digits, '-' and '_' (1 to 32); phases are a
@@ -46,6 +49,7 @@ typedef enum dj_route_kind {
     DJ_ROUTE_READY,
     DJ_ROUTE_SEND_PRESS,
     DJ_ROUTE_SIGNOUT,
+    DJ_ROUTE_ACCOUNT,
 } dj_route_kind;
 
 #define DJ_ROUTE_GAME_MAX 33
@@ -53,6 +57,7 @@ typedef enum dj_route_kind {
 
 typedef struct dj_route {
     dj_route_kind kind;
+    const char *allow;                /* DJ_ROUTE_METHOD: "GET, HEAD" ... */
     char game[DJ_ROUTE_GAME_MAX];
     char phase[DJ_ROUTE_PHASE_MAX];   /* upper case */
 } dj_route;

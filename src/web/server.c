@@ -16,18 +16,24 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "web/access_log.h"
+#include "web/door.h"
 #include "web/web.h"
 
 struct dj_web_server {
     struct MHD_Daemon *daemon;
+    dj_web_door *door;
     const dj_config *cfg;
     const char *maps_dir;
     dj_web_shared *shared;
     pthread_key_t judge_key;
     struct sockaddr_storage addr;
     dj_access_log *access_log; /* access_log.h */
+    dj_web_proxies proxies;       /* web.trusted_proxies */
+    pthread_mutex_t warn_lock;
+    bool warned_forwarded;        /* said once: a proxy, forwarded off */
 };
 
 /* One request while its body arrives. */
@@ -58,6 +64,23 @@ static dj_judge *worker_judge(dj_web_server *srv)
     return j;
 }
 
+/* A proxy's request while web.forwarded is off: every visitor behind it
+ * would be one client to the limits.  Said once, at the first. */
+static void warn_forwarded(dj_web_server *srv, const char *proxy)
+{
+    pthread_mutex_lock(&srv->warn_lock);
+    bool first = !srv->warned_forwarded;
+    srv->warned_forwarded = true;
+    pthread_mutex_unlock(&srv->warn_lock);
+    if (first)
+        fprintf(stderr,
+                "judgeweb: warning: requests come through a proxy (%s sends "
+                "X-Forwarded-For) but web.forwarded is false: everyone "
+                "behind it counts as one client for the sign-in and "
+                "connection limits; set forwarded = true (judgeweb(8))\n",
+                proxy);
+}
+
 static void client_address(dj_web_server *srv, struct MHD_Connection *conn,
                            char *out, size_t len)
 {
@@ -67,33 +90,35 @@ static void client_address(dj_web_server *srv, struct MHD_Connection *conn,
     if (!ci || !ci->client_addr)
         return;
     const struct sockaddr *sa = ci->client_addr;
-    bool loopback = false;
     if (sa->sa_family == AF_INET) {
         const struct sockaddr_in *in = (const void *)sa;
         inet_ntop(AF_INET, &in->sin_addr, out, (socklen_t)len);
-        loopback = (ntohl(in->sin_addr.s_addr) >> 24) == 127;
     } else if (sa->sa_family == AF_INET6) {
         const struct sockaddr_in6 *in6 = (const void *)sa;
         inet_ntop(AF_INET6, &in6->sin6_addr, out, (socklen_t)len);
-        loopback = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
     }
-    /* Behind nginx or Apache on this machine: the client is the last
-     * address the proxy added. */
-    const char *fwd = srv->cfg->web.forwarded && loopback
-                          ? MHD_lookup_connection_value(
-                                conn, MHD_HEADER_KIND, "X-Forwarded-For")
-                          : NULL;
-    if (fwd && *fwd) {
-        const char *last = strrchr(fwd, ',');
-        last = last ? last + 1 : fwd;
-        while (*last == ' ')
-            last++;
-        size_t n = strcspn(last, " ");
-        if (n > 0 && n < len && n < 64 &&
-            strspn(last, "0123456789abcdefABCDEF.:") >= n) {
-            memcpy(out, last, n);
-            out[n] = '\0';
-        }
+    /* Behind nginx or Apache: the client is the last address the proxy
+     * added — believed only from web.trusted_proxies, and only when
+     * web.forwarded says a proxy is there. */
+    if (!dj_web_proxies_has(&srv->proxies, sa))
+        return;
+    const char *fwd =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Forwarded-For");
+    if (!fwd || !*fwd)
+        return;
+    if (!srv->cfg->web.forwarded) {
+        warn_forwarded(srv, out);
+        return;
+    }
+    const char *last = strrchr(fwd, ',');
+    last = last ? last + 1 : fwd;
+    while (*last == ' ')
+        last++;
+    size_t n = strcspn(last, " ");
+    if (n > 0 && n < len && n < 64 &&
+        strspn(last, "0123456789abcdefABCDEF.:") >= n) {
+        memcpy(out, last, n);
+        out[n] = '\0';
     }
 }
 
@@ -112,9 +137,13 @@ static enum MHD_Result send_response(struct MHD_Connection *conn,
                             rs->cache ? rs->cache : "no-store");
     MHD_add_response_header(r, "Content-Security-Policy",
                             rs->csp ? rs->csp : "default-src 'none'");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(r, "X-Frame-Options", "DENY");
-    MHD_add_response_header(r, "Referrer-Policy", "same-origin");
+    for (int i = 0; dj_web_security_headers[i][0]; i++)
+        MHD_add_response_header(r, dj_web_security_headers[i][0],
+                                dj_web_security_headers[i][1]);
+    if (rs->allow)
+        MHD_add_response_header(r, "Allow", rs->allow);
+    /* one request a connection: none waits idle here (door.h) */
+    MHD_add_response_header(r, "Connection", "close");
     for (int i = 0; i < rs->ncookies; i++)
         MHD_add_response_header(r, "Set-Cookie", rs->cookies[i]);
     if (rs->location[0])
@@ -130,6 +159,8 @@ static enum MHD_Result plain(struct MHD_Connection *conn, int status,
     dj_web_response rs;
     dj_web_response_init(&rs);
     rs.status = status;
+    if (status == 405)
+        rs.allow = "GET, HEAD, POST";
     dj_buf_append(&rs.body, text);
     enum MHD_Result ok = send_response(conn, &rs);
     dj_web_response_free(&rs);
@@ -238,6 +269,20 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
     return ok;
 }
 
+static void connection_note(void *cls, struct MHD_Connection *conn,
+                            void **socket_context,
+                            enum MHD_ConnectionNotificationCode toe)
+{
+    (void)socket_context;
+    dj_web_server *srv = cls;
+    if (toe != MHD_CONNECTION_NOTIFY_CLOSED || !srv->door)
+        return;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (ci)
+        dj_web_door_closed(srv->door, ci->connect_fd);
+}
+
 static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                       enum MHD_RequestTerminationCode why)
 {
@@ -292,6 +337,27 @@ static int parse_listen(const char *text, struct sockaddr_storage *ss,
     return -1;
 }
 
+/* A listening socket on the address; -1. */
+static int listen_socket(const struct sockaddr_storage *ss, char *err,
+                         size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    socklen_t len = ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                              : sizeof(struct sockaddr_in);
+    if (bind(fd, (const struct sockaddr *)ss, len) < 0 ||
+        listen(fd, 1024) < 0) { /* a burst waits here, not dropped */
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 dj_web_server *dj_web_server_start(const dj_config *cfg, const char *maps_dir,
                                    char *err, size_t errlen)
 {
@@ -302,7 +368,9 @@ dj_web_server *dj_web_server_start(const dj_config *cfg, const char *maps_dir,
     }
     srv->cfg = cfg;
     srv->maps_dir = maps_dir;
-    if (parse_listen(cfg->web.listen, &srv->addr, err, errlen) < 0) {
+    if (parse_listen(cfg->web.listen, &srv->addr, err, errlen) < 0 ||
+        dj_web_proxies_parse(cfg->web.trusted_proxies, &srv->proxies, err,
+                             errlen) < 0) {
         free(srv);
         return NULL;
     }
@@ -311,6 +379,7 @@ dj_web_server *dj_web_server_start(const dj_config *cfg, const char *maps_dir,
         free(srv);
         return NULL;
     }
+    pthread_mutex_init(&srv->warn_lock, NULL);
     dj_web_options opt = {
         .judge_name = cfg->judge_name,
         .judge_address = cfg->judge_address,
@@ -323,34 +392,56 @@ dj_web_server *dj_web_server_start(const dj_config *cfg, const char *maps_dir,
     if (!srv->shared || pthread_key_create(&srv->judge_key, close_judge)) {
         dj_web_shared_free(srv->shared);
         dj_access_log_close(srv->access_log);
+        pthread_mutex_destroy(&srv->warn_lock);
         free(srv);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
-    if (srv->addr.ss_family == AF_INET6)
-        flags |= MHD_USE_IPv6;
-    srv->daemon = MHD_start_daemon(
-        flags, 0, NULL, NULL, answer, srv,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&srv->addr,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->web.threads,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->web.max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        (unsigned)cfg->web.max_per_client,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->web.timeout,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, srv, MHD_OPTION_END);
-    if (!srv->daemon) {
+    int fd = listen_socket(&srv->addr, err, errlen);
+    if (fd < 0) {
         snprintf(err, errlen, "cannot listen on %s (in use, or not an "
                               "address of this machine?)",
                  cfg->web.listen);
-        pthread_key_delete(srv->judge_key);
-        dj_web_shared_free(srv->shared);
-        dj_access_log_close(srv->access_log);
-        free(srv);
-        return NULL;
+        goto fail;
+    }
+    /* The door accepts and holds each connection until its head is in,
+     * then adds it here (door.h): the limits per client are the door's. */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+                     MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
+    srv->daemon = MHD_start_daemon(
+        flags, 0, NULL, NULL, answer, srv,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->web.threads,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->web.max_connections + 8,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->web.timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024,
+        MHD_OPTION_NOTIFY_CONNECTION, connection_note, srv,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, srv, MHD_OPTION_END);
+    if (!srv->daemon) {
+        close(fd);
+        snprintf(err, errlen, "cannot start libmicrohttpd");
+        goto fail;
+    }
+    dj_web_door_options door = {
+        .listen_fd = fd,
+        .daemon = srv->daemon,
+        .max_connections = cfg->web.max_connections,
+        .max_per_client = cfg->web.max_per_client,
+        .header_timeout = cfg->web.header_timeout,
+        .uncapped = cfg->web.forwarded ? &srv->proxies : NULL,
+    };
+    srv->door = dj_web_door_start(&door, err, errlen);
+    if (!srv->door) {
+        MHD_stop_daemon(srv->daemon);
+        goto fail;
     }
     return srv;
+fail:
+    pthread_key_delete(srv->judge_key);
+    dj_web_shared_free(srv->shared);
+    dj_access_log_close(srv->access_log);
+    pthread_mutex_destroy(&srv->warn_lock);
+    free(srv);
+    return NULL;
 }
 
 int dj_web_listen_check(const char *listen, char *err, size_t errlen)
@@ -363,7 +454,10 @@ void dj_web_server_stop(dj_web_server *srv)
 {
     if (!srv)
         return;
+    dj_web_door_stop(srv->door);
     MHD_stop_daemon(srv->daemon);
+    dj_web_door_free(srv->door);
+    pthread_mutex_destroy(&srv->warn_lock);
     pthread_key_delete(srv->judge_key);
     dj_web_shared_free(srv->shared);
     dj_access_log_close(srv->access_log);

@@ -59,11 +59,12 @@ typedef struct dj_web_response {
     int status;               /* 200, 303, 400, 403, 404, 405, 413, 500 */
     const char *content_type;
     dj_buf body;
-    char cookies[2][200];     /* Set-Cookie values */
+    char cookies[3][200];     /* Set-Cookie values */
     int ncookies;
     char location[300];       /* for 303 */
     const char *cache;        /* Cache-Control */
     const char *csp;          /* Content-Security-Policy */
+    const char *allow;        /* Allow, with a 405 */
 } dj_web_response;
 
 void dj_web_response_init(dj_web_response *rs);

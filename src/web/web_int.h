@@ -51,6 +51,7 @@ void web_page_picture(web_ctx *c, bool orders);
 void web_act_signin(web_ctx *c);
 void web_act_signout(web_ctx *c);
 void web_act_message(web_ctx *c);      /* orders, ready, press */
+void web_act_account(web_ctx *c);      /* account commands, password again */
 
 /* Shared state (handler.c). */
 /* May the client try to sign in?  If so the try counts as a failure

@@ -40,7 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                       k == DJ_ROUTE_PRESS || k == DJ_ROUTE_PHASE ||
                       k == DJ_ROUTE_BOARD_SVG || k == DJ_ROUTE_ORDERS_SVG ||
                       k == DJ_ROUTE_ORDERS ||
-                      k == DJ_ROUTE_READY || k == DJ_ROUTE_SEND_PRESS;
+                      k == DJ_ROUTE_READY || k == DJ_ROUTE_SEND_PRESS ||
+                      k == DJ_ROUTE_ACCOUNT;
+    if (k == DJ_ROUTE_METHOD && !r.allow)
+        abort();
     if (needs_game && !r.game[0])
         abort();
     if ((k == DJ_ROUTE_PHASE || k == DJ_ROUTE_BOARD_SVG ||

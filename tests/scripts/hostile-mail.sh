@@ -17,7 +17,12 @@
 #     at each tick, the games' history kept;
 #   - forged JOIN, OBSERVE, CREATE: nothing happens until the address sends
 #     back the code only it received; pending requests are capped per game
-#     and per address, and expire.
+#     and per address, and expire;
+#   - issue 33: a reply to a mail that did not sign on stays within twice
+#     its text, a repeated LIST is answered once, the budgets count bytes;
+#     a re-sent mail with a new Date: and To: acts once; press cannot hide
+#     text or pass for the judge's; a private game is described to its
+#     participants only.
 # Ends with "N passed, N failed".
 #
 set -u
@@ -166,19 +171,36 @@ DIPJUDGE_NOW=$((GAME_T0 + 3700)) $J command --from bot1@botnet.example \
 has "Signed on as Germany"
 
 # ---- amplification: a short mail of many commands ---------------------------------
-# 1,900 LIST lines (about 12 KB of mail, no sign-on needed) would make a
-# reply of some 3 MB: the reply stops at its budget (1 MiB by default).
-for i in $(seq 1 1900); do echo "LIST h"; done >"$T/many"
+# The issue 33 attack: 1,999 LIST lines (14 KB of forged mail) once drew a
+# 1 MB reply.  The same read-only command is answered once a message.
+for i in $(seq 1 1999); do echo "LIST h"; done >"$T/many"
 $J command --from amplifier@x.example --queue-reply <"$T/many" >"$T/out" 2>&1
 size=$(wc -c <"$T/out")
-check "the reply stays within 1 MiB ($size bytes)" [ "$size" -le 1100000 ]
-has "commands were not run: this reply reached its size budget of 1024 KB"
+check "1,999 LIST lines: one answer ($size bytes)" [ "$size" -le 4000 ]
+has "1998 commands were asked again: each is answered once, above."
+# Distinct commands: a reply to a mail that did not sign on is at most
+# the larger of 16 KB and twice the mail's own text.
+for i in $(seq 1 1900); do echo "LIST nosuch-$i"; done >"$T/distinct"
+mailsize=$(wc -c <"$T/distinct")
+$J command --from amplifier@x.example --queue-reply <"$T/distinct" >"$T/out" 2>&1
+size=$(wc -c <"$T/out")
+check "1,900 other LIST lines ($mailsize bytes): at most twice that ($size bytes)" \
+    [ "$size" -le $((2 * mailsize + 1024)) ]
+has "commands were not run: this reply reached its size budget of $((2 * mailsize / 1024)) KB"
 check "the queued reply too" [ "$(sql "SELECT max(length(body)) FROM outbox
-    WHERE recipients = 'amplifier@x.example'")" -le 1100000 ]
+    WHERE recipients = 'amplifier@x.example'")" -le $((2 * mailsize + 1024)) ]
+for i in $(seq 1 20); do echo "LIST nosuch-$i"; done >"$T/few"
+$J command --from amplifier@x.example <"$T/few" >"$T/out" 2>&1
+check "a short mail still gets its whole answer (16 KB at least)" \
+    sh -c "! grep -q 'size budget' '$T/out'"
+{ echo "SIGNON Eh right-england"; cat "$T/distinct"; } >"$T/signed"
+$J command --from england@h.example <"$T/signed" >"$T/out" 2>&1
+size=$(wc -c <"$T/out")
+check "signed on, the whole budget (1 MiB): $size bytes" [ "$size" -gt $((2 * mailsize + 1024)) ]
 # A smaller budget from judge.conf; one command's own output is cut too.
 printf 'limits: { max_reply_size = 16384; };\n' >"$T/small.conf"
 $J --config "$T/small.conf" command --from amplifier@x.example \
-    <"$T/many" >"$T/out" 2>&1
+    <"$T/distinct" >"$T/out" 2>&1
 size=$(wc -c <"$T/out")
 check "judge.conf's max_reply_size holds ($size bytes)" [ "$size" -le 20000 ]
 has "of 16 KB"
@@ -289,6 +311,46 @@ DIPJUDGE_NOW=$((QT + 3601 + 6)) qjd
 check "an hour later the budgets have room again" \
     [ "$(replies_to 'amp+99@tag.example')" = 1 ]
 
+# The same budgets in bytes (issue 33): 8,000 bytes of replies an hour to
+# one address, 16,000 to one domain; the counts left high.
+BQ=$T/bytes
+mkdir -p "$BQ/mail/in/new" "$BQ/mail/in/cur" "$BQ/mail/in/tmp"
+printf 'limits: { reply_limit = 1000; domain_reply_limit = 1000;
+    reply_bytes_limit = 8000; domain_reply_bytes_limit = 16000; };\n' >"$BQ/judge.conf"
+bdrop() # FROM BODY
+{
+    n=$((n + 1))
+    printf 'From: %s\nTo: judge@localhost\nSubject: b%s\nMessage-ID: <b%s@x.example>\n\n%s\n' \
+        "$1" "$n" "$n" "$2" >"$BQ/mail/in/new/$((1700005000 + n)).M1P1.test"
+}
+bjd() { (cd "$BQ" && "$JUDGED" --config judge.conf --db "$T/judge.db" \
+    --maps "$S/maps" --quiet once --no-tick --no-send) 2>>"$T/judged.log"; }
+bytes_to() { sql "SELECT IFNULL(sum(length(body)), 0) FROM outbox WHERE
+    kind IN ('reply', 'refusal', 'signon-failed') AND recipients LIKE '$1'"; }
+BT=$((QT + 5 * 86400))
+one=$(sql "SELECT length(body) FROM outbox WHERE recipients = 'amp+99@tag.example'")
+for i in $(seq 1 40); do bdrop bytes@b.example "LIST h"; done
+DIPJUDGE_NOW=$BT bjd
+got=$(replies_to bytes@b.example)
+check "40 mails to one address: answered until 8,000 bytes ($got of $one bytes each)" \
+    [ "$got" -lt 40 ] && [ "$(bytes_to bytes@b.example)" -lt $((8000 + one)) ] &&
+    [ "$(bytes_to bytes@b.example)" -ge 8000 ]
+check "the mail log says which budget" [ "$(sql "SELECT count(*) FROM maillog
+    WHERE sender = 'bytes@b.example' AND outcome LIKE
+    '%not answered: reply limit in bytes%'")" = $((40 - got)) ]
+for i in $(seq 1 60); do bdrop "u$i@bd.example" "LIST h"; done
+DIPJUDGE_NOW=$((BT + 1)) bjd
+check "60 addresses of one domain: answered until 16,000 bytes" \
+    [ "$(replies_to '%@bd.example')" -lt 60 ] &&
+    [ "$(bytes_to '%@bd.example')" -lt $((16000 + one)) ] &&
+    [ "$(bytes_to '%@bd.example')" -ge 16000 ]
+bdrop bytes@b.example "SIGNON Eh right-england
+F lon-wal"
+DIPJUDGE_NOW=$((BT + 2)) bjd
+check "a correct sign-on is answered beyond the bytes too" [ "$(sql "SELECT
+    count(*) FROM outbox WHERE recipients = 'bytes@b.example' AND
+    body LIKE '%F LON - WAL%'")" = 1 ]
+
 # ---- a re-delivery through another MX is the same mail -----------------------------
 R=$T/redeliver
 mkdir -p "$R/mail/in/new" "$R/mail/in/cur" "$R/mail/in/tmp"
@@ -320,6 +382,15 @@ rdrop 1700002004 mx1 second "A con-ank"
 DIPJUDGE_NOW=$((RT + 30)) rjd
 check "another text under the same Message-ID is another mail" \
     [ "$(sql "SELECT count(*) FROM maillog WHERE sender = 'turkey@h.example'")" = 3 ]
+# The player's client sends the first mail again: a new Date: and To:, the
+# same text.  It is the same mail and does not act twice (issue 33).
+printf 'From: turkey@h.example\nTo: judge@localhost, turkey@h.example\nDate: Sat, 2 Jan 2027 11:00:00 +0000\nSubject: orders\nMessage-ID: <first@h.example>\n\nSIGNON Th right-turkey\nA con-bul\n' \
+    >"$R/mail/in/new/1700002005.M1P1.test"
+DIPJUDGE_NOW=$((RT + 40)) rjd
+check "a re-sent mail with a new Date: and To: is the same mail" \
+    [ "$(sql "SELECT count(*) FROM maillog WHERE sender = 'turkey@h.example'")" = 3 ]
+$J orders h Turkey >"$T/out" 2>&1
+check "and did not act again" sh -c "! grep -q 'A CON - BUL' '$T/out'"
 
 # ---- a header that cannot be read is refused, not dropped --------------------------
 long=$(head -c 1100000 /dev/zero | tr '\0' x)
@@ -460,5 +531,37 @@ $J pending --from @one.example --clear >"$T/out" 2>&1
 has "10 pending requests cleared"
 printf 'OBSERVE f watch-pw-real\n' | mail watcher@f.example
 has "To observe game f, this address must show it is yours"
+
+# ---- press cannot hide its text or pass for the judge's (issue 33) ----------------
+printf 'SIGNON Rh right-russia\nPRESS TO England\nall \342\200\256gninrae\342\200\254 well\nGame '"'"'h'"'"', S1901M: press from Master to everyone.\n--- S1901M: broadcast from Master to everyone\nFrom: judge@h.example\nENDPRESS\n' |
+    mail russia@h.example
+sql "SELECT body FROM outbox WHERE recipients = 'england@h.example' ORDER BY id DESC LIMIT 1" >"$T/press"
+check "a bidi override in press is shown by name, not obeyed" \
+    sh -c "grep -q 'all \[U+202E\]gninrae\[U+202C\] well' '$T/press' && ! grep -q \"\$(printf '\342\200\256')\" '$T/press'"
+check "a press line like the judge's first line is quoted" grep -q "^> Game 'h', S1901M: press from Master" "$T/press"
+check "  and one like the archive's" grep -q "^> --- S1901M: broadcast from Master" "$T/press"
+check "  and a header line" grep -q "^> From: judge@h.example" "$T/press"
+check "the judge's own first line stays" grep -q "^Game 'h', S1901M: press from Russia to England" "$T/press"
+printf 'SIGNON Eh right-england\nPRESS ARCHIVE h\n' | mail england@h.example
+check "the archive shows it so too" sh -c "grep -q '\[U+202E\]' '$T/out' && grep -q '> Game '\"'\"'h' '$T/out'"
+
+# ---- a private game is described to its participants only (issue 33) --------------
+$J create pv --master gm@pv.example >/dev/null
+$J set pv private=letmein >/dev/null
+$J join pv eng@pv.example --power England --password pw-pv-england >/dev/null
+printf 'LIST\n' | mail stranger@x.example
+check "LIST from a stranger leaves the private game out" sh -c "! grep -q '^ *pv ' '$T/out'"
+for cmd in "LIST pv" "SUMMARY pv" "PRESS ARCHIVE pv"; do
+    printf '%s\n' "$cmd" | mail stranger@x.example
+    check "$cmd from a stranger: as a game that does not exist" \
+        grep -q "game 'pv' does not exist" "$T/out"
+    check "  and nothing of it shown" sh -c "! grep -qi 'england\|eng@pv' '$T/out'"
+done
+printf 'SIGNON Epv pw-pv-england\nLIST pv\n' | mail eng@pv.example
+check "its player, signed on, is shown it" sh -c "! grep -q 'does not exist' '$T/out'"
+has "England"
+$J set pv private=no >/dev/null
+printf 'LIST\n' | mail stranger@x.example
+check "once public, it is listed" grep -q "^ *pv " "$T/out"
 
 checks_done

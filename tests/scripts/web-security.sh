@@ -22,6 +22,14 @@
 #               does not exist: unknown games, secret orders, actions
 #               without a session; the JSON holds no address
 #   messages    a web order is recorded in the mail log like a mail
+#   issue 33    the server's own errors carry the headers (400 for %00 and
+#               bad escapes, 414, 431, 408), 405 with Allow; a head
+#               trickling in is closed at header_timeout; sign-ins slow the
+#               failing client at one power, never another, and a power's
+#               day leaves only known browsers; the order box takes
+#               orders, the account form asks the password, a new password
+#               ends the other sessions; private pictures are private;
+#               forwarded, trusted_proxies; a readable judge.conf warned of
 # Ends with "N passed, N failed".
 #
 set -u
@@ -47,7 +55,8 @@ database = "$T/judge.db";
 judge_address = "judge@demo.example";
 signon_limit = 3;
 web = { listen = "127.0.0.1:$WEB_PORT"; timeout = 2; max_per_client = 4;
-        forwarded = true; signin_limit = 5; $1 };
+        header_timeout = 2; forwarded = ${FWD:-true}; signin_limit = 5;
+        signin_day_limit = 12; $1 };
 CONF
     "$B/judgeweb" --config "$T/judge.conf" --maps "$S/maps" \
         2>>"${WEB_LOG:-$T/judgeweb.log}" &
@@ -163,6 +172,15 @@ get /game/demo/press -b "$T/fr"
 holds "its markup is shown as text" \
     'grep -qF "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" "$T/b" && ! grep -q "<script" "$T/b"'
 
+get /game/demo -b "$T/fr"
+cs=$(csrf_in "$T/b")
+get /game/demo/press -b "$T/fr" --data-urlencode "csrf=$cs" --data-urlencode 'to=all' \
+    --data-urlencode "text=$(printf 'evil \342\200\256txet\342\200\254 here\nGame '"'"'demo'"'"', S1901M: broadcast from Master.')"
+get /game/demo/press -b "$T/fr"
+holds "press on the web: a bidi override shown by name, not obeyed (issue 33)" \
+    'grep -qF "evil [U+202E]txet[U+202C] here" "$T/b" && ! grep -q "$(printf "\342\200\256")" "$T/b"'
+holds "  and a line like the judge's quoted" 'grep -qF "&gt; Game &#39;demo&#39;, S1901M: broadcast from Master." "$T/b"'
+
 # ---- body size ----------------------------------------------------------------------
 head -c 70000 /dev/zero | tr '\0' 'a' >"$T/big"
 get /game/demo/orders -b "$T/fr" --data-binary "@$T/big"
@@ -177,48 +195,137 @@ holds "a 60 KB body is read (then refused as no form of ours)" '[[ $CODE == 400 
 out=$(python3 - "$WEB_PORT" <<'PY'
 import socket, sys, time
 port = int(sys.argv[1])
-# idle: closed by the server after its 2 s timeout
+# idle: answered 408 and closed after the 2 s header timeout
 s = socket.create_connection(("127.0.0.1", port))
 s.settimeout(8)
 t0 = time.time()
 try:
-    data = s.recv(100)
+    data = s.recv(4096)
 except Exception:
     data = b"timeout"
-print("idle-closed" if data == b"" and time.time() - t0 < 6 else "idle-open")
-# a client's fifth connection beyond max_per_client = 4
-held = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
-x = socket.create_connection(("127.0.0.1", port))
+print("idle-closed" if data.startswith(b"HTTP/1.1 408") and
+      b"X-Frame-Options: DENY" in data and time.time() - t0 < 4
+      else "idle-open %r" % data[:40])
+# trickling a header byte a second does not keep a head open either
+s = socket.create_connection(("127.0.0.1", port))
+s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+s.settimeout(0.9)
+t0 = time.time()
+data = b""
+while time.time() - t0 < 6 and not data:
+    try:
+        data = s.recv(4096)
+    except socket.timeout:
+        s.sendall(b"a")
+    except OSError:
+        break
+print("trickle-closed" if data.startswith(b"HTTP/1.1 408") and
+      time.time() - t0 < 4 else "trickle-open")
+# a client's fifth connection beyond max_per_client = 4 is served: the
+# oldest of its four idle ones is closed for it
+# (from 127.0.0.2: 127.0.0.1 is the trusted proxy here, never capped)
+src = ("127.0.0.2", 0)
+held = [socket.create_connection(("127.0.0.1", port), source_address=src)
+        for _ in range(4)]
+time.sleep(0.2)
+x = socket.create_connection(("127.0.0.1", port), source_address=src)
 x.settimeout(3)
 try:
     x.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     got = x.recv(100)
 except Exception:
     got = b""
-print("fifth-refused" if not got.startswith(b"HTTP/1.1 200") else "fifth-served")
+print("fifth-served" if got.startswith(b"HTTP/1.1 200") else "fifth-refused")
+held[0].settimeout(1)
+try:
+    first = held[0].recv(100)
+except ConnectionResetError:
+    first = b""
+except Exception:
+    first = b"open"
+print("oldest-closed" if first == b"" else "oldest-open")
 for h in held:
     h.close()
 PY
 )
-holds "an idle connection is closed at the timeout" '[[ $out == *idle-closed* ]]'
-holds "a client's connections beyond the limit are refused" '[[ $out == *fifth-refused* ]]'
+holds "an idle connection is answered 408 and closed at the header timeout" '[[ $out == *idle-closed* ]]'
+holds "a head trickling in a byte a second is closed all the same" '[[ $out == *trickle-closed* ]]'
+holds "a client's connection beyond the limit is served" '[[ $out == *fifth-served* ]]'
+holds "  and the client's oldest idle one is closed for it" '[[ $out == *oldest-closed* ]]'
 sleep 0.3
 get /
 holds "afterwards the client is served again" '[[ $CODE == 200 ]]'
 
+# ---- what the server refuses itself carries the headers too (issue 33) --------------
+# secure_headers: the security headers every answer has, in $T/h
+secure_headers()
+{
+    grep -qi '^X-Frame-Options: DENY' "$T/h" &&
+        grep -qi '^X-Content-Type-Options: nosniff' "$T/h" &&
+        grep -qi "^Content-Security-Policy: default-src 'none'" "$T/h" &&
+        grep -qi '^Referrer-Policy: same-origin' "$T/h"
+}
+get '/game/demo%00.json'
+holds "a path with %00: 400, not the demo's page" '[[ $CODE == 400 ]] && ! grep -q "Game demo" "$T/b"'
+holds "  with the security headers" secure_headers
+for p in '/game/demo%zz' '/game/demo%4' '/game/%'; do
+    get "$p"
+    holds "$p (no escape): 400, with the security headers" '[[ $CODE == 400 ]] && secure_headers'
+done
+long=$(head -c 5000 /dev/zero | tr '\0' a)
+get "/$long"
+holds "a 5,000-byte path: 414, with the security headers" '[[ $CODE == 414 ]] && secure_headers'
+get / -H "X-Big: $(head -c 20000 /dev/zero | tr '\0' b)"
+holds "20 KB of headers: 431, with the security headers" '[[ $CODE == 431 ]] && secure_headers'
+out=$(python3 - "$WEB_PORT" <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
+s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n")
+print(s.recv(4096).decode("latin-1"))
+PY
+)
+holds "a header line without a colon: 400 with the headers" \
+    '[[ $out == "HTTP/1.1 400"* && $out == *"X-Frame-Options: DENY"* ]]'
+get / -X PUT
+holds "PUT: 405 with Allow" '[[ $CODE == 405 ]] && grep -qi "^Allow: GET, HEAD, POST" "$T/h" && grep -qi "^X-Frame-Options: DENY" "$T/h"'
+get /game/demo/orders
+holds "GET of a form's address: 405, Allow: POST" '[[ $CODE == 405 ]] && grep -qi "^Allow: POST" "$T/h"'
+get /game/demo -X POST -d x=1 -b "$T/fr"
+holds "POST to a page: 405, Allow: GET, HEAD" '[[ $CODE == 405 ]] && grep -qi "^Allow: GET, HEAD" "$T/h"'
+
 # ---- sign-in limits -------------------------------------------------------------------
 for i in 1 2 3; do signin "$T/x" 10.2.0.1 Germany wrong; done
 holds "a wrong password: 403, refused" '[[ $CODE == 403 ]] && grep -q "Sign-in refused" "$T/b"'
+# (judgeweb's clock is the real one: the client's later failures are
+# written into the table, a few seconds back, rather than waited for)
+fail_as() # CLIENT TARGET N SECONDS-AGO: N failures more
+{
+    sqlite3 "$T/judge.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL
+        SELECT i + 1 FROM n WHERE i < $3) INSERT INTO signon_failures
+        (sender, game, target, at) SELECT 'web $1', 'demo', '$2',
+        $(date +%s) - $4 FROM n"
+}
+fail_as 10.2.0.1 germany 3 0
 signin "$T/x" 10.2.0.1 Germany pw-Germany
-holds "after 3 failures from one client, its right password is refused too" '[[ $CODE == 403 ]]'
+holds "after 6 failures from one client at Germany, it waits 8 s (1, 2, 4, 8), the right password too" \
+    '[[ $CODE == 403 ]] && grep -qE "try again in [78] seconds" "$T/b"'
 signin "$T/x" 10.2.0.2 Germany pw-Germany
-holds "  (the target's limit: 3 failures at Germany from any client)" '[[ $CODE == 403 ]]'
+holds "  while another client's right password works: a stranger locks nobody out" '[[ $CODE == 303 ]]'
+fail_as 10.2.0.1 germany 20 0
+signin "$T/x" 10.2.0.1 Germany pw-Germany
+holds "  the wait is capped at an hour" \
+    '[[ $CODE == 403 ]] && grep -qE "try again in 3(600|599) seconds" "$T/b"'
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures WHERE id NOT IN
+    (SELECT id FROM signon_failures ORDER BY id LIMIT 6);
+    UPDATE signon_failures SET at = at - 3700"
+signin "$T/x" 10.2.0.1 Germany pw-Germany
+holds "  and once its wait is over, the right password works" '[[ $CODE == 303 ]]'
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
 signin "$T/x" 10.2.0.3 Germany pw-Germany
 holds "once the failures age out, the password works" '[[ $CODE == 303 ]]'
 for c in 10.3.0.1 10.3.0.2 10.3.0.3; do signin "$T/x" "$c" Turkey wrong; done
 signin "$T/x" 10.3.0.4 Turkey pw-Turkey
-holds "per target: 3 failures as Turkey from 3 clients stop a 4th client" '[[ $CODE == 403 ]]'
+holds "3 failures as Turkey from 3 clients do not stop a 4th client's right password" '[[ $CODE == 303 ]]'
 holds "  the mail door counted them (signon_failures)" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM signon_failures WHERE target = '"'turkey'"'") == 3 ]]'
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
@@ -255,6 +362,35 @@ wait "${tries[@]}"
 holds "4 tries at once after 4 failures: 1 reaches a password (limit 5)" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM signon_failures") == 5 ]]'
 
+# ---- a power's day: signin_day_limit failures from every client together -------------
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+signin "$T/known" 10.6.5.1 Italy pw-Italy
+holds "a sign-in gives the browser a known-browser cookie" \
+    '[[ $CODE == 303 ]] && grep -qi "^Set-Cookie: djd=[0-9a-f]\{64\}; .*HttpOnly; SameSite=Strict" "$T/h"'
+holds "  stored as its hash only" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_devices") -ge 1 ]]'
+now=$(date +%s)
+sqlite3 "$T/judge.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 11)
+    INSERT INTO signon_failures (sender, game, target, at)
+    SELECT 'web 10.66.0.' || i, 'demo', 'italy', $now - 600 FROM n"
+told_before=$(sqlite3 "$T/judge.db" "SELECT count(*) FROM outbox WHERE subject LIKE '%Failed sign-ons' AND body LIKE '%within a day%'")
+signin "$T/x" 10.66.1.1 Italy wrong
+holds "the power's 12th failure of the day (signin_day_limit 12) tells the master once" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM outbox WHERE subject LIKE '"'%Failed sign-ons'"' AND body LIKE '"'%within a day%'"'") == $((told_before + 1)) ]]'
+signin "$T/x" 10.66.1.2 Italy pw-Italy
+holds "then a browser new to Italy is refused, the right password too" \
+    '[[ $CODE == 403 ]] && grep -qi "only from browsers that signed in as italy before" "$T/b"'
+holds "  unread: no failure counted" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM signon_failures WHERE target = '"'italy'"'") == 12 ]]'
+sed -i '/\tdjs\t/d' "$T/known" # its session over, the browser keeps djd
+get /game/demo -c "$T/known" -b "$T/known" -H 'X-Forwarded-For: 10.6.5.9'
+get /game/demo/signin -c "$T/known" -b "$T/known" -H 'X-Forwarded-For: 10.6.5.9' \
+    --data-urlencode "csrf=$(csrf_in "$T/b")" --data-urlencode power=Italy \
+    --data-urlencode password=pw-Italy
+holds "  while the browser that signed in as Italy before still signs in" '[[ $CODE == 303 ]]'
+holds "  and keeps its cookie" '! grep -qi "^Set-Cookie: djd=" "$T/h"'
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+
 # ---- observers ------------------------------------------------------------------------
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
 signin_observer()
@@ -273,7 +409,7 @@ get /game/demo -b "$T/ob"
 holds "  and reads, with no order form" 'grep -q "Signed in as observer" "$T/b" && ! grep -q "/game/demo/orders" "$T/b"'
 for i in 1 2 3; do signin_observer 10.6.0.$((i + 1)) watcher@demo.example wrong; done
 signin_observer 10.6.0.9 watcher@demo.example pw-watcher
-holds "the address given never lifts the per-target limit" '[[ $CODE == 403 ]]'
+holds "strangers' failures as the observer do not stop the observer" '[[ $CODE == 303 ]]'
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
 
 # ---- 404 ---------------------------------------------------------------------------------
@@ -316,6 +452,12 @@ get /signin -c "$T/pv" -b "$T/pv" -H 'X-Forwarded-For: 10.7.0.1' \
 holds "  its players sign in from the front page's form" '[[ $CODE == 303 ]]'
 get /game/demo -b "$T/pv"
 holds "  and then see it" '[[ $CODE == 200 ]] && grep -q "Signed in as Austria" "$T/b"'
+get /game/demo/S1901M/board.svg -b "$T/pv"
+holds "  its pictures are Cache-Control: private" '[[ $CODE == 200 ]] && grep -qi "^Cache-Control: private" "$T/h"'
+J_WEB set demo private=no >/dev/null
+get /game/demo/S1901M/board.svg
+holds "  a public game's: public" '[[ $CODE == 200 ]] && grep -qi "^Cache-Control: public" "$T/h"'
+J_WEB set demo private=letmein >/dev/null
 get /signin -c "$T/pv" -b "$T/pv" --data-urlencode "csrf=$cs" \
     --data-urlencode 'game=../x' --data-urlencode power=a --data-urlencode password=b
 holds "  a game name that is not one: 400" '[[ $CODE == 400 ]]'
@@ -342,5 +484,95 @@ get /signout -b "$T/fr" -c "$T/fr" -X POST --data-urlencode "csrf=$cs"
 holds "sign out: 303" '[[ $CODE == 303 ]]'
 holds "  and the session row is gone" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_sessions WHERE token_hash = '"'$hash'"'") == 0 ]]'
+
+# ---- the order box takes orders; the account form asks the password (issue 33) ------
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+signin "$T/en1" 10.10.0.1 England pw-England
+signin "$T/en2" 10.10.0.2 England pw-England
+get /game/demo -b "$T/en1"
+cs=$(csrf_in "$T/b")
+holds "the signed-in page has the account form" 'grep -q "action=\"/game/demo/account\"" "$T/b"'
+for line in 'RESIGN' 'SET PASSWORD stolen-password' 'SET ADDRESS thief@evil.example' \
+            'SET CONCEDE France'; do
+    get /game/demo/orders -b "$T/en1" --data-urlencode "csrf=$cs" \
+        --data-urlencode "orders=$(printf 'F lon-nth\n%s' "$line")"
+    holds "the order box refuses '$line': the account form asks the password" \
+        'grep -q "is not for the order box" "$T/b" && grep -q "go by the account form below" "$T/b"'
+done
+get /game/demo/orders -b "$T/en1" --data-urlencode "csrf=$cs" --data-urlencode 'orders=PROCESS'
+holds "  and a command of the mail alone" 'grep -q "PROCESS is not for the order box" "$T/b"'
+holds "  nothing of them was done (the old password works, the address stays)" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT email || status FROM participants p JOIN games g ON g.id = p.game_id WHERE g.name = '"'demo'"' AND p.power = 1") == "england@demo.example"* ]] &&
+     ! sqlite3 "$T/judge.db" "SELECT count(*) FROM orders o" | grep -q "^x"'
+signin "$T/en3" 10.10.0.3 England pw-England
+holds "  the password is unchanged" '[[ $CODE == 303 ]]'
+get /game/demo/orders -b "$T/en1" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'orders=F lon-nth
+READY'
+holds "orders and READY still go by the order box" 'grep -q "F LON - NTH" "$T/b"'
+get /game/demo/account -b "$T/en1" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'command=SET PASSWORD new-england-pw' --data-urlencode password=wrong
+holds "the account form with a wrong password: 403, nothing done" \
+    '[[ $CODE == 403 ]] && grep -q "Nothing was done" "$T/b"'
+get /game/demo/account -b "$T/en1" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'command=F lon-nth' --data-urlencode password=pw-England
+holds "  an order there: refused" 'grep -q "the account form takes one account command" "$T/b"'
+get /game/demo/account -b "$T/en1" -c "$T/en1" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'command=SET PASSWORD new-england-pw' --data-urlencode password=pw-England
+holds "with the password: SET PASSWORD is done" 'grep -q "password changed" "$T/b"'
+get /game/demo -b "$T/en1"
+holds "  the browser that changed it stays signed in" 'grep -q "Signed in as England" "$T/b"'
+get /game/demo -b "$T/en2"
+holds "  every other session of England has ended" '! grep -q "Signed in as" "$T/b"'
+get /game/demo -b "$T/en3"
+holds "  (all of them)" '! grep -q "Signed in as" "$T/b"'
+signin "$T/en4" 10.10.0.4 England new-england-pw
+holds "  the new password signs in" '[[ $CODE == 303 ]]'
+signin_observer 10.10.0.5 watcher@demo.example pw-watcher
+get /game/demo -b "$T/ob"
+get /game/demo/account -b "$T/ob" -c "$T/ob" --data-urlencode "csrf=$(csrf_in "$T/b")" \
+    --data-urlencode 'command=SET PASSWORD new-watcher-pw' --data-urlencode password=pw-watcher
+holds "an observer's account form too (found by its address)" 'grep -q "password changed" "$T/b"'
+J_WEB set demo private=no >/dev/null
+
+# ---- behind a proxy (issue 33) ---------------------------------------------------------
+web_stop
+WEB_LOG=$T/fwd.log
+FWD=false start_limited ''
+get /game/demo -H 'X-Forwarded-For: 10.8.0.1'
+get /style.css -H 'X-Forwarded-For: 10.8.0.2'
+holds "forwarded = false and a proxy's request: judgeweb warns" \
+    'grep -q "warning: requests come through a proxy (127.0.0.1 sends X-Forwarded-For) but web.forwarded is false" "$T/fwd.log"'
+holds "  once" '[[ $(grep -c "web.forwarded is false" "$T/fwd.log") == 1 ]]'
+web_stop
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+start_limited 'trusted_proxies = "192.0.2.1";'
+signin "$T/x" 10.9.0.1 Germany wrong
+holds "X-Forwarded-For from an address not in trusted_proxies is not believed" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT group_concat(sender) FROM signon_failures") == "web 127.0.0.1" ]]'
+web_stop
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+start_limited 'trusted_proxies = "127.0.0.0/8";'
+signin "$T/x" 10.9.0.2 Germany wrong
+holds "  and from one in it, it is" \
+    '[[ $(sqlite3 "$T/judge.db" "SELECT group_concat(sender) FROM signon_failures") == "web 10.9.0.2" ]]'
+web_stop
+sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
+printf 'web = { trusted_proxies = "not-an-address"; };\n' >"$T/badproxy.conf"
+"$B/judgeweb" --config "$T/badproxy.conf" --maps "$S/maps" >"$T/out" 2>&1
+holds "a trusted_proxies that is no address: judgeweb says so and stops" \
+    'grep -q "not-an-address" "$T/out"'
+
+# ---- judgeweb warns of a judge.conf others may read, like judged --------------------
+WEB_LOG=$T/perm.log
+web_start 'forwarded = false; }; outbound = { type = "smtp"; password = "smtp-secret";'
+chmod 644 "$T/judge.conf"
+web_stop
+"$B/judgeweb" --config "$T/judge.conf" --maps "$S/maps" 2>"$T/perm.log" &
+WEB_PID=$!
+sleep 0.5
+web_stop
+holds "judgeweb warns of a mail password others may read" \
+    'grep -q "judgeweb: warning: .*judge.conf holds a mail password and others than its owner may read it (mode 0644)" "$T/perm.log"'
 
 checks_done

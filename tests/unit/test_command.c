@@ -855,8 +855,9 @@ static void test_resign_terminate(void)
     CHECK(mail_count("end", "f@players.example", "Terminated") == 1);
 }
 
-/* A private game needs its join password to JOIN or OBSERVE; an unlisted
- * one is left out of LIST but reached by name; REVEAL names the players. */
+/* A private game needs its join password to JOIN or OBSERVE, and is
+ * neither listed nor described to a stranger (issue 33); REVEAL names the
+ * players. */
 static void test_private_unlisted(void)
 {
     dj_buf out;
@@ -867,9 +868,10 @@ static void test_private_unlisted(void)
     CHECK(send_msg("new@players.example", "list\nlist hush\n") == 0);
     CHECK(has("demo "));
     CHECK(lacks("hush             forming"));
-    CHECK(has("Game hush on map standard: forming"));
+    CHECK(lacks("Game hush on map standard"));
+    CHECK(has("ERROR: game 'hush' does not exist"));
     CHECK(lacks("Letmein1"));
-    CHECK(has("private=yes"));
+    CHECK(lacks("private=yes"));
     CHECK(send_msg("new@players.example", "JOIN hush newpw1-long\n") == 0);
     CHECK(has("ERROR: game 'hush' is private: add its join password"));
     CHECK(send_msg("new@players.example", "OBSERVE hush newpw1-long letmein1\n") ==
