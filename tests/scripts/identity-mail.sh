@@ -149,8 +149,10 @@ msg p2@x.example "judge+$pr@dip.test" 'Only if you stay out of Belgium.\n\n> Mee
 f=$(grep -l "^To: p3@x.example" mail/out/new/* | xargs grep -l "stay out of Belgium" | head -1)
 check "Germany got the answer as press" [ -n "$f" ]
 grep -q "press from France to Germany" "$f" && ok || bad "the answer: $(cat "$f")"
+# The master reads all press (master_press = all, the default): the
+# master's copy goes to the master; no other player gets it.
 grep -l "stay out of Belgium" mail/out/new/* | xargs grep -h "^To:" >"$T/to"
-expect "nobody else got it" "$(sort -u "$T/to" | tr "\n" " ")" "To: p3@x.example "
+expect "nobody else got it" "$(sort -u "$T/to" | tr "\n" " ")" "To: gm@x.example To: p3@x.example "
 $J orders demo France >"$T/out"
 lacks "Belgium"
 # only those it went to may answer it: Italy naming the message in its own
