@@ -199,8 +199,9 @@ static void test_classes(void)
                          &id2) == DJ_SIGNON_REFUSED);
     dj_signon_cache_end_mail(J);
     char token[DJ_WEB_TOKEN_LEN + 1], csrf[DJ_WEB_TOKEN_LEN + 1];
+    char device[DJ_WEB_TOKEN_LEN + 1];
     CHECK(dj_game_web_signin(J, "demo", "R", "secret-5", "", "web 192.0.2.7",
-                             3600, token, csrf, &id2) == 0);
+                             NULL, 3600, token, csrf, device, &id2) == 0);
     CHECK(dj_judge_sender_class(J) == DJ_SENDER_UNKNOWN);
     dj_signon_cache_end_mail(J);
     /* authenticated mail from the own address is never slowed down */
