@@ -302,8 +302,8 @@ fail_as() # CLIENT TARGET N SECONDS-AGO: N failures more
 {
     sqlite3 "$T/judge.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL
         SELECT i + 1 FROM n WHERE i < $3) INSERT INTO signon_failures
-        (sender, game, target, at) SELECT 'web $1', 'demo', '$2',
-        $(date +%s) - $4 FROM n"
+        (sender, game, target, class, at) SELECT 'web $1', 'demo', '$2',
+        'web', $(date +%s) - $4 FROM n"
 }
 fail_as 10.2.0.1 germany 3 0
 signin "$T/x" 10.2.0.1 Germany pw-Germany
@@ -371,8 +371,8 @@ holds "  stored as its hash only" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT count(*) FROM web_devices") -ge 1 ]]'
 now=$(date +%s)
 sqlite3 "$T/judge.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 11)
-    INSERT INTO signon_failures (sender, game, target, at)
-    SELECT 'web 10.66.0.' || i, 'demo', 'italy', $now - 600 FROM n"
+    INSERT INTO signon_failures (sender, game, target, class, at)
+    SELECT 'web 10.66.0.' || i, 'demo', 'italy', 'web', $now - 600 FROM n"
 told_before=$(sqlite3 "$T/judge.db" "SELECT count(*) FROM outbox WHERE subject LIKE '%Failed sign-ons' AND body LIKE '%within a day%'")
 signin "$T/x" 10.66.1.1 Italy wrong
 holds "the power's 12th failure of the day (signin_day_limit 12) tells the master once" \
@@ -558,7 +558,8 @@ holds "  and from one in it, it is" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT group_concat(sender) FROM signon_failures") == "web 10.9.0.2" ]]'
 web_stop
 sqlite3 "$T/judge.db" "DELETE FROM signon_failures"
-printf 'web = { trusted_proxies = "not-an-address"; };\n' >"$T/badproxy.conf"
+printf 'database = "%s";\nweb = { trusted_proxies = "not-an-address"; };\n' \
+    "$T/judge.db" >"$T/badproxy.conf"
 "$B/judgeweb" --config "$T/badproxy.conf" --maps "$S/maps" >"$T/out" 2>&1
 holds "a trusted_proxies that is no address: judgeweb says so and stops" \
     'grep -q "not-an-address" "$T/out"'
@@ -573,6 +574,6 @@ WEB_PID=$!
 sleep 0.5
 web_stop
 holds "judgeweb warns of a mail password others may read" \
-    'grep -q "judgeweb: warning: .*judge.conf holds a mail password and others than its owner may read it (mode 0644)" "$T/perm.log"'
+    'grep -q "judgeweb: warning: .*judge.conf holds a mail password and users other than the judge.s may read it (mode 0644)" "$T/perm.log"'
 
 checks_done
