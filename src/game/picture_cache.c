@@ -31,7 +31,7 @@
 #include "game/game_int.h"
 
 /* Change when the drawing changes, so old files are drawn again. */
-#define PICTURE_DRAWING_VERSION "issue31-3"
+#define PICTURE_DRAWING_VERSION "issue31-4"
 #define CACHE_MAX (64 * 1024 * 1024)
 
 typedef struct fnv {

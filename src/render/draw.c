@@ -7,7 +7,8 @@
  * arrows (solid when they succeeded, dashed and crossed when they failed),
  * supports as thin lines to the supported move or unit, convoys along
  * their route, holds as rings, dislodged units set off with their retreat
- * options, standoffs, builds and removals; then a title and a legend of
+ * options (written beside them too, where there is room), standoffs,
+ * builds and removals; then a title and a legend of
  * each power's centres and units.  A phase played is drawn as the board it
  * left (render.h: `after`) with its orders over it: units where they went,
  * centres with their new owners, removed units as crossed ghosts.  Every
@@ -375,7 +376,34 @@ static void thing_close(scene *s)
         fputs("</g>\n", m);
 }
 
-/* A dislodged unit: set off, smaller, in a dark red ring. */
+/* A dislodged unit's retreats to write beside it at p: "→ CON, SMY", or
+ * "no retreat" (it is destroyed); labels.c places it if there is room. */
+static void retreats_note(scene *s, dj_geo_point p, const dj_dislodged *d)
+{
+    char text[LAYOUT_NOTE_MAX];
+    size_t len = 0;
+    if (!d || d->nretreats == 0)
+        len = (size_t)snprintf(text, sizeof text, "no retreat");
+    else
+        len = (size_t)snprintf(text, sizeof text, "\xe2\x86\x92 ");
+    for (int k = 0; d && k < d->nretreats && len < sizeof text; k++) {
+        int r = d->retreats[k];
+        if (r < 0 || r >= s->map->nlocs)
+            continue;
+        size_t start = len;
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s%s",
+                                k ? ", " : "", s->map->locs[r].abbr);
+        for (size_t c = start; c < len && c < sizeof text; c++)
+            if (text[c] >= 'a' && text[c] <= 'z')
+                text[c] = (char)(text[c] - 32);
+    }
+    if (len >= sizeof text)
+        return; /* too many to write */
+    layout_note_add(s->lay, p, text);
+}
+
+/* A dislodged unit: set off, smaller, in a dark red ring, its retreats
+ * written beside it. */
 static void dislodged_unit(scene *s, const dj_unit *u, const dj_dislodged *d)
 {
     unit_open(s, u, d);
@@ -388,6 +416,7 @@ static void dislodged_unit(scene *s, const dj_unit *u, const dj_dislodged *d)
     ink_stroke(s->cr);
     layout_unit(s->lay, p.x - UNIT_RADIUS - 4, p.y - UNIT_RADIUS - 4,
                 p.x + UNIT_RADIUS + 4, p.y + UNIT_RADIUS + 4);
+    retreats_note(s, p, d);
     thing_close(s);
 }
 
@@ -776,6 +805,11 @@ static void draw_outcome(scene *s)
             r->autos[i].order.kind == DJ_ORDER_REMOVE) {
             order_open(s, &r->autos[i].order, 1);
             removed(s, &r->autos[i].order);
+            /* Dislodged with nowhere to go: said beside its ghost (before
+             * the phase the dislodged unit itself says it). */
+            if (s->after && r->autos[i].why == DJ_WHY_NO_RETREAT)
+                retreats_note(s, place_of(s, r->autos[i].order.loc, true),
+                              NULL);
             thing_close(s);
         }
     for (int i = 0; i < r->next.ndislodged; i++) {

@@ -11,7 +11,9 @@
  * the geometry's place, places beside the province's unit, then rings
  * round the first place, so a crowded province still finds room.  Names
  * are written at LABEL_FONT_SIZE with a pale halo, so a border or a line
- * under a letter does not hide it.
+ * under a letter does not hide it.  Last come the notes (a dislodged
+ * unit's retreats, layout.h): beside their unit where they cover nothing
+ * at all, or not written.
  */
 #define _DEFAULT_SOURCE /* M_PI */
 #include <math.h>
@@ -34,7 +36,7 @@
 void layout_clear(layout *l)
 {
     l->pub.nunits = l->pub.nlabels = 0;
-    l->nmarks = l->nsegments = 0;
+    l->nmarks = l->nsegments = l->nnotes = 0;
 }
 
 void layout_unit(layout *l, double x0, double y0, double x1, double y1)
@@ -54,6 +56,15 @@ void layout_segment_add(layout *l, dj_geo_point a, dj_geo_point b,
 {
     if (l && l->nsegments < LAYOUT_MAX_SEGMENTS)
         l->segments[l->nsegments++] = (layout_segment){a, b, width};
+}
+
+void layout_note_add(layout *l, dj_geo_point at, const char *text)
+{
+    if (l && l->nnotes < LAYOUT_MAX_NOTES) {
+        layout_note *n = &l->notes[l->nnotes++];
+        snprintf(n->text, sizeof n->text, "%s", text);
+        n->at = at;
+    }
 }
 
 static bool boxes_meet(const dj_render_box *a, const dj_render_box *b)
@@ -320,9 +331,8 @@ static const double halo_offsets[8][2] = {{-1, 0},  {1, 0}, {0, -1}, {0, 1},
  * kept: the caller draws the glyphs.
  */
 static bool kept_halo(cairo_t *cr, const dj_map *map, const dj_geo *geo,
-                      int number,
-                      const label_item *it, const cairo_glyph_t *glyphs, int n,
-                      const cairo_text_extents_t *e)
+                      int number, int style, const cairo_glyph_t *glyphs,
+                      int n, const cairo_text_extents_t *e)
 {
     cairo_matrix_t m;
     cairo_get_matrix(cr, &m);
@@ -338,7 +348,7 @@ static bool kept_halo(cairo_t *cr, const dj_map *map, const dj_geo *geo,
         px[i] = (int)floor(glyphs[i].x + m.x0 + 0.5);
         py[i] = (int)floor(glyphs[i].y + m.y0 + 0.5);
     }
-    board_sprite_key key = {BOARD_SPRITE_HALO, number, it->style, 0, 0};
+    board_sprite_key key = {BOARD_SPRITE_HALO, number, style, 0, 0};
     for (int i = 1; i < n; i++) {
         int dx = px[i] - px[0], dy = py[i] - py[0];
         if (dx < -127 || dx > 127 || dy < -127 || dy > 127)
@@ -377,18 +387,18 @@ static bool kept_halo(cairo_t *cr, const dj_map *map, const dj_geo *geo,
         kept = board_layer_keep_sprite(geo, map, &key, mask);
     }
     const double(*halo)[3] = palette_label_halo;
-    cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
-                         halo[it->style][2]);
+    cairo_set_source_rgb(cr, halo[style][0], halo[style][1], halo[style][2]);
     cairo_mask_surface(cr, mask, px[0] - ox - m.x0, py[0] - oy - m.y0);
     if (!kept)
         cairo_surface_destroy(mask);
     return true;
 }
 
+/* A name (number its index, its halo kept) or a note (number -1) written
+ * centred in its box, over a pale halo. */
 static void write_label(cairo_t *cr, const dj_map *map, const dj_geo *geo,
-                        int number,
-                        const label_item *it, const cairo_text_extents_t *e,
-                        const dj_render_box *b)
+                        int number, int style, const char *text,
+                        const cairo_text_extents_t *e, const dj_render_box *b)
 {
     const double(*ink)[3] = palette_label_ink, (*halo)[3] = palette_label_halo;
     double x = (b->x0 + b->x1) / 2 - e->width / 2 - e->x_bearing;
@@ -399,26 +409,61 @@ static void write_label(cairo_t *cr, const dj_map *map, const dj_geo *geo,
     cairo_glyph_t *glyphs = NULL;
     int n = 0;
     if (cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), x, y,
-                                         it->text, -1, &glyphs, &n, NULL,
-                                         NULL, NULL) != CAIRO_STATUS_SUCCESS)
+                                         text, -1, &glyphs, &n, NULL, NULL,
+                                         NULL) != CAIRO_STATUS_SUCCESS)
         return;
-    if (!kept_halo(cr, map, geo, number, it, glyphs, n, e)) {
-        cairo_glyph_t halo_glyphs[8 * DJ_ABBR_MAX];
+    if (number < 0 || !kept_halo(cr, map, geo, number, style, glyphs, n, e)) {
+        cairo_glyph_t halo_glyphs[8 * LAYOUT_NOTE_MAX];
         int nhalo = 0;
         for (int k = 0; k < 8; k++)
-            for (int i = 0; i < n && nhalo < 8 * DJ_ABBR_MAX; i++)
+            for (int i = 0; i < n && nhalo < 8 * LAYOUT_NOTE_MAX; i++)
                 halo_glyphs[nhalo++] = (cairo_glyph_t){
                     glyphs[i].index, glyphs[i].x + halo_offsets[k][0],
                     glyphs[i].y + halo_offsets[k][1]};
-        cairo_set_source_rgb(cr, halo[it->style][0], halo[it->style][1],
-                             halo[it->style][2]);
+        cairo_set_source_rgb(cr, halo[style][0], halo[style][1],
+                             halo[style][2]);
         cairo_show_glyphs(cr, halo_glyphs, nhalo);
     }
-    cairo_set_source_rgb(cr, ink[it->style][0], ink[it->style][1],
-                         ink[it->style][2]);
+    cairo_set_source_rgb(cr, ink[style][0], ink[style][1], ink[style][2]);
     cairo_show_glyphs(cr, glyphs, n);
     cairo_glyph_free(glyphs);
     cairo_new_path(cr);
+}
+
+/*
+ * Where a note goes: the first place beside its unit (right, left,
+ * below, above, the corners, then a little further out) where it covers
+ * nothing; false when there is none (the note is left out).
+ */
+static bool place_note(const layout *l, nearby *near, const dj_geo *geo,
+                       const layout_note *note, double w, double h,
+                       dj_render_box *out)
+{
+    static const double around[8][2] = {{1, 0},  {-1, 0}, {0, 1},  {0, -1},
+                                        {1, 1},  {1, -1}, {-1, 1}, {-1, -1}};
+    static const double further[] = {0, 4, 9, 15};
+    const label_item none = {{0}, {0, 0}, NULL, NULL, LABEL_STYLE_RETREATS};
+    /* The unit's ring reaches 13 from its place: a gap of 2 beyond. */
+    double gx = 15 + w / 2, gy = 15 + h / 2;
+    dj_geo_point cand[8 * 4];
+    int n = 0;
+    for (size_t f = 0; f < sizeof further / sizeof further[0]; f++)
+        for (int k = 0; k < 8; k++)
+            cand[n++] = (dj_geo_point){
+                note->at.x + around[k][0] * (gx + further[f]),
+                note->at.y + around[k][1] * (gy + further[f])};
+    double r = gx + further[3] + w, rh = gy + further[3] + h;
+    dj_render_box reach = {note->at.x - r, note->at.y - rh, note->at.x + r,
+                           note->at.y + rh};
+    gather_nearby(l, &reach, near);
+    for (int i = 0; i < n; i++) {
+        dj_render_box b = box_at(cand[i].x, cand[i].y, w, h);
+        if (cost_at(l, near, geo, &none, &b, 1) == 0) {
+            *out = b;
+            return true;
+        }
+    }
+    return false;
 }
 
 void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
@@ -460,10 +505,39 @@ void labels_place_and_draw(cairo_t *cr, const dj_map *map, const dj_geo *geo,
         place_one(l, &near, geo, it, e.width, e.height, (const double(*)[2])dir,
                   &b);
         if (!svg)
-            write_label(cr, map, geo, i, it, &e, &b);
+            write_label(cr, map, geo, i, it->style, it->text, &e, &b);
         l->label_style[l->pub.nlabels] = (unsigned char)it->style;
         snprintf(l->pub.label_text[l->pub.nlabels], DJ_ABBR_MAX, "%s", it->text);
         l->pub.labels[l->pub.nlabels++] = b;
+    }
+    /* The notes, among the names. */
+    cairo_select_font_face(cr, BOARD_FONT, CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, NOTE_FONT_SIZE);
+    for (int i = 0; i < l->nnotes && l->pub.nlabels < DJ_RENDER_MAX_BOXES;
+         i++) {
+        const layout_note *note = &l->notes[i];
+        cairo_text_extents_t e;
+        cairo_text_extents(cr, note->text, &e);
+        dj_render_box b;
+        if (!place_note(l, &near, geo, note, e.width, e.height, &b))
+            continue; /* no room */
+        if (!svg)
+            write_label(cr, map, geo, -1, LABEL_STYLE_RETREATS, note->text,
+                        &e, &b);
+        int k = l->pub.nlabels++;
+        l->label_style[k] = LABEL_STYLE_RETREATS;
+        l->label_note[k] = i;
+        /* The tests' record: as much of it as fits, whole characters. */
+        size_t len = strlen(note->text);
+        if (len > DJ_ABBR_MAX - 1) {
+            len = DJ_ABBR_MAX - 1;
+            while (len > 0 && (note->text[len] & 0xC0) == 0x80)
+                len--;
+        }
+        memcpy(l->pub.label_text[k], note->text, len);
+        l->pub.label_text[k][len] = '\0';
+        l->pub.labels[k] = b;
     }
     free(scratch);
     free(items);

@@ -126,12 +126,16 @@ const double palette_border[3] = {0.35, 0.33, 0.30};
 const double palette_sea_border[3] = {0.52, 0.66, 0.78};
 const double palette_hatch[3] = {0.25, 0.23, 0.22};
 /* Names: land, sea, coast, impassable; a pale halo round dark ink. */
-const double palette_label_ink[4][3] = {
-    {0.16, 0.14, 0.12}, {0.14, 0.28, 0.45}, {0.06, 0.20, 0.42}, {1, 1, 1}};
-const double palette_label_halo[4][3] = {{1, 0.99, 0.95},
+const double palette_label_ink[5][3] = {{0.16, 0.14, 0.12},
+                                        {0.14, 0.28, 0.45},
+                                        {0.06, 0.20, 0.42},
+                                        {1, 1, 1},
+                                        {0.55, 0.0, 0.0}};
+const double palette_label_halo[5][3] = {{1, 0.99, 0.95},
                                          {0.86, 0.93, 0.98},
                                          {0.86, 0.93, 0.98},
-                                         {0.20, 0.19, 0.18}};
+                                         {0.20, 0.19, 0.18},
+                                         {1, 1, 1}};
 const double palette_background[3] = {1, 1, 1};
 
 void dj_render_board_colours(double land[3], double sea[3])

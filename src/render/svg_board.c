@@ -141,7 +141,7 @@ static void put_style(FILE *m, const dj_picture_request *req,
                "text-anchor:middle;dominant-baseline:central;"
                "stroke-width:2px;stroke-linejoin:round;paint-order:stroke}",
             BOARD_FONT, LABEL_FONT_SIZE);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k <= LABEL_STYLE_RETREATS; k++) {
         fprintf(m, ".t%d{fill:", k);
         ink_colour(m, ink[k]);
         fputs(";stroke:", m);
@@ -149,6 +149,8 @@ static void put_style(FILE *m, const dj_picture_request *req,
         fputs(k >= 2 ? ";font-weight:bold" : "", m);
         fputs(k == 2 ? ";font-style:italic}" : "}", m);
     }
+    fprintf(m, ".t .t%d{font-size:%gpx}",
+            LABEL_STYLE_RETREATS, NOTE_FONT_SIZE);
     fputs("</style>\n", m);
 }
 
@@ -224,7 +226,9 @@ static void put_names(FILE *m, const layout *lay)
         fprintf(m, "<text class=\"t%d\" x=\"%.1f\" y=\"%.1f\">",
                 lay->label_style[i], (b->x0 + b->x1) / 2,
                 (b->y0 + b->y1) / 2);
-        ink_escape(m, lay->pub.label_text[i]);
+        ink_escape(m, lay->label_style[i] == LABEL_STYLE_RETREATS
+                          ? lay->notes[lay->label_note[i]].text
+                          : lay->pub.label_text[i]);
         fputs("</text>\n", m);
     }
     fputs("</g>\n", m);

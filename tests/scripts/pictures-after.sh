@@ -19,7 +19,9 @@
 #     where the results put them;
 #   - every drawn order says how it went (data-result).
 # And the demo's F1901M says what the issue asks: England's army in
-# Norway, France's in Belgium, the Turkish army dislodged in Bulgaria.
+# Norway, France's in Belgium, the Turkish army dislodged in Bulgaria,
+# its retreat written beside it ("→ CON"; "no retreat" beside a unit
+# destroyed for want of one, where there is room).
 # Ends with "N passed, N failed".
 #
 set -u
@@ -56,7 +58,7 @@ game_after_phase()
         >/dev/null 2>"$T/judged.err"
 }
 
-destroyed=0 retreats=0 dislodged_seen=0 adjustments=0 phases_checked=0
+notes_to=0 notes_none=0 destroyed=0 retreats=0 dislodged_seen=0 adjustments=0 phases_checked=0
 # check_game GAME FIRST_POWER: every phase played, as the header says.
 check_game()
 {
@@ -120,6 +122,18 @@ check_phase()
     esac
     grep -q 'data-dislodged="yes"' "$T/mail.svg" &&
         dislodged_seen=$((dislodged_seen + 1))
+    # The retreats written beside dislodged units: one at most for each
+    # (units waiting to retreat, units destroyed for want of a retreat).
+    cp_to=$(grep -c '<text class="t4"[^>]*>→ [A-Z/, ]*</text>' "$T/mail.svg")
+    cp_none=$(grep -c '<text class="t4"[^>]*>no retreat</text>' "$T/mail.svg")
+    cp_all=$(grep -c '<text class="t4"' "$T/mail.svg")
+    cp_dis=$(grep -c 'data-dislodged="yes"' "$T/mail.svg")
+    notes_to=$((notes_to + cp_to)) notes_none=$((notes_none + cp_none))
+    if [ "$cp_all" != $((cp_to + cp_none)) ] || [ "$cp_to" -gt "$cp_dis" ]; then
+        echo "FAIL: $cp_g $cp_ph: $cp_all retreat notes ($cp_to \"→\"," \
+            "$cp_none \"no retreat\") for $cp_dis dislodged units"
+        return 1
+    fi
     return 0
 }
 
@@ -147,6 +161,10 @@ check "demo F1901M: the bounce in Greece failed" \
 check "demo F1901M: the dislodged unit's title says where it may retreat" \
     grep -q '<title>Turkish army in Bulgaria, dislodged, may retreat to Constantinople</title>' \
     "$T/f1901m.svg"
+check "demo F1901M: the dislodged army's retreat written beside it: <text> \"→ CON\"" \
+    grep -q '<text class="t4" x="[0-9.]*" y="[0-9.]*">→ CON</text>' "$T/f1901m.svg"
+check "demo F1901M: one retreat note, no other" \
+    [ "$(grep -c '<text class="t4"' "$T/f1901m.svg")" = 1 ]
 check "demo F1901M: the unit's title" \
     grep -q '<title>English army in Norway</title>' "$T/f1901m.svg"
 check "demo F1901M: Norway's area" \
@@ -196,5 +214,10 @@ check "retreat phases among them" [ "$retreats" -ge 4 ]
 check "adjustment phases among them" [ "$adjustments" -ge 4 ]
 check "pictures with dislodged units among them" [ "$dislodged_seen" -ge 4 ]
 check "dislodged units destroyed among them" [ "$destroyed" -ge 1 ]
+echo "pictures-after: $notes_to dislodged units' retreats written," \
+    "$notes_none \"no retreat\" written"
+check "retreats written beside dislodged units" [ "$notes_to" -ge 4 ]
+check "\"no retreat\" written beside a unit destroyed for want of one" \
+    [ "$notes_none" -ge 1 ]
 
 checks_done
