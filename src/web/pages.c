@@ -307,8 +307,8 @@ static void player_forms(web_ctx *c, dj_buf *b, const dj_game_overview *o)
     web_csrf_field(c, b, true);
     dj_buf_append(b, "<p><label>Command, as by mail (RESIGN, SET PASSWORD "
                      "new, SET ADDRESS new-address, SET CONCEDE power, "
-                     "SET DRAW, SET MASTER address, TAKEOVER (as by mail) "
-                     "password) <input name=\"command\" required></label>"
+                     "SET DRAW, SET MASTER address, TAKEOVER) "
+                     "<input name=\"command\" required></label>"
                      "</p>\n<p><label>Your password, again <input name=\""
                      "password\" type=\"password\" required autocomplete=\""
                      "current-password\"></label></p>\n<p><button type=\""
