@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "util/fmt.h"
+#include "util/typography.h"
 
 #define TOK_MAX 64  /* tokens in one order */
 #define WORD_MAX 40 /* longest word kept, with the NUL */
@@ -45,19 +46,6 @@
 
 /* ---- line preparation ---------------------------------------------------- */
 
-/* A UTF-8 sequence we know how to read, and its ASCII stand-in. */
-static const struct {
-    const char *bytes;
-    char ascii;
-} UTF8_MAP[] = {
-    {"\xe2\x80\x93", '-'},                     /* en dash */
-    {"\xe2\x80\x94", '-'},                     /* em dash */
-    {"\xe2\x88\x92", '-'},                     /* minus sign */
-    {"\xe2\x86\x92", '>'},                     /* rightwards arrow */
-    {"\xe2\x80\x98", '\''},                    /* curly quotes */
-    {"\xe2\x80\x99", '\''}, {"\xc2\xa0", ' '}, /* no-break space */
-};
-
 /*
  * Latin letters with accents (U+00C0-U+00FF, UTF-8 0xC3 0x80-0xBF) folded
  * to their plain letter, as players write "Piémont" or "München"; 0 for
@@ -67,7 +55,10 @@ static const struct {
 static const char LATIN1_FOLD[65] = "AAAAAAACEEEEIIIIDNOOOOO\0OUUUUY\0\0"
                                     "aaaaaaaceeeeiiiidnooooo\0ouuuuy\0y";
 
-/* Length of a known UTF-8 sequence at s (its stand-in in *c), or 0. */
+/* Length of a known UTF-8 sequence at s (its stand-in in *c), or 0.
+ * Typography (spaces, quotes, dashes, bullets, invisible marks) is the
+ * one table of util/typography.h, as the command reader uses it; an
+ * arrow's "->" is read as its '>' and a bullet as a space. */
 static size_t known_utf8(const char *s, char *c)
 {
     unsigned char b1 = (unsigned char)s[1];
@@ -76,14 +67,15 @@ static size_t known_utf8(const char *s, char *c)
         *c = (char)tolower((unsigned char)LATIN1_FOLD[b1 - 0x80]);
         return 2;
     }
-    for (size_t i = 0; i < sizeof UTF8_MAP / sizeof UTF8_MAP[0]; i++) {
-        size_t n = strlen(UTF8_MAP[i].bytes);
-        if (strncmp(s, UTF8_MAP[i].bytes, n) == 0) {
-            *c = UTF8_MAP[i].ascii;
-            return n;
-        }
-    }
-    return 0;
+    char out[4];
+    bool bullet;
+    size_t n = dj_typography_char(s, out, &bullet);
+    if (n == 0)
+        return 0;
+    size_t k = strlen(out);
+    /* an invisible mark is nothing ('\0': dropped), "..." a space */
+    *c = k == 0 ? '\0' : k == 3 ? ' ' : out[k - 1];
+    return n;
 }
 
 int ir_split_line(const char *line, char *out, size_t outlen, char **pieces,
@@ -110,6 +102,8 @@ int ir_split_line(const char *line, char *out, size_t outlen, char **pieces,
             len = 1;
         }
         s += len;
+        if (c == '\0')
+            continue; /* an invisible mark: nothing */
         if (c == ',' || c == ';') {
             out[n++] = '\0';
             if (np < max)

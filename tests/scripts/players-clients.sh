@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# players-clients.sh BUILDDIR SRCDIR — mails as today's mail programs
+# write them (tests/mail/clients/*.eml: iOS and Android mail, Apple Mail,
+# Outlook and Gmail HTML-only, PGP/MIME, S/MIME, long quoted threads),
+# each fed to `judged deliver` and its reply read line by line:
+#   - invisible and typographic characters (a BOM, zero-width and
+#     no-break spaces, soft hyphens, smart quotes and dashes, arrows) and
+#     list markers (bullets, "1.", "2)", "(3)", "a)") are not what the
+#     player meant: the orders are read, and a password is never shown,
+#     whatever the judge could not read;
+# A mail file's @FROM@, @SUBJECT@ and @ID@ are filled in by send_eml.
+# Ends with "N passed, N failed".
+#
+set -u
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
+. "$S/tests/games/play.sh"
+cd "$T" || exit 2
+export DIPJUDGE_MAPDIR=$S/maps
+unset DIPJUDGE_CONF DIPJUDGE_DB
+JD=$JUDGED
+J="$JUDGECTL --maps $S/maps --db $T/dipjudge.db"
+export DIPJUDGE_NOW=$GAME_T0
+C=$S/tests/mail/clients
+
+# new_game NAME: a started standard game, masters gm@x.example, power i
+# played by pI@x.example with password pw-I-secret (NAME "demo") or
+# NAME-I-secret.
+new_game()
+{
+    local g=$1 i=0 pw
+    $J create "$g" --master gm@x.example press=white >/dev/null
+    $J join "$g" gm@x.example --master --password gm-pw-secret >/dev/null 2>&1
+    for p in $POWERS; do
+        pw="pw-$i-secret"
+        [[ $g == demo ]] || pw="$g-$i-secret"
+        $J join "$g" "p$i@x.example" --power "$p" --password "$pw" >/dev/null
+        i=$((i + 1))
+    done
+    [[ $(game_phase "$g") == S1901M ]] && ok || bad "$g did not start"
+}
+new_game demo
+
+# send_eml FILE FROM SUBJECT: deliver a mail file; its reply in $T/out
+# (the reply's body, one line each, trailing spaces kept).
+echo 0 >"$T/n"
+send_eml()
+{
+    local n reply
+    n=$(($(cat "$T/n") + 1))
+    echo "$n" >"$T/n"
+    sed -e "s/@FROM@/$2/" -e "s/@SUBJECT@/$3/" -e "s/@ID@/cl$n@x.example/" \
+        "$1" >"$T/msg-$n.eml"
+    "$JD" deliver <"$T/msg-$n.eml" >/dev/null 2>"$T/err" || bad "deliver $1"
+    reply=$(grep -l "In-Reply-To: <cl$n@x.example>" mail/out/new/* 2>/dev/null |
+        head -1)
+    if [[ -n $reply ]]; then sed -n '/^$/,$p' "$reply" >"$T/out"; else : >"$T/out"; fi
+}
+# line TEXT: one check: the reply has exactly this line
+line()
+{
+    if grep -qxF -- "$1" "$T/out"; then ok; else
+        bad "no line '$1' in: $(head -c 900 "$T/out")"
+    fi
+}
+# no_secret: one check: no password of the test games in the reply
+no_secret()
+{
+    if grep -qE -- '-[0-9]-secret|gm-pw-secret' "$T/out"; then
+        bad "a password in the reply: $(grep -E -- '-[0-9]-secret' "$T/out")"
+    else ok; fi
+}
+# orders_taken N: the summary line of N orders and the SIGNON
+orders_taken()
+{
+    line "Summary: $1 orders taken; 1 of 1 command done; all your units have orders."
+}
+
+# ---- 1. invisible and typographic characters, list markers ---------------
+send_eml "$C/01-ios-bom-qp.eml" p1@x.example "orders"
+line "> SIGNON Edemo ****"
+line "    Signed on as England in game 'demo'."
+line "> F lon - nth"
+line "    F LON - NTH"
+line "> A lvp - yor"
+line "    A LVP - YOR"
+line "> F Edinburgh -> Norwegian Sea"
+line "    F EDI - NWG"
+lacks "ERROR"
+no_secret
+orders_taken 3
+
+send_eml "$C/02-apple-bullets.eml" p1@x.example "orders"
+line "> F lon - nth"
+line "> A lvp - yor"
+line "> F edi - nwg"
+line "    F EDI - NWG"
+lacks "ERROR"
+orders_taken 3
+
+send_eml "$C/03-android-numbered.eml" p1@x.example "orders"
+line "> F lon - nth"
+line "> A lvp - yor"
+line "> F edi - nwg"
+line '> "F lon - nth"'
+lacks "ERROR"
+no_secret
+line "Summary: 4 orders taken; 1 of 1 command done; all your units have orders."
+
+send_eml "$C/04-outlook-html-bullets.eml" p1@x.example "orders"
+line "    F LON - NTH"
+line "    A LVP - YOR"
+line "    F EDI - NWG"
+lacks "ERROR"
+orders_taken 3
+
+send_eml "$C/05-apple-html-list.eml" p1@x.example "orders"
+line "    F LON - NTH"
+line "    F EDI - NWG"
+lacks "ERROR"
+orders_taken 3
+
+send_eml "$C/06-bom-unreadable-signon.eml" p1@x.example "orders"
+no_secret
+line "  signon: Edemo ****"
+line "  Please SIGN ON Edemo ****"
+
+# signed mail (the signature is no text) and a long quoted thread (the
+# quoted orders and sign-on are not read again)
+for f in 07-pgp-mime-signed 08-smime-signed 09-gmail-long-thread; do
+    send_eml "$C/$f.eml" p1@x.example "Re: dipjudge:demo - S1901M Orders"
+    line "    Signed on as England in game 'demo'."
+    line "    F LON - NTH"
+    line "    A LVP - YOR"
+    line "    F EDI - NWG"
+    lacks "ERROR"
+    lacks "Not read"
+    no_secret
+    orders_taken 3
+done
+
+checks_done
