@@ -165,7 +165,14 @@ static void summary(session *s, const cmd_reader *r)
                       s->over_budget, s->over_budget == 1 ? " was" : "s were",
                       reply_budget(s) / 1024);
     dj_buf_append(say(s), "\n");
-    if (s->signon_refused && !s->signed_on) {
+    if (s->sections_refused && s->section > 0)
+        dj_buf_printf(say(s), "%d part%s of the message %s skipped: %s "
+                              "sign-on was refused (see ERROR above).\n",
+                      s->sections_refused,
+                      s->sections_refused == 1 ? "" : "s",
+                      s->sections_refused == 1 ? "was" : "were",
+                      s->sections_refused == 1 ? "its" : "their");
+    else if (s->signon_refused && !s->signed_on) {
         dj_buf_append(say(s), "The sign-on was refused, so nothing after it "
                               "was done.  Check the game's name, the power's "
                               "letter and the password: SIGNON Fgame "
@@ -210,11 +217,12 @@ static void reply_subject(session *s)
 {
     dj_command_reply *rep = s->reply;
     const dj_config *cfg = dj_judge_config(s->j);
-    const char *what = rep->orders          ? "Orders"
-                       : s->signon_refused ? "Signon failed"
-                                           : "Reply";
+    bool refused = s->signon_refused && !s->any_signed_on;
+    const char *what = rep->orders ? "Orders"
+                       : refused   ? "Signon failed"
+                                   : "Reply";
     char name[64] = "", phase[16] = "";
-    if (s->game[0] && !s->fatal &&
+    if (s->game[0] && !s->fatal && !s->several_games &&
         dj_game_phase(s->j, s->game, name, sizeof name, phase,
                       sizeof phase) == 0)
         snprintf(rep->game, sizeof rep->game, "%s", name);
@@ -222,11 +230,11 @@ static void reply_subject(session *s)
         name[0] = phase[0] = '\0';
     dj_game_mail_subject(&rep->subject, cfg->judge_name, name, phase, what);
     snprintf(rep->outcome, sizeof rep->outcome, "%s",
-             s->signon_refused  ? "signon-failed"
+             refused            ? "signon-failed"
              : rep->failed      ? "errors"
              : rep->commands    ? "ok"
                                 : "empty");
-    rep->signed_on = s->signed_on;
+    rep->signed_on = s->any_signed_on;
 }
 
 void dj_command_reply_init(dj_command_reply *r)
@@ -331,7 +339,11 @@ static void run_message(session *s, cmd *c, dj_buf *press)
         flush_batch(s);
         if (s->fatal)
             break;
-        if (passed_over(s, c))
+        if (section_starts(s, c)) {
+            final_status(s);
+            section_begin(s);
+        }
+        if (section_skipped(s, c) || passed_over(s, c))
             continue;
         s->help_given |= c->kind == CMD_HELP;
         run_command(s, c, press);
@@ -340,6 +352,7 @@ static void run_message(session *s, cmd *c, dj_buf *press)
     }
     flush_batch(s);
     final_status(s);
+    section_end_of_message(s);
     summary(s, &r);
 }
 

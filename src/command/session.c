@@ -123,13 +123,15 @@ bool same_game(const char *a, const char *b)
     return strcasecmp(a, b) == 0;
 }
 
-/* The message acts on one game: refuse another. */
+/* A message's part (from one SIGNON to the next, section.c) acts on one
+ * game: refuse another. */
 int check_game(session *s, const char *game)
 {
     if (s->game[0] && !same_game(s->game, game))
         return session_fail(s,
-                            "this message is about game '%s'; send another "
-                            "message for game '%s'",
+                            "this part of the message is about game '%s'; "
+                            "for game '%s', SIGNON to it first (each SIGNON "
+                            "starts a new part) or send another message",
                             s->game, game);
     return RUN_OK;
 }

@@ -50,6 +50,12 @@ typedef struct session {
     int cmds, cmds_failed;        /* commands run (not orders) */
     bool all_ordered;             /* the final status: every unit has one */
     dj_buf not_read;              /* lines of prose, listed once */
+    /* sections: each SIGNON after the first starts one (section.c) */
+    int section;                  /* 0 the first */
+    int sections_refused;         /* sections skipped: sign-on refused */
+    bool any_signed_on;           /* a section's sign-on succeeded */
+    bool several_games;           /* the sections were about several */
+    char section_game[CMD_GAME_MAX]; /* the game of the section before */
 } session;
 
 /* What a runner returns. */
@@ -93,6 +99,18 @@ int may_run(session *s, cmd_who who);
 void batch_add(session *s, const cmd *c);
 void flush_batch(session *s);
 void batch_free(session *s);
+
+/* ---- sections of a message (section.c) ---- */
+/* Does this command start a new section (a SIGNON after a game is
+ * fixed)? */
+bool section_starts(const session *s, const cmd *c);
+/* Start it: the caller has closed the one before (orders read, status
+ * shown); the identity and the game are forgotten. */
+void section_begin(session *s);
+/* A line of a section whose sign-on was refused: echoed as skipped. */
+bool section_skipped(session *s, const cmd *c);
+/* The message ends: its last section counted. */
+void section_end_of_message(session *s);
 
 /* A line that looks like text, not orders: listed once, not an error. */
 void note_not_read(session *s, const char *echoed);

@@ -5,6 +5,8 @@
 # write them (tests/mail/clients/*.eml: iOS and Android mail, Apple Mail,
 # Outlook and Gmail HTML-only, PGP/MIME, S/MIME, long quoted threads),
 # each fed to `judged deliver` and its reply read line by line:
+#   - one mail, several games: each SIGNON starts a part of the message
+#     acting on its own game only; a refused SIGNON skips its part;
 #   - invisible and typographic characters (a BOM, zero-width and
 #     no-break spaces, soft hyphens, smart quotes and dashes, arrows) and
 #     list markers (bullets, "1.", "2)", "(3)", "a)") are not what the
@@ -55,7 +57,10 @@ send_eml()
     "$JD" deliver <"$T/msg-$n.eml" >/dev/null 2>"$T/err" || bad "deliver $1"
     reply=$(grep -l "In-Reply-To: <cl$n@x.example>" mail/out/new/* 2>/dev/null |
         head -1)
-    if [[ -n $reply ]]; then sed -n '/^$/,$p' "$reply" >"$T/out"; else : >"$T/out"; fi
+    if [[ -n $reply ]]; then
+        sed -n '/^$/,$p' "$reply" >"$T/out"
+        sed -n 's/^Subject: //p' "$reply" | head -1 >"$T/subject"
+    else : >"$T/out"; : >"$T/subject"; fi
 }
 # line TEXT: one check: the reply has exactly this line
 line()
@@ -139,5 +144,64 @@ for f in 07-pgp-mime-signed 08-smime-signed 09-gmail-long-thread; do
     no_secret
     orders_taken 3
 done
+
+# ---- 2. one mail, several games: a part per SIGNON -------------------------
+new_game other
+send_eml "$C/10-two-games.eml" p1@x.example "orders"
+line "> SIGNON Edemo ****"
+line "    Signed on as England in game 'demo'."
+line "    A LVP - EDI"
+line "---- part 2 of the message: what follows is for the game of this SIGNON only ----"
+line "> SIGNON Fother ****"
+line "    Signed on as France in game 'other'."
+line "    A PAR - BUR"
+line "Orders of England for S1901M (Spring 1901 Movement):"
+line "Orders of France for S1901M (Spring 1901 Movement):"
+lacks "ERROR"
+no_secret
+line "Summary: 4 orders taken; 2 of 2 commands done; all your units have orders."
+expect "a mail about two games: its subject" "$(cat "$T/subject")" "dipjudge - Orders"
+$J orders demo England >"$T/o"
+grep -qx "A LVP - EDI" "$T/o" && ok || bad "demo England: $(cat "$T/o")"
+$J orders other France >"$T/o"
+grep -qx "A PAR - BUR" "$T/o" && ok || bad "other France: $(cat "$T/o")"
+grep -q "LVP" "$T/o" && bad "demo's order in other: $(cat "$T/o")" || ok
+$J orders other England >"$T/o"
+[[ ! -s $T/o ]] || grep -qv "LVP" "$T/o" && ok || bad "other England: $(cat "$T/o")"
+
+send_eml "$C/11-three-games-one-refused.eml" p1@x.example "orders"
+line "    Signed on as England in game 'demo'."
+line "    A LVP - YOR"
+line "> SIGNON Fother ****"
+line "    ERROR: sign-on as F in game 'other' refused: no such game or power, or a wrong password"
+line "> A par - pic"
+line "    (not read: this part's sign-on was refused, so nothing in it is done)"
+line "> SET WAIT"
+line "---- part 3 of the message: what follows is for the game of this SIGNON only ----"
+line "    Signed on as Germany in game 'other'."
+line "    A MUN - RUH"
+line "1 part of the message was skipped: its sign-on was refused (see ERROR above)."
+no_secret
+$J orders other France >"$T/o"
+grep -qx "A PAR - BUR" "$T/o" && ok || bad "other France changed: $(cat "$T/o")"
+grep -q "PIC\|ENG" "$T/o" && bad "a refused part's orders filed: $(cat "$T/o")" || ok
+$J orders other Germany >"$T/o"
+grep -qx "A MUN - RUH" "$T/o" && ok || bad "other Germany: $(cat "$T/o")"
+$J orders demo England >"$T/o"
+grep -qx "A LVP - YOR" "$T/o" && ok || bad "demo England: $(cat "$T/o")"
+grep -q "MUN\|KIE" "$T/o" && bad "other's orders in demo: $(cat "$T/o")" || ok
+
+expect "a part refused: the subject" "$(cat "$T/subject")" "dipjudge - Orders"
+sqlite3 "$T/dipjudge.db" "SELECT outcome FROM maillog ORDER BY rowid DESC LIMIT 1" >"$T/o"
+expect "a part refused: the mail log" "$(cat "$T/o")" "errors"
+
+send_eml "$C/12-refused-then-right.eml" p1@x.example "orders"
+line "    ERROR: sign-on as E in game 'demo' refused: no such game or power, or a wrong password"
+line "> F lon - eng"
+line "    (not read: the sign-on was refused)"
+line "    Signed on as England in game 'demo'."
+line "    F LON - NTH"
+$J orders demo England >"$T/o"
+grep -qx "F LON - NTH" "$T/o" && ok || bad "demo England: $(cat "$T/o")"
 
 checks_done
