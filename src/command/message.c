@@ -332,6 +332,10 @@ static void run_message(session *s, cmd *c, dj_buf *press)
         if (!from_subject && c->kind != CMD_TEXT)
             s->body_started = true;
         from_subject = false;
+        if (block_skipped(s, c)) {
+            dj_buf_reset(press); /* a press body in it: not sent */
+            continue;
+        }
         if (c->kind == CMD_TEXT && s->signed_on && s->power[0]) {
             batch_add(s, c);
             continue;
@@ -343,8 +347,10 @@ static void run_message(session *s, cmd *c, dj_buf *press)
             final_status(s);
             section_begin(s);
         }
-        if (section_skipped(s, c) || passed_over(s, c))
+        if (section_skipped(s, c) || passed_over(s, c)) {
+            dj_buf_reset(press);
             continue;
+        }
         s->help_given |= c->kind == CMD_HELP;
         run_command(s, c, press);
         remember_secret(s, c->password);

@@ -222,6 +222,8 @@ static cmd_kind press_end(const char *line)
         return CMD_ENDPRESS;
     if (word_is(word, "SIGNOFF"))
         return CMD_SIGNOFF;
+    if (word_is(word, "ENDDIARY"))
+        return CMD_ENDDIARY;
     return CMD_TEXT;
 }
 
@@ -242,7 +244,7 @@ static void read_press_body(cmd_reader *r, cmd *c, dj_buf *body)
     while (line && r->line < CMD_MAX_LINES &&
            read_line(r, line, CMD_LINE_MAX, &cut, false)) {
         cmd_kind end = press_end_of(line);
-        if (end == CMD_ENDPRESS) {
+        if (end == (c->opens_diary ? CMD_ENDDIARY : CMD_ENDPRESS)) {
             c->press_ended = true;
             break;
         }
@@ -323,7 +325,8 @@ bool cmd_next(cmd_reader *r, cmd *c, dj_buf *press_body)
     free(line);
     c->line = r->line;
     c->cut = cut;
-    if (c->opens_press) /* even a bad PRESS line: its body is no orders */
+    if (c->opens_press || c->opens_diary) /* even a bad PRESS line: its
+                                              body is no orders */
         read_press_body(r, c, press_body);
     if (c->kind == CMD_SIGNOFF) {
         r->signed_off = true;

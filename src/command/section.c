@@ -53,6 +53,7 @@ void section_begin(session *s)
     memset(&s->id, 0, sizeof s->id);
     s->power[0] = s->game[0] = '\0';
     s->status_due = s->all_ordered = false;
+    block_skip_end(s);
     s->section++;
     dj_buf_printf(say(s), "\n---- part %d of the message: what follows is "
                           "for the game of this SIGNON only ----\n",
@@ -73,4 +74,52 @@ bool section_skipped(session *s, const cmd *c)
 void section_end_of_message(session *s)
 {
     section_account(s);
+}
+
+/* ---- blocks of lines not read --------------------------------------------
+ *
+ * After a PHASE naming another phase than the current one (njudge's
+ * orders for later; this judge keeps none), and inside IF ... ENDIF
+ * (conditional orders, not supported), lines are not read at all, so
+ * that none of them can be filed as an order for the current phase.  The
+ * refusal itself is the command's ERROR; each line after it says it was
+ * not read.  A SIGNON ends the block (a new section), and so does the
+ * next PHASE (which is then run) or the ENDIF.
+ */
+void block_skip_begin(session *s, cmd_kind kind, const char *what)
+{
+    s->skip = kind;
+    s->skip_depth = 0;
+    snprintf(s->skip_what, sizeof s->skip_what, "%s", what);
+}
+
+void block_skip_end(session *s)
+{
+    s->skip = CMD_TEXT;
+    s->skip_depth = 0;
+    s->skip_what[0] = '\0';
+}
+
+bool block_skipped(session *s, const cmd *c)
+{
+    if (s->skip == CMD_TEXT || c->kind == CMD_SIGNON ||
+        c->kind == CMD_SIGNOFF || (s->skip == CMD_PHASE && c->kind == CMD_PHASE))
+        return false;
+    echo(s, c);
+    if (s->skip == CMD_IF) {
+        if (c->kind == CMD_IF)
+            s->skip_depth++;
+        if (c->kind == CMD_ENDIF && s->skip_depth-- == 0) {
+            block_skip_end(s);
+            dj_buf_append(say(s), INDENT "(the end of the IF: the lines "
+                                         "after it are read again)\n");
+            return true;
+        }
+        dj_buf_append(say(s), INDENT "(not read: inside IF ... ENDIF)\n");
+        return true;
+    }
+    dj_buf_printf(say(s), INDENT "(not read: for %s, not the current "
+                                 "phase)\n",
+                  s->skip_what);
+    return true;
 }

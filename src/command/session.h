@@ -56,6 +56,11 @@ typedef struct session {
     bool any_signed_on;           /* a section's sign-on succeeded */
     bool several_games;           /* the sections were about several */
     char section_game[CMD_GAME_MAX]; /* the game of the section before */
+    /* a block of lines not read (section.c): CMD_PHASE (another phase's
+     * orders, up to PHASE or SIGNON), CMD_IF (up to ENDIF); CMD_TEXT none */
+    cmd_kind skip;
+    int skip_depth;               /* IFs inside the skipped IF */
+    char skip_what[16];           /* the phase skipped */
 } session;
 
 /* What a runner returns. */
@@ -111,6 +116,12 @@ void section_begin(session *s);
 bool section_skipped(session *s, const cmd *c);
 /* The message ends: its last section counted. */
 void section_end_of_message(session *s);
+/* A block of lines not read begins (after PHASE for another phase, IF),
+ * ends (PHASE, ENDIF, SIGNON); is this line in one?  (echoed as not
+ * read). */
+void block_skip_begin(session *s, cmd_kind kind, const char *what);
+void block_skip_end(session *s);
+bool block_skipped(session *s, const cmd *c);
 
 /* A line that looks like text, not orders: listed once, not an error. */
 void note_not_read(session *s, const char *echoed);

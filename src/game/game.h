@@ -190,6 +190,11 @@ int dj_game_pause(dj_judge *j, const char *game, dj_buf *out);
 int dj_game_resume(dj_judge *j, const char *game, dj_buf *out);
 int dj_game_terminate(dj_judge *j, const char *game, const char *reason,
                       dj_buf *out);
+/* The master's notice (DPjudge's OFFICIAL) to everyone in the game, as
+ * the judge's own notices go: "dipjudge:GAME - PHASE Official notice",
+ * no press header. */
+int dj_game_official(dj_judge *j, const char *game, const char *text,
+                     dj_buf *out);
 
 /*
  * A new player takes over a power; the old one is kept as "replaced".

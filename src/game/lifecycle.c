@@ -705,6 +705,27 @@ static int do_pause(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     return 0;
 }
 
+typedef struct official_arg {
+    const char *text;
+} official_arg;
+
+static int do_official(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const official_arg *a = arg;
+    if (gv_notice(j, v, "Official notice", a->text) < 0)
+        return -1;
+    dj_buf_printf(out, "The notice went to everyone in game '%s'.\n",
+                  v->g.name);
+    return 0;
+}
+
+int dj_game_official(dj_judge *j, const char *game, const char *text,
+                     dj_buf *out)
+{
+    official_arg a = {text};
+    return gv_with_game(j, game, do_official, &a, out);
+}
+
 int dj_game_pause(dj_judge *j, const char *game, dj_buf *out)
 {
     return gv_with_game(j, game, do_pause, NULL, out);

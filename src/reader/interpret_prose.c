@@ -151,6 +151,18 @@ static bool power_name(const ir_ctx *c, const char *w)
     return false;
 }
 
+/* Words a sentence begins with that no order does. */
+static bool sentence_start(const char *w)
+{
+    static const char *const WORDS[] = {"if", "when", "unless", "whenever",
+                                        "because", "since", "although",
+                                        "maybe", "perhaps", "hopefully"};
+    for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
+        if (strcmp(w, WORDS[i]) == 0)
+            return true;
+    return false;
+}
+
 bool ir_line_is_prose(const ir_ctx *c, const char *line)
 {
     char buf[DJ_READ_LINE_MAX];
@@ -164,6 +176,19 @@ bool ir_line_is_prose(const ir_ctx *c, const char *line)
         return false;
     split_words(buf, lw);
     bool order_like = false, near = false;
+    /* a sentence that begins as no order does ("If you support me into
+     * Belgium, I will stay out of Holland"): prose when no dash in it;
+     * njudge's conditional orders ("IF A Mun - Bur") are the command
+     * reader's, which refuses them */
+    if (lw->n >= 5 && sentence_start(lw->w[0])) {
+        bool dash = lw->dash_after_last;
+        for (int i = 0; i < lw->n; i++)
+            dash |= lw->dash_before[i];
+        if (!dash) {
+            free(lw);
+            return true;
+        }
+    }
     /* a unit word or order verb first: "A Pariz H", "Build F Brset" */
     bool verb = lw->n > 0 && order_word(lw->w[0]);
     int words = 0; /* other than power names: "France:" is no prose */

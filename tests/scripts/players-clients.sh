@@ -7,6 +7,9 @@
 # each fed to `judged deliver` and its reply read line by line:
 #   - one mail, several games: each SIGNON starts a part of the message
 #     acting on its own game only; a refused SIGNON skips its part;
+#   - the older judges' commands (PHASE, IF/ELSE/ENDIF, DIARY/ENDDIARY,
+#     POSTAL PRESS, OFFICIAL, PROMOTE, UNSTART, VERSION, GET) each done or
+#     refused, and no line belonging to a refused one filed as an order;
 #   - invisible and typographic characters (a BOM, zero-width and
 #     no-break spaces, soft hyphens, smart quotes and dashes, arrows) and
 #     list markers (bullets, "1.", "2)", "(3)", "a)") are not what the
@@ -203,5 +206,60 @@ line "    Signed on as England in game 'demo'."
 line "    F LON - NTH"
 $J orders demo England >"$T/o"
 grep -qx "F LON - NTH" "$T/o" && ok || bad "demo England: $(cat "$T/o")"
+
+# ---- 3. the older judges' commands -----------------------------------------
+send_eml "$C/13-njudge-veteran.eml" p1@x.example "orders"
+line "> VERSION"
+grep -qE "^    dipjudge [0-9]" "$T/out" && ok || bad "VERSION: $(grep -A1 VERSION "$T/out")"
+line "> PHASE Spring 1901 Movement"
+line "    The orders that follow are for S1901M, the current phase."
+line "    F LON - NTH"
+line "> PHASE Fall 1901 Movement"
+line "    ERROR: orders for F1901M are not kept by this judge, only the current phase's (S1901M): the lines after this, up to the next PHASE or SIGNON, are not read and nothing is filed for F1901M; send them once F1901M has begun"
+line "> F lon - eng"
+line "    (not read: for F1901M, not the current phase)"
+line "> A yor - lon"
+line "> PHASE S1901M"
+line "    A LVP - YOR"
+line "> IF F lon - nth"
+line "    ERROR: conditional orders (IF ... ELSE ... ENDIF) are not supported: nothing up to ENDIF is read; give each unit one plain order"
+line "> F edi - nth"
+line "    (not read: inside IF ... ENDIF)"
+line "> ELSE"
+line "> ENDIF"
+line "    (the end of the IF: the lines after it are read again)"
+line "> DIARY"
+line "    ERROR: diaries are not kept by this judge: the diary's 2 lines were not saved (nor read as orders); keep your notes yourself"
+line "> POSTAL PRESS"
+line "    ERROR: postal press (press sent out with the next results) is not supported: nothing was sent; write PRESS TO powers or BROADCAST, the text, then ENDPRESS"
+line "> GET info"
+line "    This judge keeps no files to GET ('info'): its help is HELP, which follows, and the players' guide is the manual page dipjudge(7)."
+line "> PROMOTE gm2@x.example"
+line "    ERROR: only the game master may do that"
+line "> UNSTART"
+line "  If you support me into Belgium, I will stay out of Holland."
+lacks "ENDIF without IF"
+lacks "unknown place 'if'"
+lacks "F EDI - N"
+no_secret
+$J orders demo England >"$T/o"
+expect "orders after PHASE and IF not filed" "$(tr '\n' ';' <"$T/o")" "F LON - NTH;A LVP - YOR;"
+[[ $(ls mail/out/new | wc -l) -gt 0 ]] && ok || bad "no mail"
+grep -l "Hello all" mail/out/new/* >/dev/null 2>&1 && bad "postal press sent" || ok
+
+rm -f mail/out/new/*
+send_eml "$C/14-master-official.eml" gm@x.example "notice"
+line "> OFFICIAL The deadline stays; Italy's player is away until Friday."
+line "    The notice went to everyone in game 'demo'."
+line "> PROMOTE gm2@x.example"
+line "    ERROR: co-masters are not supported: a game has one master; SET MASTER address hands the game to another (once that address confirms by code)"
+line "> UNSTART"
+line "    ERROR: a started game cannot go back to forming on this judge: ROLLBACK to its first phase, or TERMINATE it"
+no_secret
+n=$(grep -l "^Subject: dipjudge:demo - S1901M Official notice" mail/out/new/* | xargs grep -l "^To: p4@x.example" | wc -l)
+expect "Italy's player has both notices" "$n" 2
+f=$(grep -l "^Subject: dipjudge:demo - S1901M Official notice" mail/out/new/* | xargs grep -l "A reminder that orders are due" | xargs grep -l "^To: p0@x.example")
+[[ -n $f ]] && ok || bad "no multi-line notice to Austria"
+grep -qi "^press\|Press from\|broadcast" $f && bad "a press header in the notice: $(cat $f)" || ok
 
 checks_done
