@@ -18,9 +18,11 @@
  */
 #include "reader/interpret_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define PIECES_MAX 64         /* orders on one line */
 #define NAMES_SHOWN 4         /* places listed in an "ambiguous" question */
@@ -58,12 +60,63 @@ static void fail_item(ir_item *it, const char *message)
     snprintf(it->message, sizeof it->message, "%s", message);
 }
 
+static void add_piece(const ir_ctx *c, item_list *l, int line,
+                      const char *piece, ir_skel *skel);
+
+/*
+ * "build fleet kiel and army berlin", "and an army in marseille please":
+ * a piece that cannot be read whole but reads as orders joined by "and"
+ * is those orders.  True when every part between the "and"s parsed (a
+ * part may be empty: "and" first); the parts are then added.
+ */
+static bool add_joined(const ir_ctx *c, item_list *l, int line,
+                       const char *piece, ir_skel *skel)
+{
+    char buf[DJ_READ_LINE_MAX], msg[DJ_READ_MSG_MAX];
+    char *parts[PIECES_MAX];
+    int n = 0;
+    snprintf(buf, sizeof buf, "%s", piece);
+    char *start = buf;
+    for (char *p = buf; *p;) {
+        bool word = (p == buf || !isalnum((unsigned char)p[-1])) &&
+                    strncasecmp(p, "and", 3) == 0 &&
+                    !isalnum((unsigned char)p[3]);
+        if (!word) {
+            p++;
+            continue;
+        }
+        if (n == PIECES_MAX - 1)
+            return false;
+        *p = '\0';
+        parts[n++] = start;
+        start = p + 3;
+        p = start;
+    }
+    if (n == 0)
+        return false;
+    parts[n++] = start;
+    int orders = 0;
+    for (int i = 0; i < n; i++) {
+        int got = ir_parse_piece(c, parts[i], skel, msg, sizeof msg);
+        if (got < 0)
+            return false;
+        orders += got;
+    }
+    if (orders == 0)
+        return false;
+    for (int i = 0; i < n && !l->full; i++)
+        add_piece(c, l, line, parts[i], skel);
+    return true;
+}
+
 /* One order's text: parsed into a new item (nothing for a blank one). */
 static void add_piece(const ir_ctx *c, item_list *l, int line,
                       const char *piece, ir_skel *skel)
 {
     char msg[DJ_READ_MSG_MAX];
     int got = ir_parse_piece(c, piece, skel, msg, sizeof msg);
+    if (got < 0 && add_joined(c, l, line, piece, skel))
+        return;
     if (got == 0)
         return;
     if (l->n == DJ_READ_MAX_ORDERS) {

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/adjustment.h"
 #include "util/fmt.h"
 #include "util/typography.h"
 
@@ -1134,6 +1135,17 @@ static int unit_tail(parser *p)
     default:
         break;
     }
+    if (at_end(p) && p->c->phase == DJ_ADJUSTMENT && p->c->pos) {
+        /* "an army in marseille please" with builds due: a build; with
+         * removals due, a removal */
+        int due = dj_adjustment_due(p->c->map, p->c->pos, p->c->power);
+        if (due != 0) {
+            s->kind = due > 0 ? DJ_ORDER_BUILD : DJ_ORDER_DISBAND;
+            ir_note(s->notes, sizeof s->notes, "read as a %s",
+                    due > 0 ? "build" : "removal");
+            return 0;
+        }
+    }
     if (at_end(p))
         return fail(p, "incomplete order: what should '%s' do?",
                     s->unit.written);
@@ -1159,12 +1171,74 @@ static int unit_first(parser *p)
     return unit_tail(p);
 }
 
+/*
+ * A bare "disband" or "remove" (perhaps "disband the army"): the one unit
+ * it can mean, in a retreat phase the power's only dislodged unit, in an
+ * adjustment phase with removals due its only unit; else say which are
+ * meant.  Returns 1 when the unit slot was set, 0 when the verb is not
+ * bare, -1 (failed) when more than one unit could be meant.
+ */
+static int only_unit(parser *p)
+{
+    const ir_ctx *c = p->c;
+    if (!at_end(p) || !c->pos)
+        return 0;
+    int found = -1, n = 0;
+    const dj_unit *first = NULL;
+    if (c->phase == DJ_RETREAT) {
+        for (int i = 0; i < c->pos->ndislodged; i++)
+            if (c->pos->dislodged[i].unit.power == c->power) {
+                found = c->pos->dislodged[i].unit.loc;
+                first = first ? first : &c->pos->dislodged[i].unit;
+                n++;
+            }
+    } else if (c->phase == DJ_ADJUSTMENT &&
+               dj_adjustment_due(c->map, c->pos, c->power) < 0) {
+        for (int i = 0; i < c->pos->nunits; i++)
+            if (c->pos->units[i].power == c->power) {
+                found = c->pos->units[i].loc;
+                first = first ? first : &c->pos->units[i];
+                n++;
+            }
+    } else {
+        return 0;
+    }
+    if (n == 0)
+        return fail(p, "which unit? you have none to disband or remove now");
+    if (n != 1)
+        return fail(p, "which unit? %d of your units could be meant: name "
+                       "it, as in '%s %s %s'",
+                    n, c->phase == DJ_RETREAT ? "disband" : "remove",
+                    first->type == DJ_FLEET ? "F" : "A",
+                    ir_place_name(c->map, dj_province(c->map, first->loc)));
+    ir_slot *sl = &p->s->unit;
+    memset(sl, 0, sizeof *sl);
+    sl->ncand = 1;
+    sl->cand[0].prov = (int16_t)dj_province(c->map, found);
+    sl->cand[0].cost = 0;
+    snprintf(sl->written, sizeof sl->written, "%.*s",
+             (int)sizeof sl->written - 1,
+             ir_place_name(c->map, sl->cand[0].prov));
+    ir_note(p->s->notes, sizeof p->s->notes, "your only unit that can be "
+                                             "meant");
+    return 1;
+}
+
 /* "Build A par", "Remove F bre", "Hold A par": the verb first. */
 static int verb_first(parser *p, g_kind verb)
 {
     ir_slot places[2];
     if (unit_head(p) < 0)
         return -1;
+    if (verb == G_DISBAND || verb == G_REMOVE) {
+        int only = only_unit(p);
+        if (only < 0)
+            return -1;
+        if (only > 0) {
+            p->s->kind = DJ_ORDER_DISBAND;
+            return 0;
+        }
+    }
     /* "retreat A mun sil": the destination may follow without a word */
     int kmax = verb == G_RETREAT && after_run(p) == G_FILLER ? 2 : 1;
     int k = read_places(p, 1, kmax, places, "a unit");

@@ -189,6 +189,13 @@ bool ir_line_is_prose(const ir_ctx *c, const char *line)
             return true;
         }
     }
+    /* a bare "disband" or "remove" where a unit must go: an order for
+     * the only unit it can mean (interpret_parse.c) */
+    if (lw->n >= 1 && lw->n <= 3 && c->phase != DJ_MOVEMENT &&
+        (strcmp(lw->w[0], "disband") == 0 || strcmp(lw->w[0], "remove") == 0)) {
+        free(lw);
+        return false;
+    }
     /* a unit word or order verb first: "A Pariz H", "Build F Brset" */
     bool verb = lw->n > 0 && order_word(lw->w[0]);
     int words = 0; /* other than power names: "France:" is no prose */
