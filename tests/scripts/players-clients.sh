@@ -10,6 +10,8 @@
 #   - the older judges' commands (PHASE, IF/ELSE/ENDIF, DIARY/ENDDIARY,
 #     POSTAL PRESS, OFFICIAL, PROMOTE, UNSTART, VERSION, GET) each done or
 #     refused, and no line belonging to a refused one filed as an order;
+#   - signatures, disclaimers and company lines in German, French,
+#     Russian and English naming a place are prose, not errors;
 #   - invisible and typographic characters (a BOM, zero-width and
 #     no-break spaces, soft hyphens, smart quotes and dashes, arrows) and
 #     list markers (bullets, "1.", "2)", "(3)", "a)") are not what the
@@ -61,7 +63,13 @@ send_eml()
     reply=$(grep -l "In-Reply-To: <cl$n@x.example>" mail/out/new/* 2>/dev/null |
         head -1)
     if [[ -n $reply ]]; then
-        sed -n '/^$/,$p' "$reply" >"$T/out"
+        # the body, decoded when the judge wrote it quoted-printable
+        if grep -qi "^Content-Transfer-Encoding: quoted-printable" "$reply"; then
+            sed -n '/^$/,$p' "$reply" |
+                perl -MMIME::QuotedPrint -0777 -ne 'print decode_qp($_)' >"$T/out"
+        else
+            sed -n '/^$/,$p' "$reply" >"$T/out"
+        fi
         sed -n 's/^Subject: //p' "$reply" | head -1 >"$T/subject"
     else : >"$T/out"; : >"$T/subject"; fi
 }
@@ -261,5 +269,23 @@ expect "Italy's player has both notices" "$n" 2
 f=$(grep -l "^Subject: dipjudge:demo - S1901M Official notice" mail/out/new/* | xargs grep -l "A reminder that orders are due" | xargs grep -l "^To: p0@x.example")
 [[ -n $f ]] && ok || bad "no multi-line notice to Austria"
 grep -qi "^press\|Press from\|broadcast" $f && bad "a press header in the notice: $(cat $f)" || ok
+
+# ---- 5. prose in any language ----------------------------------------------
+for f in 15-outlook-german-signature 16-french-disclaimer-latin1 \
+    17-android-cyrillic-signature; do
+    send_eml "$C/$f.eml" p1@x.example "orders"
+    line "    F LON - NTH"
+    line "    F EDI - NWG"
+    lacks "ERROR"
+    line "Not read (looks like text, not orders):"
+    orders_taken 3
+done
+line "  С уважением, Иван"
+line "  Warszawa, 15 stycznia 2027"
+send_eml "$C/15-outlook-german-signature.eml" p1@x.example "orders"
+line "  Beispiel GmbH | Ringstraße 1 | 1010 Wien | Handelsgericht Wien | FN 123456a"
+line "  Sitz der Gesellschaft: München, Amtsgericht München HRB 12345"
+send_eml "$C/16-french-disclaimer-latin1.eml" p1@x.example "orders"
+line "  Société Exemple SAS - 12 rue de la Paix - 75002 Paris - RCS Paris B 123 456 789"
 
 checks_done
