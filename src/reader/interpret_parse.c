@@ -56,6 +56,12 @@
 static const char LATIN1_FOLD[65] = "AAAAAAACEEEEIIIIDNOOOOO\0OUUUUY\0\0"
                                     "aaaaaaaceeeeiiiidnooooo\0ouuuuy\0y";
 
+/*
+ * Latin Extended-A (U+0100-U+017F: Polish, Czech, Turkish, Hungarian,
+ * Romanian letters), folded the same way: "Varşova", "Łódź", "İzmir".
+ */
+static const char LATIN_A_FOLD[129] = "AaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHhIiIiIiIiIiIiJjKkkLlLlLlLlLlNnNnNnnNnOoOoOoOoRrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZzs";
+
 /* Length of a known UTF-8 sequence at s (its stand-in in *c), or 0.
  * Typography (spaces, quotes, dashes, bullets, invisible marks) is the
  * one table of util/typography.h, as the command reader uses it; an
@@ -66,6 +72,12 @@ static size_t known_utf8(const char *s, char *c)
     if ((unsigned char)s[0] == 0xc3 && b1 >= 0x80 && b1 <= 0xbf &&
         LATIN1_FOLD[b1 - 0x80]) {
         *c = (char)tolower((unsigned char)LATIN1_FOLD[b1 - 0x80]);
+        return 2;
+    }
+    if (((unsigned char)s[0] == 0xc4 || (unsigned char)s[0] == 0xc5) &&
+        b1 >= 0x80 && b1 <= 0xbf) {
+        int cp = (((unsigned char)s[0] & 0x1f) << 6) | (b1 & 0x3f);
+        *c = (char)tolower((unsigned char)LATIN_A_FOLD[cp - 0x100]);
         return 2;
     }
     char out[4];

@@ -12,6 +12,7 @@
 #     refused, and no line belonging to a refused one filed as an order;
 #   - signatures, disclaimers and company lines in German, French,
 #     Russian and English naming a place are prose, not errors;
+#   - places named in the players' languages (Tirreno, Nordsee, ...);
 #   - invisible and typographic characters (a BOM, zero-width and
 #     no-break spaces, soft hyphens, smart quotes and dashes, arrows) and
 #     list markers (bullets, "1.", "2)", "(3)", "a)") are not what the
@@ -287,5 +288,19 @@ line "  Beispiel GmbH | Ringstraße 1 | 1010 Wien | Handelsgericht Wien | FN 123
 line "  Sitz der Gesellschaft: München, Amtsgericht München HRB 12345"
 send_eml "$C/16-french-disclaimer-latin1.eml" p1@x.example "orders"
 line "  Société Exemple SAS - 12 rue de la Paix - 75002 Paris - RCS Paris B 123 456 789"
+
+# ---- 6. names in players' languages -----------------------------------------
+send_eml "$C/18-italian-names.eml" p4@x.example "ordini"
+line "    F NAP - TYS"
+line "    A ROM - APU"
+line "    A VEN - TYR"
+lacks "ERROR"
+orders_taken 3
+send_eml "$C/19-german-names.eml" p1@x.example "Befehle"
+line "    F LON - NTH"
+line "    F EDI - NWG"
+line "  Grüße aus Wien"
+lacks "ERROR"
+orders_taken 3
 
 checks_done

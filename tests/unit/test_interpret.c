@@ -13,6 +13,8 @@
  *
  * Usage: test_interpret [SRCDIR]   (default: $srcdir, else ".")
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -524,6 +526,65 @@ static void check_format(void)
     CHECK_STR(dj_read_kind_name(DJ_READ_ERROR), "ERROR");
 }
 
+/*
+ * The names in players' languages (maps/standard.names.*): each a place
+ * of the standard map, none a common English word, none a word that
+ * would turn a line of prose into an order; misspelt, still read.
+ */
+static void check_language_names(const dj_map *map, const char *srcdir)
+{
+    static const char *const LANGS[] = {"de", "fr", "it", "es", "tr"};
+    /* English words a player writes in prose that no name may be */
+    static const char *const ENGLISH[] = {
+        "see", "nord", "mer", "mar", "gales", "land", "sea", "north",
+        "golf", "bay", "gulf", "west", "east", "black", "middle"};
+    int names = 0;
+    for (size_t l = 0; l < sizeof LANGS / sizeof LANGS[0]; l++) {
+        char path[PATH_LEN], line[1024];
+        snprintf(path, sizeof path, "%s/maps/standard.names.%s", srcdir,
+                 LANGS[l]);
+        FILE *fp = fopen(path, "r");
+        CHECK(fp != NULL);
+        if (!fp)
+            continue;
+        while (fgets(line, sizeof line, fp)) {
+            char *save = NULL, *w = strtok_r(line, " \n", &save);
+            if (!w || strcmp(w, "NAMES") != 0)
+                continue;
+            char *abbr = strtok_r(NULL, " \n", &save);
+            int loc = dj_map_find_location(map, abbr);
+            CHECK(loc >= 0);
+            for (char *n = strtok_r(NULL, " \n", &save); n;
+                 n = strtok_r(NULL, " \n", &save)) {
+                char name[128];
+                snprintf(name, sizeof name, "%s", n);
+                for (char *p = name; *p; p++)
+                    if (*p == '+')
+                        *p = ' ';
+                names++;
+                if (dj_map_find_location(map, name) != loc) {
+                    fprintf(stderr, "%s: '%s' is not %s\n", path, name,
+                            abbr);
+                    CHECK(0);
+                }
+                if (!strchr(name, ' ') && dj_fuzzy_common_word(name)) {
+                    fprintf(stderr, "%s: '%s' is a common word\n", path,
+                            name);
+                    CHECK(0);
+                }
+                for (size_t k = 0; k < sizeof ENGLISH / sizeof ENGLISH[0];
+                     k++)
+                    if (strcmp(name, ENGLISH[k]) == 0) {
+                        fprintf(stderr, "%s: '%s' is English\n", path, name);
+                        CHECK(0);
+                    }
+            }
+        }
+        fclose(fp);
+    }
+    CHECK(names > 250);
+}
+
 int main(int argc, char **argv)
 {
     const char *srcdir = test_srcdir(argc, argv);
@@ -555,6 +616,7 @@ int main(int argc, char **argv)
     check_phases(f);
     check_limits(f);
     check_format();
+    check_language_names(map, srcdir);
 
     free(f->pos);
     free(f);
