@@ -342,6 +342,23 @@ static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
         ambiguity_question(c, it, out->message, sizeof out->message);
         break;
     case DJ_READ_ERROR:
+        if (it->none_possible) {
+            char q[DJ_READ_MSG_MAX];
+            ambiguity_question(c, it, q, sizeof q);
+            int f = -1;
+            for (int i = 0; i < it->nreadings && f < 0; i++)
+                if (it->alive[i])
+                    f = i;
+            const char *why = f >= 0 && it->readings[f].why
+                                  ? it->readings[f].why
+                                  : "not possible";
+            snprintf(out->message, sizeof out->message,
+                     "%.*s, and the unit can be given none of those orders "
+                     "(%s)",
+                     DJ_READ_MSG_MAX - 80, q, why);
+            break;
+        }
+        /* fall through */
     case DJ_READ_PROSE:
         snprintf(out->message, sizeof out->message, "%s", it->message);
         if (it->stands_instead)

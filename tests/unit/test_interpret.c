@@ -486,11 +486,34 @@ static void check_limits(fixture *f)
     dj_reading *outs = malloc(600 * sizeof *outs);
     got = dj_interpret_lines(map, f->pos, fr, &f->rules, wide, 600, outs, 600);
     CHECK(got == 600);
-    CHECK(outs[0].kind == DJ_READ_AMBIGUOUS);
+    /* read within the budget: its readings, none of them possible */
+    CHECK(outs[0].kind == DJ_READ_ERROR &&
+          strstr(outs[0].message, "could be") &&
+          strstr(outs[0].message, "none of those orders"));
     CHECK(outs[599].kind == DJ_READ_ERROR &&
           strstr(outs[599].message, "too many ways to read"));
     free(outs);
     free(wide);
+
+    /* an ambiguity offers only orders the unit could be given:
+     * "A lvp-pir" reaches none of Paris, Picardy, Piedmont, Portugal */
+    {
+        const char *lvp[] = {"A lvp-pir"};
+        dj_reading r1;
+        dj_position *saved = malloc(sizeof *saved);
+        *saved = *f->pos;
+        empty_board(map, f->pos, DJ_MOVEMENT);
+        put(map, f->pos, "England", DJ_ARMY, "lvp");
+        int en = power_of(map, "England");
+        CHECK(dj_interpret_lines(map, f->pos, en, &f->rules, lvp, 1, &r1,
+                                 1) == 1);
+        CHECK(r1.kind == DJ_READ_ERROR && r1.ncandidates == 0);
+        CHECK(strstr(r1.message, "'pir' could be Paris or Picardy") != NULL);
+        CHECK(strstr(r1.message, "none of those orders (not adjacent)") !=
+              NULL);
+        *f->pos = *saved;
+        free(saved);
+    }
 
     /* odd characters */
     EXPECT(f, "France", "A par \xe2\x80\x93 bur", "OK A PAR - BUR");
