@@ -14,6 +14,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,28 @@ static int run_text(session *s)
                            "power to give orders for");
 }
 
+/*
+ * SET key value from someone not the master: when key is no game setting
+ * at all, "only the game master may do that" would send the player to
+ * the master for what nobody may do by mail; say so instead.
+ */
+static bool setting_nobody_may(session *s, const cmd *c)
+{
+    char key[64];
+    size_t n = strcspn(c->arg, "= \t");
+    snprintf(key, sizeof key, "%.*s", (int)(n < sizeof key ? n : 0), c->arg);
+    for (char *p = key; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    if (!key[0] || dj_game_setting_known(key))
+        return false;
+    session_fail(s,
+                 "there is no setting '%s': nobody may SET it by mail (HELP "
+                 "lists what you may SET: PASSWORD, ADDRESS, MAP, WAIT, "
+                 "DRAW, ABSENCE...)",
+                 key);
+    return true;
+}
+
 /* The command's row: who may give it, then its runner. */
 static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
 {
@@ -48,6 +71,8 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
     const cmd_spec *spec = cmd_spec_of(c->kind);
     if (!spec)
         return session_fail(s, "unknown command");
+    if (c->kind == CMD_SETTING && !is_master(s) && setting_nobody_may(s, c))
+        return RUN_FAILED;
     if (may_run(s, spec->who) < 0)
         return RUN_FAILED;
     return spec->run(s, c, press, res);

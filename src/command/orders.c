@@ -39,7 +39,14 @@ static void echo_reading(session *s, const dj_reading *r)
         dj_buf_append(o, "\n");
         break;
     case DJ_READ_ERROR:
-        dj_buf_printf(o, INDENT "ERROR: %s; not accepted\n", r->message);
+        /* 4.D.3 c: the unit's orders are all void and a hold (in a
+         * retreat, a disband) is filed for it: say that, not "not
+         * accepted" */
+        if (r->stands_instead && r->text[0])
+            dj_buf_printf(o, INDENT "ERROR: %s; filed instead: %s\n",
+                          r->message, r->text);
+        else
+            dj_buf_printf(o, INDENT "ERROR: %s; not accepted\n", r->message);
         break;
     case DJ_READ_AMBIGUOUS:
         dj_buf_printf(o, INDENT "AMBIGUOUS: %s; not accepted (could be: ",

@@ -28,12 +28,16 @@ const cmd_spec cmd_table[] = {
                     "phase, deadline and powers"},
     {CMD_HISTORY, "HISTORY", NULL, CMD_ANYONE, true, parse_history,
      run_history, "HISTORY game [from [to]]",
-     "past results (S1901M, or years)"},
+     "past results (S1901M, or years); for\n"
+     "the game's players, observers and\n"
+     "master, after SIGNON"},
     {CMD_SUMMARY, "SUMMARY", NULL, CMD_ANYONE, true, parse_game, run_summary,
      "SUMMARY game", "supply centres, year by year"},
     {CMD_MAP, "MAP", NULL, CMD_ANYONE, true, parse_map, run_map,
      "MAP game [phase]", "the map, attached (a past phase with its\n"
-                         "orders and results)"},
+                         "orders and results); for the game's\n"
+                         "players, observers and master, after\n"
+                         "SIGNON"},
     {CMD_JOIN, "JOIN", NULL, CMD_ANYONE, true, parse_game_password, run_join,
      "JOIN [power@]game password", "join a forming game (a power is dealt\n"
                                    "at the start, or choose one)"},
@@ -269,7 +273,7 @@ void dj_command_help(dj_buf *out)
         cmd_who who;
         const char *heading;
     } sections[] = {
-        {CMD_ANYONE, "Without signing on:\n"},
+        {CMD_ANYONE, "Without signing on (HISTORY and MAP: signed on):\n"},
         {CMD_SIGNED_ON, "Signed on (a player, an observer or the master):\n"},
         {CMD_PLAYER,
          "Signed on as a power (the master: after BECOME power):\n"

@@ -63,6 +63,11 @@ int gv_final_table(dj_judge *j, game_view *v, const dj_position *pos,
                 if (t->count[y][p] > 0)
                     last = t->year[y];
         }
+        /* a power out (or a game over) in its first year was in it
+         * that year: never "1901-1900" (the history's start row is the
+         * year before) */
+        if (last < first)
+            last = first;
         char years[32];
         snprintf(years, sizeof years, "%d-%d (%d)", first, last,
                  last - first + 1);

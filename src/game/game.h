@@ -115,6 +115,8 @@ int dj_game_start(dj_judge *j, const char *game, bool force, dj_buf *out);
  */
 int dj_game_set(dj_judge *j, const char *game, const char *const *settings,
                 int nsettings, dj_buf *out);
+/* Is key ("press", "map", "rule", "deadline") a game setting at all? */
+bool dj_game_setting_known(const char *key);
 
 /* ---- orders and players' flags ----------------------------------------- */
 

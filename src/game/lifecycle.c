@@ -652,6 +652,15 @@ static int do_absence(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         return judge_fail(j, "absence end: %s", why);
     if (to <= from)
         return judge_fail(j, "an absence must end after it starts");
+    /* the game's absence_limit (days; 0: none) bounds one absence */
+    int limit = v->sched.absence_limit;
+    if (limit > 0 && to - from > (int64_t)limit * 86400)
+        return judge_fail(j,
+                          "an absence of %lld days is longer than this "
+                          "game's absence_limit of %d day%s: send a shorter "
+                          "one, or ask the master (SET absence_limit)",
+                          (long long)((to - from + 86399) / 86400), limit,
+                          limit == 1 ? "" : "s");
     if (dj_store_absence_insert(j->store, pl->id, from, to) < 0)
         return judge_store_fail(j);
     dj_buf_printf(out, "%s: %s absent from ", v->g.name, gv_power_name(v, p));

@@ -345,17 +345,23 @@ static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
         if (it->none_possible) {
             char q[DJ_READ_MSG_MAX];
             ambiguity_question(c, it, q, sizeof q);
-            int f = -1;
-            for (int i = 0; i < it->nreadings && f < 0; i++)
-                if (it->alive[i])
-                    f = i;
-            const char *why = f >= 0 && it->readings[f].why
-                                  ? it->readings[f].why
-                                  : "not possible";
+            /* the reason when every reading has the same one */
+            const char *why = NULL;
+            bool same = true;
+            for (int i = 0; i < it->nreadings; i++) {
+                if (!it->alive[i])
+                    continue;
+                const char *w = it->readings[i].why;
+                if (!why)
+                    why = w;
+                else if (!w || strcmp(w, why) != 0)
+                    same = false;
+            }
             snprintf(out->message, sizeof out->message,
-                     "%.*s, and the unit can be given none of those orders "
-                     "(%s)",
-                     DJ_READ_MSG_MAX - 80, q, why);
+                     "%.*s, and the unit can be given none of those "
+                     "orders%s%s%s",
+                     DJ_READ_MSG_MAX - 80, q, same && why ? " (" : "",
+                     same && why ? why : "", same && why ? ")" : "");
             break;
         }
         /* fall through */

@@ -13,6 +13,9 @@
 #   - signatures, disclaimers and company lines in German, French,
 #     Russian and English naming a place are prose, not errors;
 #   - places named in the players' languages (Tirreno, Nordsee, ...);
+#   - replies that say what happened: an absence over absence_limit, a
+#     setting nobody may SET, a hold filed for a unit with two orders, an
+#     ambiguity with no possible reading, HELP on HISTORY and MAP;
 #   - invisible and typographic characters (a BOM, zero-width and
 #     no-break spaces, soft hyphens, smart quotes and dashes, arrows) and
 #     list markers (bullets, "1.", "2)", "(3)", "a)") are not what the
@@ -302,5 +305,21 @@ line "    F EDI - NWG"
 line "  Grüße aus Wien"
 lacks "ERROR"
 orders_taken 3
+
+# ---- 7. replies that say what happened ---------------------------------------
+send_eml "$C/20-confusing-replies.eml" p2@x.example "orders"
+line "    ERROR: an absence of 89 days is longer than this game's absence_limit of 14 days: send a shorter one, or ask the master (SET absence_limit)"
+line "    ERROR: there is no setting 'nosuchthing': nobody may SET it by mail (HELP lists what you may SET: PASSWORD, ADDRESS, MAP, WAIT, DRAW, ABSENCE...)"
+line "> SET press grey"
+line "    ERROR: only the game master may do that"
+line "    ERROR: A PAR has several orders (lines 5 and 6): none is used and the unit holds (rule 4.D.3 c); filed instead: A PAR H"
+lacks "4.D.3 c); not accepted"
+line "    ERROR: 'sw' could be Sweden or Switzerland, and the unit can be given none of those orders; not accepted"
+lacks "AMBIGUOUS"
+line "    Without signing on (HISTORY and MAP: signed on):"
+line "                                   master, after SIGNON"
+no_secret
+$J show demo >"$T/o"
+grep -q "France .*absent\|2027-05-01" "$T/o" && bad "the long absence was kept" || ok
 
 checks_done
