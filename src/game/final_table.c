@@ -46,6 +46,8 @@ int gv_final_table(dj_judge *j, game_view *v, const dj_position *pos,
     }
     bool named = dj_game_identities_visible(&v->g, NULL);
     int first = t->nyears ? t->year[0] + (t->start ? 1 : 0) : pos->phase.year;
+    if (first > pos->phase.year) /* over before its first full year */
+        first = pos->phase.year;
     dj_buf_append(out, "\nThe final table:\n\n");
     dj_buf_printf(out, "  %-12s %-28s %7s %5s  %-15s %s\n", "Power", "Player",
                   "Centres", "Units", "Result", "Years");

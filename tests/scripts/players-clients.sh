@@ -322,4 +322,16 @@ no_secret
 $J show demo >"$T/o"
 grep -q "France .*absent\|2027-05-01" "$T/o" && bad "the long absence was kept" || ok
 
+# the final table of a game over in its first year: never "1899-1898"
+$J create g98 --map 1898 --master gm@x.example >/dev/null
+i=0
+for p in $POWERS; do
+    $J join g98 "p$i@x.example" --power "$p" --password "g98-$i-secret" >/dev/null
+    i=$((i + 1))
+done
+$J terminate g98 >/dev/null
+sqlite3 "$T/dipjudge.db" "SELECT body FROM outbox WHERE body LIKE '%final table%' AND recipients = 'p0@x.example'" >"$T/out"
+grep -q "Austria .* 1898-1898 (1)" "$T/out" && ok || bad "final table: $(grep Austria "$T/out")"
+lacks "1899-1898"
+
 checks_done
