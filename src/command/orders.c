@@ -65,6 +65,7 @@ void note_not_read(session *s, const char *echoed)
     char shown[CMD_LINE_MAX];
     snprintf(shown, sizeof shown, "%s", echoed);
     mask_in(s, shown);
+    mask_signon_words(s, shown);
     dj_buf_printf(&s->not_read, "  %s\n", shown);
 }
 
@@ -165,7 +166,10 @@ void batch_add(session *s, const cmd *c)
     batch_line *b = &s->batch[s->nbatch];
     b->line = c->line;
     b->text = strdup(c->text);
-    b->echo = strdup(c->echo);
+    char shown[CMD_LINE_MAX];
+    snprintf(shown, sizeof shown, "%s", c->echo);
+    mask_signon_words(s, shown);
+    b->echo = strdup(shown);
     if (!b->text || !b->echo) {
         free(b->text);
         free(b->echo);

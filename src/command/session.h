@@ -79,6 +79,9 @@ dj_store *session_store(session *s);
 void remember_secret(session *s, const char *password);
 void mask_in(const session *s, char *text);
 void mask_buf(const session *s, dj_buf *b);
+/* "Edemo secret": a sign-on without its word; the rest masked (shown
+ * is a CMD_LINE_MAX buffer). */
+void mask_signon_words(session *s, char *shown);
 
 /* ---- the reply ---- */
 /* The reply's body, which the commands write their answers to. */

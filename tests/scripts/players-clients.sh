@@ -145,6 +145,8 @@ send_eml "$C/06-bom-unreadable-signon.eml" p1@x.example "orders"
 no_secret
 line "  signon: Edemo ****"
 line "  Please SIGN ON Edemo ****"
+line "  Edemo ****"
+line "  france@demo ****"
 
 # signed mail (the signature is no text) and a long quoted thread (the
 # quoted orders and sign-on are not read again)
