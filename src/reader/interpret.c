@@ -321,6 +321,30 @@ static void stand_instead(const ir_ctx *c, const ir_item *it,
     dj_order_format(c->map, &out->order, out->text, sizeof out->text);
 }
 
+/* Several readings, none a possible order ("A lvp-pir"): which places
+ * were meant, that the unit can be given none of them, and the reason
+ * when every reading has the same one. */
+static void none_possible(const ir_ctx *c, const ir_item *it, dj_reading *out)
+{
+    char q[DJ_READ_MSG_MAX];
+    ambiguity_question(c, it, q, sizeof q);
+    const char *why = NULL;
+    bool same = true;
+    for (int i = 0; i < it->nreadings; i++) {
+        if (!it->alive[i])
+            continue;
+        const char *w = it->readings[i].why;
+        if (!why)
+            why = w;
+        else if (!w || strcmp(w, why) != 0)
+            same = false;
+    }
+    snprintf(out->message, sizeof out->message,
+             "%.*s, and the unit can be given none of those orders%s%s%s",
+             DJ_READ_MSG_MAX - 80, q, same && why ? " (" : "",
+             same && why ? why : "", same && why ? ")" : "");
+}
+
 static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
 {
     memset(out, 0, sizeof *out);
@@ -342,30 +366,11 @@ static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
         ambiguity_question(c, it, out->message, sizeof out->message);
         break;
     case DJ_READ_ERROR:
+    case DJ_READ_PROSE:
         if (it->none_possible) {
-            char q[DJ_READ_MSG_MAX];
-            ambiguity_question(c, it, q, sizeof q);
-            /* the reason when every reading has the same one */
-            const char *why = NULL;
-            bool same = true;
-            for (int i = 0; i < it->nreadings; i++) {
-                if (!it->alive[i])
-                    continue;
-                const char *w = it->readings[i].why;
-                if (!why)
-                    why = w;
-                else if (!w || strcmp(w, why) != 0)
-                    same = false;
-            }
-            snprintf(out->message, sizeof out->message,
-                     "%.*s, and the unit can be given none of those "
-                     "orders%s%s%s",
-                     DJ_READ_MSG_MAX - 80, q, same && why ? " (" : "",
-                     same && why ? why : "", same && why ? ")" : "");
+            none_possible(c, it, out);
             break;
         }
-        /* fall through */
-    case DJ_READ_PROSE:
         snprintf(out->message, sizeof out->message, "%s", it->message);
         if (it->stands_instead)
             stand_instead(c, it, out);
