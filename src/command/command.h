@@ -31,10 +31,13 @@
  * as a whole (the database lost the transaction, memory ran out) returns
  * -1, and then the caller must roll everything back.
  *
- * One game per message: the first command that signs on to, joins,
- * observes or creates a game fixes it; a command acting on another game
- * is refused (reading commands, LIST and SUMMARY, may name any; MAP and
- * HISTORY answer only the game's participants, signed on).
+ * One game per part of a message: each SIGNON after the first begins a
+ * new part (section.c), which acts on its own sign-on's game only; a
+ * part whose sign-on is refused is skipped.  Within a part, the first
+ * command that signs on to, joins, observes or creates a game fixes it;
+ * a command acting on another game is refused (reading commands, LIST
+ * and SUMMARY, may name any; MAP and HISTORY answer only the game's
+ * participants, signed on).
  *
  * Reply subjects follow the judge's one pattern,
  *     JUDGE:GAME - PHASE What       "dipjudge:demo - S1901M Orders"

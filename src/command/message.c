@@ -39,6 +39,28 @@ static int run_text(session *s)
                            "power to give orders for");
 }
 
+/*
+ * SET key value from someone not the master: when key is no game setting
+ * at all, "only the game master may do that" would send the player to
+ * the master for what nobody may do by mail; say so instead.
+ */
+static bool setting_nobody_may(session *s, const cmd *c)
+{
+    char key[64];
+    size_t n = strcspn(c->arg, "= \t");
+    snprintf(key, sizeof key, "%.*s", (int)(n < sizeof key ? n : 0), c->arg);
+    for (char *p = key; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    if (!key[0] || dj_game_setting_known(key))
+        return false;
+    session_fail(s,
+                 "there is no setting '%s': nobody may SET it by mail (HELP "
+                 "lists what you may SET: PASSWORD, ADDRESS, MAP, WAIT, "
+                 "DRAW, ABSENCE...)",
+                 key);
+    return true;
+}
+
 /* The command's row: who may give it, then its runner. */
 static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
 {
@@ -49,6 +71,8 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
     const cmd_spec *spec = cmd_spec_of(c->kind);
     if (!spec)
         return session_fail(s, "unknown command");
+    if (c->kind == CMD_SETTING && !is_master(s) && setting_nobody_may(s, c))
+        return RUN_FAILED;
     if (may_run(s, spec->who) < 0)
         return RUN_FAILED;
     return spec->run(s, c, press, res);
@@ -170,7 +194,14 @@ static void summary(session *s, const cmd_reader *r)
                       s->over_budget, s->over_budget == 1 ? " was" : "s were",
                       reply_budget(s) / 1024);
     dj_buf_append(say(s), "\n");
-    if (s->signon_refused && !s->signed_on) {
+    if (s->sections_refused && s->section > 0)
+        dj_buf_printf(say(s), "%d part%s of the message %s skipped: %s "
+                              "sign-on was refused (see ERROR above).\n",
+                      s->sections_refused,
+                      s->sections_refused == 1 ? "" : "s",
+                      s->sections_refused == 1 ? "was" : "were",
+                      s->sections_refused == 1 ? "its" : "their");
+    else if (s->signon_refused && !s->signed_on) {
         dj_buf_append(say(s), "The sign-on was refused, so nothing after it "
                               "was done.  Check the game's name, the power's "
                               "letter and the password: SIGNON Fgame "
@@ -215,11 +246,12 @@ static void reply_subject(session *s)
 {
     dj_command_reply *rep = s->reply;
     const dj_config *cfg = dj_judge_config(s->j);
-    const char *what = rep->orders          ? "Orders"
-                       : s->signon_refused ? "Signon failed"
-                                           : "Reply";
+    bool refused = s->signon_refused && !s->any_signed_on;
+    const char *what = rep->orders ? "Orders"
+                       : refused   ? "Signon failed"
+                                   : "Reply";
     char name[64] = "", phase[16] = "";
-    if (s->game[0] && !s->fatal &&
+    if (s->game[0] && !s->fatal && !s->several_games &&
         dj_game_phase(s->j, s->game, name, sizeof name, phase,
                       sizeof phase) == 0)
         snprintf(rep->game, sizeof rep->game, "%s", name);
@@ -227,11 +259,11 @@ static void reply_subject(session *s)
         name[0] = phase[0] = '\0';
     dj_game_mail_subject(&rep->subject, cfg->judge_name, name, phase, what);
     snprintf(rep->outcome, sizeof rep->outcome, "%s",
-             s->signon_refused  ? "signon-failed"
+             refused            ? "signon-failed"
              : rep->failed      ? "errors"
              : rep->commands    ? "ok"
                                 : "empty");
-    rep->signed_on = s->signed_on;
+    rep->signed_on = s->any_signed_on;
 }
 
 void dj_command_reply_init(dj_command_reply *r)
@@ -443,6 +475,10 @@ static void run_message(session *s, cmd *c, dj_buf *press)
         if (!from_subject && c->kind != CMD_TEXT)
             s->body_started = true;
         from_subject = false;
+        if (block_skipped(s, c)) {
+            dj_buf_reset(press); /* a press body in it: not sent */
+            continue;
+        }
         if (c->kind == CMD_TEXT && s->signed_on && s->power[0]) {
             batch_add(s, c);
             continue;
@@ -450,8 +486,14 @@ static void run_message(session *s, cmd *c, dj_buf *press)
         flush_batch(s);
         if (s->fatal)
             break;
-        if (passed_over(s, c))
+        if (section_starts(s, c)) {
+            final_status(s);
+            section_begin(s);
+        }
+        if (section_skipped(s, c) || passed_over(s, c)) {
+            dj_buf_reset(press);
             continue;
+        }
         s->help_given |= c->kind == CMD_HELP;
         run_command(s, c, press);
         remember_secret(s, c->password);
@@ -459,6 +501,7 @@ static void run_message(session *s, cmd *c, dj_buf *press)
     }
     flush_batch(s);
     final_status(s);
+    section_end_of_message(s);
     summary(s, &r);
 }
 

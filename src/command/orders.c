@@ -39,7 +39,14 @@ static void echo_reading(session *s, const dj_reading *r)
         dj_buf_append(o, "\n");
         break;
     case DJ_READ_ERROR:
-        dj_buf_printf(o, INDENT "ERROR: %s; not accepted\n", r->message);
+        /* 4.D.3 c: the unit's orders are all void and a hold (in a
+         * retreat, a disband) is filed for it: say that, not "not
+         * accepted" */
+        if (r->stands_instead && r->text[0])
+            dj_buf_printf(o, INDENT "ERROR: %s; filed instead: %s\n",
+                          r->message, r->text);
+        else
+            dj_buf_printf(o, INDENT "ERROR: %s; not accepted\n", r->message);
         break;
     case DJ_READ_AMBIGUOUS:
         dj_buf_printf(o, INDENT "AMBIGUOUS: %s; not accepted (could be: ",
@@ -58,6 +65,7 @@ void note_not_read(session *s, const char *echoed)
     char shown[CMD_LINE_MAX];
     snprintf(shown, sizeof shown, "%s", echoed);
     mask_in(s, shown);
+    mask_signon_words(s, shown);
     dj_buf_printf(&s->not_read, "  %s\n", shown);
 }
 
@@ -158,7 +166,10 @@ void batch_add(session *s, const cmd *c)
     batch_line *b = &s->batch[s->nbatch];
     b->line = c->line;
     b->text = strdup(c->text);
-    b->echo = strdup(c->echo);
+    char shown[CMD_LINE_MAX];
+    snprintf(shown, sizeof shown, "%s", c->echo);
+    mask_signon_words(s, shown);
+    b->echo = strdup(shown);
     if (!b->text || !b->echo) {
         free(b->text);
         free(b->echo);

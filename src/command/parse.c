@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "command/table.h"
+#include "util/typography.h"
 
 /* ---- a line that is no command ---------------------------------------------- */
 
@@ -51,24 +52,66 @@ static int distance(const char *a, const char *b)
  * x"): keep its first words, mask the rest, because the password in it is
  * still a password.
  */
+/* The letters of a word, without what is around them ("\"SIGNON:" is
+ * SIGNON), into out. */
+static void word_core(const char *w, char *out, size_t len)
+{
+    size_t n = 0;
+    while (*w && !isalnum((unsigned char)*w))
+        w++;
+    for (; *w && isalnum((unsigned char)*w) && n + 1 < len; w++)
+        out[n++] = *w;
+    out[n] = '\0';
+}
+
+/* How many words of a near miss starting at word i to keep: 0 when it
+ * is none. */
+static int near_miss_at(const words *ws, int i)
+{
+    char w[24], next[24] = "";
+    word_core(ws->w[i], w, sizeof w);
+    if (i + 1 < ws->n)
+        word_core(ws->w[i + 1], next, sizeof next);
+    if (!w[0])
+        return 0;
+    if ((word_is(w, "SIGN") || word_is(w, "LOG")) && ws->n > i + 2 &&
+        (distance(next, "ON") <= 1 || word_is(next, "IN")))
+        return 3;
+    if (distance(w, "SIGNON") <= 2 || distance(w, "SIGNIN") <= 1 ||
+        distance(w, "LOGIN") <= 1)
+        return 2;
+    /* ordinary words of English: only as the line's first word */
+    if (i == 0 && (distance(w, "OBSERVE") <= 2 || distance(w, "CREATE") <= 1 ||
+                   distance(w, "JOIN") <= 1))
+        return 2;
+    if (distance(w, "SET") <= 1 && next[0] && distance(next, "PASSWORD") <= 3)
+        return 2;
+    if (distance(w, "PASSWORD") <= 2 || word_is(w, "PW") ||
+        word_is(w, "PWD") || word_is(w, "PASSWD") || word_is(w, "KENNWORT") ||
+        word_is(w, "PASSWORT") || word_is(w, "MOT") || word_is(w, "CLAVE") ||
+        word_is(w, "PAROLA") || word_is(w, "SIFRE"))
+        return 1;
+    return 0;
+}
+
+/*
+ * A line that is no command but looks like a misspelt command carrying a
+ * password ("SIGON Fdemo secret", "SIGN ON Fdemo secret", "SET PASWORD
+ * x", "Please signon: Fdemo secret"): keep its first words, mask the
+ * rest, because the password in it is still a password.  The near miss
+ * may be any of the line's first four words.
+ */
 static void mask_near_miss(const words *ws, cmd *c)
 {
     if (ws->n < 2)
         return;
-    const char *w = ws->w[0];
-    int keep = 0;
-    if (distance(w, "SIGNON") <= 2 || distance(w, "SIGNIN") <= 1 ||
-        distance(w, "LOGIN") <= 1 || distance(w, "OBSERVE") <= 2 ||
-        distance(w, "CREATE") <= 1 || distance(w, "JOIN") <= 1)
-        keep = 2;
-    if (word_is(w, "SIGN") && ws->n > 2 && distance(ws->w[1], "ON") <= 1)
-        keep = 3;
-    if (distance(w, "SET") <= 1 && distance(ws->w[1], "PASSWORD") <= 3)
-        keep = 2;
-    if (distance(w, "PASSWORD") <= 2)
-        keep = 1;
-    if (keep && ws->n > keep)
-        cmd_mask_words(ws, keep, -1, c);
+    for (int i = 0; i < ws->n && i < 4; i++) {
+        int keep = near_miss_at(ws, i);
+        if (keep && ws->n > i + keep) {
+            cmd_mask_words(ws, i + keep, -1, c);
+            return;
+        }
+    }
 }
 
 /* ---- one line ----------------------------------------------------------------- */
@@ -107,8 +150,14 @@ void cmd_parse_line(const char *line, cmd *c)
 
 /* ---- the message ------------------------------------------------------------------ */
 
-/* The next line into buf (cut to fit); false at the end of the body. */
-static bool read_line(cmd_reader *r, char *buf, size_t len, bool *cut)
+/*
+ * The next line into buf (cut to fit); false at the end of the body.  A
+ * line of commands or orders is cleaned of invisible and typographic
+ * characters and list markers (util/typography.h, the one place for
+ * that); a press body's line stays as written.
+ */
+static bool read_line(cmd_reader *r, char *buf, size_t len, bool *cut,
+                      bool clean)
 {
     if (!r->next || !*r->next)
         return false;
@@ -126,6 +175,8 @@ static bool read_line(cmd_reader *r, char *buf, size_t len, bool *cut)
     while (keep && (buf[keep - 1] == '\r' || buf[keep - 1] == ' ' ||
                     buf[keep - 1] == '\t'))
         buf[--keep] = '\0';
+    if (clean)
+        dj_typography_line(buf);
     r->line++;
     return true;
 }
@@ -171,7 +222,19 @@ static cmd_kind press_end(const char *line)
         return CMD_ENDPRESS;
     if (word_is(word, "SIGNOFF"))
         return CMD_SIGNOFF;
+    if (word_is(word, "ENDDIARY"))
+        return CMD_ENDDIARY;
     return CMD_TEXT;
+}
+
+/* press_end() of the line as a command line would read it (a BOM or
+ * zero-width space before ENDPRESS), the line itself left as written. */
+static cmd_kind press_end_of(const char *line)
+{
+    char clean[CMD_LINE_MAX];
+    snprintf(clean, sizeof clean, "%s", line);
+    dj_typography_line(clean);
+    return press_end(clean);
 }
 
 static void read_press_body(cmd_reader *r, cmd *c, dj_buf *body)
@@ -179,9 +242,9 @@ static void read_press_body(cmd_reader *r, cmd *c, dj_buf *body)
     char *line = malloc(CMD_LINE_MAX);
     bool cut;
     while (line && r->line < CMD_MAX_LINES &&
-           read_line(r, line, CMD_LINE_MAX, &cut)) {
-        cmd_kind end = press_end(line);
-        if (end == CMD_ENDPRESS) {
+           read_line(r, line, CMD_LINE_MAX, &cut, false)) {
+        cmd_kind end = press_end_of(line);
+        if (end == (c->opens_diary ? CMD_ENDDIARY : CMD_ENDPRESS)) {
             c->press_ended = true;
             break;
         }
@@ -225,6 +288,7 @@ void cmd_reader_init(cmd_reader *r, const char *subject, const char *body)
     if (subject) {
         snprintf(r->subject, sizeof r->subject, "%.*s",
                  (int)strcspn(subject, "\r\n"), subject);
+        dj_typography_line(r->subject);
         cmd *c = malloc(sizeof *c);
         r->subject_pending = c && subject_command(r->subject, c);
         free(c);
@@ -246,7 +310,7 @@ bool cmd_next(cmd_reader *r, cmd *c, dj_buf *press_body)
             skip_rest(r);
             break;
         }
-        if (!read_line(r, line, CMD_LINE_MAX, &cut))
+        if (!read_line(r, line, CMD_LINE_MAX, &cut, true))
             break;
         if (!blank(line)) {
             got = true;
@@ -261,7 +325,8 @@ bool cmd_next(cmd_reader *r, cmd *c, dj_buf *press_body)
     free(line);
     c->line = r->line;
     c->cut = cut;
-    if (c->opens_press) /* even a bad PRESS line: its body is no orders */
+    if (c->opens_press || c->opens_diary) /* even a bad PRESS line: its
+                                              body is no orders */
         read_press_body(r, c, press_body);
     if (c->kind == CMD_SIGNOFF) {
         r->signed_off = true;

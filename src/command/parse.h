@@ -92,6 +92,19 @@ typedef enum cmd_kind {
     CMD_SETMASTER, /* the master hands the game to another (by code) */
     CMD_STATS,     /* SET STATS PUBLIC|PRIVATE: one's reliability figures */
     CMD_TOKEN,     /* SET TOKEN NEW: a new reply address */
+    /* the older judges' commands (parse_old.c, run_old.c) */
+    CMD_PHASE,     /* PHASE S1902M: orders for another phase */
+    CMD_IF,        /* IF ...: njudge's conditional orders */
+    CMD_ELSE,
+    CMD_ENDIF,
+    CMD_DIARY,     /* DIARY, body to ENDDIARY */
+    CMD_ENDDIARY,  /* one without a DIARY before it */
+    CMD_OFFICIAL,  /* the master's notice */
+    CMD_POSTAL,    /* POSTAL PRESS */
+    CMD_PROMOTE,   /* a co-master */
+    CMD_UNSTART,
+    CMD_VERSION,
+    CMD_GET,       /* GET file: njudge's help files */
     CMD_KIND_COUNT
 } cmd_kind;
 
@@ -112,6 +125,7 @@ typedef struct cmd {
     char arg2[CMD_LINE_MAX];     /* HISTORY to, absence to */
     /* CMD_PRESS */
     bool opens_press;            /* a PRESS or BROADCAST line, even bad */
+    bool opens_diary;            /* DIARY: a body up to ENDDIARY */
     bool broadcast;
     bool has_to;                 /* PRESS TO list */
     char to[CMD_LIST_MAX];

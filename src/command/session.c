@@ -84,6 +84,52 @@ void mask_in(const session *s, char *text)
     }
 }
 
+/*
+ * A sign-on with its command word forgotten or garbled beyond the
+ * parser's near misses ("Edemo pw-1-secret", "france@demo secret",
+ * "demo secret"): when the line's first word names an existing game (as
+ * a letter and the game, power@game or the game alone) and one or two
+ * words follow, they are a password: masked in the echo.  The parser
+ * cannot know which games exist; this, run on every line the reply
+ * shows unread or refused, can.
+ */
+void mask_signon_words(session *s, char *shown)
+{
+    char w[3][CMD_WORD_MAX];
+    int n = 0;
+    const char *p = shown;
+    while (*p && n < 4) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        size_t k = strcspn(p, " ");
+        if (n < 3)
+            snprintf(w[n], sizeof w[n], "%.*s", (int)(k < CMD_WORD_MAX - 1
+                                                          ? k
+                                                          : CMD_WORD_MAX - 1),
+                     p);
+        n++;
+        p += k;
+    }
+    if (n < 2 || n > 3)
+        return;
+    const char *games[3] = {w[0], w[0] + 1, strchr(w[0], '@')};
+    if (games[2])
+        games[2]++;
+    bool game = false;
+    for (int i = 0; i < 3 && !game; i++) {
+        char name[CMD_GAME_MAX], phase[16];
+        game = games[i] && games[i][0] &&
+               dj_game_phase(s->j, games[i], name, sizeof name, phase,
+                             sizeof phase) == 0;
+    }
+    if (!game)
+        return;
+    size_t keep = strcspn(shown, " ");
+    snprintf(shown + keep, CMD_LINE_MAX - keep, " %s", CMD_MASK);
+}
+
 void mask_buf(const session *s, dj_buf *b)
 {
     mask_in(s, b->data);
@@ -102,6 +148,8 @@ void echo(session *s, const cmd *c)
     char shown[CMD_LINE_MAX];
     snprintf(shown, sizeof shown, "%s", c->echo);
     mask_in(s, shown);
+    if (c->kind == CMD_TEXT)
+        mask_signon_words(s, shown);
     dj_buf_printf(say(s), "> %s%s\n", shown,
                   c->cut ? " [line cut: too long]" : "");
 }
@@ -123,13 +171,15 @@ bool same_game(const char *a, const char *b)
     return strcasecmp(a, b) == 0;
 }
 
-/* The message acts on one game: refuse another. */
+/* A message's part (from one SIGNON to the next, section.c) acts on one
+ * game: refuse another. */
 int check_game(session *s, const char *game)
 {
     if (s->game[0] && !same_game(s->game, game))
         return session_fail(s,
-                            "this message is about game '%s'; send another "
-                            "message for game '%s'",
+                            "this part of the message is about game '%s'; "
+                            "for game '%s', SIGNON to it first (each SIGNON "
+                            "starts a new part) or send another message",
                             s->game, game);
     return RUN_OK;
 }

@@ -54,6 +54,17 @@ typedef struct session {
     int cmds, cmds_failed;        /* commands run (not orders) */
     bool all_ordered;             /* the final status: every unit has one */
     dj_buf not_read;              /* lines of prose, listed once */
+    /* sections: each SIGNON after the first starts one (section.c) */
+    int section;                  /* 0 the first */
+    int sections_refused;         /* sections skipped: sign-on refused */
+    bool any_signed_on;           /* a section's sign-on succeeded */
+    bool several_games;           /* the sections were about several */
+    char section_game[CMD_GAME_MAX]; /* the game of the section before */
+    /* a block of lines not read (section.c): CMD_PHASE (another phase's
+     * orders, up to PHASE or SIGNON), CMD_IF (up to ENDIF); CMD_TEXT none */
+    cmd_kind skip;
+    int skip_depth;               /* IFs inside the skipped IF */
+    char skip_what[16];           /* the phase skipped */
 } session;
 
 /* What a runner returns. */
@@ -72,6 +83,9 @@ dj_store *session_store(session *s);
 void remember_secret(session *s, const char *password);
 void mask_in(const session *s, char *text);
 void mask_buf(const session *s, dj_buf *b);
+/* "Edemo secret": a sign-on without its word; the rest masked (shown
+ * is a CMD_LINE_MAX buffer). */
+void mask_signon_words(session *s, char *shown);
 
 /* ---- the reply ---- */
 /* The reply's body, which the commands write their answers to. */
@@ -104,6 +118,24 @@ int may_run(session *s, cmd_who who);
 void batch_add(session *s, const cmd *c);
 void flush_batch(session *s);
 void batch_free(session *s);
+
+/* ---- sections of a message (section.c) ---- */
+/* Does this command start a new section (a SIGNON after a game is
+ * fixed)? */
+bool section_starts(const session *s, const cmd *c);
+/* Start it: the caller has closed the one before (orders read, status
+ * shown); the identity and the game are forgotten. */
+void section_begin(session *s);
+/* A line of a section whose sign-on was refused: echoed as skipped. */
+bool section_skipped(session *s, const cmd *c);
+/* The message ends: its last section counted. */
+void section_end_of_message(session *s);
+/* A block of lines not read begins (after PHASE for another phase, IF),
+ * ends (PHASE, ENDIF, SIGNON); is this line in one?  (echoed as not
+ * read). */
+void block_skip_begin(session *s, cmd_kind kind, const char *what);
+void block_skip_end(session *s);
+bool block_skipped(session *s, const cmd *c);
 
 /* A line that looks like text, not orders: listed once, not an error. */
 void note_not_read(session *s, const char *echoed);

@@ -29,12 +29,16 @@ const cmd_spec cmd_table[] = {
                     "phase, deadline and powers"},
     {CMD_HISTORY, "HISTORY", NULL, CMD_ANYONE, true, parse_history,
      run_history, "HISTORY game [from [to]]",
-     "past results (S1901M, or years)"},
+     "past results (S1901M, or years); for\n"
+     "the game's players, observers and\n"
+     "master, after SIGNON"},
     {CMD_SUMMARY, "SUMMARY", NULL, CMD_ANYONE, true, parse_game, run_summary,
      "SUMMARY game", "supply centres, year by year"},
     {CMD_MAP, "MAP", NULL, CMD_ANYONE, true, parse_map, run_map,
      "MAP game [phase]", "the map, attached (a past phase with its\n"
-                         "orders and results)"},
+                         "orders and results); for the game's\n"
+                         "players, observers and master, after\n"
+                         "SIGNON"},
     {CMD_JOIN, "JOIN", NULL, CMD_ANYONE, true, parse_game_password, run_join,
      "JOIN [power@]game password", "join a forming game (a power is dealt\n"
                                    "at the start, or choose one)"},
@@ -63,6 +67,11 @@ const cmd_spec cmd_table[] = {
      "the game is over, if you are not in it)"},
     {CMD_SIGNOFF, "SIGNOFF", NULL, CMD_ANYONE, false, parse_anything,
      run_signoff, "SIGNOFF", "ends the message: nothing after it is read"},
+    {CMD_VERSION, "VERSION", NULL, CMD_ANYONE, true, parse_alone,
+     run_version, "VERSION", "the judge's program and version"},
+    {CMD_GET, "GET", NULL, CMD_ANYONE, true, parse_get, run_get,
+     "GET [file]", "njudge's help files: this judge answers\n"
+                   "with HELP"},
 
     /* ---- anyone signed on ------------------------------------------- */
     {CMD_STATUS, "STATUS", NULL, CMD_SIGNED_ON, false, parse_nothing,
@@ -94,6 +103,14 @@ const cmd_spec cmd_table[] = {
      "ends a press message (or ENDBROADCAST)"},
     {CMD_RESIGN, "RESIGN", NULL, CMD_SIGNED_ON, false, parse_nothing,
      run_resign, "RESIGN", "leave the game"},
+    {CMD_DIARY, "DIARY", NULL, CMD_SIGNED_ON, false, parse_diary, run_diary,
+     "DIARY", "njudge's diary, up to ENDDIARY: not kept\n"
+              "here (refused; its lines are never orders)"},
+    {CMD_ENDDIARY, "ENDDIARY", NULL, CMD_SIGNED_ON, false, parse_alone,
+     run_diary, "ENDDIARY", "ends a DIARY"},
+    {CMD_POSTAL, "POSTAL PRESS", NULL, CMD_SIGNED_ON, false, parse_postal,
+     run_postal, "POSTAL PRESS", "press sent with the results: not\n"
+                                 "supported (refused; use PRESS)"},
 
     /* ---- a power's player (or the master after BECOME) ---------------- */
     {CMD_CLEAR, "CLEAR", NULL, CMD_PLAYER, false, parse_nothing, run_clear,
@@ -116,6 +133,20 @@ const cmd_spec cmd_table[] = {
     {CMD_NOCONCEDE, "SET NOCONCEDE", "SET NOCONCEDE|SET NO CONCEDE",
      CMD_PLAYER, false, parse_nothing, run_vote, "SET NOCONCEDE",
      "withdraw your concession"},
+    {CMD_PHASE, "PHASE", NULL, CMD_PLAYER, false, parse_phase, run_phase,
+     "PHASE S1902M", "the orders after it are for that phase\n"
+                     "(or Spring 1902 Movement): the current\n"
+                     "one's are read; another's are not kept,\n"
+                     "so refused and not read, up to the next\n"
+                     "PHASE or SIGNON"},
+    {CMD_IF, "IF", NULL, CMD_PLAYER, false, parse_if, run_if,
+     "IF order ... ENDIF", "njudge's conditional orders: not\n"
+                           "supported (refused; nothing up to\n"
+                           "ENDIF is read)"},
+    {CMD_ELSE, "ELSE", NULL, CMD_PLAYER, false, parse_alone, run_if, "ELSE",
+     "part of IF ... ENDIF"},
+    {CMD_ENDIF, "ENDIF", NULL, CMD_PLAYER, false, parse_alone, run_if,
+     "ENDIF", "ends IF"},
     {CMD_ABSENCE, "SET ABSENCE", NULL, CMD_PLAYER, false, parse_absence,
      run_absence, "SET ABSENCE from [TO to]",
      "you will be away: no deadline then"},
@@ -154,6 +185,16 @@ const cmd_spec cmd_table[] = {
      "that address confirms by code"},
     {CMD_TERMINATE, "TERMINATE", NULL, CMD_MASTER, false, parse_rest,
      run_terminate, "TERMINATE [reason]", "end the game"},
+    {CMD_OFFICIAL, "OFFICIAL", NULL, CMD_MASTER, false, parse_official,
+     run_official, "OFFICIAL [text]",
+     "a notice to everyone in the game: the\n"
+     "text on the line, or up to ENDPRESS"},
+    {CMD_PROMOTE, "PROMOTE", NULL, CMD_MASTER, false, parse_rest,
+     run_promote, "PROMOTE address", "co-masters: not supported (refused;\n"
+                                     "SET MASTER hands the game over)"},
+    {CMD_UNSTART, "UNSTART", NULL, CMD_MASTER, false, parse_alone,
+     run_unstart, "UNSTART", "not supported (refused): ROLLBACK or\n"
+                             "TERMINATE instead"},
     {CMD_DEADLINE, "SET DEADLINE", NULL, CMD_MASTER, false, parse_deadline,
      run_setting, "SET DEADLINE time", "2027-01-09 20:00, or +2d"},
     {CMD_SETTING, "SET", NULL, CMD_MASTER, false, parse_setting,
@@ -237,7 +278,7 @@ void dj_command_help(dj_buf *out)
         cmd_who who;
         const char *heading;
     } sections[] = {
-        {CMD_ANYONE, "Without signing on:\n"},
+        {CMD_ANYONE, "Without signing on (HISTORY and MAP: signed on):\n"},
         {CMD_SIGNED_ON, "Signed on (a player, an observer or the master):\n"},
         {CMD_PLAYER,
          "Signed on as a power (the master: after BECOME power):\n"

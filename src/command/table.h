@@ -110,6 +110,14 @@ void parse_absence(const words *ws, int arg, cmd_kind kind, cmd *c);
 void parse_deadline(const words *ws, int arg, cmd_kind kind, cmd *c);
 void parse_setting(const words *ws, int arg, cmd_kind kind, cmd *c);
 void parse_press(const words *ws, int arg, cmd_kind kind, cmd *c);
+/* the older judges' commands (parse_old.c) */
+void parse_alone(const words *ws, int arg, cmd_kind kind, cmd *c);
+void parse_get(const words *ws, int arg, cmd_kind kind, cmd *c);
+void parse_phase(const words *ws, int arg, cmd_kind kind, cmd *c);
+void parse_if(const words *ws, int arg, cmd_kind kind, cmd *c);
+void parse_diary(const words *ws, int arg, cmd_kind kind, cmd *c);
+void parse_official(const words *ws, int arg, cmd_kind kind, cmd *c);
+void parse_postal(const words *ws, int arg, cmd_kind kind, cmd *c);
 
 /* ---- the runners the table names (run_*.c) ---- */
 #define CMD_RUNNER(name)                                                    \
@@ -153,5 +161,15 @@ CMD_RUNNER(run_reveal);
 CMD_RUNNER(run_set_master);
 CMD_RUNNER(run_stats);
 CMD_RUNNER(run_token);
+/* the older judges' commands (run_old.c) */
+CMD_RUNNER(run_phase);
+CMD_RUNNER(run_if);
+CMD_RUNNER(run_diary);
+CMD_RUNNER(run_postal);
+CMD_RUNNER(run_official);
+CMD_RUNNER(run_promote);
+CMD_RUNNER(run_unstart);
+CMD_RUNNER(run_version);
+CMD_RUNNER(run_get);
 
 #endif

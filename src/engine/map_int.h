@@ -200,6 +200,7 @@ int mp_split_words(char *s, char **tok, int max);
 bool mp_parse_number(const char *s, int lo, int hi, int *out);
 /* Pass 1's readers: a terrain line, a name line. */
 void mp_name_line(parser *p, char *text, src_ref at);
+void mp_names_line(parser *p, char **tok, int ntok, src_ref at);
 void mp_line_text(const map_line *l, char *buf);
 
 /* Pass 1's DPjudge variant lines: AMEND, DROP (map_parse.c). */

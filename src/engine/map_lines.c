@@ -599,7 +599,8 @@ typedef enum line_kind {
     LK_REFUSED,
     LK_DROP,
     LK_AMEND,
-    LK_UNPLAYED
+    LK_UNPLAYED,
+    LK_NAMES
 } line_kind;
 
 /*
@@ -630,6 +631,7 @@ static const struct {
     {"INHABITS", LK_HOMES, NULL},
     {"DUMMY", LK_DUMMY, NULL},
     {"DUMMIES", LK_DUMMY, NULL},
+    {"NAMES", LK_NAMES, NULL}, /* dipjudge's: more names for a place */
     {"FLAG", LK_IGNORED, "a flag picture for DPjudge's web pages"},
     {"FLAGS", LK_IGNORED, "flag pictures for DPjudge's web pages"},
     {"TEXTONLY", LK_IGNORED, "DPjudge has no PostScript map for it"},
@@ -1044,9 +1046,12 @@ void mp_handle_line(parser *p, const map_line *l, int pass)
             mp_drop_line(p, tok, ntok, l->at);
         else if (kind == LK_NAME)
             mp_name_line(p, line, l->at);
+        else if (kind == LK_NAMES)
+            mp_names_line(p, tok, ntok, l->at);
         else if (kind == LK_TERRAIN && mp_terrain_word(tok[0], &t))
             mp_terrain_line(p, t, tok, ntok, l->at);
-    } else if (pass == 2 && kind != LK_NAME && kind != LK_TERRAIN) {
+    } else if (pass == 2 && kind != LK_NAME && kind != LK_TERRAIN &&
+               kind != LK_NAMES) {
         game_line(p, kind, line, tok, ntok, l->at);
     } else if (pass == 3) {
         late_line(p, kind, tok, ntok, l->at);

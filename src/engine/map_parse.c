@@ -680,6 +680,45 @@ static void drop_coasts(parser *p, int d)
 }
 
 /*
+ * "NAMES abbr alias alias ...": more names for a place already named (the
+ * names players write in their languages: maps/standard.names.de, ...).
+ * The place must exist; an alias another place has is refused as any
+ * name twice is.
+ */
+void mp_names_line(parser *p, char **tok, int ntok, src_ref at)
+{
+    if (ntok < 3) {
+        mp_fail_at(p, at, "NAMES needs a place's abbreviation and its names");
+        return;
+    }
+    char abbr[DJ_ABBR_MAX];
+    if (strlen(tok[1]) >= sizeof abbr) {
+        mp_fail_at(p, at, "NAMES: no place '%s'", tok[1]);
+        return;
+    }
+    lower_copy(abbr, tok[1], sizeof abbr);
+    int d = find_draft(p, abbr);
+    if (d < 0) {
+        mp_fail_at(p, at, "NAMES: no place '%s' (name it first)", tok[1]);
+        return;
+    }
+    char key[DJ_NAME_MAX];
+    for (int i = 2; i < ntok && !p->failed; i++) {
+        if (!mp_normalise(tok[i], key, sizeof key)) {
+            mp_fail_at(p, at, "alias '%s' longer than %d characters", tok[i],
+                       DJ_NAME_MAX - 1);
+            return;
+        }
+        if (!*key) {
+            mp_fail_at(p, at, "alias '%s' has nothing but dots and '+'",
+                       tok[i]);
+            return;
+        }
+        add_alias(p, key, d, at);
+    }
+}
+
+/*
  * "COAST LOC ABUTS n n n ...".  A place given a second terrain line takes
  * its terrain from the later one, and its neighbours too when the later
  * line has an ABUTS list (DPjudge: a variant's LAND SWI opens Switzerland).

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/rules_map.h"
 #include "game/game_int.h"
@@ -143,6 +144,19 @@ static bool map_name_ok(const char *name)
     return true;
 }
 
+/* A loader's reason without the judge's folder ("standard.map:12: ..."):
+ * the server's paths are no business of a player's, who reads the
+ * reason in a reply. */
+static void without_maps_dir(const dj_judge *j, char *why)
+{
+    size_t dl = strlen(j->maps_dir);
+    for (char *p = dl ? strstr(why, j->maps_dir) : NULL; p;
+         p = strstr(p, j->maps_dir)) {
+        size_t cut = dl + (p[dl] == '/');
+        memmove(p, p + cut, strlen(p + cut) + 1);
+    }
+}
+
 const dj_map *judge_map(dj_judge *j, const char *name)
 {
     for (int i = 0; i < j->nmaps; i++)
@@ -154,8 +168,15 @@ const dj_map *judge_map(dj_judge *j, const char *name)
     }
     char path[DJ_PATH_MAX + 80], why[512];
     snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, name);
+    if (access(path, R_OK) != 0) {
+        /* the judge's folders are no business of a player's */
+        judge_fail(j, "this judge has no map '%s' (judgectl maps lists "
+                      "them)", name);
+        return NULL;
+    }
     dj_map *map = dj_map_load(path, why, sizeof why);
     if (!map) {
+        without_maps_dir(j, why);
         judge_fail(j, "cannot load map '%s': %s", name, why);
         return NULL;
     }
@@ -199,8 +220,10 @@ const dj_geo *judge_geo(dj_judge *j, const char *name)
     snprintf(path, sizeof path, "%s/%s.map", j->maps_dir, name);
     bool schematic;
     j->maps[i].geo = dj_geo_for_map(path, map, &schematic, why, sizeof why);
-    if (!j->maps[i].geo)
+    if (!j->maps[i].geo) {
+        without_maps_dir(j, why);
         judge_fail(j, "%s", why);
+    }
     return j->maps[i].geo;
 }
 

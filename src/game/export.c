@@ -360,7 +360,17 @@ static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     }
     if (v->has_phase) {
         dj_buf_append(out, "\n");
-        dj_report_position(v->map, v->pos, out);
+        /* the phase's record of civil disorder, as the players are now:
+         * a power taken over (or back in the game) is no longer in it */
+        dj_position *now = malloc(sizeof *now);
+        if (!now)
+            return judge_fail(j, "out of memory");
+        *now = *v->pos;
+        for (int p = 0; p < v->map->npowers && p < DJ_MAX_POWERS; p++)
+            if (!gv_in_disorder(v, p))
+                now->civil_disorder &= ~((dj_power_set)1 << p);
+        dj_report_position(v->map, now, out);
+        free(now);
     }
     return 0;
 }

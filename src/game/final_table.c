@@ -45,6 +45,8 @@ int gv_final_table(dj_judge *j, game_view *v, const dj_position *pos,
         return -1;
     }
     int first = t->nyears ? t->year[0] + (t->start ? 1 : 0) : pos->phase.year;
+    if (first > pos->phase.year) /* over before its first full year */
+        first = pos->phase.year;
     dj_buf_append(out, "\nThe final table:\n\n");
     dj_buf_printf(out, "  %-12s %-28s %7s %5s  %-15s %s\n", "Power", "Player",
                   "Centres", "Units", "Result", "Years");
@@ -62,6 +64,11 @@ int gv_final_table(dj_judge *j, game_view *v, const dj_position *pos,
                 if (t->count[y][p] > 0)
                     last = t->year[y];
         }
+        /* a power out (or a game over) in its first year was in it
+         * that year: never "1901-1900" (the history's start row is the
+         * year before) */
+        if (last < first)
+            last = first;
         char years[32];
         snprintf(years, sizeof years, "%d-%d (%d)", first, last,
                  last - first + 1);

@@ -115,6 +115,8 @@ int dj_game_start(dj_judge *j, const char *game, bool force, dj_buf *out);
  */
 int dj_game_set(dj_judge *j, const char *game, const char *const *settings,
                 int nsettings, dj_buf *out);
+/* Is key ("press", "map", "rule", "deadline") a game setting at all? */
+bool dj_game_setting_known(const char *key);
 
 /* ---- orders and players' flags ----------------------------------------- */
 
@@ -190,6 +192,11 @@ int dj_game_pause(dj_judge *j, const char *game, dj_buf *out);
 int dj_game_resume(dj_judge *j, const char *game, dj_buf *out);
 int dj_game_terminate(dj_judge *j, const char *game, const char *reason,
                       dj_buf *out);
+/* The master's notice (DPjudge's OFFICIAL) to everyone in the game, as
+ * the judge's own notices go: "dipjudge:GAME - PHASE Official notice",
+ * no press header. */
+int dj_game_official(dj_judge *j, const char *game, const char *text,
+                     dj_buf *out);
 
 /*
  * A new player takes over a power; the old one is kept as "replaced".

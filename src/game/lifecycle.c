@@ -653,6 +653,15 @@ static int do_absence(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         return judge_fail(j, "absence end: %s", why);
     if (to <= from)
         return judge_fail(j, "an absence must end after it starts");
+    /* the game's absence_limit (days; 0: none) bounds one absence */
+    int limit = v->sched.absence_limit;
+    if (limit > 0 && to - from > (int64_t)limit * 86400)
+        return judge_fail(j,
+                          "an absence of %lld days is longer than this "
+                          "game's absence_limit of %d day%s: send a shorter "
+                          "one, or ask the master (SET absence_limit)",
+                          (long long)((to - from + 86399) / 86400), limit,
+                          limit == 1 ? "" : "s");
     if (dj_store_absence_insert(j->store, pl->id, from, to) < 0)
         return judge_store_fail(j);
     dj_buf_printf(out, "%s: %s absent from ", v->g.name, gv_power_name(v, p));
@@ -704,6 +713,27 @@ static int do_pause(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         return -1;
     dj_buf_printf(out, "%s: paused\n", v->g.name);
     return 0;
+}
+
+typedef struct official_arg {
+    const char *text;
+} official_arg;
+
+static int do_official(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const official_arg *a = arg;
+    if (gv_notice(j, v, "Official notice", a->text) < 0)
+        return -1;
+    dj_buf_printf(out, "The notice went to everyone in game '%s'.\n",
+                  v->g.name);
+    return 0;
+}
+
+int dj_game_official(dj_judge *j, const char *game, const char *text,
+                     dj_buf *out)
+{
+    official_arg a = {text};
+    return gv_with_game(j, game, do_official, &a, out);
 }
 
 int dj_game_pause(dj_judge *j, const char *game, dj_buf *out)

@@ -328,3 +328,9 @@ fail:
     gv_free(&v);
     return -1;
 }
+
+bool dj_game_setting_known(const char *key)
+{
+    return dj_setting_find(key) != NULL || strcmp(key, "map") == 0 ||
+           strcmp(key, "rule") == 0 || strcmp(key, "deadline") == 0;
+}

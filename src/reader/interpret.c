@@ -18,9 +18,11 @@
  */
 #include "reader/interpret_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define PIECES_MAX 64         /* orders on one line */
 #define NAMES_SHOWN 4         /* places listed in an "ambiguous" question */
@@ -58,12 +60,63 @@ static void fail_item(ir_item *it, const char *message)
     snprintf(it->message, sizeof it->message, "%s", message);
 }
 
+static void add_piece(const ir_ctx *c, item_list *l, int line,
+                      const char *piece, ir_skel *skel);
+
+/*
+ * "build fleet kiel and army berlin", "and an army in marseille please":
+ * a piece that cannot be read whole but reads as orders joined by "and"
+ * is those orders.  True when every part between the "and"s parsed (a
+ * part may be empty: "and" first); the parts are then added.
+ */
+static bool add_joined(const ir_ctx *c, item_list *l, int line,
+                       const char *piece, ir_skel *skel)
+{
+    char buf[DJ_READ_LINE_MAX], msg[DJ_READ_MSG_MAX];
+    char *parts[PIECES_MAX];
+    int n = 0;
+    snprintf(buf, sizeof buf, "%s", piece);
+    char *start = buf;
+    for (char *p = buf; *p;) {
+        bool word = (p == buf || !isalnum((unsigned char)p[-1])) &&
+                    strncasecmp(p, "and", 3) == 0 &&
+                    !isalnum((unsigned char)p[3]);
+        if (!word) {
+            p++;
+            continue;
+        }
+        if (n == PIECES_MAX - 1)
+            return false;
+        *p = '\0';
+        parts[n++] = start;
+        start = p + 3;
+        p = start;
+    }
+    if (n == 0)
+        return false;
+    parts[n++] = start;
+    int orders = 0;
+    for (int i = 0; i < n; i++) {
+        int got = ir_parse_piece(c, parts[i], skel, msg, sizeof msg);
+        if (got < 0)
+            return false;
+        orders += got;
+    }
+    if (orders == 0)
+        return false;
+    for (int i = 0; i < n && !l->full; i++)
+        add_piece(c, l, line, parts[i], skel);
+    return true;
+}
+
 /* One order's text: parsed into a new item (nothing for a blank one). */
 static void add_piece(const ir_ctx *c, item_list *l, int line,
                       const char *piece, ir_skel *skel)
 {
     char msg[DJ_READ_MSG_MAX];
     int got = ir_parse_piece(c, piece, skel, msg, sizeof msg);
+    if (got < 0 && add_joined(c, l, line, piece, skel))
+        return;
     if (got == 0)
         return;
     if (l->n == DJ_READ_MAX_ORDERS) {
@@ -268,6 +321,30 @@ static void stand_instead(const ir_ctx *c, const ir_item *it,
     dj_order_format(c->map, &out->order, out->text, sizeof out->text);
 }
 
+/* Several readings, none a possible order ("A lvp-pir"): which places
+ * were meant, that the unit can be given none of them, and the reason
+ * when every reading has the same one. */
+static void none_possible(const ir_ctx *c, const ir_item *it, dj_reading *out)
+{
+    char q[DJ_READ_MSG_MAX];
+    ambiguity_question(c, it, q, sizeof q);
+    const char *why = NULL;
+    bool same = true;
+    for (int i = 0; i < it->nreadings; i++) {
+        if (!it->alive[i])
+            continue;
+        const char *w = it->readings[i].why;
+        if (!why)
+            why = w;
+        else if (!w || strcmp(w, why) != 0)
+            same = false;
+    }
+    snprintf(out->message, sizeof out->message,
+             "%.*s, and the unit can be given none of those orders%s%s%s",
+             DJ_READ_MSG_MAX - 80, q, same && why ? " (" : "",
+             same && why ? why : "", same && why ? ")" : "");
+}
+
 static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
 {
     memset(out, 0, sizeof *out);
@@ -290,6 +367,10 @@ static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
         break;
     case DJ_READ_ERROR:
     case DJ_READ_PROSE:
+        if (it->none_possible) {
+            none_possible(c, it, out);
+            break;
+        }
         snprintf(out->message, sizeof out->message, "%s", it->message);
         if (it->stands_instead)
             stand_instead(c, it, out);

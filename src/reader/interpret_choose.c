@@ -285,7 +285,13 @@ static void decide(ir_item *it)
         return;
     }
     if (!one_text(it)) {
-        it->kind = DJ_READ_AMBIGUOUS;
+        /* readings none of which the unit could be given are no choice
+         * to offer ("A lvp-pir": Paris, Picardy... none adjacent) */
+        bool any = false;
+        for (int i = 0; i < it->nreadings; i++)
+            any |= it->alive[i] && it->readings[i].possible;
+        it->kind = any ? DJ_READ_AMBIGUOUS : DJ_READ_ERROR;
+        it->none_possible = !any;
         return;
     }
     it->chosen = first_alive(it);

@@ -111,6 +111,8 @@ typedef struct ir_item {
     dj_read_kind kind;    /* outcome */
     bool stands_instead;  /* ERROR under 4.D.3 c: the unit holds (in a
                              retreat, disbands) instead of every order */
+    bool none_possible;   /* ERROR: several readings, none a possible
+                             order ("A lvp-pir"): no ambiguity offered */
 } ir_item;
 
 /* Copy src into dst, cut to fit (always NUL-terminated). */

@@ -32,7 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/adjustment.h"
 #include "util/fmt.h"
+#include "util/typography.h"
 
 #define TOK_MAX 64  /* tokens in one order */
 #define WORD_MAX 40 /* longest word kept, with the NUL */
@@ -45,19 +47,6 @@
 
 /* ---- line preparation ---------------------------------------------------- */
 
-/* A UTF-8 sequence we know how to read, and its ASCII stand-in. */
-static const struct {
-    const char *bytes;
-    char ascii;
-} UTF8_MAP[] = {
-    {"\xe2\x80\x93", '-'},                     /* en dash */
-    {"\xe2\x80\x94", '-'},                     /* em dash */
-    {"\xe2\x88\x92", '-'},                     /* minus sign */
-    {"\xe2\x86\x92", '>'},                     /* rightwards arrow */
-    {"\xe2\x80\x98", '\''},                    /* curly quotes */
-    {"\xe2\x80\x99", '\''}, {"\xc2\xa0", ' '}, /* no-break space */
-};
-
 /*
  * Latin letters with accents (U+00C0-U+00FF, UTF-8 0xC3 0x80-0xBF) folded
  * to their plain letter, as players write "Piémont" or "München"; 0 for
@@ -67,7 +56,16 @@ static const struct {
 static const char LATIN1_FOLD[65] = "AAAAAAACEEEEIIIIDNOOOOO\0OUUUUY\0\0"
                                     "aaaaaaaceeeeiiiidnooooo\0ouuuuy\0y";
 
-/* Length of a known UTF-8 sequence at s (its stand-in in *c), or 0. */
+/*
+ * Latin Extended-A (U+0100-U+017F: Polish, Czech, Turkish, Hungarian,
+ * Romanian letters), folded the same way: "Varşova", "Łódź", "İzmir".
+ */
+static const char LATIN_A_FOLD[129] = "AaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHhIiIiIiIiIiIiJjKkkLlLlLlLlLlNnNnNnnNnOoOoOoOoRrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZzs";
+
+/* Length of a known UTF-8 sequence at s (its stand-in in *c), or 0.
+ * Typography (spaces, quotes, dashes, bullets, invisible marks) is the
+ * one table of util/typography.h, as the command reader uses it; an
+ * arrow's "->" is read as its '>' and a bullet as a space. */
 static size_t known_utf8(const char *s, char *c)
 {
     unsigned char b1 = (unsigned char)s[1];
@@ -76,14 +74,21 @@ static size_t known_utf8(const char *s, char *c)
         *c = (char)tolower((unsigned char)LATIN1_FOLD[b1 - 0x80]);
         return 2;
     }
-    for (size_t i = 0; i < sizeof UTF8_MAP / sizeof UTF8_MAP[0]; i++) {
-        size_t n = strlen(UTF8_MAP[i].bytes);
-        if (strncmp(s, UTF8_MAP[i].bytes, n) == 0) {
-            *c = UTF8_MAP[i].ascii;
-            return n;
-        }
+    if (((unsigned char)s[0] == 0xc4 || (unsigned char)s[0] == 0xc5) &&
+        b1 >= 0x80 && b1 <= 0xbf) {
+        int cp = (((unsigned char)s[0] & 0x1f) << 6) | (b1 & 0x3f);
+        *c = (char)tolower((unsigned char)LATIN_A_FOLD[cp - 0x100]);
+        return 2;
     }
-    return 0;
+    char out[4];
+    bool bullet;
+    size_t n = dj_typography_char(s, out, &bullet);
+    if (n == 0)
+        return 0;
+    size_t k = strlen(out);
+    /* an invisible mark is nothing ('\0': dropped), "..." a space */
+    *c = k == 0 ? '\0' : k == 3 ? ' ' : out[k - 1];
+    return n;
 }
 
 int ir_split_line(const char *line, char *out, size_t outlen, char **pieces,
@@ -110,6 +115,8 @@ int ir_split_line(const char *line, char *out, size_t outlen, char **pieces,
             len = 1;
         }
         s += len;
+        if (c == '\0')
+            continue; /* an invisible mark: nothing */
         if (c == ',' || c == ';') {
             out[n++] = '\0';
             if (np < max)
@@ -1140,6 +1147,17 @@ static int unit_tail(parser *p)
     default:
         break;
     }
+    if (at_end(p) && p->c->phase == DJ_ADJUSTMENT && p->c->pos) {
+        /* "an army in marseille please" with builds due: a build; with
+         * removals due, a removal */
+        int due = dj_adjustment_due(p->c->map, p->c->pos, p->c->power);
+        if (due != 0) {
+            s->kind = due > 0 ? DJ_ORDER_BUILD : DJ_ORDER_DISBAND;
+            ir_note(s->notes, sizeof s->notes, "read as a %s",
+                    due > 0 ? "build" : "removal");
+            return 0;
+        }
+    }
     if (at_end(p))
         return fail(p, "incomplete order: what should '%s' do?",
                     s->unit.written);
@@ -1165,12 +1183,74 @@ static int unit_first(parser *p)
     return unit_tail(p);
 }
 
+/*
+ * A bare "disband" or "remove" (perhaps "disband the army"): the one unit
+ * it can mean, in a retreat phase the power's only dislodged unit, in an
+ * adjustment phase with removals due its only unit; else say which are
+ * meant.  Returns 1 when the unit slot was set, 0 when the verb is not
+ * bare, -1 (failed) when more than one unit could be meant.
+ */
+static int only_unit(parser *p)
+{
+    const ir_ctx *c = p->c;
+    if (!at_end(p) || !c->pos)
+        return 0;
+    int found = -1, n = 0;
+    const dj_unit *first = NULL;
+    if (c->phase == DJ_RETREAT) {
+        for (int i = 0; i < c->pos->ndislodged; i++)
+            if (c->pos->dislodged[i].unit.power == c->power) {
+                found = c->pos->dislodged[i].unit.loc;
+                first = first ? first : &c->pos->dislodged[i].unit;
+                n++;
+            }
+    } else if (c->phase == DJ_ADJUSTMENT &&
+               dj_adjustment_due(c->map, c->pos, c->power) < 0) {
+        for (int i = 0; i < c->pos->nunits; i++)
+            if (c->pos->units[i].power == c->power) {
+                found = c->pos->units[i].loc;
+                first = first ? first : &c->pos->units[i];
+                n++;
+            }
+    } else {
+        return 0;
+    }
+    if (n == 0)
+        return fail(p, "which unit? you have none to disband or remove now");
+    if (n != 1)
+        return fail(p, "which unit? %d of your units could be meant: name "
+                       "it, as in '%s %s %s'",
+                    n, c->phase == DJ_RETREAT ? "disband" : "remove",
+                    first->type == DJ_FLEET ? "F" : "A",
+                    ir_place_name(c->map, dj_province(c->map, first->loc)));
+    ir_slot *sl = &p->s->unit;
+    memset(sl, 0, sizeof *sl);
+    sl->ncand = 1;
+    sl->cand[0].prov = (int16_t)dj_province(c->map, found);
+    sl->cand[0].cost = 0;
+    snprintf(sl->written, sizeof sl->written, "%.*s",
+             (int)sizeof sl->written - 1,
+             ir_place_name(c->map, sl->cand[0].prov));
+    ir_note(p->s->notes, sizeof p->s->notes, "your only unit that can be "
+                                             "meant");
+    return 1;
+}
+
 /* "Build A par", "Remove F bre", "Hold A par": the verb first. */
 static int verb_first(parser *p, g_kind verb)
 {
     ir_slot places[2];
     if (unit_head(p) < 0)
         return -1;
+    if (verb == G_DISBAND || verb == G_REMOVE) {
+        int only = only_unit(p);
+        if (only < 0)
+            return -1;
+        if (only > 0) {
+            p->s->kind = DJ_ORDER_DISBAND;
+            return 0;
+        }
+    }
     /* "retreat A mun sil": the destination may follow without a word */
     int kmax = verb == G_RETREAT && after_run(p) == G_FILLER ? 2 : 1;
     int k = read_places(p, 1, kmax, places, "a unit");

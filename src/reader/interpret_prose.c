@@ -62,15 +62,23 @@ typedef struct line_words {
     char w[WORDS_MAX][WORD_LEN];
     bool dash_before[WORDS_MAX]; /* a dash or arrow right before word i */
     bool dash_after_last;
+    int foreign; /* words in a script the reader cannot read (Cyrillic) */
 } line_words;
 
 static void split_words(const char *text, line_words *lw)
 {
     lw->n = 0;
     lw->dash_after_last = false;
+    lw->foreign = 0;
     bool dash = false;
     for (const char *s = text; *s && lw->n < WORDS_MAX;) {
         unsigned char ch = (unsigned char)*s;
+        if (ch == 0x7f) { /* ir_split_line's stand-in for what it cannot read */
+            lw->foreign++;
+            while (*s == 0x7f || isalnum((unsigned char)*s))
+                s++;
+            continue;
+        }
         if (isalnum(ch) || ch == '\'' || ch == '/') {
             size_t k = 0;
             while ((isalnum((unsigned char)*s) || *s == '\'' || *s == '/' ||
@@ -151,6 +159,101 @@ static bool power_name(const ir_ctx *c, const char *w)
     return false;
 }
 
+/* An order's own words, which prose rarely has (not the one-letter
+ * abbreviations: "a" is English). */
+static bool strong_order_word(const char *w)
+{
+    static const char *const WORDS[] = {
+        "army",    "fleet",    "support", "supports", "convoy",  "convoys",
+        "hold",    "holds",    "build",   "builds",   "disband", "disbands",
+        "remove",  "removes",  "retreat", "retreats", "move",    "moves",
+        "waive",   "waives"};
+    for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
+        if (strcmp(w, WORDS[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Does word i (a run of up to 3 words) name a place exactly or nearly?
+ * The place's location into *loc when exact, else -1. */
+static bool place_at(const ir_ctx *c, const line_words *lw, int i, int *loc)
+{
+    *loc = -1;
+    for (int k = 3; k >= 1; k--) {
+        if (i + k > lw->n || !exact_place(c, lw, i, k))
+            continue;
+        char joined[4 * WORD_LEN];
+        size_t used = 0;
+        for (int j = i; j < i + k; j++)
+            used += (size_t)snprintf(joined + used, sizeof joined - used,
+                                     "%s%s", j > i ? " " : "", lw->w[j]);
+        *loc = dj_province(c->map, dj_map_find_location(c->map, joined));
+        return true;
+    }
+    return near_place(c, lw, i);
+}
+
+/*
+ * A line that names a place but has no unit, no order word and no
+ * dash between places is prose, in any language: "1010 Wien |
+ * Handelsgericht Wien", "Registered in England and Wales No. 1234567,
+ * Liverpool", "Warszawa, 15 stycznia 2027", "Let's meet in Paris".  Two
+ * places in a short line ("lvp to yor") may still be an order with its
+ * words left out, so the line must have at most one place, or many more
+ * words than places; and one or two words are left to the order reader
+ * ("bur" alone gets its error).
+ */
+static bool names_place_only(const ir_ctx *c, const line_words *lw, int words)
+{
+    if (words < 3 || (lw->n > 0 && (strcmp(lw->w[0], "a") == 0 ||
+                                    strcmp(lw->w[0], "f") == 0)))
+        return false; /* "A xyz - bur": a unit first */
+    /* a short line with a dash next to a place ("xyz - bur") may be an
+     * order; in a long one ("12 rue de la Paix - 75002 Paris - RCS") only
+     * a dash between two places counts */
+    bool long_line = words >= 8;
+    int places[16], nplaces = 0, mentions = 0;
+    bool prev_place = false;
+    for (int i = 0; i < lw->n; i++) {
+        const char *w = lw->w[i];
+        if (strong_order_word(w))
+            return false;
+        int loc;
+        bool here = place_at(c, lw, i, &loc);
+        /* "A par", "F bre": a unit's letter before a place */
+        if (here && i > 0 && strlen(lw->w[i - 1]) == 1 &&
+            order_word(lw->w[i - 1]))
+            return false;
+        /* "par - bur": a dash between two places */
+        if (lw->dash_before[i] && i > 0 &&
+            (long_line ? here && prev_place : here || prev_place))
+            return false;
+        prev_place = here;
+        if (!here || loc < 0)
+            continue;
+        mentions++;
+        bool seen = false;
+        for (int k = 0; k < nplaces; k++)
+            seen |= places[k] == loc;
+        if (!seen && nplaces < 16)
+            places[nplaces++] = loc;
+    }
+    (void)mentions;
+    return nplaces <= 1 || words >= 3 * nplaces + 1;
+}
+
+/* Words a sentence begins with that no order does. */
+static bool sentence_start(const char *w)
+{
+    static const char *const WORDS[] = {"if", "when", "unless", "whenever",
+                                        "because", "since", "although",
+                                        "maybe", "perhaps", "hopefully"};
+    for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
+        if (strcmp(w, WORDS[i]) == 0)
+            return true;
+    return false;
+}
+
 bool ir_line_is_prose(const ir_ctx *c, const char *line)
 {
     char buf[DJ_READ_LINE_MAX];
@@ -164,6 +267,26 @@ bool ir_line_is_prose(const ir_ctx *c, const char *line)
         return false;
     split_words(buf, lw);
     bool order_like = false, near = false;
+    /* a sentence that begins as no order does ("If you support me into
+     * Belgium, I will stay out of Holland"): prose when no dash in it;
+     * njudge's conditional orders ("IF A Mun - Bur") are the command
+     * reader's, which refuses them */
+    if (lw->n >= 5 && sentence_start(lw->w[0])) {
+        bool dash = lw->dash_after_last;
+        for (int i = 0; i < lw->n; i++)
+            dash |= lw->dash_before[i];
+        if (!dash) {
+            free(lw);
+            return true;
+        }
+    }
+    /* a bare "disband" or "remove" where a unit must go: an order for
+     * the only unit it can mean (interpret_parse.c) */
+    if (lw->n >= 1 && lw->n <= 3 && c->phase != DJ_MOVEMENT &&
+        (strcmp(lw->w[0], "disband") == 0 || strcmp(lw->w[0], "remove") == 0)) {
+        free(lw);
+        return false;
+    }
     /* a unit word or order verb first: "A Pariz H", "Build F Brset" */
     bool verb = lw->n > 0 && order_word(lw->w[0]);
     int words = 0; /* other than power names: "France:" is no prose */
@@ -180,7 +303,13 @@ bool ir_line_is_prose(const ir_ctx *c, const char *line)
             (close || near_place(c, lw, i - 1)))
             order_like = true;
     }
-    bool prose = words > 0 && !order_like && !(near && verb);
+    bool prose = words + lw->foreign > 0 && !order_like && !(near && verb);
+    if (!prose && !(near && verb)) {
+        int all = lw->foreign;
+        for (int i = 0; i < lw->n; i++)
+            all += !power_name(c, lw->w[i]);
+        prose = names_place_only(c, lw, all);
+    }
     free(lw);
     return prose;
 }

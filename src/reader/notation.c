@@ -30,6 +30,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/fmt.h"
 
@@ -430,10 +431,39 @@ static int parse_location(parser *p, int *loc, const char *what)
     return unknown_location(p);
 }
 
+/*
+ * jDip's notation names a unit of another power by that power's name or
+ * adjective ("A kie S German A mun", "Germany's A mun"): the word is
+ * skipped, unless it is itself a place's name.  Only a full name or
+ * adjective counts, never a power's letter.
+ */
+static void skip_power_word(parser *p)
+{
+    if (at_end(p) || p->tok[p->pos].kind != TK_WORD)
+        return;
+    const token *t = &p->tok[p->pos];
+    int len = t->len;
+    const char *w = p->text + t->start;
+    if (len > 2 && w[len - 2] == '\'' && w[len - 1] == 's')
+        len -= 2;
+    if (len < 2 || dj_map_find_location_n(p->map, w, (size_t)t->len) >= 0)
+        return;
+    for (int i = 0; i < p->map->npowers; i++) {
+        const char *name = p->map->powers[i].name,
+                   *adj = p->map->powers[i].adjective;
+        if (((int)strlen(name) == len && strncasecmp(name, w, (size_t)len) == 0) ||
+            ((int)strlen(adj) == len && strncasecmp(adj, w, (size_t)len) == 0)) {
+            p->pos++;
+            return;
+        }
+    }
+}
+
 /* Optional unit word then a location. */
 static int parse_unit(parser *p, dj_unit_type *type, int *loc,
                       const char *what)
 {
+    skip_power_word(p);
     *type = accept_unit_word(p);
     return parse_location(p, loc, what);
 }

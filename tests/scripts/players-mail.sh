@@ -265,6 +265,11 @@ printf 'CONFIRM %s\n' "$code" | send vol@v.example "x"
 has "rel: you now play Italy; sign on with SIGNON Irel"
 [[ $(mails_to austria@rel.example "Italy has a new player") == 1 ]] && ok ||
     bad "the players were not told of the takeover"
+# LIST after the takeover: Italy is no longer in civil disorder
+printf 'LIST rel\n' | send vol@v.example "x"
+grep -q "^ *Italy: .*in civil disorder" "$T/out" &&
+    bad "LIST: Italy still in civil disorder: $(grep '^Italy' "$T/out")" || ok
+grep -q "^ *Italy: *[0-9]" "$T/out" && ok || bad "LIST: no line for Italy: $(head -c 600 "$T/out")"
 $J player vol@v.example >"$T/out"
 has "vol@v.example: games joined 1, finished 0, abandoned 0; deadlines missed 0, civil disorders 0, takeovers 1"
 $J player italy@rel.example >"$T/out"

@@ -502,7 +502,11 @@ static void test_signon_and_orders(void)
     CHECK(lacks("pw-F-secret"));
     CHECK(has("> F bre-mao; A mar-pie\n    F BRE - MAO\n    A MAR - PIE\n"));
     CHECK(has("A PAR has several orders (lines 2 and 4)"));
-    CHECK(has("AMBIGUOUS: 'pir' could be"));
+    /* no French unit in Burgundy: none of the readings is possible, so
+     * no ambiguity is offered */
+    CHECK(has("ERROR: 'pir' could be Paris or Picardy or Piedmont or "
+              "Portugal, and the unit can be given none of those orders"));
+    CHECK(lacks("AMBIGUOUS"));
     CHECK(has("Orders of France for S1901M (Spring 1901 Movement):\n"
               "  F BRE - MAO\n  A MAR - PIE\n  A PAR H\n"));
     /* 4.D.3 c: the unit with two orders holds, and its hold is on file */
@@ -542,14 +546,19 @@ static void test_signon_and_orders(void)
     dj_buf_free(&orders);
 
     /* Orders need a sign-on; an observer or a master without BECOME has
-     * no power; one sign-on per message. */
+     * no power; a second SIGNON starts a part of its own, which a
+     * refused sign-on skips (its orders not given as the master's). */
     CHECK(send_msg("f@players.example", "A par-bur\n") == 0);
     CHECK(has("Not read (looks like text, not orders):\n  A par-bur\n"));
     CHECK(has("To give orders, begin with SIGNON"));
     CHECK(send_msg("gm@judge.example", "SIGNON Mdemo master-secret\n"
-                                       "A par-bur\nSIGNON Fdemo x\n") == 0);
+                                       "A par-bur\nSIGNON Fdemo x\n"
+                                       "A par-pic\n") == 0);
     CHECK(has("BECOME it first"));
-    CHECK(has("one sign-on per message"));
+    CHECK(has("part 2 of the message"));
+    CHECK(has("> A par-pic\n    (not read: this part's sign-on was "
+              "refused, so nothing in it is done)\n"));
+    CHECK(has("1 part of the message was skipped"));
 }
 
 static void test_signon_failures(void)
@@ -898,7 +907,7 @@ static void test_join_create(void)
     CHECK(send_msg("new@players.example", "join russia@forming newpw1-long\n"
                                           "join demo newpw1-long\n") == 0);
     CHECK(has("To join game forming as russia"));
-    CHECK(has("this message is about game 'forming'"));
+    CHECK(has("this part of the message is about game 'forming'"));
     CHECK_STR(R.subject.data, "dipjudge:forming - Reply");
     CHECK(confirm_from("new@players.example") == 0);
     CHECK(has("new@players.example joined as Russia"));

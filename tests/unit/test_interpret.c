@@ -13,6 +13,8 @@
  *
  * Usage: test_interpret [SRCDIR]   (default: $srcdir, else ".")
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -484,11 +486,34 @@ static void check_limits(fixture *f)
     dj_reading *outs = malloc(600 * sizeof *outs);
     got = dj_interpret_lines(map, f->pos, fr, &f->rules, wide, 600, outs, 600);
     CHECK(got == 600);
-    CHECK(outs[0].kind == DJ_READ_AMBIGUOUS);
+    /* read within the budget: its readings, none of them possible */
+    CHECK(outs[0].kind == DJ_READ_ERROR &&
+          strstr(outs[0].message, "could be") &&
+          strstr(outs[0].message, "none of those orders"));
     CHECK(outs[599].kind == DJ_READ_ERROR &&
           strstr(outs[599].message, "too many ways to read"));
     free(outs);
     free(wide);
+
+    /* an ambiguity offers only orders the unit could be given:
+     * "A lvp-pir" reaches none of Paris, Picardy, Piedmont, Portugal */
+    {
+        const char *lvp[] = {"A lvp-pir"};
+        dj_reading r1;
+        dj_position *saved = malloc(sizeof *saved);
+        *saved = *f->pos;
+        empty_board(map, f->pos, DJ_MOVEMENT);
+        put(map, f->pos, "England", DJ_ARMY, "lvp");
+        int en = power_of(map, "England");
+        CHECK(dj_interpret_lines(map, f->pos, en, &f->rules, lvp, 1, &r1,
+                                 1) == 1);
+        CHECK(r1.kind == DJ_READ_ERROR && r1.ncandidates == 0);
+        CHECK(strstr(r1.message, "'pir' could be Paris or Picardy") != NULL);
+        CHECK(strstr(r1.message, "none of those orders (not adjacent)") !=
+              NULL);
+        *f->pos = *saved;
+        free(saved);
+    }
 
     /* odd characters */
     EXPECT(f, "France", "A par \xe2\x80\x93 bur", "OK A PAR - BUR");
@@ -524,6 +549,65 @@ static void check_format(void)
     CHECK_STR(dj_read_kind_name(DJ_READ_ERROR), "ERROR");
 }
 
+/*
+ * The names in players' languages (maps/standard.names.*): each a place
+ * of the standard map, none a common English word, none a word that
+ * would turn a line of prose into an order; misspelt, still read.
+ */
+static void check_language_names(const dj_map *map, const char *srcdir)
+{
+    static const char *const LANGS[] = {"de", "fr", "it", "es", "tr"};
+    /* English words a player writes in prose that no name may be */
+    static const char *const ENGLISH[] = {
+        "see", "nord", "mer", "mar", "gales", "land", "sea", "north",
+        "golf", "bay", "gulf", "west", "east", "black", "middle"};
+    int names = 0;
+    for (size_t l = 0; l < sizeof LANGS / sizeof LANGS[0]; l++) {
+        char path[PATH_LEN], line[1024];
+        snprintf(path, sizeof path, "%s/maps/standard.names.%s", srcdir,
+                 LANGS[l]);
+        FILE *fp = fopen(path, "r");
+        CHECK(fp != NULL);
+        if (!fp)
+            continue;
+        while (fgets(line, sizeof line, fp)) {
+            char *save = NULL, *w = strtok_r(line, " \n", &save);
+            if (!w || strcmp(w, "NAMES") != 0)
+                continue;
+            char *abbr = strtok_r(NULL, " \n", &save);
+            int loc = dj_map_find_location(map, abbr);
+            CHECK(loc >= 0);
+            for (char *n = strtok_r(NULL, " \n", &save); n;
+                 n = strtok_r(NULL, " \n", &save)) {
+                char name[128];
+                snprintf(name, sizeof name, "%s", n);
+                for (char *p = name; *p; p++)
+                    if (*p == '+')
+                        *p = ' ';
+                names++;
+                if (dj_map_find_location(map, name) != loc) {
+                    fprintf(stderr, "%s: '%s' is not %s\n", path, name,
+                            abbr);
+                    CHECK(0);
+                }
+                if (!strchr(name, ' ') && dj_fuzzy_common_word(name)) {
+                    fprintf(stderr, "%s: '%s' is a common word\n", path,
+                            name);
+                    CHECK(0);
+                }
+                for (size_t k = 0; k < sizeof ENGLISH / sizeof ENGLISH[0];
+                     k++)
+                    if (strcmp(name, ENGLISH[k]) == 0) {
+                        fprintf(stderr, "%s: '%s' is English\n", path, name);
+                        CHECK(0);
+                    }
+            }
+        }
+        fclose(fp);
+    }
+    CHECK(names > 250);
+}
+
 int main(int argc, char **argv)
 {
     const char *srcdir = test_srcdir(argc, argv);
@@ -555,6 +639,7 @@ int main(int argc, char **argv)
     check_phases(f);
     check_limits(f);
     check_format();
+    check_language_names(map, srcdir);
 
     free(f->pos);
     free(f);

@@ -37,6 +37,15 @@ typedef struct order_case {
 static const order_case ORDERS[] = {
     /* moves and their separators */
     {"Austria", DJ_MOVEMENT, "A bud-ser", "A BUD - SER"},
+    /* jDip: a unit named by its power's adjective or name */
+    {"Germany", DJ_MOVEMENT, "Army Kiel SUPPORT German Army Munich.",
+     "A KIE S A MUN"},
+    {"Russia", DJ_MOVEMENT, "Army Warsaw SUPPORT Germany's Army Munich -> "
+                            "Silesia.",
+     "A WAR S A MUN - SIL"},
+    {"England", DJ_MOVEMENT, "Fleet North Sea CONVOY English Army London -> "
+                             "Norway.",
+     "F NTH C A LON - NWY"},
     {"Austria", DJ_MOVEMENT, "A bud - ser", "A BUD - SER"},
     {"Austria", DJ_MOVEMENT, "A bud -> ser", "A BUD - SER"},
     {"Austria", DJ_MOVEMENT, "A bud->ser", "A BUD - SER"},

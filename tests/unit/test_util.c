@@ -12,6 +12,7 @@
 #include "util/fmt.h"
 #include "util/hex.h"
 #include "util/random.h"
+#include "util/typography.h"
 
 static void test_fmt(void)
 {
@@ -82,8 +83,57 @@ static void test_random(void)
     CHECK(dj_random_hex(big, 65) == -1); /* more than it takes */
 }
 
+/* typography: one line cleaned as the command reader cleans it */
+static void typo(const char *in, const char *want)
+{
+    char b[256];
+    snprintf(b, sizeof b, "%s", in);
+    dj_typography_line(b);
+    CHECK_STR(b, want);
+}
+
+static void test_typography(void)
+{
+    typo("\xef\xbb\xbf" "SIGNON Fdemo pw", "SIGNON Fdemo pw"); /* BOM */
+    typo("A\xe2\x80\x8b par\xc2\xa0-\xe2\x80\xaf" "bur", "A par - bur");
+    typo("Lon\xc2\xad" "don", "London");                     /* soft hyphen */
+    typo("\xe2\x80\xa2\tA par - bur", "A par - bur");      /* Apple bullet */
+    typo("  \xe2\x97\xa6 A par", "A par");
+    typo("\xc2\xb7 A par", "A par");                       /* Outlook Symbol */
+    typo("\xef\x82\xb7\tA par", "A par");
+    typo("1. A par", "A par");
+    typo("12) A par", "A par");
+    typo("(3) A par", "A par");
+    typo("[4] A par", "A par");
+    typo("a) A par", "A par");
+    typo("(b) A par", "A par");
+    typo("- A par", "A par");
+    typo("* A par", "A par");
+    typo("1. \xe2\x80\xa2 A par", "A par");                /* two markers */
+    typo("-- ", "--");                                    /* a sign-off */
+    typo("1901 was good", "1901 was good");
+    typo("1.5 A par", "1.5 A par");
+    typo("a)A par", "a)A par");
+    typo("A par \xe2\x80\x93 bur \xe2\x80\x94 x \xe2\x88\x92 y", "A par - bur - x - y");
+    typo("A par \xe2\x86\x92 bur", "A par -> bur");
+    typo("\xe2\x80\x9cHi\xe2\x80\x9d \xe2\x80\x98x\xe2\x80\x99 \xc2\xabq\xc2\xbb", "\"Hi\" 'x' \"q\"");
+    typo("wait\xe2\x80\xa6", "wait...");
+    typo("\xef\xbc\xa1 \xef\xbd\x90\xef\xbd\x81\xef\xbd\x92", "A par"); /* full width */
+    typo("M\xc3\xbcnchen \xd0\x9c\xd0\xbe", "M\xc3\xbcnchen \xd0\x9c\xd0\xbe"); /* letters stay */
+    typo("\xff bad \xe2\x80", "\xff bad \xe2\x80");          /* not UTF-8: left */
+    typo("A\tpar\r", "A par");
+    typo("\xe2\x80\x8b\xef\xbb\xbf", "");
+    char out[4];
+    bool bullet;
+    CHECK(dj_typography_char("\xe2\x80\xa2", out, &bullet) == 3 && bullet);
+    CHECK(dj_typography_char("\xc3\xa9", out, &bullet) == 0);
+    CHECK(dj_typography_char("\xed\xa0\x80", out, &bullet) == 0); /* surrogate */
+    CHECK(dj_typography_char("\xe0\x80\xa2", out, &bullet) == 0); /* overlong */
+}
+
 int main(void)
 {
+    test_typography();
     test_fmt();
     test_fmt_at();
     test_fmt_note();

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run_old.c — the runners of the older judges' commands (njudge's and
+ * DPjudge's) that players still type.  Each is done, or refused with an
+ * ERROR that says what this judge does instead; none is ever filed as
+ * prose, and the lines that belong to a refused one (a later phase's
+ * orders after PHASE, the orders inside IF ... ENDIF, a diary's or
+ * postal press's body) are never read as orders for now (section.c's
+ * skipped blocks, parse.c's bodies).  Parsers: parse_old.c; the players'
+ * view: dipjudge(7).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "command/session.h"
+
+/* PHASE S1902M: the current phase's orders follow, or another phase's,
+ * which this judge does not keep: those lines are not read. */
+CMD_RUNNER(run_phase)
+{
+    (void)press;
+    char name[CMD_GAME_MAX], phase[16];
+    if (dj_game_phase(s->j, s->game, name, sizeof name, phase,
+                      sizeof phase) < 0)
+        return game_rc(s, -1);
+    block_skip_end(s);
+    if (strcasecmp(phase, c->arg) == 0) {
+        dj_buf_printf(res, "The orders that follow are for %s, the current "
+                           "phase.\n",
+                      phase);
+        return RUN_OK;
+    }
+    block_skip_begin(s, CMD_PHASE, c->arg);
+    return session_fail(s,
+                        "orders for %s are not kept by this judge, only the "
+                        "current phase's (%s): the lines after this, up to "
+                        "the next PHASE or SIGNON, are not read and nothing "
+                        "is filed for %s; send them once %s has begun",
+                        c->arg, phase, c->arg, c->arg);
+}
+
+/* IF ... ELSE ... ENDIF: njudge's conditional orders, not supported. */
+CMD_RUNNER(run_if)
+{
+    (void)press;
+    (void)res;
+    if (c->kind == CMD_IF) {
+        block_skip_begin(s, CMD_IF, "IF");
+        return session_fail(s, "conditional orders (IF ... ELSE ... ENDIF) "
+                               "are not supported: nothing up to ENDIF is "
+                               "read; give each unit one plain order");
+    }
+    return session_fail(s, "%s without IF: conditional orders are not "
+                           "supported; give each unit one plain order",
+                        cmd_name(c->kind));
+}
+
+/* DIARY ... ENDDIARY: not kept; its body is never read as orders. */
+CMD_RUNNER(run_diary)
+{
+    (void)res;
+    (void)press;
+    if (c->kind == CMD_ENDDIARY)
+        return session_fail(s, "ENDDIARY without DIARY: nothing to end");
+    int lines = c->press_lines + (c->arg[0] != '\0');
+    return session_fail(s,
+                        "diaries are not kept by this judge: the diary's %d "
+                        "line%s %s not saved (nor read as orders); keep your "
+                        "notes yourself",
+                        lines, lines == 1 ? "" : "s",
+                        lines == 1 ? "was" : "were");
+}
+
+/* POSTAL PRESS ... ENDPRESS: press sent with the results; not here. */
+CMD_RUNNER(run_postal)
+{
+    (void)press;
+    (void)res;
+    (void)c;
+    return session_fail(s, "postal press (press sent out with the next "
+                           "results) is not supported: nothing was sent; "
+                           "write PRESS TO powers or BROADCAST, the text, "
+                           "then ENDPRESS");
+}
+
+/* OFFICIAL text, or OFFICIAL with the text up to ENDPRESS: the master's
+ * notice to everyone in the game, without a press header. */
+CMD_RUNNER(run_official)
+{
+    dj_buf text;
+    dj_buf_init(&text);
+    dj_buf_append(&text, c->arg[0] ? c->arg : press->data);
+    mask_buf(s, &text);
+    size_t n = text.len;
+    while (n && (text.data[n - 1] == '\n' || text.data[n - 1] == ' '))
+        n--;
+    int rc;
+    if (n == 0)
+        rc = session_fail(s, "OFFICIAL needs its text: on the line "
+                             "(OFFICIAL the text) or on the lines after it, "
+                             "up to ENDPRESS");
+    else
+        rc = game_rc(s, dj_game_official(s->j, s->game, text.data, res));
+    dj_buf_free(&text);
+    return rc;
+}
+
+CMD_RUNNER(run_promote)
+{
+    (void)press;
+    (void)res;
+    (void)c;
+    return session_fail(s, "co-masters are not supported: a game has one "
+                           "master; SET MASTER address hands the game to "
+                           "another (once that address confirms by code)");
+}
+
+CMD_RUNNER(run_unstart)
+{
+    (void)press;
+    (void)res;
+    (void)c;
+    return session_fail(s, "a started game cannot go back to forming on "
+                           "this judge: ROLLBACK to its first phase, or "
+                           "TERMINATE it");
+}
+
+CMD_RUNNER(run_version)
+{
+    (void)press;
+    (void)c;
+    (void)s;
+    dj_buf_printf(res, "%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+    return RUN_OK;
+}
+
+/* GET file: njudge's help files; this judge's help is HELP. */
+CMD_RUNNER(run_get)
+{
+    (void)press;
+    char name[CMD_WORD_MAX + 4] = "";
+    if (c->arg[0])
+        snprintf(name, sizeof name, " ('%.*s')", 60, c->arg);
+    dj_buf_printf(res, "This judge keeps no files to GET%s: its help is "
+                       "HELP, which follows, and the players' guide is the "
+                       "manual page dipjudge(7).\n\n",
+                  name);
+    s->help_given = true;
+    dj_command_help(res);
+    return RUN_OK;
+}
