@@ -67,7 +67,7 @@ fails 2 "unknown option '--bogus'" create x --bogus
 fails 1 "bad game name" create "bad name"
 fails 1 "unknown setting 'colour'" create x colour=red
 fails 1 "movement_delay" create x movement_delay=soon
-fails 1 "cannot load map 'nomap'" create x --map nomap
+fails 1 "this judge has no map 'nomap' (judgectl maps lists them)" create x --map nomap
 run 0 list
 has "no games" # none of the failures created anything
 mkdir "$T/dir.db"
