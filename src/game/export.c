@@ -993,20 +993,31 @@ static void outbox_json(const dj_outbox_rec *mail, int n, dj_buf *out)
     dj_buf_append(out, n ? "\n]}\n" : "]}\n");
 }
 
-static int list_outbox(dj_judge *j, const char *game, bool json, dj_buf *out)
+/* A read transaction begun for one game's rows (its id into *id) or, with
+ * game NULL, every game's (*id 0).  -1, nothing begun, when the game is
+ * not there. */
+static int begin_read_for(dj_judge *j, const char *game, int64_t *id)
 {
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
-    int64_t id = 0;
-    int rc = 0;
-    if (game) {
-        dj_game_rec g;
-        if (gv_game_get(j, game, &g) < 0) {
-            dj_store_rollback(j->store);
-            return -1;
-        }
-        id = g.id;
+    *id = 0;
+    if (!game)
+        return 0;
+    dj_game_rec g;
+    if (gv_game_get(j, game, &g) < 0) {
+        dj_store_rollback(j->store);
+        return -1;
     }
+    *id = g.id;
+    return 0;
+}
+
+static int list_outbox(dj_judge *j, const char *game, bool json, dj_buf *out)
+{
+    int64_t id = 0;
+    if (begin_read_for(j, game, &id) < 0)
+        return -1;
+    int rc = 0;
     dj_outbox_rec *mail = NULL;
     int n = 0;
     if (dj_store_outbox_list(j->store, id, NULL, &mail, &n) < 0) {
@@ -1066,17 +1077,9 @@ int dj_game_outbox_act(dj_judge *j, int64_t id, dj_outbox_action act,
 
 int dj_game_maillog(dj_judge *j, const char *game, int limit, dj_buf *out)
 {
-    if (dj_store_begin_read(j->store) < 0)
-        return judge_store_fail(j);
     int64_t id = 0;
-    if (game) {
-        dj_game_rec g;
-        if (gv_game_get(j, game, &g) < 0) {
-            dj_store_rollback(j->store);
-            return -1;
-        }
-        id = g.id;
-    }
+    if (begin_read_for(j, game, &id) < 0)
+        return -1;
     dj_maillog_rec *rows = NULL;
     int n = 0, rc = 0;
     if (dj_store_maillog_list(j->store, id, limit, &rows, &n) < 0) {

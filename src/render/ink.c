@@ -51,7 +51,11 @@ static ink_writer *writer_of(cairo_t *cr)
 
 void ink_number(FILE *m, double v)
 {
-    long t = lround(v * 10);
+    ink_tenths(m, lround(v * 10));
+}
+
+void ink_tenths(FILE *m, long t)
+{
     if (t < 0)
         fputc('-', m);
     long a = labs(t);

@@ -41,5 +41,7 @@ void ink_escape(FILE *m, const char *text);
 void ink_colour(FILE *m, const double rgb[3]);
 /* A number to a tenth, as short as SVG allows ("12", "1.5", "-.5"). */
 void ink_number(FILE *m, double v);
+/* The same of a number counted in tenths (12 is "1.2"). */
+void ink_tenths(FILE *m, long tenths);
 
 #endif

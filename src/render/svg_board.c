@@ -34,17 +34,9 @@
  * a space before it unless its minus sign separates it. */
 static void put_tenths(FILE *m, long v)
 {
-    if (v < 0)
-        fputc('-', m);
-    else
-        fputc(' ', m);
-    long a = labs(v);
-    if (a % 10 == 0)
-        fprintf(m, "%ld", a / 10);
-    else if (a < 10)
-        fprintf(m, ".%ld", a % 10);
-    else
-        fprintf(m, "%ld.%ld", a / 10, a % 10);
+    if (v >= 0)
+        fputc(' ', m); /* a minus sign separates by itself */
+    ink_tenths(m, v);
 }
 
 /* An area's rings as path data: each ring's first point, then relative
