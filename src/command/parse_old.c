@@ -154,11 +154,12 @@ void parse_if(const words *ws, int arg, cmd_kind kind, cmd *c)
     c->kind = kind;
 }
 
-/* DIARY [text]: the lines up to ENDDIARY are its body (parse.c). */
+/* DIARY [text]: the lines up to ENDDIARY are its body (parse.c); DIARY
+ * READ alone asks for one's own entries and has no body. */
 void parse_diary(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     words_rest(ws, arg, c->arg, sizeof c->arg);
-    c->opens_diary = true;
+    c->opens_diary = !(ws->n == arg + 1 && word_is(ws->w[arg], "READ"));
     c->kind = kind;
 }
 

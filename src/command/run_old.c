@@ -60,20 +60,36 @@ CMD_RUNNER(run_if)
                         cmd_name(c->kind));
 }
 
-/* DIARY ... ENDDIARY: not kept; its body is never read as orders. */
+/* DIARY ... ENDDIARY: an entry in the player's diary for this phase,
+ * never read as orders; DIARY READ: one's own entries. */
 CMD_RUNNER(run_diary)
 {
-    (void)res;
-    (void)press;
     if (c->kind == CMD_ENDDIARY)
         return session_fail(s, "ENDDIARY without DIARY: nothing to end");
+    if (!c->opens_diary)
+        return game_rc(s, dj_game_diary_read(s->j, &s->id, res));
+    dj_buf body;
+    dj_buf_init(&body);
+    if (c->arg[0]) {
+        dj_buf_append(&body, c->arg);
+        dj_buf_append(&body, "\n");
+    }
+    if (press && press->data)
+        dj_buf_append(&body, press->data);
+    mask_buf(s, &body);
+    int rc = dj_buf_ok(&body)
+                 ? dj_game_diary_add(s->j, &s->id, body.data ? body.data : "",
+                                     res)
+                 : -1;
+    dj_buf_free(&body);
+    if (rc < 0)
+        return game_rc(s, -1);
     int lines = c->press_lines + (c->arg[0] != '\0');
-    return session_fail(s,
-                        "diaries are not kept by this judge: the diary's %d "
-                        "line%s %s not saved (nor read as orders); keep your "
-                        "notes yourself",
-                        lines, lines == 1 ? "" : "s",
-                        lines == 1 ? "was" : "were");
+    dj_buf_printf(res, "(%d line%s%s)\n", lines, lines == 1 ? "" : "s",
+                  c->press_ended ? ""
+                                 : "; ended by the end of the message: end "
+                                   "a diary entry with ENDDIARY");
+    return RUN_OK;
 }
 
 /* POSTAL PRESS ... ENDPRESS: press sent with the results; not here. */

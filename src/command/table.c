@@ -104,8 +104,9 @@ const cmd_spec cmd_table[] = {
     {CMD_RESIGN, "RESIGN", NULL, CMD_SIGNED_ON, false, parse_nothing,
      run_resign, "RESIGN", "leave the game"},
     {CMD_DIARY, "DIARY", NULL, CMD_SIGNED_ON, false, parse_diary, run_diary,
-     "DIARY", "njudge's diary, up to ENDDIARY: not kept\n"
-              "here (refused; its lines are never orders)"},
+     "DIARY [READ]", "your diary for this phase, up to ENDDIARY:\n"
+                     "private until the game ends; DIARY READ\n"
+                     "mails you your entries"},
     {CMD_ENDDIARY, "ENDDIARY", NULL, CMD_SIGNED_ON, false, parse_alone,
      run_diary, "ENDDIARY", "ends a DIARY"},
     {CMD_POSTAL, "POSTAL PRESS", NULL, CMD_SIGNED_ON, false, parse_postal,

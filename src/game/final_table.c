@@ -86,5 +86,5 @@ int gv_final_table(dj_judge *j, game_view *v, const dj_position *pos,
     dj_buf_append(out, history.data);
     dj_buf_free(&history);
     free(t);
-    return 0;
+    return gv_diaries(j, v, out);
 }

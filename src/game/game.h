@@ -551,6 +551,17 @@ int dj_game_press(dj_judge *j, const dj_signon *id,
                   const dj_press_request *req, dj_buf *out);
 
 /*
+ * DIARY ... ENDDIARY: keep an entry in the signed-on player's diary for
+ * the current phase; it is read by that player alone (DIARY READ:
+ * dj_game_diary_read) until the game ends, when every power's diary goes
+ * out with the final table.  Masters and observers keep none and read
+ * none while the game runs.
+ */
+int dj_game_diary_add(dj_judge *j, const dj_signon *id, const char *body,
+                      dj_buf *out);
+int dj_game_diary_read(dj_judge *j, const dj_signon *id, dj_buf *out);
+
+/*
  * A picture of a game's phase (PHASE like S1901M, NULL: the current one)
  * in a format of render.h (DJ_PICTURE_PNG...).  orders: 1 draws the
  * phase's orders (with their results once it is processed), 0 none, -1

@@ -143,6 +143,9 @@ int gv_final_table(dj_judge *j, game_view *v, const dj_position *pos,
 
 /* Count one event of an address for its reliability figures
  * (reliability.c): "missed", "disorder", "takeover" or "abandoned". */
+/* Every power's diary entries, by power and phase, neutralised, for the
+ * end of the game (press.c); nothing when no power kept one. */
+int gv_diaries(dj_judge *j, game_view *v, dj_buf *out);
 int gv_player_event(dj_judge *j, const game_view *v, const char *email,
                     const char *kind);
 

@@ -476,3 +476,106 @@ int dj_game_press(dj_judge *j, const dj_signon *id,
         return judge_fail(j, "empty press: nothing sent");
     return gv_with_game(j, id->game, do_press, &a, out);
 }
+
+/* ---- diaries (DIARY ... ENDDIARY, issue 36) ----
+ *
+ * An entry is the power's alone while the game runs: only its player
+ * writes or reads it (not the master, not observers, nor the press
+ * archive); when the game ends every power's diary goes out with the
+ * final table (gv_diaries). */
+
+static void diary_entries(const game_view *v, const dj_press_rec *r, int n,
+                          bool names, dj_buf *out)
+{
+    for (int i = 0; i < n; i++) {
+        if (names && (i == 0 || r[i].from_power != r[i - 1].from_power))
+            dj_buf_printf(out, "\n%s's diary:\n",
+                          gv_power_name(v, r[i].from_power));
+        dj_buf_printf(out, "\n  %s:\n", r[i].phase[0] ? r[i].phase : "-");
+        dj_buf text;
+        dj_buf_init(&text);
+        dj_text_neutralise(r[i].body, &text);
+        const char *t = dj_buf_ok(&text) && text.data ? text.data : "";
+        while (*t) {
+            size_t len = strcspn(t, "\n");
+            dj_buf_printf(out, "    %.*s\n", (int)len, t);
+            t += len + (t[len] == '\n');
+        }
+        dj_buf_free(&text);
+    }
+}
+
+typedef struct diary_arg {
+    int power;
+    const char *body;
+} diary_arg;
+
+static int do_diary_add(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const diary_arg *a = arg;
+    if (gv_require(j, v, "active paused") < 0)
+        return -1;
+    if (dj_store_diary_add(j->store, v->g.id, v->has_phase ? v->phase.id : 0,
+                           a->power, a->body, j->now) < 0)
+        return judge_store_fail(j);
+    dj_buf_printf(out, "%s: diary entry kept for %s (private until the game "
+                       "ends)\n",
+                  v->g.name, v->has_phase ? v->phase.name : "-");
+    return 0;
+}
+
+int dj_game_diary_add(dj_judge *j, const dj_signon *id, const char *body,
+                      dj_buf *out)
+{
+    if (id->power < 0 || strcmp(id->role, "player") != 0)
+        return judge_fail(j, "only a power's player keeps a diary: nothing "
+                             "was kept");
+    if (!body || !*body)
+        return judge_fail(j, "empty diary entry: nothing was kept");
+    diary_arg a = {id->power, body};
+    return gv_with_game(j, id->game, do_diary_add, &a, out);
+}
+
+static int do_diary_read(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    int power = ((const diary_arg *)arg)->power;
+    dj_press_rec *r = NULL;
+    int n = 0;
+    if (dj_store_diary_list(j->store, v->g.id, power, &r, &n) < 0)
+        return judge_store_fail(j);
+    if (n == 0)
+        dj_buf_printf(out, "%s: your diary (%s) has no entries.\n", v->g.name,
+                      gv_power_name(v, power));
+    else {
+        dj_buf_printf(out, "%s: your diary (%s), %d entr%s:\n", v->g.name,
+                      gv_power_name(v, power), n,
+                      n == 1 ? "y" : "ies");
+        diary_entries(v, r, n, false, out);
+    }
+    dj_press_recs_free(r, n);
+    return 0;
+}
+
+int dj_game_diary_read(dj_judge *j, const dj_signon *id, dj_buf *out)
+{
+    if (id->power < 0 || strcmp(id->role, "player") != 0)
+        return judge_fail(j, "only a power's player keeps a diary, and "
+                             "reads it while the game runs");
+    diary_arg a = {id->power, NULL};
+    return gv_with_game_read(j, id->game, do_diary_read, &a, out);
+}
+
+int gv_diaries(dj_judge *j, game_view *v, dj_buf *out)
+{
+    dj_press_rec *r = NULL;
+    int n = 0;
+    if (dj_store_diary_list(j->store, v->g.id, -1, &r, &n) < 0)
+        return judge_store_fail(j);
+    if (n > 0) {
+        dj_buf_append(out, "\nThe powers' diaries (private until now):\n");
+        diary_entries(v, r, n, true, out);
+        dj_buf_append(out, "\n");
+    }
+    dj_press_recs_free(r, n);
+    return 0;
+}

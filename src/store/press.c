@@ -79,3 +79,44 @@ int dj_store_press_list(dj_store *s, int64_t game_id, dj_press_rec **out,
     return st_collect(s, st, sizeof **out, press_row, press_rows_free,
                       (void **)out, n);
 }
+
+int dj_store_diary_add(dj_store *s, int64_t game_id, int64_t phase_id,
+                       int power, const char *body, int64_t at)
+{
+    return st_exec(s,
+                   "INSERT INTO diaries (game_id, phase_id, power,"
+                   " written_at, body) VALUES (?, NULLIF(?, 0), ?, ?, ?)",
+                   "IIiIs", game_id, phase_id, power, at, body ? body : "");
+}
+
+static int diary_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    dj_press_rec *r = row;
+    r->id = st_int64(st, 0, 0);
+    r->phase_id = st_int64(st, 1, 0);
+    st_text(st, 2, r->phase, sizeof r->phase);
+    r->phase_order = (int)st_int64(st, 3, -1);
+    r->sent_at = st_int64(st, 4, 0);
+    r->from_power = (int)st_int64(st, 5, -1);
+    r->to_mask = 0;
+    r->body = st_text_dup(st, 6);
+    if (!r->body)
+        return dj_store_fail(s, "out of memory");
+    return 0;
+}
+
+int dj_store_diary_list(dj_store *s, int64_t game_id, int power,
+                        dj_press_rec **out, int *n)
+{
+    sqlite3_stmt *st = st_prepare(
+        s,
+        "SELECT d.id, IFNULL(d.phase_id, 0), IFNULL(f.name, ''),"
+        " IFNULL(f.year * 100 + f.season * 10 + f.type, -1), d.written_at,"
+        " d.power, d.body"
+        " FROM diaries d LEFT JOIN phases f ON f.id = d.phase_id"
+        " WHERE d.game_id = ? AND (? < 0 OR d.power = ?)"
+        " ORDER BY d.power, d.id",
+        "Iii", game_id, power, power);
+    return st_collect(s, st, sizeof **out, diary_row, press_rows_free,
+                      (void **)out, n);
+}

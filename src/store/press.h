@@ -41,4 +41,15 @@ int dj_store_press_list(dj_store *s, int64_t game_id, dj_press_rec **out,
                         int *n);
 void dj_press_recs_free(dj_press_rec *r, int n);
 
+/* Players' diaries (DIARY ... ENDDIARY): an entry kept for a power and
+ * the phase it was written in (phase_id 0: none). */
+int dj_store_diary_add(dj_store *s, int64_t game_id, int64_t phase_id,
+                       int power, const char *body, int64_t at);
+
+/* A game's diary entries, of one power (power >= 0) or of all (-1), by
+ * power then oldest first, in press records (from_power, phase,
+ * phase_order, sent_at, body; dj_press_recs_free). */
+int dj_store_diary_list(dj_store *s, int64_t game_id, int power,
+                        dj_press_rec **out, int *n);
+
 #endif

@@ -593,6 +593,21 @@ static const char *const MIGRATION_15[] = {
     "CREATE INDEX web_devices_participant ON web_devices (participant_id)",
     NULL};
 
+/* Version 16 (issue 36): players' diaries (DIARY ... ENDDIARY), one row
+ * per entry, kept for the power and the phase it was written in; private
+ * to that power until the game ends (game/press.c decides who reads). */
+static const char *const MIGRATION_16[] = {
+    "CREATE TABLE diaries ("
+    " id INTEGER PRIMARY KEY,"
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " phase_id INTEGER REFERENCES phases (id) ON DELETE SET NULL,"
+    " power INTEGER NOT NULL CHECK (power BETWEEN 0 AND 63),"
+    " written_at INTEGER NOT NULL,"
+    " body TEXT NOT NULL"
+    ")",
+    "CREATE INDEX diaries_game ON diaries (game_id, power)",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -610,6 +625,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_13,
     MIGRATION_14,
     MIGRATION_15,
+    MIGRATION_16,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

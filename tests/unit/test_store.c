@@ -155,6 +155,7 @@ static void test_migrate_from_1(void)
                           /* version 8's, 6's (7's table went above; 6's
                            * pictures went with 12) */
                           "DROP TABLE mail_failures;"
+                          "DROP TABLE diaries;" /* version 16's */
                           "DROP TABLE web_devices;" /* version 15's */
                           "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
@@ -254,6 +255,7 @@ static void test_migrate_from_3(void)
                           "DROP TABLE player_prefs;"
                           /* version 8's, 7's and 6's */
                           "DROP TABLE mail_failures;"
+                          "DROP TABLE diaries;" /* version 16's */
                           "DROP TABLE web_devices;" /* version 15's */
                           "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
@@ -754,7 +756,8 @@ static void test_migrate_from_11(void)
              " picture_id) VALUES ('results', 'a@x', 's', 'b', 1, 1),"
              " ('reply', 'b@x', 's', 'b', 1, 2),"
              " ('results', 'c@x', 's', 'b', 1, NULL);"
-             "DROP TABLE web_devices;" /* version 15's */
+             "DROP TABLE diaries;" /* version 16's */
+                          "DROP TABLE web_devices;" /* version 15's */
              "PRAGMA user_version = 11;",
              (long long)ph.id);
     int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
