@@ -77,6 +77,9 @@
  * and auth_verdict, the short line it came from ("dmarc=pass
  * header.from=example.org").  Rows from before say unknown.
  *
+ * Version 16 adds diaries: the players' DIARY entries, one row each,
+ * with the power and the phase it was written in (issue 36).
+ *
  * Times are INTEGER seconds since 1970, UTC.
  */
 #define _POSIX_C_SOURCE 200809L /* stat() */
