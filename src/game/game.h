@@ -455,6 +455,15 @@ int dj_game_hand_over(dj_judge *j, const char *game, int64_t master_id,
                       const char *to, dj_buf *out);
 
 /*
+ * PROMOTE, confirmed: the master `master_id` makes `to` (an address or an
+ * observer, neither a master nor a player) a second master of the game,
+ * keeping their own place; `to` gets its own password in out, everyone
+ * in the game is told.
+ */
+int dj_game_promote(dj_judge *j, const char *game, int64_t master_id,
+                    const char *to, dj_buf *out);
+
+/*
  * A signed-on participant leaves the game: a player of a forming game
  * frees the place; a player of a running game leaves the power in civil
  * disorder (everyone is told); an observer stops observing.  Masters
