@@ -831,6 +831,8 @@ typedef struct dj_press_item {
     const char *from;               /* "France", "an anonymous sender" */
     const char *to;                 /* "everyone", "Germany and Italy" */
     const char *body;
+    bool broadcast; /* shown as a broadcast (a fake one too, unless the
+                       reader sees the truth) */
 } dj_press_item;
 
 /* Return non-zero to stop. */
