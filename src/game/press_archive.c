@@ -8,8 +8,8 @@
  * truth: the real sender and recipients, with what the press showed;
  * every other reader sees fake press exactly as its recipients were shown
  * it, a fake broadcast as a broadcast).  dj_game_press_each() hands them
- * out one by one (the web's press page); dj_game_press_archive() writes them within a
- * size limit (PRESS ARCHIVE by mail).
+ * out one by one (the web's press page); dj_game_press_archive() writes
+ * them within a size limit (PRESS ARCHIVE by mail).
  */
 #include <stdio.h>
 #include <stdlib.h>
