@@ -126,14 +126,17 @@ CMD_RUNNER(run_official)
     return rc;
 }
 
+/* PROMOTE address: that address (or observer) becomes a second master
+ * when it sends back the code mailed to it (confirm.c); the master who
+ * asked stays one. */
 CMD_RUNNER(run_promote)
 {
     (void)press;
-    (void)res;
-    (void)c;
-    return session_fail(s, "co-masters are not supported: a game has one "
-                           "master; SET MASTER address hands the game to "
-                           "another (once that address confirms by code)");
+    if (!c->arg[0])
+        return session_fail(s, "PROMOTE needs the address of the new "
+                               "co-master: PROMOTE address");
+    return game_rc(s, dj_game_request_change(s->j, "promote", &s->id, c->arg,
+                                             res));
 }
 
 CMD_RUNNER(run_unstart)

@@ -191,8 +191,8 @@ const cmd_spec cmd_table[] = {
      "a notice to everyone in the game: the\n"
      "text on the line, or up to ENDPRESS"},
     {CMD_PROMOTE, "PROMOTE", NULL, CMD_MASTER, false, parse_rest,
-     run_promote, "PROMOTE address", "co-masters: not supported (refused;\n"
-                                     "SET MASTER hands the game over)"},
+     run_promote, "PROMOTE address", "make that address (or observer) a\n"
+                                     "co-master, once it confirms by code"},
     {CMD_UNSTART, "UNSTART", NULL, CMD_MASTER, false, parse_alone,
      run_unstart, "UNSTART", "not supported (refused): ROLLBACK or\n"
                              "TERMINATE instead"},

@@ -2,7 +2,9 @@
 /*
  * confirm.c — requests by mail that wait for an address to confirm them
  * by code: JOIN, OBSERVE, CREATE and TAKEOVER (the address that asked),
- * SET ADDRESS (the new address) and SET MASTER (the new master's).
+ * SET ADDRESS (the new address), SET MASTER (the new master's) and
+ * PROMOTE (the co-master's: stored as a "master" request whose settings
+ * end in " promote", so the master who asked stays a master).
  *
  * A mail's From: line proves nothing: 500 forged OBSERVE mails would make
  * 500 observers who each receive every result, 300 forged JOINs would fill
@@ -52,6 +54,13 @@ static int split_settings(char *text, const char **out)
     return n;
 }
 
+/* Is a "master" request's settings a PROMOTE (a co-master)? */
+static bool is_promote(const char *settings)
+{
+    size_t n = settings ? strlen(settings) : 0;
+    return n >= 8 && strcmp(settings + n - 8, " promote") == 0;
+}
+
 /* Do the action (with a password, or its hash from a stored request). */
 static int perform(dj_judge *j, const char *action, const char *game,
                    const char *power, const char *email, const char *password,
@@ -88,8 +97,10 @@ static int perform(dj_judge *j, const char *action, const char *game,
         long long id = 0;
         if (!settings || sscanf(settings, "participant=%lld", &id) != 1)
             return judge_fail(j, "the request names no participant");
-        return strcmp(action, "address") == 0
-                   ? dj_game_set_address(j, game, id, email, out)
+        if (strcmp(action, "address") == 0)
+            return dj_game_set_address(j, game, id, email, out);
+        return is_promote(settings)
+                   ? dj_game_promote(j, game, id, email, out)
                    : dj_game_hand_over(j, game, id, email, out);
     }
     req.role = strcmp(action, "observe") == 0 ? "observer" : "player";
@@ -118,7 +129,17 @@ static int do_code_mail(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         if (v->parts[i].id == a->participant_id && v->parts[i].email[0])
             asker = v->parts[i].email;
     char text[DJ_EMAIL_MAX + 512];
-    if (strcmp(a->c->action, "master") == 0)
+    if (strcmp(a->c->action, "master") == 0 && is_promote(a->c->settings))
+        snprintf(text, sizeof text,
+                 "its master, %s, asks you to be a master of the game\n"
+                 "too (a co-master).  To accept, answer this mail with the "
+                 "line\n\n"
+                 "    CONFIRM %s\n\n"
+                 "within %d hours; the judge then mails you your own "
+                 "master's password.\nOtherwise ignore this mail: nothing "
+                 "changes.",
+                 asker, a->c->code, DJ_CONFIRM_HOURS);
+    else if (strcmp(a->c->action, "master") == 0)
         snprintf(text, sizeof text,
                  "its master, %s, hands the game over to you.\n"
                  "To accept, answer this mail with the line\n\n"
@@ -147,9 +168,9 @@ static int tell_filled(dj_judge *j, const char *game, int n,
     char text[512];
     snprintf(text, sizeof text,
              "%d requests by %s mail (JOIN, OBSERVE, TAKEOVER, SET ADDRESS, "
-             "SET MASTER) wait for their codes: the game's cap for that "
-             "class.  Further ones of that class are refused until some "
-             "are confirmed or expire (%d hours); mail of the other "
+             "SET MASTER, PROMOTE) wait for their codes: the game's cap "
+             "for that class.  Further ones of that class are refused "
+             "until some are confirmed or expire (%d hours); mail of the other "
              "classes is not held up by them.  judgectl pending %s lists "
              "them and clears them.",
              n, cls, DJ_CONFIRM_HOURS, game);
@@ -247,9 +268,11 @@ static int request(dj_judge *j, const char *action, const char *game,
                       "back (CONFIRM code) within %d hours; nothing\n"
                       "changes until then.\n",
                       email,
-                      strcmp(action, "master") == 0
-                          ? "The game passes to its new master"
-                          : "The judge writes to it",
+                      strcmp(action, "master") != 0
+                          ? "The judge writes to it"
+                      : is_promote(settings)
+                          ? "It becomes a master of the game too"
+                          : "The game passes to its new master",
                       DJ_CONFIRM_HOURS);
         return 0;
     }
@@ -279,13 +302,16 @@ int dj_game_request_change(dj_judge *j, const char *action,
                            const dj_signon *id, const char *address,
                            dj_buf *out)
 {
-    if (!code_by_mail(action))
+    bool promote = strcmp(action, "promote") == 0;
+    if (promote)
+        action = "master";
+    else if (!code_by_mail(action))
         return judge_fail(j, "unknown change '%s'", action);
     if (!gv_address_ok(address))
         return judge_fail(j, "'%s' is not a mail address", address);
     char settings[64];
-    snprintf(settings, sizeof settings, "participant=%lld",
-             (long long)id->participant_id);
+    snprintf(settings, sizeof settings, "participant=%lld%s",
+             (long long)id->participant_id, promote ? " promote" : "");
     return request(j, action, id->game,
                    id->power_name[0] ? id->power_name : id->role, address,
                    NULL, settings, id->participant_id, out);
@@ -340,7 +366,11 @@ int dj_game_pending(dj_judge *j, const char *game, const char *from,
         const char *as = !c[i].power[0]              ? ""
                          : code_by_mail(c[i].action) ? " for "
                                                       : " as ";
-        dj_buf_printf(out, "%-8s %-12s %s%s%s  made ", c[i].action,
+        dj_buf_printf(out, "%-8s %-12s %s%s%s  made ",
+                      strcmp(c[i].action, "master") == 0 &&
+                              is_promote(c[i].settings)
+                          ? "promote"
+                          : c[i].action,
                       c[i].game, c[i].email, as, c[i].power);
         dj_time_format_iso(utc, c[i].created_at, out);
         dj_buf_append(out, ", expires ");

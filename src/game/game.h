@@ -455,6 +455,15 @@ int dj_game_hand_over(dj_judge *j, const char *game, int64_t master_id,
                       const char *to, dj_buf *out);
 
 /*
+ * PROMOTE, confirmed: the master `master_id` makes `to` (an address or an
+ * observer, neither a master nor a player) a second master of the game,
+ * keeping their own place; `to` gets its own password in out, everyone
+ * in the game is told.
+ */
+int dj_game_promote(dj_judge *j, const char *game, int64_t master_id,
+                    const char *to, dj_buf *out);
+
+/*
  * A signed-on participant leaves the game: a player of a forming game
  * frees the place; a player of a running game leaves the power in civil
  * disorder (everyone is told); an observer stops observing.  Masters
@@ -833,6 +842,8 @@ typedef struct dj_press_item {
     const char *from;               /* "France", "an anonymous sender" */
     const char *to;                 /* "everyone", "Germany and Italy" */
     const char *body;
+    bool broadcast; /* shown as a broadcast (a fake one too, unless the
+                       reader sees the truth) */
 } dj_press_item;
 
 /* Return non-zero to stop. */

@@ -1075,6 +1075,64 @@ int dj_game_hand_over(dj_judge *j, const char *game, int64_t master_id,
     return gv_with_game(j, game, do_hand_over, &a, out);
 }
 
+/* PROMOTE, confirmed: `to` becomes a second master beside the one who
+ * promoted it (who must still be a master); an observer at that address
+ * stops observing (a master hears everything anyway). */
+static int do_promote(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const hand_over_arg *a = arg;
+    if (gv_require(j, v, "forming active paused") < 0)
+        return -1;
+    dj_participant_rec *by = NULL;
+    for (int i = 0; i < v->nparts && !by; i++)
+        if (v->parts[i].id == a->master_id &&
+            strcmp(v->parts[i].role, "master") == 0 &&
+            strcmp(v->parts[i].status, "playing") == 0)
+            by = &v->parts[i];
+    if (!by)
+        return judge_fail(j, "the master who promoted you in game '%s' is "
+                             "no longer its master: the promotion lapsed",
+                          v->g.name);
+    if (check_new_master(j, v, a->to) < 0)
+        return -1;
+    char from[DJ_EMAIL_MAX];
+    snprintf(from, sizeof from, "%s", by->email);
+    for (int i = 0; i < v->nparts; i++) {
+        dj_participant_rec *p = &v->parts[i];
+        if (strcmp(p->role, "observer") == 0 &&
+            strcasecmp(p->email, a->to) == 0 &&
+            strcmp(p->status, "resigned") != 0 &&
+            strcmp(p->status, "replaced") != 0 &&
+            retire_player(j, v, p, "replaced") < 0)
+            return -1;
+    }
+    char password[64];
+    if (dj_password_generate(password, sizeof password) < 0)
+        return judge_fail(j, "cannot make a password: no random source");
+    if (new_participant(j, v, "master", -1, a->to, "", "playing", password,
+                        NULL) < 0 ||
+        gv_log(j, v, "master", "%s promoted %s to co-master", from, a->to) < 0)
+        return -1;
+    char text[2 * DJ_EMAIL_MAX + 128];
+    snprintf(text, sizeof text, "%s is now a game master too, beside %s.",
+             a->to, from);
+    if (gv_tell(j, v, NULL, true, "New co-master", text) < 0)
+        return -1;
+    dj_buf_printf(out, "%s: you are now a master of game '%s', beside %s.\n"
+                       "Your password: %s\n"
+                       "Sign on with:  SIGNON M%s %s\n"
+                       "Change the password with SET PASSWORD.\n",
+                  v->g.name, v->g.name, from, password, v->g.name, password);
+    return 0;
+}
+
+int dj_game_promote(dj_judge *j, const char *game, int64_t master_id,
+                    const char *to, dj_buf *out)
+{
+    hand_over_arg a = {master_id, to};
+    return gv_with_game(j, game, do_promote, &a, out);
+}
+
 
 int dj_game_eject(dj_judge *j, const char *game, const char *power,
                   dj_buf *out)

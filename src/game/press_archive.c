@@ -5,9 +5,11 @@
  * sender and recipients as the game showed them to that reader (grey
  * press without its sender, fake press with the recipients it claimed;
  * the sender, and the master unless master_press = addressed, see the
- * truth: the real sender and recipients, with what the press showed).  dj_game_press_each() hands them out one by
- * one (the web's press page); dj_game_press_archive() writes them within a
- * size limit (PRESS ARCHIVE by mail).
+ * truth: the real sender and recipients, with what the press showed;
+ * every other reader sees fake press exactly as its recipients were shown
+ * it, a fake broadcast as a broadcast).  dj_game_press_each() hands them
+ * out one by one (the web's press page); dj_game_press_archive() writes
+ * them within a size limit (PRESS ARCHIVE by mail).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,8 +107,13 @@ static int do_each(dj_judge *j, game_view *v, void *varg, dj_buf *out)
         dj_buf body;
         dj_buf_init(&body);
         dj_text_neutralise(p->body, &body);
+        /* a fake broadcast reads as a broadcast to all but the truth's
+         * readers, exactly as a real one: nothing tells the two apart */
+        bool shown_broadcast =
+            p->broadcast || (p->fake && !p->shown[0] && !own);
         dj_press_item item = {p, p->phase, from, to,
-                              dj_buf_ok(&body) && body.data ? body.data : ""};
+                              dj_buf_ok(&body) && body.data ? body.data : "",
+                              shown_broadcast};
         rc = a->fn(a->arg, &item) != 0;
         dj_buf_free(&body);
     }
@@ -143,7 +150,7 @@ static int write_item(void *arg, const dj_press_item *it)
     dj_buf_init(&one);
     dj_buf_printf(&one, "--- %s%s%s from %s to %s\n", it->phase[0] ? it->phase : "",
                   it->phase[0] ? ": " : "",
-                  it->rec->broadcast ? "broadcast" : "press", it->from,
+                  it->broadcast ? "broadcast" : "press", it->from,
                   it->to);
     dj_buf_append(&one, it->body);
     if (one.len && one.data[one.len - 1] != '\n')

@@ -267,7 +267,7 @@ send_eml "$C/14-master-official.eml" gm@x.example "notice"
 line "> OFFICIAL The deadline stays; Italy's player is away until Friday."
 line "    The notice went to everyone in game 'demo'."
 line "> PROMOTE gm2@x.example"
-line "    ERROR: co-masters are not supported: a game has one master; SET MASTER address hands the game to another (once that address confirms by code)"
+line "    A code went to gm2@x.example.  It becomes a master of the game too when that"
 line "> UNSTART"
 line "    ERROR: a started game cannot go back to forming on this judge: ROLLBACK to its first phase, or TERMINATE it"
 no_secret

@@ -367,4 +367,47 @@ lacks "Signed on as the master"
 [[ $(mails_to austria@rel.example "gm2@z.example is now the game master, in place of gm@rel.example") == 1 ]] &&
     ok || bad "the players were not told of the new master"
 
+# PROMOTE: a second master, confirmed by code from its address; the
+# master who asked stays one (issue 36, point 6)
+printf 'SIGNON Erel pw-england-rel\nPROMOTE eng@new.example\n' |
+    send england@rel.example "x"
+has "ERROR: only the game master may do that"
+[[ $(mails_to eng@new.example "asks you to be a master") == 0 ]] &&
+    ok || bad "a player's PROMOTE mailed a code"
+printf 'SIGNON Mrel %s\nPROMOTE co@z.example\n' "$newpw" |
+    send gm2@z.example "x"
+has "A code went to co@z.example.  It becomes a master of the game too when that"
+lacks "    CONFIRM "
+$J pending rel >"$T/out"
+has "promote  rel          co@z.example for master"
+code=$(code_to co@z.example)
+[[ -n $code ]] && ok || bad "no code mailed to co@z.example"
+[[ $(mails_to co@z.example "its master, gm2@z.example, asks you to be a master of the game") == 1 ]] &&
+    ok || bad "the code mail does not say who promotes"
+# nothing yet: co@z.example is no master; forged CONFIRMs do nothing
+printf 'SIGNON Mrel co-guessed-pw\nSET DEADLINE +3d\n' | send co@z.example "x"
+has "ERROR"
+lacks "Signed on as the master"
+forged "$code" co@z.example gm2@z.example austria@rel.example
+printf 'CONFIRM %s\n' "$code" | send co@z.example "x"
+has "rel: you are now a master of game 'rel', beside gm2@z.example."
+copw=$(sed -n 's/^ *Your password: \([^ ]*\).*/\1/p' "$T/out" | head -1)
+[[ -n $copw ]] && ok || bad "no password for the co-master"
+[[ $copw != "$newpw" ]] && ok || bad "the co-master has the master's password"
+[[ $(mails_to austria@rel.example "co@z.example is now a game master too, beside gm2@z.example") == 1 ]] &&
+    ok || bad "the players were not told of the co-master"
+before=$(mails_to austria@rel.example "Deadline changed")
+printf 'SIGNON Mrel %s\nSET DEADLINE +3d\n' "$copw" | send co@z.example "x"
+has "Signed on as the master of game 'rel'"
+lacks "ERROR"
+[[ $(mails_to austria@rel.example "Deadline changed") -gt $before ]] &&
+    ok || bad "the co-master's SET DEADLINE was not announced"
+printf 'SIGNON Mrel %s\nSTATUS\n' "$newpw" | send gm2@z.example "x"
+has "Signed on as the master of game 'rel'"
+# the code is used up; and a master cannot be promoted again
+printf 'CONFIRM %s\n' "$code" | send co@z.example "x"
+has "ERROR: no such code waits for your address"
+printf 'SIGNON Mrel %s\nPROMOTE co@z.example\n' "$copw" | send co@z.example "x"
+has "ERROR: co@z.example is a master of game 'rel' already"
+
 checks_done

@@ -124,6 +124,13 @@ has "secret-grey-one"
 has "press from Germany to Russia (shown as: everyone)"
 has "plain-three"
 has "press from France to Turkey"
+# a recipient of fake press reads it in the archive as it was shown
+# (issue 36): a broadcast, exactly as a real one, with no hint of the truth
+printf 'SIGNON Rpub pw-Russia\nPRESS ARCHIVE pub\n' | mail russia@pub.example
+has "broadcast from Germany to everyone"
+has "fake-bcast-two"
+lacks "press from Germany"
+lacks "shown as"
 printf 'SIGNON Ipub pw-Italy\nPRESS ARCHIVE pub\n' | mail italy@pub.example
 has "plain-three"
 lacks "secret-grey-one"
