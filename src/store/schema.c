@@ -593,6 +593,21 @@ static const char *const MIGRATION_15[] = {
     "CREATE INDEX web_devices_participant ON web_devices (participant_id)",
     NULL};
 
+/* Version 16 (issue 36): njudge's PHASE orders for a later phase of a
+ * game, one text per power and phase (the lines as the player sent them),
+ * read by the order reader when that phase opens (game/orders.c). */
+static const char *const MIGRATION_16[] = {
+    "CREATE TABLE later_orders ("
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " power INTEGER NOT NULL CHECK (power BETWEEN 0 AND 63),"
+    " phase TEXT NOT NULL,"
+    " text TEXT NOT NULL,"
+    " sent_by TEXT NOT NULL,"
+    " sent_at INTEGER NOT NULL,"
+    " PRIMARY KEY (game_id, power, phase)"
+    ")",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -610,6 +625,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_13,
     MIGRATION_14,
     MIGRATION_15,
+    MIGRATION_16,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */
