@@ -3,10 +3,10 @@
  * run_old.c — the runners of the older judges' commands (njudge's and
  * DPjudge's) that players still type.  Each is done, or refused with an
  * ERROR that says what this judge does instead; none is ever filed as
- * prose, and the lines that belong to a refused one (a later phase's
- * orders after PHASE, the orders inside IF ... ENDIF, a diary's or
- * postal press's body) are never read as orders for now (section.c's
- * skipped blocks, parse.c's bodies).  Parsers: parse_old.c; the players'
+ * prose, and the lines that belong to one (a later phase's orders after
+ * PHASE, stored for it; a past phase's, refused; the orders inside IF
+ * ... ENDIF, a diary's or postal press's body) are never read as orders
+ * for now (section.c's skipped blocks, parse.c's bodies).  Parsers: parse_old.c; the players'
  * view: dipjudge(7).
  */
 #define _POSIX_C_SOURCE 200809L
