@@ -10,6 +10,11 @@
 #   - the older judges' commands (PHASE, IF/ELSE/ENDIF, DIARY/ENDDIARY,
 #     POSTAL PRESS, OFFICIAL, PROMOTE, UNSTART, VERSION, GET) each done or
 #     refused, and no line belonging to a refused one filed as an order;
+#   - njudge's PHASE naming a later phase: its lines stored (a later
+#     PHASE for it replacing them), not filed now, filed when that phase
+#     opens and the player mailed what was read (an ERROR for a unit no
+#     longer there); a past phase or no phase refused, its lines not read;
+#     a phase passed over drops its text;
 #   - signatures, disclaimers and company lines in German, French,
 #     Russian and English naming a place are prose, not errors;
 #   - places named in the players' languages (Tirreno, Nordsee, ...);
@@ -378,5 +383,8 @@ line "> F lon - eng"
 grep -q "^    ERROR: .*; not accepted" "$T/out" && ok || bad "no ERROR for F lon - eng: $(cat "$T/out")"
 lacks "A YOR - WAL"
 expect "F1901M's text read, F1901R's kept" "$(sqlite3 "$T/dipjudge.db" "SELECT phase FROM later_orders WHERE game_id = (SELECT id FROM games WHERE name = 'later')")" F1901R
+$J process later >/dev/null || bad "process later F1901M"
+expect "later: no retreats, W1901A opened" "$(game_phase later)" W1901A
+expect "F1901R passed over: its text dropped" "$(sqlite3 "$T/dipjudge.db" "SELECT count(*) FROM later_orders WHERE game_id = (SELECT id FROM games WHERE name = 'later')")" 0
 
 checks_done
