@@ -3,10 +3,10 @@
  * run_old.c — the runners of the older judges' commands (njudge's and
  * DPjudge's) that players still type.  Each is done, or refused with an
  * ERROR that says what this judge does instead; none is ever filed as
- * prose, and the lines that belong to a refused one (a later phase's
- * orders after PHASE, the orders inside IF ... ENDIF, a diary's or
- * postal press's body) are never read as orders for now (section.c's
- * skipped blocks, parse.c's bodies).  Parsers: parse_old.c; the players'
+ * prose, and the lines that belong to one (a later phase's orders after
+ * PHASE, stored for it; a past phase's, refused; the orders inside IF
+ * ... ENDIF, a diary's or postal press's body) are never read as orders
+ * for now (section.c's skipped blocks, parse.c's bodies).  Parsers: parse_old.c; the players'
  * view: dipjudge(7).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -19,8 +19,9 @@
 
 #include "command/session.h"
 
-/* PHASE S1902M: the current phase's orders follow, or another phase's,
- * which this judge does not keep: those lines are not read. */
+/* PHASE S1902M: the current phase's orders follow, or a later phase's,
+ * which are stored for it (section.c) and read when it opens; a past
+ * phase or no phase is refused and its lines are not read. */
 CMD_RUNNER(run_phase)
 {
     (void)press;
@@ -35,13 +36,32 @@ CMD_RUNNER(run_phase)
                       phase);
         return RUN_OK;
     }
+    if (!s->power[0]) {
+        block_skip_begin(s, CMD_PHASE, c->arg);
+        return session_fail(s, "orders for %s need a power signed on: the "
+                               "lines after this, up to the next PHASE or "
+                               "SIGNON, are not read",
+                            c->arg);
+    }
+    int rc = dj_game_later_begin(s->j, s->game, s->power, c->arg);
+    if (rc == 0) {
+        dj_buf_printf(res, "The orders that follow are for %s, the current "
+                           "phase.\n",
+                      phase);
+        return RUN_OK;
+    }
     block_skip_begin(s, CMD_PHASE, c->arg);
-    return session_fail(s,
-                        "orders for %s are not kept by this judge, only the "
-                        "current phase's (%s): the lines after this, up to "
-                        "the next PHASE or SIGNON, are not read and nothing "
-                        "is filed for %s; send them once %s has begun",
-                        c->arg, phase, c->arg, c->arg);
+    if (rc < 0)
+        return session_fail(s,
+                            "%s: the lines after this, up to the next PHASE "
+                            "or SIGNON, are not read and nothing is filed",
+                            dj_judge_error(s->j));
+    s->skip_store = true;
+    dj_buf_printf(res, "The order lines that follow are stored for %s, read "
+                       "when that phase comes, never as orders for %s; they "
+                       "replace any sent before for %s.\n",
+                  c->arg, phase, c->arg);
+    return RUN_OK;
 }
 
 /* IF ... ELSE ... ENDIF: njudge's conditional orders, not supported. */

@@ -78,8 +78,10 @@ void section_end_of_message(session *s)
 
 /* ---- blocks of lines not read --------------------------------------------
  *
- * After a PHASE naming another phase than the current one (njudge's
- * orders for later; this judge keeps none), and inside IF ... ENDIF
+ * After a PHASE naming a later phase (njudge's orders for later), each
+ * order line is stored for that phase (game/orders.c reads it when the
+ * phase opens) and never read now; the next command ends those lines.
+ * After a PHASE refused (a past phase, no phase), and inside IF ... ENDIF
  * (conditional orders, not supported), lines are not read at all, so
  * that none of them can be filed as an order for the current phase.  The
  * refusal itself is the command's ERROR; each line after it says it was
@@ -98,6 +100,7 @@ void block_skip_end(session *s)
     s->skip = CMD_TEXT;
     s->skip_depth = 0;
     s->skip_what[0] = '\0';
+    s->skip_store = false;
 }
 
 bool block_skipped(session *s, const cmd *c)
@@ -105,7 +108,25 @@ bool block_skipped(session *s, const cmd *c)
     if (s->skip == CMD_TEXT || c->kind == CMD_SIGNON ||
         c->kind == CMD_SIGNOFF || (s->skip == CMD_PHASE && c->kind == CMD_PHASE))
         return false;
+    if (s->skip_store && c->kind != CMD_TEXT) {
+        block_skip_end(s); /* a command ends the stored lines: it is run */
+        return false;
+    }
     echo(s, c);
+    if (s->skip_store) {
+        if (dj_game_later_line(s->j, s->game, s->power, s->skip_what,
+                               c->text) < 0) {
+            dj_buf_printf(say(s), INDENT "ERROR: %s; not stored\n",
+                          dj_judge_error(s->j));
+            s->reply->failed++;
+        } else {
+            dj_buf_printf(say(s), INDENT "(stored for %s, read when that "
+                                         "phase comes)\n",
+                          s->skip_what);
+        }
+        s->reply->commands++;
+        return true;
+    }
     if (s->skip == CMD_IF) {
         if (c->kind == CMD_IF)
             s->skip_depth++;

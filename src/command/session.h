@@ -65,6 +65,7 @@ typedef struct session {
     cmd_kind skip;
     int skip_depth;               /* IFs inside the skipped IF */
     char skip_what[16];           /* the phase skipped */
+    bool skip_store;              /* PHASE's lines stored for skip_what */
 } session;
 
 /* What a runner returns. */

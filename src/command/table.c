@@ -137,9 +137,9 @@ const cmd_spec cmd_table[] = {
     {CMD_PHASE, "PHASE", NULL, CMD_PLAYER, false, parse_phase, run_phase,
      "PHASE S1902M", "the orders after it are for that phase\n"
                      "(or Spring 1902 Movement): the current\n"
-                     "one's are read; another's are not kept,\n"
-                     "so refused and not read, up to the next\n"
-                     "PHASE or SIGNON"},
+                     "one's are read; a later one's are kept\n"
+                     "and read when it comes; a past one's\n"
+                     "are refused, not read"},
     {CMD_IF, "IF", NULL, CMD_PLAYER, false, parse_if, run_if,
      "IF order ... ENDIF", "njudge's conditional orders: not\n"
                            "supported (refused; nothing up to\n"

@@ -493,6 +493,21 @@ int dj_game_show_public(dj_judge *j, const char *game, dj_buf *out);
  * READY flag is left as it was.  Fails only when the game cannot take
  * orders from the power now (finished, forming, nothing to order).
  */
+/*
+ * njudge's PHASE: orders for a later phase.  dj_game_later_begin returns
+ * 1 when `phase` ("F1902M") is later than the game's current phase (the
+ * power's stored text for it is begun afresh, replacing any earlier
+ * one), 0 when it is the current phase (nothing stored: the lines are
+ * read now), -1 with the judge's error when it is past or no phase.
+ * dj_game_later_line adds one line to the stored text.  The text is read
+ * as the power's orders when that phase opens (dj_game_process), and the
+ * player is mailed what was read.
+ */
+int dj_game_later_begin(dj_judge *j, const char *game, const char *power,
+                        const char *phase);
+int dj_game_later_line(dj_judge *j, const char *game, const char *power,
+                       const char *phase, const char *line);
+
 int dj_game_submit_orders(dj_judge *j, const char *game, const char *power,
                           const char *const *lines, int nlines,
                           const char *source, dj_reading *reads,

@@ -258,6 +258,11 @@ void power_order_count(const dj_map *map, const dj_position *pos, int power,
 bool orders_complete(const dj_map *map, const dj_position *pos, int power,
                      const order_set *set);
 
+/* The phase just opened: each power's orders stored for it with PHASE
+ * read and filed, and its player told; texts for phases passed over are
+ * dropped, those for later phases kept.  -1 on error. */
+int later_orders_open(dj_judge *j, const char *game);
+
 /* ---- pictures (picture.c) ---------------------------------------------------- */
 
 /* Draw this position (with orders and results when given, then the board

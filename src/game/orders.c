@@ -685,3 +685,213 @@ int dj_game_line_is_prose(dj_judge *j, const char *game, const char *line,
     *prose = dj_interpret_line_is_prose(map, line);
     return 0;
 }
+
+/* ---- orders for a later phase (njudge's PHASE) ------------------------------ */
+
+/*
+ * A phase name's place in a game's year ("S1902M" < "S1902R" < "F1902M"
+ * < "F1902R" < "W1902A"), or -1 when it names no phase of the standard
+ * calendar.
+ */
+static long phase_rank(const char *name)
+{
+    size_t len = strlen(name);
+    if (len < 3 || len > 8)
+        return -1;
+    char season = name[0], type = name[len - 1];
+    long year = 0;
+    for (size_t i = 1; i < len - 1; i++) {
+        if (name[i] < '0' || name[i] > '9')
+            return -1;
+        year = year * 10 + (name[i] - '0');
+    }
+    int step = season == 'S'   ? (type == 'M' ? 0 : type == 'R' ? 1 : -1)
+               : season == 'F' ? (type == 'M' ? 2 : type == 'R' ? 3 : -1)
+               : season == 'W' && type == 'A' ? 4
+                                              : -1;
+    return step < 0 ? -1 : year * 5 + step;
+}
+
+int dj_game_later_begin(dj_judge *j, const char *game, const char *power_text,
+                        const char *phase)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    int p;
+    int rc = open_power(j, &v, game, power_text, &p);
+    if (rc == 0 &&
+        (!v.has_phase || strcmp(v.phase.status, "current") != 0))
+        rc = judge_fail(j, "game '%s' has no phase taking orders", v.g.name);
+    long want = phase_rank(phase), now = rc == 0 ? phase_rank(v.phase.name)
+                                                 : -1;
+    if (rc == 0 && want < 0)
+        rc = judge_fail(j, "%s is not a phase of this game (Spring and Fall "
+                           "have Movement and Retreats, Winter Adjustments)",
+                        phase);
+    else if (rc == 0 && now >= 0 && want < now)
+        rc = judge_fail(j, "%s is past: the current phase is %s, and orders "
+                           "go only to it or a later phase",
+                        phase, v.phase.name);
+    else if (rc == 0 && want == now)
+        rc = 0; /* the current phase: read now, nothing stored */
+    else if (rc == 0) {
+        if (dj_store_later_begin(j->store, v.g.id, p, phase, j->actor,
+                                 j->now) < 0)
+            rc = judge_store_fail(j);
+        else
+            rc = gv_log(j, &v, "orders", "%s: orders for %s stored",
+                        gv_power_name(&v, p), phase) < 0
+                     ? -1
+                     : 1;
+    }
+    if (rc >= 0 && dj_store_commit(j->store) < 0)
+        rc = judge_store_fail(j);
+    if (rc < 0)
+        dj_store_rollback(j->store);
+    gv_free(&v);
+    return rc;
+}
+
+int dj_game_later_line(dj_judge *j, const char *game, const char *power_text,
+                       const char *phase, const char *line)
+{
+    if (dj_store_begin(j->store) < 0)
+        return judge_store_fail(j);
+    game_view v;
+    int p;
+    int rc = open_power(j, &v, game, power_text, &p);
+    if (rc == 0 &&
+        dj_store_later_append(j->store, v.g.id, p, phase, line) < 0)
+        rc = judge_store_fail(j);
+    if (rc == 0 && dj_store_commit(j->store) < 0)
+        rc = judge_store_fail(j);
+    if (rc < 0)
+        dj_store_rollback(j->store);
+    gv_free(&v);
+    return rc;
+}
+
+/* What was read from one stored line, as a reply echoes it. */
+static void later_echo(const dj_reading *r, dj_buf *o)
+{
+    switch (r->kind) {
+    case DJ_READ_OK:
+        dj_buf_printf(o, "    %s", r->text);
+        if (r->message[0])
+            dj_buf_printf(o, "  (%s)", r->message);
+        dj_buf_append(o, "\n");
+        break;
+    case DJ_READ_ERROR:
+        if (r->stands_instead && r->text[0])
+            dj_buf_printf(o, "    ERROR: %s; filed instead: %s\n",
+                          r->message, r->text);
+        else
+            dj_buf_printf(o, "    ERROR: %s; not accepted\n", r->message);
+        break;
+    case DJ_READ_AMBIGUOUS:
+        dj_buf_printf(o, "    AMBIGUOUS: %s; not accepted (could be: ",
+                      r->message);
+        for (int k = 0; k < r->ncandidates; k++)
+            dj_buf_printf(o, "%s%s", k ? " | " : "", r->candidates[k]);
+        dj_buf_append(o, ")\n");
+        break;
+    case DJ_READ_PROSE:
+        dj_buf_append(o, "    (not an order: not read)\n");
+        break;
+    }
+}
+
+/* One power's stored text read as its orders for the phase now open, and
+ * what was read told to its player. */
+static int later_apply(dj_judge *j, game_view *v, const dj_later_rec *r)
+{
+    char *copy = strdup(r->text);
+    const char **lines = malloc(sizeof *lines * DJ_READ_MAX_ORDERS);
+    dj_reading *reads = malloc(sizeof *reads * DJ_READ_MAX_ORDERS);
+    dj_buf text;
+    dj_buf_init(&text);
+    int rc = 0, nlines = 0, n = 0;
+    if (!copy || !lines || !reads) {
+        rc = judge_fail(j, "out of memory");
+        goto done;
+    }
+    for (char *line = copy, *next; line && *line && nlines <
+                                                 DJ_READ_MAX_ORDERS;
+         line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lines[nlines++] = line;
+    }
+    dj_buf_printf(&text,
+                  "the orders %s sent for %s (PHASE %s) are read now that "
+                  "%s has begun:\n\n",
+                  gv_power_name(v, r->power), v->phase.name, r->phase,
+                  v->phase.name);
+    if (!power_must_order(v->map, v->pos, r->power)) {
+        dj_buf_printf(&text, "%s has no orders to give in %s: nothing was "
+                             "filed.\n",
+                      gv_power_name(v, r->power), v->phase.name);
+    } else {
+        rc = submit(j, v, r->power, lines, nlines, "mail", reads,
+                    DJ_READ_MAX_ORDERS, &n);
+        if (rc < 0)
+            goto done;
+        if (n > DJ_READ_MAX_ORDERS)
+            n = DJ_READ_MAX_ORDERS;
+        for (int i = 0, k = 0; i < nlines; i++) {
+            dj_buf_printf(&text, "> %s\n", lines[i]);
+            bool any = false;
+            for (; k < n && reads[k].line == i; k++, any = true)
+                later_echo(&reads[k], &text);
+            if (!any)
+                dj_buf_append(&text, "    (no order found on this line)\n");
+        }
+        dj_buf_append(&text, "\nThese are filed as your orders for this "
+                             "phase; send new ones to change them.\n");
+    }
+    const dj_participant_rec *pl = gv_player(v, r->power);
+    if (!dj_buf_ok(&text))
+        rc = judge_fail(j, "out of memory");
+    else if (pl && pl->email[0])
+        rc = gv_tell(j, v, pl->email, false, "Stored orders", text.data);
+done:
+    dj_buf_free(&text);
+    free(reads);
+    free(lines);
+    free(copy);
+    return rc;
+}
+
+int later_orders_open(dj_judge *j, const char *game)
+{
+    game_view v;
+    if (gv_load(j, game, &v) < 0)
+        return -1;
+    int rc = 0, n = 0;
+    dj_later_rec *rows = NULL;
+    long now = v.has_phase && strcmp(v.phase.status, "current") == 0
+                   ? phase_rank(v.phase.name)
+                   : -1;
+    if (now < 0)
+        goto done;
+    if (dj_store_later_list(j->store, v.g.id, &rows, &n) < 0) {
+        rc = judge_store_fail(j);
+        goto done;
+    }
+    for (int i = 0; i < n && rc == 0; i++) {
+        long when = phase_rank(rows[i].phase);
+        if (when > now)
+            continue; /* kept until its phase opens */
+        if (when == now && rows[i].power < v.map->npowers)
+            rc = later_apply(j, &v, &rows[i]);
+        if (rc == 0 && dj_store_later_delete(j->store, v.g.id, rows[i].power,
+                                             rows[i].phase) < 0)
+            rc = judge_store_fail(j);
+    }
+done:
+    dj_later_recs_free(rows, n);
+    gv_free(&v);
+    return rc;
+}

@@ -359,6 +359,8 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
         goto done;
     if (a->newly && disorder_notice(j, v, a->newly) < 0)
         goto done;
+    if (!over && later_orders_open(j, v->g.name) < 0)
+        goto done; /* PHASE orders stored for the phase now open */
     if (gv_log(j, v, "process", "%s%s%s", v->phase.name,
                a->newly ? "; civil disorder: " : "",
                a->newly ? disorder.data : "") < 0)

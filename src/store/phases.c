@@ -404,3 +404,69 @@ int dj_store_rollback_set_undone(dj_store *s, int64_t id, int64_t at)
     return st_exec(s, "UPDATE rollbacks SET undone_at = ? WHERE id = ?", "II",
                    at, id);
 }
+
+/* ---- orders for a later phase (version 16) ---------------------------------- */
+
+int dj_store_later_begin(dj_store *s, int64_t game_id, int power,
+                         const char *phase, const char *by, int64_t now)
+{
+    return st_exec(s,
+                   "INSERT OR REPLACE INTO later_orders (game_id, power,"
+                   " phase, text, sent_by, sent_at) VALUES (?, ?, ?, '', ?, ?)",
+                   "IissI", game_id, power, phase, by, now);
+}
+
+int dj_store_later_append(dj_store *s, int64_t game_id, int power,
+                          const char *phase, const char *line)
+{
+    return st_exec(s,
+                   "UPDATE later_orders SET text = text || ? || char(10)"
+                   " WHERE game_id = ? AND power = ? AND phase = ?",
+                   "sIis", line, game_id, power, phase);
+}
+
+static int later_row(dj_store *s, sqlite3_stmt *st, void *row)
+{
+    (void)s;
+    dj_later_rec *r = row;
+    memset(r, 0, sizeof *r);
+    r->power = sqlite3_column_int(st, 0);
+    st_text(st, 1, r->phase, sizeof r->phase);
+    r->text = st_text_dup(st, 2);
+    st_text(st, 3, r->sent_by, sizeof r->sent_by);
+    r->sent_at = sqlite3_column_int64(st, 4);
+    return r->text ? 0 : -1;
+}
+
+void dj_later_recs_free(dj_later_rec *r, int n)
+{
+    for (int i = 0; r && i < n; i++)
+        free(r[i].text);
+    free(r);
+}
+
+static void later_rows_free(void *rows, int n)
+{
+    dj_later_recs_free(rows, n);
+}
+
+int dj_store_later_list(dj_store *s, int64_t game_id, dj_later_rec **out,
+                        int *n)
+{
+    sqlite3_stmt *st = st_prepare(
+        s,
+        "SELECT power, phase, text, sent_by, sent_at FROM later_orders"
+        " WHERE game_id = ? ORDER BY power, phase",
+        "I", game_id);
+    return st_collect(s, st, sizeof **out, later_row, later_rows_free,
+                      (void **)out, n);
+}
+
+int dj_store_later_delete(dj_store *s, int64_t game_id, int power,
+                          const char *phase)
+{
+    return st_exec(s,
+                   "DELETE FROM later_orders WHERE game_id = ? AND power = ?"
+                   " AND phase = ?",
+                   "Iis", game_id, power, phase);
+}

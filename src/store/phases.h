@@ -142,4 +142,32 @@ int dj_store_rollback_latest(dj_store *s, int64_t game_id,
                              dj_rollback_rec *r);
 int dj_store_rollback_set_undone(dj_store *s, int64_t id, int64_t at);
 
+/*
+ * Orders for a later phase (njudge's PHASE, version 16): one text per
+ * game, power and phase ("F1902M"), the lines as sent, kept until that
+ * phase opens (game/orders.c reads them then) or a later phase opens
+ * without it.
+ */
+typedef struct dj_later_rec {
+    int power;
+    char phase[16];
+    char *text; /* malloc'd */
+    char sent_by[256];
+    int64_t sent_at;
+} dj_later_rec;
+
+/* Begin (or replace) the power's text for the phase: empty. */
+int dj_store_later_begin(dj_store *s, int64_t game_id, int power,
+                         const char *phase, const char *by, int64_t now);
+/* One more line of it. */
+int dj_store_later_append(dj_store *s, int64_t game_id, int power,
+                          const char *phase, const char *line);
+/* Every stored text of the game (*out malloc'd, freed with
+ * dj_later_recs_free). */
+int dj_store_later_list(dj_store *s, int64_t game_id, dj_later_rec **out,
+                        int *n);
+void dj_later_recs_free(dj_later_rec *r, int n);
+int dj_store_later_delete(dj_store *s, int64_t game_id, int power,
+                          const char *phase);
+
 #endif

@@ -77,8 +77,15 @@
  * and auth_verdict, the short line it came from ("dmarc=pass
  * header.from=example.org").  Rows from before say unknown.
  *
+ * Version 14 gives failed sign-ons and pending requests the class of the
+ * mail that made them, the mail log how each sender was signed on, and
+ * participants their reply tokens (hashed; issue 32).  Version 15 adds
+ * web_devices: browsers known to a participant (issue 33).
+ *
  * Version 16 adds diaries: the players' DIARY entries, one row each,
- * with the power and the phase it was written in (issue 36).
+ * with the power and the phase it was written in (issue 36).  Version 17
+ * adds later_orders: njudge's PHASE orders kept for a later phase, read
+ * when it opens.
  *
  * Times are INTEGER seconds since 1970, UTC.
  */
@@ -611,6 +618,21 @@ static const char *const MIGRATION_16[] = {
     "CREATE INDEX diaries_game ON diaries (game_id, power)",
     NULL};
 
+/* Version 17 (issue 36): njudge's PHASE orders for a later phase of a
+ * game, one text per power and phase (the lines as the player sent them),
+ * read by the order reader when that phase opens (game/orders.c). */
+static const char *const MIGRATION_17[] = {
+    "CREATE TABLE later_orders ("
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " power INTEGER NOT NULL CHECK (power BETWEEN 0 AND 63),"
+    " phase TEXT NOT NULL,"
+    " text TEXT NOT NULL,"
+    " sent_by TEXT NOT NULL,"
+    " sent_at INTEGER NOT NULL,"
+    " PRIMARY KEY (game_id, power, phase)"
+    ")",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -629,6 +651,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_14,
     MIGRATION_15,
     MIGRATION_16,
+    MIGRATION_17,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

@@ -10,6 +10,11 @@
 #   - the older judges' commands (PHASE, IF/ELSE/ENDIF, DIARY/ENDDIARY,
 #     POSTAL PRESS, OFFICIAL, PROMOTE, UNSTART, VERSION, GET) each done or
 #     refused, and no line belonging to a refused one filed as an order;
+#   - njudge's PHASE naming a later phase: its lines stored (a later
+#     PHASE for it replacing them), not filed now, filed when that phase
+#     opens and the player mailed what was read (an ERROR for a unit no
+#     longer there); a past phase or no phase refused, its lines not read;
+#     a phase passed over drops its text;
 #   - signatures, disclaimers and company lines in German, French,
 #     Russian and English naming a place are prose, not errors;
 #   - places named in the players' languages (Tirreno, Nordsee, ...);
@@ -229,9 +234,9 @@ line "> PHASE Spring 1901 Movement"
 line "    The orders that follow are for S1901M, the current phase."
 line "    F LON - NTH"
 line "> PHASE Fall 1901 Movement"
-line "    ERROR: orders for F1901M are not kept by this judge, only the current phase's (S1901M): the lines after this, up to the next PHASE or SIGNON, are not read and nothing is filed for F1901M; send them once F1901M has begun"
+line "    The order lines that follow are stored for F1901M, read when that phase comes, never as orders for S1901M; they replace any sent before for F1901M."
 line "> F lon - eng"
-line "    (not read: for F1901M, not the current phase)"
+line "    (stored for F1901M, read when that phase comes)"
 line "> A yor - lon"
 line "> PHASE S1901M"
 line "    A LVP - YOR"
@@ -336,5 +341,51 @@ $J terminate g98 >/dev/null
 sqlite3 "$T/dipjudge.db" "SELECT body FROM outbox WHERE body LIKE '%final table%' AND recipients = 'p0@x.example'" >"$T/out"
 grep -q "Austria .* 1898-1898 (1)" "$T/out" && ok || bad "final table: $(grep Austria "$T/out")"
 lacks "1899-1898"
+
+# ---- njudge's PHASE: orders for a later phase, stored until it comes -------
+new_game later
+later_mail()
+{
+    {
+        printf 'From: @FROM@\nTo: judge@localhost\nSubject: @SUBJECT@\n'
+        printf 'Message-ID: <@ID@>\nContent-Type: text/plain; charset=us-ascii\n\n'
+        printf 'SIGNON Elater later-1-secret\n'
+        cat
+    } >"$T/later.eml"
+    send_eml "$T/later.eml" p1@x.example "orders"
+}
+printf 'PHASE F1901M\nA yor - wal\n' | later_mail
+line "    (stored for F1901M, read when that phase comes)"
+printf '%s\n' "phase spring 1901 movement" "F lon - nth" "A lvp - yor" \
+    "F edi - nwg" "PHASE Fall 1901 Movement" "F nth - nwy" "A yor - lon" \
+    "F lon - eng" "PHASE S1900M" "A lvp - wal" "PHASE W1901X" "A lvp - cly" \
+    "PHASE F1901R" | later_mail
+line "    The orders that follow are for S1901M, the current phase."
+line "    The order lines that follow are stored for F1901M, read when that phase comes, never as orders for S1901M; they replace any sent before for F1901M."
+line "> F nth - nwy"
+line "    (stored for F1901M, read when that phase comes)"
+line "    ERROR: S1900M is past: the current phase is S1901M, and orders go only to it or a later phase: the lines after this, up to the next PHASE or SIGNON, are not read and nothing is filed"
+line "    (not read: for S1900M, not the current phase)"
+line "> PHASE W1901X"
+lacks "A LVP - WAL"
+lacks "A LVP - CLY"
+$J orders later England >"$T/o"
+expect "PHASE orders not filed now" "$(tr '\n' ';' <"$T/o")" "F LON - NTH;A LVP - YOR;F EDI - NWG;"
+sqlite3 "$T/dipjudge.db" "SELECT phase || ':' || replace(text, char(10), '/') FROM later_orders WHERE game_id = (SELECT id FROM games WHERE name = 'later') ORDER BY phase" >"$T/o"
+expect "PHASE orders stored, the later replacing" "$(tr '\n' ';' <"$T/o")" "F1901M:F nth - nwy/A yor - lon/F lon - eng/;F1901R:;"
+$J process later >/dev/null || bad "process later"
+expect "later: F1901M opened" "$(game_phase later)" F1901M
+$J orders later England >"$T/o"
+expect "PHASE orders filed when F1901M opens" "$(tr '\n' ';' <"$T/o")" "F NTH - NWY;A YOR - LON;"
+sqlite3 "$T/dipjudge.db" "SELECT body FROM outbox WHERE recipients = 'p1@x.example' AND subject LIKE '%F1901M Stored orders'" >"$T/out"
+line "> F nth - nwy"
+line "    F NTH - NWY"
+line "> F lon - eng"
+grep -q "^    ERROR: .*; not accepted" "$T/out" && ok || bad "no ERROR for F lon - eng: $(cat "$T/out")"
+lacks "A YOR - WAL"
+expect "F1901M's text read, F1901R's kept" "$(sqlite3 "$T/dipjudge.db" "SELECT phase FROM later_orders WHERE game_id = (SELECT id FROM games WHERE name = 'later')")" F1901R
+$J process later >/dev/null || bad "process later F1901M"
+expect "later: no retreats, W1901A opened" "$(game_phase later)" W1901A
+expect "F1901R passed over: its text dropped" "$(sqlite3 "$T/dipjudge.db" "SELECT count(*) FROM later_orders WHERE game_id = (SELECT id FROM games WHERE name = 'later')")" 0
 
 checks_done

@@ -157,6 +157,7 @@ static void test_migrate_from_1(void)
                           "DROP TABLE mail_failures;"
                           "DROP TABLE diaries;" /* version 16's */
                           "DROP TABLE web_devices;" /* version 15's */
+                          "DROP TABLE later_orders;" /* version 17's */
                           "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
                           "ALTER TABLE games DROP COLUMN map_attachment;"
@@ -257,6 +258,7 @@ static void test_migrate_from_3(void)
                           "DROP TABLE mail_failures;"
                           "DROP TABLE diaries;" /* version 16's */
                           "DROP TABLE web_devices;" /* version 15's */
+                          "DROP TABLE later_orders;" /* version 17's */
                           "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
                           "DROP INDEX signon_failures_target;"
@@ -757,7 +759,8 @@ static void test_migrate_from_11(void)
              " ('reply', 'b@x', 's', 'b', 1, 2),"
              " ('results', 'c@x', 's', 'b', 1, NULL);"
              "DROP TABLE diaries;" /* version 16's */
-                          "DROP TABLE web_devices;" /* version 15's */
+             "DROP TABLE web_devices;" /* version 15's */
+             "DROP TABLE later_orders;" /* version 17's */
              "PRAGMA user_version = 11;",
              (long long)ph.id);
     int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
