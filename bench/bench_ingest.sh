@@ -42,6 +42,21 @@ export DIPJUDGE_NOW=1800003600 # an hour after the games began
 unset DIPJUDGE_CONF DIPJUDGE_DB
 
 now() { date +%s.%N; }
+# cpu_now: CPU to the CPU seconds (user + system) every child waited for
+# has used so far (run in this shell, not in $(...): `times` reports the
+# shell it runs in); the difference over a run is what its mails cost,
+# whatever else the machine is doing (the wall clock's mails/s is not, on
+# a busy machine).
+cpu_now()
+{
+    times >"$T/times"
+    CPU=$(awk 'NR == 2 {
+        t = 0
+        for (i = 1; i <= 2; i++) {
+            split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2]
+        }
+        printf "%.3f", t }' "$T/times")
+}
 # fresh: the judge as bench_ingest left it.
 fresh()
 {
@@ -49,7 +64,8 @@ fresh()
     cp "$T/base.db" "$T/judge.db"
     cp -p "$T/base.db.reply-key" "$T/judge.db.reply-key"
 }
-# report NAME START END: mails/s, the mail log's count, the lock's hold.
+# report NAME START END CPU0 CPU1: mails/s (wall and per CPU second), the
+# mail log's count, the lock's hold.
 report()
 {
     local logged signed
@@ -59,8 +75,8 @@ report()
     [[ $signed == "$N" ]] ||
         sqlite3 "$T/judge.db" "SELECT count(*), outcome FROM maillog
                                GROUP BY outcome" | head -5
-    awk -v name="$1" -v t0="$2" -v t1="$3" -v n="$N" -v logged="$logged" \
-        -v signed="$signed" '
+    awk -v name="$1" -v t0="$2" -v t1="$3" -v c0="$4" -v c1="$5" -v n="$N" \
+        -v logged="$logged" -v signed="$signed" '
         { v[NR] = $1 }
         END {
             # sort the holds (insertion sort: a few thousand lines)
@@ -71,8 +87,8 @@ report()
             }
             med = NR ? v[int((NR + 1) / 2)] / 1000 : 0
             p90 = NR ? v[int(NR * 0.9 + 0.5)] / 1000 : 0
-            printf "%-17s %4d mails in %6.2f s: %6.1f mails/s; %d in the mail log, %d ok; write lock held %d times, median %.2f ms, 90%% %.2f ms\n",
-                name, n, t1 - t0, n / (t1 - t0), logged, signed, NR, med, p90
+            printf "%-17s %4d mails in %6.2f s: %6.1f mails/s (%.2f CPU s, %.1f mails a CPU second); %d in the mail log, %d ok; write lock held %d times, median %.2f ms, 90%% %.2f ms\n",
+                name, n, t1 - t0, n / (t1 - t0), c1 - c0, n / (c1 - c0 + 1e-9), logged, signed, NR, med, p90
         }' "$T/lock.log"
 }
 
@@ -80,19 +96,19 @@ for KIND in password token; do
     # ---- once: one judged once over the Maildir ------------------------------
     fresh
     cp "$T/mails/$KIND"/*.eml "$T/in/new/"
-    t0=$(now)
+    t0=$(now) && cpu_now && c0=$CPU
     DIPJUDGE_TEST_LOCK_LOG=$T/lock.log "$JD" --config "$T/judge.conf" -q \
         once --no-tick --no-send 2>"$T/once.err" || {
         echo "bench_ingest: judged once failed:"
         tail -5 "$T/once.err"
         exit 1
     }
-    t1=$(now)
-    report "once $KIND" "$t0" "$t1"
+    t1=$(now) && cpu_now && c1=$CPU
+    report "once $KIND" "$t0" "$t1" "$c0" "$c1"
 
     # ---- deliver4: four judged deliver at once -------------------------------
     fresh
-    t0=$(now)
+    t0=$(now) && cpu_now && c0=$CPU
     for k in 0 1 2 3; do
         (
             i=0
@@ -106,8 +122,8 @@ for KIND in password token; do
         ) &
     done
     wait
-    t1=$(now)
-    report "deliver4 $KIND" "$t0" "$t1"
+    t1=$(now) && cpu_now && c1=$CPU
+    report "deliver4 $KIND" "$t0" "$t1" "$c0" "$c1"
     if [[ -s $T/deliver.err ]]; then
         echo "bench_ingest: $(wc -l <"$T/deliver.err") deliveries failed:"
         head -3 "$T/deliver.err"
