@@ -296,6 +296,21 @@ static int64_t web_delay(int failures, int limit)
     return d < WEB_MAX_DELAY ? d : WEB_MAX_DELAY;
 }
 
+/* Seconds still to wait after the latest failure for a back-off of
+ * `delay`: none when there is no back-off, however the clocks of the
+ * processes that recorded the failures stood (a clock set back, or a
+ * process whose clock started later, never makes a wait from nothing),
+ * and never more than the back-off itself. */
+static int64_t wait_left(int64_t latest, int64_t delay, int64_t now)
+{
+    if (delay <= 0)
+        return 0;
+    int64_t wait = latest + delay - now;
+    if (wait < 0)
+        return 0;
+    return wait < delay ? wait : delay;
+}
+
 /* Record one failure; tell the masters once, when the target's or the
  * sender's count reaches the limit (by mail), or the target's day of web
  * sign-ins is used up (web_day_before >= 0). */
@@ -403,8 +418,9 @@ static int signon(dj_judge *j, const char *game, const char *who,
             gv_free(&v);
             return judge_store_fail(j);
         }
-        int64_t wait =
-            pair_latest + web_delay(pair, j->cfg.signon_limit) - j->now;
+        int64_t wait = wait_left(pair_latest,
+                                 web_delay(pair, j->cfg.signon_limit),
+                                 j->now);
         if (wait > 0) {
             gv_free(&v);
             judge_fail(j, "%d failed sign-ins as %s from your address "
@@ -457,8 +473,8 @@ static int signon(dj_judge *j, const char *game, const char *who,
             gv_free(&v);
             return judge_store_fail(j);
         }
-        int64_t wait = latest + slow_delay(today, j->cfg.signon_limit) -
-                       j->now;
+        int64_t wait = wait_left(
+            latest, slow_delay(today, j->cfg.signon_limit), j->now);
         if (wait > 0) {
             gv_free(&v);
             judge_fail(j, "%d failed sign-ons as %s in game '%s' within a "

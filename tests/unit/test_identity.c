@@ -213,6 +213,19 @@ static void test_classes(void)
     dj_judge_set_now(J, NOW);
 }
 
+/* A failure recorded by a process whose clock stood later (a clock set
+ * back; test clocks that start anew with each process) is no back-off by
+ * itself: below the limit the right password works at once. */
+static void test_clock_behind(void)
+{
+    dj_judge_set_sender_class(J, DJ_SENDER_UNKNOWN);
+    dj_judge_set_now(J, NOW + 5000);
+    CHECK(signon("T", "a-typo-6", "p6@demo.example") == DJ_SIGNON_REFUSED);
+    dj_judge_set_now(J, NOW + 4999);
+    CHECK(signon("T", "secret-6", "p6@demo.example") == 0);
+    dj_judge_set_now(J, NOW);
+}
+
 static void test_tokens(void)
 {
     char key[300], err[256];
@@ -360,6 +373,7 @@ int main(int argc, char **argv)
         test_precheck();
         test_password_change();
         test_classes();
+        test_clock_behind();
         test_tokens();
         dj_judge_close(J);
     }
