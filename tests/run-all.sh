@@ -195,6 +195,16 @@ if [[ "${DJ_SKIP_FUZZ:-0}" != 1 ]]; then
             record fuzz 1 0 $((SECONDS - t0)) "targets: $summary"
         else
             record fuzz 0 1 $((SECONDS - t0)) "targets: ${summary:-no summary}"
+            # kept for the summary, where a reader of the run's last lines
+            # sees which target found what without the whole log
+            fuzz_findings=$(grep -A3 ': FINDING\|does not build' "$LOGDIR/fuzz.log")
+            for f in build/fuzz-build/logs/*.status; do
+                [[ "$(cat "$f")" == 0 ]] && continue
+                t=$(basename "$f" .status)
+                fuzz_findings+=$'\n'"---- last lines of build/fuzz-build/logs/$t.log ----"
+                fuzz_findings+=$'\n'"$(grep -v '^#[0-9]*\s' "build/fuzz-build/logs/$t.log" |
+                    tail -n 25 | sed 's/^/    /')"
+            done
         fi
     fi
 fi
@@ -250,6 +260,10 @@ banner "summary"
 for line in "${stage_lines[@]}"; do
     echo "  $line"
 done
+if [[ -n "${fuzz_findings:-}" ]]; then
+    echo "fuzzing found:"
+    printf '%s\n' "$fuzz_findings" | sed 's/^/  /'
+fi
 echo "(gcc counts every check; the sanitizer, fuzzing and valgrind stages count as one each)"
 echo "$total_passed passed, $total_failed failed"
 ((total_failed == 0))
