@@ -291,7 +291,7 @@ as_judge judgectl status >"$T/out" 2>&1
 expect "status after judged once" "$?" 0
 has "OK"
 as_judge judgectl backup /var/backups/dipjudge/dipjudge.db >"$T/out" 2>&1
-expect "backup into /var/backups/dipjudge (the README's command)" "$?" 0
+expect "backup into /var/backups/dipjudge (doc/admin.md's command)" "$?" 0
 as_judge judged config >"$T/out" 2>&1
 has 'database = "/var/lib/dipjudge/dipjudge.db";'
 # A root run (an admin forgetting sudo -u) works as the state folder's

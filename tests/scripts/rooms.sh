@@ -2,22 +2,23 @@
 # SPDX-License-Identifier: MIT
 #
 # rooms.sh BUILDDIR SRCDIR — every room (folder of src/) includes only the
-# rooms the README's rooms table allows. The table is read from README.md
-# (the rows "| `room` | may use ... |"), so the table is the one fact: a room
-# named in a row's "may use" text is allowed, "everything" allows every room,
-# every room may use util and itself. An #include "room/file.h" naming a room
-# not allowed, or a folder of src/ the table does not list, is a failure.
+# rooms the rooms table of doc/design.md allows. The table is read from
+# doc/design.md (the rows "| `room` | may use ... |"), so the table is the
+# one fact: a room named in a row's "may use" text is allowed,
+# "everything" allows every room, every room may use util and itself. An
+# #include "room/file.h" naming a room not allowed, or a folder of src/
+# the table does not list, is a failure.
 # Ends with "N passed, N failed" (tests/count-checks.sh adds it up).
 #
 set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
-README=$S/README.md
+DESIGN=$S/doc/design.md
 
 # The table's rows, one "room<TAB>may use text" a line.
-table=$(sed -n 's/^| `\([a-z_]*\)` | \(.*\) |$/\1	\2/p' "$README")
+table=$(sed -n 's/^| `\([a-z_]*\)` | \(.*\) |$/\1	\2/p' "$DESIGN")
 rooms=$(printf '%s\n' "$table" | cut -f1)
 if [ -z "$rooms" ]; then
-    bad "no rooms table found in $README"
+    bad "no rooms table found in $DESIGN"
     checks_done
     exit 1
 fi
@@ -37,7 +38,7 @@ allowed()
 for dir in "$S"/src/*/; do
     room=$(basename "$dir")
     if ! printf '%s\n' "$rooms" | grep -qx -- "$room"; then
-        bad "src/$room/ is not in the README's rooms table"
+        bad "src/$room/ is not in doc/design.md's rooms table"
         continue
     fi
     ok
