@@ -21,6 +21,7 @@
 
 #include "engine/rules_map.h"
 #include "game/game_int.h"
+#include "game/game_options.h"
 #include "game/setting_value.h"
 
 static bool game_name_ok(const char *name)
@@ -177,7 +178,7 @@ int judge_check_game_defaults(dj_judge *j)
 /* Apply all settings to a copy, then check the rules build on the map and
  * that its engines implement them. */
 static int apply_all(dj_judge *j, dj_game_rec *g, const char *const *settings,
-                     int n, bool forming, int64_t *deadline)
+                     int n, bool forming, int64_t *deadline, int year)
 {
     dj_game_rec copy = *g;
     for (int i = 0; i < n; i++)
@@ -186,7 +187,8 @@ static int apply_all(dj_judge *j, dj_game_rec *g, const char *const *settings,
     const dj_map *map = judge_map(j, copy.map);
     dj_rules rules;
     if (!map || gv_rules(j, map, copy.rules, &rules) < 0 ||
-        check_engines_of(j, &copy, &rules) < 0)
+        check_engines_of(j, &copy, &rules) < 0 ||
+        gv_check_options(j, &copy, map, year) < 0)
         return -1;
     *g = copy;
     return 0;
@@ -209,7 +211,7 @@ int dj_game_create(dj_judge *j, const char *name, const char *map,
     snprintf(g.map, sizeof g.map, "%s",
              map && *map ? map : j->cfg.game.map);
     g.created_at = j->now;
-    if (apply_all(j, &g, settings, nsettings, true, NULL) < 0)
+    if (apply_all(j, &g, settings, nsettings, true, NULL, 0) < 0)
         return -1;
 
     if (dj_store_begin(j->store) < 0)
@@ -291,7 +293,8 @@ int dj_game_set(dj_judge *j, const char *game, const char *const *settings,
     int64_t before = deadline;
     if (apply_all(j, &v.g, settings, nsettings,
                   strcmp(v.g.state, "forming") == 0,
-                  has_current ? &deadline : NULL) < 0)
+                  has_current ? &deadline : NULL,
+                  v.has_phase && v.pos ? v.pos->phase.year : 0) < 0)
         goto fail;
     if (dj_store_game_update(j->store, &v.g) < 0)
         goto store_fail;
