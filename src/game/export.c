@@ -256,7 +256,11 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
                       : !public       ? pl->email
                       : dj_game_player_shown(&v->g, NULL, pl, "(a player)"),
                       pl ? pl->status : "-");
-        if (public && current && power_must_order(v->map, v->pos, p)) {
+        if (public && current && v->g.hide_late) {
+            /* hide_late = yes: whose orders are missing is nobody's
+             * business but the power's and the master's */
+        } else if (public && current &&
+                   power_must_order(v->map, v->pos, p)) {
             dj_buf_append(out, orders_complete(v->map, v->pos, p, set)
                                    ? " orders in"
                                    : gv_in_disorder(v, p)

@@ -156,6 +156,14 @@ static int check_engines_of(dj_judge *j, const dj_game_rec *g,
 int judge_check_game_defaults(dj_judge *j)
 {
     const dj_game_rec *g = &j->cfg.game;
+    /* victory, end_year, extension: against the default map */
+    if (g->victory || g->end_year || g->extension == 0) {
+        const dj_map *map = judge_map(j, g->map);
+        if (!map)
+            j->err[0] = '\0'; /* not this check's business: create says */
+        else if (gv_check_options(j, g, map, 0) < 0)
+            return -1;
+    }
     bool all = true;
     int verifier = dj_game_verifier(g);
     for (int r = 0; r < DJ_RULE_COUNT; r++)

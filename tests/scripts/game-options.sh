@@ -142,6 +142,12 @@ check "judgectl create refuses victory=3" \
     sh -c "! $J create vy2 victory=3 2>'$T/err' && grep -q 'victory = 3' '$T/err'"
 check "judgectl set refuses end_year=1900" \
     sh -c "! $J set vy end_year=1900 2>/dev/null"
+printf 'games: { victory = 2; };\n' >"$T/bad.conf"
+check "judge.conf: a victory the default map cannot honour" \
+    sh -c "! $J --config '$T/bad.conf' list 2>'$T/err' && grep -q 'games { }: victory = 2' '$T/err'"
+printf 'games: { victory = 12; end_year = 1910; extension = "2d"; };\n' >"$T/good.conf"
+check "judge.conf: good options taken" \
+    sh -c "$J --config '$T/good.conf' list >/dev/null"
 expect "refusals changed nothing" \
     "$($J show vy | grep -o ' victory=[0-9]* end_year=[0-9]*')" \
     " victory=10 end_year=1905"
@@ -268,5 +274,13 @@ grep -A8 "^To: gm@hl" "$T/out" | grep -q "Orders are missing from: Italy Turkey.
     ok || bad "hidden: the master's notice names both"
 grep -A8 "^To: italy@hl" "$T/out" | grep -q "Turkey" &&
     bad "hidden: Italy reads Turkey's name" || ok
+# nor does LIST tell anyone whose orders are awaited
+player hs France "LIST hs"
+has "orders awaited"
+player hl France "LIST hl"
+lacks "orders awaited"
+lacks "orders in"
+$J show hl >"$T/out"
+has "orders 0/3 (missing)"
 
 checks_done
