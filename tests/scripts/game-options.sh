@@ -191,6 +191,8 @@ expect "no notice yet" "$(nmails ex 'Deadline extended')" 0
 $J show ex >"$T/out"
 has "Russia     russia@ex.example"
 grep -q "^  Russia .* extend" "$T/out" && ok || bad "show: Russia's EXTEND vote"
+check "judgectl vote ... extend is the same vote" \
+    sh -c "$J vote ex Russia extend | grep -q 'votes to extend'"
 player ex Turkey "SET EXTEND"
 has "every surviving power voted EXTEND; the deadline for S1901M is now"
 expect "the deadline moved two days" "$(deadline ex)" \
