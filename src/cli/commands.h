@@ -47,7 +47,7 @@ int cmd_orders(int argc, char **argv);
     "GAME POWER [--json | --set [--ready] [--source SOURCE]]\n"             \
     "       judgectl orders --map MAP --position CASEFILE --power POWER ..."
 #define SYN_READY "GAME POWER [ready | not-ready | wait | no-wait]"
-#define SYN_VOTE "GAME POWER draw [POWER...] | concede POWER | none"
+#define SYN_VOTE "GAME POWER draw [POWER...] | concede POWER | extend | none"
 #define SYN_ABSENCE "GAME POWER FROM TO | GAME POWER clear"
 #define SYN_ROLLBACK "GAME [PHASE]"
 #define SYN_TERMINATE "GAME [REASON...]"

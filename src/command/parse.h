@@ -105,6 +105,7 @@ typedef enum cmd_kind {
     CMD_UNSTART,
     CMD_VERSION,
     CMD_GET,       /* GET file: njudge's help files */
+    CMD_EXTEND,    /* EXTEND: a vote to move the deadline (extension) */
     CMD_KIND_COUNT
 } cmd_kind;
 

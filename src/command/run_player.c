@@ -58,6 +58,8 @@ CMD_RUNNER(run_vote)
                  c->arg);
     else if (c->kind == CMD_CONCEDE)
         snprintf(vote, sizeof vote, "concede %s", c->who);
+    else if (c->kind == CMD_EXTEND)
+        snprintf(vote, sizeof vote, "%s", "extend");
     else
         snprintf(vote, sizeof vote, "%s", "none");
     return game_rc(s, dj_game_vote(s->j, s->game, s->power, vote, res));

@@ -134,6 +134,11 @@ const cmd_spec cmd_table[] = {
     {CMD_NOCONCEDE, "SET NOCONCEDE", "SET NOCONCEDE|SET NO CONCEDE",
      CMD_PLAYER, false, parse_nothing, run_vote, "SET NOCONCEDE",
      "withdraw your concession"},
+    {CMD_EXTEND, "EXTEND", "EXTEND|SET EXTEND", CMD_PLAYER, false,
+     parse_nothing, run_vote, "EXTEND",
+     "vote to extend the deadline (if the game\n"
+     "has an extension): it moves when every\n"
+     "surviving power votes, once a phase"},
     {CMD_PHASE, "PHASE", NULL, CMD_PLAYER, false, parse_phase, run_phase,
      "PHASE S1902M", "the orders after it are for that phase\n"
                      "(or Spring 1902 Movement): the current\n"
@@ -313,6 +318,7 @@ static const struct {
     {CMD_SETMASTER, CMD_DOOR_ACCOUNT}, {CMD_TAKEOVER, CMD_DOOR_ACCOUNT},
     {CMD_CONCEDE, CMD_DOOR_ACCOUNT},   {CMD_NOCONCEDE, CMD_DOOR_ACCOUNT},
     {CMD_DRAW, CMD_DOOR_ACCOUNT},      {CMD_NODRAW, CMD_DOOR_ACCOUNT},
+    {CMD_EXTEND, CMD_DOOR_ORDERS},
 };
 
 bool cmd_read_only(cmd_kind kind)

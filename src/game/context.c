@@ -21,6 +21,7 @@
 
 #include "engine/rules_map.h"
 #include "game/game_int.h"
+#include "game/game_options.h"
 #include "game/report.h"
 #include "game/snapshot.h"
 #include "store/mail.h"
@@ -264,6 +265,7 @@ void gv_free(game_view *v)
     free(v->zone);
     free(v->pos);
     free(v->parts);
+    free(v->own_map);
     dj_phase_rec_free(&v->phase);
     memset(v, 0, sizeof *v);
 }
@@ -305,7 +307,8 @@ int gv_load(dj_judge *j, const char *name, game_view *v)
     v->map = judge_map(j, v->g.map);
     if (!v->map)
         return -1;
-    if (gv_rules(j, v->map, v->g.rules, &v->rules) < 0)
+    if (gv_rules(j, v->map, v->g.rules, &v->rules) < 0 ||
+        gv_victory_map(j, v) < 0)
         return -1;
     gv_schedule(&v->g, &v->sched);
     v->zone = malloc(sizeof *v->zone);

@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "game/game_int.h"
+#include "game/game_options.h"
+#include "store/game_options.h"
 #include "game/setting_value.h"
 #include "game/report.h"
 #include "game/snapshot.h"
@@ -237,6 +239,12 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
             return -1;
         }
     }
+    uint64_t extends = 0;
+    if (current && !public &&
+        dj_store_extend_votes(j->store, v->phase.id, &extends) < 0) {
+        free(set);
+        return judge_store_fail(j);
+    }
     dj_buf_append(out, "\nPowers:\n");
     /* Who plays which power: the setting identities says who may know
      * (dj_game_player_shown). */
@@ -248,7 +256,11 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
                       : !public       ? pl->email
                       : dj_game_player_shown(&v->g, NULL, pl, "(a player)"),
                       pl ? pl->status : "-");
-        if (public && current && power_must_order(v->map, v->pos, p)) {
+        if (public && current && v->g.hide_late) {
+            /* hide_late = yes: whose orders are missing is nobody's
+             * business but the power's and the master's */
+        } else if (public && current &&
+                   power_must_order(v->map, v->pos, p)) {
             dj_buf_append(out, orders_complete(v->map, v->pos, p, set)
                                    ? " orders in"
                                    : gv_in_disorder(v, p)
@@ -275,6 +287,18 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
             char vote[512];
             vote_text(v, pl->vote, vote, sizeof vote);
             dj_buf_printf(out, " vote %s", vote);
+        }
+        /* EXTEND votes are the master's to see; the excuses used
+         * (excuses = N) everyone's, as the results announce them. */
+        if (!public && current && (extends >> p & 1u))
+            dj_buf_append(out, " extend");
+        if (v->g.excuses > 0) {
+            int used = gv_excuses_used(j, v, p);
+            if (used < 0) {
+                free(set);
+                return -1;
+            }
+            dj_buf_printf(out, " excuses %d/%d", used, v->g.excuses);
         }
         dj_buf_append(out, "\n");
     }

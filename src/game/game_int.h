@@ -50,6 +50,8 @@ struct dj_judge {
 typedef struct game_view {
     dj_game_rec g;
     const dj_map *map;
+    dj_map *own_map;               /* map's copy with the game's victory
+                                      count, or NULL (game_options.h) */
     dj_rules rules;
     dj_schedule sched;
     dj_zone *zone;                 /* the schedule's zone, loaded */

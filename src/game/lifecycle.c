@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "game/game_int.h"
+#include "game/game_options.h"
 #include "game/password.h"
 #include "store/mail.h"
 #include "game/report.h"
@@ -403,7 +404,7 @@ static dj_power_set draw_of(const game_view *v, const char *vote)
 }
 
 /* Surviving powers with a person to vote (not dummies). */
-static dj_power_set voters(const game_view *v)
+dj_power_set gv_voters(const game_view *v)
 {
     dj_power_set m = 0;
     for (int p = 0; p < v->map->npowers; p++) {
@@ -433,7 +434,7 @@ static void names_of(const game_view *v, dj_power_set mask, dj_buf *out)
 /* Has the game ended by the votes on file?  Ends it if so. */
 static int check_votes(dj_judge *j, game_view *v, dj_buf *out)
 {
-    dj_power_set who = voters(v);
+    dj_power_set who = gv_voters(v);
     if (!who)
         return 0;
     /* A draw: every voter votes for the same powers. */
@@ -562,6 +563,8 @@ static int do_vote(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     dj_participant_rec *pl = gv_player(v, p);
     if (!pl || !pl->email[0])
         return judge_fail(j, "%s has no player to vote", gv_power_name(v, p));
+    if (strcmp(a->vote, "extend") == 0)
+        return gv_extend_vote(j, v, p, out);
     char vote[24];
     if (strcmp(a->vote, "none") == 0) {
         vote[0] = '\0';
@@ -577,8 +580,8 @@ static int do_vote(dj_judge *j, game_view *v, void *arg, dj_buf *out)
             return judge_fail(j, "a power cannot concede to itself");
         snprintf(vote, sizeof vote, "concede:%d", to);
     } else {
-        return judge_fail(j, "vote 'draw [POWER...]', 'concede POWER' or "
-                             "'none', got '%s'", a->vote);
+        return judge_fail(j, "vote 'draw [POWER...]', 'concede POWER', "
+                             "'extend' or 'none', got '%s'", a->vote);
     }
     snprintf(pl->vote, sizeof pl->vote, "%s", vote);
     if (dj_store_participant_update(j->store, pl) < 0)

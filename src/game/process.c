@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "game/game_int.h"
+#include "game/game_options.h"
 #include "game/report.h"
 #include "game/snapshot.h"
 #include "store/mail.h"
@@ -48,6 +49,7 @@ typedef struct adjudication {
     dj_result res;
     dj_power_set disorder; /* powers in civil disorder this phase */
     dj_power_set newly;    /* of which, put there now for sending nothing */
+    dj_power_set excused;  /* sent nothing, excused instead (excuses = N) */
 } adjudication;
 
 /* In play: units or centres, or the opening build of a MOBILIZE map. */
@@ -62,7 +64,7 @@ static int adjudicate_view(dj_judge *j, game_view *v, dj_engine engine,
 {
     if (orders_load(j, v, &v->phase, &a->set) < 0)
         return -1;
-    a->disorder = a->newly = 0;
+    a->disorder = a->newly = a->excused = 0;
     for (int p = 0; p < v->map->npowers; p++) {
         if (!power_alive(v->map, v->pos, p))
             continue;
@@ -71,6 +73,10 @@ static int adjudicate_view(dj_judge *j, game_view *v, dj_engine engine,
         else if (power_must_order(v->map, v->pos, p) && !a->set.has[p])
             a->newly |= DJ_POWER_BIT(p);
     }
+    /* excuses = N: a power's first missed phases are not civil disorder */
+    if (gv_excusable(j, v, a->newly, &a->excused) < 0)
+        return -1;
+    a->newly &= ~a->excused;
     a->disorder |= a->newly;
     v->pos->civil_disorder = a->disorder;
     if (dj_adjudicate_with(engine, v->map, v->pos, a->set.orders, a->set.n,
@@ -291,6 +297,10 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
     if (over)
         snprintf(ending, sizeof ending, "Victory of %s.",
                  gv_power_name(v, winner));
+    else if (gv_year_limit_reached(v, &a->res.next)) {
+        over = true; /* end_year: a draw among the survivors */
+        gv_year_limit_ending(v, &a->res.next, ending, sizeof ending);
+    }
     int64_t deadline = 0;
     if (!over) {
         /* Absences count from the players' point of view of the new phase. */
@@ -298,7 +308,8 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
         gv_time(v, deadline, &deadline_text);
     }
     dj_report_info info;
-    report_info(j, v, over ? NULL : deadline_text.data, over, NULL, &info);
+    report_info(j, v, over ? NULL : deadline_text.data, over,
+                winner < 0 && over ? ending : NULL, &info);
     if (dj_report_results(v->map, &before, a->set.orders, a->set.n, &a->res,
                           &info, &report) < 0) {
         judge_fail(j, "out of memory");
@@ -307,6 +318,9 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
     result_detail(v, a, &detail);
     power_list(v, a->disorder, &disorder);
     missing_orders(v, a, &report);
+    if (gv_excuse(j, v, a->excused, &report) < 0 ||
+        (!over && gv_lapse_votes(j, v, &report) < 0))
+        goto done;
     if (over) {
         dj_buf_append(&report, "\nThe final position:\n\n");
         dj_report_position(v->map, &a->res.next, &report);
@@ -517,6 +531,7 @@ typedef struct readiness {
     dj_power_set must; /* powers that must order (not in disorder) */
     dj_power_set late; /* of which, orders incomplete */
     dj_power_set idle; /* powers in disorder that would have to order */
+    dj_power_set none; /* of `late`, those that sent no orders at all */
     bool all_ready;  /* every one complete and ready, nobody waiting */
 } readiness;
 
@@ -551,6 +566,8 @@ static int assess(dj_judge *j, game_view *v, readiness *r)
         bool complete = orders_complete(v->map, v->pos, p, set);
         if (!complete)
             r->late |= DJ_POWER_BIT(p);
+        if (!set->has[p])
+            r->none |= DJ_POWER_BIT(p);
         bool waited = v->g.early_delay >= 0 && set->has[p] &&
                       j->now >= set->last_at[p] + v->g.early_delay * 60;
         if (!complete || !(ready || waited))
@@ -586,24 +603,35 @@ static int announce_late(dj_judge *j, game_view *v, dj_power_set late,
     dj_report_info info;
     report_info(j, v, NULL, false, NULL, &info);
     dj_phase ph = v->pos->phase;
-    dj_report_header(v->map, &ph, &info, &body);
-    dj_buf_printf(&body,
-                  "\nThe deadline for %s has passed.  Orders are missing "
-                  "from: %s.\n",
-                  v->phase.name, names.data);
+    dj_buf head, tail;
+    dj_buf_init(&head);
+    dj_buf_init(&tail);
+    dj_report_header(v->map, &ph, &info, &head);
     if (strcmp(v->g.nmr, "cd") == 0)
-        dj_buf_printf(&body,
+        dj_buf_printf(&tail,
                       "Unless orders arrive by %s, the phase will be "
                       "processed and a power that sent none will be in "
                       "civil disorder.\n",
                       grace.data);
     else
-        dj_buf_printf(&body,
+        dj_buf_printf(&tail,
                       "The game waits for the missing orders or for a "
                       "replacement player.\n");
+    dj_buf_printf(&body,
+                  "%s\nThe deadline for %s has passed.  Orders are missing "
+                  "from: %s.\n%s",
+                  head.data, v->phase.name, names.data, tail.data);
     gv_subject(j, v, v->phase.name, "Late notice", &subject);
-    int rc = gv_mail_all(j, v, v->phase.id, "late", subject.data, body.data,
-                         late, false);
+    /* hide_late = yes: each late power reads only its own name */
+    int rc = !dj_buf_ok(&body) || !dj_buf_ok(&subject)
+                 ? judge_fail(j, "out of memory")
+             : v->g.hide_late
+                 ? gv_late_notice_hidden(j, v, late, subject.data, head.data,
+                                         tail.data)
+                 : gv_mail_all(j, v, v->phase.id, "late", subject.data,
+                               body.data, late, false);
+    dj_buf_free(&head);
+    dj_buf_free(&tail);
     if (rc == 0)
         rc = gv_log(j, v, "late", "%s: %s", v->phase.name, names.data);
     if (rc == 0)
@@ -712,8 +740,15 @@ static int tick_decide(dj_judge *j, game_view *v, dj_buf *out, bool *did)
         return -1;
     if (j->now < dj_grace_expiry(&v->sched, v->phase.deadline))
         return 0;
-    if (strcmp(v->g.nmr, "cd") != 0)
-        return 0; /* the game waits for a replacement */
+    if (strcmp(v->g.nmr, "cd") != 0) {
+        /* the game waits for a replacement, unless every late power sent
+         * nothing and has an excuse left (excuses = N) */
+        dj_power_set excused = 0;
+        if (gv_excusable(j, v, r.late & r.none, &excused) < 0)
+            return -1;
+        if (r.late & ~excused)
+            return gv_grace_ended(j, v, r.late & ~excused, out);
+    }
     return tick_process(j, v, out, did);
 }
 

@@ -21,6 +21,7 @@
 
 #include "engine/rules_map.h"
 #include "game/game_int.h"
+#include "game/game_options.h"
 #include "game/setting_value.h"
 
 static bool game_name_ok(const char *name)
@@ -155,6 +156,14 @@ static int check_engines_of(dj_judge *j, const dj_game_rec *g,
 int judge_check_game_defaults(dj_judge *j)
 {
     const dj_game_rec *g = &j->cfg.game;
+    /* victory, end_year, extension: against the default map */
+    if (g->victory || g->end_year || g->extension == 0) {
+        const dj_map *map = judge_map(j, g->map);
+        if (!map)
+            j->err[0] = '\0'; /* not this check's business: create says */
+        else if (gv_check_options(j, g, map, 0) < 0)
+            return -1;
+    }
     bool all = true;
     int verifier = dj_game_verifier(g);
     for (int r = 0; r < DJ_RULE_COUNT; r++)
@@ -177,7 +186,7 @@ int judge_check_game_defaults(dj_judge *j)
 /* Apply all settings to a copy, then check the rules build on the map and
  * that its engines implement them. */
 static int apply_all(dj_judge *j, dj_game_rec *g, const char *const *settings,
-                     int n, bool forming, int64_t *deadline)
+                     int n, bool forming, int64_t *deadline, int year)
 {
     dj_game_rec copy = *g;
     for (int i = 0; i < n; i++)
@@ -186,7 +195,8 @@ static int apply_all(dj_judge *j, dj_game_rec *g, const char *const *settings,
     const dj_map *map = judge_map(j, copy.map);
     dj_rules rules;
     if (!map || gv_rules(j, map, copy.rules, &rules) < 0 ||
-        check_engines_of(j, &copy, &rules) < 0)
+        check_engines_of(j, &copy, &rules) < 0 ||
+        gv_check_options(j, &copy, map, year) < 0)
         return -1;
     *g = copy;
     return 0;
@@ -209,7 +219,7 @@ int dj_game_create(dj_judge *j, const char *name, const char *map,
     snprintf(g.map, sizeof g.map, "%s",
              map && *map ? map : j->cfg.game.map);
     g.created_at = j->now;
-    if (apply_all(j, &g, settings, nsettings, true, NULL) < 0)
+    if (apply_all(j, &g, settings, nsettings, true, NULL, 0) < 0)
         return -1;
 
     if (dj_store_begin(j->store) < 0)
@@ -291,7 +301,8 @@ int dj_game_set(dj_judge *j, const char *game, const char *const *settings,
     int64_t before = deadline;
     if (apply_all(j, &v.g, settings, nsettings,
                   strcmp(v.g.state, "forming") == 0,
-                  has_current ? &deadline : NULL) < 0)
+                  has_current ? &deadline : NULL,
+                  v.has_phase && v.pos ? v.pos->phase.year : 0) < 0)
         goto fail;
     if (dj_store_game_update(j->store, &v.g) < 0)
         goto store_fail;

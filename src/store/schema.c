@@ -633,6 +633,18 @@ static const char *const MIGRATION_17[] = {
     ")",
     NULL};
 
+/* Version 18 (issue 37): the game options' own state (store/game_options.c):
+ * a power's EXTEND vote beside its READY and WAIT, when a phase's
+ * deadline was extended by the vote (once per phase) and when the master
+ * and the late players were told that its grace had ended (nmr = wait),
+ * and how many missed phases of a player were excused (excuses = N). */
+static const char *const MIGRATION_18[] = {
+    "ALTER TABLE readiness ADD COLUMN extend INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE phases ADD COLUMN extended_at INTEGER",
+    "ALTER TABLE phases ADD COLUMN grace_told_at INTEGER",
+    "ALTER TABLE participants ADD COLUMN excused INTEGER NOT NULL DEFAULT 0",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -652,6 +664,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_15,
     MIGRATION_16,
     MIGRATION_17,
+    MIGRATION_18,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

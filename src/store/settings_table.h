@@ -115,7 +115,26 @@ typedef enum dj_setting_type {
          "no, or the game's join password: JOIN and OBSERVE must give it "     \
          "(the master mails it to those he invites)")                          \
     INT(unlisted, "unlisted", DJ_ST_BOOL, 0, 1, 0,                             \
-        "yes/no: left out of LIST and the web's lists (reachable by name)")
+        "yes/no: left out of LIST and the web's lists (reachable by name)")   \
+    INT(victory, "victory", DJ_ST_INT, 0, 999, 0,                              \
+        "supply centres needed to win (0: the map's count); more than any "   \
+        "power starts with, at most the map's centres")                       \
+    INT(end_year, "end_year", DJ_ST_INT, 0, 9999, 0,                           \
+        "0, or the last year: after its adjustments the game ends in a draw " \
+        "among the surviving powers")                                         \
+    TEXT(draw_proposals, 12, "draw_proposals", DJ_ST_CHOICE,                   \
+         "standing|phase", "standing",                                        \
+         "standing: a draw or concession vote stands until withdrawn; "       \
+         "phase: it lapses at the end of the phase it was cast in")           \
+    INT(extension, "extension", DJ_ST_DURATION_NONE, 0, 0, -1,                 \
+        "none, or how far the deadline moves (once a phase) when every "      \
+        "surviving power votes EXTEND before it: 2d")                         \
+    INT(excuses, "excuses", DJ_ST_INT, 0, 99, 0,                               \
+        "missed phases excused to each power (its units hold, no civil "      \
+        "disorder) before nmr applies")                                       \
+    INT(hide_late, "hide_late", DJ_ST_BOOL, 0, 1, 0,                           \
+        "yes/no: the late notice goes to each late power (naming only "       \
+        "itself) and the master (naming all)")
 
 /* One setting, as the code walks the table. */
 typedef struct dj_setting_info {

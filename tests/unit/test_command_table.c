@@ -152,6 +152,19 @@ static void test_help(void)
     dj_buf_free(&help);
 }
 
+/* EXTEND (issue 37) is a phase's vote like WAIT: the web's order box
+ * takes it; a draw vote still needs the account form. */
+static void test_doors(void)
+{
+    char what[64];
+    CHECK(dj_command_web_form("EXTEND\n", what, sizeof what) ==
+          DJ_WEB_FORM_ORDERS);
+    CHECK(dj_command_web_form("SET EXTEND\n", what, sizeof what) ==
+          DJ_WEB_FORM_ORDERS);
+    CHECK(dj_command_web_form("SET DRAW\n", what, sizeof what) ==
+          DJ_WEB_FORM_ACCOUNT);
+}
+
 int main(int argc, char **argv)
 {
     const char *srcdir = test_srcdir(argc, argv);
@@ -161,6 +174,7 @@ int main(int argc, char **argv)
     CHECK(man != NULL);
     test_rows(man);
     test_help();
+    test_doors();
     free(man);
     return test_summary();
 }

@@ -158,6 +158,11 @@ static void test_migrate_from_1(void)
                           "DROP TABLE diaries;" /* version 16's */
                           "DROP TABLE web_devices;" /* version 15's */
                           "DROP TABLE later_orders;" /* version 17's */
+                          "ALTER TABLE readiness DROP COLUMN extend;"
+                          "ALTER TABLE phases DROP COLUMN extended_at;"
+                          "ALTER TABLE phases DROP COLUMN grace_told_at;"
+                          "ALTER TABLE participants DROP COLUMN excused;"
+                          /* version 18's */
                           "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
                           "ALTER TABLE games DROP COLUMN map_attachment;"
@@ -259,6 +264,11 @@ static void test_migrate_from_3(void)
                           "DROP TABLE diaries;" /* version 16's */
                           "DROP TABLE web_devices;" /* version 15's */
                           "DROP TABLE later_orders;" /* version 17's */
+                          "ALTER TABLE readiness DROP COLUMN extend;"
+                          "ALTER TABLE phases DROP COLUMN extended_at;"
+                          "ALTER TABLE phases DROP COLUMN grace_told_at;"
+                          "ALTER TABLE participants DROP COLUMN excused;"
+                          /* version 18's */
                           "DROP TABLE web_sessions;" /* version 11's */
                           "DROP TABLE confirmations;"
                           "DROP INDEX signon_failures_target;"
@@ -761,6 +771,11 @@ static void test_migrate_from_11(void)
              "DROP TABLE diaries;" /* version 16's */
              "DROP TABLE web_devices;" /* version 15's */
              "DROP TABLE later_orders;" /* version 17's */
+                          "ALTER TABLE readiness DROP COLUMN extend;"
+                          "ALTER TABLE phases DROP COLUMN extended_at;"
+                          "ALTER TABLE phases DROP COLUMN grace_told_at;"
+                          "ALTER TABLE participants DROP COLUMN excused;"
+                          /* version 18's */
              "PRAGMA user_version = 11;",
              (long long)ph.id);
     int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
