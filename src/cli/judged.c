@@ -51,6 +51,8 @@
 #include <unistd.h>
 
 #include "conf/judge_conf.h"
+#include "game/pictures.h"
+#include "game/signon.h"
 #include "time/calendar.h"
 #include "game/game.h"
 #include "mail/fetch.h"

@@ -20,6 +20,12 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/forming.h"
+#include "game/game.h"
+#include "game/orders.h"
+#include "game/pictures.h"
+#include "game/reading.h"
+#include "game/signon.h"
 #include "store/mail.h"
 
 /* ---- one command ----------------------------------------------------------------------- */

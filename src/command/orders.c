@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/game.h"
+#include "game/orders.h"
 #include "store/store.h"
 
 /* ---- orders ------------------------------------------------------------------------ */

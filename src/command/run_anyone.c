@@ -11,6 +11,12 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/audience.h"
+#include "game/game.h"
+#include "game/pictures.h"
+#include "game/press.h"
+#include "game/reading.h"
+#include "game/signon.h"
 
 CMD_RUNNER(cmd_run_help)
 {

@@ -12,6 +12,10 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/forming.h"
+#include "game/orders.h"
+#include "game/process.h"
+#include "game/signon.h"
 
 CMD_RUNNER(cmd_run_process)
 {

@@ -18,6 +18,12 @@
 #include <strings.h>
 
 #include "command/session.h"
+#include "game/game.h"
+#include "game/orders.h"
+#include "game/press.h"
+#include "game/process.h"
+#include "game/reading.h"
+#include "game/signon.h"
 
 /* PHASE S1902M: the current phase's orders follow, or a later phase's,
  * which are stored for it (section.c) and read when it opens; a past

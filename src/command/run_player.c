@@ -12,6 +12,11 @@
 #include <strings.h>
 
 #include "command/session.h"
+#include "game/orders.h"
+#include "game/pictures.h"
+#include "game/press.h"
+#include "game/reading.h"
+#include "game/signon.h"
 
 CMD_RUNNER(cmd_run_clear)
 {

@@ -25,6 +25,8 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/game.h"
+#include "game/orders.h"
 
 bool cmd_section_starts(const session *s, const cmd *c)
 {

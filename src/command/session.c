@@ -20,6 +20,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/game.h"
+#include "game/reading.h"
+#include "game/signon.h"
 #include "util/fmt.h"
 
 int cmd_session_fail(session *s, const char *fmt, ...)

@@ -17,6 +17,8 @@
 #include "command/command.h"
 #include "command/parse.h"
 #include "command/table.h"
+#include "game/game.h"
+#include "game/signon.h"
 
 #define MAX_SECRETS 8
 #define MAX_BATCH 512            /* order lines read together, at most */

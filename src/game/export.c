@@ -20,7 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/audience.h"
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/process.h"
+#include "game/reading.h"
 #include "game/setting_value.h"
 #include "game/report.h"
 #include "game/snapshot.h"

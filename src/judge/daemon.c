@@ -20,6 +20,8 @@
 #include <syslog.h>
 #include <time.h>
 
+#include "game/game.h"
+#include "game/process.h"
 #include "mail/authres.h"
 #include "mail/transport.h"
 #include "store/health.h"
