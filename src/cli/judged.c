@@ -62,9 +62,7 @@
 #include "judge/outbox.h"
 #include "mail/reply_address.h"
 #include "mail/send.h"
-#include "store/health.h"
 #include "render/render.h"
-#include "store/sending.h"
 #include "util/fmt.h"
 
 /* sysexits(3) values, spelled out (not every libc has the header). */
