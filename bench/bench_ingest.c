@@ -25,7 +25,9 @@
 #include <time.h>
 
 #include "game/config.h"
+#include "game/forming.h"
 #include "game/game.h"
+#include "game/signon.h"
 #include "store/games.h"
 
 #define T0 1800000000 /* as tests/games/play.sh */

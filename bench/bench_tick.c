@@ -35,7 +35,11 @@
 #include <unistd.h>
 
 #include "game/config.h"
+#include "game/forming.h"
 #include "game/game.h"
+#include "game/orders.h"
+#include "game/pictures.h"
+#include "game/process.h"
 #include "render/render.h"
 
 #define T0 1800000000 /* as tests/games/play.sh: Fri 15 Jan 2027 08:00 UTC */

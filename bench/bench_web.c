@@ -23,7 +23,10 @@
 #include <unistd.h>
 
 #include "game/config.h"
+#include "game/forming.h"
 #include "game/game.h"
+#include "game/orders.h"
+#include "game/process.h"
 #include "web/web.h"
 
 static double now_ms(void)

@@ -2,7 +2,8 @@
 /*
  * judged.c — the mail judge: reads players' mail, answers it, runs the
  * deadlines and sends what the outbox holds.  Argument parsing and
- * wiring only: the work is in src/judge/ingest.h (one message, one
+ * wiring only: the work is in src/judge/daemon.h (the cycle and the
+ * daemon's loop), src/judge/ingest.h (one message, one
  * transaction), src/judge/outbox.h (sending, retries, crash safety),
  * src/mail/fetch.h and send.h (the transports) and dj_judge_tick() (the
  * deadline scheduler judgectl tick runs too).  Manual: judged(8); the
@@ -21,10 +22,10 @@
  *   config   print the settings in force in judge.conf's syntax
  *            (passwords only with --show-secrets).
  *
- * No globals but two: the signal handlers' flags (volatile sig_atomic_t,
- * the only thing a handler may safely write), stop and re-read
- * judge.conf, read by the daemon's loop.  Everything else lives in one
- * `judged` struct.
+ * The working cycle itself (the three steps, what they log, the loop of
+ * `run` with its waits and signals) is src/judge/daemon.h's; this file
+ * fills its dj_daemon and lends it the clock, the log and the re-reading
+ * of judge.conf.  No globals: everything lives in one `judged` struct.
  *
  * The test copies' hooks (a clock set by the test, crashes at chosen
  * points, a poisoned message) are in test_hooks.h.
@@ -50,17 +51,18 @@
 #include <unistd.h>
 
 #include "conf/judge_conf.h"
+#include "game/pictures.h"
+#include "game/signon.h"
 #include "time/calendar.h"
 #include "game/game.h"
 #include "mail/fetch.h"
+#include "judge/daemon.h"
 #include "judge/ingest.h"
 #include "conf/conf_warnings.h"
 #include "judge/outbox.h"
 #include "mail/reply_address.h"
 #include "mail/send.h"
-#include "store/health.h"
 #include "render/render.h"
-#include "store/sending.h"
 #include "util/fmt.h"
 
 /* sysexits(3) values, spelled out (not every libc has the header). */
@@ -71,35 +73,12 @@ enum {
     EX_CONFIG_ = 78
 };
 
-#define INGEST_BATCH 100  /* messages per pass of the daemon */
-#define SLICE_MS 1000     /* longest sleep between looks at the stop flag */
-#define IDLE_SLICE_MS (5 * 60 * 1000) /* one IMAP IDLE at most */
 #define DELIVER_DRAIN ((size_t)64 << 20) /* stdin read at most, in all */
-
-/*
- * The one global: set by the SIGTERM/SIGINT handler, read by the loop.
- * A signal handler may only write a volatile sig_atomic_t.
- */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
-
-/* The other: set by SIGHUP, judge.conf to be read again (judged run). */
-static volatile sig_atomic_t reload_signal;
-
-static void on_hangup(int sig)
-{
-    (void)sig;
-    reload_signal = 1;
-}
 
 typedef struct judged {
     /* options */
     const char *config_opt, *db_opt, *maps_opt, *mode;
-    bool use_syslog, quiet, verbose, no_send, no_tick, show_secrets;
+    bool use_syslog, quiet, verbose, show_secrets; /* --no-send, --no-tick: dm */
     bool changed; /* config --changed */
     const char *envelope_sender; /* deliver -f */
     const char *envelope_recipient; /* deliver -r */
@@ -108,17 +87,9 @@ typedef struct judged {
     char maps[DJ_PATH_MAX];
     char lock_path[DJ_PATH_MAX + 16];
     char key_path[DJ_PATH_MAX + 16];
-    dj_judge *j;
-    dj_sender *sender;
-    dj_fetcher *fetcher;
-    dj_ingest_config icfg;
-    const char *authserv_ids[DJ_AUTHSERV_IDS_MAX]; /* icfg's, into cfg */
-    dj_outbox_config ocfg;
+    dj_daemon dm; /* the judge, mailbox, transport and the cycle's state */
+    const char *authserv_ids[DJ_AUTHSERV_IDS_MAX]; /* dm.icfg's, into cfg */
     dj_test_hooks hooks; /* the test copies' only (test_hooks.h) */
-    int last_fetch_status; /* to log a mailbox's trouble once, not per pass */
-    bool send_unusable;    /* the outbound server refused us (logged once) */
-    int last_send_failures;
-    bool trouble;          /* once: something failed */
 } judged;
 
 /* ---- logging ----------------------------------------------------------------- */
@@ -190,11 +161,11 @@ static int outbox_picture(void *ctx, dj_outbox_send_rec *row)
     int f = dj_picture_format_from_name(row->picture_format);
     dj_picture pic;
     char name[sizeof row->picture_name];
-    if (f < 0 || f == DJ_PICTURE_NONE || !d->j ||
-        dj_game_phase_picture(d->j, row->picture_phase_id, f, &pic, name,
+    if (f < 0 || f == DJ_PICTURE_NONE || !d->dm.j ||
+        dj_game_phase_picture(d->dm.j, row->picture_phase_id, f, &pic, name,
                               sizeof name) < 0) {
         logmsg(d, LOG_WARNING, "outbox: mail %lld goes without its picture: %s",
-               (long long)row->id, d->j ? dj_judge_error(d->j) : "no judge");
+               (long long)row->id, d->dm.j ? dj_judge_error(d->dm.j) : "no judge");
         return -1;
     }
     row->picture = pic.data;
@@ -214,7 +185,7 @@ static int outbox_reply_to(void *ctx, const dj_outbox_send_rec *row,
 {
     judged *d = ctx;
     char token[DJ_REPLY_TOKEN_LEN + 1];
-    if (!d->j || dj_game_reply_token(d->j, row->game_id, to, token) != 0)
+    if (!d->dm.j || dj_game_reply_token(d->dm.j, row->game_id, to, token) != 0)
         return 1;
     return dj_reply_address_make(d->cfg.judge_address,
                                  d->cfg.recipient_delimiter, token,
@@ -243,6 +214,24 @@ static void config_warnings(const judged *d, bool print)
     dj_buf_free(&warn);
 }
 
+/* The daemon's callbacks (judge/daemon.h): the clock, the log, SIGHUP. */
+static void reload(judged *d);
+
+static int64_t daemon_now(void *ctx)
+{
+    return clock_now(ctx);
+}
+
+static void daemon_log(void *ctx, int level, const char *msg)
+{
+    logmsg(ctx, level, "%s", msg);
+}
+
+static void daemon_reload(void *ctx)
+{
+    reload(ctx);
+}
+
 /* The modules' structs from d->cfg (after reading it, or re-reading). */
 static void apply_config(judged *d)
 {
@@ -254,41 +243,47 @@ static void apply_config(judged *d)
              d->cfg.database);
 
     const dj_mail_settings *m = &d->cfg.mail;
-    d->icfg.judge_address = d->cfg.judge_address;
-    d->icfg.judge_name = d->cfg.judge_name;
-    d->icfg.max_size = (size_t)m->max_message_size;
-    d->icfg.max_lines = (size_t)m->max_lines;
-    d->icfg.reply_limit = m->reply_limit;
-    d->icfg.reply_window = m->reply_window;
-    d->icfg.signon_reply_limit = m->signon_reply_limit;
-    d->icfg.domain_reply_limit = m->domain_reply_limit;
-    d->icfg.judge_reply_limit = m->judge_reply_limit;
-    d->icfg.reply_bytes = (dj_reply_byte_limits){
+    d->dm.icfg.judge_address = d->cfg.judge_address;
+    d->dm.icfg.judge_name = d->cfg.judge_name;
+    d->dm.icfg.max_size = (size_t)m->max_message_size;
+    d->dm.icfg.max_lines = (size_t)m->max_lines;
+    d->dm.icfg.reply_limit = m->reply_limit;
+    d->dm.icfg.reply_window = m->reply_window;
+    d->dm.icfg.signon_reply_limit = m->signon_reply_limit;
+    d->dm.icfg.domain_reply_limit = m->domain_reply_limit;
+    d->dm.icfg.judge_reply_limit = m->judge_reply_limit;
+    d->dm.icfg.reply_bytes = (dj_reply_byte_limits){
         m->reply_bytes_limit, m->domain_reply_bytes_limit,
         m->judge_reply_bytes_limit, m->reply_window};
-    d->icfg.envelope_sender = d->envelope_sender;
-    d->icfg.envelope_recipient = d->envelope_recipient;
-    d->icfg.recipient_delimiter = d->cfg.recipient_delimiter;
-    d->icfg.max_tries = m->message_tries;
-    d->icfg.admin_address = m->admin_address;
+    d->dm.icfg.envelope_sender = d->envelope_sender;
+    d->dm.icfg.envelope_recipient = d->envelope_recipient;
+    d->dm.icfg.recipient_delimiter = d->cfg.recipient_delimiter;
+    d->dm.icfg.max_tries = m->message_tries;
+    d->dm.icfg.admin_address = m->admin_address;
     for (int i = 0; i < m->authserv_ids.n; i++)
         d->authserv_ids[i] = m->authserv_ids.id[i];
-    d->icfg.authserv_ids = d->authserv_ids;
-    d->icfg.n_authserv_ids = (size_t)m->authserv_ids.n;
-    dj_test_hooks_ingest(&d->hooks, &d->icfg);
+    d->dm.icfg.authserv_ids = d->authserv_ids;
+    d->dm.icfg.n_authserv_ids = (size_t)m->authserv_ids.n;
+    dj_test_hooks_ingest(&d->hooks, &d->dm.icfg);
 
-    d->ocfg.judge_address = d->cfg.judge_address;
-    d->ocfg.judge_name = d->cfg.judge_name;
-    d->ocfg.admin_address = m->admin_address;
-    d->ocfg.max_attempts = m->retry_attempts;
-    d->ocfg.retry_delay = m->retry_delay;
-    d->ocfg.retry_max_delay = m->retry_max_delay;
-    d->ocfg.lock_path = d->lock_path;
-    dj_test_hooks_outbox(&d->hooks, &d->ocfg);
-    d->ocfg.picture = outbox_picture;
-    d->ocfg.picture_ctx = d;
-    d->ocfg.reply_to = outbox_reply_to;
-    d->ocfg.reply_to_ctx = d;
+    d->dm.ocfg.judge_address = d->cfg.judge_address;
+    d->dm.ocfg.judge_name = d->cfg.judge_name;
+    d->dm.ocfg.admin_address = m->admin_address;
+    d->dm.ocfg.max_attempts = m->retry_attempts;
+    d->dm.ocfg.retry_delay = m->retry_delay;
+    d->dm.ocfg.retry_max_delay = m->retry_max_delay;
+    d->dm.ocfg.lock_path = d->lock_path;
+    dj_test_hooks_outbox(&d->hooks, &d->dm.ocfg);
+    d->dm.ocfg.picture = outbox_picture;
+    d->dm.ocfg.picture_ctx = d;
+    d->dm.ocfg.reply_to = outbox_reply_to;
+    d->dm.ocfg.reply_to_ctx = d;
+
+    d->dm.imap = strcmp(m->in.type, "imap") == 0;
+    d->dm.idle = m->in.idle;
+    d->dm.poll_interval = m->in.poll_interval;
+    d->dm.tick_interval = m->tick_interval;
+    d->dm.ops = (dj_daemon_ops){d, daemon_now, daemon_log, daemon_reload};
 }
 
 static int load_config(judged *d)
@@ -364,8 +359,8 @@ static int open_fetcher(judged *d)
     fc.isolate = true; /* the protocol parsers in a process of their own */
     fc.timeout = in->timeout;
     char err[DJ_MAIL_ERR_MAX];
-    d->fetcher = dj_fetch_open(&fc, err, sizeof err);
-    if (!d->fetcher) {
+    d->dm.fetcher = dj_fetch_open(&fc, err, sizeof err);
+    if (!d->dm.fetcher) {
         logmsg(d, LOG_ERR, "inbound mailbox: %s", err);
         return -1;
     }
@@ -394,8 +389,8 @@ static int open_sender(judged *d)
     sc.helo = out->helo[0] ? out->helo : NULL;
     sc.timeout = out->timeout;
     char err[DJ_MAIL_ERR_MAX];
-    d->sender = dj_sender_open(&sc, err, sizeof err);
-    if (!d->sender) {
+    d->dm.sender = dj_sender_open(&sc, err, sizeof err);
+    if (!d->dm.sender) {
         logmsg(d, LOG_ERR, "outbound transport: %s", err);
         return -1;
     }
@@ -412,9 +407,9 @@ static int open_judge(judged *d)
 {
     char err[1024];
     dj_store_open_failure failure;
-    d->j = dj_judge_open_as(&d->cfg, d->maps, true, &failure, err,
+    d->dm.j = dj_judge_open_as(&d->cfg, d->maps, true, &failure, err,
                             sizeof err);
-    if (!d->j) {
+    if (!d->dm.j) {
         logmsg(d, LOG_ERR, "%s", err);
         /* deliver: the MTA keeps the message whatever the cause (a
          * bounce would lose the player's mail for the judge's fault). */
@@ -425,161 +420,28 @@ static int open_judge(judged *d)
                    ? EX_CONFIG_
                    : EX_TEMPFAIL_;
     }
-    const char *notice = dj_store_notice(dj_judge_store(d->j));
+    const char *notice = dj_store_notice(dj_judge_store(d->dm.j));
     if (notice[0])
         logmsg(d, LOG_WARNING, "%s", notice);
-    dj_judge_set_actor(d->j, "judged");
-    dj_judge_set_now(d->j, clock_now(d));
+    dj_judge_set_actor(d->dm.j, "judged");
+    dj_judge_set_now(d->dm.j, clock_now(d));
     /* Without its key the judge's mail carries no reply address, and
      * none is accepted: everything else works. */
     char kerr[DJ_PATH_MAX + 128];
-    if (dj_judge_load_reply_key(d->j, d->key_path, kerr, sizeof kerr) < 0)
+    if (dj_judge_load_reply_key(d->dm.j, d->key_path, kerr, sizeof kerr) < 0)
         logmsg(d, LOG_WARNING, "%s: no reply addresses", kerr);
-    dj_test_hooks_judge(&d->hooks, d->j);
+    dj_test_hooks_judge(&d->hooks, d->dm.j);
     return 0;
 }
 
 static void close_all(judged *d)
 {
-    dj_fetch_close(d->fetcher);
-    d->fetcher = NULL;
-    dj_sender_close(d->sender);
-    d->sender = NULL;
-    dj_judge_close(d->j);
-    d->j = NULL;
-}
-
-/* ---- the three steps ---------------------------------------------------------- */
-
-static void note_message(void *ud, const char *mailbox_id,
-                         const dj_ingest_result *r)
-{
-    judged *d = ud;
-    logmsg(d, LOG_DEBUG, "message %s: %s mail, signed on by %s, write lock "
-                         "%lld us",
-           mailbox_id ? mailbox_id : "-", r->sender_class, r->signed_on_by,
-           (long long)r->lock_us);
-    /* the mail system's verdict, when authentication is configured */
-    char auth[sizeof r->auth.verdict + 32] = "";
-    if (d->icfg.n_authserv_ids && r->auth.verdict[0])
-        snprintf(auth, sizeof auth, " (%s: %s)",
-                 dj_auth_class_name(r->auth.cls), r->auth.verdict);
-    logmsg(d, r->status == DJ_INGEST_RETRY ? LOG_WARNING : LOG_INFO,
-           "message %s <%s> from %s%s: %s%s%s%s%s",
-           mailbox_id ? mailbox_id : "-", r->message_id,
-           r->sender[0] ? r->sender : "(no sender)", auth,
-           dj_ingest_status_name(r->status), r->outcome[0] ? ", " : "",
-           r->outcome, r->error[0] ? ": " : "", r->error);
-}
-
-static const char *const EVENT_NAMES[] = {"sent", "retry later", "FAILED",
-                                          "recovered", "unusable"};
-
-static void note_row(void *ud, dj_outbox_event ev,
-                     const dj_outbox_send_rec *row, const char *detail)
-{
-    judged *d = ud;
-    if (ev == DJ_OUTBOX_RECOVERED) {
-        logmsg(d, LOG_WARNING,
-               "outbox: %s left 'sending' by a stopped sender: sent again "
-               "(the one possible duplicate, see judged(8))",
-               detail);
-        return;
-    }
-    if (ev == DJ_OUTBOX_UNUSABLE) {
-        /* Permanent, as for the inbound mailbox: said at once, as an
-         * error, and once until it works again. */
-        if (!d->send_unusable)
-            logmsg(d, LOG_ERR,
-                   "outbound server unusable: %s; nothing is sent (the mail "
-                   "stays queued) until judge.conf's outbound is mended",
-                   detail ? detail : "");
-        d->send_unusable = true;
-        return;
-    }
-    if (ev == DJ_OUTBOX_SENT && d->send_unusable) {
-        logmsg(d, LOG_INFO, "outbound server: working again");
-        d->send_unusable = false;
-    }
-    logmsg(d, ev == DJ_OUTBOX_SENT ? LOG_INFO : LOG_WARNING,
-           "outbox row %lld (%s) to %s, attempt %d: %s%s%s",
-           (long long)row->id, row->kind, row->recipients, row->attempts,
-           EVENT_NAMES[ev], detail && detail[0] ? ": " : "",
-           detail ? detail : "");
-}
-
-/* One ingest pass.  Returns the messages seen (-1: mailbox trouble). */
-static int ingest_pass(judged *d, size_t batch)
-{
-    dj_judge_set_now(d->j, clock_now(d));
-    dj_ingest_pass pass;
-    char err[DJ_MAIL_ERR_MAX] = "";
-    dj_mail_status st = dj_ingest_fetch(d->j, &d->icfg, d->fetcher, batch,
-                                        note_message, d, &pass, err,
-                                        sizeof err);
-    if (pass.quarantined)
-        logmsg(d, LOG_WARNING,
-               "inbound mailbox: %d message%s failed %d times and %s moved "
-               "aside (the admin is told)",
-               pass.quarantined, pass.quarantined == 1 ? "" : "s",
-               d->icfg.max_tries, pass.quarantined == 1 ? "was" : "were");
-    if (st != DJ_MAIL_OK) {
-        d->trouble = true;
-        if ((int)st != d->last_fetch_status)
-            logmsg(d, st == DJ_MAIL_PERMFAIL ? LOG_ERR : LOG_WARNING,
-                   "inbound mailbox: %s: %s", dj_mail_status_name(st), err);
-        d->last_fetch_status = (int)st;
-        return -1;
-    }
-    if (d->last_fetch_status != DJ_MAIL_OK)
-        logmsg(d, LOG_INFO, "inbound mailbox: working again");
-    d->last_fetch_status = DJ_MAIL_OK;
-    return pass.seen;
-}
-
-static void tick(judged *d)
-{
-    dj_judge_set_now(d->j, clock_now(d));
-    dj_buf out;
-    dj_buf_init(&out);
-    int processed = 0;
-    int rc = dj_judge_tick(d->j, &out, &processed);
-    /* One line per thing done ("alpha: S1901M processed", reminders...). */
-    char *line = out.data;
-    while (line && *line) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        if (*line)
-            logmsg(d, LOG_INFO, "tick: %s", line);
-        line = nl ? nl + 1 : NULL;
-    }
-    if (rc < 0) {
-        d->trouble = true;
-        logmsg(d, LOG_ERR, "tick: %s", dj_judge_error(d->j));
-    } else if (dj_store_tick_record(dj_judge_store(d->j), clock_now(d)) < 0) {
-        logmsg(d, LOG_WARNING, "tick: its time not recorded (judgectl "
-               "status): %s", dj_store_error(dj_judge_store(d->j)));
-    }
-    dj_buf_free(&out);
-}
-
-static void flush(judged *d)
-{
-    if (d->no_send)
-        return;
-    dj_outbox_pass pass;
-    dj_store *s = dj_judge_store(d->j);
-    if (dj_outbox_flush(s, d->sender, &d->ocfg, clock_now(d), note_row, d,
-                        &pass) < 0) {
-        d->trouble = true;
-        logmsg(d, LOG_ERR, "outbox: %s", dj_store_error(s));
-        return;
-    }
-    if (pass.busy)
-        logmsg(d, LOG_DEBUG, "outbox: another judged is sending");
-    if (pass.retried || pass.failed)
-        d->trouble = true;
+    dj_fetch_close(d->dm.fetcher);
+    d->dm.fetcher = NULL;
+    dj_sender_close(d->dm.sender);
+    d->dm.sender = NULL;
+    dj_judge_close(d->dm.j);
+    d->dm.j = NULL;
 }
 
 /* ---- modes -------------------------------------------------------------------- */
@@ -628,21 +490,21 @@ static int mode_deliver(judged *d)
         dj_buf_free(&raw);
         return opened;
     }
-    dj_judge_set_now(d->j, clock_now(d));
+    dj_judge_set_now(d->dm.j, clock_now(d));
     dj_ingest_result res;
     dj_ingest_status st =
-        dj_ingest_message(d->j, &d->icfg, raw.data, raw.len,
+        dj_ingest_message(d->dm.j, &d->dm.icfg, raw.data, raw.len,
                           truncated || raw.len > max, &res);
     dj_buf_free(&raw);
-    note_message(d, NULL, &res);
+    dj_daemon_note_message(&d->dm, NULL, &res);
     if (st == DJ_INGEST_RETRY) {
         close_all(d);
         return EX_TEMPFAIL_;
     }
     /* The message is safe in the database: whatever sending does now,
      * the MTA must not deliver it again (exit 0). */
-    if (!d->no_send && open_sender(d) == 0)
-        flush(d);
+    if (!d->dm.no_send && open_sender(d) == 0)
+        dj_daemon_flush(&d->dm);
     close_all(d);
     return EX_OK_;
 }
@@ -652,32 +514,17 @@ static int mode_once(judged *d)
     int opened = open_judge(d);
     if (opened != 0)
         return opened;
-    if (open_fetcher(d) < 0 || (!d->no_send && open_sender(d) < 0)) {
+    if (open_fetcher(d) < 0 || (!d->dm.no_send && open_sender(d) < 0)) {
         close_all(d);
         return EX_CONFIG_;
     }
-    while (ingest_pass(d, INGEST_BATCH) == INGEST_BATCH)
+    while (dj_daemon_ingest_pass(&d->dm, DJ_DAEMON_BATCH) == DJ_DAEMON_BATCH)
         ; /* a full batch: there may be more */
-    if (!d->no_tick)
-        tick(d);
-    flush(d);
+    if (!d->dm.no_tick)
+        dj_daemon_tick(&d->dm);
+    dj_daemon_flush(&d->dm);
     close_all(d);
-    return d->trouble ? EX_TEMPFAIL_ : EX_OK_;
-}
-
-static void install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; /* no SA_RESTART: a wait returns at once */
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    sa.sa_handler = on_hangup;
-    sigaction(SIGHUP, &sa, NULL);  /* judge.conf read again */
-    sa.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &sa, NULL); /* a server hanging up is an error */
+    return d->dm.trouble ? EX_TEMPFAIL_ : EX_OK_;
 }
 
 /*
@@ -703,54 +550,6 @@ static void install_crash_handlers(void)
     sa.sa_flags = 0;
     for (size_t i = 0; i < sizeof SIGS / sizeof SIGS[0]; i++)
         sigaction(SIGS[i], &sa, NULL);
-}
-
-/* Milliseconds from now until t (seconds), at least 0, at most cap. */
-static int64_t ms_until(const judged *d, int64_t t, int64_t cap)
-{
-    int64_t ms = (t - clock_now(d)) * 1000;
-    if (ms < 0)
-        ms = 0;
-    return ms < cap ? ms : cap;
-}
-
-/*
- * Wait for new mail, a due time or a signal, whichever comes first: in
- * slices of at most a second (an IMAP IDLE: until the server speaks, a
- * signal interrupts it), so SIGTERM is seen within a second.  When the
- * mailbox cannot be waited on (IMAP with idle off, or the server gone),
- * just sleep: the next pass looks.
- */
-static void wait_a_while(judged *d, int64_t ms)
-{
-    const dj_inbound_config *in = &d->cfg.mail.in;
-    bool imap = strcmp(in->type, "imap") == 0;
-    bool idle = imap && in->idle;
-    bool use_wait = !imap || idle;
-    while (ms > 0 && !stop_signal && !reload_signal) {
-        int64_t slice = idle ? IDLE_SLICE_MS : SLICE_MS;
-        if (slice > ms)
-            slice = ms;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        bool woken = false;
-        char err[DJ_MAIL_ERR_MAX];
-        if (!use_wait) {
-            struct timespec ts = {(time_t)(slice / 1000),
-                                  (long)(slice % 1000) * 1000000L};
-            nanosleep(&ts, NULL); /* a signal cuts it short */
-        } else if (dj_fetch_wait(d->fetcher, (int)slice, &woken, err,
-                                 sizeof err) != DJ_MAIL_OK) {
-            logmsg(d, LOG_DEBUG, "wait: %s", err);
-            use_wait = idle = false;
-        }
-        if (woken)
-            return;
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        int64_t spent = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000 +
-                        (t1.tv_nsec - t0.tv_nsec) / 1000000;
-        ms -= spent > 0 ? spent : 1;
-    }
 }
 
 /*
@@ -796,8 +595,8 @@ static void reload(judged *d)
             open_sender(d) != 0) {
             logmsg(d, LOG_ERR, "SIGHUP: the old settings do not open "
                    "either: stopping");
-            d->trouble = true;
-            stop_signal = SIGHUP;
+            d->dm.trouble = true;
+            dj_daemon_stop(SIGHUP);
         }
     }
     free(old);
@@ -806,7 +605,7 @@ static void reload(judged *d)
 
 static int mode_run(judged *d)
 {
-    install_signals();
+    dj_daemon_install_signals();
     int opened = open_judge(d);
     if (opened != 0)
         return opened;
@@ -820,39 +619,10 @@ static int mode_run(judged *d)
            "every %ds",
            d->cfg.judge_name, d->cfg.judge_address, d->cfg.database,
            m->in.type, m->out.type, m->tick_interval);
-    int64_t next_tick = clock_now(d);
-    while (!stop_signal) {
-        if (reload_signal) {
-            reload_signal = 0;
-            reload(d);
-            if (stop_signal)
-                break;
-        }
-        int seen = ingest_pass(d, INGEST_BATCH);
-        if (stop_signal)
-            break;
-        if (seen > 0)
-            flush(d); /* replies out at once */
-        if (!d->no_tick && clock_now(d) >= next_tick) {
-            tick(d);
-            next_tick = clock_now(d) + m->tick_interval;
-        }
-        if (stop_signal)
-            break;
-        flush(d);
-        if (seen == INGEST_BATCH)
-            continue; /* more waiting */
-        int64_t cap = (int64_t)m->in.poll_interval * 1000;
-        int64_t ms = d->no_tick ? cap : ms_until(d, next_tick, cap);
-        int64_t due;
-        if (!d->no_send &&
-            dj_store_outbox_next_time(dj_judge_store(d->j), &due) == 0)
-            ms = ms_until(d, due, ms);
-        wait_a_while(d, ms);
-    }
-    logmsg(d, LOG_INFO, "stopping (signal %d)", (int)stop_signal);
+    int sig = dj_daemon_run(&d->dm);
+    logmsg(d, LOG_INFO, "stopping (signal %d)", sig);
     close_all(d);
-    return stop_signal == SIGHUP ? EX_CONFIG_ : EX_OK_;
+    return sig == SIGHUP ? EX_CONFIG_ : EX_OK_;
 }
 
 /* judged config: the settings in force in judge.conf's syntax. */
@@ -945,8 +715,8 @@ static int parse_args(judged *d, int argc, char **argv)
         case OPT_SYSLOG: d->use_syslog = true; break;
         case 'q': d->quiet = true; break;
         case 'v': d->verbose = true; break;
-        case OPT_NO_SEND: d->no_send = true; break;
-        case OPT_NO_TICK: d->no_tick = true; break;
+        case OPT_NO_SEND: d->dm.no_send = true; break;
+        case OPT_NO_TICK: d->dm.no_tick = true; break;
         case OPT_SHOW_SECRETS: d->show_secrets = true; break;
         case OPT_CHANGED: d->changed = true; break;
         case 'h': usage(stdout); return 1;
@@ -989,10 +759,10 @@ static int parse_args(judged *d, int argc, char **argv)
     const char *misplaced =
         d->envelope_sender && strcmp(d->mode, "deliver") != 0 ? "-f"
         : d->envelope_recipient && strcmp(d->mode, "deliver") != 0 ? "-r"
-        : d->no_tick && strcmp(d->mode, "run") != 0 &&
+        : d->dm.no_tick && strcmp(d->mode, "run") != 0 &&
                 strcmp(d->mode, "once") != 0
             ? "--no-tick"
-        : d->no_send && strcmp(d->mode, "config") == 0 ? "--no-send"
+        : d->dm.no_send && strcmp(d->mode, "config") == 0 ? "--no-send"
         : d->show_secrets && strcmp(d->mode, "config") != 0
             ? "--show-secrets"
         : d->changed && strcmp(d->mode, "config") != 0 ? "--changed"

@@ -53,6 +53,7 @@
 #include <stdint.h>
 
 #include "game/game.h"
+#include "game/signon.h"
 #include "util/buf.h"
 
 typedef struct dj_command_msg {

@@ -20,6 +20,12 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/forming.h"
+#include "game/game.h"
+#include "game/orders.h"
+#include "game/pictures.h"
+#include "game/reading.h"
+#include "game/signon.h"
 #include "store/mail.h"
 
 /* ---- one command ----------------------------------------------------------------------- */
@@ -28,15 +34,16 @@
 static int run_text(session *s)
 {
     if (!s->signed_on)
-        return session_fail(s,
-                            "not understood: no such command (and not signed "
-                            "on, so not read as orders)");
-    if (is_master(s))
-        return session_fail(
+        return cmd_session_fail(
+            s, "not understood: no such command (and not signed "
+               "on, so not read as orders)");
+    if (cmd_is_master(s))
+        return cmd_session_fail(
             s, "not understood: no such command; to give a power's "
                "orders, BECOME it first");
-    return session_fail(s, "not understood: no such command, and you have no "
-                           "power to give orders for");
+    return cmd_session_fail(s,
+                            "not understood: no such command, and you have no "
+                            "power to give orders for");
 }
 
 /*
@@ -53,11 +60,12 @@ static bool setting_nobody_may(session *s, const cmd *c)
         *p = (char)tolower((unsigned char)*p);
     if (!key[0] || dj_game_setting_known(key))
         return false;
-    session_fail(s,
-                 "there is no setting '%s': nobody may SET it by mail (HELP "
-                 "lists what you may SET: PASSWORD, ADDRESS, MAP, WAIT, "
-                 "DRAW, ABSENCE...)",
-                 key);
+    cmd_session_fail(
+        s,
+        "there is no setting '%s': nobody may SET it by mail (HELP "
+        "lists what you may SET: PASSWORD, ADDRESS, MAP, WAIT, "
+        "DRAW, ABSENCE...)",
+        key);
     return true;
 }
 
@@ -67,13 +75,13 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
     if (c->kind == CMD_TEXT)
         return run_text(s);
     if (c->kind == CMD_BAD)
-        return session_fail(s, "%s", c->error);
+        return cmd_session_fail(s, "%s", c->error);
     const cmd_spec *spec = cmd_spec_of(c->kind);
     if (!spec)
-        return session_fail(s, "unknown command");
-    if (c->kind == CMD_SETTING && !is_master(s) && setting_nobody_may(s, c))
+        return cmd_session_fail(s, "unknown command");
+    if (c->kind == CMD_SETTING && !cmd_is_master(s) && setting_nobody_may(s, c))
         return RUN_FAILED;
-    if (may_run(s, spec->who) < 0)
+    if (cmd_may_run(s, spec->who) < 0)
         return RUN_FAILED;
     return spec->run(s, c, press, res);
 }
@@ -91,13 +99,13 @@ static int dispatch(session *s, const cmd *c, dj_buf *press, dj_buf *res)
  */
 static bool reply_full(const session *s)
 {
-    return s->reply->body.len >= reply_budget(s);
+    return s->reply->body.len >= cmd_reply_budget(s);
 }
 
 /* Cut res so the reply stays within its budget (at a line end). */
 static void cut_to_budget(session *s, dj_buf *res)
 {
-    size_t used = s->reply->body.len, budget = reply_budget(s);
+    size_t used = s->reply->body.len, budget = cmd_reply_budget(s);
     /* room for the indented text: each line gains INDENT */
     size_t room = used < budget ? (budget - used) * 3 / 4 : 0;
     if (res->len <= room)
@@ -118,37 +126,38 @@ static void run_command(session *s, const cmd *c, dj_buf *press)
         s->over_budget++;
         return;
     }
-    echo(s, c);
+    cmd_echo(s, c);
     s->err[0] = '\0';
     dj_buf res;
     dj_buf_init(&res);
     int rc = RUN_FAILED;
-    if (dj_store_begin(session_store(s)) < 0) {
-        session_fail(s, "%s", dj_store_error(session_store(s)));
+    if (dj_store_begin(cmd_session_store(s)) < 0) {
+        cmd_session_fail(s, "%s", dj_store_error(cmd_session_store(s)));
     } else {
         rc = dispatch(s, c, press, &res);
-        if (rc != RUN_FAILED && dj_store_commit(session_store(s)) < 0)
-            rc = session_fail(s, "%s", dj_store_error(session_store(s)));
+        if (rc != RUN_FAILED && dj_store_commit(cmd_session_store(s)) < 0)
+            rc =
+                cmd_session_fail(s, "%s", dj_store_error(cmd_session_store(s)));
         else if (rc == RUN_FAILED)
-            dj_store_rollback(session_store(s));
+            dj_store_rollback(cmd_session_store(s));
     }
     if (!dj_buf_ok(&res))
         s->fatal = true;
     cut_to_budget(s, &res);
-    mask_buf(s, &res);
-    indented(s, res.data);
+    cmd_mask_buf(s, &res);
+    cmd_indented(s, res.data);
     if (rc != RUN_OK) {
         char why[sizeof s->err];
         snprintf(why, sizeof why, "%s", s->err);
-        mask_in(s, why);
-        dj_buf_printf(say(s), INDENT "ERROR: %s\n", why);
+        cmd_mask_in(s, why);
+        dj_buf_printf(cmd_say(s), INDENT "ERROR: %s\n", why);
         s->reply->failed++;
         s->cmds_failed++;
     }
     s->reply->commands++;
     s->cmds++;
     dj_buf_free(&res);
-    if (!dj_store_transaction_alive(session_store(s)))
+    if (!dj_store_transaction_alive(cmd_session_store(s)))
         s->fatal = true;
 }
 
@@ -160,15 +169,15 @@ static void final_status(session *s)
         return;
     dj_buf st;
     dj_buf_init(&st);
-    dj_buf_append(say(s), "\n");
+    dj_buf_append(cmd_say(s), "\n");
     if (dj_game_order_status_full(s->j, s->game, s->power, &st,
                                   &s->all_ordered) == 0)
-        dj_buf_append(say(s), st.data);
+        dj_buf_append(cmd_say(s), st.data);
     else
-        dj_buf_printf(say(s), "(no orders to show: %s)\n",
+        dj_buf_printf(cmd_say(s), "(no orders to show: %s)\n",
                       dj_judge_error(s->j));
     dj_buf_free(&st);
-    if (!dj_store_transaction_alive(session_store(s)))
+    if (!dj_store_transaction_alive(cmd_session_store(s)))
         s->fatal = true;
 }
 
@@ -176,70 +185,76 @@ static void summary(session *s, const cmd_reader *r)
 {
     dj_command_reply *rep = s->reply;
     if (r->signed_off && r->skipped)
-        dj_buf_printf(say(s), "\nAfter SIGNOFF, %d line%s not read.\n",
+        dj_buf_printf(cmd_say(s), "\nAfter SIGNOFF, %d line%s not read.\n",
                       r->skipped, r->skipped == 1 ? " was" : "s were");
     else if (r->skipped)
-        dj_buf_printf(say(s), "\nThe message is longer than %d lines: the "
-                              "last %d were not read.\n",
+        dj_buf_printf(cmd_say(s),
+                      "\nThe message is longer than %d lines: the "
+                      "last %d were not read.\n",
                       CMD_MAX_LINES, r->skipped);
     if (s->repeats)
-        dj_buf_printf(say(s), "\n%d command%s asked again: each is answered "
-                              "once, above.\n",
+        dj_buf_printf(cmd_say(s),
+                      "\n%d command%s asked again: each is answered "
+                      "once, above.\n",
                       s->repeats, s->repeats == 1 ? " was" : "s were");
     if (s->over_budget)
-        dj_buf_printf(say(s), "\n%d command%s not run: this reply reached its "
-                              "size budget of %zu KB.  Send them again in "
-                              "smaller messages, asking for less (HISTORY "
-                              "game FROM TO).\n",
+        dj_buf_printf(cmd_say(s),
+                      "\n%d command%s not run: this reply reached its "
+                      "size budget of %zu KB.  Send them again in "
+                      "smaller messages, asking for less (HISTORY "
+                      "game FROM TO).\n",
                       s->over_budget, s->over_budget == 1 ? " was" : "s were",
-                      reply_budget(s) / 1024);
-    dj_buf_append(say(s), "\n");
+                      cmd_reply_budget(s) / 1024);
+    dj_buf_append(cmd_say(s), "\n");
     if (s->sections_refused && s->section > 0)
-        dj_buf_printf(say(s), "%d part%s of the message %s skipped: %s "
-                              "sign-on was refused (see ERROR above).\n",
-                      s->sections_refused,
-                      s->sections_refused == 1 ? "" : "s",
+        dj_buf_printf(cmd_say(s),
+                      "%d part%s of the message %s skipped: %s "
+                      "sign-on was refused (see ERROR above).\n",
+                      s->sections_refused, s->sections_refused == 1 ? "" : "s",
                       s->sections_refused == 1 ? "was" : "were",
                       s->sections_refused == 1 ? "its" : "their");
     else if (s->signon_refused && !s->signed_on) {
-        dj_buf_append(say(s), "The sign-on was refused, so nothing after it "
-                              "was done.  Check the game's name, the power's "
-                              "letter and the password: SIGNON Fgame "
-                              "PASSWORD.\n");
+        dj_buf_append(cmd_say(s),
+                      "The sign-on was refused, so nothing after it "
+                      "was done.  Check the game's name, the power's "
+                      "letter and the password: SIGNON Fgame "
+                      "PASSWORD.\n");
         return;
     }
     if (s->not_read.len)
-        dj_buf_printf(say(s), "Not read (looks like text, not orders):\n%s\n",
+        dj_buf_printf(cmd_say(s),
+                      "Not read (looks like text, not orders):\n%s\n",
                       s->not_read.data);
     if (rep->commands == 0) {
-        dj_buf_append(say(s), "The message held no commands.  To give "
-                              "orders, begin with SIGNON Xgame PASSWORD; "
-                              "send HELP for the list of commands.\n");
+        dj_buf_append(cmd_say(s), "The message held no commands.  To give "
+                                  "orders, begin with SIGNON Xgame PASSWORD; "
+                                  "send HELP for the list of commands.\n");
         return;
     }
     const char *sep = "Summary: ";
     int orders = s->orders_taken + s->orders_refused;
     if (orders) {
-        dj_buf_printf(say(s), "%s%d order%s taken", sep, s->orders_taken,
+        dj_buf_printf(cmd_say(s), "%s%d order%s taken", sep, s->orders_taken,
                       s->orders_taken == 1 ? "" : "s");
         if (s->orders_refused)
-            dj_buf_printf(say(s), ", %d refused (see ERROR above)",
+            dj_buf_printf(cmd_say(s), ", %d refused (see ERROR above)",
                           s->orders_refused);
         sep = "; ";
     }
     if (s->cmds) {
-        dj_buf_printf(say(s), "%s%d of %d command%s done", sep,
+        dj_buf_printf(cmd_say(s), "%s%d of %d command%s done", sep,
                       s->cmds - s->cmds_failed, s->cmds,
                       s->cmds == 1 ? "" : "s");
         if (s->cmds_failed)
-            dj_buf_printf(say(s), ", %d failed (see ERROR above) and "
-                                  "changed nothing",
+            dj_buf_printf(cmd_say(s),
+                          ", %d failed (see ERROR above) and "
+                          "changed nothing",
                           s->cmds_failed);
         sep = "; ";
     }
     if (s->all_ordered)
-        dj_buf_printf(say(s), "%sall your units have orders", sep);
-    dj_buf_append(say(s), ".\n");
+        dj_buf_printf(cmd_say(s), "%sall your units have orders", sep);
+    dj_buf_append(cmd_say(s), ".\n");
 }
 
 static void reply_subject(session *s)
@@ -337,7 +352,7 @@ static bool passed_over(session *s, const cmd *c)
     }
     if (c->kind == CMD_TEXT && ((!s->body_started && !s->signon_tried) ||
                                 prose_of_participant(s, c))) {
-        note_not_read(s, c->echo);
+        cmd_note_not_read(s, c->echo);
         return true;
     }
     if (c->kind == CMD_TEXT && s->signon_refused && !s->signed_on)
@@ -346,8 +361,8 @@ static bool passed_over(session *s, const cmd *c)
         why = "(the help is above)";
     if (!why)
         return false;
-    echo(s, c);
-    dj_buf_printf(say(s), INDENT "%s\n", why);
+    cmd_echo(s, c);
+    dj_buf_printf(cmd_say(s), INDENT "%s\n", why);
     return true;
 }
 
@@ -382,7 +397,7 @@ static void signed_on_before(session *s)
 /*
  * A mail signed on by its reply token (command.h: dj_identity): signed on
  * before its first line, but a SIGNON line may still come and win
- * (run_signon drops the token's identity first: drop_token_identity).
+ * (cmd_run_signon drops the token's identity first: drop_token_identity).
  */
 static void signed_on_by_token(session *s)
 {
@@ -398,7 +413,7 @@ static void signed_on_by_token(session *s)
     }
 }
 
-void drop_token_identity(session *s)
+void cmd_drop_token_identity(session *s)
 {
     if (!s->by_token)
         return;
@@ -415,29 +430,29 @@ void drop_token_identity(session *s)
 static void run_press_reply(session *s)
 {
     int64_t press_id = s->msg->identity->press_reply;
-    dj_buf_printf(say(s), "Your answer to press message %lld:\n\n",
+    dj_buf_printf(cmd_say(s), "Your answer to press message %lld:\n\n",
                   (long long)press_id);
     dj_buf res;
     dj_buf_init(&res);
     int rc = -1;
-    if (dj_store_begin(session_store(s)) == 0) {
+    if (dj_store_begin(cmd_session_store(s)) == 0) {
         rc = dj_game_press_reply(s->j, &s->id, press_id,
                                  s->msg->body ? s->msg->body : "", &res);
-        if (rc == 0 && dj_store_commit(session_store(s)) < 0)
+        if (rc == 0 && dj_store_commit(cmd_session_store(s)) < 0)
             rc = -1;
         if (rc < 0)
-            dj_store_rollback(session_store(s));
+            dj_store_rollback(cmd_session_store(s));
     }
     s->reply->commands++;
     s->cmds++;
     if (rc == 0) {
-        indented(s, res.data ? res.data : "");
+        cmd_indented(s, res.data ? res.data : "");
     } else {
-        dj_buf_printf(say(s), INDENT "ERROR: %s\n", dj_judge_error(s->j));
+        dj_buf_printf(cmd_say(s), INDENT "ERROR: %s\n", dj_judge_error(s->j));
         s->reply->failed++;
         s->cmds_failed++;
     }
-    if (!dj_buf_ok(&res) || !dj_store_transaction_alive(session_store(s)))
+    if (!dj_buf_ok(&res) || !dj_store_transaction_alive(cmd_session_store(s)))
         s->fatal = true;
     dj_buf_free(&res);
     s->status_due = false;
@@ -448,7 +463,7 @@ static void run_message(session *s, cmd *c, dj_buf *press)
     signed_on_before(s);
     signed_on_by_token(s);
     if (s->by_token && s->msg->identity->press_reply > 0) {
-        dj_buf_printf(say(s), "Commands from %s:\n\n", s->msg->from);
+        dj_buf_printf(cmd_say(s), "Commands from %s:\n\n", s->msg->from);
         run_press_reply(s);
         cmd_reader r;
         cmd_reader_init(&r, NULL, "");
@@ -460,12 +475,12 @@ static void run_message(session *s, cmd *c, dj_buf *press)
     /* A web message's sender is its client address (the game log keeps
      * it): the page names the signed-in identity instead. */
     if (s->msg->signed_on)
-        dj_buf_printf(say(s), "Commands from the web, signed in as %s:\n\n",
+        dj_buf_printf(cmd_say(s), "Commands from the web, signed in as %s:\n\n",
                       s->msg->signed_on->power_name[0]
                           ? s->msg->signed_on->power_name
                           : s->msg->signed_on->role);
     else
-        dj_buf_printf(say(s), "Commands from %s:\n\n", s->msg->from);
+        dj_buf_printf(cmd_say(s), "Commands from %s:\n\n", s->msg->from);
     bool from_subject = r.subject_pending;
     while (!s->fatal && cmd_next(&r, c, press)) {
         if (c->line == 0 && !subject_stands(s, c)) {
@@ -475,33 +490,33 @@ static void run_message(session *s, cmd *c, dj_buf *press)
         if (!from_subject && c->kind != CMD_TEXT)
             s->body_started = true;
         from_subject = false;
-        if (block_skipped(s, c)) {
+        if (cmd_block_skipped(s, c)) {
             dj_buf_reset(press); /* a press body in it: not sent */
             continue;
         }
         if (c->kind == CMD_TEXT && s->signed_on && s->power[0]) {
-            batch_add(s, c);
+            cmd_batch_add(s, c);
             continue;
         }
-        flush_batch(s);
+        cmd_flush_batch(s);
         if (s->fatal)
             break;
-        if (section_starts(s, c)) {
+        if (cmd_section_starts(s, c)) {
             final_status(s);
-            section_begin(s);
+            cmd_section_begin(s);
         }
-        if (section_skipped(s, c) || passed_over(s, c)) {
+        if (cmd_section_skipped(s, c) || passed_over(s, c)) {
             dj_buf_reset(press);
             continue;
         }
         s->help_given |= c->kind == CMD_HELP;
         run_command(s, c, press);
-        remember_secret(s, c->password);
+        cmd_remember_secret(s, c->password);
         dj_buf_reset(press);
     }
-    flush_batch(s);
+    cmd_flush_batch(s);
     final_status(s);
-    section_end_of_message(s);
+    cmd_section_end_of_message(s);
     summary(s, &r);
 }
 
@@ -533,7 +548,7 @@ int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
         dj_buf_init(&s->answered);
         run_message(s, c, &press);
         reply_subject(s);
-        mask_buf(s, &reply->body);
+        cmd_mask_buf(s, &reply->body);
         rc = s->fatal || !dj_buf_ok(&reply->body) ||
                      !dj_buf_ok(&reply->subject) || !dj_buf_ok(&press) ||
                      !dj_buf_ok(&s->not_read)
@@ -544,7 +559,7 @@ int dj_command_execute(dj_judge *j, const dj_command_msg *msg,
                      !dj_store_transaction_alive(dj_judge_store(j))
                          ? "the database dropped the transaction"
                          : "out of memory");
-        batch_free(s);
+        cmd_batch_free(s);
         dj_buf_free(&s->not_read);
         dj_buf_free(&s->answered);
     } else {

@@ -15,11 +15,13 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/game.h"
+#include "game/orders.h"
 #include "store/store.h"
 
 /* ---- orders ------------------------------------------------------------------------ */
 
-void batch_free(session *s)
+void cmd_batch_free(session *s)
 {
     for (int i = 0; i < s->nbatch; i++) {
         free(s->batch[i].text);
@@ -30,7 +32,7 @@ void batch_free(session *s)
 
 static void echo_reading(session *s, const dj_reading *r)
 {
-    dj_buf *o = say(s);
+    dj_buf *o = cmd_say(s);
     switch (r->kind) {
     case DJ_READ_OK:
         dj_buf_printf(o, INDENT "%s", r->text);
@@ -55,17 +57,17 @@ static void echo_reading(session *s, const dj_reading *r)
             dj_buf_printf(o, "%s%s", k ? " | " : "", r->candidates[k]);
         dj_buf_append(o, ")\n");
         break;
-    case DJ_READ_PROSE: /* listed apart, see note_not_read */
+    case DJ_READ_PROSE: /* listed apart, see cmd_note_not_read */
         break;
     }
 }
 
-void note_not_read(session *s, const char *echoed)
+void cmd_note_not_read(session *s, const char *echoed)
 {
     char shown[CMD_LINE_MAX];
     snprintf(shown, sizeof shown, "%s", echoed);
-    mask_in(s, shown);
-    mask_signon_words(s, shown);
+    cmd_mask_in(s, shown);
+    cmd_mask_signon_words(s, shown);
     dj_buf_printf(&s->not_read, "  %s\n", shown);
 }
 
@@ -82,14 +84,14 @@ static void echo_batch(session *s, const dj_reading *reads, int n)
             last++;
         if (last - first == 1 && reads[first].kind == DJ_READ_PROSE) {
             /* a greeting, a sign-off: listed once at the end, no error */
-            note_not_read(s, s->batch[i].echo);
+            cmd_note_not_read(s, s->batch[i].echo);
             k = last;
             continue;
         }
         char shown[CMD_LINE_MAX];
         snprintf(shown, sizeof shown, "%s", s->batch[i].echo);
-        mask_in(s, shown);
-        dj_buf_printf(say(s), "> %s\n", shown);
+        cmd_mask_in(s, shown);
+        dj_buf_printf(cmd_say(s), "> %s\n", shown);
         bool any = false;
         for (; k < last; k++) {
             echo_reading(s, &reads[k]);
@@ -103,7 +105,7 @@ static void echo_batch(session *s, const dj_reading *reads, int n)
             }
         }
         if (!any)
-            dj_buf_append(say(s), INDENT "(no order found on this line)\n");
+            dj_buf_append(cmd_say(s), INDENT "(no order found on this line)\n");
     }
 }
 
@@ -113,7 +115,7 @@ static void echo_batch(session *s, const dj_reading *reads, int n)
  * reader skips), so that what it says about "lines 3 and 5" means the
  * lines of the message as the player wrote it.
  */
-void flush_batch(session *s)
+void cmd_flush_batch(session *s)
 {
     if (s->nbatch == 0 || s->fatal)
         return;
@@ -125,7 +127,7 @@ void flush_batch(session *s)
         s->fatal = true;
         free(lines);
         free(reads);
-        batch_free(s);
+        cmd_batch_free(s);
         return;
     }
     for (int i = 0; i < nlines; i++)
@@ -133,18 +135,19 @@ void flush_batch(session *s)
     for (int i = 0; i < s->nbatch; i++)
         lines[s->batch[i].line - 1] = s->batch[i].text;
     int rc = dj_game_submit_orders(s->j, s->game, s->power, lines, nlines,
-                                   order_source(s), reads,
+                                   cmd_order_source(s), reads,
                                    DJ_READ_MAX_ORDERS, &n);
     free(lines);
     if (n > DJ_READ_MAX_ORDERS)
         n = DJ_READ_MAX_ORDERS;
     if (rc < 0) {
         for (int i = 0; i < s->nbatch; i++) {
-            mask_in(s, s->batch[i].echo);
-            dj_buf_printf(say(s), "> %s\n", s->batch[i].echo);
+            cmd_mask_in(s, s->batch[i].echo);
+            dj_buf_printf(cmd_say(s), "> %s\n", s->batch[i].echo);
         }
-        dj_buf_printf(say(s), INDENT "ERROR: %s; these lines were not read "
-                                     "as orders\n",
+        dj_buf_printf(cmd_say(s),
+                      INDENT "ERROR: %s; these lines were not read "
+                             "as orders\n",
                       dj_judge_error(s->j));
         s->reply->failed += s->nbatch;
         s->reply->commands += s->nbatch;
@@ -154,21 +157,21 @@ void flush_batch(session *s)
     }
     s->status_due = true;
     free(reads);
-    batch_free(s);
-    if (!dj_store_transaction_alive(session_store(s)))
+    cmd_batch_free(s);
+    if (!dj_store_transaction_alive(cmd_session_store(s)))
         s->fatal = true;
 }
 
-void batch_add(session *s, const cmd *c)
+void cmd_batch_add(session *s, const cmd *c)
 {
     if (s->nbatch == MAX_BATCH)
-        flush_batch(s);
+        cmd_flush_batch(s);
     batch_line *b = &s->batch[s->nbatch];
     b->line = c->line;
     b->text = strdup(c->text);
     char shown[CMD_LINE_MAX];
     snprintf(shown, sizeof shown, "%s", c->echo);
-    mask_signon_words(s, shown);
+    cmd_mask_signon_words(s, shown);
     b->echo = strdup(shown);
     if (!b->text || !b->echo) {
         free(b->text);

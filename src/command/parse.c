@@ -74,8 +74,8 @@ static int near_miss_at(const words *ws, int i)
         word_core(ws->w[i + 1], next, sizeof next);
     if (!w[0])
         return 0;
-    if ((word_is(w, "SIGN") || word_is(w, "LOG")) && ws->n > i + 2 &&
-        (distance(next, "ON") <= 1 || word_is(next, "IN")))
+    if ((cmd_word_is(w, "SIGN") || cmd_word_is(w, "LOG")) && ws->n > i + 2 &&
+        (distance(next, "ON") <= 1 || cmd_word_is(next, "IN")))
         return 3;
     if (distance(w, "SIGNON") <= 2 || distance(w, "SIGNIN") <= 1 ||
         distance(w, "LOGIN") <= 1)
@@ -86,10 +86,11 @@ static int near_miss_at(const words *ws, int i)
         return 2;
     if (distance(w, "SET") <= 1 && next[0] && distance(next, "PASSWORD") <= 3)
         return 2;
-    if (distance(w, "PASSWORD") <= 2 || word_is(w, "PW") ||
-        word_is(w, "PWD") || word_is(w, "PASSWD") || word_is(w, "KENNWORT") ||
-        word_is(w, "PASSWORT") || word_is(w, "MOT") || word_is(w, "CLAVE") ||
-        word_is(w, "PAROLA") || word_is(w, "SIFRE"))
+    if (distance(w, "PASSWORD") <= 2 || cmd_word_is(w, "PW") ||
+        cmd_word_is(w, "PWD") || cmd_word_is(w, "PASSWD") ||
+        cmd_word_is(w, "KENNWORT") || cmd_word_is(w, "PASSWORT") ||
+        cmd_word_is(w, "MOT") || cmd_word_is(w, "CLAVE") ||
+        cmd_word_is(w, "PAROLA") || cmd_word_is(w, "SIFRE"))
         return 1;
     return 0;
 }
@@ -139,8 +140,8 @@ void cmd_parse_line(const char *line, cmd *c)
         snprintf(c->echo, sizeof c->echo, "%s", CMD_MASK);
         return;
     }
-    words_split(line, ws);
-    words_rest(ws, 0, c->echo, sizeof c->echo); /* as written, trimmed */
+    cmd_words_split(line, ws);
+    cmd_words_rest(ws, 0, c->echo, sizeof c->echo); /* as written, trimmed */
     if (ws->n == 0)
         c->kind = CMD_TEXT;
     else
@@ -183,8 +184,8 @@ static bool read_line(cmd_reader *r, char *buf, size_t len, bool *cut,
 
 static bool blank(const char *line)
 {
-    for (; *line; line += words_space_len(line))
-        if (!words_is_space(line))
+    for (; *line; line += cmd_words_space_len(line))
+        if (!cmd_words_is_space(line))
             return false;
     return true;
 }
@@ -208,9 +209,9 @@ static cmd_kind press_end(const char *line)
 {
     char word[16];
     size_t i = 0;
-    while (*line && words_is_space(line))
-        line += words_space_len(line);
-    while (line[i] && !words_is_space(line + i) && i < sizeof word - 1) {
+    while (*line && cmd_words_is_space(line))
+        line += cmd_words_space_len(line);
+    while (line[i] && !cmd_words_is_space(line + i) && i < sizeof word - 1) {
         word[i] = line[i];
         i++;
     }
@@ -218,11 +219,11 @@ static cmd_kind press_end(const char *line)
     const char *after = line + i;
     if (!blank(after))
         return CMD_TEXT;
-    if (word_is(word, "ENDPRESS") || word_is(word, "ENDBROADCAST"))
+    if (cmd_word_is(word, "ENDPRESS") || cmd_word_is(word, "ENDBROADCAST"))
         return CMD_ENDPRESS;
-    if (word_is(word, "SIGNOFF"))
+    if (cmd_word_is(word, "SIGNOFF"))
         return CMD_SIGNOFF;
-    if (word_is(word, "ENDDIARY"))
+    if (cmd_word_is(word, "ENDDIARY"))
         return CMD_ENDDIARY;
     return CMD_TEXT;
 }

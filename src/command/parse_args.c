@@ -16,7 +16,7 @@
 #include "command/table.h"
 
 /* Commands that take nothing after their words. */
-void parse_nothing(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_nothing(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     if (ws->n > arg)
         cmd_bad(c, "%s takes nothing more", cmd_name(kind));
@@ -25,7 +25,7 @@ void parse_nothing(const words *ws, int arg, cmd_kind kind, cmd *c)
 }
 
 /* Commands whose further words do not matter (HELP, SIGNOFF, ENDPRESS). */
-void parse_anything(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_anything(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     (void)ws;
     (void)arg;
@@ -33,16 +33,16 @@ void parse_anything(const words *ws, int arg, cmd_kind kind, cmd *c)
 }
 
 /* Commands taking the rest of the line as it was written (TERMINATE). */
-void parse_rest(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_rest(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
-    words_rest(ws, arg, c->arg, sizeof c->arg);
+    cmd_words_rest(ws, arg, c->arg, sizeof c->arg);
     c->kind = kind;
 }
 
 /* "demo", or the game part of "france@demo" / "Fdemo" for SIGNON. */
 static bool game_word(cmd *c, const char *w)
 {
-    if (!word_copy(c->game, sizeof c->game, w) || !*w) {
+    if (!cmd_word_copy(c->game, sizeof c->game, w) || !*w) {
         cmd_bad(c, "the game name '%.60s' is too long", w);
         return false;
     }
@@ -61,8 +61,8 @@ static void game_args(const words *ws, int arg, cmd_kind kind, cmd *c,
     }
     if (n > 0 && !game_word(c, ws->w[arg]))
         return;
-    if ((n > 1 && !word_copy(c->arg, sizeof c->arg, ws->w[arg + 1])) ||
-        (n > 2 && !word_copy(c->arg2, sizeof c->arg2, ws->w[arg + 2]))) {
+    if ((n > 1 && !cmd_word_copy(c->arg, sizeof c->arg, ws->w[arg + 1])) ||
+        (n > 2 && !cmd_word_copy(c->arg2, sizeof c->arg2, ws->w[arg + 2]))) {
         cmd_bad(c, "%s", "the phase is too long");
         return;
     }
@@ -70,19 +70,19 @@ static void game_args(const words *ws, int arg, cmd_kind kind, cmd *c,
 }
 
 /* LIST [GAME] */
-void parse_game_optional(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_game_optional(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     game_args(ws, arg, kind, c, 0, 1);
 }
 
 /* SUMMARY GAME, REVEAL-like commands naming one game */
-void parse_game(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_game(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     game_args(ws, arg, kind, c, 1, 1);
 }
 
 /* HISTORY GAME [FROM [TO]] */
-void parse_history(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_history(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     game_args(ws, arg, kind, c, 1, 3);
 }
@@ -98,7 +98,7 @@ static bool phase_shaped(const char *w)
 
 /* MAP [GAME] [PHASE]: a lone phase-shaped word is the phase (the game is
  * then the one signed on to). */
-void parse_map(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_map(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     int n = ws->n - arg;
     if (n > 2) {
@@ -114,7 +114,7 @@ void parse_map(const words *ws, int arg, cmd_kind kind, cmd *c)
     }
     if (i < ws->n) {
         if (!phase_shaped(ws->w[i]) ||
-            !word_copy(c->arg, sizeof c->arg, ws->w[i])) {
+            !cmd_word_copy(c->arg, sizeof c->arg, ws->w[i])) {
             cmd_bad(c, "'%.20s' is not a phase like S1901M", ws->w[i]);
             return;
         }
@@ -125,7 +125,7 @@ void parse_map(const words *ws, int arg, cmd_kind kind, cmd *c)
 /* JOIN [POWER@]GAME PASSWORD [JOIN-PASSWORD], OBSERVE GAME PASSWORD
  * [JOIN-PASSWORD] (a private game's), TAKEOVER POWER@GAME PASSWORD,
  * CREATE GAME PASSWORD [SETTINGS...]. */
-void parse_game_password(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_game_password(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     const char *name = cmd_name(kind);
     cmd_mask_words(ws, arg, -1, c);
@@ -140,7 +140,7 @@ void parse_game_password(const words *ws, int arg, cmd_kind kind, cmd *c)
         return;
     }
     if (n == 3 && keyed &&
-        !word_copy(c->arg2, sizeof c->arg2, ws->w[arg + 2])) {
+        !cmd_word_copy(c->arg2, sizeof c->arg2, ws->w[arg + 2])) {
         cmd_bad(c, "%s", "the join password is too long");
         return;
     }
@@ -168,18 +168,18 @@ void parse_game_password(const words *ws, int arg, cmd_kind kind, cmd *c)
         cmd_bad(c, "%s: the game is missing", name);
         return;
     }
-    if (!word_copy(c->password, sizeof c->password, ws->w[arg + 1])) {
+    if (!cmd_word_copy(c->password, sizeof c->password, ws->w[arg + 1])) {
         cmd_bad(c, "%s", "the password is too long");
         return;
     }
     cmd_mask_words(ws, arg + 1, keyed ? -1 : arg + 2, c);
     if (kind == CMD_CREATE)
-        words_rest(ws, arg + 2, c->arg, sizeof c->arg);
+        cmd_words_rest(ws, arg + 2, c->arg, sizeof c->arg);
     c->kind = kind;
 }
 
 /* SIGNON ID PASSWORD; ID is POWER@GAME, MASTER@GAME or a letter + game. */
-void parse_signon(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_signon(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     cmd_mask_words(ws, arg, -1, c);
     if (ws->n - arg != 2) {
@@ -217,7 +217,7 @@ void parse_signon(const words *ws, int arg, cmd_kind kind, cmd *c)
         cmd_bad(c, "%s", "SIGNON: the game is missing");
         return;
     }
-    if (!word_copy(c->password, sizeof c->password, ws->w[arg + 1])) {
+    if (!cmd_word_copy(c->password, sizeof c->password, ws->w[arg + 1])) {
         cmd_bad(c, "%s", "the password is too long");
         return;
     }
@@ -227,9 +227,9 @@ void parse_signon(const words *ws, int arg, cmd_kind kind, cmd *c)
 
 /* Commands taking one word into arg (CONFIRM code, SET MAP format, SET
  * ADDRESS address). */
-void parse_one_word(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_one_word(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
-    if (ws->n - arg != 1 || !word_copy(c->arg, sizeof c->arg, ws->w[arg]))
+    if (ws->n - arg != 1 || !cmd_word_copy(c->arg, sizeof c->arg, ws->w[arg]))
         cmd_bad(c, "%s takes one word: %s", cmd_name(kind),
                 cmd_spec_of(kind)->usage);
     else
@@ -237,41 +237,41 @@ void parse_one_word(const words *ws, int arg, cmd_kind kind, cmd *c)
 }
 
 /* Commands that take one power (BECOME, EJECT, SET CONCEDE). */
-void parse_power(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_power(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
-    if (ws->n - arg != 1 || !word_copy(c->who, sizeof c->who, ws->w[arg]))
+    if (ws->n - arg != 1 || !cmd_word_copy(c->who, sizeof c->who, ws->w[arg]))
         cmd_bad(c, "%s needs one power", cmd_name(kind));
     else
         c->kind = kind;
 }
 
 /* REPLACE power address: the master gives a power to a new player. */
-void parse_replace(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_replace(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
-    if (ws->n - arg != 2 || !word_copy(c->who, sizeof c->who, ws->w[arg]) ||
-        !word_copy(c->arg, sizeof c->arg, ws->w[arg + 1]))
+    if (ws->n - arg != 2 || !cmd_word_copy(c->who, sizeof c->who, ws->w[arg]) ||
+        !cmd_word_copy(c->arg, sizeof c->arg, ws->w[arg + 1]))
         cmd_bad(c, "%s", "REPLACE needs a power and the new player's address");
     else
         c->kind = kind;
 }
 
 /* ROLLBACK [PHASE]: the phase ("S1903M") or none, the one before. */
-void parse_rollback(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_rollback(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     if (ws->n - arg > 1 ||
-        (ws->n - arg == 1 && !word_copy(c->arg, sizeof c->arg, ws->w[arg])))
+        (ws->n - arg == 1 && !cmd_word_copy(c->arg, sizeof c->arg, ws->w[arg])))
         cmd_bad(c, "%s", "ROLLBACK takes at most a phase (S1903M)");
     else
         c->kind = kind;
 }
 
 /* SET PASSWORD NEW */
-void parse_password(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_password(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     cmd_mask_words(ws, arg, -1, c);
     if (ws->n - arg != 1)
         cmd_bad(c, "%s", "SET PASSWORD needs one word, the new password");
-    else if (!word_copy(c->password, sizeof c->password, ws->w[arg]))
+    else if (!cmd_word_copy(c->password, sizeof c->password, ws->w[arg]))
         cmd_bad(c, "%s", "the password is too long");
     else
         c->kind = kind;
@@ -279,35 +279,35 @@ void parse_password(const words *ws, int arg, cmd_kind kind, cmd *c)
 
 /* SET DRAW [POWER...]: a vote, or a named draw; SET DRAW NAMED|DIAS is
  * the master's game setting (draw=named). */
-void parse_draw(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_draw(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     if (ws->n - arg == 1 &&
-        (word_is(ws->w[arg], "DIAS") || word_is(ws->w[arg], "NAMED"))) {
-        parse_setting(ws, arg - 1, CMD_SETTING, c);
+        (cmd_word_is(ws->w[arg], "DIAS") || cmd_word_is(ws->w[arg], "NAMED"))) {
+        cmd_parse_setting(ws, arg - 1, CMD_SETTING, c);
         return;
     }
-    words_rest(ws, arg, c->arg, sizeof c->arg);
+    cmd_words_rest(ws, arg, c->arg, sizeof c->arg);
     c->kind = kind;
 }
 
 /* SET ABSENCE FROM [TO TO], SET ABSENCE CLEAR. */
-void parse_absence(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_absence(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     if (ws->n <= arg) {
         cmd_bad(c, "%s", "SET ABSENCE needs a date: SET ABSENCE 2027-01-09 "
                          "[TO 2027-01-12]");
         return;
     }
-    if (ws->n == arg + 1 && word_is(ws->w[arg], "CLEAR")) {
+    if (ws->n == arg + 1 && cmd_word_is(ws->w[arg], "CLEAR")) {
         c->kind = CMD_NOABSENCE;
         return;
     }
     int to = -1;
     for (int i = arg + 1; i < ws->n && to < 0; i++)
-        if (word_is(ws->w[i], "TO"))
+        if (cmd_word_is(ws->w[i], "TO"))
             to = i;
     char all[CMD_LINE_MAX];
-    words_rest(ws, arg, all, sizeof all);
+    cmd_words_rest(ws, arg, all, sizeof all);
     if (to < 0) {
         snprintf(c->arg, sizeof c->arg, "%s", all);
     } else {
@@ -316,7 +316,7 @@ void parse_absence(const words *ws, int arg, cmd_kind kind, cmd *c)
         size_t k = strlen(c->arg);
         while (k && (c->arg[k - 1] == ' ' || c->arg[k - 1] == '\t'))
             c->arg[--k] = '\0';
-        words_rest(ws, to + 1, c->arg2, sizeof c->arg2);
+        cmd_words_rest(ws, to + 1, c->arg2, sizeof c->arg2);
         if (!*c->arg2) {
             cmd_bad(c, "%s", "SET ABSENCE ... TO needs the end date");
             return;
@@ -326,10 +326,10 @@ void parse_absence(const words *ws, int arg, cmd_kind kind, cmd *c)
 }
 
 /* SET DEADLINE TIME: the master's deadline, as the setting deadline=. */
-void parse_deadline(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_deadline(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     char value[CMD_LINE_MAX];
-    words_rest(ws, arg, value, sizeof value);
+    cmd_words_rest(ws, arg, value, sizeof value);
     if (!*value)
         cmd_bad(c, "%s", "SET DEADLINE needs a time: 2027-01-09 20:00, +2d");
     else if (snprintf(c->arg, sizeof c->arg, "deadline=%s", value) >=
@@ -340,7 +340,7 @@ void parse_deadline(const words *ws, int arg, cmd_kind kind, cmd *c)
 }
 
 /* SET KEY VALUE / SET KEY=VALUE: the master's game settings. */
-void parse_setting(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_setting(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     if (ws->n <= arg) {
         cmd_bad(c, "%s", "SET what?");
@@ -350,11 +350,11 @@ void parse_setting(const words *ws, int arg, cmd_kind kind, cmd *c)
     char value[CMD_LINE_MAX];
     if (strchr(key, '=')) {
         /* "SET deadline=2027-01-09 20:00": the value may have spaces */
-        words_rest(ws, arg, c->arg, sizeof c->arg);
+        cmd_words_rest(ws, arg, c->arg, sizeof c->arg);
         c->kind = kind;
         return;
     }
-    words_rest(ws, arg + 1, value, sizeof value);
+    cmd_words_rest(ws, arg + 1, value, sizeof value);
     if (!*value) {
         cmd_bad(c, "SET %.60s needs a value", key);
         return;

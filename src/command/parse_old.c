@@ -21,19 +21,19 @@
 
 /* A command that stands alone on its line (VERSION, UNSTART, ENDIF,
  * ELSE, ENDDIARY): with more words it is text. */
-void parse_alone(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_alone(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     c->kind = ws->n > arg ? CMD_TEXT : kind;
 }
 
 /* GET [file]: one word at most, else text. */
-void parse_get(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_get(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     if (ws->n > arg + 1) {
         c->kind = CMD_TEXT;
         return;
     }
-    if (ws->n > arg && !word_copy(c->arg, sizeof c->arg, ws->w[arg])) {
+    if (ws->n > arg && !cmd_word_copy(c->arg, sizeof c->arg, ws->w[arg])) {
         cmd_bad(c, "%s", "GET: the file's name is too long");
         return;
     }
@@ -51,7 +51,7 @@ static char season_of(const char *w)
                    {"AUTUMN", 'F'}, {"F", 'F'},    {"WINTER", 'W'},
                    {"W", 'W'},      {"SUMMER", 'U'}, {"U", 'U'}};
     for (size_t i = 0; i < sizeof seasons / sizeof seasons[0]; i++)
-        if (word_is(w, seasons[i].word))
+        if (cmd_word_is(w, seasons[i].word))
             return seasons[i].s;
     return 0;
 }
@@ -68,7 +68,7 @@ static char type_of(const char *w)
                  {"BUILD", 'A'},    {"BUILDS", 'A'},    {"A", 'A'},
                  {"B", 'A'}};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (word_is(w, types[i].word))
+        if (cmd_word_is(w, types[i].word))
             return types[i].t;
     return 0;
 }
@@ -90,7 +90,7 @@ static bool year_word(const char *w)
  * judge names phases ("S1902M") into c->arg; a line that names no phase
  * is text.
  */
-void parse_phase(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_phase(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     int n = ws->n - arg;
     char season = 0, type = 0;
@@ -133,8 +133,9 @@ void parse_phase(const words *ws, int arg, cmd_kind kind, cmd *c)
  * begin with? */
 static bool condition_word(const char *w)
 {
-    return word_is(w, "A") || word_is(w, "F") || word_is(w, "ARMY") ||
-           word_is(w, "FLEET") || word_is(w, "NOT") || word_is(w, "NO");
+    return cmd_word_is(w, "A") || cmd_word_is(w, "F") ||
+           cmd_word_is(w, "ARMY") || cmd_word_is(w, "FLEET") ||
+           cmd_word_is(w, "NOT") || cmd_word_is(w, "NO");
 }
 
 /*
@@ -143,38 +144,38 @@ static bool condition_word(const char *w)
  * "IF NOT F Kie - Den") or the line ends with THEN; "If you support me"
  * is text.
  */
-void parse_if(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_if(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
-    if (ws->n <= arg ||
-        (!condition_word(ws->w[arg]) && !word_is(ws->w[ws->n - 1], "THEN"))) {
+    if (ws->n <= arg || (!condition_word(ws->w[arg]) &&
+                         !cmd_word_is(ws->w[ws->n - 1], "THEN"))) {
         c->kind = CMD_TEXT;
         return;
     }
-    words_rest(ws, arg, c->arg, sizeof c->arg);
+    cmd_words_rest(ws, arg, c->arg, sizeof c->arg);
     c->kind = kind;
 }
 
 /* DIARY [text]: the lines up to ENDDIARY are its body (parse.c); DIARY
  * READ alone asks for one's own entries and has no body. */
-void parse_diary(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_diary(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
-    words_rest(ws, arg, c->arg, sizeof c->arg);
-    c->opens_diary = !(ws->n == arg + 1 && word_is(ws->w[arg], "READ"));
+    cmd_words_rest(ws, arg, c->arg, sizeof c->arg);
+    c->opens_diary = !(ws->n == arg + 1 && cmd_word_is(ws->w[arg], "READ"));
     c->kind = kind;
 }
 
 /* OFFICIAL [text]: the text on the line, or the lines up to ENDPRESS. */
-void parse_official(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_official(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
-    words_rest(ws, arg, c->arg, sizeof c->arg);
+    cmd_words_rest(ws, arg, c->arg, sizeof c->arg);
     c->opens_press = !c->arg[0];
     c->kind = kind;
 }
 
 /* POSTAL PRESS [...]: its body up to ENDPRESS, never orders. */
-void parse_postal(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_postal(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
-    words_rest(ws, arg, c->arg, sizeof c->arg);
+    cmd_words_rest(ws, arg, c->arg, sizeof c->arg);
     c->opens_press = true;
     c->kind = kind;
 }

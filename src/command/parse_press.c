@@ -28,8 +28,9 @@
 /* A list for PRESS TO / FAKE TO: words up to the next option word. */
 static bool press_option(const char *w)
 {
-    return word_is(w, "GREY") || word_is(w, "GRAY") || word_is(w, "WHITE") ||
-           word_is(w, "FAKE") || word_is(w, "FROM");
+    return cmd_word_is(w, "GREY") || cmd_word_is(w, "GRAY") ||
+           cmd_word_is(w, "WHITE") || cmd_word_is(w, "FAKE") ||
+           cmd_word_is(w, "FROM");
 }
 
 static int press_list(const words *ws, int i, char *out, size_t len)
@@ -48,37 +49,39 @@ static int press_list(const words *ws, int i, char *out, size_t len)
 
 /* PRESS [TO LIST] [FROM POWER] [GREY|WHITE] [FAKE [BROADCAST | [PARTIAL]
  * TO LIST]], BROADCAST [GREY|WHITE]. */
-void parse_press(const words *ws, int arg, cmd_kind kind, cmd *c)
+void cmd_parse_press(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
-    bool broadcast = word_is(ws->w[0], "BROADCAST");
+    bool broadcast = cmd_word_is(ws->w[0], "BROADCAST");
     c->broadcast = broadcast;
     c->opens_press = true;
     int i = arg;
     while (i < ws->n) {
         const char *w = ws->w[i];
-        if (word_is(w, "GREY") || word_is(w, "GRAY") || word_is(w, "WHITE")) {
-            c->grey = word_is(w, "WHITE") ? 0 : 1;
+        if (cmd_word_is(w, "GREY") || cmd_word_is(w, "GRAY") ||
+            cmd_word_is(w, "WHITE")) {
+            c->grey = cmd_word_is(w, "WHITE") ? 0 : 1;
             i++;
-        } else if (word_is(w, "TO") && !broadcast && !c->has_to) {
+        } else if (cmd_word_is(w, "TO") && !broadcast && !c->has_to) {
             c->has_to = true;
             i = press_list(ws, i + 1, c->to, sizeof c->to);
-        } else if (word_is(w, "FROM") && !broadcast && !c->fake_from[0]) {
+        } else if (cmd_word_is(w, "FROM") && !broadcast && !c->fake_from[0]) {
             if (i + 1 >= ws->n || press_option(ws->w[i + 1]) ||
-                !word_copy(c->fake_from, sizeof c->fake_from, ws->w[i + 1])) {
+                !cmd_word_copy(c->fake_from, sizeof c->fake_from,
+                               ws->w[i + 1])) {
                 cmd_bad(c, "%s", "FROM needs the one power the press is "
                                  "shown as from");
                 return;
             }
             i += 2;
-        } else if (word_is(w, "FAKE") && !broadcast && !c->fake) {
+        } else if (cmd_word_is(w, "FAKE") && !broadcast && !c->fake) {
             c->fake = true;
             i++;
-            if (i < ws->n && word_is(ws->w[i], "BROADCAST")) {
+            if (i < ws->n && cmd_word_is(ws->w[i], "BROADCAST")) {
                 i++;
-            } else if (i < ws->n && (word_is(ws->w[i], "TO") ||
-                                     word_is(ws->w[i], "PARTIAL"))) {
-                i += word_is(ws->w[i], "PARTIAL") && i + 1 < ws->n &&
-                             word_is(ws->w[i + 1], "TO")
+            } else if (i < ws->n && (cmd_word_is(ws->w[i], "TO") ||
+                                     cmd_word_is(ws->w[i], "PARTIAL"))) {
+                i += cmd_word_is(ws->w[i], "PARTIAL") && i + 1 < ws->n &&
+                             cmd_word_is(ws->w[i + 1], "TO")
                          ? 2
                          : 1;
                 c->fake_has_to = true;

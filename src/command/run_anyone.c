@@ -11,8 +11,14 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/audience.h"
+#include "game/game.h"
+#include "game/pictures.h"
+#include "game/press.h"
+#include "game/reading.h"
+#include "game/signon.h"
 
-CMD_RUNNER(run_help)
+CMD_RUNNER(cmd_run_help)
 {
     (void)s;
     (void)c;
@@ -25,18 +31,18 @@ CMD_RUNNER(run_help)
  * to anyone else it answers as a game that does not exist. */
 static int described(session *s, const char *game)
 {
-    return game_rc(s, dj_game_described_to(s->j, game,
-                                           s->signed_on ? &s->id : NULL));
+    return cmd_game_rc(
+        s, dj_game_described_to(s->j, game, s->signed_on ? &s->id : NULL));
 }
 
-CMD_RUNNER(run_list)
+CMD_RUNNER(cmd_run_list)
 {
     (void)press;
     if (!c->game[0])
-        return game_rc(s, dj_game_list_public(s->j, res));
+        return cmd_game_rc(s, dj_game_list_public(s->j, res));
     if (described(s, c->game) < 0)
         return RUN_FAILED;
-    return game_rc(s, dj_game_show_public(s->j, c->game, res));
+    return cmd_game_rc(s, dj_game_show_public(s->j, c->game, res));
 }
 
 /*
@@ -46,75 +52,79 @@ CMD_RUNNER(run_list)
  */
 static int need_member(session *s, const char *game, const char *what)
 {
-    if (s->signed_on && same_game(s->id.game, game))
+    if (s->signed_on && cmd_same_game(s->id.game, game))
         return RUN_OK;
-    return session_fail(s,
-                        "%s answers only the players, observers and master of "
-                        "game '%s', signed on: SIGNON first",
-                        what, game);
+    return cmd_session_fail(
+        s,
+        "%s answers only the players, observers and master of "
+        "game '%s', signed on: SIGNON first",
+        what, game);
 }
 
-CMD_RUNNER(run_history)
+CMD_RUNNER(cmd_run_history)
 {
     (void)press;
-    if (check_game(s, c->game) < 0 || need_member(s, c->game, "HISTORY") < 0)
+    if (cmd_check_game(s, c->game) < 0 ||
+        need_member(s, c->game, "HISTORY") < 0)
         return RUN_FAILED;
-    return game_rc(s, dj_game_history(s->j, c->game,
-                                      c->arg[0] ? c->arg : NULL,
-                                      c->arg2[0] ? c->arg2 : NULL, res));
+    return cmd_game_rc(s,
+                       dj_game_history(s->j, c->game, c->arg[0] ? c->arg : NULL,
+                                       c->arg2[0] ? c->arg2 : NULL, res));
 }
 
-CMD_RUNNER(run_summary)
+CMD_RUNNER(cmd_run_summary)
 {
     (void)press;
     if (described(s, c->game) < 0)
         return RUN_FAILED;
-    return game_rc(s, dj_game_summary(s->j, c->game, res));
+    return cmd_game_rc(s, dj_game_summary(s->j, c->game, res));
 }
 
 /* MAP [GAME] [PHASE]: the picture, attached to the reply (one a message). */
-CMD_RUNNER(run_map)
+CMD_RUNNER(cmd_run_map)
 {
     (void)press;
     const char *game = c->game[0] ? c->game : s->game[0] ? s->game : NULL;
     if (!game)
-        return session_fail(s,
-                            "MAP needs the game (MAP demo), or SIGNON first");
-    if (check_game(s, game) < 0 || need_member(s, game, "MAP") < 0)
+        return cmd_session_fail(
+            s, "MAP needs the game (MAP demo), or SIGNON first");
+    if (cmd_check_game(s, game) < 0 || need_member(s, game, "MAP") < 0)
         return RUN_FAILED;
     if (s->reply->picture.phase_id)
-        return session_fail(s, "one map a message: send another message for "
-                               "another map");
-    return game_rc(s, dj_game_map_for_mail(s->j, game,
-                                           c->arg[0] ? c->arg : NULL,
-                                           &s->id,
-                                           &s->reply->picture, res));
+        return cmd_session_fail(s,
+                                "one map a message: send another message for "
+                                "another map");
+    return cmd_game_rc(
+        s, dj_game_map_for_mail(s->j, game, c->arg[0] ? c->arg : NULL, &s->id,
+                                &s->reply->picture, res));
 }
 
 /* TAKEOVER power@game password: a volunteer for a power in disorder. */
-CMD_RUNNER(run_takeover)
+CMD_RUNNER(cmd_run_takeover)
 {
     (void)press;
-    if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
+    if (cmd_check_game(s, c->game) < 0 ||
+        cmd_check_new_password(s, c->password) < 0)
         return RUN_FAILED;
     /* Not yet: the address must show it receives mail (CONFIRM). */
     if (dj_game_request_confirmation(s->j, "takeover", c->game, c->who,
                                      s->msg->from, c->password, NULL,
                                      res) < 0)
-        return game_rc(s, -1);
+        return cmd_game_rc(s, -1);
     snprintf(s->game, sizeof s->game, "%s", c->game);
     return RUN_OK;
 }
 
 /* JOIN and OBSERVE: asked for now, done when the code comes back. */
-CMD_RUNNER(run_join)
+CMD_RUNNER(cmd_run_join)
 {
     (void)press;
-    if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
+    if (cmd_check_game(s, c->game) < 0 ||
+        cmd_check_new_password(s, c->password) < 0)
         return RUN_FAILED;
-    remember_secret(s, c->arg2); /* a private game's join password */
+    cmd_remember_secret(s, c->arg2); /* a private game's join password */
     if (dj_game_check_admission(s->j, c->game, c->arg2) < 0)
-        return game_rc(s, -1);
+        return cmd_game_rc(s, -1);
     /* Not yet: the address must show it receives mail (CONFIRM). */
     if (dj_game_request_confirmation(s->j,
                                      c->kind == CMD_OBSERVE ? "observe"
@@ -122,7 +132,7 @@ CMD_RUNNER(run_join)
                                      c->game, c->who[0] ? c->who : NULL,
                                      s->msg->from, c->password, NULL,
                                      res) < 0)
-        return game_rc(s, -1);
+        return cmd_game_rc(s, -1);
     snprintf(s->game, sizeof s->game, "%s", c->game);
     return RUN_OK;
 }
@@ -130,13 +140,13 @@ CMD_RUNNER(run_join)
 /* CONFIRM code: a request waiting for this address happens now (the
  * game tells whom it concerns; the masters learn of a new player or
  * observer here, with the player's reliability figures). */
-CMD_RUNNER(run_confirm)
+CMD_RUNNER(cmd_run_confirm)
 {
     (void)press;
     dj_confirmed done;
     if (dj_game_confirm(s->j, s->msg->from, c->arg, &done, res) < 0)
-        return game_rc(s, -1);
-    if (check_game(s, done.game) < 0)
+        return cmd_game_rc(s, -1);
+    if (cmd_check_game(s, done.game) < 0)
         return RUN_FAILED;
     snprintf(s->game, sizeof s->game, "%s", done.game);
     if (strcmp(done.action, "join") != 0 &&
@@ -152,52 +162,53 @@ CMD_RUNNER(run_confirm)
         if (dj_game_player_stats(s->j, s->msg->from, NULL, false,
                                  &notice) < 0) {
             dj_buf_free(&notice);
-            return game_rc(s, -1);
+            return cmd_game_rc(s, -1);
         }
     }
     int rc = dj_game_notify_masters(s->j, done.game,
                                     observer ? "New observer" : "New player",
                                     notice.data);
     dj_buf_free(&notice);
-    return game_rc(s, rc);
+    return cmd_game_rc(s, rc);
 }
 
 /* CREATE GAME PASSWORD [KEY=VALUE...]: the sender becomes the master. */
-CMD_RUNNER(run_create)
+CMD_RUNNER(cmd_run_create)
 {
     (void)press;
     if (!dj_judge_config(s->j)->allow_create)
-        return session_fail(s,
-                            "this judge does not create games by mail; ask its "
-                            "administrator");
-    if (check_game(s, c->game) < 0 || check_new_password(s, c->password) < 0)
+        return cmd_session_fail(
+            s, "this judge does not create games by mail; ask its "
+               "administrator");
+    if (cmd_check_game(s, c->game) < 0 ||
+        cmd_check_new_password(s, c->password) < 0)
         return RUN_FAILED;
     if (dj_game_request_confirmation(s->j, "create", c->game, NULL,
                                      s->msg->from, c->password, c->arg,
                                      res) < 0)
-        return game_rc(s, -1);
+        return cmd_game_rc(s, -1);
     snprintf(s->game, sizeof s->game, "%s", c->game);
     return RUN_OK;
 }
 
-CMD_RUNNER(run_signon)
+CMD_RUNNER(cmd_run_signon)
 {
     (void)press;
     if (s->signon_tried)
-        return session_fail(s,
-                            "one sign-on per message: send another message to "
-                            "sign on again");
-    drop_token_identity(s);
-    if (check_game(s, c->game) < 0)
+        return cmd_session_fail(
+            s, "one sign-on per message: send another message to "
+               "sign on again");
+    cmd_drop_token_identity(s);
+    if (cmd_check_game(s, c->game) < 0)
         return RUN_FAILED;
     s->signon_tried = true;
     int rc = dj_game_signon(s->j, c->game, c->who, c->password,
                             s->msg->from, &s->id);
     if (rc < 0)
-        return game_rc(s, -1);
+        return cmd_game_rc(s, -1);
     if (rc == DJ_SIGNON_REFUSED) {
         s->signon_refused = true;
-        session_fail(s, "%s", dj_judge_error(s->j));
+        cmd_session_fail(s, "%s", dj_judge_error(s->j));
         return RUN_REFUSED_KEEP;
     }
     s->signed_on = true;
@@ -220,7 +231,7 @@ CMD_RUNNER(run_signon)
     return RUN_OK;
 }
 
-CMD_RUNNER(run_signoff)
+CMD_RUNNER(cmd_run_signoff)
 {
     (void)s;
     (void)c;
@@ -229,26 +240,25 @@ CMD_RUNNER(run_signoff)
     return RUN_OK;
 }
 
-CMD_RUNNER(run_endpress)
+CMD_RUNNER(cmd_run_endpress)
 {
     (void)c;
     (void)press;
     (void)res;
-    return session_fail(s, "ENDPRESS without a PRESS before it");
+    return cmd_session_fail(s, "ENDPRESS without a PRESS before it");
 }
 
 /* PRESS ARCHIVE game [from [to]]: the press this sender may read, within
  * what is left of the reply's size budget. */
-CMD_RUNNER(run_press_archive)
+CMD_RUNNER(cmd_run_press_archive)
 {
     (void)press;
-    bool mine = s->signed_on && same_game(s->id.game, c->game);
+    bool mine = s->signed_on && cmd_same_game(s->id.game, c->game);
     if (described(s, c->game) < 0)
         return RUN_FAILED;
-    size_t room = reply_room(s) * 3 / 4; /* the reply indents each line */
-    return game_rc(s, dj_game_press_archive(s->j, c->game, mine ? &s->id : NULL,
-                                            c->arg[0] ? c->arg : NULL,
-                                            c->arg2[0] ? c->arg2 : NULL,
-                                            room > 512 ? room - 512 : 0,
-                                            res));
+    size_t room = cmd_reply_room(s) * 3 / 4; /* the reply indents each line */
+    return cmd_game_rc(
+        s, dj_game_press_archive(
+               s->j, c->game, mine ? &s->id : NULL, c->arg[0] ? c->arg : NULL,
+               c->arg2[0] ? c->arg2 : NULL, room > 512 ? room - 512 : 0, res));
 }

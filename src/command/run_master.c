@@ -12,86 +12,90 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/forming.h"
+#include "game/orders.h"
+#include "game/process.h"
+#include "game/signon.h"
 
-CMD_RUNNER(run_process)
+CMD_RUNNER(cmd_run_process)
 {
     (void)c;
     (void)press;
-    return game_rc(s, dj_game_process(s->j, s->game, res));
+    return cmd_game_rc(s, dj_game_process(s->j, s->game, res));
 }
 
-CMD_RUNNER(run_preview)
+CMD_RUNNER(cmd_run_preview)
 {
     (void)c;
     (void)press;
-    return game_rc(s, dj_game_preview(s->j, s->game, res));
+    return cmd_game_rc(s, dj_game_preview(s->j, s->game, res));
 }
 
-CMD_RUNNER(run_rollback)
+CMD_RUNNER(cmd_run_rollback)
 {
     (void)press;
-    return game_rc(s, dj_game_rollback(s->j, s->game,
-                                       c->arg[0] ? c->arg : NULL, res));
+    return cmd_game_rc(
+        s, dj_game_rollback(s->j, s->game, c->arg[0] ? c->arg : NULL, res));
 }
 
-CMD_RUNNER(run_rollforward)
-{
-    (void)c;
-    (void)press;
-    return game_rc(s, dj_game_rollforward(s->j, s->game, res));
-}
-
-CMD_RUNNER(run_pause)
+CMD_RUNNER(cmd_run_rollforward)
 {
     (void)c;
     (void)press;
-    return game_rc(s, dj_game_pause(s->j, s->game, res));
+    return cmd_game_rc(s, dj_game_rollforward(s->j, s->game, res));
 }
 
-CMD_RUNNER(run_resume)
+CMD_RUNNER(cmd_run_pause)
 {
     (void)c;
     (void)press;
-    return game_rc(s, dj_game_resume(s->j, s->game, res));
+    return cmd_game_rc(s, dj_game_pause(s->j, s->game, res));
 }
 
-CMD_RUNNER(run_start)
+CMD_RUNNER(cmd_run_resume)
 {
     (void)c;
     (void)press;
-    return game_rc(s, dj_game_start(s->j, s->game, true, res));
+    return cmd_game_rc(s, dj_game_resume(s->j, s->game, res));
 }
 
-CMD_RUNNER(run_become)
+CMD_RUNNER(cmd_run_start)
+{
+    (void)c;
+    (void)press;
+    return cmd_game_rc(s, dj_game_start(s->j, s->game, true, res));
+}
+
+CMD_RUNNER(cmd_run_become)
 {
     (void)press;
     /* The status both checks the power and shows the master its orders. */
     if (dj_game_order_status(s->j, s->game, c->who, res) < 0)
-        return game_rc(s, -1);
+        return cmd_game_rc(s, -1);
     snprintf(s->power, sizeof s->power, "%s", c->who);
     return RUN_OK;
 }
 
-CMD_RUNNER(run_eject)
+CMD_RUNNER(cmd_run_eject)
 {
     (void)press;
-    return game_rc(s, dj_game_eject(s->j, s->game, c->who, res));
+    return cmd_game_rc(s, dj_game_eject(s->j, s->game, c->who, res));
 }
 
-CMD_RUNNER(run_replace)
+CMD_RUNNER(cmd_run_replace)
 {
     (void)press;
-    return game_rc(s, dj_game_replace(s->j, s->game, c->who, c->arg, NULL,
-                                      NULL, res));
+    return cmd_game_rc(
+        s, dj_game_replace(s->j, s->game, c->who, c->arg, NULL, NULL, res));
 }
 
-CMD_RUNNER(run_terminate)
+CMD_RUNNER(cmd_run_terminate)
 {
     (void)press;
     char reason[CMD_LINE_MAX];
     snprintf(reason, sizeof reason, "%s", c->arg);
-    mask_in(s, reason);
-    return game_rc(s, dj_game_terminate(s->j, s->game, reason, res));
+    cmd_mask_in(s, reason);
+    return cmd_game_rc(s, dj_game_terminate(s->j, s->game, reason, res));
 }
 
 /* Keys are lower case; values too, except those that are names or
@@ -109,33 +113,33 @@ static void normalise_setting(char *kv)
 }
 
 /* SET KEY VALUE, SET DEADLINE TIME: the game's settings. */
-CMD_RUNNER(run_setting)
+CMD_RUNNER(cmd_run_setting)
 {
     (void)press;
     char kv[CMD_LINE_MAX];
     snprintf(kv, sizeof kv, "%s", c->arg);
     normalise_setting(kv);
     const char *one[1] = {kv};
-    return game_rc(s, dj_game_set(s->j, s->game, one, 1, res));
+    return cmd_game_rc(s, dj_game_set(s->j, s->game, one, 1, res));
 }
 
 /* REVEAL: who plays which power, shown to everyone from now on. */
-CMD_RUNNER(run_reveal)
+CMD_RUNNER(cmd_run_reveal)
 {
     (void)c;
     (void)press;
     const char *one[1] = {"identities=public"};
     if (dj_game_set(s->j, s->game, one, 1, res) < 0)
-        return game_rc(s, -1);
+        return cmd_game_rc(s, -1);
     dj_buf_append(res, "Who plays which power is now shown to everyone.\n");
     return RUN_OK;
 }
 
 /* SET MASTER address: the game passes to that address when it sends back
  * the code mailed to it (the old master and everyone are told then). */
-CMD_RUNNER(run_set_master)
+CMD_RUNNER(cmd_run_set_master)
 {
     (void)press;
-    return game_rc(s, dj_game_request_change(s->j, "master", &s->id, c->arg,
-                                             res));
+    return cmd_game_rc(
+        s, dj_game_request_change(s->j, "master", &s->id, c->arg, res));
 }

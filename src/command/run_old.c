@@ -18,18 +18,24 @@
 #include <strings.h>
 
 #include "command/session.h"
+#include "game/game.h"
+#include "game/orders.h"
+#include "game/press.h"
+#include "game/process.h"
+#include "game/reading.h"
+#include "game/signon.h"
 
 /* PHASE S1902M: the current phase's orders follow, or a later phase's,
  * which are stored for it (section.c) and read when it opens; a past
  * phase or no phase is refused and its lines are not read. */
-CMD_RUNNER(run_phase)
+CMD_RUNNER(cmd_run_phase)
 {
     (void)press;
     char name[CMD_GAME_MAX], phase[16];
     if (dj_game_phase(s->j, s->game, name, sizeof name, phase,
                       sizeof phase) < 0)
-        return game_rc(s, -1);
-    block_skip_end(s);
+        return cmd_game_rc(s, -1);
+    cmd_block_skip_end(s);
     if (strcasecmp(phase, c->arg) == 0) {
         dj_buf_printf(res, "The orders that follow are for %s, the current "
                            "phase.\n",
@@ -37,11 +43,12 @@ CMD_RUNNER(run_phase)
         return RUN_OK;
     }
     if (!s->power[0]) {
-        block_skip_begin(s, CMD_PHASE, c->arg);
-        return session_fail(s, "orders for %s need a power signed on: the "
-                               "lines after this, up to the next PHASE or "
-                               "SIGNON, are not read",
-                            c->arg);
+        cmd_block_skip_begin(s, CMD_PHASE, c->arg);
+        return cmd_session_fail(s,
+                                "orders for %s need a power signed on: the "
+                                "lines after this, up to the next PHASE or "
+                                "SIGNON, are not read",
+                                c->arg);
     }
     int rc = dj_game_later_begin(s->j, s->game, s->power, c->arg);
     if (rc == 0) {
@@ -50,12 +57,13 @@ CMD_RUNNER(run_phase)
                       phase);
         return RUN_OK;
     }
-    block_skip_begin(s, CMD_PHASE, c->arg);
+    cmd_block_skip_begin(s, CMD_PHASE, c->arg);
     if (rc < 0)
-        return session_fail(s,
-                            "%s: the lines after this, up to the next PHASE "
-                            "or SIGNON, are not read and nothing is filed",
-                            dj_judge_error(s->j));
+        return cmd_session_fail(
+            s,
+            "%s: the lines after this, up to the next PHASE "
+            "or SIGNON, are not read and nothing is filed",
+            dj_judge_error(s->j));
     s->skip_store = true;
     dj_buf_printf(res, "The order lines that follow are stored for %s, read "
                        "when that phase comes, never as orders for %s; they "
@@ -65,29 +73,30 @@ CMD_RUNNER(run_phase)
 }
 
 /* IF ... ELSE ... ENDIF: njudge's conditional orders, not supported. */
-CMD_RUNNER(run_if)
+CMD_RUNNER(cmd_run_if)
 {
     (void)press;
     (void)res;
     if (c->kind == CMD_IF) {
-        block_skip_begin(s, CMD_IF, "IF");
-        return session_fail(s, "conditional orders (IF ... ELSE ... ENDIF) "
-                               "are not supported: nothing up to ENDIF is "
-                               "read; give each unit one plain order");
+        cmd_block_skip_begin(s, CMD_IF, "IF");
+        return cmd_session_fail(s, "conditional orders (IF ... ELSE ... ENDIF) "
+                                   "are not supported: nothing up to ENDIF is "
+                                   "read; give each unit one plain order");
     }
-    return session_fail(s, "%s without IF: conditional orders are not "
-                           "supported; give each unit one plain order",
-                        cmd_name(c->kind));
+    return cmd_session_fail(s,
+                            "%s without IF: conditional orders are not "
+                            "supported; give each unit one plain order",
+                            cmd_name(c->kind));
 }
 
 /* DIARY ... ENDDIARY: an entry in the player's diary for this phase,
  * never read as orders; DIARY READ: one's own entries. */
-CMD_RUNNER(run_diary)
+CMD_RUNNER(cmd_run_diary)
 {
     if (c->kind == CMD_ENDDIARY)
-        return session_fail(s, "ENDDIARY without DIARY: nothing to end");
+        return cmd_session_fail(s, "ENDDIARY without DIARY: nothing to end");
     if (!c->opens_diary)
-        return game_rc(s, dj_game_diary_read(s->j, &s->id, res));
+        return cmd_game_rc(s, dj_game_diary_read(s->j, &s->id, res));
     dj_buf body;
     dj_buf_init(&body);
     if (c->arg[0]) {
@@ -96,14 +105,14 @@ CMD_RUNNER(run_diary)
     }
     if (press && press->data)
         dj_buf_append(&body, press->data);
-    mask_buf(s, &body);
+    cmd_mask_buf(s, &body);
     int rc = dj_buf_ok(&body)
                  ? dj_game_diary_add(s->j, &s->id, body.data ? body.data : "",
                                      res)
                  : -1;
     dj_buf_free(&body);
     if (rc < 0)
-        return game_rc(s, -1);
+        return cmd_game_rc(s, -1);
     int lines = c->press_lines + (c->arg[0] != '\0');
     dj_buf_printf(res, "(%d line%s%s)\n", lines, lines == 1 ? "" : "s",
                   c->press_ended ? ""
@@ -113,35 +122,36 @@ CMD_RUNNER(run_diary)
 }
 
 /* POSTAL PRESS ... ENDPRESS: press sent with the results; not here. */
-CMD_RUNNER(run_postal)
+CMD_RUNNER(cmd_run_postal)
 {
     (void)press;
     (void)res;
     (void)c;
-    return session_fail(s, "postal press (press sent out with the next "
-                           "results) is not supported: nothing was sent; "
-                           "write PRESS TO powers or BROADCAST, the text, "
-                           "then ENDPRESS");
+    return cmd_session_fail(s, "postal press (press sent out with the next "
+                               "results) is not supported: nothing was sent; "
+                               "write PRESS TO powers or BROADCAST, the text, "
+                               "then ENDPRESS");
 }
 
 /* OFFICIAL text, or OFFICIAL with the text up to ENDPRESS: the master's
  * notice to everyone in the game, without a press header. */
-CMD_RUNNER(run_official)
+CMD_RUNNER(cmd_run_official)
 {
     dj_buf text;
     dj_buf_init(&text);
     dj_buf_append(&text, c->arg[0] ? c->arg : press->data);
-    mask_buf(s, &text);
+    cmd_mask_buf(s, &text);
     size_t n = text.len;
     while (n && (text.data[n - 1] == '\n' || text.data[n - 1] == ' '))
         n--;
     int rc;
     if (n == 0)
-        rc = session_fail(s, "OFFICIAL needs its text: on the line "
-                             "(OFFICIAL the text) or on the lines after it, "
-                             "up to ENDPRESS");
+        rc =
+            cmd_session_fail(s, "OFFICIAL needs its text: on the line "
+                                "(OFFICIAL the text) or on the lines after it, "
+                                "up to ENDPRESS");
     else
-        rc = game_rc(s, dj_game_official(s->j, s->game, text.data, res));
+        rc = cmd_game_rc(s, dj_game_official(s->j, s->game, text.data, res));
     dj_buf_free(&text);
     return rc;
 }
@@ -149,27 +159,27 @@ CMD_RUNNER(run_official)
 /* PROMOTE address: that address (or observer) becomes a second master
  * when it sends back the code mailed to it (confirm.c); the master who
  * asked stays one. */
-CMD_RUNNER(run_promote)
+CMD_RUNNER(cmd_run_promote)
 {
     (void)press;
     if (!c->arg[0])
-        return session_fail(s, "PROMOTE needs the address of the new "
-                               "co-master: PROMOTE address");
-    return game_rc(s, dj_game_request_change(s->j, "promote", &s->id, c->arg,
-                                             res));
+        return cmd_session_fail(s, "PROMOTE needs the address of the new "
+                                   "co-master: PROMOTE address");
+    return cmd_game_rc(
+        s, dj_game_request_change(s->j, "promote", &s->id, c->arg, res));
 }
 
-CMD_RUNNER(run_unstart)
+CMD_RUNNER(cmd_run_unstart)
 {
     (void)press;
     (void)res;
     (void)c;
-    return session_fail(s, "a started game cannot go back to forming on "
-                           "this judge: ROLLBACK to its first phase, or "
-                           "TERMINATE it");
+    return cmd_session_fail(s, "a started game cannot go back to forming on "
+                               "this judge: ROLLBACK to its first phase, or "
+                               "TERMINATE it");
 }
 
-CMD_RUNNER(run_version)
+CMD_RUNNER(cmd_run_version)
 {
     (void)press;
     (void)c;
@@ -179,7 +189,7 @@ CMD_RUNNER(run_version)
 }
 
 /* GET file: njudge's help files; this judge's help is HELP. */
-CMD_RUNNER(run_get)
+CMD_RUNNER(cmd_run_get)
 {
     (void)press;
     char name[CMD_WORD_MAX + 4] = "";

@@ -12,18 +12,22 @@
 #include <strings.h>
 
 #include "command/session.h"
+#include "game/orders.h"
+#include "game/pictures.h"
+#include "game/press.h"
+#include "game/reading.h"
+#include "game/signon.h"
 
-CMD_RUNNER(run_clear)
+CMD_RUNNER(cmd_run_clear)
 {
     (void)c;
     (void)press;
     s->status_due = true;
-    return game_rc(s, dj_game_clear_orders(s->j, s->game, s->power,
-                                           order_source(s),
-                                           res));
+    return cmd_game_rc(s, dj_game_clear_orders(s->j, s->game, s->power,
+                                               cmd_order_source(s), res));
 }
 
-CMD_RUNNER(run_status)
+CMD_RUNNER(cmd_run_status)
 {
     (void)c;
     (void)press;
@@ -32,24 +36,24 @@ CMD_RUNNER(run_status)
         dj_buf_append(res, "(the status of your orders ends this reply)\n");
         return RUN_OK;
     }
-    if (is_master(s))
-        return game_rc(s, dj_game_show(s->j, s->game, res));
-    return game_rc(s, dj_game_show_public(s->j, s->game, res));
+    if (cmd_is_master(s))
+        return cmd_game_rc(s, dj_game_show(s->j, s->game, res));
+    return cmd_game_rc(s, dj_game_show_public(s->j, s->game, res));
 }
 
 /* READY, NOT READY, SET WAIT, SET NOWAIT: the power's flags. */
-CMD_RUNNER(run_flag)
+CMD_RUNNER(cmd_run_flag)
 {
     (void)press;
     const char *flag = c->kind == CMD_READY       ? "ready"
                        : c->kind == CMD_NOT_READY ? "not-ready"
                        : c->kind == CMD_WAIT      ? "wait"
                                                   : "no-wait";
-    return game_rc(s, dj_game_flag(s->j, s->game, s->power, flag, res));
+    return cmd_game_rc(s, dj_game_flag(s->j, s->game, s->power, flag, res));
 }
 
 /* SET DRAW [powers], SET NODRAW, SET CONCEDE power, SET NOCONCEDE. */
-CMD_RUNNER(run_vote)
+CMD_RUNNER(cmd_run_vote)
 {
     (void)press;
     char vote[CMD_LINE_MAX + 16];
@@ -62,51 +66,51 @@ CMD_RUNNER(run_vote)
         snprintf(vote, sizeof vote, "%s", "extend");
     else
         snprintf(vote, sizeof vote, "%s", "none");
-    return game_rc(s, dj_game_vote(s->j, s->game, s->power, vote, res));
+    return cmd_game_rc(s, dj_game_vote(s->j, s->game, s->power, vote, res));
 }
 
-CMD_RUNNER(run_password)
+CMD_RUNNER(cmd_run_password)
 {
     (void)press;
-    if (check_new_password(s, c->password) < 0)
+    if (cmd_check_new_password(s, c->password) < 0)
         return RUN_FAILED;
-    if (is_master(s) && s->power[0]) /* after BECOME: that power's */
-        return game_rc(s, dj_game_set_power_password(s->j, s->game, s->power,
-                                                     c->password, res));
-    return game_rc(s, dj_game_set_password(s->j, &s->id, c->password, res));
+    if (cmd_is_master(s) && s->power[0]) /* after BECOME: that power's */
+        return cmd_game_rc(s, dj_game_set_power_password(
+                                  s->j, s->game, s->power, c->password, res));
+    return cmd_game_rc(s, dj_game_set_password(s->j, &s->id, c->password, res));
 }
 
 /* SET ADDRESS: done when the new address sends back the code mailed to
  * it (the masters and the old address are told then). */
-CMD_RUNNER(run_address)
+CMD_RUNNER(cmd_run_address)
 {
     (void)press;
-    return game_rc(s, dj_game_request_change(s->j, "address", &s->id,
-                                             c->arg, res));
+    return cmd_game_rc(
+        s, dj_game_request_change(s->j, "address", &s->id, c->arg, res));
 }
 
 /* SET ABSENCE from [TO to], SET NOABSENCE. */
-CMD_RUNNER(run_absence)
+CMD_RUNNER(cmd_run_absence)
 {
     (void)press;
     if (c->kind == CMD_NOABSENCE)
-        return game_rc(s, dj_game_absence(s->j, s->game, s->power, "clear",
-                                          NULL, res));
-    return game_rc(s, dj_game_absence(s->j, s->game, s->power, c->arg,
-                                      c->arg2[0] ? c->arg2 : NULL, res));
+        return cmd_game_rc(
+            s, dj_game_absence(s->j, s->game, s->power, "clear", NULL, res));
+    return cmd_game_rc(s, dj_game_absence(s->j, s->game, s->power, c->arg,
+                                          c->arg2[0] ? c->arg2 : NULL, res));
 }
 
 /* SET MAP PNG|PDF|SVG|NONE: the picture attached to one's results. */
-CMD_RUNNER(run_mapformat)
+CMD_RUNNER(cmd_run_mapformat)
 {
     (void)press;
-    return game_rc(s, dj_game_set_map_format(s->j, &s->id, c->arg, res));
+    return cmd_game_rc(s, dj_game_set_map_format(s->j, &s->id, c->arg, res));
 }
 
-CMD_RUNNER(run_press)
+CMD_RUNNER(cmd_run_press)
 {
     dj_buf *body = press;
-    mask_buf(s, body);
+    cmd_mask_buf(s, body);
     dj_press_request req;
     req.to = c->has_to ? c->to : NULL;
     req.fake = c->fake;
@@ -115,7 +119,7 @@ CMD_RUNNER(run_press)
     req.grey = c->grey;
     req.body = body->data;
     if (dj_game_press(s->j, &s->id, &req, res) < 0)
-        return game_rc(s, -1);
+        return cmd_game_rc(s, -1);
     dj_buf_printf(res, "(%d line%s%s)\n", c->press_lines,
                   c->press_lines == 1 ? "" : "s",
                   c->press_ended ? ""
@@ -124,34 +128,34 @@ CMD_RUNNER(run_press)
     return RUN_OK;
 }
 
-CMD_RUNNER(run_resign)
+CMD_RUNNER(cmd_run_resign)
 {
     (void)c;
     (void)press;
     if (dj_game_resign(s->j, &s->id, res) < 0)
-        return game_rc(s, -1);
+        return cmd_game_rc(s, -1);
     s->power[0] = '\0';
     s->status_due = false;
-    return game_rc(s, dj_game_notify_masters(s->j, s->game, "Resigned",
-                                             res->data));
+    return cmd_game_rc(
+        s, dj_game_notify_masters(s->j, s->game, "Resigned", res->data));
 }
 
 /* SET TOKEN NEW: the reply token (game.h) made anew, the old one dead. */
-CMD_RUNNER(run_token)
+CMD_RUNNER(cmd_run_token)
 {
     (void)press;
     if (strcasecmp(c->arg, "NEW") != 0)
-        return session_fail(s, "SET TOKEN takes NEW");
-    return game_rc(s, dj_game_token_new(s->j, &s->id, res));
+        return cmd_session_fail(s, "SET TOKEN takes NEW");
+    return cmd_game_rc(s, dj_game_token_new(s->j, &s->id, res));
 }
 
 /* SET STATS PUBLIC|PRIVATE: the sender's figures in LIST, or not. */
-CMD_RUNNER(run_stats)
+CMD_RUNNER(cmd_run_stats)
 {
     (void)press;
     bool public = strcasecmp(c->arg, "PUBLIC") == 0;
     if (!public && strcasecmp(c->arg, "PRIVATE") != 0)
-        return session_fail(s, "SET STATS takes PUBLIC or PRIVATE");
-    return game_rc(s, dj_game_set_stats_public(s->j, s->msg->from, public,
-                                               res));
+        return cmd_session_fail(s, "SET STATS takes PUBLIC or PRIVATE");
+    return cmd_game_rc(
+        s, dj_game_set_stats_public(s->j, s->msg->from, public, res));
 }

@@ -25,8 +25,10 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/game.h"
+#include "game/orders.h"
 
-bool section_starts(const session *s, const cmd *c)
+bool cmd_section_starts(const session *s, const cmd *c)
 {
     return c->kind == CMD_SIGNON && !s->msg->signed_on &&
            (s->signon_tried || s->game[0]);
@@ -40,38 +42,39 @@ static void section_account(session *s)
     if (s->signon_refused && !s->signed_on)
         s->sections_refused++;
     if (s->game[0] && s->section_game[0] &&
-        !same_game(s->game, s->section_game))
+        !cmd_same_game(s->game, s->section_game))
         s->several_games = true;
     if (s->game[0])
         snprintf(s->section_game, sizeof s->section_game, "%s", s->game);
 }
 
-void section_begin(session *s)
+void cmd_section_begin(session *s)
 {
     section_account(s);
     s->signed_on = s->signon_tried = s->signon_refused = false;
     memset(&s->id, 0, sizeof s->id);
     s->power[0] = s->game[0] = '\0';
     s->status_due = s->all_ordered = false;
-    block_skip_end(s);
+    cmd_block_skip_end(s);
     s->section++;
-    dj_buf_printf(say(s), "\n---- part %d of the message: what follows is "
-                          "for the game of this SIGNON only ----\n",
+    dj_buf_printf(cmd_say(s),
+                  "\n---- part %d of the message: what follows is "
+                  "for the game of this SIGNON only ----\n",
                   s->section + 1);
 }
 
-bool section_skipped(session *s, const cmd *c)
+bool cmd_section_skipped(session *s, const cmd *c)
 {
     if (s->section == 0 || !s->signon_refused || s->signed_on ||
         c->kind == CMD_SIGNON)
         return false;
-    echo(s, c);
-    dj_buf_printf(say(s), INDENT "(not read: this part's sign-on was "
-                          "refused, so nothing in it is done)\n");
+    cmd_echo(s, c);
+    dj_buf_printf(cmd_say(s), INDENT "(not read: this part's sign-on was "
+                                     "refused, so nothing in it is done)\n");
     return true;
 }
 
-void section_end_of_message(session *s)
+void cmd_section_end_of_message(session *s)
 {
     section_account(s);
 }
@@ -88,14 +91,14 @@ void section_end_of_message(session *s)
  * not read.  A SIGNON ends the block (a new section), and so does the
  * next PHASE (which is then run) or the ENDIF.
  */
-void block_skip_begin(session *s, cmd_kind kind, const char *what)
+void cmd_block_skip_begin(session *s, cmd_kind kind, const char *what)
 {
     s->skip = kind;
     s->skip_depth = 0;
     snprintf(s->skip_what, sizeof s->skip_what, "%s", what);
 }
 
-void block_skip_end(session *s)
+void cmd_block_skip_end(session *s)
 {
     s->skip = CMD_TEXT;
     s->skip_depth = 0;
@@ -103,25 +106,26 @@ void block_skip_end(session *s)
     s->skip_store = false;
 }
 
-bool block_skipped(session *s, const cmd *c)
+bool cmd_block_skipped(session *s, const cmd *c)
 {
     if (s->skip == CMD_TEXT || c->kind == CMD_SIGNON ||
         c->kind == CMD_SIGNOFF || (s->skip == CMD_PHASE && c->kind == CMD_PHASE))
         return false;
     if (s->skip_store && c->kind != CMD_TEXT) {
-        block_skip_end(s); /* a command ends the stored lines: it is run */
+        cmd_block_skip_end(s); /* a command ends the stored lines: it is run */
         return false;
     }
-    echo(s, c);
+    cmd_echo(s, c);
     if (s->skip_store) {
         if (dj_game_later_line(s->j, s->game, s->power, s->skip_what,
                                c->text) < 0) {
-            dj_buf_printf(say(s), INDENT "ERROR: %s; not stored\n",
+            dj_buf_printf(cmd_say(s), INDENT "ERROR: %s; not stored\n",
                           dj_judge_error(s->j));
             s->reply->failed++;
         } else {
-            dj_buf_printf(say(s), INDENT "(stored for %s, read when that "
-                                         "phase comes)\n",
+            dj_buf_printf(cmd_say(s),
+                          INDENT "(stored for %s, read when that "
+                                 "phase comes)\n",
                           s->skip_what);
         }
         s->reply->commands++;
@@ -131,16 +135,17 @@ bool block_skipped(session *s, const cmd *c)
         if (c->kind == CMD_IF)
             s->skip_depth++;
         if (c->kind == CMD_ENDIF && s->skip_depth-- == 0) {
-            block_skip_end(s);
-            dj_buf_append(say(s), INDENT "(the end of the IF: the lines "
-                                         "after it are read again)\n");
+            cmd_block_skip_end(s);
+            dj_buf_append(cmd_say(s), INDENT "(the end of the IF: the lines "
+                                             "after it are read again)\n");
             return true;
         }
-        dj_buf_append(say(s), INDENT "(not read: inside IF ... ENDIF)\n");
+        dj_buf_append(cmd_say(s), INDENT "(not read: inside IF ... ENDIF)\n");
         return true;
     }
-    dj_buf_printf(say(s), INDENT "(not read: for %s, not the current "
-                                 "phase)\n",
+    dj_buf_printf(cmd_say(s),
+                  INDENT "(not read: for %s, not the current "
+                         "phase)\n",
                   s->skip_what);
     return true;
 }

@@ -20,9 +20,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/game.h"
+#include "game/reading.h"
+#include "game/signon.h"
 #include "util/fmt.h"
 
-int session_fail(session *s, const char *fmt, ...)
+int cmd_session_fail(session *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -31,21 +34,21 @@ int session_fail(session *s, const char *fmt, ...)
     return RUN_FAILED;
 }
 
-int game_rc(session *s, int rc)
+int cmd_game_rc(session *s, int rc)
 {
     if (rc < 0)
-        return session_fail(s, "%s", dj_judge_error(s->j));
+        return cmd_session_fail(s, "%s", dj_judge_error(s->j));
     return RUN_OK;
 }
 
-dj_store *session_store(session *s)
+dj_store *cmd_session_store(session *s)
 {
     return dj_judge_store(s->j);
 }
 
 /* ---- passwords -------------------------------------------------------------- */
 
-void remember_secret(session *s, const char *password)
+void cmd_remember_secret(session *s, const char *password)
 {
     if (!*password || strlen(password) < 3)
         return; /* masking "ab" as a word would mangle ordinary text */
@@ -62,7 +65,7 @@ static bool word_char(char c)
 }
 
 /* Replace every whole-word occurrence of a secret in text (in place). */
-void mask_in(const session *s, char *text)
+void cmd_mask_in(const session *s, char *text)
 {
     for (int i = 0; i < s->nsecrets; i++) {
         const char *secret = s->secrets[i];
@@ -93,7 +96,7 @@ void mask_in(const session *s, char *text)
  * cannot know which games exist; this, run on every line the reply
  * shows unread or refused, can.
  */
-void mask_signon_words(session *s, char *shown)
+void cmd_mask_signon_words(session *s, char *shown)
 {
     char w[3][CMD_WORD_MAX];
     int n = 0;
@@ -130,89 +133,90 @@ void mask_signon_words(session *s, char *shown)
     snprintf(shown + keep, CMD_LINE_MAX - keep, " %s", CMD_MASK);
 }
 
-void mask_buf(const session *s, dj_buf *b)
+void cmd_mask_buf(const session *s, dj_buf *b)
 {
-    mask_in(s, b->data);
+    cmd_mask_in(s, b->data);
     b->len = strlen(b->data);
 }
 
 /* ---- the reply ------------------------------------------------------------------ */
 
-dj_buf *say(session *s)
+dj_buf *cmd_say(session *s)
 {
     return &s->reply->body;
 }
 
-void echo(session *s, const cmd *c)
+void cmd_echo(session *s, const cmd *c)
 {
     char shown[CMD_LINE_MAX];
     snprintf(shown, sizeof shown, "%s", c->echo);
-    mask_in(s, shown);
+    cmd_mask_in(s, shown);
     if (c->kind == CMD_TEXT)
-        mask_signon_words(s, shown);
-    dj_buf_printf(say(s), "> %s%s\n", shown,
+        cmd_mask_signon_words(s, shown);
+    dj_buf_printf(cmd_say(s), "> %s%s\n", shown,
                   c->cut ? " [line cut: too long]" : "");
 }
 
-/* Append text with every line indented (empty lines stay empty). */
-void indented(session *s, const char *text)
+/* Append text with every line cmd_indented (empty lines stay empty). */
+void cmd_indented(session *s, const char *text)
 {
     for (const char *l = text; *l;) {
         size_t n = strcspn(l, "\n");
-        dj_buf_printf(say(s), "%s%.*s\n", n ? INDENT : "", (int)n, l);
+        dj_buf_printf(cmd_say(s), "%s%.*s\n", n ? INDENT : "", (int)n, l);
         l += n + (l[n] == '\n');
     }
 }
 
 /* ---- who may do what --------------------------------------------------------------- */
 
-bool same_game(const char *a, const char *b)
+bool cmd_same_game(const char *a, const char *b)
 {
     return strcasecmp(a, b) == 0;
 }
 
 /* A message's part (from one SIGNON to the next, section.c) acts on one
  * game: refuse another. */
-int check_game(session *s, const char *game)
+int cmd_check_game(session *s, const char *game)
 {
-    if (s->game[0] && !same_game(s->game, game))
-        return session_fail(s,
-                            "this part of the message is about game '%s'; "
-                            "for game '%s', SIGNON to it first (each SIGNON "
-                            "starts a new part) or send another message",
-                            s->game, game);
+    if (s->game[0] && !cmd_same_game(s->game, game))
+        return cmd_session_fail(
+            s,
+            "this part of the message is about game '%s'; "
+            "for game '%s', SIGNON to it first (each SIGNON "
+            "starts a new part) or send another message",
+            s->game, game);
     return RUN_OK;
 }
 
-bool is_master(const session *s)
+bool cmd_is_master(const session *s)
 {
     return s->signed_on && strcmp(s->id.role, "master") == 0;
 }
 
-const char *order_source(const session *s)
+const char *cmd_order_source(const session *s)
 {
-    return is_master(s) ? "master" : s->msg->signed_on ? "web" : "mail";
+    return cmd_is_master(s) ? "master" : s->msg->signed_on ? "web" : "mail";
 }
 
-int check_new_password(session *s, const char *password)
+int cmd_check_new_password(session *s, const char *password)
 {
     if (strlen(password) < DJ_PASSWORD_MIN)
-        return session_fail(s, "a password needs at least %d characters",
-                            DJ_PASSWORD_MIN);
+        return cmd_session_fail(s, "a password needs at least %d characters",
+                                DJ_PASSWORD_MIN);
     return RUN_OK;
 }
 
 static int need_signon(session *s)
 {
     if (!s->signed_on)
-        return session_fail(s, "%s",
-                            s->signon_refused
-                                ? "not signed on: the sign-on was refused"
-                                : "SIGNON first (SIGNON Fgame PASSWORD)");
+        return cmd_session_fail(s, "%s",
+                                s->signon_refused
+                                    ? "not signed on: the sign-on was refused"
+                                    : "SIGNON first (SIGNON Fgame PASSWORD)");
     return RUN_OK;
 }
 
-int may_run(session *s, cmd_who who)
+int cmd_may_run(session *s, cmd_who who)
 {
     switch (who) {
     case CMD_ANYONE:
@@ -222,8 +226,8 @@ int may_run(session *s, cmd_who who)
     case CMD_MASTER:
         if (need_signon(s) < 0)
             return RUN_FAILED;
-        if (!is_master(s))
-            return session_fail(s, "only the game master may do that");
+        if (!cmd_is_master(s))
+            return cmd_session_fail(s, "only the game master may do that");
         return RUN_OK;
     case CMD_PLAYER:
         /* The power the command acts for: the player's own or the
@@ -232,15 +236,16 @@ int may_run(session *s, cmd_who who)
             return RUN_FAILED;
         if (s->power[0])
             return RUN_OK;
-        if (is_master(s))
-            return session_fail(s,
-                                "BECOME a power first: the master acts for a "
-                                "power only after BECOME POWER");
+        if (cmd_is_master(s))
+            return cmd_session_fail(
+                s, "BECOME a power first: the master acts for a "
+                   "power only after BECOME POWER");
         if (strcmp(s->id.role, "observer") == 0)
-            return session_fail(s, "observers have no power to act for");
-        return session_fail(s, "you have no power in game '%s'", s->id.game);
+            return cmd_session_fail(s, "observers have no power to act for");
+        return cmd_session_fail(s, "you have no power in game '%s'",
+                                s->id.game);
     }
-    return session_fail(s, "%s", "not allowed");
+    return cmd_session_fail(s, "%s", "not allowed");
 }
 
 /* ---- the reply's budget -------------------------------------------------------- */
@@ -253,7 +258,7 @@ int may_run(session *s, cmd_who who)
  */
 #define REPLY_FLOOR 16384
 
-size_t reply_budget(const session *s)
+size_t cmd_reply_budget(const session *s)
 {
     const dj_config *cfg = dj_judge_config(s->j);
     int n = cfg ? cfg->mail.max_reply_size : 0;
@@ -266,8 +271,8 @@ size_t reply_budget(const session *s)
     return cap < budget ? cap : budget;
 }
 
-size_t reply_room(const session *s)
+size_t cmd_reply_room(const session *s)
 {
-    size_t used = s->reply->body.len, budget = reply_budget(s);
+    size_t used = s->reply->body.len, budget = cmd_reply_budget(s);
     return used < budget ? budget - used : 0;
 }

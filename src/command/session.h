@@ -17,6 +17,8 @@
 #include "command/command.h"
 #include "command/parse.h"
 #include "command/table.h"
+#include "game/game.h"
+#include "game/signon.h"
 
 #define MAX_SECRETS 8
 #define MAX_BATCH 512            /* order lines read together, at most */
@@ -72,73 +74,74 @@ typedef struct session {
 enum { RUN_OK = 0, RUN_FAILED = -1, RUN_REFUSED_KEEP = 1 };
 
 /* The command failed: the reason into s->err; returns RUN_FAILED. */
-int session_fail(session *s, const char *fmt, ...)
+int cmd_session_fail(session *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* A game-layer call's result: its error becomes the command's. */
-int game_rc(session *s, int rc);
+int cmd_game_rc(session *s, int rc);
 
-dj_store *session_store(session *s);
+dj_store *cmd_session_store(session *s);
 
 /* ---- passwords (never in the reply) ---- */
-void remember_secret(session *s, const char *password);
-void mask_in(const session *s, char *text);
-void mask_buf(const session *s, dj_buf *b);
+void cmd_remember_secret(session *s, const char *password);
+void cmd_mask_in(const session *s, char *text);
+void cmd_mask_buf(const session *s, dj_buf *b);
 /* "Edemo secret": a sign-on without its word; the rest masked (shown
  * is a CMD_LINE_MAX buffer). */
-void mask_signon_words(session *s, char *shown);
+void cmd_mask_signon_words(session *s, char *shown);
 
 /* ---- the reply ---- */
 /* The reply's body, which the commands write their answers to. */
-dj_buf *say(session *s);
-void echo(session *s, const cmd *c);
-void indented(session *s, const char *text);
+dj_buf *cmd_say(session *s);
+void cmd_echo(session *s, const cmd *c);
+void cmd_indented(session *s, const char *text);
 
 /* The reply's size budget (judge.conf's limits.max_reply_size, 1 MiB by
  * default), and what is left of it. */
-size_t reply_budget(const session *s);
-size_t reply_room(const session *s);
+size_t cmd_reply_budget(const session *s);
+size_t cmd_reply_room(const session *s);
 
 /* ---- who may do what ---- */
-bool same_game(const char *a, const char *b);
-int check_game(session *s, const char *game);
-bool is_master(const session *s);
+bool cmd_same_game(const char *a, const char *b);
+int cmd_check_game(session *s, const char *game);
+bool cmd_is_master(const session *s);
 /* How the message's orders came, as the orders record keeps it: "master"
  * (the game's master), "web" (judgeweb's door) or "mail". */
-const char *order_source(const session *s);
-int check_new_password(session *s, const char *password);
+const char *cmd_order_source(const session *s);
+int cmd_check_new_password(session *s, const char *password);
 
 /* A SIGNON line in a mail signed on by its reply token: the token's
  * identity goes, the SIGNON decides (message.c). */
-void drop_token_identity(session *s);
+void cmd_drop_token_identity(session *s);
 
-/* May the session run a command for `who`?  RUN_OK, else session_fail() why. */
-int may_run(session *s, cmd_who who);
+/* May the session run a command for `who`?  RUN_OK, else cmd_session_fail()
+ * why. */
+int cmd_may_run(session *s, cmd_who who);
 
 /* ---- order lines (orders.c) ---- */
-void batch_add(session *s, const cmd *c);
-void flush_batch(session *s);
-void batch_free(session *s);
+void cmd_batch_add(session *s, const cmd *c);
+void cmd_flush_batch(session *s);
+void cmd_batch_free(session *s);
 
 /* ---- sections of a message (section.c) ---- */
 /* Does this command start a new section (a SIGNON after a game is
  * fixed)? */
-bool section_starts(const session *s, const cmd *c);
+bool cmd_section_starts(const session *s, const cmd *c);
 /* Start it: the caller has closed the one before (orders read, status
  * shown); the identity and the game are forgotten. */
-void section_begin(session *s);
+void cmd_section_begin(session *s);
 /* A line of a section whose sign-on was refused: echoed as skipped. */
-bool section_skipped(session *s, const cmd *c);
+bool cmd_section_skipped(session *s, const cmd *c);
 /* The message ends: its last section counted. */
-void section_end_of_message(session *s);
+void cmd_section_end_of_message(session *s);
 /* A block of lines not read begins (after PHASE for another phase, IF),
  * ends (PHASE, ENDIF, SIGNON); is this line in one?  (echoed as not
  * read). */
-void block_skip_begin(session *s, cmd_kind kind, const char *what);
-void block_skip_end(session *s);
-bool block_skipped(session *s, const cmd *c);
+void cmd_block_skip_begin(session *s, cmd_kind kind, const char *what);
+void cmd_block_skip_end(session *s);
+bool cmd_block_skipped(session *s, const cmd *c);
 
 /* A line that looks like text, not orders: listed once, not an error. */
-void note_not_read(session *s, const char *echoed);
+void cmd_note_not_read(session *s, const char *echoed);
 
 #endif

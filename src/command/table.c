@@ -13,8 +13,6 @@
 
 #include "command/table.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -22,190 +20,205 @@
 
 const cmd_spec cmd_table[] = {
     /* ---- anyone -------------------------------------------------------- */
-    {CMD_HELP, "HELP", NULL, CMD_ANYONE, true, parse_anything, run_help,
+    {CMD_HELP, "HELP", NULL, CMD_ANYONE, true, cmd_parse_anything, cmd_run_help,
      "HELP", "this text"},
-    {CMD_LIST, "LIST", NULL, CMD_ANYONE, true, parse_game_optional, run_list,
-     "LIST [game]", "the games on this judge; with a game: its\n"
-                    "phase, deadline and powers"},
-    {CMD_HISTORY, "HISTORY", NULL, CMD_ANYONE, true, parse_history,
-     run_history, "HISTORY game [from [to]]",
+    {CMD_LIST, "LIST", NULL, CMD_ANYONE, true, cmd_parse_game_optional,
+     cmd_run_list, "LIST [game]",
+     "the games on this judge; with a game: its\n"
+     "phase, deadline and powers"},
+    {CMD_HISTORY, "HISTORY", NULL, CMD_ANYONE, true, cmd_parse_history,
+     cmd_run_history, "HISTORY game [from [to]]",
      "past results (S1901M, or years); for\n"
      "the game's players, observers and\n"
      "master, after SIGNON"},
-    {CMD_SUMMARY, "SUMMARY", NULL, CMD_ANYONE, true, parse_game, run_summary,
-     "SUMMARY game", "supply centres, year by year"},
-    {CMD_MAP, "MAP", NULL, CMD_ANYONE, true, parse_map, run_map,
-     "MAP game [phase]", "the map, attached (a past phase with its\n"
-                         "orders and results); for the game's\n"
-                         "players, observers and master, after\n"
-                         "SIGNON"},
-    {CMD_JOIN, "JOIN", NULL, CMD_ANYONE, true, parse_game_password, run_join,
-     "JOIN [power@]game password", "join a forming game (a power is dealt\n"
-                                   "at the start, or choose one)"},
-    {CMD_OBSERVE, "OBSERVE", NULL, CMD_ANYONE, true, parse_game_password,
-     run_join, "OBSERVE game password", "receive the game's results"},
-    {CMD_CONFIRM, "CONFIRM", NULL, CMD_ANYONE, true, parse_one_word,
-     run_confirm, "CONFIRM code",
+    {CMD_SUMMARY, "SUMMARY", NULL, CMD_ANYONE, true, cmd_parse_game,
+     cmd_run_summary, "SUMMARY game", "supply centres, year by year"},
+    {CMD_MAP, "MAP", NULL, CMD_ANYONE, true, cmd_parse_map, cmd_run_map,
+     "MAP game [phase]",
+     "the map, attached (a past phase with its\n"
+     "orders and results); for the game's\n"
+     "players, observers and master, after\n"
+     "SIGNON"},
+    {CMD_JOIN, "JOIN", NULL, CMD_ANYONE, true, cmd_parse_game_password,
+     cmd_run_join, "JOIN [power@]game password",
+     "join a forming game (a power is dealt\n"
+     "at the start, or choose one)"},
+    {CMD_OBSERVE, "OBSERVE", NULL, CMD_ANYONE, true, cmd_parse_game_password,
+     cmd_run_join, "OBSERVE game password", "receive the game's results"},
+    {CMD_CONFIRM, "CONFIRM", NULL, CMD_ANYONE, true, cmd_parse_one_word,
+     cmd_run_confirm, "CONFIRM code",
      "JOIN, OBSERVE, CREATE and TAKEOVER happen\n"
      "when the code the judge mails back\n"
      "returns from your address (SET ADDRESS,\n"
      "SET MASTER: from the new address)"},
-    {CMD_TAKEOVER, "TAKEOVER", NULL, CMD_ANYONE, false, parse_game_password,
-     run_takeover, "TAKEOVER power@game password",
+    {CMD_TAKEOVER, "TAKEOVER", NULL, CMD_ANYONE, false, cmd_parse_game_password,
+     cmd_run_takeover, "TAKEOVER power@game password",
      "play a power in civil disorder, if the\ngame allows it (confirmed by "
      "code)"},
-    {CMD_CREATE, "CREATE", NULL, CMD_ANYONE, true, parse_game_password,
-     run_create, "CREATE game password [key=value...]",
+    {CMD_CREATE, "CREATE", NULL, CMD_ANYONE, true, cmd_parse_game_password,
+     cmd_run_create, "CREATE game password [key=value...]",
      "a new game, if the judge allows it; you\nare its master"},
-    {CMD_SIGNON, "SIGNON", NULL, CMD_ANYONE, true, parse_signon, run_signon,
-     "SIGNON Xgame password", "sign on as a power (its letter, or\n"
-                              "power@game), Mgame or master@game for the\n"
-                              "master, Ogame for an observer"},
+    {CMD_SIGNON, "SIGNON", NULL, CMD_ANYONE, true, cmd_parse_signon,
+     cmd_run_signon, "SIGNON Xgame password",
+     "sign on as a power (its letter, or\n"
+     "power@game), Mgame or master@game for the\n"
+     "master, Ogame for an observer"},
     {CMD_PRESS_ARCHIVE, "PRESS ARCHIVE", NULL, CMD_ANYONE, true,
-     parse_history, run_press_archive, "PRESS ARCHIVE game [from [to]]",
+     cmd_parse_history, cmd_run_press_archive, "PRESS ARCHIVE game [from [to]]",
      "the press you may read (broadcasts once\n"
      "the game is over, if you are not in it)"},
-    {CMD_SIGNOFF, "SIGNOFF", NULL, CMD_ANYONE, false, parse_anything,
-     run_signoff, "SIGNOFF", "ends the message: nothing after it is read"},
-    {CMD_VERSION, "VERSION", NULL, CMD_ANYONE, true, parse_alone,
-     run_version, "VERSION", "the judge's program and version"},
-    {CMD_GET, "GET", NULL, CMD_ANYONE, true, parse_get, run_get,
-     "GET [file]", "njudge's help files: this judge answers\n"
-                   "with HELP"},
+    {CMD_SIGNOFF, "SIGNOFF", NULL, CMD_ANYONE, false, cmd_parse_anything,
+     cmd_run_signoff, "SIGNOFF", "ends the message: nothing after it is read"},
+    {CMD_VERSION, "VERSION", NULL, CMD_ANYONE, true, cmd_parse_alone,
+     cmd_run_version, "VERSION", "the judge's program and version"},
+    {CMD_GET, "GET", NULL, CMD_ANYONE, true, cmd_parse_get, cmd_run_get,
+     "GET [file]",
+     "njudge's help files: this judge answers\n"
+     "with HELP"},
 
     /* ---- anyone signed on ------------------------------------------- */
-    {CMD_STATUS, "STATUS", NULL, CMD_SIGNED_ON, false, parse_nothing,
-     run_status, "STATUS", "your orders, flags and deadline"},
+    {CMD_STATUS, "STATUS", NULL, CMD_SIGNED_ON, false, cmd_parse_nothing,
+     cmd_run_status, "STATUS", "your orders, flags and deadline"},
     {CMD_PASSWORD, "SET PASSWORD", NULL, CMD_SIGNED_ON, false,
-     parse_password, run_password, "SET PASSWORD new",
+     cmd_parse_password, cmd_run_password, "SET PASSWORD new",
      "a new password (the master after BECOME:\nthat power's)"},
-    {CMD_ADDRESS, "SET ADDRESS", NULL, CMD_SIGNED_ON, false, parse_one_word,
-     run_address, "SET ADDRESS you@example.org",
+    {CMD_ADDRESS, "SET ADDRESS", NULL, CMD_SIGNED_ON, false, cmd_parse_one_word,
+     cmd_run_address, "SET ADDRESS you@example.org",
      "the judge writes to this address once it\nconfirms by code"},
-    {CMD_MAPFORMAT, "SET MAP", NULL, CMD_SIGNED_ON, false, parse_one_word,
-     run_mapformat, "SET MAP PNG|PDF|SVG|NONE",
+    {CMD_MAPFORMAT, "SET MAP", NULL, CMD_SIGNED_ON, false, cmd_parse_one_word,
+     cmd_run_mapformat, "SET MAP PNG|PDF|SVG|NONE",
      "the map attached to your results"},
-    {CMD_STATS, "SET STATS", NULL, CMD_SIGNED_ON, false, parse_one_word,
-     run_stats, "SET STATS PUBLIC|PRIVATE",
+    {CMD_STATS, "SET STATS", NULL, CMD_SIGNED_ON, false, cmd_parse_one_word,
+     cmd_run_stats, "SET STATS PUBLIC|PRIVATE",
      "your reliability figures in LIST too, or\nonly for game masters"},
-    {CMD_TOKEN, "SET TOKEN", NULL, CMD_SIGNED_ON, false, parse_one_word,
-     run_token, "SET TOKEN NEW",
+    {CMD_TOKEN, "SET TOKEN", NULL, CMD_SIGNED_ON, false, cmd_parse_one_word,
+     cmd_run_token, "SET TOKEN NEW",
      "a new reply address: answers to the\n"
      "judge's older mail no longer sign you on"},
     {CMD_PRESS, "PRESS", "PRESS|BROADCAST", CMD_SIGNED_ON, false,
-     parse_press, run_press, "PRESS TO powers [options]",
+     cmd_parse_press, cmd_run_press, "PRESS TO powers [options]",
      "press to some powers: the text follows,\n"
      "then ENDPRESS; options GREY or WHITE,\n"
      "FAKE BROADCAST or FAKE TO powers;\n"
      "BROADCAST [GREY|WHITE] writes to everyone"},
     {CMD_ENDPRESS, "ENDPRESS", "ENDPRESS|ENDBROADCAST", CMD_SIGNED_ON, false,
-     parse_anything, run_endpress, "ENDPRESS",
+     cmd_parse_anything, cmd_run_endpress, "ENDPRESS",
      "ends a press message (or ENDBROADCAST)"},
-    {CMD_RESIGN, "RESIGN", NULL, CMD_SIGNED_ON, false, parse_nothing,
-     run_resign, "RESIGN", "leave the game"},
-    {CMD_DIARY, "DIARY", NULL, CMD_SIGNED_ON, false, parse_diary, run_diary,
-     "DIARY [READ]", "your diary for this phase, up to ENDDIARY:\n"
-                     "private until the game ends; DIARY READ\n"
-                     "mails you your entries"},
-    {CMD_ENDDIARY, "ENDDIARY", NULL, CMD_SIGNED_ON, false, parse_alone,
-     run_diary, "ENDDIARY", "ends a DIARY"},
-    {CMD_POSTAL, "POSTAL PRESS", NULL, CMD_SIGNED_ON, false, parse_postal,
-     run_postal, "POSTAL PRESS", "press sent with the results: not\n"
-                                 "supported (refused; use PRESS)"},
+    {CMD_RESIGN, "RESIGN", NULL, CMD_SIGNED_ON, false, cmd_parse_nothing,
+     cmd_run_resign, "RESIGN", "leave the game"},
+    {CMD_DIARY, "DIARY", NULL, CMD_SIGNED_ON, false, cmd_parse_diary,
+     cmd_run_diary, "DIARY [READ]",
+     "your diary for this phase, up to ENDDIARY:\n"
+     "private until the game ends; DIARY READ\n"
+     "mails you your entries"},
+    {CMD_ENDDIARY, "ENDDIARY", NULL, CMD_SIGNED_ON, false, cmd_parse_alone,
+     cmd_run_diary, "ENDDIARY", "ends a DIARY"},
+    {CMD_POSTAL, "POSTAL PRESS", NULL, CMD_SIGNED_ON, false, cmd_parse_postal,
+     cmd_run_postal, "POSTAL PRESS",
+     "press sent with the results: not\n"
+     "supported (refused; use PRESS)"},
 
     /* ---- a power's player (or the master after BECOME) ---------------- */
-    {CMD_CLEAR, "CLEAR", NULL, CMD_PLAYER, false, parse_nothing, run_clear,
-     "CLEAR", "withdraw all your orders"},
-    {CMD_READY, "READY", NULL, CMD_PLAYER, false, parse_nothing, run_flag,
-     "READY", "ready for early processing"},
+    {CMD_CLEAR, "CLEAR", NULL, CMD_PLAYER, false, cmd_parse_nothing,
+     cmd_run_clear, "CLEAR", "withdraw all your orders"},
+    {CMD_READY, "READY", NULL, CMD_PLAYER, false, cmd_parse_nothing,
+     cmd_run_flag, "READY", "ready for early processing"},
     {CMD_NOT_READY, "NOT READY", "NOT READY|NOTREADY|UNREADY", CMD_PLAYER,
-     false, parse_nothing, run_flag, "NOT READY", "not ready after all"},
-    {CMD_WAIT, "SET WAIT", NULL, CMD_PLAYER, false, parse_nothing, run_flag,
-     "SET WAIT", "ask the judge to wait for the deadline"},
+     false, cmd_parse_nothing, cmd_run_flag, "NOT READY",
+     "not ready after all"},
+    {CMD_WAIT, "SET WAIT", NULL, CMD_PLAYER, false, cmd_parse_nothing,
+     cmd_run_flag, "SET WAIT", "ask the judge to wait for the deadline"},
     {CMD_NOWAIT, "SET NOWAIT", "SET NOWAIT|SET NO WAIT", CMD_PLAYER, false,
-     parse_nothing, run_flag, "SET NOWAIT", "no need to wait"},
-    {CMD_DRAW, "SET DRAW", NULL, CMD_PLAYER, false, parse_draw, run_vote,
-     "SET DRAW [powers]", "your (secret) draw vote; with powers,\n"
-                          "for a draw among them"},
+     cmd_parse_nothing, cmd_run_flag, "SET NOWAIT", "no need to wait"},
+    {CMD_DRAW, "SET DRAW", NULL, CMD_PLAYER, false, cmd_parse_draw,
+     cmd_run_vote, "SET DRAW [powers]",
+     "your (secret) draw vote; with powers,\n"
+     "for a draw among them"},
     {CMD_NODRAW, "SET NODRAW", "SET NODRAW|SET NO DRAW", CMD_PLAYER, false,
-     parse_nothing, run_vote, "SET NODRAW", "withdraw your draw vote"},
-    {CMD_CONCEDE, "SET CONCEDE", NULL, CMD_PLAYER, false, parse_power,
-     run_vote, "SET CONCEDE power", "concede the game to that power"},
-    {CMD_NOCONCEDE, "SET NOCONCEDE", "SET NOCONCEDE|SET NO CONCEDE",
-     CMD_PLAYER, false, parse_nothing, run_vote, "SET NOCONCEDE",
+     cmd_parse_nothing, cmd_run_vote, "SET NODRAW", "withdraw your draw vote"},
+    {CMD_CONCEDE, "SET CONCEDE", NULL, CMD_PLAYER, false, cmd_parse_power,
+     cmd_run_vote, "SET CONCEDE power", "concede the game to that power"},
+    {CMD_NOCONCEDE, "SET NOCONCEDE", "SET NOCONCEDE|SET NO CONCEDE", CMD_PLAYER,
+     false, cmd_parse_nothing, cmd_run_vote, "SET NOCONCEDE",
      "withdraw your concession"},
     {CMD_EXTEND, "EXTEND", "EXTEND|SET EXTEND", CMD_PLAYER, false,
-     parse_nothing, run_vote, "EXTEND",
+     cmd_parse_nothing, cmd_run_vote, "EXTEND",
      "vote to extend the deadline (if the game\n"
      "has an extension): it moves when every\n"
      "surviving power votes, once a phase"},
-    {CMD_PHASE, "PHASE", NULL, CMD_PLAYER, false, parse_phase, run_phase,
-     "PHASE S1902M", "the orders after it are for that phase\n"
-                     "(or Spring 1902 Movement): the current\n"
-                     "one's are read; a later one's are kept\n"
-                     "and read when it comes; a past one's\n"
-                     "are refused, not read"},
-    {CMD_IF, "IF", NULL, CMD_PLAYER, false, parse_if, run_if,
-     "IF order ... ENDIF", "njudge's conditional orders: not\n"
-                           "supported (refused; nothing up to\n"
-                           "ENDIF is read)"},
-    {CMD_ELSE, "ELSE", NULL, CMD_PLAYER, false, parse_alone, run_if, "ELSE",
-     "part of IF ... ENDIF"},
-    {CMD_ENDIF, "ENDIF", NULL, CMD_PLAYER, false, parse_alone, run_if,
+    {CMD_PHASE, "PHASE", NULL, CMD_PLAYER, false, cmd_parse_phase,
+     cmd_run_phase, "PHASE S1902M",
+     "the orders after it are for that phase\n"
+     "(or Spring 1902 Movement): the current\n"
+     "one's are read; a later one's are kept\n"
+     "and read when it comes; a past one's\n"
+     "are refused, not read"},
+    {CMD_IF, "IF", NULL, CMD_PLAYER, false, cmd_parse_if, cmd_run_if,
+     "IF order ... ENDIF",
+     "njudge's conditional orders: not\n"
+     "supported (refused; nothing up to\n"
+     "ENDIF is read)"},
+    {CMD_ELSE, "ELSE", NULL, CMD_PLAYER, false, cmd_parse_alone, cmd_run_if,
+     "ELSE", "part of IF ... ENDIF"},
+    {CMD_ENDIF, "ENDIF", NULL, CMD_PLAYER, false, cmd_parse_alone, cmd_run_if,
      "ENDIF", "ends IF"},
-    {CMD_ABSENCE, "SET ABSENCE", NULL, CMD_PLAYER, false, parse_absence,
-     run_absence, "SET ABSENCE from [TO to]",
+    {CMD_ABSENCE, "SET ABSENCE", NULL, CMD_PLAYER, false, cmd_parse_absence,
+     cmd_run_absence, "SET ABSENCE from [TO to]",
      "you will be away: no deadline then"},
-    {CMD_NOABSENCE, "SET NOABSENCE", "SET NOABSENCE|SET NO ABSENCE",
-     CMD_PLAYER, false, parse_nothing, run_absence, "SET NOABSENCE",
+    {CMD_NOABSENCE, "SET NOABSENCE", "SET NOABSENCE|SET NO ABSENCE", CMD_PLAYER,
+     false, cmd_parse_nothing, cmd_run_absence, "SET NOABSENCE",
      "forget your absences"},
 
     /* ---- the master ---------------------------------------------------- */
-    {CMD_PROCESS, "PROCESS", NULL, CMD_MASTER, false, parse_nothing,
-     run_process, "PROCESS", "process the phase now"},
-    {CMD_PREVIEW, "PREVIEW", NULL, CMD_MASTER, false, parse_nothing,
-     run_preview, "PREVIEW", "the results processing would give now"},
-    {CMD_ROLLBACK, "ROLLBACK", NULL, CMD_MASTER, false, parse_rollback,
-     run_rollback, "ROLLBACK [phase]",
+    {CMD_PROCESS, "PROCESS", NULL, CMD_MASTER, false, cmd_parse_nothing,
+     cmd_run_process, "PROCESS", "process the phase now"},
+    {CMD_PREVIEW, "PREVIEW", NULL, CMD_MASTER, false, cmd_parse_nothing,
+     cmd_run_preview, "PREVIEW", "the results processing would give now"},
+    {CMD_ROLLBACK, "ROLLBACK", NULL, CMD_MASTER, false, cmd_parse_rollback,
+     cmd_run_rollback, "ROLLBACK [phase]",
      "back to that phase (by default the one\nbefore)"},
-    {CMD_ROLLFORWARD, "ROLLFORWARD", NULL, CMD_MASTER, false, parse_nothing,
-     run_rollforward, "ROLLFORWARD", "undo the latest rollback"},
-    {CMD_PAUSE, "PAUSE", NULL, CMD_MASTER, false, parse_nothing, run_pause,
-     "PAUSE", "stop the game's clock"},
-    {CMD_RESUME, "RESUME", NULL, CMD_MASTER, false, parse_nothing,
-     run_resume, "RESUME", "restart the game's clock"},
-    {CMD_START, "START", NULL, CMD_MASTER, false, parse_nothing, run_start,
-     "START", "start the forming game now"},
-    {CMD_BECOME, "BECOME", NULL, CMD_MASTER, false, parse_power, run_become,
-     "BECOME power", "act for a power: its orders, flags, votes"},
-    {CMD_EJECT, "EJECT", NULL, CMD_MASTER, false, parse_power, run_eject,
-     "EJECT power", "take a power from its player"},
-    {CMD_REPLACE, "REPLACE", NULL, CMD_MASTER, false, parse_replace,
-     run_replace, "REPLACE power address",
+    {CMD_ROLLFORWARD, "ROLLFORWARD", NULL, CMD_MASTER, false, cmd_parse_nothing,
+     cmd_run_rollforward, "ROLLFORWARD", "undo the latest rollback"},
+    {CMD_PAUSE, "PAUSE", NULL, CMD_MASTER, false, cmd_parse_nothing,
+     cmd_run_pause, "PAUSE", "stop the game's clock"},
+    {CMD_RESUME, "RESUME", NULL, CMD_MASTER, false, cmd_parse_nothing,
+     cmd_run_resume, "RESUME", "restart the game's clock"},
+    {CMD_START, "START", NULL, CMD_MASTER, false, cmd_parse_nothing,
+     cmd_run_start, "START", "start the forming game now"},
+    {CMD_BECOME, "BECOME", NULL, CMD_MASTER, false, cmd_parse_power,
+     cmd_run_become, "BECOME power",
+     "act for a power: its orders, flags, votes"},
+    {CMD_EJECT, "EJECT", NULL, CMD_MASTER, false, cmd_parse_power,
+     cmd_run_eject, "EJECT power", "take a power from its player"},
+    {CMD_REPLACE, "REPLACE", NULL, CMD_MASTER, false, cmd_parse_replace,
+     cmd_run_replace, "REPLACE power address",
      "a new player (password mailed)"},
-    {CMD_REVEAL, "REVEAL", NULL, CMD_MASTER, false, parse_nothing,
-     run_reveal, "REVEAL", "show everyone who plays which power"},
-    {CMD_SETMASTER, "SET MASTER", NULL, CMD_MASTER, false, parse_one_word,
-     run_set_master, "SET MASTER address",
+    {CMD_REVEAL, "REVEAL", NULL, CMD_MASTER, false, cmd_parse_nothing,
+     cmd_run_reveal, "REVEAL", "show everyone who plays which power"},
+    {CMD_SETMASTER, "SET MASTER", NULL, CMD_MASTER, false, cmd_parse_one_word,
+     cmd_run_set_master, "SET MASTER address",
      "hand the game to another master, once\n"
      "that address confirms by code"},
-    {CMD_TERMINATE, "TERMINATE", NULL, CMD_MASTER, false, parse_rest,
-     run_terminate, "TERMINATE [reason]", "end the game"},
-    {CMD_OFFICIAL, "OFFICIAL", NULL, CMD_MASTER, false, parse_official,
-     run_official, "OFFICIAL [text]",
+    {CMD_TERMINATE, "TERMINATE", NULL, CMD_MASTER, false, cmd_parse_rest,
+     cmd_run_terminate, "TERMINATE [reason]", "end the game"},
+    {CMD_OFFICIAL, "OFFICIAL", NULL, CMD_MASTER, false, cmd_parse_official,
+     cmd_run_official, "OFFICIAL [text]",
      "a notice to everyone in the game: the\n"
      "text on the line, or up to ENDPRESS"},
-    {CMD_PROMOTE, "PROMOTE", NULL, CMD_MASTER, false, parse_rest,
-     run_promote, "PROMOTE address", "make that address (or observer) a\n"
-                                     "co-master, once it confirms by code"},
-    {CMD_UNSTART, "UNSTART", NULL, CMD_MASTER, false, parse_alone,
-     run_unstart, "UNSTART", "not supported (refused): ROLLBACK or\n"
-                             "TERMINATE instead"},
-    {CMD_DEADLINE, "SET DEADLINE", NULL, CMD_MASTER, false, parse_deadline,
-     run_setting, "SET DEADLINE time", "2027-01-09 20:00, or +2d"},
-    {CMD_SETTING, "SET", NULL, CMD_MASTER, false, parse_setting,
-     run_setting, "SET key value", "a game setting, as judgectl set: SET\n"
-                                   "PRESS grey, SET MOVEMENT_DELAY 48h"},
+    {CMD_PROMOTE, "PROMOTE", NULL, CMD_MASTER, false, cmd_parse_rest,
+     cmd_run_promote, "PROMOTE address",
+     "make that address (or observer) a\n"
+     "co-master, once it confirms by code"},
+    {CMD_UNSTART, "UNSTART", NULL, CMD_MASTER, false, cmd_parse_alone,
+     cmd_run_unstart, "UNSTART",
+     "not supported (refused): ROLLBACK or\n"
+     "TERMINATE instead"},
+    {CMD_DEADLINE, "SET DEADLINE", NULL, CMD_MASTER, false, cmd_parse_deadline,
+     cmd_run_setting, "SET DEADLINE time", "2027-01-09 20:00, or +2d"},
+    {CMD_SETTING, "SET", NULL, CMD_MASTER, false, cmd_parse_setting,
+     cmd_run_setting, "SET key value",
+     "a game setting, as judgectl set: SET\n"
+     "PRESS grey, SET MOVEMENT_DELAY 48h"},
 };
 
 const size_t cmd_table_len = sizeof cmd_table / sizeof cmd_table[0];
@@ -340,41 +353,4 @@ cmd_door cmd_door_of(cmd_kind kind)
         if (cmd_doors[i].kind == kind)
             return cmd_doors[i].door;
     return CMD_DOOR_MAIL;
-}
-
-dj_web_form dj_command_web_form(const char *text, char *what, size_t whatlen)
-{
-    if (whatlen)
-        what[0] = '\0';
-    cmd_reader r;
-    cmd_reader_init(&r, NULL, text ? text : "");
-    cmd *c = malloc(sizeof *c);
-    if (!c)
-        return DJ_WEB_FORM_MAIL;
-    dj_buf press;
-    dj_buf_init(&press);
-    bool orders = false, account = false, mail = false;
-    while (!mail && cmd_next(&r, c, &press)) {
-        dj_buf_reset(&press);
-        if (c->kind == CMD_BAD) /* refused when run, whatever it was */
-            continue;
-        const cmd_spec *spec = cmd_spec_of(c->kind);
-        cmd_door door = cmd_door_of(c->kind);
-        if (door == CMD_DOOR_MAIL || (door == CMD_DOOR_ACCOUNT && orders) ||
-            (door == CMD_DOOR_ORDERS && account)) {
-            mail = true;
-            if (whatlen)
-                snprintf(what, whatlen, "%s",
-                         spec ? spec->name : cmd_name(c->kind));
-        }
-        orders |= door == CMD_DOOR_ORDERS;
-        account |= door == CMD_DOOR_ACCOUNT;
-        if (door == CMD_DOOR_ACCOUNT && whatlen && !mail)
-            snprintf(what, whatlen, "%s", spec ? spec->name : "");
-    }
-    dj_buf_free(&press);
-    free(c);
-    if (mail)
-        return DJ_WEB_FORM_MAIL;
-    return account ? DJ_WEB_FORM_ACCOUNT : DJ_WEB_FORM_ORDERS;
 }

@@ -42,7 +42,7 @@ typedef void (*cmd_parse_fn)(const words *ws, int arg, cmd_kind kind,
 
 /*
  * A command's runner, inside the command's savepoint: the reply text in
- * res; returns RUN_OK, RUN_FAILED (the reason set by session_fail()) or
+ * res; returns RUN_OK, RUN_FAILED (the reason set by cmd_session_fail()) or
  * RUN_REFUSED_KEEP (session.h).  press is the press body, if any.
  */
 typedef int (*cmd_run_fn)(struct session *s, const cmd *c, dj_buf *press,
@@ -91,85 +91,85 @@ const cmd_spec *cmd_spec_of(cmd_kind kind);
 const cmd_spec *cmd_spec_match(const words *ws, int *nwords);
 
 /* ---- the parsers the table names (parse_args.c, parse_press.c) ---- */
-void parse_nothing(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_anything(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_rest(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_game_optional(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_game(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_history(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_map(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_game_password(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_signon(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_one_word(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_power(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_replace(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_rollback(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_password(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_draw(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_absence(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_deadline(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_setting(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_press(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_nothing(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_anything(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_rest(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_game_optional(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_game(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_history(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_map(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_game_password(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_signon(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_one_word(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_power(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_replace(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_rollback(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_password(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_draw(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_absence(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_deadline(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_setting(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_press(const words *ws, int arg, cmd_kind kind, cmd *c);
 /* the older judges' commands (parse_old.c) */
-void parse_alone(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_get(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_phase(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_if(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_diary(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_official(const words *ws, int arg, cmd_kind kind, cmd *c);
-void parse_postal(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_alone(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_get(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_phase(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_if(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_diary(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_official(const words *ws, int arg, cmd_kind kind, cmd *c);
+void cmd_parse_postal(const words *ws, int arg, cmd_kind kind, cmd *c);
 
 /* ---- the runners the table names (run_*.c) ---- */
 #define CMD_RUNNER(name)                                                    \
     int name(struct session *s, const cmd *c, dj_buf *press, dj_buf *res)
-CMD_RUNNER(run_help);
-CMD_RUNNER(run_list);
-CMD_RUNNER(run_history);
-CMD_RUNNER(run_summary);
-CMD_RUNNER(run_map);
-CMD_RUNNER(run_join);
-CMD_RUNNER(run_confirm);
-CMD_RUNNER(run_create);
-CMD_RUNNER(run_takeover);
-CMD_RUNNER(run_signon);
-CMD_RUNNER(run_signoff);
-CMD_RUNNER(run_endpress);
-CMD_RUNNER(run_clear);
-CMD_RUNNER(run_status);
-CMD_RUNNER(run_flag);
-CMD_RUNNER(run_vote);
-CMD_RUNNER(run_password);
-CMD_RUNNER(run_address);
-CMD_RUNNER(run_absence);
-CMD_RUNNER(run_mapformat);
-CMD_RUNNER(run_press);
-CMD_RUNNER(run_resign);
-CMD_RUNNER(run_process);
-CMD_RUNNER(run_preview);
-CMD_RUNNER(run_rollback);
-CMD_RUNNER(run_rollforward);
-CMD_RUNNER(run_pause);
-CMD_RUNNER(run_resume);
-CMD_RUNNER(run_start);
-CMD_RUNNER(run_become);
-CMD_RUNNER(run_eject);
-CMD_RUNNER(run_replace);
-CMD_RUNNER(run_terminate);
-CMD_RUNNER(run_setting);
-CMD_RUNNER(run_press_archive);
-CMD_RUNNER(run_reveal);
-CMD_RUNNER(run_set_master);
-CMD_RUNNER(run_stats);
-CMD_RUNNER(run_token);
+CMD_RUNNER(cmd_run_help);
+CMD_RUNNER(cmd_run_list);
+CMD_RUNNER(cmd_run_history);
+CMD_RUNNER(cmd_run_summary);
+CMD_RUNNER(cmd_run_map);
+CMD_RUNNER(cmd_run_join);
+CMD_RUNNER(cmd_run_confirm);
+CMD_RUNNER(cmd_run_create);
+CMD_RUNNER(cmd_run_takeover);
+CMD_RUNNER(cmd_run_signon);
+CMD_RUNNER(cmd_run_signoff);
+CMD_RUNNER(cmd_run_endpress);
+CMD_RUNNER(cmd_run_clear);
+CMD_RUNNER(cmd_run_status);
+CMD_RUNNER(cmd_run_flag);
+CMD_RUNNER(cmd_run_vote);
+CMD_RUNNER(cmd_run_password);
+CMD_RUNNER(cmd_run_address);
+CMD_RUNNER(cmd_run_absence);
+CMD_RUNNER(cmd_run_mapformat);
+CMD_RUNNER(cmd_run_press);
+CMD_RUNNER(cmd_run_resign);
+CMD_RUNNER(cmd_run_process);
+CMD_RUNNER(cmd_run_preview);
+CMD_RUNNER(cmd_run_rollback);
+CMD_RUNNER(cmd_run_rollforward);
+CMD_RUNNER(cmd_run_pause);
+CMD_RUNNER(cmd_run_resume);
+CMD_RUNNER(cmd_run_start);
+CMD_RUNNER(cmd_run_become);
+CMD_RUNNER(cmd_run_eject);
+CMD_RUNNER(cmd_run_replace);
+CMD_RUNNER(cmd_run_terminate);
+CMD_RUNNER(cmd_run_setting);
+CMD_RUNNER(cmd_run_press_archive);
+CMD_RUNNER(cmd_run_reveal);
+CMD_RUNNER(cmd_run_set_master);
+CMD_RUNNER(cmd_run_stats);
+CMD_RUNNER(cmd_run_token);
 /* the older judges' commands (run_old.c) */
-CMD_RUNNER(run_phase);
-CMD_RUNNER(run_if);
-CMD_RUNNER(run_diary);
-CMD_RUNNER(run_postal);
-CMD_RUNNER(run_official);
-CMD_RUNNER(run_promote);
-CMD_RUNNER(run_unstart);
-CMD_RUNNER(run_version);
-CMD_RUNNER(run_get);
+CMD_RUNNER(cmd_run_phase);
+CMD_RUNNER(cmd_run_if);
+CMD_RUNNER(cmd_run_diary);
+CMD_RUNNER(cmd_run_postal);
+CMD_RUNNER(cmd_run_official);
+CMD_RUNNER(cmd_run_promote);
+CMD_RUNNER(cmd_run_unstart);
+CMD_RUNNER(cmd_run_version);
+CMD_RUNNER(cmd_run_get);
 
 #endif

@@ -14,26 +14,26 @@
 
 #include "util/fmt.h"
 
-bool words_is_space(const char *s)
+bool cmd_words_is_space(const char *s)
 {
     return *s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' ||
            *s == '\v' || ((unsigned char)s[0] == 0xC2 &&
                           (unsigned char)s[1] == 0xA0);
 }
 
-size_t words_space_len(const char *s)
+size_t cmd_words_space_len(const char *s)
 {
     return (unsigned char)*s == 0xC2 ? 2 : 1;
 }
 
-void words_split(const char *line, words *ws)
+void cmd_words_split(const char *line, words *ws)
 {
     ws->n = 0;
     snprintf(ws->buf, sizeof ws->buf, "%s", line);
     char *p = ws->buf;
     while (*p) {
-        while (*p && words_is_space(p)) {
-            size_t k = words_space_len(p);
+        while (*p && cmd_words_is_space(p)) {
+            size_t k = cmd_words_space_len(p);
             memset(p, '\0', k);
             p += k;
         }
@@ -43,12 +43,12 @@ void words_split(const char *line, words *ws)
             break;
         ws->at[ws->n] = line + (p - ws->buf);
         ws->w[ws->n++] = p;
-        while (*p && !words_is_space(p))
+        while (*p && !cmd_words_is_space(p))
             p++;
     }
 }
 
-void words_rest(const words *ws, int i, char *out, size_t len)
+void cmd_words_rest(const words *ws, int i, char *out, size_t len)
 {
     if (i >= ws->n) {
         snprintf(out, len, "%s", "");
@@ -56,19 +56,19 @@ void words_rest(const words *ws, int i, char *out, size_t len)
     }
     snprintf(out, len, "%s", ws->at[i]);
     size_t n = strlen(out);
-    while (n && words_is_space(out + n - 1))
+    while (n && cmd_words_is_space(out + n - 1))
         out[--n] = '\0';
     /* a trailing no-break space leaves its first byte */
     while (n && (unsigned char)out[n - 1] == 0xC2)
         out[--n] = '\0';
 }
 
-bool word_is(const char *w, const char *name)
+bool cmd_word_is(const char *w, const char *name)
 {
     return strcasecmp(w, name) == 0;
 }
 
-bool word_copy(char *out, size_t len, const char *w)
+bool cmd_word_copy(char *out, size_t len, const char *w)
 {
     if (strlen(w) >= len)
         return false;

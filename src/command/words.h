@@ -29,22 +29,22 @@ typedef struct words {
 } words;
 
 /* A space, a tab, or a UTF-8 no-break space at s; its length in bytes. */
-bool words_is_space(const char *s);
-size_t words_space_len(const char *s);
+bool cmd_words_is_space(const char *s);
+size_t cmd_words_space_len(const char *s);
 
 /* Split a copy of `line` into words; words past WORDS_MAX are dropped
  * (no command has that many: such a line is an order line or nonsense,
  * and those are kept whole in cmd.text). */
-void words_split(const char *line, words *ws);
+void cmd_words_split(const char *line, words *ws);
 
 /* The original text from word i to the end of the line, trimmed. */
-void words_rest(const words *ws, int i, char *out, size_t len);
+void cmd_words_rest(const words *ws, int i, char *out, size_t len);
 
 /* Case-blind comparison of a word with a command word. */
-bool word_is(const char *w, const char *name);
+bool cmd_word_is(const char *w, const char *name);
 
 /* Copy w into out; false (out unchanged) when it does not fit. */
-bool word_copy(char *out, size_t len, const char *w);
+bool cmd_word_copy(char *out, size_t len, const char *w);
 
 /* The command is refused: kind CMD_BAD, error the reason. */
 void cmd_bad(cmd *c, const char *fmt, ...)

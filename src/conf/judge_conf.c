@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "conf/conf_table.h"
-#include "game/game.h"
 #include "game/setting_value.h"
+#include "game/signon.h"
 #include "time/calendar.h"
 #include "util/fmt.h"
 

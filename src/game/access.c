@@ -66,9 +66,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/game.h"
 #include "game/game_int.h"
 #include "game/password.h"
+#include "game/pictures.h"
 #include "game/report.h"
+#include "game/signon.h"
 #include "store/mail.h"
 #include "store/signons.h"
 #include "store/web.h"

@@ -32,7 +32,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/audience.h"
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/press.h"
+#include "game/signon.h"
 #include "store/participants.h"
 #include "store/press.h"
 

@@ -32,8 +32,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/forming.h"
+#include "game/game.h"
 #include "game/game_int.h"
 #include "game/password.h"
+#include "game/reading.h"
+#include "game/signon.h"
 #include "store/confirmations.h"
 
 #define DJ_CONFIRM_HOURS 24

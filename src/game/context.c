@@ -20,9 +20,12 @@
 #include <unistd.h>
 
 #include "engine/rules_map.h"
+#include "game/game.h"
 #include "game/game_int.h"
 #include "game/game_options.h"
+#include "game/pictures.h"
 #include "game/report.h"
+#include "game/signon.h"
 #include "game/snapshot.h"
 #include "store/mail.h"
 #include "util/fmt.h"

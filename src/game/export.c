@@ -20,9 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/audience.h"
+#include "game/game.h"
 #include "game/game_int.h"
 #include "game/game_options.h"
 #include "store/game_options.h"
+#include "game/process.h"
+#include "game/reading.h"
 #include "game/setting_value.h"
 #include "game/report.h"
 #include "game/snapshot.h"

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/audience.h"
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/reading.h"
 
 static const char *result_of(const game_view *v, int p, int winner,
                              bool alive, const char *ending)

@@ -13,6 +13,8 @@
 #include "engine/map.h"
 #include "engine/position.h"
 #include "engine/rules.h"
+#include "game/reading.h"
+#include "game/signon.h"
 #include "time/calendar.h"
 #include "game/config.h"
 #include "game/game.h"

@@ -19,9 +19,16 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/audience.h"
+#include "game/forming.h"
+#include "game/game.h"
 #include "game/game_int.h"
 #include "game/game_options.h"
+#include "game/orders.h"
 #include "game/password.h"
+#include "game/process.h"
+#include "game/reading.h"
+#include "game/signon.h"
 #include "store/mail.h"
 #include "game/report.h"
 #include "game/snapshot.h"

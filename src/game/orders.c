@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/orders.h"
 #include "game/report.h"
 #include "reader/interpret.h"
 #include "reader/notation.h"

@@ -23,7 +23,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/pictures.h"
+#include "game/process.h"
+#include "game/signon.h"
 #include "game/snapshot.h"
 #include "render/render.h"
 #include "store/mail.h"

@@ -40,8 +40,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/press.h"
 #include "game/press_recipients.h"
+#include "game/signon.h"
 #include "store/mail.h"
 #include "store/press.h"
 #include "store/tokens.h"

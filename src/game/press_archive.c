@@ -15,7 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/audience.h"
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/press.h"
+#include "game/signon.h"
 #include "store/press.h"
 #include "util/neutral.h"
 

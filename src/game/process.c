@@ -36,8 +36,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "game/game.h"
 #include "game/game_int.h"
 #include "game/game_options.h"
+#include "game/process.h"
 #include "game/report.h"
 #include "game/snapshot.h"
 #include "store/mail.h"

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/reading.h"
 #include "store/stats.h"
 
 int gv_player_event(dj_judge *j, const game_view *v, const char *email,

@@ -27,7 +27,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/press.h"
+#include "game/signon.h"
 #include "store/signons.h"
 #include "store/tokens.h"
 #include "util/hex.h"

@@ -24,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/process.h"
 #include "game/snapshot.h"
 
 /* Does the position have a winner (so its phase cannot be played)? */

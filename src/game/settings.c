@@ -20,8 +20,11 @@
 #include <string.h>
 
 #include "engine/rules_map.h"
+#include "game/forming.h"
+#include "game/game.h"
 #include "game/game_int.h"
 #include "game/game_options.h"
+#include "game/process.h"
 #include "game/setting_value.h"
 
 static bool game_name_ok(const char *name)

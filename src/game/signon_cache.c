@@ -28,8 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/game.h"
 #include "game/game_int.h"
 #include "game/password.h"
+#include "game/signon.h"
 #include "util/random.h"
 
 #define REMEMBERED_SLOTS 8192 /* direct-mapped by participant id */

@@ -28,7 +28,9 @@
 #include <string.h>
 
 #include "casefile/casewrite.h"
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/process.h"
 #include "game/report.h"
 #include "store/mail.h"
 

@@ -24,7 +24,12 @@
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
 
+#include "game/audience.h"
+#include "game/game.h"
 #include "game/game_int.h"
+#include "game/reading.h"
+#include "game/signon.h"
+#include "game/websession.h"
 #include "store/web.h"
 #include "util/hex.h"
 #include "util/random.h"

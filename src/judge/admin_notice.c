@@ -5,7 +5,7 @@
  */
 #include "judge/admin_notice.h"
 
-#include "game/game.h"
+#include "game/pictures.h"
 #include "store/mail.h"
 
 int dj_admin_notice(dj_store *s, const char *admin, const char *judge_name,

@@ -21,6 +21,9 @@
 #include <time.h>
 
 #include "command/command.h"
+#include "game/game.h"
+#include "game/pictures.h"
+#include "game/signon.h"
 #include "judge/admin_notice.h"
 #include "judge/reply_budget.h"
 #include "mail/authres.h"

@@ -54,8 +54,8 @@
  * This file sits at the mail room's front door and hands the text on to
  * the command room: data still flows one way (mail -> command -> game).
  */
-#ifndef DJ_MAIL_INGEST_H
-#define DJ_MAIL_INGEST_H
+#ifndef DJ_JUDGE_INGEST_H
+#define DJ_JUDGE_INGEST_H
 
 #include <stdbool.h>
 #include <stddef.h>

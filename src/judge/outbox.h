@@ -47,8 +47,8 @@
  * Never to ourselves: a recipient equal to the judge's own address is
  * dropped (a row left with nobody fails).
  */
-#ifndef DJ_MAIL_OUTBOX_H
-#define DJ_MAIL_OUTBOX_H
+#ifndef DJ_JUDGE_OUTBOX_H
+#define DJ_JUDGE_OUTBOX_H
 
 #include <stdbool.h>
 #include <stddef.h>

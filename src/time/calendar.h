@@ -9,7 +9,10 @@
  * master typed.  For that edge this module has its own reader of the IANA
  * zone files (TZif versions 1-3 under /usr/share/zoneinfo, the POSIX TZ rule
  * at their end covering every date past the last listed transition), so
- * results never depend on the process's locale, TZ or C library.
+ * results never depend on the process's locale, TZ or C library.  The room's
+ * floors, each header included here: civil.h (dates without a zone),
+ * zone_rule.h (POSIX rules), tzif.h (zones and their conversions), then
+ * this file (schedules and times as text, calendar.c).
  *
  * A dj_zone is a plain value filled once by dj_zone_load() and passed by
  * pointer to every call that needs local time; nothing is cached between
@@ -40,112 +43,10 @@
 #include <stdint.h>
 
 #include "engine/position.h"
+#include "time/civil.h"
+#include "time/tzif.h"
+#include "time/zone_rule.h"
 #include "util/buf.h"
-
-/* Bounds of a loaded zone: a zone file exceeding one is refused. */
-#define DJ_ZONE_NAME_MAX 64   /* "America/Argentina/ComodRivadavia" */
-#define DJ_ZONE_ABBR_MAX 16   /* "CEST", "+0530" */
-#define DJ_ZONE_MAX_TRANS 2000
-#define DJ_ZONE_MAX_TYPES 64
-
-/* The directory zone names are looked up in by dj_zone_load(). */
-#define DJ_ZONEINFO_DIR "/usr/share/zoneinfo"
-
-/* One kind of local time of a zone: offset from UTC, summer time, name. */
-typedef struct dj_zone_type {
-    int32_t utoff;                /* seconds east of UTC */
-    bool isdst;
-    char abbr[DJ_ZONE_ABBR_MAX];  /* "CET", "EDT" */
-} dj_zone_type;
-
-/*
- * A POSIX TZ rule date: Jn (day 1-365, never Feb 29), n (day 0-365) or
- * Mm.w.d (weekday d of week w of month m, week 5 = the last), plus the
- * local time of the change in seconds (may be negative or past 24h).
- */
-typedef struct dj_zone_rule_date {
-    char kind;      /* 'J', 'N' or 'M' */
-    int month, week, day;
-    int32_t time;
-} dj_zone_rule_date;
-
-/* The POSIX TZ rule ("CET-1CEST,M3.5.0,M10.5.0/3") for later dates. */
-typedef struct dj_zone_rule {
-    dj_zone_type std, dst;
-    bool has_dst;
-    dj_zone_rule_date start, end;  /* into and out of summer time */
-} dj_zone_rule;
-
-/* A loaded zone.  Fields are the module's own; use the functions below. */
-typedef struct dj_zone {
-    char name[DJ_ZONE_NAME_MAX];
-    int ntrans;
-    int64_t trans[DJ_ZONE_MAX_TRANS];       /* UTC instants, ascending */
-    uint8_t trans_type[DJ_ZONE_MAX_TRANS];  /* type in force from trans[i] */
-    int ntypes;
-    dj_zone_type types[DJ_ZONE_MAX_TYPES];
-    int first_type;                         /* before the first transition */
-    bool has_rule;
-    dj_zone_rule rule;                      /* after the last transition */
-} dj_zone;
-
-/* Calendar fields of a local (or UTC) time. */
-typedef struct dj_civil {
-    int year, month, day;     /* month 1-12, day 1-31 */
-    int hour, minute, second;
-} dj_civil;
-
-/* A UTC instant seen in a zone. */
-typedef struct dj_local_time {
-    dj_civil c;
-    int wday;                     /* 0 Sunday .. 6 Saturday */
-    int32_t utoff;
-    bool isdst;
-    char abbr[DJ_ZONE_ABBR_MAX];
-} dj_local_time;
-
-/* ---- zones ------------------------------------------------------------- */
-
-/* UTC itself; needs no file. */
-void dj_zone_utc(dj_zone *zone);
-
-/*
- * Load zone `name` ("Europe/Amsterdam", "UTC") from $TZDIR when set,
- * else DJ_ZONEINFO_DIR.
- * Names are checked (letters, digits, '_', '-', '+', '/', no "..") before
- * any file is opened.  "UTC", "GMT", "Etc/UTC" and "" need no file.
- * Returns 0, or -1 with a message in err and the zone set to UTC (so a
- * game with a broken zone still runs, in UTC, while the error is shown).
- */
-int dj_zone_load(const char *name, dj_zone *zone, char *err, size_t errlen);
-
-/* The same from another zoneinfo directory (tests, unusual systems). */
-int dj_zone_load_dir(const char *dir, const char *name, dj_zone *zone,
-                     char *err, size_t errlen);
-
-/* Parse TZif bytes already in memory; `name` is only recorded. */
-int dj_zone_parse_tzif(const unsigned char *data, size_t len,
-                       const char *name, dj_zone *zone, char *err,
-                       size_t errlen);
-
-/* A zone made from a POSIX TZ rule alone ("EST5EDT,M3.2.0,M11.1.0"). */
-int dj_zone_parse_posix(const char *tz, dj_zone *zone, char *err,
-                        size_t errlen);
-
-/* UTC instant -> local time in the zone. */
-void dj_zone_to_local(const dj_zone *zone, int64_t t, dj_local_time *out);
-
-/*
- * Local wall time -> UTC instant, resolving gaps and overlaps as described
- * at the top.  Fields out of range are normalised (day 32 of January is
- * 1 February; minute 90 is 1:30).
- */
-int64_t dj_zone_from_local(const dj_zone *zone, const dj_civil *local);
-
-/* Civil UTC <-> seconds, and the weekday (0 Sunday) of a date. */
-int64_t dj_civil_to_utc(const dj_civil *c);
-void dj_utc_to_civil(int64_t t, dj_civil *out);
-int dj_weekday(int year, int month, int day);
 
 /* ---- schedules ---------------------------------------------------------- */
 

@@ -19,6 +19,9 @@
 #include <strings.h>
 
 #include "command/command.h"
+#include "game/game.h"
+#include "game/signon.h"
+#include "game/websession.h"
 #include "util/random.h"
 #include "web/form.h"
 #include "web/html.h"

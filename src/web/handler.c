@@ -31,6 +31,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include "game/game.h"
+#include "game/websession.h"
 #include "util/random.h"
 #include "web/form.h"
 #include "web/html.h"

@@ -15,6 +15,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/game.h"
+#include "game/orders.h"
+#include "game/pictures.h"
+#include "game/press.h"
+#include "game/reading.h"
+#include "game/signon.h"
 #include "render/render.h"
 #include "store/press.h"
 #include "web/html.h"

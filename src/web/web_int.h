@@ -6,6 +6,9 @@
 #ifndef DJ_WEB_WEB_INT_H
 #define DJ_WEB_WEB_INT_H
 
+#include "game/game.h"
+#include "game/signon.h"
+#include "game/websession.h"
 #include "web/route.h"
 #include "web/web.h"
 

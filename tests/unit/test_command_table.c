@@ -98,7 +98,7 @@ static void test_rows(const char *man)
             char line[128];
             snprintf(line, sizeof line, "%.*s", (int)len, s);
             words ws;
-            words_split(line, &ws);
+            cmd_words_split(line, &ws);
             int n = 0;
             bool same = cmd_spec_match(&ws, &n) == r && n == ws.n;
             if (!same)

@@ -18,7 +18,10 @@
 #include <unistd.h>
 
 #include "game/config.h"
+#include "game/forming.h"
 #include "game/game.h"
+#include "game/signon.h"
+#include "game/websession.h"
 #include "mail/reply_address.h"
 #include "store/signons.h"
 #include "testlib.h"

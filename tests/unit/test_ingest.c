@@ -36,7 +36,9 @@
 #include <unistd.h>
 
 #include "game/config.h"
+#include "game/forming.h"
 #include "game/game.h"
+#include "game/orders.h"
 #include "judge/ingest.h"
 #include "judge/outbox.h"
 #include "mail/send.h"
