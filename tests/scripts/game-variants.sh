@@ -98,6 +98,10 @@ check "maps: youngstown" grep -qx 'youngstown: 10 powers, 72 centres, 37 to win,
 check "maps: Youngstown's India is N" grep -qx '  India (N) Del Mad Cal' "$T/maps"
 check "maps: crowded" grep -qx 'crowded: 11 powers, 35 centres, 18 to win, starts S1901M' "$T/maps"
 check "maps: Crowded's Lowland holds Ruhr" grep -qx '  Lowland (L) Bel Hol Ruh' "$T/maps"
+check "maps: britain" grep -qx 'britain: 7 powers, 37 centres, 19 to win, starts S1901M' "$T/maps"
+check "maps: Britain's England holds the island" grep -qx '  England (E) Cly Edi Lvp Lon Wal Yor' "$T/maps"
+check "maps: canton" grep -qx 'canton: 7 powers, 36 centres, 19 to win, starts S1901M' "$T/maps"
+check "maps: Canton's Holland is H" grep -qx '  Holland (H) Sum Jav Bor' "$T/maps"
 check "maps: minorpower" grep -qx 'minorpower: 19 powers, 34 centres, 18 to win, starts W1900A' "$T/maps"
 check "maps: Minor Power's Norway is Y" grep -qx '  Norway (Y) Nwy' "$T/maps"
 
@@ -107,7 +111,7 @@ $JUDGECTL maps --check "$S/maps" >"$T/check" 2>&1
 check "maps --check: the shipped boards all load (exit 0)" [ $? -eq 0 ]
 check "maps --check: standard loaded" \
     grep -qx 'standard.map: loaded: 7 powers, 34 centres, 18 to win' "$T/check"
-check "maps --check: the count" grep -qx '10 of 10 map files load' "$T/check"
+check "maps --check: the count" grep -qx '12 of 12 map files load' "$T/check"
 mkdir -p "$T/dpdir"
 cp "$S/tests/maps/dialect/dp-base.map" "$S/tests/maps/dialect/dp-variant.map" \
     "$T/dpdir/"

@@ -839,7 +839,8 @@ static void check_quick_orders(const char *srcdir)
 {
     static const char *const MAPS[] = {"standard", "ancmed", "1898",
                                        "chaos", "fleetrome", "hundred",
-                                       "pure", "youngstown"};
+                                       "pure", "youngstown", "britain",
+                                       "canton"};
     for (size_t i = 0; i < sizeof MAPS / sizeof MAPS[0]; i++) {
         char path[PATH_LEN];
         snprintf(path, sizeof path, "%s/maps/%s.map", srcdir, MAPS[i]);
