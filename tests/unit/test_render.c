@@ -823,6 +823,7 @@ int main(int argc, char **argv)
     test_variant_start("hundred");
     test_variant_start("ancmed");
     test_variant_start("youngstown");
+    test_variant_start("milan");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
