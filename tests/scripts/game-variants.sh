@@ -98,6 +98,8 @@ check "maps: youngstown" grep -qx 'youngstown: 10 powers, 72 centres, 37 to win,
 check "maps: Youngstown's India is N" grep -qx '  India (N) Del Mad Cal' "$T/maps"
 check "maps: milan" grep -qx 'milan: 7 powers, 34 centres, 18 to win, starts S1901M' "$T/maps"
 check "maps: Milan's Italy" grep -qx '  Italy (I) Nap Rom Mil' "$T/maps"
+check "maps: modern" grep -qx 'modern: 10 powers, 64 centres, 33 to win, starts S1995M' "$T/maps"
+check "maps: Modern's Russia" grep -qx '  Russia (R) Mos Stp Gor Mur Ros' "$T/maps"
 check "maps: crowded" grep -qx 'crowded: 11 powers, 35 centres, 18 to win, starts S1901M' "$T/maps"
 check "maps: Crowded's Lowland holds Ruhr" grep -qx '  Lowland (L) Bel Hol Ruh' "$T/maps"
 check "maps: minorpower" grep -qx 'minorpower: 19 powers, 34 centres, 18 to win, starts W1900A' "$T/maps"
