@@ -15,6 +15,8 @@
 # picture must be neighbours in the map file and the other way round
 # (warnings on stderr).  Usage:
 #   art2geo.py BOARD.art MAPFILE [MAPFILE...] > BOARD.geo
+# (a variant's files after its board's: art2geo.py milan.art
+# maps/standard.geography maps/milan.map)
 import re
 import sys
 
@@ -51,19 +53,58 @@ def read_art(path):
 
 
 def read_neighbours(paths):
+    # The borders the map files give, read in order: terrain lines add
+    # borders; for a variant built on another board (maps/milan.map) DROP
+    # takes places off, "OLD -> Name = new" renames one and AMEND adds
+    # borders or (-abbr) takes away those whose abbreviation begins so.
     pairs, coasts = set(), {}
+
+    def add(a, b):
+        for x, y in ((a, b), (b, a)):
+            if "/" in x:
+                coasts.setdefault(x, set()).add(y.split("/")[0])
+        pairs.add(tuple(sorted((a.split("/")[0], b.split("/")[0]))))
+
+    def rename(old, new):
+        nonlocal pairs
+        swap = lambda x: new if x == old else x
+        pairs = {tuple(sorted((swap(a), swap(b)))) for a, b in pairs}
+        for k in [k for k in coasts if k.split("/")[0] == old]:
+            coasts[new + k[len(old):]] = {swap(y) for y in coasts.pop(k)}
+        for k in coasts:
+            coasts[k] = {swap(y) for y in coasts[k]}
+
     for path in paths:
         for line in open(path):
+            line = line.split("#")[0]
             m = re.match(r"^(WATER|COAST|LAND|PORT)\s+(\S+)\s+ABUTS\s+(.*)", line)
-            if not m:
+            if m:
+                a = m.group(2).lower()
+                for b in m.group(3).split():
+                    add(a, b.lower())
                 continue
-            a = m.group(2).lower()
-            for b in m.group(3).split():
-                b = b.lower()
-                for x, y in ((a, b), (b, a)):
-                    if "/" in x:
-                        coasts.setdefault(x, set()).add(y.split("/")[0])
-                pairs.add(tuple(sorted((a.split("/")[0], b.split("/")[0]))))
+            m = re.match(r"^DROP\s+(.*)", line)
+            if m:
+                gone = {w.lower() for w in m.group(1).split()}
+                pairs = {p for p in pairs if not gone & set(p)}
+                for k in [k for k in coasts if k.split("/")[0] in gone]:
+                    del coasts[k]
+                continue
+            m = re.match(r"^(\S+)\s*->.*=\s*(\S+)", line)
+            if m:
+                rename(m.group(1).lower(), m.group(2).lower())
+                continue
+            m = re.match(r"^AMEND\s+(\S+)\s+ABUTS\s+(.*)", line)
+            if m:
+                a = m.group(1).lower()
+                for b in m.group(2).split():
+                    b = b.lower()
+                    if b.startswith("-"):
+                        base = a.split("/")[0]
+                        pairs = {p for p in pairs if not (base in p and
+                                 (p[0] if p[1] == base else p[1]).startswith(b[1:]))}
+                    else:
+                        add(a, b)
     return pairs, coasts
 
 

@@ -45,7 +45,8 @@
 /*
  * The years above are the standard calendar's.  A map whose turns step
  * the years differently (FLOW: Hundred's five years a turn, from 1425) or
- * that begins long before (Ancient Mediterranean's year 1) is counted in
+ * that begins long before (Ancient Mediterranean's year 1) or after the
+ * standard game's years (Modern's 1995) is counted in
  * game years from its first: its first year is "1901".
  */
 static int game_year(int year);
@@ -300,9 +301,18 @@ static void adjustments(const dj_position *pos, int power, plan *out)
     }
 }
 
+/* Whether the map's years are the standard calendar's (1898, 1900 and
+ * 1901 starts); boards set later (Modern's 1995) or stepping otherwise
+ * count game years from their first. */
+static bool standard_calendar(const dj_map *map)
+{
+    return map->years_to_spring == 1 && map->start_year >= 1800 &&
+           map->start_year <= 1901;
+}
+
 static int game_year(int year)
 {
-    if (!M || (M->years_to_spring == 1 && M->start_year >= 1800))
+    if (!M || standard_calendar(M))
         return year;
     return 1901 + (year - M->start_year) / M->years_to_spring;
 }
@@ -404,7 +414,7 @@ int main(int argc, char **argv)
                     dj_position_centres(map, &res->next, res->winner),
                     retreat_phases, builds, removals, judge_removals,
                     silent >= 0 ? map->powers[silent].name : "none",
-                    map->years_to_spring == 1 && map->start_year >= 1800
+                    standard_calendar(map)
                         ? SILENT_FROM
                         : map->start_year +
                               (SILENT_FROM - 1901) * map->years_to_spring);

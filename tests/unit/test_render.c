@@ -825,6 +825,8 @@ int main(int argc, char **argv)
     test_variant_start("youngstown");
     test_variant_start("britain");
     test_variant_start("canton");
+    test_variant_start("milan");
+    test_variant_start("modern");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
