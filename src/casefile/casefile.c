@@ -29,12 +29,9 @@
 #include "reader/chars.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "util/fmt.h"
 
 #define PATH_MAX_LEN 4096   /* longest map path built */
 #define DEFAULT_VARIANT "standard"
@@ -83,36 +80,6 @@ static char *dup_string(const char *s)
     if (d)
         memcpy(d, s, n);
     return d;
-}
-
-static char lower(char c)
-{
-    return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
-}
-
-bool cf_equal_nocase(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (lower(*a) != lower(*b))
-            return false;
-    return *a == *b;
-}
-
-bool cf_prefix_nocase(const char *prefix, const char *s)
-{
-    for (; *prefix; prefix++, s++)
-        if (lower(*prefix) != lower(*s))
-            return false;
-    return true;
-}
-
-void cf_errorf(const dj_casefile *cf, int line, char *err, size_t errlen,
-               const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    dj_vfmt_at(err, errlen, cf->path, line, fmt, ap);
-    va_end(ap);
 }
 
 /* ---- lines --------------------------------------------------------------- */
@@ -281,7 +248,7 @@ static bool variant_name_ok(const char *name)
     if (!*name || strlen(name) >= DJ_NAME_MAX)
         return false;
     for (; *name; name++) {
-        char c = lower(*name);
+        char c = cf_lower(*name);
         if (!(c >= 'a' && c <= 'z') && !(c >= '0' && c <= '9') && c != '_' &&
             c != '-')
             return false;
@@ -344,7 +311,7 @@ static bool load_variant(dj_casefile *cf, const char *variant, char *err,
     char name[DJ_NAME_MAX];
     size_t i = 0;
     for (; variant[i]; i++)
-        name[i] = lower(variant[i]);
+        name[i] = cf_lower(variant[i]);
     name[i] = '\0';
     for (int k = 0; k < cf->nloaded; k++)
         if (strcmp(cf->loaded[k].variant, name) == 0) {

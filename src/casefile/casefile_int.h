@@ -3,7 +3,9 @@
  * casefile_int.h — what the two halves of the case-file reader share
  * (casefile room only): casefile.c reads lines and keywords and runs the
  * cases from CASE to END; case_lines.c reads the lines inside a section
- * and completes a case at its END.
+ * and completes a case at its END; case_text.c holds the helpers both
+ * use (messages, comparisons), so that casefile.c uses case_lines.c and
+ * not the other way round.
  */
 #ifndef DJ_CASEFILE_CASEFILE_INT_H
 #define DJ_CASEFILE_CASEFILE_INT_H
@@ -120,6 +122,14 @@ struct dj_casefile {
     unsigned occupied[LIST_COUNT][DJ_MAX_LOCS];
 };
 
+/* ---- case_text.c: what both halves use --------------------------------- */
+
+/* An ASCII letter in lower case (any other byte as it is). */
+static inline char cf_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
+}
+
 /* "file:line: message" into err. */
 void cf_errorf(const dj_casefile *cf, int line, char *err, size_t errlen,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -127,6 +137,8 @@ void cf_errorf(const dj_casefile *cf, int line, char *err, size_t errlen,
 /* Case-insensitive comparisons of ASCII words. */
 bool cf_equal_nocase(const char *a, const char *b);
 bool cf_prefix_nocase(const char *prefix, const char *s);
+
+/* ---- case_lines.c -------------------------------------------------------- */
 
 /* "Spring 1901, Movement" or "Spring 1901 (Movement)". */
 bool cf_parse_phase(const char *text, dj_phase *ph, char *msg, size_t len);

@@ -18,7 +18,9 @@
  *                       several orders for one unit (4.D.3);
  *   interpret_refuse.c  orders that cannot be orders refused (4.E.1 d);
  *   interpret_prose.c   prose lines, comments and polite words around
- *                       orders.
+ *                       orders;
+ *   interpret_text.c    what they all use: a line normalised and split
+ *                       into orders, bounded copies, notes.
  *
  * interpret.c holds the public entry point and the output.  Not part of
  * the public API: only src/reader/ includes this file.
@@ -115,13 +117,10 @@ typedef struct ir_item {
                              order ("A lvp-pir"): no ambiguity offered */
 } ir_item;
 
-/* Copy src into dst, cut to fit (always NUL-terminated). */
-void ir_copy(char *dst, size_t len, const char *src);
+/* ---- interpret_text.c --------------------------------------------------- */
 
-/* The same, in lower case. */
-void ir_lower(char *dst, size_t len, const char *src);
-
-/* ---- interpret_parse.c --------------------------------------------------- */
+/* A byte ir_split_line could not read as text (not a letter we know). */
+#define IR_BAD_BYTE '\x7f'
 
 /*
  * Normalise one input line into `out` (lower-case ASCII, dashes and arrows
@@ -132,15 +131,27 @@ void ir_lower(char *dst, size_t len, const char *src);
 int ir_split_line(const char *line, char *out, size_t outlen, char **pieces,
                   int max);
 
+/* Copy src into dst, cut to fit (always NUL-terminated). */
+void ir_copy(char *dst, size_t len, const char *src);
+
+/* The same, in lower case. */
+void ir_lower(char *dst, size_t len, const char *src);
+
+/* Append "; text" (or text, when empty) to a bounded note buffer. */
+void ir_note(char *notes, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Display name of a location's province for notes: "Picardy". */
+const char *ir_place_name(const dj_map *map, int loc);
+
+/* ---- interpret_parse.c --------------------------------------------------- */
+
 /*
  * Parse one piece.  Returns 1 with *skel filled, 0 when the piece holds no
  * order (blank, a lone power name), -1 with a reason in msg.
  */
 int ir_parse_piece(const ir_ctx *c, const char *piece, ir_skel *skel, char *msg,
                    size_t msglen);
-
-/* Display name of a location's province for notes: "Picardy". */
-const char *ir_place_name(const dj_map *map, int loc);
 
 /* ---- interpret_read.c ---------------------------------------------------- */
 
@@ -159,10 +170,6 @@ int ir_count_readings(const ir_skel *s);
  */
 void ir_explain(const ir_ctx *c, const ir_skel *s, const ir_reading *r,
                 char *notes, size_t len);
-
-/* Append "; text" (or text, when empty) to a bounded note buffer. */
-void ir_note(char *notes, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* ---- interpret_choose.c -------------------------------------------------- */
 

@@ -33,34 +33,6 @@
 
 #include "util/fmt.h"
 
-/* ---- notes --------------------------------------------------------------- */
-
-void ir_note(char *notes, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    dj_vfmt_note(notes, len, fmt, ap);
-    va_end(ap);
-}
-
-void ir_copy(char *dst, size_t len, const char *src)
-{
-    if (!dst || len == 0)
-        return;
-    size_t n = strlen(src);
-    if (n >= len)
-        n = len - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
-void ir_lower(char *dst, size_t len, const char *src)
-{
-    ir_copy(dst, len, src);
-    for (; *dst; dst++)
-        *dst = (char)tolower((unsigned char)*dst);
-}
-
 /* The building of one reading, and where its notes go (NULL: none). */
 typedef struct builder {
     const ir_ctx *c;

@@ -41,17 +41,13 @@ void web_act_signin(web_ctx *c)
     }
     if (!c->route.game[0]) { /* POST /signin: the game is in the form */
         const char *game = dj_form_get(&f, "game");
-        dj_route r;
-        char path[64];
-        snprintf(path, sizeof path, "/game/%.40s", game ? game : "");
-        if (!game || dj_route_parse("GET", path, strlen(path), &r) !=
-                         DJ_ROUTE_GAME) {
+        if (!game || !dj_route_game_name(game, strlen(game))) {
             dj_form_free(&f);
             web_fail(c, 400, "Sign in with a game's name, a power and a "
                              "password.");
             return;
         }
-        snprintf(c->route.game, sizeof c->route.game, "%s", r.game);
+        snprintf(c->route.game, sizeof c->route.game, "%s", game);
     }
     const char *power = dj_form_get(&f, "power");
     const char *password = dj_form_get(&f, "password");
@@ -60,7 +56,7 @@ void web_act_signin(web_ctx *c)
     if (!power || !password || !*power || strlen(power) > 40 ||
         strlen(password) > 200) {
         dj_form_free(&f);
-        web_page_game(c, "Sign in with a power and a password.");
+        web_page_game_notice(c, "Sign in with a power and a password.");
         return;
     }
     if (!web_signin_begin(c)) {
@@ -151,13 +147,16 @@ static bool ends_press(const char *text)
     return false;
 }
 
+/* The three forms that are messages, each a row of the route table. */
+typedef enum { MSG_ORDERS, MSG_READY, MSG_PRESS } message_form;
+
 /* The message a form stands for, as a player would mail it; -1 with a
  * reason for the page when the form is not one. */
-static int message_of(web_ctx *c, const dj_form *f, dj_buf *msg,
+static int message_of(message_form kind, const dj_form *f, dj_buf *msg,
                       const char **why)
 {
-    switch (c->route.kind) {
-    case DJ_ROUTE_ORDERS: {
+    switch (kind) {
+    case MSG_ORDERS: {
         const char *orders = dj_form_get(f, "orders");
         if (!orders || !*orders)
             return *why = "No orders were given.", -1;
@@ -165,7 +164,7 @@ static int message_of(web_ctx *c, const dj_form *f, dj_buf *msg,
         dj_buf_append(msg, "\n");
         return 0;
     }
-    case DJ_ROUTE_READY: {
+    case MSG_READY: {
         static const char *const flags[][2] = {{"ready", "READY"},
                                                {"not-ready", "NOT READY"},
                                                {"wait", "SET WAIT"},
@@ -178,7 +177,7 @@ static int message_of(web_ctx *c, const dj_form *f, dj_buf *msg,
             }
         return *why = "Ready, not ready, wait or no wait?", -1;
     }
-    case DJ_ROUTE_SEND_PRESS: {
+    case MSG_PRESS: {
         const char *to = dj_form_get(f, "to");
         const char *text = dj_form_get(f, "text");
         bool grey = dj_form_get(f, "grey") != NULL;
@@ -223,7 +222,7 @@ static int run_message(web_ctx *c, const char *text, dj_command_reply *reply)
     return 0;
 }
 
-void web_act_message(web_ctx *c)
+static void act_message(web_ctx *c, message_form kind)
 {
     dj_form f;
     if (dj_form_parse(c->rq->body, c->rq->body_len, &f) < 0) {
@@ -233,10 +232,10 @@ void web_act_message(web_ctx *c)
     dj_buf text;
     dj_buf_init(&text);
     const char *why = NULL;
-    if (message_of(c, &f, &text, &why) < 0) {
+    if (message_of(kind, &f, &text, &why) < 0) {
         dj_form_free(&f);
         dj_buf_free(&text);
-        web_page_game(c, why);
+        web_page_game_notice(c, why);
         return;
     }
     dj_form_free(&f);
@@ -250,7 +249,7 @@ void web_act_message(web_ctx *c)
      * the rest goes by mail (the command table's doors). */
     char what[64];
     dj_web_form form = dj_command_web_form(text.data, what, sizeof what);
-    if (c->route.kind == DJ_ROUTE_ORDERS && form != DJ_WEB_FORM_ORDERS) {
+    if (kind == MSG_ORDERS && form != DJ_WEB_FORM_ORDERS) {
         char notice[400];
         snprintf(notice, sizeof notice,
                  "Nothing was done: %s is not for the order box.  Account "
@@ -259,15 +258,30 @@ void web_act_message(web_ctx *c)
                  "password again; others by mail.",
                  what[0] ? what : "a command");
         dj_buf_free(&text);
-        web_page_game(c, notice);
+        web_page_game_notice(c, notice);
         return;
     }
     dj_command_reply reply;
     dj_command_reply_init(&reply);
     if (run_message(c, text.data, &reply) == 0)
-        web_page_game(c, reply.body.data);
+        web_page_game_notice(c, reply.body.data);
     dj_buf_free(&text);
     dj_command_reply_free(&reply);
+}
+
+void web_act_orders(web_ctx *c)
+{
+    act_message(c, MSG_ORDERS);
+}
+
+void web_act_ready(web_ctx *c)
+{
+    act_message(c, MSG_READY);
+}
+
+void web_act_press(web_ctx *c)
+{
+    act_message(c, MSG_PRESS);
 }
 
 void web_act_account(web_ctx *c)
@@ -284,7 +298,7 @@ void web_act_account(web_ctx *c)
         !password || strlen(password) > 200 ||
         dj_command_web_form(line, what, sizeof what) != DJ_WEB_FORM_ACCOUNT) {
         dj_form_free(&f);
-        web_page_game(c, "Nothing was done: the account form takes one "
+        web_page_game_notice(c, "Nothing was done: the account form takes one "
                          "account command (RESIGN, SET PASSWORD, SET "
                          "ADDRESS, SET MASTER, TAKEOVER, SET CONCEDE, SET "
                          "DRAW ...).");
@@ -334,6 +348,6 @@ void web_act_account(web_ctx *c)
         snprintf(c->token, sizeof c->token, "%s", token);
         snprintf(c->csrf, sizeof c->csrf, "%s", csrf);
     }
-    web_page_game(c, reply.body.data);
+    web_page_game_notice(c, reply.body.data);
     dj_command_reply_free(&reply);
 }

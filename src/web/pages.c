@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pages.c — the pages a visitor reads: the judge's games, a game now, a
- * phase, the press archive, the game as JSON, and the pictures.
+ * pages.c — the pages a visitor reads: the judge's games, the stylesheet,
+ * a game now, a phase, the press archive, the game as JSON, and the
+ * pictures; each a row of the route table (route_table.c).
  *
  * Every text comes from the game room (the same words a player gets by
  * mail: LIST, HISTORY, the order status) and reaches the page through
@@ -96,6 +97,16 @@ static int route_phase(const web_ctx *c, const dj_phase_ref *ph, int nph)
         if (strcasecmp(ph[i].name, c->route.phase) == 0)
             at = i;
     return at;
+}
+
+/* ---- /style.css --------------------------------------------------------------- */
+
+void web_page_style(web_ctx *c)
+{
+    c->rs->status = 200;
+    c->rs->content_type = "text/css; charset=utf-8";
+    c->rs->cache = "public, max-age=3600";
+    dj_buf_append(body(c), dj_html_style);
 }
 
 /* ---- / ---------------------------------------------------------------------- */
@@ -325,7 +336,7 @@ static void player_forms(web_ctx *c, dj_buf *b, const dj_game_overview *o)
                      "</form>\n");
 }
 
-void web_page_game(web_ctx *c, const char *notice)
+void web_page_game_notice(web_ctx *c, const char *notice)
 {
     dj_game_overview o;
     dj_phase_ref *ph;
@@ -396,6 +407,11 @@ void web_page_game(web_ctx *c, const char *notice)
     dj_html_end(b);
     free(ph);
     web_html_page(c);
+}
+
+void web_page_game(web_ctx *c)
+{
+    web_page_game_notice(c, NULL);
 }
 
 /* ---- /game/NAME/PHASE ---------------------------------------------------------------- */
@@ -587,7 +603,7 @@ void web_page_json(web_ctx *c)
     c->rs->content_type = "application/json";
 }
 
-void web_page_picture(web_ctx *c, bool orders)
+static void picture(web_ctx *c, bool orders)
 {
     dj_game_overview o;
     dj_phase_ref *ph;
@@ -619,4 +635,14 @@ void web_page_picture(web_ctx *c, bool orders)
     /* cairo writes the picture's styles inline; nothing else may load */
     c->rs->csp = "default-src 'none'; style-src 'unsafe-inline'; "
                  "img-src data:";
+}
+
+void web_page_board_svg(web_ctx *c)
+{
+    picture(c, false);
+}
+
+void web_page_orders_svg(web_ctx *c)
+{
+    picture(c, true);
 }

@@ -1,23 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * route.c — request paths to routes.  See route.h for the table.
+ * route.c — request paths to rows of the route table.  See route.h for
+ * the patterns, route_table.c for the table.
  *
- * The path is read segment by segment with explicit lengths; nothing is
- * copied before it has been checked against the few shapes a route may
- * have, so no length or byte of a hostile path can overrun anything.
+ * The path is read segment by segment with explicit lengths, beside the
+ * pattern's; nothing is copied before it has been checked against the
+ * segment's shape, so no length or byte of a hostile path can overrun
+ * anything.  The table is an argument, not a name known here: the
+ * matcher stays pure (the fuzz target and the tests walk the real table
+ * with it) and knows no page.
  */
 #include "web/route.h"
 
 #include <ctype.h>
-#include <stdbool.h>
 #include <string.h>
 
-static bool seg_is(const char *s, size_t n, const char *word)
-{
-    return strlen(word) == n && memcmp(s, word, n) == 0;
-}
-
-static bool game_name(const char *s, size_t n)
+bool dj_route_game_name(const char *s, size_t n)
 {
     if (n == 0 || n >= DJ_ROUTE_GAME_MAX)
         return false;
@@ -48,102 +46,115 @@ static void copy(char *dst, size_t size, const char *s, size_t n, bool upper)
     dst[n] = '\0';
 }
 
-typedef enum { GET, POST, OTHER } method_kind;
-
-static dj_route_kind want(method_kind m, method_kind needed, dj_route_kind k,
-                          dj_route *r)
+/* Does the pattern's segment p (pn bytes) begin with the placeholder? */
+static bool holder(const char *p, size_t pn, const char *word)
 {
-    r->kind = m == needed ? k : DJ_ROUTE_METHOD;
-    r->allow = needed == GET ? "GET, HEAD" : "POST";
-    return r->kind;
+    size_t wn = strlen(word);
+    return pn >= wn && memcmp(p, word, wn) == 0;
 }
 
-dj_route_kind dj_route_parse(const char *method, const char *path, size_t len,
-                             dj_route *r)
+/* Does the path's segment s (sn bytes) match the pattern's p (pn bytes)?
+ * A placeholder's text goes into r. */
+static bool segment(const char *p, size_t pn, const char *s, size_t sn,
+                    dj_route *r)
 {
-    memset(r, 0, sizeof *r);
-    method_kind m = OTHER;
-    if (method && (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0))
-        m = GET;
-    else if (method && strcmp(method, "POST") == 0)
-        m = POST;
-    if (!path || len == 0 || path[0] != '/')
-        return r->kind = DJ_ROUTE_NOT_FOUND;
-    /* split into at most 4 segments after the leading '/' */
-    const char *seg[4];
-    size_t seglen[4];
-    int nseg = 0;
+    bool game = holder(p, pn, "NAME"), phase = holder(p, pn, "PHASE");
+    if (!game && !phase)
+        return pn == sn && memcmp(p, s, pn) == 0;
+    size_t head = game ? 4 : 5, tail = pn - head;
+    if (sn <= tail || memcmp(s + sn - tail, p + head, tail) != 0)
+        return false;
+    sn -= tail;
+    if (game ? !dj_route_game_name(s, sn) : !phase_name(s, sn))
+        return false;
+    if (game)
+        copy(r->game, sizeof r->game, s, sn, false);
+    else
+        copy(r->phase, sizeof r->phase, s, sn, true);
+    return true;
+}
+
+/* Does the whole path match the pattern (both start with '/')? */
+static bool match(const char *pattern, const char *path, size_t len,
+                  dj_route *r)
+{
+    const char *p = pattern + 1;
     size_t i = 1;
-    while (i <= len) {
-        size_t start = i;
+    for (;;) {
+        size_t pn = strcspn(p, "/"), start = i;
         while (i < len && path[i] != '/')
             i++;
-        if (nseg == 4)
-            return r->kind = DJ_ROUTE_NOT_FOUND;
-        seg[nseg] = path + start;
-        seglen[nseg] = i - start;
-        nseg++;
+        if (!segment(p, pn, path + start, i - start, r))
+            return false;
+        bool pattern_end = p[pn] == '\0', path_end = i >= len;
+        if (pattern_end || path_end)
+            return pattern_end && path_end;
+        p += pn + 1;
         i++;
     }
-    if (nseg == 1 && seglen[0] == 0)
-        return want(m, GET, DJ_ROUTE_HOME, r);
-    for (int k = 0; k < nseg; k++)
-        if (seglen[k] == 0)
-            return r->kind = DJ_ROUTE_NOT_FOUND; /* "//", a trailing '/' */
-    if (nseg == 1 && seg_is(seg[0], seglen[0], "style.css"))
-        return want(m, GET, DJ_ROUTE_STYLE, r);
-    if (nseg == 1 && seg_is(seg[0], seglen[0], "signout"))
-        return want(m, POST, DJ_ROUTE_SIGNOUT, r);
-    if (nseg == 1 && seg_is(seg[0], seglen[0], "signin"))
-        return want(m, POST, DJ_ROUTE_SIGNIN, r); /* the game in the form */
-    if (nseg < 2 || !seg_is(seg[0], seglen[0], "game"))
-        return r->kind = DJ_ROUTE_NOT_FOUND;
-    const char *g = seg[1];
-    size_t gn = seglen[1];
-    if (nseg == 2) {
-        if (gn > 5 && memcmp(g + gn - 5, ".json", 5) == 0 &&
-            game_name(g, gn - 5)) {
-            copy(r->game, sizeof r->game, g, gn - 5, false);
-            return want(m, GET, DJ_ROUTE_GAME_JSON, r);
+}
+
+static unsigned method_of(const char *method)
+{
+    if (method && (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0))
+        return DJ_ROUTE_GET;
+    if (method && strcmp(method, "POST") == 0)
+        return DJ_ROUTE_POST;
+    return 0;
+}
+
+dj_route_result dj_route_match(const dj_route_row *rows, size_t n,
+                               const char *method, const char *path,
+                               size_t len, dj_route *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!path || len == 0 || path[0] != '/')
+        return DJ_ROUTE_NOT_FOUND;
+    unsigned m = method_of(method), allowed = 0;
+    for (size_t k = 0; k < n; k++) {
+        dj_route here;
+        memset(&here, 0, sizeof here);
+        if (!match(rows[k].pattern, path, len, &here))
+            continue;
+        if (allowed == 0) /* the path's NAME and PHASE, whatever the method */
+            *r = here;
+        if (rows[k].methods & m) {
+            *r = here;
+            r->row = &rows[k];
+            return DJ_ROUTE_FOUND;
         }
-        if (!game_name(g, gn))
-            return r->kind = DJ_ROUTE_NOT_FOUND;
-        copy(r->game, sizeof r->game, g, gn, false);
-        return want(m, GET, DJ_ROUTE_GAME, r);
+        allowed |= rows[k].methods;
     }
-    if (!game_name(g, gn))
-        return r->kind = DJ_ROUTE_NOT_FOUND;
-    copy(r->game, sizeof r->game, g, gn, false);
-    const char *a = seg[2];
-    size_t an = seglen[2];
-    if (nseg == 3) {
-        if (seg_is(a, an, "press")) {
-            want(m, m == POST ? POST : GET,
-                 m == POST ? DJ_ROUTE_SEND_PRESS : DJ_ROUTE_PRESS, r);
-            r->allow = "GET, HEAD, POST";
-            return r->kind;
-        }
-        if (seg_is(a, an, "signin"))
-            return want(m, POST, DJ_ROUTE_SIGNIN, r);
-        if (seg_is(a, an, "orders"))
-            return want(m, POST, DJ_ROUTE_ORDERS, r);
-        if (seg_is(a, an, "ready"))
-            return want(m, POST, DJ_ROUTE_READY, r);
-        if (seg_is(a, an, "account"))
-            return want(m, POST, DJ_ROUTE_ACCOUNT, r);
-        if (phase_name(a, an)) {
-            copy(r->phase, sizeof r->phase, a, an, true);
-            return want(m, GET, DJ_ROUTE_PHASE, r);
-        }
-        return r->kind = DJ_ROUTE_NOT_FOUND;
+    if (allowed == 0)
+        return DJ_ROUTE_NOT_FOUND;
+    r->allow = allowed == DJ_ROUTE_GET    ? "GET, HEAD"
+               : allowed == DJ_ROUTE_POST ? "POST"
+                                          : "GET, HEAD, POST";
+    return DJ_ROUTE_METHOD;
+}
+
+static bool word_byte(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+           ch == '.' || ch == '-' || ch == '_';
+}
+
+bool dj_route_pattern_ok(const char *pattern)
+{
+    if (!pattern || pattern[0] != '/')
+        return false;
+    if (pattern[1] == '\0')
+        return true; /* "/" */
+    for (const char *p = pattern + 1;;) {
+        size_t pn = strcspn(p, "/");
+        size_t head = holder(p, pn, "NAME") ? 4 : holder(p, pn, "PHASE") ? 5 : 0;
+        if (pn == 0)
+            return false;
+        for (size_t i = head; i < pn; i++)
+            if (!word_byte(p[i]))
+                return false;
+        if (p[pn] == '\0')
+            return true;
+        p += pn + 1;
     }
-    /* nseg == 4: /game/NAME/PHASE/board.svg or orders.svg */
-    if (!phase_name(a, an))
-        return r->kind = DJ_ROUTE_NOT_FOUND;
-    copy(r->phase, sizeof r->phase, a, an, true);
-    if (seg_is(seg[3], seglen[3], "board.svg"))
-        return want(m, GET, DJ_ROUTE_BOARD_SVG, r);
-    if (seg_is(seg[3], seglen[3], "orders.svg"))
-        return want(m, GET, DJ_ROUTE_ORDERS_SVG, r);
-    return r->kind = DJ_ROUTE_NOT_FOUND;
 }

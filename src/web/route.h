@@ -1,69 +1,83 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * route.h — which page or action a request names: the method and the path
- * in, a route with its game and phase out.  Pure (no I/O), so the whole
- * of it is fuzzed (tests/fuzz/fuzz_webroute.c).
+ * route.h — which row of the route table (route_table.c, the one list of
+ * judgeweb's pages and actions) a request names: the method and the path
+ * in, the row with the path's game and phase out, or "not found", or "not
+ * with this method" with the methods the path takes.  Pure (no I/O, no
+ * handler called), so the whole of it is fuzzed (tests/fuzz/fuzz_webroute.c).
  *
- *   GET  /                          the judge: games, how to join
- *   GET  /style.css                 the stylesheet
- *   GET  /game/NAME                 the game now (and forms when signed in)
- *   GET  /game/NAME.json            the game in the export format
- *   GET  /game/NAME/press           the press archive
- *   GET  /game/NAME/PHASE           a phase: boards, orders and results
- *   GET  /game/NAME/PHASE/board.svg the position at the phase's start
- *   GET  /game/NAME/PHASE/orders.svg with the phase's orders (once played)
- *   POST /game/NAME/signin          sign in (power, password)
- *   POST /signin                    sign in, the game in the form (the
- *                                   front page's form: private games)
- *   POST /game/NAME/orders          orders, as the lines of a mail
- *   POST /game/NAME/ready           READY, NOT READY, WAIT, NO WAIT
- *   POST /game/NAME/press           press or a broadcast
- *   POST /game/NAME/account         RESIGN, SET PASSWORD, SET ADDRESS and
- *                                   the other account commands, with the
- *                                   password again
- *   POST /signout                   sign out
+ * A row's pattern is written as judgeweb(8) writes the path: segments
+ * after '/', each a lower-case word ("press", "board.svg") matched exactly,
+ * or a placeholder with an optional word after it ("NAME", "NAME.json",
+ * "PHASE"):
  *
- * Game names are letters, digits, '-' and '_' (1 to 32); phases are a
- * season letter, a year and a type letter ("S1901M", any case).  Anything
- * else is not found; a known path with another method is DJ_ROUTE_METHOD.
- * HEAD is answered as GET.
+ *   NAME   a game's name: letters, digits, '-' and '_' (1 to 32);
+ *   PHASE  a phase: a season letter, 1 to 5 digits of year and a type
+ *          letter ("S1901M", any case; upper-cased in the route).
+ *
+ * Anything else is not found: an empty segment ("//", a trailing '/'), a
+ * segment too many.  HEAD is answered as GET.
  */
 #ifndef DJ_WEB_ROUTE_H
 #define DJ_WEB_ROUTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
-
-typedef enum dj_route_kind {
-    DJ_ROUTE_NOT_FOUND = 0,
-    DJ_ROUTE_METHOD,         /* the path exists, not with this method */
-    DJ_ROUTE_HOME,
-    DJ_ROUTE_STYLE,
-    DJ_ROUTE_GAME,
-    DJ_ROUTE_GAME_JSON,
-    DJ_ROUTE_PRESS,
-    DJ_ROUTE_PHASE,
-    DJ_ROUTE_BOARD_SVG,
-    DJ_ROUTE_ORDERS_SVG,
-    DJ_ROUTE_SIGNIN,
-    DJ_ROUTE_ORDERS,
-    DJ_ROUTE_READY,
-    DJ_ROUTE_SEND_PRESS,
-    DJ_ROUTE_SIGNOUT,
-    DJ_ROUTE_ACCOUNT,
-} dj_route_kind;
 
 #define DJ_ROUTE_GAME_MAX 33
 #define DJ_ROUTE_PHASE_MAX 16
 
+/* The methods a row takes (a set). */
+enum {
+    DJ_ROUTE_GET = 1 << 0, /* GET, and HEAD answered as GET */
+    DJ_ROUTE_POST = 1 << 1,
+};
+
+/* Who may use a row; anyone else gets 404, as for a path that does not
+ * exist (nobody learns what there is by asking). */
+typedef enum dj_route_who {
+    DJ_WHO_STATIC,    /* anyone, and nothing of theirs is read: no
+                         session looked up, no cookie given (a file) */
+    DJ_WHO_ANYONE,    /* anyone; a POST carries the visitor's CSRF token */
+    DJ_WHO_SIGNED_IN, /* a live session, of any game */
+    DJ_WHO_IN_GAME,   /* a live session of the path's game (a player, an
+                         observer or its master) */
+} dj_route_who;
+
+struct web_ctx;
+
+/* One row of the table: a page or an action. */
+typedef struct dj_route_row {
+    const char *pattern; /* "/game/NAME/PHASE/board.svg" */
+    unsigned methods;    /* DJ_ROUTE_GET, DJ_ROUTE_POST */
+    dj_route_who who;
+    void (*run)(struct web_ctx *c); /* writes the response */
+} dj_route_row;
+
+typedef enum dj_route_result {
+    DJ_ROUTE_NOT_FOUND = 0,
+    DJ_ROUTE_FOUND,
+    DJ_ROUTE_METHOD, /* the path exists, not with this method */
+} dj_route_result;
+
 typedef struct dj_route {
-    dj_route_kind kind;
+    const dj_route_row *row;          /* DJ_ROUTE_FOUND: the row */
     const char *allow;                /* DJ_ROUTE_METHOD: "GET, HEAD" ... */
-    char game[DJ_ROUTE_GAME_MAX];
-    char phase[DJ_ROUTE_PHASE_MAX];   /* upper case */
+    char game[DJ_ROUTE_GAME_MAX];     /* NAME, or "" */
+    char phase[DJ_ROUTE_PHASE_MAX];   /* PHASE upper-cased, or "" */
 } dj_route;
 
-/* Route `path` (len bytes, not NUL-terminated needed) for `method`. */
-dj_route_kind dj_route_parse(const char *method, const char *path, size_t len,
-                             dj_route *r);
+/* Route `path` (len bytes, NUL not needed) for `method` against the n
+ * rows of `rows`: the first row whose pattern and method match. */
+dj_route_result dj_route_match(const dj_route_row *rows, size_t n,
+                               const char *method, const char *path,
+                               size_t len, dj_route *r);
+
+/* Is s (n bytes) a game's name as NAME matches it? */
+bool dj_route_game_name(const char *s, size_t n);
+
+/* Is `pattern` one this matcher reads (starts with '/', each segment a
+ * lower-case word or a placeholder)?  For the table's test. */
+bool dj_route_pattern_ok(const char *pattern);
 
 #endif

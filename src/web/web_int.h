@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * web_int.h — private to src/web: one request being answered, and what
- * the handler, the pages and the actions share.
+ * the handler, the route table, the pages and the actions share.
  */
 #ifndef DJ_WEB_WEB_INT_H
 #define DJ_WEB_WEB_INT_H
@@ -31,7 +31,11 @@ typedef struct web_ctx {
 /* Signed in to this request's game? */
 bool web_signed_in_here(const web_ctx *c);
 
-/* Responses. */
+/* The route table (route_table.c): every page and action, one a row. */
+extern const dj_route_row web_routes[];
+extern const size_t web_routes_len;
+
+/* Responses (respond.c). */
 void web_not_found(web_ctx *c);
 void web_fail(web_ctx *c, int status, const char *why);
 void web_html_page(web_ctx *c);        /* status 200, text/html */
@@ -42,21 +46,29 @@ void web_set_cookie(web_ctx *c, const char *name, const char *value,
 /* "Sat 09 Jan 2027 20:00 UTC" */
 void web_utc(int64_t t, dj_buf *out);
 
-/* Pages (pages.c). */
+/* Pages (pages.c), each a row's run. */
 void web_page_home(web_ctx *c);
-void web_page_game(web_ctx *c, const char *notice);
+void web_page_style(web_ctx *c);
+void web_page_game(web_ctx *c);
 void web_page_phase(web_ctx *c);
 void web_page_press(web_ctx *c);
 void web_page_json(web_ctx *c);
-void web_page_picture(web_ctx *c, bool orders);
+void web_page_board_svg(web_ctx *c);
+void web_page_orders_svg(web_ctx *c);
+/* The game's page with a notice atop it: an action's answer. */
+void web_page_game_notice(web_ctx *c, const char *notice);
 
-/* Actions (actions.c). */
+/* Actions (actions.c), each a row's run. */
 void web_act_signin(web_ctx *c);
 void web_act_signout(web_ctx *c);
-void web_act_message(web_ctx *c);      /* orders, ready, press */
+void web_act_orders(web_ctx *c);
+void web_act_ready(web_ctx *c);        /* READY, NOT READY, WAIT, NO WAIT */
+void web_act_press(web_ctx *c);
 void web_act_account(web_ctx *c);      /* account commands, password again */
 
-/* Shared state (handler.c). */
+/* Shared state (shared.c). */
+/* The options every worker reads. */
+const dj_web_options *web_shared_options(const dj_web_shared *sh);
 /* May the client try to sign in?  If so the try counts as a failure
  * until web_signin_succeeded (or an error of the judge's) takes it back. */
 bool web_signin_begin(web_ctx *c);

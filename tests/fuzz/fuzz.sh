@@ -47,8 +47,10 @@ if [ ! -f Makefile ]; then
         "$SRC/configure" -q --disable-werror >logs/configure.log 2>&1 ||
         { tail -5 logs/configure.log; echo "0 passed, 1 failed"; exit 1; }
 fi
-LIBS="libdjconf.a libdjcommand.a libdjgame.a libdjcasefile.a libdjstore.a libdjreader.a
-      libdjrender.a libdjtime.a libdjmail.a libdjweb.a libdjengine.a libdjutil.a"
+# In link order: a library before those it uses (the web's route table
+# uses the pages, which use the command and game rooms).
+LIBS="libdjweb.a libdjconf.a libdjcommand.a libdjgame.a libdjcasefile.a libdjstore.a
+      libdjreader.a libdjrender.a libdjtime.a libdjmail.a libdjengine.a libdjutil.a"
 # shellcheck disable=SC2086 # lists
 make -j2 $LIBS >logs/build.log 2>&1 ||
     { tail -20 logs/build.log; echo "0 passed, 1 failed"; exit 1; }
