@@ -5,6 +5,8 @@
 # are in the copies make check runs and not in the programs installed:
 # strings(1) of the installed judgectl and judged shows none of their
 # names, and those programs ignore them; the test copies obey them.
+# And assert() is compiled out of a build configured without
+# --enable-assertions (the default), in by one configured with it.
 # Ends with "N passed, N failed".
 #
 set -u
@@ -21,6 +23,19 @@ for prog in judgectl judged; do
         check "test copy of $prog: $hook" grep -q "$hook" "$T/test-copy"
     done
 done
+
+# Assertions (configure --enable-assertions) are the test builds' too: a
+# build configured without them (the default, the Debian package's) has
+# none of their texts in its programs; one configured with them has.
+ASSERT_TEXT='s->depth <= DJ_STORE_MAX_DEPTH'
+strings "$B/judged" >"$T/installed" || bad "strings judged"
+if grep -q '^ASSERT_CPPFLAGS = -DNDEBUG' "$B/Makefile"; then
+    check "built without --enable-assertions: judged has no assertion" \
+        sh -c "! grep -qF '$ASSERT_TEXT' '$T/installed'"
+else
+    check "built with --enable-assertions: judged checks its invariants" \
+        grep -qF "$ASSERT_TEXT" "$T/installed"
+fi
 
 # A clock the installed programs never read: a bad one is no error there.
 export DIPJUDGE_NOW="not a time"
