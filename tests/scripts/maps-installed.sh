@@ -11,12 +11,8 @@
 # piece that was left behind.  Ends with "N passed, N failed".
 #
 set -u
-S=${2:-$DJ_SRCDIR}
+. "${2:-$DJ_SRCDIR}/tests/checks.sh"
 cd "$S" || exit 2
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 # dist_maps_DATA's words, its continuation lines joined.
 listed=$(sed -n '/^dist_maps_DATA *=/,/[^\\]$/p' Makefile.am |
@@ -48,5 +44,4 @@ for f in $listed; do
     done
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done

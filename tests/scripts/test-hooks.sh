@@ -13,7 +13,7 @@ set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
 
 HOOKS="DIPJUDGE_NOW DIPJUDGE_CRASH_AT DIPJUDGE_CRASH_POINT DIPJUDGE_TEST_POISON
-       DIPJUDGE_TEST_DISAGREE"
+       DIPJUDGE_TEST_DISAGREE DIPJUDGE_TEST_FETCH_PROBE"
 for prog in judgectl judged; do
     strings "$B/$prog" >"$T/installed" || bad "strings $prog"
     strings "$B/tests/bin/$prog" >"$T/test-copy" || bad "strings test $prog"
@@ -23,6 +23,14 @@ for prog in judgectl judged; do
         check "test copy of $prog: $hook" grep -q "$hook" "$T/test-copy"
     done
 done
+
+# The mail reader's probe (mail/fetch_probe.c) is linked into the test
+# copy of judged only.
+strings "$B/judged" >"$T/installed" || bad "strings judged"
+check "installed judged: no fetch reader probe" \
+    sh -c "! grep -q 'fetch reader probe' '$T/installed'"
+strings "$B/tests/bin/judged" | grep -q 'fetch reader probe'
+expect "test copy of judged: the fetch reader probe" "$?" 0
 
 # Assertions (configure --enable-assertions) are the test builds' too: a
 # build configured without them (the default, the Debian package's) has
