@@ -7,7 +7,9 @@
 #
 # Stages:
 #   1. deps      install missing build dependencies (tests/install-deps.sh)
-#   2. gcc       ./autogen.sh; out-of-tree build in build/ with gcc and
+#   2. gcc       ./autogen.sh; out-of-tree build in build/ with gcc (and,
+#                as the sanitizer and valgrind stages, --enable-assertions:
+#                the deb stage alone builds as a packager does) and
 #                `make check`: Automake's parallel harness runs every suite
 #                of Makefile.am's TESTS (unit tests, the DATC files through
 #                every engine, shell tests), one .log each
@@ -127,7 +129,7 @@ mkdir -p "$LOGDIR"
 banner "2. gcc build: make check"
 t0=$SECONDS
 gcc_built=0
-if configure_build build CC=gcc --enable-werror; then
+if configure_build build CC=gcc --enable-werror --enable-assertions; then
     gcc_built=1
     (cd build && make -j"$JOBS" --no-print-directory check) 2>&1 |
         tee "$LOGDIR/gcc-check.log"
@@ -159,7 +161,8 @@ if [[ "${DJ_SKIP_ASAN:-0}" != 1 ]]; then
     t0=$SECONDS
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-    if configure_build build-asan CC=clang --enable-sanitizers --enable-werror; then
+    if configure_build build-asan CC=clang --enable-sanitizers --enable-werror \
+        --enable-assertions; then
         (cd build-asan && make -j"$JOBS" --no-print-directory check) 2>&1 |
             tee "$LOGDIR/asan-check.log"
         status=${PIPESTATUS[0]}

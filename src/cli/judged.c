@@ -55,6 +55,7 @@
 #include "game/signon.h"
 #include "time/calendar.h"
 #include "game/game.h"
+#include "game/reply_key.h"
 #include "mail/fetch.h"
 #include "judge/daemon.h"
 #include "judge/ingest.h"
@@ -336,6 +337,22 @@ static dj_tls_mode tls_of(const char *name)
     return mode;
 }
 
+/* In the isolated mail reader, as it starts (fetch_child.c): the secrets
+ * of judged's it has a copy of and does not need.  Its own password (the
+ * inbound one) is in the fetcher's copy, which it wipes after logging in;
+ * judged's copies of both passwords and the reply key go now. */
+static void wipe_in_reader(void *ctx)
+{
+    judged *d = ctx;
+    char *secrets[] = {d->cfg.mail.in.password, d->cfg.mail.out.password};
+    for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++)
+        for (volatile char *p = secrets[i]; *p; p++)
+            *p = '\0';
+    dj_sender_wipe_secrets(d->sender);
+    if (d->j)
+        dj_judge_wipe_reply_key(d->j);
+}
+
 static int open_fetcher(judged *d)
 {
     const dj_inbound_config *in = &d->cfg.mail.in;
@@ -358,6 +375,9 @@ static int open_fetcher(judged *d)
     fc.expunge = in->expunge;
     fc.isolate = true; /* the protocol parsers in a process of their own */
     fc.timeout = in->timeout;
+    fc.child_wipe = wipe_in_reader;
+    fc.child_ctx = d;
+    dj_test_hooks_fetcher(&d->hooks, &fc);
     char err[DJ_MAIL_ERR_MAX];
     d->dm.fetcher = dj_fetch_open(&fc, err, sizeof err);
     if (!d->dm.fetcher) {

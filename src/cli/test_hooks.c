@@ -78,6 +78,7 @@ int dj_test_hooks_read(dj_test_hooks *h, const char *program,
     h->poison = env("DIPJUDGE_TEST_POISON");
     h->disagree = env("DIPJUDGE_TEST_DISAGREE") != NULL;
     h->lock_log = env("DIPJUDGE_TEST_LOCK_LOG");
+    h->fetch_probe = env("DIPJUDGE_TEST_FETCH_PROBE") != NULL;
     return 0;
 }
 

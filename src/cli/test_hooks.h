@@ -30,6 +30,12 @@
  *                             a bug would (not as a busy database)
  *   DIPJUDGE_TEST_DISAGREE=1  the verifying engine's result is changed,
  *                             so that the engines disagree
+ *   DIPJUDGE_TEST_FETCH_PROBE=1
+ *                             judged: the isolated IMAP/POP3 reader, once
+ *                             restricted (fetch_child.c), tries to open
+ *                             /etc/hostname and to make a socket, and says
+ *                             on stderr what happened ("fetch reader
+ *                             probe: open: ...; socket: ...")
  *   DIPJUDGE_TEST_LOCK_LOG=FILE
  *                             append to FILE, one line per write
  *                             transaction, how long it held the
@@ -52,6 +58,7 @@
 #include "game/game.h"
 #include "judge/ingest.h"
 #include "judge/outbox.h"
+#include "mail/fetch.h"
 
 typedef struct dj_test_hooks {
     const char *program;   /* "judged": names the crash in its message */
@@ -66,6 +73,7 @@ typedef struct dj_test_hooks {
     const char *poison;    /* DIPJUDGE_TEST_POISON, or NULL */
     bool disagree;         /* DIPJUDGE_TEST_DISAGREE */
     const char *lock_log;  /* DIPJUDGE_TEST_LOCK_LOG, or NULL */
+    bool fetch_probe;      /* DIPJUDGE_TEST_FETCH_PROBE */
 } dj_test_hooks;
 
 #ifdef DJ_TEST_HOOKS
@@ -81,6 +89,14 @@ void dj_test_hooks_judge(const dj_test_hooks *h, dj_judge *j);
 /* Arm ingest's and sending's: the crash points, the poison. */
 void dj_test_hooks_ingest(dj_test_hooks *h, dj_ingest_config *c);
 void dj_test_hooks_outbox(dj_test_hooks *h, dj_outbox_config *c);
+/* Arm the isolated mail reader's probe (inline: judgectl's test copy,
+ * which reads no mail, links no mail library). */
+static inline void dj_test_hooks_fetcher(const dj_test_hooks *h,
+                                         dj_fetch_config *c)
+{
+    if (h->fetch_probe)
+        c->child_restricted = dj_fetch_probe;
+}
 
 #else /* the installed programs: no hooks */
 
@@ -107,6 +123,11 @@ static inline void dj_test_hooks_ingest(dj_test_hooks *h,
 }
 static inline void dj_test_hooks_outbox(dj_test_hooks *h,
                                         dj_outbox_config *c)
+{
+    (void)h, (void)c;
+}
+static inline void dj_test_hooks_fetcher(const dj_test_hooks *h,
+                                         dj_fetch_config *c)
 {
     (void)h, (void)c;
 }

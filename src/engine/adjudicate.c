@@ -7,6 +7,7 @@
  */
 #include "adjudicate.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +48,80 @@ static bool orders_ok(const dj_map *map, const dj_order *orders, int n)
     return true;
 }
 
+#ifndef NDEBUG
+/* Units of a position in distinct provinces (seen: DJ_MAX_LOCS, false). */
+static bool one_per_province(const dj_map *map, const dj_unit *u, int n,
+                             bool *seen)
+{
+    for (int i = 0; i < n; i++) {
+        int prov = dj_province(map, u[i].loc);
+        if (seen[prov])
+            return false;
+        seen[prov] = true;
+    }
+    return true;
+}
+
+/*
+ * What every engine promises of the result of a phase it adjudicated
+ * (test builds check it, --enable-assertions): a result for every order,
+ * naming a unit of the input or none, none both succeeded and bounced or
+ * was illegal, a unit destroyed only if dislodged; the position after it
+ * as sound as the engine's front door asks of its input, each dislodged
+ * unit's retreats places of the map; and, when the input stood one unit
+ * per province, so does the output (units and dislodged units alike).
+ */
+static bool result_sane(const dj_map *map, const dj_position *pos,
+                        const dj_result *out)
+{
+    if (out->nauto < 0 || out->nauto > DJ_MAX_UNITS)
+        return false;
+    int units = pos->nunits > pos->ndislodged ? pos->nunits : pos->ndislodged;
+    for (int k = 0; k < out->norders; k++) {
+        const dj_order_result *r = &out->orders[k];
+        if (r->unit < -1 || r->unit >= units || r->dislodged_by < -1 ||
+            r->dislodged_by >= map->nlocs)
+            return false;
+        if (r->success && (r->flags & (DJ_RF_BOUNCE | DJ_RF_ILLEGAL)))
+            return false;
+        if ((r->flags & DJ_RF_DESTROYED) && !(r->flags & DJ_RF_DISLODGED))
+            return false;
+    }
+    if (!position_ok(map, &out->next))
+        return false;
+    for (int i = 0; i < out->next.ndislodged; i++) {
+        const dj_dislodged *d = &out->next.dislodged[i];
+        if (d->nretreats < 0 || d->nretreats > DJ_MAX_RETREATS)
+            return false;
+        for (int r = 0; r < d->nretreats; r++)
+            if (d->retreats[r] < 0 || d->retreats[r] >= map->nlocs)
+                return false;
+    }
+    bool seen[DJ_MAX_LOCS];
+    memset(seen, 0, sizeof seen);
+    bool was_one = one_per_province(map, pos->units, pos->nunits, seen);
+    if (!was_one)
+        return true;
+    memset(seen, 0, sizeof seen);
+    if (!one_per_province(map, out->next.units, out->next.nunits, seen))
+        return false;
+    memset(seen, 0, sizeof seen);
+    for (int i = 0; i < out->next.ndislodged; i++) {
+        int prov = dj_province(map, out->next.dislodged[i].unit.loc);
+        if (seen[prov])
+            return false;
+        seen[prov] = true;
+    }
+    return true;
+}
+#endif
+
 /* Fall's end: centres go to whoever occupies them. */
 static void capture_centres(const dj_map *map, dj_position *pos)
 {
     for (int i = 0; i < pos->nunits; i++) {
         int prov = dj_province(map, pos->units[i].loc);
+        assert(prov >= 0 && prov < DJ_MAX_LOCS);
         if (map->is_sc[prov])
             pos->owner[prov] = pos->units[i].power;
     }
@@ -157,6 +227,7 @@ static void destroy_trapped_units(dj_result *out)
             n->dislodged[kept++] = *d;
             continue;
         }
+        assert(out->nauto < DJ_MAX_UNITS); /* one per dislodged unit */
         dj_auto_order *a = &out->autos[out->nauto++];
         a->order = dj_order_make(DJ_ORDER_DISBAND, d->unit.power, d->unit.type,
                                  d->unit.loc);
@@ -329,7 +400,10 @@ int dj_adjudicate_with(dj_engine engine, const dj_map *map,
     default:
         return -1;
     }
+    assert(out->norders == norders);
+    assert(result_sane(map, pos, out));
     out->winner = advance(map, &out->next);
+    assert(out->winner >= -1 && out->winner < map->npowers);
     return 0;
 }
 

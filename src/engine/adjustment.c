@@ -12,6 +12,7 @@
  * from the power's home centres goes first, fleets before armies at equal
  * distance, then in alphabetical order of the province's full name.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,8 @@ static void civil_disorder_removals(adj_state *s, int power, bool ordered,
         s->removed[pick] = true;
         s->used[power]++;
         const dj_unit *u = &s->pos->units[pick];
+        /* one removal a unit, each unit removed once */
+        assert(out->nauto < s->pos->nunits && out->nauto < DJ_MAX_UNITS);
         dj_auto_order *a = &out->autos[out->nauto++];
         a->order = dj_order_make(DJ_ORDER_REMOVE, power, u->type, u->loc);
         a->why = ordered ? DJ_WHY_TOO_FEW_REMOVALS : DJ_WHY_NO_ORDER;

@@ -8,6 +8,7 @@
  */
 #include "movement.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* ---- from marks to results ---------------------------------------------- */
@@ -147,6 +148,8 @@ static void build_next_position(const mv_ctx *c, dj_result *out)
             n->units[n->nunits++] = unit;
             continue;
         }
+        assert(u->dislodger >= 0 && u->dislodger < c->nunits &&
+               u->dislodger != m); /* a dislodged unit has its dislodger */
         dj_dislodged *d = &n->dislodged[n->ndislodged++];
         memset(d, 0, sizeof *d);
         d->unit = unit;

@@ -8,6 +8,7 @@
  */
 #include "kruijswijk_int.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,6 +158,7 @@ static void build_next(kj_ctx *c, const int16_t *dislodger, dj_result *out)
             out->contested[dj_province(c->map, unit.loc)] = false;
             continue;
         }
+        assert(dislodger[x] < c->n && dislodger[x] != x);
         dj_dislodged *d = &n->dislodged[n->ndislodged++];
         memset(d, 0, sizeof *d);
         d->unit = unit;

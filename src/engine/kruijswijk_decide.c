@@ -25,6 +25,7 @@
  */
 #include "kruijswijk_int.h"
 
+#include <assert.h>
 #include <string.h>
 
 static bool head_to_head(const kj_ctx *c, int a, int b)
@@ -328,6 +329,7 @@ static void backup_rule(kj_ctx *c, int from)
 static bool provisional(kj_ctx *c, int d, bool value, int outer, int oldest)
 {
     if (!c->in_deps[d]) {
+        assert(c->ndeps < 2 * c->n); /* each decision listed once at most */
         c->in_deps[d] = true;
         c->deps[c->ndeps++] = (int16_t)d;
     }
@@ -338,6 +340,7 @@ static bool provisional(kj_ctx *c, int d, bool value, int outer, int oldest)
 
 bool kj_resolve(kj_ctx *c, int d)
 {
+    assert(d >= 0 && d < 2 * c->n);
     for (;;) {
         if (c->restart)
             return false;
@@ -390,6 +393,7 @@ bool kj_resolve(kj_ctx *c, int d)
         }
         /* Two outcomes or none: the backup rule settles the cycle, then
          * the decision is resolved again. */
+        assert(!c->in_deps[d] && c->ndeps < 2 * c->n);
         c->in_deps[d] = true;
         c->deps[c->ndeps++] = (int16_t)d;
         backup_rule(c, before);
@@ -446,6 +450,26 @@ static void reset_decisions(kj_ctx *c)
     c->restart = false;
 }
 
+#ifndef NDEBUG
+/* After a round that did not restart: every decision the phase needs is
+ * final, and no provisional one is left listed. */
+static bool all_resolved(const kj_ctx *c)
+{
+    if (c->ndeps != 0)
+        return false;
+    for (int u = 0; u < c->n; u++) {
+        const kj_unit *x = &c->u[u];
+        if ((x->kind == KJ_MOVE || x->kind == KJ_SUPPORT) &&
+            c->state[KJ_MAIN(u)] != KJ_RESOLVED)
+            return false;
+        if (x->kind == KJ_MOVE && x->by_sea &&
+            c->state[KJ_PATH(u)] != KJ_RESOLVED)
+            return false;
+    }
+    return true;
+}
+#endif
+
 static bool resolve_every_decision(kj_ctx *c)
 {
     for (int u = 0; u < c->n && !c->restart; u++) {
@@ -474,6 +498,7 @@ int kj_resolve_all(kj_ctx *c)
         if (dj_rule(c->rules, DJ_RULE_CONVOY_PARADOX) == 'f' &&
             c->paradox_groups > 0 && dptg_fallback(c, held_group))
             continue;
+        assert(all_resolved(c));
         return 0;
     }
     return -1;

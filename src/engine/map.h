@@ -17,6 +17,7 @@
 #ifndef DJ_ENGINE_MAP_H
 #define DJ_ENGINE_MAP_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -192,6 +193,7 @@ int dj_map_coast(const dj_map *map, int prov, int i);
 
 static inline int dj_province(const dj_map *map, int loc)
 {
+    assert(loc >= 0 && loc < map->nlocs);
     return map->locs[loc].province;
 }
 

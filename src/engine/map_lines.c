@@ -49,6 +49,24 @@ static char pick_letter(const dj_map *m, const char *name)
     return '\0';
 }
 
+/* The province of the place `word` names (any coast of it); -1 after
+ * failing ("what: unknown location", what may be NULL), -2 for a place a
+ * later DROP took off the board (passed over). */
+static int province_named(parser *p, const char *word, const char *what,
+                          src_ref at)
+{
+    bool gone;
+    int loc = mp_loc_as_of(p, word, &gone);
+    if (gone)
+        return -2;
+    if (loc < 0) {
+        mp_fail_at(p, at, "%s%sunknown location '%s'", what ? what : "",
+                   what ? ": " : "", word);
+        return -1;
+    }
+    return p->map->locs[loc].province;
+}
+
 /*
  * A supply centre named on a power's line (owner) or an UNOWNED line (-1).
  * DPjudge's meaning of a centre named twice: an unowned centre named on a
@@ -60,15 +78,9 @@ static char pick_letter(const dj_map *m, const char *name)
 static void add_centre(parser *p, const char *word, int owner, src_ref at)
 {
     dj_map *m = p->map;
-    bool gone;
-    int loc = mp_loc_as_of(p, word, &gone);
-    if (gone)
-        return; /* a later DROP took it off the board */
-    if (loc < 0) {
-        mp_fail_at(p, at, "unknown location '%s'", word);
+    int prov = province_named(p, word, NULL, at);
+    if (prov < 0)
         return;
-    }
-    int prov = m->locs[loc].province;
     if (!m->locs[prov].army_ok && !m->locs[prov].fleet_ok) {
         mp_fail_at(p, at,
                    "'%s' cannot be a supply centre: no unit can enter it",
@@ -101,15 +113,9 @@ static void add_centre(parser *p, const char *word, int owner, src_ref at)
 static void remove_unowned(parser *p, const char *word, src_ref at)
 {
     dj_map *m = p->map;
-    bool gone;
-    int loc = mp_loc_as_of(p, word, &gone);
-    if (gone)
+    int prov = province_named(p, word, NULL, at);
+    if (prov < 0)
         return;
-    if (loc < 0) {
-        mp_fail_at(p, at, "unknown location '%s'", word);
-        return;
-    }
-    int prov = m->locs[loc].province;
     if (!m->is_sc[prov]) {
         mp_fail_at(p, at, "-%s: not a supply centre", word);
         return;
@@ -124,15 +130,9 @@ static void remove_unowned(parser *p, const char *word, src_ref at)
 static void remove_home(parser *p, const char *word, int owner, src_ref at)
 {
     dj_map *m = p->map;
-    bool gone;
-    int loc = mp_loc_as_of(p, word, &gone);
-    if (gone)
+    int prov = province_named(p, word, NULL, at);
+    if (prov < 0)
         return;
-    if (loc < 0) {
-        mp_fail_at(p, at, "unknown location '%s'", word);
-        return;
-    }
-    int prov = m->locs[loc].province;
     if (!(m->home_of[prov] & DJ_POWER_BIT(owner))) {
         mp_fail_at(p, at, "-%s: not a home centre of %s", word,
                    m->powers[owner].name);
@@ -675,10 +675,10 @@ static line_kind classify(const char *line, char **tok, int ntok)
     dj_terrain t;
     if (ntok == 0)
         return LK_BLANK;
-    if (mp_word_is(tok[0], "RULE") || mp_word_is(tok[0], "RULES"))
-        return LK_RULE;
-    if (mp_word_is(tok[0], "FLOW")) /* IFYEARDIV:10=5 is no name line */
-        return LK_FLOW;
+    int k = keyword_index(tok[0]);
+    /* a RULE's or FLOW's '=' (IFYEARDIV:10=5) makes no name line */
+    if (k >= 0 && (keywords[k].kind == LK_RULE || keywords[k].kind == LK_FLOW))
+        return keywords[k].kind;
     if (strchr(line, '='))
         return LK_NAME;
     if (mp_terrain_word(tok[0], &t))
@@ -686,7 +686,6 @@ static line_kind classify(const char *line, char **tok, int ntok)
     if (mp_word_is(tok[ntok - 1], "DIRECTIVE") ||
         mp_word_is(tok[ntok - 1], "DIRECTIVES"))
         return LK_REFUSED;
-    int k = keyword_index(tok[0]);
     if (k >= 0)
         return keywords[k].kind;
     if ((mp_word_is(tok[0], "A") || mp_word_is(tok[0], "F")) && ntok >= 2)
@@ -817,15 +816,9 @@ void mp_resolve_flow(parser *p)
 static int centre_named(parser *p, const char *word, const char *what,
                         src_ref at)
 {
-    bool gone;
-    int loc = mp_loc_as_of(p, word, &gone);
-    if (gone)
-        return -2; /* a later DROP took it off the board */
-    if (loc < 0) {
-        mp_fail_at(p, at, "%s: unknown location '%s'", what, word);
-        return -1;
-    }
-    int prov = p->map->locs[loc].province;
+    int prov = province_named(p, word, what, at);
+    if (prov < 0)
+        return prov;
     if (!p->map->is_sc[prov]) {
         mp_fail_at(p, at, "%s: '%s' is not a supply centre", what, word);
         return -1;

@@ -17,14 +17,19 @@
  */
 #include "movement.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* ---- combat lists ------------------------------------------------------- */
 
 static void add_entry(mv_ctx *c, int prov, int unit, bool home)
 {
+    /* cannot happen: each unit has at most two live entries */
+    assert(c->nentries < MV_MAX_ENTRIES);
+    assert(prov >= 0 && prov < c->map->nlocs && unit >= 0 &&
+           unit < c->nunits);
     if (c->nentries >= MV_MAX_ENTRIES)
-        return; /* cannot happen: each unit has at most two live entries */
+        return;
     mv_entry *e = &c->e[c->nentries];
     e->unit = (int16_t)unit;
     e->home = home;

@@ -251,6 +251,33 @@ static int back_from_disorder(dj_judge *j, game_view *v, int power)
     return 0;
 }
 
+/* The power's latest orders on file, canonical text ("" when none). */
+static int latest_text(dj_judge *j, const game_view *v, int power,
+                       dj_buf *out)
+{
+    dj_orders_rec *recs = NULL;
+    int n = 0;
+    if (dj_store_orders_latest(j->store, v->phase.id, &recs, &n) < 0)
+        return judge_store_fail(j);
+    for (int i = 0; i < n; i++)
+        if (recs[i].power == power)
+            dj_buf_append(out, recs[i].orders);
+    dj_orders_recs_free(recs, n);
+    return 0;
+}
+
+/* The end of a writing transaction: committed when rc says all went
+ * well (rc >= 0), else (or when the commit fails) rolled back; rc, or -1
+ * after a failed commit. */
+static int end_write(dj_judge *j, int rc)
+{
+    if (rc >= 0 && dj_store_commit(j->store) < 0)
+        rc = judge_store_fail(j);
+    if (rc < 0)
+        dj_store_rollback(j->store);
+    return rc;
+}
+
 int dj_game_set_orders(dj_judge *j, const char *game, const char *power_text,
                        const char *text, const char *source, bool ready,
                        dj_buf *out)
@@ -306,20 +333,10 @@ int dj_game_get_orders(dj_judge *j, const char *game, const char *power_text,
     if (dj_store_begin_read(j->store) < 0)
         return judge_store_fail(j);
     game_view v;
-    int power, rc = -1;
-    if (open_power(j, &v, game, power_text, &power) == 0) {
-        dj_orders_rec *recs = NULL;
-        int n = 0;
-        if (dj_store_orders_latest(j->store, v.phase.id, &recs, &n) < 0) {
-            judge_store_fail(j);
-        } else {
-            for (int i = 0; i < n; i++)
-                if (recs[i].power == power)
-                    dj_buf_append(out, recs[i].orders);
-            dj_orders_recs_free(recs, n);
-            rc = 0;
-        }
-    }
+    int power;
+    int rc = open_power(j, &v, game, power_text, &power);
+    if (rc == 0)
+        rc = latest_text(j, &v, power, out);
     dj_store_rollback(j->store);
     gv_free(&v);
     return rc;
@@ -367,21 +384,6 @@ fail:
 }
 
 /* ---- orders by mail ------------------------------------------------------------ */
-
-/* The power's latest orders on file, canonical text ("" when none). */
-static int latest_text(dj_judge *j, const game_view *v, int power,
-                       dj_buf *out)
-{
-    dj_orders_rec *recs = NULL;
-    int n = 0;
-    if (dj_store_orders_latest(j->store, v->phase.id, &recs, &n) < 0)
-        return judge_store_fail(j);
-    for (int i = 0; i < n; i++)
-        if (recs[i].power == power)
-            dj_buf_append(out, recs[i].orders);
-    dj_orders_recs_free(recs, n);
-    return 0;
-}
 
 /* Does a new order replace an earlier one: the same unit (province)? */
 static bool same_unit(const dj_map *map, const dj_order *a, const dj_order *b)
@@ -512,10 +514,7 @@ int dj_game_submit_orders(dj_judge *j, const char *game, const char *power,
     if (rc == 0)
         rc = submit(j, &v, p, lines, nlines, source, reads, max_reads,
                     nreads);
-    if (rc == 0 && dj_store_commit(j->store) < 0)
-        rc = judge_store_fail(j);
-    if (rc < 0)
-        dj_store_rollback(j->store);
+    rc = end_write(j, rc);
     gv_free(&v);
     return rc;
 }
@@ -534,11 +533,8 @@ int dj_game_clear_orders(dj_judge *j, const char *game, const char *power,
         rc = judge_store_fail(j);
     if (rc == 0)
         rc = gv_log(j, &v, "orders", "%s: cleared", gv_power_name(&v, p));
-    if (rc == 0 && dj_store_commit(j->store) < 0)
-        rc = judge_store_fail(j);
-    if (rc < 0) {
-        dj_store_rollback(j->store);
-    } else {
+    rc = end_write(j, rc);
+    if (rc == 0) {
         dj_buf_printf(out, "%s: orders of %s cleared; %s until new orders "
                            "come\n",
                       v.g.name, gv_power_name(&v, p),
@@ -747,10 +743,7 @@ int dj_game_later_begin(dj_judge *j, const char *game, const char *power_text,
                      ? -1
                      : 1;
     }
-    if (rc >= 0 && dj_store_commit(j->store) < 0)
-        rc = judge_store_fail(j);
-    if (rc < 0)
-        dj_store_rollback(j->store);
+    rc = end_write(j, rc);
     gv_free(&v);
     return rc;
 }
@@ -766,10 +759,7 @@ int dj_game_later_line(dj_judge *j, const char *game, const char *power_text,
     if (rc == 0 &&
         dj_store_later_append(j->store, v.g.id, p, phase, line) < 0)
         rc = judge_store_fail(j);
-    if (rc == 0 && dj_store_commit(j->store) < 0)
-        rc = judge_store_fail(j);
-    if (rc < 0)
-        dj_store_rollback(j->store);
+    rc = end_write(j, rc);
     gv_free(&v);
     return rc;
 }

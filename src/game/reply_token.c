@@ -31,6 +31,7 @@
 #include "game/game_int.h"
 #include "game/press.h"
 #include "game/signon.h"
+#include "game/reply_key.h"
 #include "store/signons.h"
 #include "store/tokens.h"
 #include "util/hex.h"
@@ -74,6 +75,14 @@ int dj_judge_load_reply_key(dj_judge *j, const char *path, char *err,
     memcpy(j->token_key, key, sizeof key);
     j->has_token_key = true;
     return 0;
+}
+
+void dj_judge_wipe_reply_key(dj_judge *j)
+{
+    volatile unsigned char *k = j->token_key;
+    for (size_t i = 0; i < sizeof j->token_key; i++)
+        k[i] = 0;
+    j->has_token_key = false;
 }
 
 bool dj_judge_has_reply_key(const dj_judge *j)

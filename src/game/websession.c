@@ -51,6 +51,25 @@ static int token_hash(dj_judge *j, const char *token,
 
 static bool token_shape(const char *token);
 
+/* A new session's token and CSRF token (random hex, DJ_WEB_TOKEN_LEN
+ * digits each) and the token's hash as the store keeps it. */
+static int mint_session(dj_judge *j, char *token, char *csrf,
+                        char hash[2 * TOKEN_DIGEST_LEN + 1])
+{
+    if (dj_random_hex(token, DJ_WEB_TOKEN_LEN / 2) < 0 ||
+        dj_random_hex(csrf, DJ_WEB_TOKEN_LEN / 2) < 0)
+        return judge_fail(j, "no random bytes from the system");
+    return token_hash(j, token, hash);
+}
+
+/* A write transaction that failed: said, rolled back, -1. */
+static int write_failed(dj_judge *j)
+{
+    judge_store_fail(j);
+    dj_store_rollback(j->store);
+    return -1;
+}
+
 int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
                        const char *password, const char *address,
                        const char *client, const char *device, int lifetime,
@@ -76,10 +95,7 @@ int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
     if (rc != 0)
         return rc;
     char hash[2 * TOKEN_DIGEST_LEN + 1];
-    if (dj_random_hex(token, DJ_WEB_TOKEN_LEN / 2) < 0 ||
-        dj_random_hex(csrf, DJ_WEB_TOKEN_LEN / 2) < 0)
-        return judge_fail(j, "no random bytes from the system");
-    if (token_hash(j, token, hash) < 0)
+    if (mint_session(j, token, csrf, hash) < 0)
         return -1;
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
@@ -101,9 +117,7 @@ int dj_game_web_signin(dj_judge *j, const char *game, const char *who,
                                  client, j->now, j->now + lifetime) < 0 ||
         dj_store_commit(j->store) < 0) {
         new_device[0] = '\0';
-        judge_store_fail(j);
-        dj_store_rollback(j->store);
-        return -1;
+        return write_failed(j);
     }
     return 0;
 }
@@ -149,20 +163,14 @@ int dj_game_web_renew(dj_judge *j, int64_t participant_id,
                       char *csrf)
 {
     char hash[2 * TOKEN_DIGEST_LEN + 1];
-    if (dj_random_hex(token, DJ_WEB_TOKEN_LEN / 2) < 0 ||
-        dj_random_hex(csrf, DJ_WEB_TOKEN_LEN / 2) < 0)
-        return judge_fail(j, "no random bytes from the system");
-    if (token_hash(j, token, hash) < 0)
+    if (mint_session(j, token, csrf, hash) < 0)
         return -1;
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
     if (dj_store_web_session_add(j->store, hash, participant_id, csrf, client,
                                  j->now, j->now + lifetime) < 0 ||
-        dj_store_commit(j->store) < 0) {
-        judge_store_fail(j);
-        dj_store_rollback(j->store);
-        return -1;
-    }
+        dj_store_commit(j->store) < 0)
+        return write_failed(j);
     return 0;
 }
 
@@ -218,11 +226,8 @@ int dj_game_web_signout(dj_judge *j, const char *token)
     if (dj_store_begin(j->store) < 0)
         return judge_store_fail(j);
     if (dj_store_web_session_delete(j->store, hash) < 0 ||
-        dj_store_commit(j->store) < 0) {
-        judge_store_fail(j);
-        dj_store_rollback(j->store);
-        return -1;
-    }
+        dj_store_commit(j->store) < 0)
+        return write_failed(j);
     return 0;
 }
 

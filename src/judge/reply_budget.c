@@ -26,9 +26,19 @@ void dj_reply_fold_address(const char *addr, char *out, size_t outlen)
     out[n] = '\0';
 }
 
-static bool over(int count, int limit)
+/* A count or a sum of bytes at or over its limit (0: no limit). */
+static bool over(int64_t count, int limit)
 {
     return limit > 0 && count >= limit;
+}
+
+/* The address as the budgets count it (folded, into folded[320]) and
+ * its domain ("" when it has none). */
+static const char *folded_domain(const char *to, char folded[320])
+{
+    dj_reply_fold_address(to, folded, 320);
+    const char *at = strrchr(folded, '@');
+    return at ? at + 1 : "";
 }
 
 int dj_reply_allowed(dj_store *st, const dj_reply_limits *lim,
@@ -39,11 +49,10 @@ int dj_reply_allowed(dj_store *st, const dj_reply_limits *lim,
     if (c == DJ_REPLY_SIGNED_ON)
         return 1;
     char folded[320];
-    dj_reply_fold_address(to, folded, sizeof folded);
-    const char *at = strrchr(folded, '@');
+    const char *domain = folded_domain(to, folded);
     dj_reply_counts n;
-    if (dj_store_outbox_reply_counts(st, folded, at ? at + 1 : "",
-                                     now - lim->window, &n) < 0)
+    if (dj_store_outbox_reply_counts(st, folded, domain, now - lim->window,
+                                     &n) < 0)
         return -1;
     if (c == DJ_REPLY_SIGNON_FAILED && over(n.failed, lim->signon_failed))
         *why = "failed sign-on reply limit";
@@ -58,11 +67,6 @@ int dj_reply_allowed(dj_store *st, const dj_reply_limits *lim,
 
 /* ---- the budgets in bytes --------------------------------------------------------- */
 
-static bool over_bytes(int64_t bytes, int limit)
-{
-    return limit > 0 && bytes >= limit;
-}
-
 int dj_reply_bytes_allowed(dj_store *st, const dj_reply_byte_limits *lim,
                            dj_reply_class c, const char *to, int64_t now,
                            const char **why)
@@ -71,17 +75,16 @@ int dj_reply_bytes_allowed(dj_store *st, const dj_reply_byte_limits *lim,
     if (c == DJ_REPLY_SIGNED_ON || !lim)
         return 1;
     char folded[320];
-    dj_reply_fold_address(to, folded, sizeof folded);
-    const char *at = strrchr(folded, '@');
+    const char *domain = folded_domain(to, folded);
     dj_reply_bytes n;
-    if (dj_store_outbox_reply_bytes(st, folded, at ? at + 1 : "",
-                                    now - lim->window, &n) < 0)
+    if (dj_store_outbox_reply_bytes(st, folded, domain, now - lim->window,
+                                    &n) < 0)
         return -1;
-    if (over_bytes(n.to_addr, lim->per_address))
+    if (over(n.to_addr, lim->per_address))
         *why = "reply limit in bytes";
-    else if (over_bytes(n.to_domain, lim->per_domain))
+    else if (over(n.to_domain, lim->per_domain))
         *why = "domain reply limit in bytes";
-    else if (over_bytes(n.to_all, lim->judge_wide))
+    else if (over(n.to_all, lim->judge_wide))
         *why = "judge's reply budget in bytes";
     return *why == NULL;
 }

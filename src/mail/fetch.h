@@ -59,7 +59,21 @@ typedef struct dj_fetch_config {
                              the protocol library costs one request, not the
                              caller (fetch_child.c); judged sets it */
     int timeout;          /* seconds per network operation; 0: 60 */
+    /* isolate: called in the reader process as it starts, before it
+     * connects, to wipe the secrets of the caller's it has a copy of and
+     * does not need (the outbound password, the reply key: judged.c);
+     * NULL: none.  The reader wipes its own password itself once it has
+     * logged in. */
+    void (*child_wipe)(void *ctx);
+    /* isolate: called in the reader process once it is restricted (test
+     * builds: the probe of test_hooks.h); NULL: none. */
+    void (*child_restricted)(void *ctx);
+    void *child_ctx;
 } dj_fetch_config;
+
+/* For the tests' child_restricted (fetch_probe.c): try to open a file
+ * and make a socket, and say on stderr what happened. */
+void dj_fetch_probe(void *ctx);
 
 #define DJ_FETCH_ID_MAX 256
 

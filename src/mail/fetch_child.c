@@ -10,16 +10,41 @@
  * asks it over a socket pair, one request and one answer at a time.  A child
  * that crashes, hangs past its time or talks nonsense is killed: that
  * request fails as TEMPFAIL with the reason, and the next request starts
- * a new child.  The judge itself, and its database, are untouched — the
- * way OpenSMTPD and Postfix keep protocol parsing away from their state.
+ * a new child.  The judge itself, and its database, are untouched.
  *
- * The child inherits the judge's open files (the database among them) but
- * touches none of them and leaves with _exit, running no atexit handlers.
+ * What the child is.  One child serves one session with the server.  As
+ * it starts it closes every descriptor it inherited but its socket to the
+ * judge and 0-2 (the database's file, journal and lock, the outbound
+ * connection: fetch_restrict.c), and the caller's cfg.child_wipe wipes the
+ * caller's secrets it has a copy of (judged: the outbound password, the
+ * reply key).  At the first request it connects and logs in (name lookup,
+ * TLS and its trust store, the login: everything that needs files or new
+ * sockets), then wipes its own password and, on Linux (x86-64, arm64), installs a seccomp filter allowing only
+ * the calls of reading and writing its two sockets (fetch_restrict.c);
+ * only then does it read what the server sends about the mailbox.  A
+ * session that ends (POP3 ends one per pass; a broken connection; the
+ * judge's disconnect) ends the child: its last answer says so and the
+ * judge starts a new child for the next request.
+ *
+ * What it is not.  Its memory is a copy of the judge's at the fork: the
+ * database pages SQLite had cached and the players' data the judge had
+ * read stay in it, unreachable by any call it may make but readable to
+ * code that takes the child over, which can then only write them to the
+ * judge's socket or the server's.  It keeps the judge's uid (judged,
+ * started as root, works as the state folder's owner before it fetches:
+ * cli/run_as.c; a uid of the reader's own is not done: it would need a
+ * second system user the package does not make).  The server's greeting and the login's replies are parsed
+ * before the filter is in place.  Elsewhere than Linux there is no
+ * filter: the closed descriptors and the wiped secrets only.
+ *
+ * The child leaves with _exit, running no atexit handlers.
  *
  * Wire format (same program on both ends, host byte order):
  *   request  op(1) arg(4) idlen(4) id
- *   answer   status(1) flag(1) errlen(4) err datalen(8) data
+ *   answer   status(1) flags(1) errlen(4) err datalen(8) data
  * LIST's data is an array of dj_fetch_item; READ's the message bytes.
+ * flags: FLAG_SET (READ truncated, WAIT woken), FLAG_LEAVING (the session
+ * is over: the child leaves after this answer).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -38,6 +63,8 @@
 #include "mail/fetch_int.h"
 
 #define MAX_DATA ((uint64_t)1 << 32) /* no answer is larger */
+
+enum { FLAG_SET = 1, FLAG_LEAVING = 2 };
 
 struct dj_fetch_child {
     pid_t pid;
@@ -101,20 +128,60 @@ static bool get(int fd, void *buf, size_t n, int64_t deadline)
 
 /* ---- the child ----------------------------------------------------------- */
 
-static bool answer(int fd, dj_mail_status st, bool flag, const char *err,
+static bool answer(int fd, dj_mail_status st, int flags, const char *err,
                    const void *data, uint64_t len)
 {
-    unsigned char head[2] = {(unsigned char)st, flag};
+    unsigned char head[2] = {(unsigned char)st, (unsigned char)flags};
     uint32_t elen = st == DJ_MAIL_OK || !err ? 0 : (uint32_t)strlen(err);
     return put(fd, head, 2) && put(fd, &elen, 4) && put(fd, err, elen) &&
            put(fd, &len, 8) && (len == 0 || put(fd, data, (size_t)len));
 }
 
-/* Serve requests with the protocol's own reader until the judge hangs
- * up. */
+static bool in_session(const dj_fetcher *f)
+{
+    return f->imap != NULL || f->pop3 != NULL;
+}
+
+/* Wipe a secret string in place (volatile: the compiler may not skip
+ * stores to memory it sees no later read of). */
+static void wipe(char *s)
+{
+    if (!s)
+        return;
+    for (volatile char *p = s; *p; p++)
+        *p = '\0';
+}
+
+/*
+ * Connect and log in, then restrict this process: the password is no
+ * longer needed, nor any system call but those of the session (the
+ * descriptors it inherited were closed as it started).  DJ_MAIL_OK,
+ * or the failure (the child then answers it and leaves).
+ */
+static dj_mail_status connect_and_restrict(dj_fetcher *f, char *err,
+                                           size_t errlen)
+{
+    dj_mail_status st = f->ops->connect(f, err, errlen);
+    wipe(f->password);
+    if (st != DJ_MAIL_OK)
+        return st;
+    if (!in_session(f))
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL,
+                            "the session ended as it began");
+    char why[200];
+    if (dj_fetch_restrict(why, sizeof why) < 0)
+        return dj_mail_fail(err, errlen, DJ_MAIL_TEMPFAIL, "%s", why);
+    if (f->cfg.child_restricted)
+        f->cfg.child_restricted(f->cfg.child_ctx);
+    return DJ_MAIL_OK;
+}
+
+/* Serve the requests of one session with the protocol's own reader,
+ * until the session ends or the judge hangs up. */
 static void serve(dj_fetcher *f, int fd)
 {
     const dj_fetch_ops *ops = f->ops;
+    bool restricted = false;
     dj_buf msg;
     dj_buf_init(&msg);
     for (;;) {
@@ -128,38 +195,57 @@ static void serve(dj_fetcher *f, int fd)
         id[idlen] = '\0';
         char err[DJ_MAIL_ERR_MAX] = "";
         bool ok = true;
+        if (!restricted && op == OP_DISCONNECT) {
+            answer(fd, DJ_MAIL_OK, FLAG_LEAVING, NULL, NULL, 0);
+            break; /* never connected: nothing to end */
+        }
+        if (!restricted) {
+            restricted = true;
+            dj_mail_status st = connect_and_restrict(f, err, sizeof err);
+            if (st != DJ_MAIL_OK) {
+                answer(fd, st, FLAG_LEAVING, err, NULL, 0);
+                break;
+            }
+        }
+        int leaving = 0;
         if (op == OP_LIST) {
             dj_fetch_items l = {NULL, 0, 0, arg};
             dj_fetch_item *items;
             size_t n;
             dj_mail_status st = ops->list(f, &l, err, sizeof err);
             dj_fetch_items_take(&l, st, &items, &n);
-            ok = answer(fd, st, false, err, items, n * sizeof *items);
+            leaving = in_session(f) ? 0 : FLAG_LEAVING;
+            ok = answer(fd, st, leaving, err, items, n * sizeof *items);
             free(items);
         } else if (op == OP_READ) {
             bool trunc = false;
             dj_buf_reset(&msg);
             dj_mail_status st =
                 ops->read(f, id, arg, &msg, &trunc, err, sizeof err);
-            ok = answer(fd, st, trunc, err, msg.data,
-                        st == DJ_MAIL_OK ? msg.len : 0);
+            leaving = in_session(f) ? 0 : FLAG_LEAVING;
+            ok = answer(fd, st, (trunc ? FLAG_SET : 0) | leaving, err,
+                        msg.data, st == DJ_MAIL_OK ? msg.len : 0);
         } else if (op == OP_CONFIRM || op == OP_QUARANTINE) {
             dj_mail_status st =
                 op == OP_CONFIRM ? ops->confirm(f, id, err, sizeof err)
                                  : ops->quarantine(f, id, err, sizeof err);
-            ok = answer(fd, st, false, err, NULL, 0);
+            leaving = in_session(f) ? 0 : FLAG_LEAVING;
+            ok = answer(fd, st, leaving, err, NULL, 0);
         } else if (op == OP_WAIT) {
             bool woken = false;
             dj_mail_status st =
                 ops->wait(f, (int)arg, &woken, err, sizeof err);
-            ok = answer(fd, st, woken, err, NULL, 0);
+            leaving = in_session(f) ? 0 : FLAG_LEAVING;
+            ok = answer(fd, st, (woken ? FLAG_SET : 0) | leaving, err, NULL,
+                        0);
         } else if (op == OP_DISCONNECT) {
             ops->disconnect(f);
-            ok = answer(fd, DJ_MAIL_OK, false, NULL, NULL, 0);
+            leaving = FLAG_LEAVING;
+            ok = answer(fd, DJ_MAIL_OK, leaving, NULL, NULL, 0);
         } else {
             break;
         }
-        if (!ok)
+        if (!ok || leaving)
             break;
     }
     dj_buf_free(&msg);
@@ -215,6 +301,9 @@ static dj_mail_status child_start(dj_fetcher *f, char *err, size_t errlen)
     if (pid == 0) {
         free(c); /* the parent's record of us */
         close(sv[0]);
+        dj_fetch_close_other_fds(sv[1], -1);
+        if (f->cfg.child_wipe)
+            f->cfg.child_wipe(f->cfg.child_ctx);
         signal(SIGPIPE, SIG_IGN);
         f->cfg.isolate = false; /* this copy talks to the server itself */
         f->child = NULL;
@@ -325,7 +414,9 @@ static dj_mail_status ask(dj_fetcher *f, unsigned char op, uint32_t arg,
             return child_lost(f, what, err, errlen);
         }
     }
-    *flag = head[1] != 0;
+    *flag = (head[1] & FLAG_SET) != 0;
+    if (head[1] & FLAG_LEAVING)
+        child_stop(f); /* the session is over: the next request, a new one */
     st = (dj_mail_status)head[0];
     if (st != DJ_MAIL_OK)
         dj_mail_fail(err, errlen, st, "%s", e);

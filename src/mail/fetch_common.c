@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "mail/fetch_int.h"
+#include "util/array.h"
 
 const char *dj_fetch_host(const dj_fetcher *f)
 {
@@ -22,14 +23,10 @@ bool dj_fetch_items_push(dj_fetch_items *l, const char *id, uint64_t size)
 {
     if (strlen(id) >= DJ_FETCH_ID_MAX || (l->max && l->n >= l->max))
         return true; /* cannot be named (skip, never truncate), or enough */
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 32;
-        dj_fetch_item *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return false;
-        l->v = v;
-        l->cap = cap;
-    }
+    dj_fetch_item *v = dj_array_grow(l->v, &l->cap, l->n, sizeof *v, 32);
+    if (!v)
+        return false;
+    l->v = v;
     strcpy(l->v[l->n].id, id);
     l->v[l->n++].size = size;
     return true;

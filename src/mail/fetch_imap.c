@@ -508,6 +508,7 @@ const dj_fetch_ops dj_fetch_imap_ops = {
     .confirm = imap_confirm,
     .quarantine = imap_quarantine,
     .wait = imap_wait,
+    .connect = imap_connect,
     .disconnect = imap_logout,
     .close = imap_logout,
 };

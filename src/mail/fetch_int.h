@@ -71,6 +71,9 @@ typedef struct dj_fetch_ops {
                                  size_t errlen);
     dj_mail_status (*wait)(dj_fetcher *f, int timeout_ms, bool *woken,
                            char *err, size_t errlen);
+    /* Connect and log in now (IMAP, POP3; NULL for a Maildir): the
+     * isolated reader does so before it restricts itself. */
+    dj_mail_status (*connect)(dj_fetcher *f, char *err, size_t errlen);
     /* End the session politely (LOGOUT; POP3's QUIT applies the DELEs). */
     void (*disconnect)(dj_fetcher *f);
     /* Before the fetcher is freed. */
@@ -83,6 +86,12 @@ extern const dj_fetch_ops dj_fetch_pop3_ops;    /* fetch_pop3.c */
 /* cfg.isolate: the protocol's reader run by a child process
  * (fetch_child.c). */
 extern const dj_fetch_ops dj_fetch_child_ops;
+
+/* fetch_restrict.c — the isolated reader restricting itself: close every
+ * descriptor but 0-2, `keep` and `keep2` (-1: none); install the seccomp filter (Linux on
+ * x86-64 and arm64; elsewhere nothing), 0 or -1 with the reason. */
+void dj_fetch_close_other_fds(int keep, int keep2);
+int dj_fetch_restrict(char *why, size_t whylen);
 
 /* The reader of a protocol (fetch_protocols.c). */
 const dj_fetch_ops *dj_fetch_protocol(dj_fetch_kind kind);

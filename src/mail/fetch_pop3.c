@@ -322,6 +322,7 @@ const dj_fetch_ops dj_fetch_pop3_ops = {
     .confirm = pop3_confirm,
     .quarantine = pop3_quarantine,
     .wait = pop3_wait,
+    .connect = pop3_connect,
     .disconnect = pop3_quit,
     .close = pop3_quit,
 };

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/fmt.h"
 
 #define SUBDIR_PATH_MAX (DJ_MAILDIR_PATH_MAX + DJ_MAILDIR_ID_MAX + 16)
@@ -311,14 +312,10 @@ typedef struct entry_list {
 
 static bool entry_push(entry_list *l, const char *id, const struct stat *st)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 32;
-        dj_maildir_entry *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return false;
-        l->v = v;
-        l->cap = cap;
-    }
+    dj_maildir_entry *v = dj_array_grow(l->v, &l->cap, l->n, sizeof *v, 32);
+    if (!v)
+        return false;
+    l->v = v;
     dj_maildir_entry *e = &l->v[l->n++];
     snprintf(e->id, sizeof e->id, "%s", id);
     e->size = (uint64_t)st->st_size;

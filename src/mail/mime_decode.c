@@ -16,6 +16,7 @@
  *     keeps any other '=' as it is.
  */
 #include "mail/mime_int.h"
+#include "util/hex.h"
 
 #include <stdint.h>
 
@@ -63,17 +64,6 @@ void dj_mime_decode_base64(const char *s, size_t len, dj_buf *out)
     dj_buf_append_n(out, chunk, k);
 }
 
-static int hex_value(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* After a '=' at s[i]: the index past a soft line break ("=", blanks,
  * then CRLF, LF or the end), or 0 when there is none. */
 static size_t soft_break_end(const char *s, size_t len, size_t i)
@@ -106,10 +96,8 @@ static void decode_qp(const char *s, size_t len, bool in_word, dj_buf *out)
         if (c == '_') {
             dj_buf_append_n(out, " ", 1);
             i++;
-        } else if (i + 2 < len && hex_value((unsigned char)s[i + 1]) >= 0 &&
-                   hex_value((unsigned char)s[i + 2]) >= 0) {
-            char b = (char)(hex_value((unsigned char)s[i + 1]) * 16 +
-                            hex_value((unsigned char)s[i + 2]));
+        } else if (i + 2 < len && dj_hex_pair(s + i + 1) >= 0) {
+            char b = (char)dj_hex_pair(s + i + 1);
             dj_buf_append_n(out, &b, 1);
             i += 3;
         } else {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/fmt.h"
 
 typedef struct line {
@@ -213,14 +214,10 @@ static dj_pop3_result read_list(mailpop3 *pop, dj_pop3_table *t, line *l,
                        l->text);
         if (t->n == DJ_POP3_MAX_MESSAGES)
             continue; /* the rest wait for a later session */
-        if (t->n == cap) {
-            size_t ncap = cap ? cap * 2 : 64;
-            dj_pop3_msg *v = realloc(t->v, ncap * sizeof *v);
-            if (!v)
-                return DJ_POP3_MEMORY;
-            t->v = v;
-            cap = ncap;
-        }
+        dj_pop3_msg *v = dj_array_grow(t->v, &cap, t->n, sizeof *v, 64);
+        if (!v)
+            return DJ_POP3_MEMORY;
+        t->v = v;
         t->v[t->n++] = m;
     }
 }

@@ -147,6 +147,14 @@ dj_mail_status dj_sender_send(dj_sender *s, const char *msg, size_t len,
     return st;
 }
 
+void dj_sender_wipe_secrets(dj_sender *s)
+{
+    if (!s || !s->password)
+        return;
+    for (volatile char *p = s->password; *p; p++)
+        *p = '\0';
+}
+
 void dj_sender_close(dj_sender *s)
 {
     if (!s)

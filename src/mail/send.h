@@ -79,4 +79,9 @@ void dj_sender_set_name(dj_sender *s, const char *name);
 /* Say goodbye to the server (if any) and free everything. */
 void dj_sender_close(dj_sender *s);
 
+/* Overwrite the sender's copy of its password (a process that has a copy
+ * of the sender and will not send: the isolated mail reader, judged.c).
+ * NULL: nothing. */
+void dj_sender_wipe_secrets(dj_sender *s);
+
 #endif

@@ -14,6 +14,7 @@
  */
 #include "reader/fuzzy.h"
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ static int min2(int a, int b)
 static int fill_row(const char *a, const char *b, size_t i, size_t m,
                     const int *prev2, const int *prev, int *cur)
 {
+    assert(i >= 1 && m < ROW); /* the rows hold every column */
     int best = cur[0] = (int)i;
     for (size_t j = 1; j <= m; j++) {
         int cost = a[i - 1] != b[j - 1];

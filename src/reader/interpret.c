@@ -18,6 +18,7 @@
  */
 #include "reader/interpret_int.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,7 @@ static ir_item *new_item(item_list *l, int line)
         l->v = v;
         l->cap = cap;
     }
+    assert(l->n < l->cap);
     ir_item *it = &l->v[l->n++];
     memset(it, 0, sizeof *it);
     it->line = line;
@@ -270,6 +272,7 @@ static void ambiguity_question(const ir_ctx *c, const ir_item *it, char *msg,
     int s = differing_slot(it);
     const ir_slot *slots[3] = {&it->skel->unit, &it->skel->target,
                                &it->skel->dest};
+    assert(s < 3);
     if (s < 0) {
         snprintf(msg, len, "several readings are possible");
         return;
@@ -353,6 +356,9 @@ static void write_reading(const ir_ctx *c, const ir_item *it, dj_reading *out)
     out->order = dj_order_make(DJ_ORDER_NONE, c->power, DJ_NO_UNIT, -1);
     switch (it->kind) {
     case DJ_READ_OK: {
+        /* an order read is one reading chosen (interpret_choose.c) */
+        assert(it->readings && it->chosen >= 0 &&
+               it->chosen < it->nreadings);
         const ir_reading *r = &it->readings[it->chosen];
         out->order = r->order;
         snprintf(out->text, sizeof out->text, "%s", r->text);

@@ -24,6 +24,7 @@
  */
 #include "reader/interpret_int.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +296,8 @@ static void decide(ir_item *it)
         return;
     }
     it->chosen = first_alive(it);
+    /* one_text: some reading is alive */
+    assert(it->chosen >= 0 && it->chosen < it->nreadings);
     const ir_reading *r = &it->readings[it->chosen];
     if (r->invalid) {
         it->kind = DJ_READ_ERROR;

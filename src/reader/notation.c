@@ -26,6 +26,7 @@
 #include "reader/chars.h"
 #include "reader/fuzzy.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,6 +83,7 @@ static const char *token_text(const parser *p, int i, char *buf, size_t len)
         snprintf(buf, len, "end of order");
         return buf;
     }
+    assert(i >= 0);
     int n = p->tok[i].len < WORD_SHOW ? p->tok[i].len : WORD_SHOW;
     snprintf(buf, len, "%.*s", n, p->text + p->tok[i].start);
     return buf;
@@ -182,6 +184,9 @@ static int add_token(parser *p, tok_kind kind, int start, int len, bool space)
 {
     if (p->ntok >= TOKENS_MAX)
         return fail(p, "order too long");
+    /* a token is a non-empty run of the text, inside it */
+    assert(start >= 0 && len > 0 && start + len < TEXT_MAX);
+    assert(p->text[start + len - 1] != '\0');
     unsigned words = kind == TK_WORD && len <= W_LONGEST
                          ? word_lists(p->text + start, len)
                          : 0;
@@ -230,6 +235,7 @@ static int lower_text(parser *p, const char *text)
         unsigned char c = (unsigned char)text[n];
         p->text[n] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
     }
+    assert(n < TEXT_MAX);
     while (n > 0 && dj_is_space(p->text[n - 1]))
         n--;
     if (n > 0 && p->text[n - 1] == '.')
@@ -252,6 +258,7 @@ static int tokenise(parser *p, const char *text)
         int len = scan_token(p, i, space);
         if (len < 0)
             return -1;
+        assert(len > 0 && i + len < TEXT_MAX); /* progress, within the text */
         i += len;
         space = false;
     }
@@ -263,6 +270,7 @@ static int tokenise(parser *p, const char *text)
 /* Is token i a word of one of the lists? */
 static bool word_in(const parser *p, int i, unsigned lists)
 {
+    assert(i >= 0 && p->ntok <= TOKENS_MAX);
     return i < p->ntok && (p->tok[i].words & lists) != 0;
 }
 

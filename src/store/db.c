@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,6 +74,10 @@ void st_write_point(dj_store *s)
 static int bind_args(dj_store *s, sqlite3_stmt *st, const char *fmt,
                      va_list ap)
 {
+    /* no format letter without its parameter in the SQL (stmt.h; the
+     * caller may bind the rest itself, as games.c binds the settings) */
+    assert(st != NULL);
+    assert((fmt ? (int)strlen(fmt) : 0) <= sqlite3_bind_parameter_count(st));
     int idx = 1, rc = SQLITE_OK;
     for (const char *f = fmt; f && *f && rc == SQLITE_OK; f++, idx++) {
         switch (*f) {
@@ -140,6 +145,7 @@ sqlite3_stmt *st_prepare(dj_store *s, const char *sql, const char *fmt, ...)
 
 int st_step(dj_store *s, sqlite3_stmt *st)
 {
+    assert(st != NULL); /* prepared (st_prepare) before it is stepped */
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW || rc == SQLITE_DONE)
         return rc;
@@ -341,6 +347,7 @@ static int savepoint_sql(dj_store *s, const char *verb, int level)
  * new, separate transaction, so nesting refuses instead. */
 static int begin_nested(dj_store *s)
 {
+    assert(s->depth >= 1 && s->depth <= DJ_STORE_MAX_DEPTH);
     if (sqlite3_get_autocommit(s->db))
         return dj_store_fail(s, "database: the enclosing transaction was "
                                 "rolled back");
@@ -376,10 +383,16 @@ static void lock_released(dj_store *s)
     s->lock_fn(s->lock_ctx, held);
 }
 
+/* No level open: SQLite has no transaction either (every BEGIN of the
+ * store is one of ours, counted in depth). */
+#define ASSERT_NO_TRANSACTION(s)                                              \
+    assert((s)->depth == 0 && sqlite3_get_autocommit((s)->db) != 0)
+
 int dj_store_begin(dj_store *s)
 {
     if (s->depth)
         return begin_nested(s);
+    ASSERT_NO_TRANSACTION(s);
     if (st_run_fixed(s, "BEGIN IMMEDIATE") < 0)
         return -1;
     s->depth = 1;
@@ -392,6 +405,7 @@ int dj_store_begin_read(dj_store *s)
 {
     if (s->depth)
         return begin_nested(s);
+    ASSERT_NO_TRANSACTION(s);
     if (st_run_fixed(s, "BEGIN") < 0)
         return -1;
     s->depth = 1;
@@ -402,6 +416,7 @@ int dj_store_commit(dj_store *s)
 {
     if (!s->depth)
         return dj_store_fail(s, "database: no transaction to commit");
+    assert(s->depth <= DJ_STORE_MAX_DEPTH);
     if (s->depth > 1) {
         if (savepoint_sql(s, "RELEASE", s->depth) < 0) {
             dj_store_rollback(s);
@@ -416,6 +431,7 @@ int dj_store_commit(dj_store *s)
         return -1;
     }
     s->depth = 0;
+    ASSERT_NO_TRANSACTION(s);
     lock_released(s);
     st_write_point(s);
     return 0;
@@ -427,6 +443,7 @@ void dj_store_rollback(dj_store *s)
 {
     if (!s->depth)
         return;
+    assert(s->depth <= DJ_STORE_MAX_DEPTH);
     char keep[sizeof s->err];
     memcpy(keep, s->err, sizeof keep);
     if (sqlite3_get_autocommit(s->db) == 0) {

@@ -123,23 +123,29 @@ int dj_store_outbox_mark_sent(dj_store *s, int64_t id, int64_t now)
                    "II", now, id);
 }
 
-int dj_store_outbox_mark_retry(dj_store *s, int64_t id, int64_t next_at,
-                               const char *error)
+/* A mail being sent queued again for next_at; `uncount` takes back the
+ * attempt its claim counted (the send never began). */
+static int requeue(dj_store *s, int64_t id, int64_t next_at,
+                   const char *error, bool uncount)
 {
     return st_exec(s,
                    "UPDATE outbox SET state = 'queued', next_attempt_at = ?,"
-                   " last_error = ? WHERE id = ? AND state = 'sending'",
-                   "IsI", next_at, error ? error : "", id);
+                   " attempts = MAX(attempts - ?, 0), last_error = ?"
+                   " WHERE id = ? AND state = 'sending'",
+                   "IIsI", next_at, (int64_t)(uncount ? 1 : 0),
+                   error ? error : "", id);
+}
+
+int dj_store_outbox_mark_retry(dj_store *s, int64_t id, int64_t next_at,
+                               const char *error)
+{
+    return requeue(s, id, next_at, error, false);
 }
 
 int dj_store_outbox_unclaim(dj_store *s, int64_t id, int64_t next_at,
                             const char *error)
 {
-    return st_exec(s,
-                   "UPDATE outbox SET state = 'queued', next_attempt_at = ?,"
-                   " attempts = MAX(attempts - 1, 0), last_error = ?"
-                   " WHERE id = ? AND state = 'sending'",
-                   "IsI", next_at, error ? error : "", id);
+    return requeue(s, id, next_at, error, true);
 }
 
 int dj_store_outbox_mark_failed(dj_store *s, int64_t id, const char *error,
@@ -187,6 +193,11 @@ int dj_store_outbox_counts(dj_store *s, int *queued, int *sending, int *sent,
     " < instr(recipients, '@') THEN substr(recipients, 1,"                  \
     " instr(recipients, '+') - 1) || substr(recipients,"                   \
     " instr(recipients, '@')) ELSE recipients END)"
+/* Its domain, and the replies the budgets count (reply_budget.c). */
+#define RECIPIENT_DOMAIN "lower(substr(recipients, instr(recipients, '@') + 1))"
+#define REPLIES_SINCE                                                       \
+    " FROM outbox WHERE kind IN ('reply', 'refusal', 'signon-failed')"      \
+    " AND created_at >= ?3"
 
 int dj_store_outbox_reply_counts(dj_store *s, const char *addr,
                                  const char *domain, int64_t since,
@@ -198,10 +209,8 @@ int dj_store_outbox_reply_counts(dj_store *s, const char *addr,
         "SELECT IFNULL(sum(kind IN ('reply', 'refusal') AND " FOLDED_RECIPIENT
         " = lower(?1)), 0), IFNULL(sum(kind = 'signon-failed' AND "
         FOLDED_RECIPIENT " = lower(?1)), 0),"
-        " IFNULL(sum(lower(substr(recipients, instr(recipients, '@') + 1))"
-        " = lower(?2)), 0), count(*) FROM outbox"
-        " WHERE kind IN ('reply', 'refusal', 'signon-failed')"
-        " AND created_at >= ?3",
+        " IFNULL(sum(" RECIPIENT_DOMAIN " = lower(?2)), 0), count(*)"
+        REPLIES_SINCE,
         "ssI", addr, domain, since);
     if (!st)
         return -1;
@@ -225,12 +234,9 @@ int dj_store_outbox_reply_bytes(dj_store *s, const char *addr,
         s,
         "SELECT IFNULL(sum(CASE WHEN " FOLDED_RECIPIENT " = lower(?1)"
         " THEN length(CAST(body AS BLOB)) END), 0),"
-        " IFNULL(sum(CASE WHEN lower(substr(recipients,"
-        " instr(recipients, '@') + 1)) = lower(?2)"
+        " IFNULL(sum(CASE WHEN " RECIPIENT_DOMAIN " = lower(?2)"
         " THEN length(CAST(body AS BLOB)) END), 0),"
-        " IFNULL(sum(length(CAST(body AS BLOB))), 0) FROM outbox"
-        " WHERE kind IN ('reply', 'refusal', 'signon-failed')"
-        " AND created_at >= ?3",
+        " IFNULL(sum(length(CAST(body AS BLOB))), 0)" REPLIES_SINCE,
         "ssI", addr, domain, since);
     if (!st)
         return -1;

@@ -23,6 +23,7 @@
  * One table per connection (struct dj_store), used by that connection's
  * thread only, as SQLite's connection itself: no lock.
  */
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,8 @@ sqlite3_stmt *st_cache_take(dj_store *s, const char *sql)
     struct st_cache *c = s->cache;
     if (!c)
         return compile(s, sql, false);
+    /* a free slot is always left, so find_slot ends */
+    assert(c->count <= ST_CACHE_MAX && ST_CACHE_MAX < ST_CACHE_SLOTS);
     uint32_t h = text_hash(sql);
     st_cached *e = find_slot(c, sql, h);
     if (e->stmt && !e->in_use) {
@@ -110,6 +113,7 @@ void st_cache_give_back(dj_store *s, sqlite3_stmt *st)
         const char *sql = sqlite3_sql(st);
         st_cached *e = find_slot(s->cache, sql, text_hash(sql));
         if (e->stmt == st) {
+            assert(e->in_use); /* given back once per take */
             sqlite3_reset(st);
             sqlite3_clear_bindings(st);
             e->in_use = false;

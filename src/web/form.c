@@ -3,21 +3,11 @@
  * form.c — decoding form bodies and cookies.  See form.h.
  */
 #include "web/form.h"
+#include "util/hex.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 /* Decode s[0..n) into out (at least n bytes); returns the length, or -1
  * on a bad escape or a NUL byte.  CR LF becomes LF. */
@@ -31,10 +21,10 @@ static long decode(const char *s, size_t n, char *out)
         } else if (c == '%') {
             if (i + 2 >= n)
                 return -1;
-            int hi = hexval(s[i + 1]), lo = hexval(s[i + 2]);
-            if (hi < 0 || lo < 0)
+            int b = dj_hex_pair(s + i + 1);
+            if (b < 0)
                 return -1;
-            c = (char)(hi << 4 | lo);
+            c = (char)b;
             i += 2;
         }
         if (c == '\0')

@@ -16,7 +16,11 @@
  * TRANSPORT: --smtp HOST:PORT [--user U --password P] [TLS]
  *            | --sendmail PROG | --outbox DIR
  * SOURCE:    --imap HOST:PORT | --pop3 HOST:PORT  (--user U --password P
- *            [TLS] [--expunge])  | --maildir DIR
+ *            [TLS] [--expunge] [--isolate [--probe]])  | --maildir DIR
+ *            --isolate: through the restricted reader process, as judged
+ *            reads (fetch_child.c); --probe: that reader, once
+ *            restricted, tries to open /etc/hostname and to make a
+ *            socket and says on stderr what happened
  * TLS:       --tls MODE [--tls-ca FILE | --insecure]  (the server's
  *            certificate is checked against FILE, else the system's CAs,
  *            unless --insecure)
@@ -46,7 +50,7 @@ typedef struct opts {
     const char *user, *password, *tls, *from, *to, *subject, *name, *body;
     const char *tls_ca;
     long max, ms, repeat;
-    bool expunge, insecure;
+    bool expunge, insecure, isolate, probe;
 } opts;
 
 static int usage(void)
@@ -103,6 +107,10 @@ static int parse(int argc, char **argv, opts *o)
             o->expunge = true;
         else if (strcmp(argv[i], "--insecure") == 0)
             o->insecure = true;
+        else if (strcmp(argv[i], "--isolate") == 0)
+            o->isolate = true;
+        else if (strcmp(argv[i], "--probe") == 0)
+            o->probe = true;
         else if (field && i + 1 < argc)
             *field = argv[++i];
         else if (strcmp(argv[i], "--max") == 0 && i + 1 < argc)
@@ -255,6 +263,9 @@ static dj_fetcher *open_fetcher(const opts *o, char *host, size_t cap)
         c.trust.ca_file = o->tls_ca;
         c.user = o->user;
         c.password = o->password;
+        c.isolate = o->isolate;
+        if (o->probe)
+            c.child_restricted = dj_fetch_probe;
     } else if (o->maildir) {
         c.kind = DJ_FETCH_MAILDIR;
         c.maildir = o->maildir;

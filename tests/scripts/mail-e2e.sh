@@ -578,9 +578,16 @@ for ((i = 0; i < 100; i++)); do
     sleep 0.1
 done
 MAIL_CONFIG=$MS_POSTFIX_CONFIG DIPJUDGE_NOW=$(($(date +%s) + OFFSET)) \
+    DIPJUDGE_TEST_FETCH_PROBE=1 \
     "$JUDGED" --config "$T/pop3.conf" once >>"$LOG" 2>&1
 st=$?
 ((st == 0)) && ok || bad "judged once over POP3: exit $st"
+# judged's mail reader, restricted (fetch_child.c), tried a file and a
+# socket (the test copy's probe, test_hooks.h) and got neither.
+if [[ $(uname -s) == Linux ]]; then
+    grep -q "fetch reader probe: open: Operation not permitted; socket: Operation not permitted" \
+        "$LOG" && ok || bad "judged's POP3 reader could open a file or a socket"
+fi
 wait_mail "dipjudge(:e2e)? - (S1903M )?Reply" 2 p1 && ok # the JOIN reply, this one
 dupes=$(grep -c "judged once: message .*: duplicate, seen before" "$LOG")
 sent=$(cat "$DIR/nmail")

@@ -16,6 +16,9 @@
 #     wakes a waiting reader as soon as mail arrives, a size limit
 #     truncates a read;
 #   - POP3: the same list/read/confirm cycle (DELE applied at QUIT);
+#   - the restricted reader judged uses (fetch_child.c): IMAP and POP3
+#     through it list, read and confirm as directly, and, on Linux, the
+#     reader can neither open a file nor make a socket once restricted;
 #   - STARTTLS on SMTP, IMAP and POP3 (self-signed certificate);
 #   - clear failures: bad password (permanent), nothing listening
 #     (temporary).
@@ -160,6 +163,41 @@ check "POP3 confirm (DELE, QUIT)" pop3 p2 confirm "$id"
 check "POP3 confirmed message gone" test "$(count_ids p2 pop3)" -eq 0
 pop3 p2 confirm "$id" >/dev/null 2>&1
 check "POP3 confirm of a deleted message is gone" test $? -eq 3
+
+# ---- the restricted reader (fetch_child.c), as judged reads -------------
+# p5 holds IDLE's message; through the child process that closes what it
+# inherited, wipes its password after the login and, on Linux, installs
+# its seccomp filter before it reads the mailbox.
+id=$(first_id p5 imap)
+check "restricted IMAP reader lists as the direct one" \
+    test "$(imap p5 list --isolate | head -n 1 | cut -d' ' -f1)" = "$id"
+msg=$(imap p5 read "$id" --isolate | tr -d '\r')
+check "restricted IMAP reader reads the message" grep -q "^wake up$" <<<"$msg"
+imap p5 list --isolate --probe >/dev/null 2>"$DIR/probe"
+check "restricted IMAP reader still lists with the probe" test $? -eq 0
+if [[ $(uname -s) == Linux ]]; then
+    check "restricted IMAP reader cannot open a file or make a socket" \
+        grep -q "probe: open: Operation not permitted; socket: Operation not permitted" \
+        "$DIR/probe"
+fi
+"$DJMAIL" send "${SMTP[@]}" --from "judge@$D" --to "p2@$D" \
+    --subject "pop me again" --body "restricted POP3" >/dev/null
+check "delivered to p2 again" wait_mail p2 1
+id=$(first_id p2 pop3)
+msg=$(pop3 p2 read "$id" --isolate --probe 2>"$DIR/probe" | tr -d '\r')
+check "restricted POP3 reader reads the message" \
+    grep -q "^restricted POP3$" <<<"$msg"
+if [[ $(uname -s) == Linux ]]; then
+    check "restricted POP3 reader cannot open a file or make a socket" \
+        grep -q "probe: open: Operation not permitted; socket: Operation not permitted" \
+        "$DIR/probe"
+fi
+check "restricted POP3 confirm (DELE, QUIT)" pop3 p2 confirm "$id" --isolate
+check "restricted POP3 confirmed message gone" test "$(count_ids p2 pop3)" -eq 0
+"$DJMAIL" list --isolate --imap "127.0.0.1:$MS_IMAP_PORT" --user p5 \
+    --password nope >/dev/null 2>"$DIR/err"
+check "restricted reader: a bad password is still a permanent failure" \
+    test $? -eq 77
 
 # ---- SMTP: refused recipients, AUTH, dot-stuffing, size limits -----------
 out=$("$DJMAIL" send "${SMTP[@]}" --from "judge@$D" \

@@ -4,11 +4,15 @@
  * on its own: printf into bounded buffers (util/fmt.h), every edge the
  * rooms' error messages rely on (cut to fit, NULL or empty buffers, the
  * file:line prefix, notes joined by "; "); bytes as hex digits
- * (util/hex.h) and random tokens (util/random.h).
+ * and back (util/hex.h), the one doubling growth of arrays
+ * (util/array.h) and random tokens (util/random.h).
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testlib.h"
+#include "util/array.h"
 #include "util/fmt.h"
 #include "util/hex.h"
 #include "util/random.h"
@@ -70,6 +74,36 @@ static void test_hex(void)
     CHECK_STR(out, "007fa5ff");
     dj_hex_encode("", 0, out);
     CHECK_STR(out, "");
+    /* and back: either case, -1 for anything else */
+    CHECK(dj_hex_pair("00") == 0 && dj_hex_pair("7f") == 0x7f);
+    CHECK(dj_hex_pair("A5") == 0xa5 && dj_hex_pair("fF") == 0xff);
+    CHECK(dj_hex_pair("g0") == -1 && dj_hex_pair("0 ") == -1);
+    CHECK(dj_hex_pair("\0" "0") == -1 && dj_hex_digit('/') == -1);
+    CHECK(dj_hex_digit(':') == -1 && dj_hex_digit('G') == -1);
+}
+
+static void test_array(void)
+{
+    int *v = NULL;
+    size_t cap = 0, n = 0;
+    for (int i = 0; i < 100; i++) {
+        int *w = dj_array_grow(v, &cap, n, sizeof *w, 4);
+        CHECK(w != NULL);
+        if (!w)
+            break;
+        v = w;
+        v[n++] = i;
+    }
+    CHECK(n == 100 && cap == 128 && v[99] == 99);
+    /* room left: the same array, no move */
+    size_t cap2 = 8;
+    int small[8];
+    CHECK(dj_array_grow(small, &cap2, 3, sizeof small[0], 4) == small);
+    /* a size that would overflow: NULL, the array and cap as they were */
+    cap2 = SIZE_MAX / 2 + 1;
+    CHECK(dj_array_grow(v, &cap2, cap2, 1, 4) == NULL);
+    CHECK(cap2 == SIZE_MAX / 2 + 1);
+    free(v);
 }
 
 static void test_random(void)
@@ -138,6 +172,7 @@ int main(void)
     test_fmt_at();
     test_fmt_note();
     test_hex();
+    test_array();
     test_random();
     return test_summary();
 }
