@@ -60,7 +60,9 @@ const cmd_spec cmd_table[] = {
     {CMD_SIGNON, "SIGNON", NULL, CMD_ANYONE, true, parse_signon, run_signon,
      "SIGNON Xgame password", "sign on as a power (its letter, or\n"
                               "power@game), Mgame or master@game for the\n"
-                              "master, Ogame for an observer"},
+                              "master, Ogame for an observer,\n"
+                              "?game for a player dealt a power at\n"
+                              "the start"},
     {CMD_PRESS_ARCHIVE, "PRESS ARCHIVE", NULL, CMD_ANYONE, true,
      parse_history, run_press_archive, "PRESS ARCHIVE game [from [to]]",
      "the press you may read (broadcasts once\n"
