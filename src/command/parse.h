@@ -105,6 +105,10 @@ typedef enum cmd_kind {
     CMD_UNSTART,
     CMD_VERSION,
     CMD_GET,       /* GET file: njudge's help files */
+    /* a participant's own options (game/player_options.h) */
+    CMD_OWN_ZONE,  /* SET ZONE zone: deadlines in one's zone too */
+    CMD_REMINDER,  /* SET REMINDER 6h|NONE|DEFAULT */
+    CMD_CALENDAR,  /* SET CALENDAR ON|OFF: the deadline's .ics */
     CMD_KIND_COUNT
 } cmd_kind;
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "command/session.h"
+#include "game/player_options.h"
 
 CMD_RUNNER(run_process)
 {
@@ -20,11 +21,25 @@ CMD_RUNNER(run_process)
     return game_rc(s, dj_game_process(s->j, s->game, res));
 }
 
+/* PREVIEW: the master's (without BECOME) of the whole phase; a player's
+ * (or the master's after BECOME) of the power's own orders against holds
+ * (game/player_options.h). */
 CMD_RUNNER(run_preview)
 {
     (void)c;
     (void)press;
-    return game_rc(s, dj_game_preview(s->j, s->game, res));
+    if (is_master(s) && !s->power[0])
+        return game_rc(s, dj_game_preview(s->j, s->game, res));
+    if (!s->power[0])
+        return session_fail(s, "PREVIEW is for a power's player (or the "
+                               "master): you have no power in game '%s'",
+                            s->id.game);
+    dj_signon me = s->id;
+    if (is_master(s)) { /* after BECOME: that power's orders */
+        me.power = -1;
+        snprintf(me.power_name, sizeof me.power_name, "%.47s", s->power);
+    }
+    return game_rc(s, dj_game_preview_own(s->j, &me, res));
 }
 
 CMD_RUNNER(run_rollback)

@@ -15,6 +15,7 @@
 set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
+. "$S/tests/ics-check.sh"
 cd "$T" || exit 2
 export DIPJUDGE_MAPDIR=$S/maps
 unset DIPJUDGE_CONF DIPJUDGE_DB
@@ -97,5 +98,133 @@ done
 [[ $(game_phase demo) == S1901M ]] && ok || bad "demo did not start"
 printf 'SIGNON ?demo third-secret\n' | send p9@x.example "x"
 has "Signed on as Turkey in game 'demo'."
+
+# ---- 8. SET ZONE and SET REMINDER ------------------------------------------------
+# the game's deadline: Mon 18 Jan 2027 08:00 UTC (72h after the start)
+printf 'SIGNON Fdemo pw-2-secret\nSET ZONE Europe/Paris\nSET REMINDER 6h\nSTATUS\n' |
+    send p2@x.example "x"
+has "demo: deadlines shown to you in Europe/Paris as well as in the game's zone (UTC)"
+has "Deadline: Mon 18 Jan 2027 08:00 UTC"
+has "Deadline in your zone (Europe/Paris): Mon 18 Jan 2027 09:00 CET"
+has "demo: reminded 6h before each deadline"
+lacks "ERROR"
+expect "zone stored" "$(sql "select zone, reminder from participants where email='p2@x.example'")" "Europe/Paris|360"
+# unknown zones and leads are refused clearly, and change nothing
+printf 'SIGNON Fdemo pw-2-secret\nSET ZONE Mars/Olympus\nSET ZONE ../../etc/passwd\nSET REMINDER soon\n' |
+    send p2@x.example "x"
+has "ERROR: unknown time zone 'Mars/Olympus': give a zone of the time zone database"
+has "ERROR: unknown time zone '../../etc/passwd'"
+has "ERROR: SET REMINDER takes a lead time before the deadline (6h, 90m, 1d; at most 14d), NONE or DEFAULT, not 'soon'"
+expect "zone kept" "$(sql "select zone, reminder from participants where email='p2@x.example'")" "Europe/Paris|360"
+# Germany wants no reminder; the others keep the judge's (24h)
+printf 'SIGNON Gdemo pw-3-secret\nSET REMINDER none\n' | send p3@x.example "x"
+has "demo: no deadline reminders for you"
+# the master's SET ZONE (without BECOME) is still the game's setting
+printf 'SIGNON Mdemo gm-pw-secret\nSET ZONE UTC\n' | send gm@x.example "x"
+lacks "ERROR"
+lacks "deadlines shown to you"
+# 30h before the deadline: nobody; 23h before: the judge's lead (England,
+# ...), not France (6h) nor Germany (none)
+DIPJUDGE_NOW=$((GAME_T0 + 42 * 3600)) "$JD" once >/dev/null 2>&1
+expect "no reminder at 30h" "$(sql "select count(*) from outbox where kind='reminder'")" 0
+DIPJUDGE_NOW=$((GAME_T0 + 49 * 3600)) "$JD" once >/dev/null 2>&1
+expect "England reminded at 23h" "$(sql "select count(*) from outbox where kind='reminder' and recipients='p1@x.example'")" 1
+expect "France not yet" "$(sql "select count(*) from outbox where kind='reminder' and recipients='p2@x.example'")" 0
+DIPJUDGE_NOW=$((GAME_T0 + 67 * 3600)) "$JD" once >/dev/null 2>&1
+expect "France reminded at 5h" "$(sql "select count(*) from outbox where kind='reminder' and recipients='p2@x.example'")" 1
+DIPJUDGE_NOW=$((GAME_T0 + 68 * 3600)) "$JD" once >/dev/null 2>&1
+expect "France reminded once" "$(sql "select count(*) from outbox where kind='reminder' and recipients='p2@x.example'")" 1
+expect "England reminded once" "$(sql "select count(*) from outbox where kind='reminder' and recipients='p1@x.example'")" 1
+expect "Germany never" "$(sql "select count(*) from outbox where kind='reminder' and recipients='p3@x.example'")" 0
+latest p2@x.example "Reminder"
+has "Deadline in your zone (Europe/Paris): Mon 18 Jan 2027 09:00 CET"
+latest p1@x.example "Reminder"
+lacks "Deadline in your zone"
+
+# ---- 10. PREVIEW: a player's own orders against holds ---------------------------
+printf 'SIGNON Fdemo pw-2-secret\nA par-bur\nA mar-bur\nPREVIEW\n' |
+    send p2@x.example "x"
+has "Preview for France: your orders on file, every other unit holding"
+has "France:  Army Marseilles -> Burgundy.  (*bounce*)"
+has "Germany: Army Munich HOLD.  (*no order*)"
+lacks "ERROR"
+printf 'SIGNON Gdemo pw-3-secret\nA mun-bur\nF kie-den\nPREVIEW\n' |
+    send p3@x.example "x"
+has "Germany: Army Munich -> Burgundy."
+has "Germany: Fleet Kiel -> Denmark."
+# France's orders are not in Germany's preview, nor Germany's in France's
+has "France:  Army Paris HOLD.  (*no order*)"
+lacks "Paris -> Burgundy"
+# nothing stored, nobody else told: the phase is the same, no results mail
+expect "no results" "$(sql "select count(*) from outbox where kind='results'")" 0
+expect "still S1901M" "$(game_phase demo)" S1901M
+expect "no results row" "$(sql "select count(*) from results")" 0
+# an observer and a power-less player cannot preview
+printf 'OBSERVE demo watch-secret\n' | send obs@x.example "x"
+printf 'CONFIRM %s\n' "$(code_in_out)" | send obs@x.example "x"
+printf 'SIGNON Odemo watch-secret\nPREVIEW\n' | send obs@x.example "x"
+has "ERROR: PREVIEW is for a power's player (or the master)"
+# the master without BECOME: the whole phase, as before
+printf 'SIGNON Mdemo gm-pw-secret\nPREVIEW\n' | send gm@x.example "x"
+has "France:  Army Marseilles -> Burgundy.  (*bounce*)"
+has "Germany: Army Munich -> Burgundy.  (*bounce*)"
+lacks "Preview for"
+
+# ---- 10. the deadline's .ics with the results mail ------------------------------
+printf 'SIGNON Edemo pw-1-secret\nSET CALENDAR off\n' | send p1@x.example "x"
+has "demo: no calendar entry with your mail"
+printf 'SIGNON Edemo pw-1-secret\nSET CALENDAR maybe\n' | send p1@x.example "x"
+has "ERROR: SET CALENDAR takes ON or OFF"
+printf 'SIGNON Mdemo gm-pw-secret\nPROCESS\n' | send gm@x.example "x"
+expect "processed" "$(game_phase demo)" F1901M
+latest p2@x.example "Results"
+cp "$T/out" "$T/fr.eml"
+has "Content-Type: multipart/mixed"
+has "Content-Type: text/calendar; charset=UTF-8; method=PUBLISH"
+has "Deadline in your zone (Europe/Paris): "
+ics_of "$T/fr.eml" "$T/fr.ics"
+check "France's .ics is RFC 5545" ics_strict "$T/fr.ics"
+ics_unfold "$T/fr.ics" >"$T/out"
+has "SUMMARY:dipjudge:demo - F1901M deadline"
+has "UID:dipjudge-demo-F1901M@"
+has "TRIGGER:-PT360M"
+has "METHOD:PUBLISH"
+has "Europe/Paris"
+grep -q "^DTSTART:$(sql "select strftime('%Y%m%dT%H%M%SZ', deadline, 'unixepoch') from phases where name='F1901M'")\$" "$T/out" &&
+    ok || bad "DTSTART is not the deadline: $(grep DTSTART "$T/out")"
+# folded: the description is longer than one line
+[[ $(grep -c $'^ ' "$T/fr.ics") -ge 1 ]] && ok || bad "nothing folded"
+# the check itself refuses what is wrong
+sed 's/\r$//' "$T/fr.ics" >"$T/lf.ics"
+ics_strict "$T/lf.ics" >/dev/null && bad "LF lines passed" || ok
+ics_unfold "$T/fr.ics" | sed 's/$/\r/' >"$T/long.ics"
+ics_strict "$T/long.ics" >/dev/null && bad "long lines passed" || ok
+# Germany (no reminder): an entry without alarm; England (off): none
+latest p3@x.example "Results"
+ics_of "$T/out" "$T/de.ics"
+check "Germany's .ics is RFC 5545" ics_strict "$T/de.ics"
+grep -q "VALARM" "$T/de.ics" && bad "an alarm without a reminder" || ok
+latest p1@x.example "Results"
+lacks "text/calendar"
+lacks "Deadline in your zone"
+ics_of "$T/out" "$T/en.ics"
+[[ ! -s $T/en.ics ]] && ok || bad "England's calendar is off"
+# Italy: the judge's lead (24h) and no zone of its own
+latest p4@x.example "Results"
+lacks "Deadline in your zone"
+ics_of "$T/out" "$T/it.ics"
+check "Italy's .ics is RFC 5545" ics_strict "$T/it.ics"
+grep -q "TRIGGER:-PT1440M" "$T/it.ics" && ok || bad "Italy: the judge's lead"
+# the same UID for the same deadline in later mail (a calendar updates it)
+uid=$(grep "^UID" "$T/it.ics")
+[[ $uid == "$(grep "^UID" "$T/fr.ics")" ]] && ok || bad "UIDs differ"
+
+# the start mail carried the first deadline's entry too
+latest p4@x.example "Game started"
+ics_of "$T/out" "$T/start.ics"
+check "the start mail's .ics is RFC 5545" ics_strict "$T/start.ics"
+grep -q "SUMMARY:dipjudge:demo - S1901M deadline" "$T/start.ics" && ok ||
+    bad "start: $(cat "$T/start.ics")"
+grep -q "^DTSTART:20270118T080000Z" "$T/start.ics" && ok || bad "start DTSTART"
 
 checks_done
