@@ -169,6 +169,10 @@ printf 'SIGNON Mdemo gm-pw-secret\nPREVIEW\n' | send gm@x.example "x"
 has "France:  Army Marseilles -> Burgundy.  (*bounce*)"
 has "Germany: Army Munich -> Burgundy.  (*bounce*)"
 lacks "Preview for"
+# after BECOME: that power's own preview
+printf 'SIGNON Mdemo gm-pw-secret\nBECOME Germany\nPREVIEW\n' | send gm@x.example "x"
+has "Preview for Germany: your orders on file"
+has "France:  Army Paris HOLD.  (*no order*)"
 
 # ---- 10. the deadline's .ics with the results mail ------------------------------
 printf 'SIGNON Edemo pw-1-secret\nSET CALENDAR off\n' | send p1@x.example "x"
