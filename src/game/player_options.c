@@ -149,6 +149,8 @@ void gv_calendar(const dj_judge *j, const game_view *v,
     dj_time_format(v->zone, deadline, &when);
     dj_buf_printf(&when, " (the game's zone, %s)\n", v->g.zone);
     gv_own_deadline(v, p, deadline, &when);
+    while (dj_buf_ok(&when) && when.len && when.data[when.len - 1] == '\n')
+        when.data[--when.len] = '\0';
     dj_buf_append(&l, "DESCRIPTION:");
     dj_buf text;
     dj_buf_init(&text);

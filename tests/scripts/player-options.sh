@@ -194,6 +194,8 @@ has "UID:dipjudge-demo-F1901M@"
 has "TRIGGER:-PT360M"
 has "METHOD:PUBLISH"
 has "Europe/Paris"
+grep -q '^DESCRIPTION:Orders for F1901M.*(Europe/Paris): .* CET$' "$T/out" && ok ||
+    bad "DESCRIPTION: $(grep DESCRIPTION "$T/out")"
 grep -q "^DTSTART:$(sql "select strftime('%Y%m%dT%H%M%SZ', deadline, 'unixepoch') from phases where name='F1901M'")\$" "$T/out" &&
     ok || bad "DTSTART is not the deadline: $(grep DTSTART "$T/out")"
 # folded: the description is longer than one line
