@@ -179,7 +179,8 @@ void gv_calendar(const dj_judge *j, const game_view *v,
     dj_buf_free(&l);
 }
 
-/* ---- SET ZONE, SET REMINDER, SET CALENDAR ---------------------------------- */
+/* ---- SET ZONE, SET REMINDER, SET CALENDAR ----------------------------------
+ */
 
 typedef struct own_option {
     const dj_signon *id;
@@ -217,8 +218,9 @@ static int do_zone(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         p->zone[0] = '\0';
         if (save(j, p) < 0)
             return -1;
-        dj_buf_printf(out, "%s: deadlines shown in the game's zone (%s) "
-                           "only\n",
+        dj_buf_printf(out,
+                      "%s: deadlines shown in the game's zone (%s) "
+                      "only\n",
                       v->g.name, v->g.zone);
         return 0;
     }
@@ -229,15 +231,17 @@ static int do_zone(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     int rc = dj_zone_load(a->value, z, why, sizeof why);
     free(z);
     if (rc < 0 || strlen(a->value) >= sizeof p->zone)
-        return judge_fail(j, "unknown time zone '%s': give a zone of the "
-                             "time zone database, as Europe/Paris or "
-                             "America/New_York (or GAME for the game's)",
+        return judge_fail(j,
+                          "unknown time zone '%s': give a zone of the "
+                          "time zone database, as Europe/Paris or "
+                          "America/New_York (or GAME for the game's)",
                           a->value);
     snprintf(p->zone, sizeof p->zone, "%s", a->value);
     if (save(j, p) < 0)
         return -1;
-    dj_buf_printf(out, "%s: deadlines shown to you in %s as well as in the "
-                       "game's zone (%s)\n",
+    dj_buf_printf(out,
+                  "%s: deadlines shown to you in %s as well as in the "
+                  "game's zone (%s)\n",
                   v->g.name, p->zone, v->g.zone);
     if (v->has_phase && v->phase.deadline &&
         strcmp(v->phase.status, "current") == 0) {
@@ -262,8 +266,7 @@ static int do_reminder(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     dj_participant_rec *p = own_part(j, v, a->id);
     if (!p)
         return -1;
-    if (strcasecmp(a->value, "none") == 0 ||
-        strcasecmp(a->value, "off") == 0) {
+    if (strcasecmp(a->value, "none") == 0 || strcasecmp(a->value, "off") == 0) {
         p->reminder = -1;
     } else if (strcasecmp(a->value, "default") == 0) {
         p->reminder = DJ_REMINDER_JUDGE;
@@ -272,9 +275,10 @@ static int do_reminder(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         char why[128];
         if (dj_duration_parse(a->value, &minutes, why, sizeof why) < 0 ||
             minutes <= 0 || minutes > 14 * 24 * 60)
-            return judge_fail(j, "SET REMINDER takes a lead time before the "
-                                 "deadline (6h, 90m, 1d; at most 14d), NONE "
-                                 "or DEFAULT, not '%s'",
+            return judge_fail(j,
+                              "SET REMINDER takes a lead time before the "
+                              "deadline (6h, 90m, 1d; at most 14d), NONE "
+                              "or DEFAULT, not '%s'",
                               a->value);
         p->reminder = minutes;
     }
@@ -287,14 +291,13 @@ static int do_reminder(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         dj_buf_printf(out, "%s: reminded ", v->g.name);
         dj_duration_format(lead, out);
         dj_buf_printf(out, " before each deadline%s\n",
-                      p->reminder == DJ_REMINDER_JUDGE ? " (the judge's)"
-                                                       : "");
+                      p->reminder == DJ_REMINDER_JUDGE ? " (the judge's)" : "");
     }
     return 0;
 }
 
-int dj_game_set_own_reminder(dj_judge *j, const dj_signon *id,
-                             const char *lead, dj_buf *out)
+int dj_game_set_own_reminder(dj_judge *j, const dj_signon *id, const char *lead,
+                             dj_buf *out)
 {
     own_option a = {id, lead, false};
     return gv_with_game(j, id->game, do_reminder, &a, out);
@@ -341,7 +344,8 @@ int dj_game_own_deadline(dj_judge *j, const dj_signon *id, dj_buf *out)
     return gv_with_game_read(j, id->game, do_own_deadline, (void *)id, out);
 }
 
-/* ---- PREVIEW by a player ---------------------------------------------------- */
+/* ---- PREVIEW by a player ----------------------------------------------------
+ */
 
 static int do_preview(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
@@ -354,8 +358,7 @@ static int do_preview(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     if (power < 0 && id->power_name[0]) /* the master after BECOME */
         power = dj_map_find_power(v->map, id->power_name);
     if (power < 0)
-        return judge_fail(j, "you have no power in game '%s' yet",
-                          v->g.name);
+        return judge_fail(j, "you have no power in game '%s' yet", v->g.name);
     order_set *set = malloc(sizeof *set);
     dj_result *res = malloc(sizeof *res);
     int rc = -1;
@@ -374,10 +377,11 @@ static int do_preview(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     dj_position before = *v->pos;
     before.civil_disorder = 0;
     v->pos->civil_disorder = 0;
-    if (dj_adjudicate_with(dj_game_engine(&v->g), v->map, v->pos,
-                           set->orders, set->n, &v->rules, res) < 0) {
-        rc = judge_fail(j, "game '%s': the position or orders of %s are "
-                           "malformed",
+    if (dj_adjudicate_with(dj_game_engine(&v->g), v->map, v->pos, set->orders,
+                           set->n, &v->rules, res) < 0) {
+        rc = judge_fail(j,
+                        "game '%s': the position or orders of %s are "
+                        "malformed",
                         v->g.name, v->phase.name);
         goto done;
     }

@@ -30,8 +30,8 @@
 int dj_game_set_own_zone(dj_judge *j, const dj_signon *id, const char *zone,
                          dj_buf *out);
 /* SET REMINDER: a duration ("6h", "90m", "1d"), "none", or "default". */
-int dj_game_set_own_reminder(dj_judge *j, const dj_signon *id,
-                             const char *lead, dj_buf *out);
+int dj_game_set_own_reminder(dj_judge *j, const dj_signon *id, const char *lead,
+                             dj_buf *out);
 /* SET CALENDAR ON|OFF. */
 int dj_game_set_own_calendar(dj_judge *j, const dj_signon *id, bool on,
                              dj_buf *out);
