@@ -348,9 +348,9 @@ static void wipe_in_reader(void *ctx)
     for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++)
         for (volatile char *p = secrets[i]; *p; p++)
             *p = '\0';
-    dj_sender_wipe_secrets(d->sender);
-    if (d->j)
-        dj_judge_wipe_reply_key(d->j);
+    dj_sender_wipe_secrets(d->dm.sender);
+    if (d->dm.j)
+        dj_judge_wipe_reply_key(d->dm.j);
 }
 
 static int open_fetcher(judged *d)

@@ -106,6 +106,10 @@ typedef enum cmd_kind {
     CMD_VERSION,
     CMD_GET,       /* GET file: njudge's help files */
     CMD_EXTEND,    /* EXTEND: a vote to move the deadline (extension) */
+    /* a participant's own options (game/player_options.h) */
+    CMD_OWN_ZONE,  /* SET ZONE zone: deadlines in one's zone too */
+    CMD_REMINDER,  /* SET REMINDER 6h|NONE|DEFAULT */
+    CMD_CALENDAR,  /* SET CALENDAR ON|OFF: the deadline's .ics */
     CMD_KIND_COUNT
 } cmd_kind;
 

@@ -178,7 +178,8 @@ void cmd_parse_game_password(const words *ws, int arg, cmd_kind kind, cmd *c)
     c->kind = kind;
 }
 
-/* SIGNON ID PASSWORD; ID is POWER@GAME, MASTER@GAME or a letter + game. */
+/* SIGNON ID PASSWORD; ID is POWER@GAME, MASTER@GAME, a letter + game, or
+ * ?GAME (PLAYER@GAME): the sender's own place as a player. */
 void cmd_parse_signon(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     cmd_mask_words(ws, arg, -1, c);
@@ -201,6 +202,12 @@ void cmd_parse_signon(const words *ws, int arg, cmd_kind kind, cmd *c)
         memcpy(c->who, id, n);
         c->who[n] = '\0';
         if (!game_word(c, at + 1))
+            return;
+    } else if (id[0] == '?') {
+        /* njudge's "any power": the player who joined without one,
+         * found by the sender's address (access.c) */
+        snprintf(c->who, sizeof c->who, "%s", "player");
+        if (!game_word(c, id + 1))
             return;
     } else {
         if (strlen(id) < 2 || !isalpha((unsigned char)id[0])) {

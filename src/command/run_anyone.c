@@ -216,8 +216,13 @@ CMD_RUNNER(cmd_run_signon)
     if (strcmp(s->id.role, "player") == 0) {
         snprintf(s->power, sizeof s->power, "%s", s->id.power_name);
         s->status_due = s->power[0] != '\0';
-        dj_buf_printf(res, "Signed on as %s in game '%s'.\n", s->power,
-                      s->id.game);
+        if (s->power[0])
+            dj_buf_printf(res, "Signed on as %s in game '%s'.\n", s->power,
+                          s->id.game);
+        else
+            dj_buf_printf(res, "Signed on as a player of game '%s' (your "
+                          "power is dealt when it starts).\n",
+                          s->id.game);
     } else {
         dj_buf_printf(res, "Signed on as %s of game '%s'.\n",
                       strcmp(s->id.role, "master") == 0 ? "the master"

@@ -16,6 +16,7 @@
 #include "game/orders.h"
 #include "game/process.h"
 #include "game/signon.h"
+#include "game/player_options.h"
 
 CMD_RUNNER(cmd_run_process)
 {
@@ -24,11 +25,25 @@ CMD_RUNNER(cmd_run_process)
     return cmd_game_rc(s, dj_game_process(s->j, s->game, res));
 }
 
+/* PREVIEW: the master's (without BECOME) of the whole phase; a player's
+ * (or the master's after BECOME) of the power's own orders against holds
+ * (game/player_options.h). */
 CMD_RUNNER(cmd_run_preview)
 {
     (void)c;
     (void)press;
-    return cmd_game_rc(s, dj_game_preview(s->j, s->game, res));
+    if (cmd_is_master(s) && !s->power[0])
+        return cmd_game_rc(s, dj_game_preview(s->j, s->game, res));
+    if (!s->power[0])
+        return cmd_session_fail(s, "PREVIEW is for a power's player (or the "
+                               "master): you have no power in game '%s'",
+                            s->id.game);
+    dj_signon me = s->id;
+    if (cmd_is_master(s)) { /* after BECOME: that power's orders */
+        me.power = -1;
+        snprintf(me.power_name, sizeof me.power_name, "%.47s", s->power);
+    }
+    return cmd_game_rc(s, dj_game_preview_own(s->j, &me, res));
 }
 
 CMD_RUNNER(cmd_run_rollback)

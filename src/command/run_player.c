@@ -12,11 +12,13 @@
 #include <strings.h>
 
 #include "command/session.h"
+#include "game/forming.h"
 #include "game/orders.h"
 #include "game/pictures.h"
 #include "game/press.h"
 #include "game/reading.h"
 #include "game/signon.h"
+#include "game/player_options.h"
 
 CMD_RUNNER(cmd_run_clear)
 {
@@ -158,4 +160,36 @@ CMD_RUNNER(cmd_run_stats)
         return cmd_session_fail(s, "SET STATS takes PUBLIC or PRIVATE");
     return cmd_game_rc(
         s, dj_game_set_stats_public(s->j, s->msg->from, public, res));
+}
+
+/* SET ZONE zone: the participant's own zone; the master (without BECOME)
+ * sets the game's, as SET ZONE always did for masters. */
+CMD_RUNNER(cmd_run_own_zone)
+{
+    (void)press;
+    if (cmd_is_master(s) && !s->power[0]) {
+        char kv[CMD_LINE_MAX + 8];
+        snprintf(kv, sizeof kv, "zone=%s", c->arg);
+        const char *one[1] = {kv};
+        return cmd_game_rc(s, dj_game_set(s->j, s->game, one, 1, res));
+    }
+    return cmd_game_rc(s, dj_game_set_own_zone(s->j, &s->id, c->arg, res));
+}
+
+/* SET REMINDER 6h|NONE|DEFAULT: the participant's own reminder lead. */
+CMD_RUNNER(cmd_run_reminder)
+{
+    (void)press;
+    return cmd_game_rc(s, dj_game_set_own_reminder(s->j, &s->id, c->arg, res));
+}
+
+/* SET CALENDAR ON|OFF: the deadline's .ics with start and results mail. */
+CMD_RUNNER(cmd_run_calendar)
+{
+    (void)press;
+    bool on = strcasecmp(c->arg, "ON") == 0 || strcasecmp(c->arg, "YES") == 0;
+    if (!on && strcasecmp(c->arg, "OFF") != 0 &&
+        strcasecmp(c->arg, "NO") != 0)
+        return cmd_session_fail(s, "SET CALENDAR takes ON or OFF");
+    return cmd_game_rc(s, dj_game_set_own_calendar(s->j, &s->id, on, res));
 }

@@ -58,11 +58,12 @@ const cmd_spec cmd_table[] = {
     {CMD_CREATE, "CREATE", NULL, CMD_ANYONE, true, cmd_parse_game_password,
      cmd_run_create, "CREATE game password [key=value...]",
      "a new game, if the judge allows it; you\nare its master"},
-    {CMD_SIGNON, "SIGNON", NULL, CMD_ANYONE, true, cmd_parse_signon,
-     cmd_run_signon, "SIGNON Xgame password",
-     "sign on as a power (its letter, or\n"
-     "power@game), Mgame or master@game for the\n"
-     "master, Ogame for an observer"},
+    {CMD_SIGNON, "SIGNON", NULL, CMD_ANYONE, true, cmd_parse_signon, cmd_run_signon,
+     "SIGNON Xgame password", "sign on as a power (its letter, or\n"
+                              "power@game), Mgame or master@game for the\n"
+                              "master, Ogame for an observer,\n"
+                              "?game for a player dealt a power at\n"
+                              "the start"},
     {CMD_PRESS_ARCHIVE, "PRESS ARCHIVE", NULL, CMD_ANYONE, true,
      cmd_parse_history, cmd_run_press_archive, "PRESS ARCHIVE game [from [to]]",
      "the press you may read (broadcasts once\n"
@@ -91,6 +92,20 @@ const cmd_spec cmd_table[] = {
     {CMD_STATS, "SET STATS", NULL, CMD_SIGNED_ON, false, cmd_parse_one_word,
      cmd_run_stats, "SET STATS PUBLIC|PRIVATE",
      "your reliability figures in LIST too, or\nonly for game masters"},
+    {CMD_OWN_ZONE, "SET ZONE", NULL, CMD_SIGNED_ON, false, cmd_parse_one_word,
+     cmd_run_own_zone, "SET ZONE Europe/Paris",
+     "deadlines in the mail to you shown in\n"
+     "that zone too (GAME: the game's only);\n"
+     "the master without BECOME: the game's\n"
+     "zone"},
+    {CMD_REMINDER, "SET REMINDER", NULL, CMD_SIGNED_ON, false,
+     cmd_parse_one_word, cmd_run_reminder, "SET REMINDER 6h|NONE|DEFAULT",
+     "your reminder that long before each\n"
+     "deadline (or none, or the judge's)"},
+    {CMD_CALENDAR, "SET CALENDAR", NULL, CMD_SIGNED_ON, false,
+     cmd_parse_one_word, cmd_run_calendar, "SET CALENDAR ON|OFF",
+     "the next deadline as a calendar entry\n"
+     "(.ics) with start and results mail"},
     {CMD_TOKEN, "SET TOKEN", NULL, CMD_SIGNED_ON, false, cmd_parse_one_word,
      cmd_run_token, "SET TOKEN NEW",
      "a new reply address: answers to the\n"
@@ -172,8 +187,11 @@ const cmd_spec cmd_table[] = {
     /* ---- the master ---------------------------------------------------- */
     {CMD_PROCESS, "PROCESS", NULL, CMD_MASTER, false, cmd_parse_nothing,
      cmd_run_process, "PROCESS", "process the phase now"},
-    {CMD_PREVIEW, "PREVIEW", NULL, CMD_MASTER, false, cmd_parse_nothing,
-     cmd_run_preview, "PREVIEW", "the results processing would give now"},
+    {CMD_PREVIEW, "PREVIEW", NULL, CMD_SIGNED_ON, false, cmd_parse_nothing,
+     cmd_run_preview, "PREVIEW", "the results processing would give now;\n"
+                             "a player: your orders on file against\n"
+                             "holds of every other unit (nothing\n"
+                             "saved, nobody else told)"},
     {CMD_ROLLBACK, "ROLLBACK", NULL, CMD_MASTER, false, cmd_parse_rollback,
      cmd_run_rollback, "ROLLBACK [phase]",
      "back to that phase (by default the one\nbefore)"},

@@ -155,6 +155,17 @@ static bool names_role(const game_view *v, const char *who, const char *word)
            dj_map_find_power(v->map, who) < 0;
 }
 
+/* "player" (SIGNON ?game or player@game): the player writing from the
+ * sender's address, found by it as an observer is — a player who joined
+ * without a power and is dealt one at the start signs on so while the game
+ * forms (and as the power dealt once it runs).  Only the word: "P" stays a
+ * power's letter or nothing. */
+static bool names_player(const game_view *v, const char *who)
+{
+    return strcasecmp(who, "player") == 0 &&
+           dj_map_find_power(v->map, who) < 0;
+}
+
 /* The live master (or observer writing from `sender`) whose password
  * matches; *checked when any password was compared. */
 static const dj_participant_rec *find_role(dj_judge *j, const game_view *v,
@@ -190,6 +201,10 @@ static const dj_participant_rec *find_signon(dj_judge *j,
         found = find_role(j, v, "master", password, NULL, &checked);
     } else if (names_role(v, who, "observer")) {
         found = find_role(j, v, "observer", password, sender, &checked);
+    } else if (names_player(v, who)) {
+        found = find_role(j, v, "player", password, sender, &checked);
+        if (found)
+            *power = found->power;
     } else {
         int pw = dj_map_find_power(v->map, who);
         const dj_participant_rec *p = pw >= 0 ? gv_player(v, pw) : NULL;
@@ -239,6 +254,15 @@ static const dj_participant_rec *named(const game_view *v, const char *who,
         }
         return first;
     }
+    if (names_player(v, who)) {
+        for (int i = 0; i < v->nparts; i++) {
+            const dj_participant_rec *p = &v->parts[i];
+            if (live(p) && strcmp(p->role, "player") == 0 &&
+                same_address(p->email, sender))
+                return p;
+        }
+        return NULL;
+    }
     int power = dj_map_find_power(v->map, who);
     return power >= 0 ? gv_player(v, power) : NULL;
 }
@@ -253,6 +277,8 @@ static void target_of(const game_view *v, const char *who, char *out,
         snprintf(out, outlen, "master");
     else if (v && names_role(v, who, "observer"))
         snprintf(out, outlen, "observer");
+    else if (v && names_player(v, who))
+        snprintf(out, outlen, "player");
     else if (power >= 0)
         snprintf(out, outlen, "%s", gv_power_name(v, power));
     else

@@ -24,6 +24,7 @@
 #include "game/game_int.h"
 #include "game/game_options.h"
 #include "game/pictures.h"
+#include "game/player_options_int.h"
 #include "game/report.h"
 #include "game/signon.h"
 #include "game/snapshot.h"
@@ -450,6 +451,44 @@ static bool mailed_before(const game_view *v, int i, const bool *sent)
     return false;
 }
 
+int gv_mail_one(dj_judge *j, const game_view *v, const dj_participant_rec *p,
+                int64_t phase_id, const char *kind, const char *subject,
+                const char *body, const dj_picture_ref *pic)
+{
+    if (!v->mail_deadline) {
+        if (dj_store_outbox_add_pictured(j->store, v->g.id, phase_id, kind,
+                                         p->email, subject, body, j->now,
+                                         pic) < 0)
+            return judge_store_fail(j);
+        return 0;
+    }
+    /* the reader's own zone and calendar entry (player_options_int.h) */
+    dj_buf mine, ics;
+    dj_buf_init(&mine);
+    dj_buf_init(&ics);
+    dj_buf_append(&mine, body);
+    dj_buf own;
+    dj_buf_init(&own);
+    gv_own_deadline(v, p, v->mail_deadline, &own);
+    if (own.len)
+        dj_buf_printf(&mine, "%s%s", mine.len && mine.data[mine.len - 1] ==
+                                                 '\n' ? "" : "\n",
+                      own.data);
+    dj_buf_free(&own);
+    gv_calendar(j, v, p, v->mail_phase, v->mail_deadline, &ics);
+    int rc = 0;
+    if (!dj_buf_ok(&mine) || !dj_buf_ok(&ics))
+        rc = judge_fail(j, "out of memory");
+    else if (dj_store_outbox_add_calendar(j->store, v->g.id, phase_id, kind,
+                                          p->email, subject, mine.data,
+                                          j->now, pic,
+                                          ics.len ? ics.data : NULL) < 0)
+        rc = judge_store_fail(j);
+    dj_buf_free(&mine);
+    dj_buf_free(&ics);
+    return rc;
+}
+
 int gv_mail_all(dj_judge *j, const game_view *v, int64_t phase_id,
                 const char *kind, const char *subject, const char *body,
                 dj_power_set powers, bool observers)
@@ -484,10 +523,8 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
         dj_picture_ref pic = {0, ""};
         if (picture && picture(ctx, p, &pic) < 0)
             rc = -1;
-        else if (dj_store_outbox_add_pictured(j->store, v->g.id, phase_id,
-                                              kind, p->email, subject, body,
-                                              j->now, &pic) < 0)
-            rc = judge_store_fail(j);
+        else
+            rc = gv_mail_one(j, v, p, phase_id, kind, subject, body, &pic);
     }
     free(sent);
     return rc;

@@ -63,6 +63,11 @@ typedef struct game_view {
     dj_participant_rec *parts;
     int nparts;
     int player[DJ_MAX_POWERS];     /* index in parts of a power's player */
+    /* The deadline the start or results mail being queued announces (0:
+     * none): each copy shows it in its reader's zone and carries its .ics
+     * (player_options_int.h); mail_phase names that deadline's phase. */
+    int64_t mail_deadline;
+    char mail_phase[16];
 } game_view;
 
 /* ---- passwords checked once per mail, remembered (signon_cache.c) ---- */

@@ -25,6 +25,7 @@
 #include "game/game_int.h"
 #include "game/game_options.h"
 #include "game/orders.h"
+#include "game/player_options_int.h"
 #include "game/password.h"
 #include "game/process.h"
 #include "game/reading.h"
@@ -287,6 +288,8 @@ static int start_mail(dj_judge *j, game_view *v)
     dj_report_position(v->map, v->pos, &body);
     dj_buf_printf(&body, "\nThe deadline for orders is %s.\n", when.data);
     gv_subject(j, v, v->phase.name, "Game started", &subject);
+    v->mail_deadline = v->phase.deadline; /* each copy: zone, .ics */
+    snprintf(v->mail_phase, sizeof v->mail_phase, "%s", v->phase.name);
     int rc = dj_buf_ok(&body) && dj_buf_ok(&subject)
                  ? gv_mail_all(j, v, v->phase.id, "start", subject.data,
                                body.data, 0, true)
@@ -303,13 +306,11 @@ static int start_mail(dj_judge *j, game_view *v)
                       body.data, gv_power_name(v, p), v->map->powers[p].letter,
                       v->g.name);
         rc = !dj_buf_ok(&mine) ? judge_fail(j, "out of memory")
-             : dj_store_outbox_add(j->store, v->g.id, v->phase.id, "start",
-                                   pl->email, subject.data, mine.data,
-                                   j->now) < 0
-                 ? judge_store_fail(j)
-                 : 0;
+                               : gv_mail_one(j, v, pl, v->phase.id, "start",
+                                             subject.data, mine.data, NULL);
         dj_buf_free(&mine);
     }
+    v->mail_deadline = 0;
     dj_buf_free(&body);
     dj_buf_free(&subject);
     dj_buf_free(&when);

@@ -25,6 +25,7 @@
 #include "game/game.h"
 #include "game/game_int.h"
 #include "game/orders.h"
+#include "game/player_options_int.h"
 #include "game/report.h"
 #include "reader/interpret.h"
 #include "reader/notation.h"
@@ -574,7 +575,7 @@ static void list_missing(const game_view *v, int power, const order_set *set,
     dj_buf_append(out, n ? ".\n" : "Every unit has an order.\n");
 }
 
-static void deadline_text(const game_view *v, dj_buf *out)
+static void deadline_text(const game_view *v, int power, dj_buf *out)
 {
     if (!v->phase.deadline)
         return;
@@ -583,6 +584,7 @@ static void deadline_text(const game_view *v, dj_buf *out)
     dj_buf_append(out, strcmp(v->g.state, "paused") == 0
                            ? " (the game is paused)\n"
                            : "\n");
+    gv_own_deadline(v, gv_player(v, power), v->phase.deadline, out);
 }
 
 static void status_text(const game_view *v, int power, const order_set *set,
@@ -595,7 +597,7 @@ static void status_text(const game_view *v, int power, const order_set *set,
     if (!power_must_order(v->map, v->pos, power)) {
         dj_buf_printf(out, "%s has no orders to give in %s (%s).\n",
                       gv_power_name(v, power), v->phase.name, long_name);
-        deadline_text(v, out);
+        deadline_text(v, power, out);
         return;
     }
     dj_buf_printf(out, "Orders of %s for %s (%s):\n", gv_power_name(v, power),
@@ -620,7 +622,7 @@ static void status_text(const game_view *v, int power, const order_set *set,
     }
     dj_buf_printf(out, "READY: %s.  WAIT: %s.\n", ready ? "yes" : "no",
                   wait ? "yes" : "no");
-    deadline_text(v, out);
+    deadline_text(v, power, out);
 }
 
 int dj_game_order_status(dj_judge *j, const char *game, const char *power,

@@ -40,6 +40,7 @@
 #include "game/game_int.h"
 #include "game/game_options.h"
 #include "game/process.h"
+#include "game/player_options_int.h"
 #include "game/report.h"
 #include "game/snapshot.h"
 #include "store/mail.h"
@@ -371,8 +372,16 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
         if (gv_final_table(j, v, &a->res.next, winner, ending, &report) < 0)
             goto done;
     }
-    if (gv_mail_results(j, v, subject.data, report.data) < 0)
+    if (!over) { /* each copy: the next deadline in its zone, its .ics */
+        v->mail_deadline = deadline;
+        dj_phase_format_short(a->res.next.phase, v->mail_phase,
+                              sizeof v->mail_phase);
+    }
+    rc = gv_mail_results(j, v, subject.data, report.data);
+    v->mail_deadline = 0;
+    if (rc < 0)
         goto done;
+    rc = -1;
     if (a->newly && disorder_notice(j, v, a->newly) < 0)
         goto done;
     if (!over && later_orders_open(j, v->g.name) < 0)
@@ -655,20 +664,61 @@ static int announce_late(dj_judge *j, game_view *v, dj_power_set late,
  * players have just been sent its start).  Moving the deadline re-arms
  * it (phases.reminded_at).
  */
+/* Is a reminder at `lead` minutes due now (-1: never)? */
+static bool reminder_due(const dj_judge *j, const game_view *v, int lead)
+{
+    int64_t deadline = v->phase.deadline;
+    if (lead < 0)
+        return false;
+    int64_t due = deadline - (int64_t)lead * 60;
+    int64_t half = v->phase.opened_at + (deadline - v->phase.opened_at) / 2;
+    return j->now >= (due > half ? due : half);
+}
+
+/* The powers whose players set a lead of their own (SET REMINDER) and
+ * whose reminder for this deadline is due and not yet sent: those marked
+ * sent (participants.reminded_deadline; a moved deadline re-arms them). */
+static int own_leads(dj_judge *j, game_view *v, dj_power_set late,
+                     dj_power_set *own, dj_power_set *due)
+{
+    *own = *due = 0;
+    for (int p = 0; p < v->map->npowers; p++) {
+        dj_participant_rec *pl = gv_player(v, p);
+        if (!pl || pl->reminder == DJ_REMINDER_JUDGE)
+            continue;
+        *own |= DJ_POWER_BIT(p);
+        if (!(late >> p & 1u) || pl->reminded_deadline == v->phase.deadline ||
+            !reminder_due(j, v, pl->reminder))
+            continue;
+        *due |= DJ_POWER_BIT(p);
+        pl->reminded_deadline = v->phase.deadline;
+        if (dj_store_participant_set_options(j->store, pl) < 0)
+            return judge_store_fail(j);
+    }
+    return 0;
+}
+
 static int remind(dj_judge *j, game_view *v, dj_power_set late, dj_buf *out)
 {
     int64_t deadline = v->phase.deadline;
-    if (j->cfg.reminder < 0 || !late || !deadline || j->now >= deadline)
+    if (!late || !deadline || j->now >= deadline)
         return 0;
-    int64_t due = deadline - (int64_t)j->cfg.reminder * 60;
-    int64_t half = v->phase.opened_at + (deadline - v->phase.opened_at) / 2;
-    if (j->now < (due > half ? due : half))
+    dj_power_set own = 0, own_due = 0;
+    if (own_leads(j, v, late, &own, &own_due) < 0)
+        return -1;
+    /* the rest go by the judge's lead, once per deadline */
+    int rc = 0;
+    if ((late & ~own) && reminder_due(j, v, j->cfg.reminder)) {
+        rc = dj_store_phase_claim_reminder(j->store, v->phase.id, j->now);
+        if (rc < 0)
+            return judge_store_fail(j);
+        late = (rc == DJ_STORE_NOTFOUND ? 0 : late & ~own) | own_due;
+        rc = 0;
+    } else {
+        late = own_due;
+    }
+    if (!late)
         return 0;
-    int rc = dj_store_phase_claim_reminder(j->store, v->phase.id, j->now);
-    if (rc == DJ_STORE_NOTFOUND)
-        return 0;
-    if (rc < 0)
-        return judge_store_fail(j);
     dj_buf body, subject, when, names;
     dj_buf_init(&body);
     dj_buf_init(&subject);
@@ -692,6 +742,7 @@ static int remind(dj_judge *j, game_view *v, dj_power_set late, dj_buf *out)
                       "still missing), or STATUS to see your orders on "
                       "file.\n",
                       v->phase.name, when.data, gv_power_name(v, p));
+        gv_own_deadline(v, pl, v->phase.deadline, &body);
         if (!dj_buf_ok(&body) || !dj_buf_ok(&subject))
             rc = judge_fail(j, "out of memory");
         else if (dj_store_outbox_add(j->store, v->g.id, v->phase.id,

@@ -206,6 +206,7 @@ static dj_mail_status compose_row(const dj_outbox_config *cfg,
                                  row->picture, row->picture_len};
     if (row->picture)
         c.attachment = &pic;
+    c.calendar = row->calendar;
     return dj_compose_message(&c, msg, NULL, err, errlen);
 }
 

@@ -656,6 +656,25 @@ static void write_attachment(const dj_compose_attachment *a,
     }
 }
 
+/* The deadline's calendar: text/calendar in base64 (its CRLF lines kept). */
+static void write_calendar(const char *ics, const char *boundary, dj_buf *out)
+{
+    dj_buf_printf(out,
+                  "--%s\n"
+                  "Content-Type: text/calendar; charset=UTF-8; "
+                  "method=PUBLISH; name=\"deadline.ics\"\n"
+                  "Content-Disposition: attachment; "
+                  "filename=\"deadline.ics\"\n"
+                  "Content-Transfer-Encoding: base64\n\n",
+                  boundary);
+    size_t len = strlen(ics);
+    for (size_t i = 0; i < len; i += 57) {
+        base64((const unsigned char *)ics + i, len - i < 57 ? len - i : 57,
+               out);
+        dj_buf_append(out, "\n");
+    }
+}
+
 dj_mail_status dj_compose_message(const dj_compose *c, dj_buf *out,
                                   char *msgid_out, char *err, size_t errlen)
 {
@@ -673,23 +692,30 @@ dj_mail_status dj_compose_message(const dj_compose *c, dj_buf *out,
     if (a && !content_type_ok(a->content_type))
         return dj_mail_fail(err, errlen, DJ_MAIL_PERMFAIL,
                             "the attachment's type is not a MIME type");
+    const char *cal = c->calendar && *c->calendar ? c->calendar : NULL;
+    bool multi = a || cal;
     dj_buf body;
     dj_buf_init(&body);
     clean_body(c->body, &body);
     char boundary[40] = "";
-    if (a)
+    if (multi)
         make_boundary(c->message_id, now, boundary, sizeof boundary);
     /* 7bit text cannot hold the boundary: then quoted-printable, which
      * never writes "=_" (see compose.h). */
     bool plain = body_is_7bit(&body) &&
-                 !(a && body.data && strstr(body.data, boundary));
+                 !(multi && body.data && strstr(body.data, boundary));
     dj_buf_append(out, "MIME-Version: 1.0\n");
-    if (a) {
+    if (multi) {
         dj_buf_printf(out,
                       "Content-Type: multipart/mixed; boundary=\"%s\"\n\n"
-                      "This is a message in MIME format: its text, then a "
-                      "picture of the board.\n\n--%s\n",
-                      boundary, boundary);
+                      "This is a message in MIME format: its text, then %s."
+                      "\n\n--%s\n",
+                      boundary,
+                      a && cal ? "a picture of the board and the deadline's "
+                                 "calendar entry"
+                      : a      ? "a picture of the board"
+                               : "the deadline's calendar entry",
+                      boundary);
     }
     dj_buf_append(out, "Content-Type: text/plain; charset=UTF-8\n");
     dj_buf_printf(out, "Content-Transfer-Encoding: %s\n\n",
@@ -698,10 +724,13 @@ dj_mail_status dj_compose_message(const dj_compose *c, dj_buf *out,
         dj_buf_append_n(out, body.data, body.len);
     else
         qp_body(&body, out);
-    if (a) {
+    if (multi) {
         if (out->len && out->data[out->len - 1] != '\n')
             dj_buf_append(out, "\n");
-        write_attachment(a, boundary, out);
+        if (a)
+            write_attachment(a, boundary, out);
+        if (cal)
+            write_calendar(cal, boundary, out);
         dj_buf_printf(out, "--%s--\n", boundary);
     }
     bool ok = dj_buf_ok(&body);

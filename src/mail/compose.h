@@ -78,6 +78,10 @@ typedef struct dj_compose {
     int64_t date;                /* seconds since 1970; 0: now */
     const char *body;            /* UTF-8 text, may be NULL */
     const dj_compose_attachment *attachment; /* NULL: text/plain alone */
+    /* A calendar (.ics, RFC 5545: CRLF lines) attached after the picture
+     * as text/calendar; method=PUBLISH, in base64 so its CRLFs arrive as
+     * written.  NULL or "": none. */
+    const char *calendar;
 } dj_compose;
 
 /*

@@ -35,16 +35,28 @@ int dj_store_outbox_add_pictured(dj_store *s, int64_t game_id,
                                  const char *body, int64_t at,
                                  const dj_picture_ref *picture)
 {
+    return dj_store_outbox_add_calendar(s, game_id, phase_id, kind,
+                                        recipients, subject, body, at,
+                                        picture, NULL);
+}
+
+int dj_store_outbox_add_calendar(dj_store *s, int64_t game_id,
+                                 int64_t phase_id, const char *kind,
+                                 const char *recipients, const char *subject,
+                                 const char *body, int64_t at,
+                                 const dj_picture_ref *picture,
+                                 const char *calendar)
+{
     bool pictured = picture && picture->phase_id > 0;
     return st_exec(s,
                    "INSERT INTO outbox (game_id, phase_id, kind, recipients,"
                    " subject, body, created_at, picture_phase_id,"
-                   " picture_format)"
+                   " picture_format, calendar)"
                    " VALUES (NULLIF(?, 0), NULLIF(?, 0), ?, ?, ?, ?, ?,"
-                   " NULLIF(?, 0), ?)",
-                   "IIssssIIs", game_id, phase_id, kind, recipients, subject,
+                   " NULLIF(?, 0), ?, NULLIF(?, ''))",
+                   "IIssssIIss", game_id, phase_id, kind, recipients, subject,
                    body, at, pictured ? picture->phase_id : 0,
-                   pictured ? picture->format : "");
+                   pictured ? picture->format : "", calendar ? calendar : "");
 }
 
 static int outbox_row(dj_store *s, sqlite3_stmt *st, void *row)

@@ -84,6 +84,15 @@ int dj_store_outbox_add_pictured(dj_store *s, int64_t game_id,
                                  const char *body, int64_t at,
                                  const dj_picture_ref *picture);
 
+/* The same with the text of a calendar (.ics) attachment (NULL: none),
+ * attached as text/calendar when the mail is sent (game/player_options.h). */
+int dj_store_outbox_add_calendar(dj_store *s, int64_t game_id,
+                                 int64_t phase_id, const char *kind,
+                                 const char *recipients, const char *subject,
+                                 const char *body, int64_t at,
+                                 const dj_picture_ref *picture,
+                                 const char *calendar);
+
 /*
  * An incoming message (by its mailbox id) failed for a reason other than a
  * busy database: count it (rows older than `prune_before` go); *tries is

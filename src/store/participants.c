@@ -14,7 +14,8 @@
 
 #define PART_COLUMNS                                                      \
     "id, game_id, role, IFNULL(power, -1), name, email, password_hash,"  \
-    " status, vote, joined_at, left_at, map_format"
+    " status, vote, joined_at, left_at, map_format, zone,"          \
+    " IFNULL(reminder, -2), calendar, reminded_deadline"
 
 static void read_participant(sqlite3_stmt *st, dj_participant_rec *p)
 {
@@ -31,6 +32,10 @@ static void read_participant(sqlite3_stmt *st, dj_participant_rec *p)
     p->joined_at = st_int64(st, 9, 0);
     p->left_at = st_int64(st, 10, 0);
     st_text(st, 11, p->map_format, sizeof p->map_format);
+    st_text(st, 12, p->zone, sizeof p->zone);
+    p->reminder = sqlite3_column_int(st, 13);
+    p->calendar = sqlite3_column_int(st, 14) != 0;
+    p->reminded_deadline = st_int64(st, 15, 0);
 }
 
 int dj_store_participant_insert(dj_store *s, dj_participant_rec *p)
@@ -92,6 +97,16 @@ int dj_store_participant_update(dj_store *s, const dj_participant_rec *p)
                    " left_at = NULLIF(?, 0), map_format = ? WHERE id = ?",
                    "isssssIsI", p->power, p->name, p->email, p->password_hash,
                    p->status, p->vote, p->left_at, p->map_format, p->id);
+}
+
+int dj_store_participant_set_options(dj_store *s, const dj_participant_rec *p)
+{
+    return st_exec(s,
+                   "UPDATE participants SET zone = ?,"
+                   " reminder = NULLIF(?, -2), calendar = ?,"
+                   " reminded_deadline = ? WHERE id = ?",
+                   "siiII", p->zone, p->reminder, p->calendar ? 1 : 0,
+                   p->reminded_deadline, p->id);
 }
 
 int dj_store_participant_clear_votes(dj_store *s, int64_t game_id)

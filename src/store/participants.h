@@ -13,6 +13,7 @@
 #ifndef DJ_STORE_PARTICIPANTS_H
 #define DJ_STORE_PARTICIPANTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "store/games.h"
@@ -35,7 +36,15 @@ typedef struct dj_participant_rec {
     int64_t left_at;         /* 0 while present */
     char map_format[8];      /* picture with results: "" the game's
                                 map_attachment, or png, pdf, svg, none */
+    /* the participant's own options (game/player_options.h) */
+    char zone[64];           /* SET ZONE: "" the game's zone */
+    int reminder;            /* SET REMINDER, minutes before the deadline:
+                                -1 none, DJ_REMINDER_JUDGE the judge's */
+    bool calendar;           /* SET CALENDAR: .ics with start/results */
+    int64_t reminded_deadline; /* own-lead reminder sent for it (0 none) */
 } dj_participant_rec;
+
+#define DJ_REMINDER_JUDGE (-2)
 
 /* Insert; sets p->id.  A second live player for one power fails. */
 int dj_store_participant_insert(dj_store *s, dj_participant_rec *p);
@@ -51,6 +60,9 @@ int dj_store_participant_of_power(dj_store *s, int64_t game_id, int power,
 /* Write back power, name, email, password hash, status, vote, left_at,
  * map_format. */
 int dj_store_participant_update(dj_store *s, const dj_participant_rec *p);
+
+/* Write back zone, reminder, calendar, reminded_deadline (nothing else). */
+int dj_store_participant_set_options(dj_store *s, const dj_participant_rec *p);
 
 /* Clear every vote in a game. */
 int dj_store_participant_clear_votes(dj_store *s, int64_t game_id);

@@ -87,6 +87,14 @@
  * adds later_orders: njudge's PHASE orders kept for a later phase, read
  * when it opens.
  *
+ * Version 18 (issue 37) gives participants their own options: zone (SET
+ * ZONE, '' the game's), reminder (SET REMINDER, minutes before the
+ * deadline; -1 none, NULL the judge's), reminded_deadline (the deadline
+ * an own-lead reminder last went out for; a moved deadline re-arms it)
+ * and calendar (SET CALENDAR: the deadline's .ics attached to start and
+ * results mail), and the outbox the
+ * calendar text a mail carries (NULL: none).
+ *
  * Times are INTEGER seconds since 1970, UTC.
  */
 #define _POSIX_C_SOURCE 200809L /* stat() */
@@ -645,6 +653,19 @@ static const char *const MIGRATION_18[] = {
     "ALTER TABLE participants ADD COLUMN excused INTEGER NOT NULL DEFAULT 0",
     NULL};
 
+/* Version 19 (issue 37): a participant's own options, and the .ics a
+ * queued mail carries (game/player_options.h). */
+static const char *const MIGRATION_19[] = {
+    "ALTER TABLE participants ADD COLUMN zone TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE participants ADD COLUMN reminder INTEGER"
+    " CHECK (reminder IS NULL OR reminder >= -1)",
+    "ALTER TABLE participants ADD COLUMN calendar INTEGER NOT NULL"
+    " DEFAULT 1 CHECK (calendar IN (0, 1))",
+    "ALTER TABLE participants ADD COLUMN reminded_deadline INTEGER NOT NULL"
+    " DEFAULT 0",
+    "ALTER TABLE outbox ADD COLUMN calendar TEXT",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -665,6 +686,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_16,
     MIGRATION_17,
     MIGRATION_18,
+    MIGRATION_19,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

@@ -23,6 +23,7 @@ void dj_outbox_send_rec_free(dj_outbox_send_rec *r)
     free(r->subject);
     free(r->body);
     free(r->picture);
+    free(r->calendar);
     memset(r, 0, sizeof *r);
 }
 
@@ -50,7 +51,7 @@ int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
         "SELECT o.id, o.kind, o.recipients, o.subject, o.body, o.attempts,"
         " o.created_at, o.message_id, o.in_reply_to,"
         " o.picture_phase_id, o.picture_format, IFNULL(o.game_id, 0),"
-        " IFNULL(o.press_id, 0)"
+        " IFNULL(o.press_id, 0), o.calendar"
         " FROM outbox o"
         " WHERE o.state = 'queued' AND o.next_attempt_at <= ? AND o.id > ?"
         " ORDER BY o.id LIMIT 1",
@@ -72,6 +73,8 @@ int dj_store_outbox_next_due(dj_store *s, int64_t now, int64_t after_id,
         st_text(st, 10, r->picture_format, sizeof r->picture_format);
         r->game_id = sqlite3_column_int64(st, 11);
         r->press_id = sqlite3_column_int64(st, 12);
+        if (sqlite3_column_type(st, 13) != SQLITE_NULL)
+            r->calendar = st_text_dup(st, 13);
         rc = 0;
         if (!r->recipients || !r->subject || !r->body) {
             dj_outbox_send_rec_free(r);

@@ -52,6 +52,7 @@ typedef struct dj_outbox_send_rec {
     char picture_type[32];   /* MIME type, e.g. "image/png" */
     unsigned char *picture;  /* malloc'd; NULL: no attachment */
     size_t picture_len;
+    char *calendar;          /* the .ics attached, malloc'd; NULL: none */
 } dj_outbox_send_rec;
 
 void dj_outbox_send_rec_free(dj_outbox_send_rec *r);

@@ -69,7 +69,8 @@ check "a signed-on player's HISTORY is answered" sh -c "! grep -q 'answers only'
 # ---- SET MAP -------------------------------------------------------------------
 printf 'SIGNON Fpic pw-france\nSET MAP PDF\n' | mail france@pic.example
 has "pic: your results will come with a pdf map"
-printf 'SIGNON Gpic pw-germany\nSET MAP none\n' | mail germany@pic.example
+# (and no calendar entry either: SET CALENDAR, player-options.sh)
+printf 'SIGNON Gpic pw-germany\nSET MAP none\nSET CALENDAR off\n' | mail germany@pic.example
 has "pic: your results will come without a map"
 printf 'SIGNON Ipic pw-italy\nSET MAP svg\n' | mail italy@pic.example
 has "pic: your results will come with a svg map"

@@ -893,6 +893,54 @@ static void test_compose_folding(void)
     dj_buf_free(&s);
 }
 
+/* A calendar entry (issue 37): text/calendar; method=PUBLISH after the
+ * text (and after a picture when there is one), its CRLF lines in base64
+ * so they arrive as written; none for NULL or "". */
+static void test_compose_calendar(void)
+{
+    dj_buf m;
+    dj_buf_init(&m);
+    char err[DJ_MAIL_ERR_MAX];
+    dj_compose_addr to = {NULL, "p1@example.org"};
+    const char *ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n";
+    dj_compose c = {.from = {"Judge", "judge@example.org"},
+                    .to = &to,
+                    .nto = 1,
+                    .subject = "dipjudge:alpha - S1901M Results",
+                    .date = 1700000000,
+                    .message_id = "<cal.1@example.org>",
+                    .body = "Results.\n",
+                    .calendar = ics};
+    CHECK(dj_compose_message(&c, &m, NULL, err, sizeof err) == DJ_MAIL_OK);
+    CHECK(headers_safe(m.data));
+    CHECK(strstr(m.data, "Content-Type: multipart/mixed; boundary=") != NULL);
+    CHECK(strstr(m.data, "its text, then the deadline's calendar entry.") !=
+          NULL);
+    CHECK(strstr(m.data, "Content-Type: text/calendar; charset=UTF-8; "
+                         "method=PUBLISH; name=\"deadline.ics\"\n") != NULL);
+    /* base64 of the CRLF lines: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n..." */
+    CHECK(strstr(m.data, "QkVHSU46VkNBTEVOREFSDQpWRVJTSU9OOjIuMA0KRU5EOlZDQUxFTkRBUg0K\n") != NULL);
+    CHECK(strstr(m.data, "image/png") == NULL);
+    CHECK(strstr(m.data, "--=_dj_") != NULL);
+    /* with a picture: the picture first, then the calendar */
+    static const unsigned char png[] = {0x89, 'P', 'N', 'G'};
+    dj_compose_attachment pic = {"alpha-S1901M.png", "image/png", png,
+                                 sizeof png};
+    c.attachment = &pic;
+    CHECK(dj_compose_message(&c, &m, NULL, err, sizeof err) == DJ_MAIL_OK);
+    const char *p = strstr(m.data, "Content-Type: image/png");
+    const char *q = strstr(m.data, "Content-Type: text/calendar");
+    CHECK(p && q && p < q);
+    CHECK(strstr(m.data, "a picture of the board and the deadline's "
+                         "calendar entry") != NULL);
+    /* none */
+    c.attachment = NULL;
+    c.calendar = "";
+    CHECK(dj_compose_message(&c, &m, NULL, err, sizeof err) == DJ_MAIL_OK);
+    CHECK(strstr(m.data, "multipart") == NULL);
+    dj_buf_free(&m);
+}
+
 static void test_compose_body(void)
 {
     dj_buf m, d, body;
@@ -1098,6 +1146,7 @@ int main(int argc, char **argv)
     test_compose_rfc2047();
     test_compose_folding();
     test_compose_body();
+    test_compose_calendar();
     test_pop3_lines();
     test_fetch_isolated(test_srcdir(argc, argv));
     nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);

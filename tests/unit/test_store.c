@@ -771,11 +771,15 @@ static void test_migrate_from_11(void)
              "DROP TABLE diaries;" /* version 16's */
              "DROP TABLE web_devices;" /* version 15's */
              "DROP TABLE later_orders;" /* version 17's */
-                          "ALTER TABLE readiness DROP COLUMN extend;"
-                          "ALTER TABLE phases DROP COLUMN extended_at;"
-                          "ALTER TABLE phases DROP COLUMN grace_told_at;"
-                          "ALTER TABLE participants DROP COLUMN excused;"
-                          /* version 18's */
+             "ALTER TABLE readiness DROP COLUMN extend;" /* version 18's */
+             "ALTER TABLE phases DROP COLUMN extended_at;"
+             "ALTER TABLE phases DROP COLUMN grace_told_at;"
+             "ALTER TABLE participants DROP COLUMN excused;"
+             "ALTER TABLE participants DROP COLUMN zone;" /* version 19's */
+             "ALTER TABLE participants DROP COLUMN reminder;"
+             "ALTER TABLE participants DROP COLUMN calendar;"
+             "ALTER TABLE participants DROP COLUMN reminded_deadline;"
+             "ALTER TABLE outbox DROP COLUMN calendar;"
              "PRAGMA user_version = 11;",
              (long long)ph.id);
     int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
