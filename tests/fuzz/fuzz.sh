@@ -15,8 +15,12 @@
 #
 # $FUZZ_TARGETS chooses targets (default: all), $FUZZ_JOBS how many run
 # at once (default 2), $FUZZ_SEED fixes libFuzzer's random seed (default:
-# a new one each run; CI fixes it, so a finding there can be replayed by
-# running the same command, and exploration is left to long runs).  One line per target with
+# a new one each run), $FUZZ_RUNS stops each target after that many
+# inputs (default: none; $FUZZ_SECONDS still caps the time).  CI fixes
+# both, so its fuzzing is one sequence of inputs per target, the same on
+# any machine: a finding there is replayed by the same command, a fast CI
+# machine tries no input a slow one did not, and exploration is left to
+# long runs.  One line per target with
 # its runs and verdict, then "N passed, N failed" (one check per target).
 # Without clang's libFuzzer it says so and counts one failure.
 set -u
@@ -24,6 +28,7 @@ SRC=${1:?usage: fuzz.sh SRCDIR}
 SECS=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-2}
 SEED=${FUZZ_SEED:-}
+RUNS=${FUZZ_RUNS:-}
 TARGETS=${FUZZ_TARGETS:-$(ls "$SRC"/tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||')}
 OUT=$(pwd)/fuzz-build
 CC_FUZZ=${CC_FUZZ:-clang}
@@ -75,7 +80,7 @@ run_one()
         srcdir=$SRC ./"fuzz_$t" \
         -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
         -max_len=65536 -artifact_prefix="artifacts/$t-" \
-        ${SEED:+-seed="$SEED"} \
+        ${SEED:+-seed="$SEED"} ${RUNS:+-runs="$RUNS"} \
         "corpus/$t" "$SRC/tests/fuzz/corpus/$t" >"logs/$t.log" 2>&1
     echo $? >"logs/$t.status"
 }
