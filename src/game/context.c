@@ -302,6 +302,25 @@ int gv_game_get(dj_judge *j, const char *name, dj_game_rec *g)
     return rc < 0 ? judge_store_fail(j) : 0;
 }
 
+/* A game with its own victory count (victory = N, game_options.h) plays
+ * on a copy of its map carrying that count, so every engine, the
+ * verifier, the reports and rollbacks use it; v->own_map, freed by
+ * gv_free.  A step of gv_load. */
+static int victory_map(dj_judge *j, game_view *v)
+{
+    if (!v->g.victory || v->g.victory == v->map->victory)
+        return 0;
+    dj_map *copy = malloc(sizeof *copy);
+    if (!copy)
+        return judge_fail(j, "out of memory");
+    /* a shallow copy: its tables stay the session's map's (judge_map) */
+    *copy = *v->map;
+    copy->victory = v->g.victory;
+    v->own_map = copy;
+    v->map = copy;
+    return 0;
+}
+
 int gv_load(dj_judge *j, const char *name, game_view *v)
 {
     memset(v, 0, sizeof *v);
@@ -312,7 +331,7 @@ int gv_load(dj_judge *j, const char *name, game_view *v)
     if (!v->map)
         return -1;
     if (gv_rules(j, v->map, v->g.rules, &v->rules) < 0 ||
-        gv_victory_map(j, v) < 0)
+        victory_map(j, v) < 0)
         return -1;
     gv_schedule(&v->g, &v->sched);
     v->zone = malloc(sizeof *v->zone);

@@ -77,21 +77,6 @@ int gv_check_options(dj_judge *j, const dj_game_rec *g, const dj_map *map,
     return 0;
 }
 
-int gv_victory_map(dj_judge *j, game_view *v)
-{
-    if (!v->g.victory || v->g.victory == v->map->victory)
-        return 0;
-    dj_map *copy = malloc(sizeof *copy);
-    if (!copy)
-        return judge_fail(j, "out of memory");
-    /* a shallow copy: its tables stay the session's map's (judge_map) */
-    *copy = *v->map;
-    copy->victory = v->g.victory;
-    v->own_map = copy;
-    v->map = copy;
-    return 0;
-}
-
 bool gv_year_limit_reached(const game_view *v, const dj_position *next)
 {
     return v->g.end_year > 0 && next->phase.year > v->g.end_year;
@@ -152,76 +137,6 @@ int gv_lapse_votes(dj_judge *j, game_view *v, dj_buf *report)
         dj_buf_append(report, ".\n");
     }
     return 0;
-}
-
-/* ---- EXTEND ----------------------------------------------------------------- */
-
-int gv_extend_vote(dj_judge *j, game_view *v, int p, dj_buf *out)
-{
-    if (v->g.extension < 0)
-        return judge_fail(j, "game '%s' has no extension to vote for "
-                             "(extension = none)",
-                          v->g.name);
-    if (strcmp(v->g.state, "active") != 0 || !v->has_phase ||
-        strcmp(v->phase.status, "current") != 0 || !v->phase.deadline)
-        return judge_fail(j, "game '%s' has no deadline to extend",
-                          v->g.name);
-    if (j->now >= v->phase.deadline)
-        return judge_fail(j, "the deadline for %s has passed: EXTEND is "
-                             "voted before it",
-                          v->phase.name);
-    int extended = 0;
-    if (dj_store_phase_extended(j->store, v->phase.id, &extended) < 0)
-        return judge_store_fail(j);
-    if (extended)
-        return judge_fail(j, "the deadline for %s was extended already "
-                             "(once a phase)",
-                          v->phase.name);
-    if (dj_store_extend_vote(j->store, v->phase.id, p) < 0)
-        return judge_store_fail(j);
-    uint64_t votes = 0;
-    if (dj_store_extend_votes(j->store, v->phase.id, &votes) < 0)
-        return judge_store_fail(j);
-    dj_power_set who = gv_voters(v);
-    if (gv_log(j, v, "vote", "%s extend", gv_power_name(v, p)) < 0)
-        return -1;
-    if (who & ~votes) {
-        dj_buf_printf(out,
-                      "%s: %s votes to extend the deadline of %s; it moves "
-                      "when every surviving power has voted EXTEND\n",
-                      v->g.name, gv_power_name(v, p), v->phase.name);
-        return 0;
-    }
-    int rc = dj_store_phase_claim_extension(j->store, v->phase.id, j->now);
-    if (rc == DJ_STORE_NOTFOUND)
-        return 0;
-    if (rc < 0)
-        return judge_store_fail(j);
-    int64_t deadline = v->phase.deadline + (int64_t)v->g.extension * 60;
-    if (dj_store_phase_set_deadline(j->store, v->phase.id, deadline) < 0)
-        return judge_store_fail(j);
-    v->phase.deadline = deadline;
-    dj_buf when, text;
-    dj_buf_init(&when);
-    dj_buf_init(&text);
-    gv_time(v, deadline, &when);
-    dj_buf_printf(&text,
-                  "Every surviving power voted EXTEND: the deadline for %s "
-                  "is now %s (extended once; the next vote is in the next "
-                  "phase).\n",
-                  v->phase.name, when.data);
-    rc = dj_buf_ok(&text) ? gv_notice(j, v, "Deadline extended", text.data)
-                          : judge_fail(j, "out of memory");
-    if (rc == 0)
-        rc = gv_log(j, v, "extend", "%s: deadline %s", v->phase.name,
-                    when.data);
-    if (rc == 0)
-        dj_buf_printf(out, "%s: every surviving power voted EXTEND; the "
-                           "deadline for %s is now %s\n",
-                      v->g.name, v->phase.name, when.data);
-    dj_buf_free(&when);
-    dj_buf_free(&text);
-    return rc;
 }
 
 /* ---- excuses ------------------------------------------------------------------ */

@@ -32,26 +32,15 @@
 int gv_check_options(dj_judge *j, const dj_game_rec *g, const dj_map *map,
                      int year);
 
-/* In gv_load: a game with its own victory count plays on a copy of its
- * map carrying that count (so every engine, the verifier, the reports and
- * rollbacks use it); v->own_map, freed by gv_free. */
-int gv_victory_map(dj_judge *j, game_view *v);
-
 /* Does the game end by its end_year with the position `next`? */
 bool gv_year_limit_reached(const game_view *v, const dj_position *next);
 /* "Draw among France, Germany and Italy: ..." into ending. */
 void gv_year_limit_ending(const game_view *v, const dj_position *next,
                           char *ending, size_t len);
 
-/* Surviving powers with a person to vote (not dummies): lifecycle.c. */
-dj_power_set gv_voters(const game_view *v);
-
 /* draw_proposals = phase, as a phase is processed: clear the votes on
  * file and say so in the results text. */
 int gv_lapse_votes(dj_judge *j, game_view *v, dj_buf *report);
-
-/* EXTEND by power p (dj_game_vote's "extend"). */
-int gv_extend_vote(dj_judge *j, game_view *v, int p, dj_buf *out);
 
 /* Of the powers `missed` (orders due, none sent), those with an excuse
  * left (excuses = N). */

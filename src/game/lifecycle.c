@@ -30,6 +30,7 @@
 #include "game/process.h"
 #include "game/reading.h"
 #include "game/signon.h"
+#include "store/game_options.h"
 #include "store/mail.h"
 #include "game/report.h"
 #include "game/snapshot.h"
@@ -412,7 +413,7 @@ static dj_power_set draw_of(const game_view *v, const char *vote)
 }
 
 /* Surviving powers with a person to vote (not dummies). */
-dj_power_set gv_voters(const game_view *v)
+static dj_power_set gv_voters(const game_view *v)
 {
     dj_power_set m = 0;
     for (int p = 0; p < v->map->npowers; p++) {
@@ -425,6 +426,77 @@ dj_power_set gv_voters(const game_view *v)
             m |= DJ_POWER_BIT(p);
     }
     return m;
+}
+
+/* EXTEND by power p (dj_game_vote's "extend", extension = DURATION): when
+ * every surviving power has voted before the deadline, it moves once a
+ * phase by the game's extension, and everyone is told. */
+static int extend_vote(dj_judge *j, game_view *v, int p, dj_buf *out)
+{
+    if (v->g.extension < 0)
+        return judge_fail(j, "game '%s' has no extension to vote for "
+                             "(extension = none)",
+                          v->g.name);
+    if (strcmp(v->g.state, "active") != 0 || !v->has_phase ||
+        strcmp(v->phase.status, "current") != 0 || !v->phase.deadline)
+        return judge_fail(j, "game '%s' has no deadline to extend",
+                          v->g.name);
+    if (j->now >= v->phase.deadline)
+        return judge_fail(j, "the deadline for %s has passed: EXTEND is "
+                             "voted before it",
+                          v->phase.name);
+    int extended = 0;
+    if (dj_store_phase_extended(j->store, v->phase.id, &extended) < 0)
+        return judge_store_fail(j);
+    if (extended)
+        return judge_fail(j, "the deadline for %s was extended already "
+                             "(once a phase)",
+                          v->phase.name);
+    if (dj_store_extend_vote(j->store, v->phase.id, p) < 0)
+        return judge_store_fail(j);
+    uint64_t votes = 0;
+    if (dj_store_extend_votes(j->store, v->phase.id, &votes) < 0)
+        return judge_store_fail(j);
+    dj_power_set who = gv_voters(v);
+    if (gv_log(j, v, "vote", "%s extend", gv_power_name(v, p)) < 0)
+        return -1;
+    if (who & ~votes) {
+        dj_buf_printf(out,
+                      "%s: %s votes to extend the deadline of %s; it moves "
+                      "when every surviving power has voted EXTEND\n",
+                      v->g.name, gv_power_name(v, p), v->phase.name);
+        return 0;
+    }
+    int rc = dj_store_phase_claim_extension(j->store, v->phase.id, j->now);
+    if (rc == DJ_STORE_NOTFOUND)
+        return 0;
+    if (rc < 0)
+        return judge_store_fail(j);
+    int64_t deadline = v->phase.deadline + (int64_t)v->g.extension * 60;
+    if (dj_store_phase_set_deadline(j->store, v->phase.id, deadline) < 0)
+        return judge_store_fail(j);
+    v->phase.deadline = deadline;
+    dj_buf when, text;
+    dj_buf_init(&when);
+    dj_buf_init(&text);
+    gv_time(v, deadline, &when);
+    dj_buf_printf(&text,
+                  "Every surviving power voted EXTEND: the deadline for %s "
+                  "is now %s (extended once; the next vote is in the next "
+                  "phase).\n",
+                  v->phase.name, when.data);
+    rc = dj_buf_ok(&text) ? gv_notice(j, v, "Deadline extended", text.data)
+                          : judge_fail(j, "out of memory");
+    if (rc == 0)
+        rc = gv_log(j, v, "extend", "%s: deadline %s", v->phase.name,
+                    when.data);
+    if (rc == 0)
+        dj_buf_printf(out, "%s: every surviving power voted EXTEND; the "
+                           "deadline for %s is now %s\n",
+                      v->g.name, v->phase.name, when.data);
+    dj_buf_free(&when);
+    dj_buf_free(&text);
+    return rc;
 }
 
 static void names_of(const game_view *v, dj_power_set mask, dj_buf *out)
@@ -572,7 +644,7 @@ static int do_vote(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     if (!pl || !pl->email[0])
         return judge_fail(j, "%s has no player to vote", gv_power_name(v, p));
     if (strcmp(a->vote, "extend") == 0)
-        return gv_extend_vote(j, v, p, out);
+        return extend_vote(j, v, p, out);
     char vote[24];
     if (strcmp(a->vote, "none") == 0) {
         vote[0] = '\0';
