@@ -15,10 +15,12 @@
 #                every engine, shell tests), one .log each
 #   3. asan      out-of-tree build in build-asan/ with clang and
 #                --enable-sanitizers (ASan + UBSan), `make check`
-#   3b. fuzz     `FUZZ_SEED=1 make fuzz FUZZ_SECONDS=20`: every fuzz target
-#                (tests/fuzz) built with clang's libFuzzer, ASan and UBSan,
-#                20 s each from a fixed seed, so that a finding here is
-#                reproducible; exploring is the job of long runs
+#   3b. fuzz     `FUZZ_SEED=1 FUZZ_RUNS=100000 make fuzz FUZZ_SECONDS=20`:
+#                every fuzz target (tests/fuzz) built with clang's
+#                libFuzzer, ASan and UBSan, from a fixed seed, at most
+#                100,000 inputs and 20 s each: one sequence of inputs per
+#                target, the same on every machine, so that a finding here
+#                is reproducible; exploring is the job of long runs
 #   3c. deb      make deb (dpkg-buildpackage), lintian, dpkg -i, a short
 #                game through the installed programs, dpkg --purge
 #                (tests/scripts/deb.sh; root only)
@@ -182,15 +184,16 @@ if [[ "${DJ_SKIP_ASAN:-0}" != 1 ]]; then
 fi
 
 # ---- 3b. fuzzing ----------------------------------------------------------
-# Every fuzz target for 20 seconds (make fuzz: clang, libFuzzer, ASan and
-# UBSan, two at a time), from its seed corpus.  One check for the stage.
+# Every fuzz target for at most 100,000 inputs and 20 seconds (make fuzz:
+# clang, libFuzzer, ASan and UBSan, two at a time), from its seed corpus
+# and a fixed seed.  One check for the stage.
 if [[ "${DJ_SKIP_FUZZ:-0}" != 1 ]]; then
-    banner "3b. fuzzing: FUZZ_SEED=1 make fuzz FUZZ_SECONDS=20"
+    banner "3b. fuzzing: FUZZ_SEED=1 FUZZ_RUNS=100000 make fuzz FUZZ_SECONDS=20"
     t0=$SECONDS
     if ((gcc_built == 0)); then
         record fuzz 0 1 $((SECONDS - t0)) "no build to fuzz from"
     else
-        (cd build && FUZZ_SEED=1 make --no-print-directory fuzz FUZZ_SECONDS=20) 2>&1 |
+        (cd build && FUZZ_SEED=1 FUZZ_RUNS=100000 make --no-print-directory fuzz FUZZ_SECONDS=20) 2>&1 |
             tee "$LOGDIR/fuzz.log"
         status=${PIPESTATUS[0]}
         summary=$(last_summary "$LOGDIR/fuzz.log")

@@ -413,15 +413,6 @@ static void signed_on_by_token(session *s)
     }
 }
 
-void cmd_drop_token_identity(session *s)
-{
-    if (!s->by_token)
-        return;
-    s->by_token = s->signed_on = s->status_due = false;
-    memset(&s->id, 0, sizeof s->id);
-    s->power[0] = s->game[0] = '\0';
-}
-
 /*
  * An answer to a press mail (its reply address named the press message):
  * the whole text is press back to that message's sender, in a savepoint

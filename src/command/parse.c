@@ -122,6 +122,8 @@ static void parse_words(const words *ws, cmd *c)
     int nwords = 0;
     const cmd_spec *spec = cmd_spec_match(ws, &nwords);
     if (spec) {
+        c->name = spec->name;
+        c->usage = spec->usage;
         spec->parse(ws, nwords, spec->kind, c);
         return;
     }

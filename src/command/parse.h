@@ -115,6 +115,10 @@ typedef enum cmd_kind {
 
 typedef struct cmd {
     cmd_kind kind;
+    /* the table row that read the line: its name and usage, set before
+     * its parser runs, so parsers and runners name the command without
+     * looking the table up (the table points at them, not back) */
+    const char *name, *usage;
     int line;                    /* 1-based line of the body; 0 the subject */
     bool cut;                    /* the line was longer than CMD_LINE_MAX */
     char echo[CMD_LINE_MAX];     /* the line as shown: passwords masked */

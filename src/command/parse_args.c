@@ -19,7 +19,7 @@
 void cmd_parse_nothing(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     if (ws->n > arg)
-        cmd_bad(c, "%s takes nothing more", cmd_name(kind));
+        cmd_bad(c, "%s takes nothing more", c->name);
     else
         c->kind = kind;
 }
@@ -56,7 +56,7 @@ static void game_args(const words *ws, int arg, cmd_kind kind, cmd *c,
     int n = ws->n - arg;
     if (n < min || n > max) {
         cmd_bad(c, n < min ? "%s needs the game" : "%s: too many words",
-                cmd_name(kind));
+                c->name);
         return;
     }
     if (n > 0 && !game_word(c, ws->w[arg]))
@@ -127,7 +127,7 @@ void cmd_parse_map(const words *ws, int arg, cmd_kind kind, cmd *c)
  * CREATE GAME PASSWORD [SETTINGS...]. */
 void cmd_parse_game_password(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
-    const char *name = cmd_name(kind);
+    const char *name = c->name;
     cmd_mask_words(ws, arg, -1, c);
     int n = ws->n - arg;
     bool keyed = kind == CMD_JOIN || kind == CMD_OBSERVE;
@@ -237,8 +237,8 @@ void cmd_parse_signon(const words *ws, int arg, cmd_kind kind, cmd *c)
 void cmd_parse_one_word(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     if (ws->n - arg != 1 || !cmd_word_copy(c->arg, sizeof c->arg, ws->w[arg]))
-        cmd_bad(c, "%s takes one word: %s", cmd_name(kind),
-                cmd_spec_of(kind)->usage);
+        cmd_bad(c, "%s takes one word: %s", c->name,
+                c->usage);
     else
         c->kind = kind;
 }
@@ -247,7 +247,7 @@ void cmd_parse_one_word(const words *ws, int arg, cmd_kind kind, cmd *c)
 void cmd_parse_power(const words *ws, int arg, cmd_kind kind, cmd *c)
 {
     if (ws->n - arg != 1 || !cmd_word_copy(c->who, sizeof c->who, ws->w[arg]))
-        cmd_bad(c, "%s needs one power", cmd_name(kind));
+        cmd_bad(c, "%s needs one power", c->name);
     else
         c->kind = kind;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * run_anyone.c — the runners of the commands anyone may send, signed on
- * or not (the table's CMD_ANYONE rows): HELP, LIST, HISTORY, SUMMARY,
+ * or not (the table's CMD_ANYONE rows): LIST, HISTORY, SUMMARY,
  * MAP, JOIN, OBSERVE, CONFIRM, CREATE, TAKEOVER, SIGNON, SIGNOFF, PRESS
  * ARCHIVE.
  */
@@ -17,15 +17,6 @@
 #include "game/press.h"
 #include "game/reading.h"
 #include "game/signon.h"
-
-CMD_RUNNER(cmd_run_help)
-{
-    (void)s;
-    (void)c;
-    (void)press;
-    dj_command_help(res);
-    return RUN_OK;
-}
 
 /* A private game is described to its participants only (audience.c);
  * to anyone else it answers as a game that does not exist. */

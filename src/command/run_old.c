@@ -86,7 +86,7 @@ CMD_RUNNER(cmd_run_if)
     return cmd_session_fail(s,
                             "%s without IF: conditional orders are not "
                             "supported; give each unit one plain order",
-                            cmd_name(c->kind));
+                            c->name);
 }
 
 /* DIARY ... ENDDIARY: an entry in the player's diary for this phase,
@@ -188,18 +188,3 @@ CMD_RUNNER(cmd_run_version)
     return RUN_OK;
 }
 
-/* GET file: njudge's help files; this judge's help is HELP. */
-CMD_RUNNER(cmd_run_get)
-{
-    (void)press;
-    char name[CMD_WORD_MAX + 4] = "";
-    if (c->arg[0])
-        snprintf(name, sizeof name, " ('%.*s')", 60, c->arg);
-    dj_buf_printf(res, "This judge keeps no files to GET%s: its help is "
-                       "HELP, which follows, and the players' guide is the "
-                       "manual page dipjudge(7).\n\n",
-                  name);
-    s->help_given = true;
-    dj_command_help(res);
-    return RUN_OK;
-}

@@ -276,3 +276,12 @@ size_t cmd_reply_room(const session *s)
     size_t used = s->reply->body.len, budget = cmd_reply_budget(s);
     return used < budget ? budget - used : 0;
 }
+
+void cmd_drop_token_identity(session *s)
+{
+    if (!s->by_token)
+        return;
+    s->by_token = s->signed_on = s->status_due = false;
+    memset(&s->id, 0, sizeof s->id);
+    s->power[0] = s->game[0] = '\0';
+}

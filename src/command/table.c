@@ -13,10 +13,12 @@
 
 #include "command/table.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "command/command.h"
+#include "command/session.h"
 
 const cmd_spec cmd_table[] = {
     /* ---- anyone -------------------------------------------------------- */
@@ -371,4 +373,35 @@ cmd_door cmd_door_of(cmd_kind kind)
         if (cmd_doors[i].kind == kind)
             return cmd_doors[i].door;
     return CMD_DOOR_MAIL;
+}
+
+/* ---- the runners that print the table ---------------------------------------
+ * HELP's (and njudge's GET, answered by HELP) live with the table they
+ * print: every other runner is reached from the table and never reaches
+ * back into it. */
+
+/* HELP: the commands, from the table. */
+CMD_RUNNER(cmd_run_help)
+{
+    (void)s;
+    (void)c;
+    (void)press;
+    dj_command_help(res);
+    return RUN_OK;
+}
+
+/* GET file: njudge's help files; this judge's help is HELP. */
+CMD_RUNNER(cmd_run_get)
+{
+    (void)press;
+    char name[CMD_WORD_MAX + 4] = "";
+    if (c->arg[0])
+        snprintf(name, sizeof name, " ('%.*s')", 60, c->arg);
+    dj_buf_printf(res, "This judge keeps no files to GET%s: its help is "
+                       "HELP, which follows, and the players' guide is the "
+                       "manual page dipjudge(7).\n\n",
+                  name);
+    s->help_given = true;
+    dj_command_help(res);
+    return RUN_OK;
 }

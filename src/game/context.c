@@ -22,7 +22,6 @@
 #include "engine/rules_map.h"
 #include "game/game.h"
 #include "game/game_int.h"
-#include "game/game_options.h"
 #include "game/pictures.h"
 #include "game/player_options_int.h"
 #include "game/report.h"
@@ -54,7 +53,7 @@ void dj_judge_close(dj_judge *j)
         dj_map_free(j->maps[i].map);
     }
     dj_store_close(j->store);
-    signon_memo_free(j->memo);
+    gv_signon_memo_free(j->memo);
     free(j);
 }
 

@@ -238,7 +238,7 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
         set = malloc(sizeof *set);
         if (!set)
             return judge_fail(j, "out of memory");
-        if (orders_load(j, v, &v->phase, set) < 0) {
+        if (gv_orders_load(j, v, &v->phase, set) < 0) {
             free(set);
             return -1;
         }
@@ -264,17 +264,17 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
             /* hide_late = yes: whose orders are missing is nobody's
              * business but the power's and the master's */
         } else if (public && current &&
-                   power_must_order(v->map, v->pos, p)) {
-            dj_buf_append(out, orders_complete(v->map, v->pos, p, set)
+                   gv_power_must_order(v->map, v->pos, p)) {
+            dj_buf_append(out, gv_orders_complete(v->map, v->pos, p, set)
                                    ? " orders in"
                                    : gv_in_disorder(v, p)
                                          ? " (the judge orders)"
                                          : " orders awaited");
         } else if (public && current) {
             dj_buf_append(out, " no orders needed");
-        } else if (current && power_must_order(v->map, v->pos, p)) {
+        } else if (current && gv_power_must_order(v->map, v->pos, p)) {
             int needed, given, ready = 0, wait = 0;
-            power_order_count(v->map, v->pos, p, set, &needed, &given);
+            gv_power_order_count(v->map, v->pos, p, set, &needed, &given);
             dj_store_readiness_get(j->store, v->phase.id, p, &ready, &wait);
             dj_buf_printf(out, " orders %d/%d%s%s%s", given, needed,
                           given >= needed      ? ""

@@ -78,7 +78,7 @@ bool gv_password_ok(dj_judge *j, int64_t pid, const char *password,
                     const char *hash);
 /* Spend a password check's time when there is nothing to check. */
 void gv_check_nothing(dj_judge *j, const char *password);
-void signon_memo_free(dj_signon_memo *m);
+void gv_signon_memo_free(dj_signon_memo *m);
 
 /* ---- session (context.c) ----------------------------------------------- */
 
@@ -251,50 +251,50 @@ typedef struct order_set {
 
 /* Every power's orders on file for the phase, parsed as orders of that
  * phase (its type, whatever the game's current phase is).  -1 on error. */
-int orders_load(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
+int gv_orders_load(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
                 order_set *set);
 
 /* Must the power order in this position (and is not in disorder)? */
-bool power_must_order(const dj_map *map, const dj_position *pos, int power);
+bool gv_power_must_order(const dj_map *map, const dj_position *pos, int power);
 
 /* Orders needed and orders given of a power in the set. */
-void power_order_count(const dj_map *map, const dj_position *pos, int power,
+void gv_power_order_count(const dj_map *map, const dj_position *pos, int power,
                        const order_set *set, int *needed, int *given);
 
 /* Does the set give the power everything it must decide in the position
  * (power_must_order, and power_order_count's given reaches needed)?  The
  * one test of "all your units have orders". */
-bool orders_complete(const dj_map *map, const dj_position *pos, int power,
+bool gv_orders_complete(const dj_map *map, const dj_position *pos, int power,
                      const order_set *set);
 
 /* The phase just opened: each power's orders stored for it with PHASE
  * read and filed, and its player told; texts for phases passed over are
  * dropped, those for later phases kept.  -1 on error. */
-int later_orders_open(dj_judge *j, const char *game);
+int gv_later_orders_open(dj_judge *j, const char *game);
 
 /* ---- pictures (picture.c) ---------------------------------------------------- */
 
 /* Draw this position (with orders and results when given, then the board
  * after the phase) in a format of render.h; -1 with the judge's error (no
  * geometry, a bad file). */
-int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
+int gv_game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
               const dj_order *orders, int norders, const dj_result *res,
               int format, dj_picture *out);
 
 /* The picture cache (picture_cache.c): a phase's key (everything its
  * picture is drawn from), the file for it, reading and writing one. */
-int picture_cache_key(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
+int gv_picture_cache_key(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
                       bool processed, const char *geo_path, const char *format,
                       uint64_t *key);
-int picture_cache_path(const dj_judge *j, const game_view *v,
+int gv_picture_cache_path(const dj_judge *j, const game_view *v,
                        const dj_phase_rec *ph, const char *format,
                        uint64_t key, char *out, size_t len);
-int picture_cache_read(const char *path, dj_picture *out);
-void picture_cache_write(const char *path, const dj_picture *pic);
+int gv_picture_cache_read(const char *path, dj_picture *out);
+void gv_picture_cache_write(const char *path, const dj_picture *pic);
 /* The least recently used pictures removed while the cache weighs more
  * than judge.conf's picture_cache_mb (at most once an hour): how many and
  * their bytes.  0, or -1 with the judge's error. */
-int picture_cache_prune(dj_judge *j, int *removed, int64_t *freed);
+int gv_picture_cache_prune(dj_judge *j, int *removed, int64_t *freed);
 
 /*
  * Queue a processed phase's results mail to everyone, each copy with the
@@ -316,7 +316,7 @@ int gv_mail_results(dj_judge *j, const game_view *v, const char *subject,
  * the caller's transaction; powers that must order and sent nothing are
  * put in civil disorder.  Appends a one-line summary to out.
  */
-int process_phase(dj_judge *j, game_view *v, dj_buf *out);
+int gv_process_phase(dj_judge *j, game_view *v, dj_buf *out);
 
 /*
  * Process with `engine` (-1: the game's, checked by its verifier).
@@ -324,16 +324,16 @@ int process_phase(dj_judge *j, game_view *v, dj_buf *out);
  * paused and its master and the admin mailed; nothing else stored), -1 on
  * error.
  */
-int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out);
+int gv_process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out);
 
 /* verify.c: the verifier's check of result `a` of the phase `before` with
  * these orders.  0: it agrees (or there is none); 1: it does not, and the
  * game was paused with the news mailed; -1: error. */
-int verify_phase(dj_judge *j, game_view *v, const dj_position *before,
+int gv_verify_phase(dj_judge *j, game_view *v, const dj_position *before,
                  const dj_order *orders, int n, const dj_result *a,
                  dj_buf *out);
 
 /* End the game without adjudicating (draw, concession, termination). */
-int end_game(dj_judge *j, game_view *v, const char *ending);
+int gv_end_game(dj_judge *j, game_view *v, const char *ending);
 
 #endif

@@ -559,7 +559,7 @@ static int check_votes(dj_judge *j, game_view *v, dj_buf *out)
     }
     int rc = 0;
     if (ending.len) {
-        rc = end_game(j, v, ending.data);
+        rc = gv_end_game(j, v, ending.data);
         if (rc == 0)
             rc = gv_log(j, v, "end", "%s", ending.data);
         if (rc == 0)
@@ -863,7 +863,7 @@ static int do_terminate(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     snprintf(ending, sizeof ending, "Terminated by the game master%s%s%s",
              reason && *reason ? ": " : ".", reason ? reason : "",
              reason && *reason ? "." : "");
-    if (end_game(j, v, ending) < 0 ||
+    if (gv_end_game(j, v, ending) < 0 ||
         gv_log(j, v, "terminate", "%s", reason ? reason : "") < 0)
         return -1;
     dj_buf_printf(out, "%s: %s\n", v->g.name, ending);

@@ -33,7 +33,7 @@
 
 /* ---- what a power must do ------------------------------------------------- */
 
-bool power_must_order(const dj_map *map, const dj_position *pos, int power)
+bool gv_power_must_order(const dj_map *map, const dj_position *pos, int power)
 {
     switch (pos->phase.type) {
     case DJ_MOVEMENT:
@@ -57,7 +57,7 @@ static bool order_covers(const dj_map *map, const dj_order *o, int power,
            dj_province(map, o->loc) == dj_province(map, loc);
 }
 
-void power_order_count(const dj_map *map, const dj_position *pos, int power,
+void gv_power_order_count(const dj_map *map, const dj_position *pos, int power,
                        const order_set *set, int *needed, int *given)
 {
     *needed = *given = 0;
@@ -104,19 +104,19 @@ void power_order_count(const dj_map *map, const dj_position *pos, int power,
     }
 }
 
-bool orders_complete(const dj_map *map, const dj_position *pos, int power,
+bool gv_orders_complete(const dj_map *map, const dj_position *pos, int power,
                      const order_set *set)
 {
-    if (!power_must_order(map, pos, power))
+    if (!gv_power_must_order(map, pos, power))
         return false;
     int needed, given;
-    power_order_count(map, pos, power, set, &needed, &given);
+    gv_power_order_count(map, pos, power, set, &needed, &given);
     return given >= needed;
 }
 
 /* ---- orders on file ---------------------------------------------------------- */
 
-int orders_load(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
+int gv_orders_load(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
                 order_set *set)
 {
     set->n = 0;
@@ -461,7 +461,7 @@ static int open_ordering(dj_judge *j, game_view *v, const char *game,
     if (!v->has_phase || strcmp(v->phase.status, "current") != 0)
         return judge_fail(j, "game '%s' has no phase taking orders",
                           v->g.name);
-    if (!power_must_order(v->map, v->pos, *power))
+    if (!gv_power_must_order(v->map, v->pos, *power))
         return judge_fail(j, "%s has no orders to give in %s",
                           gv_power_name(v, *power), v->phase.name);
     return 0;
@@ -594,7 +594,7 @@ static void status_text(const game_view *v, int power, const order_set *set,
     char long_name[64];
     dj_map_phase_format(v->map, v->pos->phase.season, v->pos->phase.year,
                         v->pos->phase.type, long_name, sizeof long_name);
-    if (!power_must_order(v->map, v->pos, power)) {
+    if (!gv_power_must_order(v->map, v->pos, power)) {
         dj_buf_printf(out, "%s has no orders to give in %s (%s).\n",
                       gv_power_name(v, power), v->phase.name, long_name);
         deadline_text(v, power, out);
@@ -612,7 +612,7 @@ static void status_text(const game_view *v, int power, const order_set *set,
     }
     if (v->pos->phase.type == DJ_ADJUSTMENT) {
         int due = dj_adjustment_due(v->map, v->pos, power), needed, given;
-        power_order_count(v->map, v->pos, power, set, &needed, &given);
+        gv_power_order_count(v->map, v->pos, power, set, &needed, &given);
         dj_buf_printf(out, "%s due: %d; given: %d%s\n",
                       due > 0 ? "Builds" : "Removals", needed, given,
                       given >= needed ? "." : " (the rest: the judge "
@@ -650,7 +650,7 @@ int dj_game_order_status_full(dj_judge *j, const char *game,
     if (rc == 0 && (!v.has_phase || strcmp(v.phase.status, "current") != 0))
         rc = judge_fail(j, "game '%s' has no phase taking orders", v.g.name);
     if (rc == 0)
-        rc = orders_load(j, &v, &v.phase, set);
+        rc = gv_orders_load(j, &v, &v.phase, set);
     if (rc == 0)
         rc = latest_text(j, &v, p, &on_file);
     if (rc == 0 &&
@@ -659,7 +659,7 @@ int dj_game_order_status_full(dj_judge *j, const char *game,
     if (rc == 0) {
         status_text(&v, p, set, on_file.data, ready, wait, out);
         if (complete)
-            *complete = orders_complete(v.map, v.pos, p, set);
+            *complete = gv_orders_complete(v.map, v.pos, p, set);
     }
     dj_store_rollback(j->store);
     dj_buf_free(&on_file);
@@ -823,7 +823,7 @@ static int later_apply(dj_judge *j, game_view *v, const dj_later_rec *r)
                   "%s has begun:\n\n",
                   gv_power_name(v, r->power), v->phase.name, r->phase,
                   v->phase.name);
-    if (!power_must_order(v->map, v->pos, r->power)) {
+    if (!gv_power_must_order(v->map, v->pos, r->power)) {
         dj_buf_printf(&text, "%s has no orders to give in %s: nothing was "
                              "filed.\n",
                       gv_power_name(v, r->power), v->phase.name);
@@ -858,7 +858,7 @@ done:
     return rc;
 }
 
-int later_orders_open(dj_judge *j, const char *game)
+int gv_later_orders_open(dj_judge *j, const char *game)
 {
     game_view v;
     if (gv_load(j, game, &v) < 0)

@@ -98,7 +98,7 @@ int dj_game_order_status(dj_judge *j, const char *game, const char *power,
  * orders for everything it must decide: every unit (every dislodged unit
  * that can retreat) has an order, or every build or removal due is
  * given; false when it has nothing to order.  Decided from the orders on
- * file and the position, by orders_complete() (game_int.h).
+ * file and the position, by gv_orders_complete() (game_int.h).
  */
 int dj_game_order_status_full(dj_judge *j, const char *game,
                               const char *power, dj_buf *out,

@@ -32,7 +32,7 @@
 #include "render/render.h"
 #include "store/mail.h"
 
-int game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
+int gv_game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
               const dj_order *orders, int norders, const dj_result *res,
               int format, dj_picture *out)
 {
@@ -115,16 +115,16 @@ static int draw_phase(dj_judge *j, game_view *v, const dj_phase_rec *ph,
         goto done;
     }
     if (!orders) {
-        rc = game_draw(j, v, pos, NULL, 0, NULL, format, out);
+        rc = gv_game_draw(j, v, pos, NULL, 0, NULL, format, out);
         goto done;
     }
-    if (orders_load(j, v, ph, set) < 0)
+    if (gv_orders_load(j, v, ph, set) < 0)
         goto done;
     const dj_result *shown = NULL;
     if (played) {
         /* Adjudicated again as it was: the engine is a pure function. */
         for (int p = 0; p < v->map->npowers; p++)
-            if (power_must_order(v->map, pos, p) && !set->has[p])
+            if (gv_power_must_order(v->map, pos, p) && !set->has[p])
                 pos->civil_disorder |= DJ_POWER_BIT(p);
         if (dj_adjudicate_with(dj_game_engine(&v->g), v->map, pos,
                                set->orders, set->n, &v->rules, res) < 0) {
@@ -134,7 +134,7 @@ static int draw_phase(dj_judge *j, game_view *v, const dj_phase_rec *ph,
         }
         shown = res;
     }
-    rc = game_draw(j, v, pos, set->orders, set->n, shown, format, out);
+    rc = gv_game_draw(j, v, pos, set->orders, set->n, shown, format, out);
 done:
     free(pos);
     free(res);
@@ -158,16 +158,16 @@ static int phase_picture(dj_judge *j, game_view *v, const dj_phase_rec *ph,
     const char *fmt = dj_picture_format_name((dj_picture_format)format);
     uint64_t key;
     bool cached = judge_geo_path(j, v->g.map, geo_path, sizeof geo_path) == 0;
-    if (cached && picture_cache_key(j, v, ph, played, geo_path, fmt, &key) < 0)
+    if (cached && gv_picture_cache_key(j, v, ph, played, geo_path, fmt, &key) < 0)
         return -1;
     cached = cached &&
-             picture_cache_path(j, v, ph, fmt, key, path, sizeof path) == 0;
-    if (cached && picture_cache_read(path, out) == 0)
+             gv_picture_cache_path(j, v, ph, fmt, key, path, sizeof path) == 0;
+    if (cached && gv_picture_cache_read(path, out) == 0)
         return 0;
     if (draw_phase(j, v, ph, played, played, format, out) < 0)
         return -1;
     if (cached)
-        picture_cache_write(path, out);
+        gv_picture_cache_write(path, out);
     return 0;
 }
 

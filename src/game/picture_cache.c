@@ -60,7 +60,7 @@ static void fnv_number(fnv *f, int64_t n)
     fnv_text(f, text);
 }
 
-int picture_cache_key(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
+int gv_picture_cache_key(dj_judge *j, const game_view *v, const dj_phase_rec *ph,
                       bool processed, const char *geo_path, const char *format,
                       uint64_t *key)
 {
@@ -132,7 +132,7 @@ static void safe_component(const char *in, char *out, size_t len)
     out[k] = '\0';
 }
 
-int picture_cache_path(const dj_judge *j, const game_view *v,
+int gv_picture_cache_path(const dj_judge *j, const game_view *v,
                        const dj_phase_rec *ph, const char *format,
                        uint64_t key, char *out, size_t len)
 {
@@ -146,7 +146,7 @@ int picture_cache_path(const dj_judge *j, const game_view *v,
     return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-int picture_cache_read(const char *path, dj_picture *out)
+int gv_picture_cache_read(const char *path, dj_picture *out)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -185,7 +185,7 @@ static void make_parents(const char *path)
     }
 }
 
-void picture_cache_write(const char *path, const dj_picture *pic)
+void gv_picture_cache_write(const char *path, const dj_picture *pic)
 {
     char tmp[DJ_PATH_MAX + 200];
     if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp)
@@ -315,7 +315,7 @@ static int list_cache(const char *dir, cached_file **files, int *n,
     return rc;
 }
 
-int picture_cache_prune(dj_judge *j, int *removed, int64_t *freed)
+int gv_picture_cache_prune(dj_judge *j, int *removed, int64_t *freed)
 {
     *removed = 0;
     *freed = 0;

@@ -206,7 +206,7 @@ static int do_preview(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         rc = judge_fail(j, "out of memory");
         goto done;
     }
-    if (orders_load(j, v, &v->phase, set) < 0)
+    if (gv_orders_load(j, v, &v->phase, set) < 0)
         goto done;
     /* only the power's own orders: every other unit holds */
     int n = 0;

@@ -65,7 +65,7 @@ static bool power_alive(const dj_map *map, const dj_position *pos, int p)
 static int adjudicate_view(dj_judge *j, game_view *v, dj_engine engine,
                            adjudication *a)
 {
-    if (orders_load(j, v, &v->phase, &a->set) < 0)
+    if (gv_orders_load(j, v, &v->phase, &a->set) < 0)
         return -1;
     a->disorder = a->newly = a->excused = 0;
     for (int p = 0; p < v->map->npowers; p++) {
@@ -73,7 +73,7 @@ static int adjudicate_view(dj_judge *j, game_view *v, dj_engine engine,
             continue;
         if (gv_in_disorder(v, p))
             a->disorder |= DJ_POWER_BIT(p);
-        else if (power_must_order(v->map, v->pos, p) && !a->set.has[p])
+        else if (gv_power_must_order(v->map, v->pos, p) && !a->set.has[p])
             a->newly |= DJ_POWER_BIT(p);
     }
     /* excuses = N: a power's first missed phases are not civil disorder */
@@ -172,7 +172,7 @@ static void missing_orders(const game_view *v, const adjudication *a,
     dj_power_set none = 0;
     for (int p = 0; p < v->map->npowers; p++)
         if (power_alive(v->map, v->pos, p) &&
-            power_must_order(v->map, v->pos, p) && !a->set.has[p])
+            gv_power_must_order(v->map, v->pos, p) && !a->set.has[p])
             none |= DJ_POWER_BIT(p);
     if (!none)
         return;
@@ -256,12 +256,12 @@ static int save_next_phase(dj_judge *j, game_view *v, const dj_position *next,
     return rc < 0 ? judge_store_fail(j) : 0;
 }
 
-int process_phase(dj_judge *j, game_view *v, dj_buf *out)
+int gv_process_phase(dj_judge *j, game_view *v, dj_buf *out)
 {
-    return process_phase_with(j, v, -1, out);
+    return gv_process_phase_with(j, v, -1, out);
 }
 
-int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
+int gv_process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
 {
     if (!v->has_phase || strcmp(v->phase.status, "current") != 0)
         return judge_fail(j, "game '%s' has no phase to process", v->g.name);
@@ -287,7 +287,7 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
     before.civil_disorder = a->disorder;
     if (engine < 0) {
         /* The position as the engines saw it: civil disorder included. */
-        rc = verify_phase(j, v, v->pos, a->set.orders, a->set.n, &a->res,
+        rc = gv_verify_phase(j, v, v->pos, a->set.orders, a->set.n, &a->res,
                           out);
         if (rc != 0)
             goto done; /* 1: paused, the master told; -1: an error */
@@ -384,7 +384,7 @@ int process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
     rc = -1;
     if (a->newly && disorder_notice(j, v, a->newly) < 0)
         goto done;
-    if (!over && later_orders_open(j, v->g.name) < 0)
+    if (!over && gv_later_orders_open(j, v->g.name) < 0)
         goto done; /* PHASE orders stored for the phase now open */
     if (gv_log(j, v, "process", "%s%s%s", v->phase.name,
                a->newly ? "; civil disorder: " : "",
@@ -413,7 +413,7 @@ done:
 
 /* ---- ending a game without a phase ------------------------------------------- */
 
-int end_game(dj_judge *j, game_view *v, const char *ending)
+int gv_end_game(dj_judge *j, game_view *v, const char *ending)
 {
     snprintf(v->g.state, sizeof v->g.state, "finished");
     snprintf(v->g.ending, sizeof v->g.ending, "%s", ending);
@@ -489,7 +489,7 @@ int dj_game_process_with(dj_judge *j, const char *game, dj_engine engine,
     game_view v;
     bool decided = (int)engine >= 0;
     if (gv_load(j, game, &v) < 0 || gv_require(j, &v, "active paused") < 0 ||
-        process_phase_with(j, &v, decided ? (int)engine : -1, out) < 0 ||
+        gv_process_phase_with(j, &v, decided ? (int)engine : -1, out) < 0 ||
         (decided && resume_after_decision(j, &v, engine, out) < 0) ||
         dj_store_commit(j->store) < 0) {
         if (!j->err[0])
@@ -551,7 +551,7 @@ static int assess(dj_judge *j, game_view *v, readiness *r)
     order_set *set = malloc(sizeof *set);
     if (!set)
         return judge_fail(j, "out of memory");
-    if (orders_load(j, v, &v->phase, set) < 0) {
+    if (gv_orders_load(j, v, &v->phase, set) < 0) {
         free(set);
         return -1;
     }
@@ -567,14 +567,14 @@ static int assess(dj_judge *j, game_view *v, readiness *r)
         }
         if (wait)
             r->all_ready = false;
-        if (!power_must_order(v->map, v->pos, p))
+        if (!gv_power_must_order(v->map, v->pos, p))
             continue;
         if (gv_in_disorder(v, p)) {
             r->idle |= DJ_POWER_BIT(p);
             continue;
         }
         r->must |= DJ_POWER_BIT(p);
-        bool complete = orders_complete(v->map, v->pos, p, set);
+        bool complete = gv_orders_complete(v->map, v->pos, p, set);
         if (!complete)
             r->late |= DJ_POWER_BIT(p);
         if (!set->has[p])
@@ -766,7 +766,7 @@ static int remind(dj_judge *j, game_view *v, dj_power_set late, dj_buf *out)
  * paused) was not processed. */
 static int tick_process(dj_judge *j, game_view *v, dj_buf *out, bool *did)
 {
-    int rc = process_phase(j, v, out);
+    int rc = gv_process_phase(j, v, out);
     *did = rc == 0;
     return rc < 0 ? -1 : 0;
 }
@@ -866,7 +866,7 @@ static int prune_pictures(dj_judge *j, dj_buf *out)
 {
     int removed;
     int64_t freed;
-    if (picture_cache_prune(j, &removed, &freed) < 0)
+    if (gv_picture_cache_prune(j, &removed, &freed) < 0)
         return -1;
     if (removed)
         dj_buf_printf(out, "pruned %d picture%s (%lld KB) from the picture "

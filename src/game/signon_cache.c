@@ -67,7 +67,7 @@ static dj_signon_memo *memo_of(dj_judge *j)
     return j->memo;
 }
 
-void signon_memo_free(dj_signon_memo *m)
+void gv_signon_memo_free(dj_signon_memo *m)
 {
     if (!m)
         return;

@@ -163,7 +163,7 @@ static int disagreement(dj_judge *j, game_view *v, const dj_position *before,
     return rc < 0 ? -1 : 1;
 }
 
-int verify_phase(dj_judge *j, game_view *v, const dj_position *before,
+int gv_verify_phase(dj_judge *j, game_view *v, const dj_position *before,
                  const dj_order *orders, int n, const dj_result *a,
                  dj_buf *out)
 {

@@ -25,16 +25,8 @@ set -u
 # The rooms with a circle known and being removed: their circles are
 # listed, not failed.  Once a room has none, the suite fails until its
 # line is taken out, so this list only shrinks; nothing may be added.
-#   command  parse.c and table.c call each other (cmd_spec_* one way, the
-#            reader the other), and the table's rows point at the run_*
-#            files, which use it back; issue 35's rooms work takes this
-#            apart: remove the line when that is merged.
-#   conf     judge_conf.c calls conf_write.c (dj_config_write) and
-#            conf_write.c reads judge_conf.c's conf_table (data, which
-#            farm-studio's call graph does not see): the table would be a
-#            file of its own, conf_table.c beside conf_table.h.
-KNOWN='command
-conf'
+# None is left.
+KNOWN=''
 
 # edges ROOMDIR OBJDIR: "A.c B.c" for each use of B.c by A.c.  An
 # include counts when B.h is private to the room (no other room of src/

@@ -39,22 +39,6 @@ djweb       dj_ web_
 
 # library  symbol  — why it keeps a name without the room's prefix
 EXCEPTIONS='
-djgame end_game                  game_int.h: the game room'"'"'s own, named before it took gv_
-djgame game_draw                 game_int.h: as above
-djgame later_orders_open         game_int.h: as above
-djgame orders_complete           game_int.h: as above
-djgame orders_load               game_int.h: as above
-djgame picture_cache_key         game_int.h: as above (picture_cache.c)
-djgame picture_cache_path        game_int.h: as above (picture_cache.c)
-djgame picture_cache_prune       game_int.h: as above (picture_cache.c)
-djgame picture_cache_read        game_int.h: as above (picture_cache.c)
-djgame picture_cache_write       game_int.h: as above (picture_cache.c)
-djgame power_must_order          game_int.h: as above
-djgame power_order_count         game_int.h: as above
-djgame process_phase             game_int.h: as above
-djgame process_phase_with        game_int.h: as above
-djgame signon_memo_free          game_int.h: as above
-djgame verify_phase              game_int.h: as above
 '
 
 command -v nm >/dev/null 2>&1 || { bad "nm (binutils) is needed"; checks_done; exit 1; }
