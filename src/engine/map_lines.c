@@ -125,6 +125,28 @@ static void remove_unowned(parser *p, const char *word, src_ref at)
         m->is_sc[prov] = false;
 }
 
+/* A home centre marked with one of DPjudge's signs: refused, saying what
+ * the sign means there.  DPjudge's Map.addHomes reads the signs; its
+ * Game.buildSites and Game.ownership give the partisan site ('*') its
+ * meaning (Russia's Siberia in 1900: the Russian Emergency Measures). */
+static void refuse_home_mark(parser *p, const char *kw, const char *word,
+                             src_ref at)
+{
+    if (word[0] == '*')
+        mp_fail_at(p, at,
+                   "%s %s: DPjudge's partisan site (*: a place, not a "
+                   "centre, where the power may build while it holds some "
+                   "but not all of its home centres, and then keeps one "
+                   "unit more than its centres for each such site; RULE "
+                   "NO_PARTISANS turns it off) is not supported",
+                   kw, word);
+    else
+        mp_fail_at(p, at,
+                   "%s %s: DPjudge's marked home centres (* partisan, "
+                   "+ factory, ~ hidden, @ alternative) are not supported",
+                   kw, word);
+}
+
 /* "-CENTRE" on a power's line: no longer its home (nor owned by it); it
  * stays a supply centre, unowned, as DPjudge has it. */
 static void remove_home(parser *p, const char *word, int owner, src_ref at)
@@ -280,11 +302,7 @@ static void power_line(parser *p, char **tok, int ntok, src_ref at)
         if (tok[i][0] == '-' && tok[i][1])
             remove_home(p, tok[i] + 1, power, at);
         else if (strchr("*+~@", tok[i][0]) || strchr(tok[i], '('))
-            mp_fail_at(p, at,
-                       "%s %s: DPjudge's marked home centres (* partisan, "
-                       "+ factory, ~ hidden, @ alternative) are not "
-                       "supported",
-                       tok[0], tok[i]);
+            refuse_home_mark(p, tok[0], tok[i], at);
         else if (is_new && !adj && mp_loc_as_of(p, tok[i], &gone) < 0 &&
                  !gone)
             mp_fail_at(p, at,
@@ -853,7 +871,11 @@ static void centres_line(parser *p, line_kind kind, char **tok, int ntok,
     if (kind == LK_HOMES)
         p->homes_reset |= bit;
     for (int i = 1; i < ntok && !p->failed; i++) {
-        if (strchr("-*+~@", tok[i][0])) {
+        if (tok[i][0] == '*') {
+            refuse_home_mark(p, tok[0], tok[i], at);
+            return;
+        }
+        if (strchr("-+~@", tok[i][0])) {
             mp_fail_at(p, at,
                        "%s %s: DPjudge's marked home centres (- * + ~ @) "
                        "are not supported",

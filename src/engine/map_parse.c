@@ -628,17 +628,32 @@ void mp_name_line(parser *p, char *text, src_ref at)
 }
 
 /* One neighbour word into ld's list.  DPjudge marks some borders with
- * signs round the abbreviation: refused, each with what it means there. */
+ * signs round the abbreviation: refused, each with what it means there.
+ * The meanings of * and ~ are those of DPjudge's Game.py: strengths
+ * (Game.strengths: 1/2 and 0 for the move's last leg, from the unit or,
+ * convoyed, from the last fleet of its written route), supports
+ * (Game.validOrder: none across either), cuts (Game.cutSupport,
+ * exceptions D and E; a dislodgement still cuts, resolveMoves step 9)
+ * and retreats (Game.otherResults: crossers disbanded first, ~ before
+ * *).  Map.py reads the signs into abutRules. */
 static void add_raw(parser *p, loc_draft *ld, const char *word, src_ref at)
 {
     static const struct {
         char sign;
         const char *what;
     } signs[] = {
-        {'*', "DPjudge's half-strength border (*: a move across it has half "
-              "strength and cuts no support)"},
-        {'~', "DPjudge's strait (~: a move across it has no strength unless "
-              "supported)"},
+        {'*', "DPjudge's half-strength border (*: a move across it, or a "
+              "convoy's last leg from a fleet across it, has strength 1/2 "
+              "plus its supports; no unit supports across it, to hold or to "
+              "move; a move across it cuts no support it does not dislodge; "
+              "of units retreating to one place, those crossing it are "
+              "disbanded first)"},
+        {'~', "DPjudge's strait (~: a move across it, or a convoy's last "
+              "leg from a fleet across it, has strength 0 plus its "
+              "supports; no unit supports across it, to hold or to move; an "
+              "unsupported move across it cuts no support; of units "
+              "retreating to one place, those crossing it are disbanded "
+              "first, before those crossing a *)"},
         {':', "DPjudge's border only one power may cross (POWER:PLACE)"},
         {'(', "DPjudge's border open only to the owner of a centre (PLACE(CENTRE))"},
     };

@@ -662,7 +662,7 @@ static void test_parse_tiny(void)
 static void expect_tiny_error(const char *extra, const char *where,
                               const char *what)
 {
-    char text[4096], err[256] = "";
+    char text[4096], err[512] = "";
     snprintf(text, sizeof text, "%s%s", tiny, extra);
     expect_error(dj_map_parse(text, "tiny.map", err, sizeof err), err, where,
                  what);
@@ -686,8 +686,21 @@ static void test_parse_errors(void)
                       "coast 'eee/nc' of undeclared province 'eee'");
     expect_tiny_error("LAND DDD ABUTS *AAA\n", "tiny.map:17: ",
                       "half-strength border (*");
+    /* The refusal states DPjudge's rule whole (Game.py: strengths,
+     * validOrder, cutSupport, otherResults), for the session that
+     * builds it. */
+    expect_tiny_error("LAND DDD ABUTS *AAA\n", "tiny.map:17: ",
+                      "has strength 1/2 plus its supports; no unit "
+                      "supports across it, to hold or to move; a move "
+                      "across it cuts no support it does not dislodge; of "
+                      "units retreating to one place, those crossing it "
+                      "are disbanded first) is not supported");
     expect_tiny_error("LAND DDD ABUTS AAA~\n", "tiny.map:17: ",
                       "strait (~");
+    expect_tiny_error("LAND DDD ABUTS AAA~\n", "tiny.map:17: ",
+                      "has strength 0 plus its supports; no unit supports "
+                      "across it, to hold or to move; an unsupported move "
+                      "across it cuts no support");
     expect_tiny_error("LAND DDD NEXT AAA\n", "tiny.map:17: ", "expected ABUTS");
     expect_tiny_error("BLUE (BLUISH) AAA\n", "tiny.map:17: ",
                       "'AAA' is already a home centre of Red");

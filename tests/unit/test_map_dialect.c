@@ -379,6 +379,10 @@ static void test_centres(void)
     expect_refused("RED (REDDISH) AAA\nHOME ZZZ\n",
                    "HOME: unknown location 'ZZZ'");
     expect_refused("UNOWNED BBB\nRED (REDDISH) AAA\nHOME *BBB\n",
+                   "HOME *BBB: DPjudge's partisan site (*: a place, not a "
+                   "centre, where the power may build while it holds some "
+                   "but not all of its home centres");
+    expect_refused("UNOWNED BBB\nRED (REDDISH) AAA\nHOME +BBB\n",
                    "marked home centres");
 }
 
@@ -441,7 +445,12 @@ static void test_refused(void)
         {"RULE CD_BUILDS", "building at random"},
         {"RULE NO_DRAW", "cannot end in a draw"},
         {"RED -> CRIMSON (CRIMSON)", "renaming a power"},
-        {"RED *BBB", "marked home centres"},
+        {"RED *BBB", "RED *BBB: DPjudge's partisan site (*: a place, not "
+                     "a centre, where the power may build while it holds "
+                     "some but not all of its home centres, and then keeps "
+                     "one unit more than its centres for each such site; "
+                     "RULE NO_PARTISANS turns it off) is not supported"},
+        {"RED +BBB", "marked home centres"},
         {"ROTATE CONTROL", "rotating control"},
         {"NEWHOMES 1905", "chosen during the game"},
         {"TEAM RED-BLUE", "teams of powers"},
