@@ -112,9 +112,21 @@ extra = sys.argv[6] + "\r\n" if len(sys.argv) > 6 else ""
 msg = (extra + "From: %s\r\nTo: judge@dipjudge.test\r\nSubject: orders\r\n"
        "Date: %s\r\nMessage-ID: <%s@test>\r\n\r\n%s\r\n"
        % (frm, email.utils.formatdate(), mid, body.replace("\n", "\r\n")))
-s = smtplib.SMTP("127.0.0.1", int(port), source_address=(source, 0))
-s.sendmail(frm.split("<")[-1].rstrip(">"), ["judge@dipjudge.test"], msg)
-s.quit()
+import time
+# A 4xx is "try again later": a sending MTA tries again, and so does this
+# (a milter busy on a loaded machine answers 451 4.7.1 now and then).
+for attempt in range(10):
+    try:
+        s = smtplib.SMTP("127.0.0.1", int(port), source_address=(source, 0))
+        s.sendmail(frm.split("<")[-1].rstrip(">"), ["judge@dipjudge.test"], msg)
+        s.quit()
+        break
+    except smtplib.SMTPResponseException as e:
+        if not 400 <= e.smtp_code < 500 or attempt == 9:
+            raise
+        print("send: %d %s, again in 1 s" % (e.smtp_code, e.smtp_error),
+              file=sys.stderr)
+        time.sleep(1)
 EOF
 }
 
@@ -143,7 +155,15 @@ send "$MS_MX_RAW_PORT" 127.0.0.66 auth-d alice@players.test "$BODY" "$FORGED_AR"
 send "$MS_MX_PORT" 127.0.0.66 auth-f carol@nodmarc.test "HELP"
 send "$MS_MX_RAW_PORT" 127.0.0.66 auth-g carol@nodmarc.test "HELP" \
     "Authentication-Results: $MS_AUTHSERV_ID; dmarc=pass header.from=nodmarc.test"
-check "six mails delivered to the judge" wait_files "$INBOX" 6
+if wait_files "$INBOX" 6; then ok; else
+    bad "six mails delivered to the judge"
+    # what the milters and Postfix said, for the reader of a failed run
+    for log in opendkim opendmarc postfix maillog dnsmasq; do
+        [[ -f $DIR/ms/log/$log.log ]] || continue
+        echo "---- last lines of the test's $log.log ----"
+        tail -n 15 "$DIR/ms/log/$log.log" | sed 's/^/    /'
+    done
+fi
 
 # e: a's signed mail replayed with other orders (the trace fields the MX
 # added taken off, the signature kept).
