@@ -18,7 +18,8 @@
 #
 # Usage: outline2art.py BOARD.outline > BOARD.art   (paths in the outline
 # file are relative to it).  The outline file's lines:
-#   coasts FILE                         the coastlines to read
+#   coasts FILE                         the coastlines to read (a second
+#       line adds its shapes: a strait one board opens, bosphorus.coast)
 #   without SHAPE                       leave that shape out (a canal an
 #       older board has none of)
 #   grid COLUMNS ROWS CELL              the grid (CELL pixels a cell)
@@ -101,7 +102,7 @@ def main():
         if not w:
             continue
         if w[0] == "coasts":
-            shapes = read_coasts(os.path.join(base, w[1]))
+            shapes += read_coasts(os.path.join(base, w[1]))
         elif w[0] == "without":
             shapes = [sh for sh in shapes if sh[1] != w[1]]
         elif w[0] == "grid":

@@ -40,11 +40,21 @@ static const char *const usual[] = {"Austria", "England", "France",
                                     "Turkey",  "China",   "India",
                                     "Japan"};
 
+/* Powers named after a colour (Chromatic's) wear the usual colour that is
+ * it: Blue France's, Red Austria's, Dark Germany's grey, Yellow Turkey's. */
+static const struct {
+    const char *name;
+    int slot;
+} named[] = {{"Red", 0}, {"Blue", 2}, {"Dark", 3}, {"Yellow", 6}};
+
 static int usual_slot(const char *name)
 {
     for (int i = 0; i < (int)(sizeof usual / sizeof usual[0]); i++)
         if (strcmp(name, usual[i]) == 0)
             return i;
+    for (int i = 0; i < (int)(sizeof named / sizeof named[0]); i++)
+        if (strcmp(name, named[i].name) == 0)
+            return named[i].slot;
     return -1;
 }
 

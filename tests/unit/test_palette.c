@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "render/render.h"
 #include "testlib.h"
@@ -187,9 +188,46 @@ static void check_map(const char *path)
     dj_map_free(map);
 }
 
+/* The colour of the power NAME on the map at PATH. */
+static bool colour_of(const char *path, const char *name, double rgb[3])
+{
+    char err[512];
+    dj_map *map = dj_map_load(path, err, sizeof err);
+    if (!map)
+        return false;
+    bool found = false;
+    for (int p = 0; p < map->npowers && !found; p++)
+        if (strcmp(map->powers[p].name, name) == 0) {
+            dj_render_power_colour(map, p, rgb);
+            found = true;
+        }
+    dj_map_free(map);
+    return found;
+}
+
+/* Chromatic's powers named after colours wear them: Blue France's blue,
+ * Red Austria's red, Dark Germany's grey, Yellow Turkey's yellow. */
+static void test_colour_names(const char *srcdir)
+{
+    static const char *const pairs[][2] = {{"Blue", "France"},
+                                           {"Red", "Austria"},
+                                           {"Dark", "Germany"},
+                                           {"Yellow", "Turkey"}};
+    char chromatic[1024], standard[1024];
+    snprintf(chromatic, sizeof chromatic, "%s/maps/chromatic.map", srcdir);
+    snprintf(standard, sizeof standard, "%s/maps/standard.map", srcdir);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        double a[3], b[3];
+        CHECK(colour_of(chromatic, pairs[i][0], a));
+        CHECK(colour_of(standard, pairs[i][1], b));
+        CHECK(a[0] == b[0] && a[1] == b[1] && a[2] == b[2]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     test_ciede2000();
+    test_colour_names(test_srcdir(argc, argv));
     char pattern[1024];
     snprintf(pattern, sizeof pattern, "%s/maps/*.map", test_srcdir(argc, argv));
     glob_t g;
