@@ -109,7 +109,9 @@ static void lower_copy(char *dst, const char *src, size_t size)
     dst[i] = '\0';
 }
 
-/* "FRANCE" or "north+italy" -> "France", "North Italy" for display. */
+/* "FRANCE" or "north+italy" -> "France", "North Italy" for display; as
+ * DPjudge's title case, a word begins after a hyphen too
+ * ("POLAND-LITHUANIA" -> "Poland-Lithuania", Renaissance's power). */
 void mp_title_case(char *dst, const char *src, size_t size)
 {
     size_t n = 0;
@@ -118,7 +120,7 @@ void mp_title_case(char *dst, const char *src, size_t size)
         char c = *src == '+' || *src == '_' ? ' ' : *src;
         dst[n++] = (char)(start ? toupper((unsigned char)c)
                                 : tolower((unsigned char)c));
-        start = c == ' ';
+        start = c == ' ' || c == '-';
     }
     dst[n] = '\0';
 }

@@ -11,6 +11,8 @@
 # lines "Power: ORDER" (see tests/games/make_game.c).
 
 POWERS="Austria England France Germany Italy Russia Turkey"
+# POWERS is split at spaces, or, when it has several lines, one name a
+# line (names of several words: Renaissance's Holy Roman Empire).
 GAME_T0=1800000000   # Fri 15 Jan 2027 08:00 UTC
 GAME_STEP=432000     # five days a phase: past every deadline and grace
 GAME=$S/tests/games/full  # the standard board's scripted whole game
@@ -27,11 +29,27 @@ game_setup()
         ${GAME_MAP:+--map "$GAME_MAP"} \
         movement_delay=72h retreat_delay=24h adjustment_delay=24h \
         grace=24h nmr=cd "$@" >/dev/null || return 1
+    powers_split
     for gs_p in $POWERS; do
-        gs_lp=$(echo "$gs_p" | tr 'A-Z' 'a-z')
+        IFS=$pw_ifs
+        gs_lp=$(echo "$gs_p" | tr 'A-Z ' 'a-z-')
         DIPJUDGE_NOW=$gs_now $J join "$gs_name" "$gs_lp@$gs_name.example" \
             --power "$gs_p" --name "$gs_p player" >/dev/null || return 1
     done
+    IFS=$pw_ifs
+}
+
+# powers_split: IFS set to split POWERS into its names (the IFS before
+# kept in pw_ifs, to be put back in the loop over them).
+powers_split()
+{
+    pw_ifs=$IFS
+    case $POWERS in
+    *'
+'*) IFS='
+' ;;
+    *) IFS=' ' ;;
+    esac
 }
 
 # phase_of FILE: "S1901M" from ".../01-S1901M.txt".
@@ -55,11 +73,14 @@ game_state()
 # game_orders NAME FILE NOW: enter every power's orders from a phase file.
 game_orders()
 {
+    powers_split
     for go_p in $POWERS; do
+        IFS=$pw_ifs
         grep -q "^$go_p: " "$2" || continue
         grep "^$go_p: " "$2" | sed "s/^$go_p: //" |
             DIPJUDGE_NOW=$3 $J orders "$1" "$go_p" --set >/dev/null || return 1
     done
+    IFS=$pw_ifs
 }
 
 # game_play NAME DIR: play the scripted game in DIR phase by phase from the

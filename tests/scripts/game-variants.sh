@@ -14,11 +14,13 @@ set -u
 . "${2:-$DJ_SRCDIR}/tests/checks.sh"
 . "$S/tests/games/play.sh"
 
-# powers_of VARIANT: its powers, from `judgectl maps`.
+# powers_of VARIANT: its powers, one a line, from `judgectl maps` (a name
+# may have several words: "  Holy Roman Empire (H) Ber Mun Vie").
 powers_of()
 {
     $JUDGECTL maps --maps "$S/maps" 2>/dev/null | awk -v m="$1:" '
-        /^[^ ]/ { on = ($1 == m) } on && /^  / && $2 ~ /^\(/ { print $1 }'
+        /^[^ ]/ { on = ($1 == m) }
+        on && /^  [^ ].* \(.\)/ { s = substr($0, 3); sub(/ \(.\).*/, "", s); print s }'
 }
 
 # play_variant VARIANT: the whole game of tests/games/VARIANT, every power
@@ -28,7 +30,7 @@ play_variant()
     v=$1
     dir=$S/tests/games/$v
     now=$GAME_T0
-    POWERS=$(powers_of "$v" | tr '\n' ' ')
+    POWERS=$(powers_of "$v")
     GAME_MAP=$v
     check "$v: game set up" game_setup "$v" "$now"
     GAME_MAP=
@@ -103,6 +105,10 @@ check "maps: Modern's Russia" grep -qx '  Russia (R) Mos Stp Gor Mur Ros' "$T/ma
 check "maps: fiveman" grep -qx 'fiveman: 5 powers, 27 centres, 14 to win, starts S1901M' "$T/maps"
 check "maps: chromatic" grep -qx 'chromatic: 5 powers, 21 centres, 11 to win, starts S1901M' "$T/maps"
 check "maps: Chromatic's Light" grep -qx '  Light (L) Ala Gho Ivo' "$T/maps"
+check "maps: sailho" grep -qx 'sailho: 4 powers, 16 centres, 9 to win, starts S1901M' "$T/maps"
+check "maps: Sail Ho's West" grep -qx '  West (W) Les Ves' "$T/maps"
+check "maps: renaissance" grep -qx 'renaissance: 7 powers, 35 centres, 18 to win, starts S1454M' "$T/maps"
+check "maps: Renaissance's Poland-Lithuania" grep -qx '  Poland-Lithuania (P) Sev Nov War' "$T/maps"
 check "maps: crowded" grep -qx 'crowded: 11 powers, 35 centres, 18 to win, starts S1901M' "$T/maps"
 check "maps: Crowded's Lowland holds Ruhr" grep -qx '  Lowland (L) Bel Hol Ruh' "$T/maps"
 check "maps: britain" grep -qx 'britain: 7 powers, 37 centres, 19 to win, starts S1901M' "$T/maps"

@@ -88,6 +88,20 @@ static void test_power_letters(void)
     expect_refused("RED (REDDISH:RR) AAA\n", "must be one letter or digit");
 }
 
+/* Names in DPjudge's title case: '+' a space, a word begun after a space
+ * or a hyphen (Renaissance's POLAND-LITHUANIA, HOLY+ROMAN+EMPIRE). */
+static void test_power_title_case(void)
+{
+    dj_map *m = expect_loaded("POLAND-LITHUANIA (POLISH:P) AAA\n"
+                              "HOLY+ROMAN+EMPIRE (IMPERIAL:H) BBB\n");
+    if (m) {
+        CHECK_STR(m->powers[0].name, "Poland-Lithuania");
+        CHECK_STR(m->powers[1].name, "Holy Roman Empire");
+        CHECK_STR(m->powers[1].adjective, "Imperial");
+        dj_map_free(m);
+    }
+}
+
 /* BEGIN: the phase a new game starts in, and its position. */
 static void test_begin(void)
 {
@@ -767,6 +781,7 @@ int main(int argc, char **argv)
     const char *dir = test_srcdir(argc, argv);
     snprintf(srcdir_path, sizeof srcdir_path, "%s", dir ? dir : ".");
     test_power_letters();
+    test_power_title_case();
     test_begin();
     test_flow();
     test_port();

@@ -841,7 +841,8 @@ static void check_quick_orders(const char *srcdir)
                                        "chaos", "fleetrome", "hundred",
                                        "pure", "youngstown", "britain",
                                        "canton", "milan", "modern",
-                                       "fiveman", "chromatic"};
+                                       "fiveman", "chromatic", "sailho",
+                                       "renaissance"};
     for (size_t i = 0; i < sizeof MAPS / sizeof MAPS[0]; i++) {
         char path[PATH_LEN];
         snprintf(path, sizeof path, "%s/maps/%s.map", srcdir, MAPS[i]);
@@ -952,6 +953,8 @@ static const char *const CASE_FILES[] = {
     "datc-extra/variant-modern.txt", "casefile/good.txt",
     "datc-extra/variant-fiveman.txt",
     "datc-extra/variant-chromatic.txt",
+    "datc-extra/variant-sailho.txt",
+    "datc-extra/variant-renaissance.txt",
     "casefile/jdip.txt", "casefile/bad.txt", "casefile/noend.txt",
     "casefile/quick.txt", "casefile/results.txt"};
 #define NCASE_FILES (sizeof CASE_FILES / sizeof CASE_FILES[0])

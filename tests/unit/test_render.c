@@ -828,6 +828,8 @@ int main(int argc, char **argv)
     test_variant_start("milan");
     test_variant_start("modern");
     test_variant_start("fiveman");
+    test_variant_start("sailho");
+    test_variant_start("renaissance");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
