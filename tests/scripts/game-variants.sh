@@ -100,6 +100,7 @@ check "maps: milan" grep -qx 'milan: 7 powers, 34 centres, 18 to win, starts S19
 check "maps: Milan's Italy" grep -qx '  Italy (I) Nap Rom Mil' "$T/maps"
 check "maps: modern" grep -qx 'modern: 10 powers, 64 centres, 33 to win, starts S1995M' "$T/maps"
 check "maps: Modern's Russia" grep -qx '  Russia (R) Mos Stp Gor Mur Ros' "$T/maps"
+check "maps: brazilian" grep -qx 'brazilian: 7 powers, 35 centres, 18 to win, starts S1901M' "$T/maps"
 check "maps: crowded" grep -qx 'crowded: 11 powers, 35 centres, 18 to win, starts S1901M' "$T/maps"
 check "maps: Crowded's Lowland holds Ruhr" grep -qx '  Lowland (L) Bel Hol Ruh' "$T/maps"
 check "maps: britain" grep -qx 'britain: 7 powers, 37 centres, 19 to win, starts S1901M' "$T/maps"

@@ -840,7 +840,8 @@ static void check_quick_orders(const char *srcdir)
     static const char *const MAPS[] = {"standard", "ancmed", "1898",
                                        "chaos", "fleetrome", "hundred",
                                        "pure", "youngstown", "britain",
-                                       "canton", "milan", "modern"};
+                                       "canton", "milan", "modern",
+                                       "brazilian"};
     for (size_t i = 0; i < sizeof MAPS / sizeof MAPS[0]; i++) {
         char path[PATH_LEN];
         snprintf(path, sizeof path, "%s/maps/%s.map", srcdir, MAPS[i]);
@@ -948,7 +949,8 @@ static const char *const CASE_FILES[] = {
     "datc-extra/head-to-head.txt", "datc-extra/regressions.txt",
     "datc-extra/variant-chaos.txt", "datc-extra/variant-youngstown.txt",
     "datc-extra/variant-hundred.txt", "datc-extra/variant-milan.txt",
-    "datc-extra/variant-modern.txt", "casefile/good.txt",
+    "datc-extra/variant-modern.txt", "datc-extra/variant-brazilian.txt",
+    "casefile/good.txt",
     "casefile/jdip.txt", "casefile/bad.txt", "casefile/noend.txt",
     "casefile/quick.txt", "casefile/results.txt"};
 #define NCASE_FILES (sizeof CASE_FILES / sizeof CASE_FILES[0])
