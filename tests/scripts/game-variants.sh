@@ -104,6 +104,7 @@ check "maps: brazilian" grep -qx 'brazilian: 7 powers, 35 centres, 18 to win, st
 check "maps: v8" grep -qx 'v8: 8 powers, 38 centres, 20 to win, starts S1901M' "$T/maps"
 check "maps: V8's Scandinavia" grep -qx '  Scandinavia (S) Nwy Stp Swe' "$T/maps"
 check "maps: V8's Russia without St Petersburg" grep -qx '  Russia (R) Mos Sev War' "$T/maps"
+check "maps: modern-up" grep -qx 'modern-up: 10 powers, 64 centres, 33 to win, starts S1995M' "$T/maps"
 check "maps: crowded" grep -qx 'crowded: 11 powers, 35 centres, 18 to win, starts S1901M' "$T/maps"
 check "maps: Crowded's Lowland holds Ruhr" grep -qx '  Lowland (L) Bel Hol Ruh' "$T/maps"
 check "maps: britain" grep -qx 'britain: 7 powers, 37 centres, 19 to win, starts S1901M' "$T/maps"

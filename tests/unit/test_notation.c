@@ -841,7 +841,7 @@ static void check_quick_orders(const char *srcdir)
                                        "chaos", "fleetrome", "hundred",
                                        "pure", "youngstown", "britain",
                                        "canton", "milan", "modern",
-                                       "brazilian", "v8"};
+                                       "brazilian", "v8", "modern-up"};
     for (size_t i = 0; i < sizeof MAPS / sizeof MAPS[0]; i++) {
         char path[PATH_LEN];
         snprintf(path, sizeof path, "%s/maps/%s.map", srcdir, MAPS[i]);
@@ -950,7 +950,7 @@ static const char *const CASE_FILES[] = {
     "datc-extra/variant-chaos.txt", "datc-extra/variant-youngstown.txt",
     "datc-extra/variant-hundred.txt", "datc-extra/variant-milan.txt",
     "datc-extra/variant-modern.txt", "datc-extra/variant-brazilian.txt",
-    "datc-extra/variant-v8.txt",
+    "datc-extra/variant-v8.txt", "datc-extra/variant-modern-up.txt",
     "casefile/good.txt",
     "casefile/jdip.txt", "casefile/bad.txt", "casefile/noend.txt",
     "casefile/quick.txt", "casefile/results.txt"};

@@ -829,6 +829,7 @@ int main(int argc, char **argv)
     test_variant_start("modern");
     test_variant_start("brazilian");
     test_variant_start("v8");
+    test_variant_start("modern-up");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
