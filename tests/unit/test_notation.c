@@ -841,7 +841,8 @@ static void check_quick_orders(const char *srcdir)
                                        "chaos", "fleetrome", "hundred",
                                        "pure", "youngstown", "britain",
                                        "canton", "milan", "modern",
-                                       "brazilian", "v8", "modern-up"};
+                                       "brazilian", "v8", "modern-up",
+                                       "slovenia"};
     for (size_t i = 0; i < sizeof MAPS / sizeof MAPS[0]; i++) {
         char path[PATH_LEN];
         snprintf(path, sizeof path, "%s/maps/%s.map", srcdir, MAPS[i]);
@@ -951,6 +952,7 @@ static const char *const CASE_FILES[] = {
     "datc-extra/variant-hundred.txt", "datc-extra/variant-milan.txt",
     "datc-extra/variant-modern.txt", "datc-extra/variant-brazilian.txt",
     "datc-extra/variant-v8.txt", "datc-extra/variant-modern-up.txt",
+    "datc-extra/variant-slovenia.txt",
     "casefile/good.txt",
     "casefile/jdip.txt", "casefile/bad.txt", "casefile/noend.txt",
     "casefile/quick.txt", "casefile/results.txt"};

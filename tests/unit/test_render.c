@@ -830,6 +830,7 @@ int main(int argc, char **argv)
     test_variant_start("brazilian");
     test_variant_start("v8");
     test_variant_start("modern-up");
+    test_variant_start("slovenia");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
