@@ -830,6 +830,10 @@ int main(int argc, char **argv)
     test_variant_start("fiveman");
     test_variant_start("sailho");
     test_variant_start("renaissance");
+    test_variant_start("brazilian");
+    test_variant_start("v8");
+    test_variant_start("modern-up");
+    test_variant_start("slovenia");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
