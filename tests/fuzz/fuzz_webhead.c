@@ -5,7 +5,7 @@
  * "read on", "hand it over" or one of 400, 414, 431, and what is handed
  * over has the shape libmicrohttpd is promised: a head within
  * DJ_WEB_HEAD_MAX, a request line within DJ_WEB_LINE_MAX, and no NUL
- * escape in its target.  Every prefix of the input is judged too, as the
+ * escape in its target (a method may hold '%', a token's byte).  Every prefix of the input is judged too, as the
  * door judges a head arriving byte by byte: once a prefix is refused or
  * complete, no longer prefix may ask to read on.
  */
@@ -30,7 +30,12 @@ static int judge(const uint8_t *data, size_t size)
         const char *nl = memchr(copy, '\n', size);
         if (!nl || (size_t)(nl - copy) > DJ_WEB_LINE_MAX + 1)
             abort();
-        for (const char *p = copy; p + 2 < nl; p++)
+        /* the target runs from the first space to the next; a method is
+         * a token, and '%' is a token's byte, so only the target counts */
+        const char *target = memchr(copy, ' ', (size_t)(nl - copy));
+        if (!target)
+            abort();
+        for (const char *p = target + 1; p + 2 < nl && *p != ' '; p++)
             if (p[0] == '%' && p[1] == '0' && p[2] == '0')
                 abort();
     }
