@@ -479,9 +479,9 @@ for i in "${!POWERS[@]}"; do
     ((n == total)) && ok || bad "$u has $n messages, expected $total"
     # Replies answer the player's mail; nothing carries an error.
     grep -l "^Subject: dipjudge:e2e - .* Orders$" "$DIR/box/$u"/*.eml |
-        xargs grep -L "^In-Reply-To: <e2e-" | grep -q . &&
+        xargs grep -L "^In-Reply-To: <e2e-" | grep . >/dev/null &&
         bad "$u: an order reply without In-Reply-To" || ok
-    grep -l "ERROR\|not understood" "$DIR/box/$u"/*.eml | grep -q . &&
+    grep -l "ERROR\|not understood" "$DIR/box/$u"/*.eml | grep . >/dev/null &&
         bad "$u: an error in a reply" || ok
     # Duplicates (same Message-ID twice) besides France's one.
     d=$(cat "$DIR/box/$u"/*.eml | grep -i "^Message-ID:" | sort | uniq -d | wc -l)

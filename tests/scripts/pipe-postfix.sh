@@ -154,7 +154,7 @@ q3=$LAST_Q
 sleep 3 # a few more of Postfix's tries (queue_run_delay 1s)
 expect "replies while judge.conf was broken" "$(replies)" 1
 expect "bounces sent to the player" "$(bounces_to_p1)" 0
-grep -E "status=deferred" "$LOG" | grep -q "exit status 75\|temporary failure" && ok ||
+grep -Eq "status=deferred.*(exit status 75|temporary failure)" "$LOG" && ok ||
     bad "Postfix's log does not say why it deferred: $(grep status=deferred "$LOG" | tail -1)"
 
 # ---- mended: the kept mail is delivered and answered --------------------------------
