@@ -15,7 +15,8 @@
  * largest army, preferring one whose province holds a supporting unit,
  * then (largest army a single unit) the one with the most units, then —
  * the seed's "arbitrary choice" — the lowest province number.  A dispute
- * with one largest army whose leader moves is won (unless the defender is
+ * with one largest army whose leader moves, larger than the army of a
+ * defender moving into the leader's province, is won (unless the defender is
  * the leader's own power's, or that power supports the leader: a draw,
  * rule 12): the defender is dislodged, the leader moves in; otherwise it
  * is a draw, a standoff.  Settled units are "ordered to hold", so every
@@ -221,6 +222,16 @@ static void settle(hp_ctx *c, const dispute_view *v, int t)
     }
     if (nlargest == 1 && c->u[largest_leader].kind == HP_MOVE)
         winner = largest_leader;
+    /* A defender moving into the province the largest army came from is
+     * involved too: the seed's draw "is in standoff with the largest
+     * army", so an army no larger than the defender's wins nothing (a
+     * plain swap bounces). */
+    int occ = c->occupant[t];
+    if (winner >= 0 && occ >= 0 && occ != winner &&
+        c->u[occ].kind == HP_MOVE &&
+        c->u[occ].dest_prov == c->u[winner].prov &&
+        v->size[occ] >= v->size[winner])
+        winner = -1;
     /* A convoy broken by now (a fleet dislodged) carries no army. */
     if (winner >= 0 && c->u[winner].by_convoy && !hp_convoy_route(c, winner))
         winner = -1;
