@@ -161,6 +161,81 @@ static void test_port(void)
     dj_map_free(m);
 }
 
+/* "*NEI": DPjudge's half-strength border, from this place to NEI only;
+ * a lower-case or Title-case word after the sign keeps its meaning. */
+static void test_half_border(void)
+{
+    char err[512] = "";
+    static const char text[] =
+        "Alpha = aaa\nBeta = bbb\nGamma = ggg\nDelta Sea = ddd\n"
+        "Spain = spa\n"
+        "COAST AAA ABUTS *BBB GGG *DDD spa\n"
+        "COAST BBB ABUTS AAA GGG DDD\n"
+        "LAND GGG ABUTS AAA *bbb\n"
+        "WATER DDD ABUTS AAA BBB *SPA/NC SPA/SC\n"
+        "COAST spa ABUTS *aaa\n"
+        "COAST SPA/NC ABUTS DDD\nCOAST SPA/SC ABUTS DDD\n"
+        "RED (REDDISH) AAA\n";
+    dj_map *m = dj_map_parse(text, "half.map", err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "  half.map: %s\n", err);
+        return;
+    }
+    int a = prov(m, "aaa"), b = prov(m, "bbb"), g = prov(m, "ggg"),
+        d = prov(m, "ddd"), sp = prov(m, "spa"), nc = prov(m, "spa/nc"),
+        sc = prov(m, "spa/sc");
+    CHECK(m->half_borders);
+    /* one way: AAA to BBB is half, BBB to AAA is not */
+    CHECK(dj_map_adjacent(m, a, b, DJ_ARMY) && dj_map_adjacent(m, a, b, DJ_FLEET));
+    CHECK(dj_map_half_border(m, a, b, DJ_ARMY));
+    CHECK(dj_map_half_border(m, a, b, DJ_FLEET));
+    CHECK(!dj_map_half_border(m, b, a, DJ_ARMY));
+    CHECK(!dj_map_half_border(m, b, a, DJ_FLEET));
+    CHECK(!dj_map_half_border(m, a, g, DJ_ARMY));
+    CHECK(dj_map_half_border(m, a, d, DJ_FLEET));
+    CHECK(dj_map_half_border(m, g, b, DJ_ARMY)); /* "*bbb": armies only */
+    CHECK(!dj_map_adjacent(m, g, b, DJ_FLEET));
+    CHECK(dj_map_half_border(m, sp, a, DJ_ARMY));
+    /* no border, no half border */
+    CHECK(!dj_map_half_border(m, g, d, DJ_ARMY));
+    /* a province reached across an ordinary border: Spain by its south
+     * coast from the Delta Sea, though its north coast's border is half */
+    CHECK(dj_map_half_border(m, d, nc, DJ_FLEET));
+    CHECK(!dj_map_half_border(m, d, sc, DJ_FLEET));
+    CHECK(dj_map_reaches_province_whole(m, d, sp, DJ_FLEET));
+    CHECK(!dj_map_reaches_province_whole(m, a, b, DJ_ARMY));
+    CHECK(!dj_map_reaches_province_whole(m, a, b, DJ_FLEET));
+    CHECK(dj_map_reaches_province(m, a, b, DJ_ARMY));
+    CHECK(dj_map_reaches_province_whole(m, b, a, DJ_ARMY));
+    CHECK(!dj_map_reaches_province_whole(m, g, b, DJ_ARMY));
+    /* the same answers without the table */
+    uint8_t *reach = m->reach;
+    m->reach = NULL;
+    CHECK(dj_map_half_border(m, a, b, DJ_ARMY));
+    CHECK(!dj_map_half_border(m, b, a, DJ_FLEET));
+    CHECK(dj_map_half_border(m, d, nc, DJ_FLEET));
+    CHECK(!dj_map_half_border(m, d, sc, DJ_FLEET));
+    CHECK(dj_map_reaches_province_whole(m, d, sp, DJ_FLEET));
+    CHECK(!dj_map_reaches_province_whole(m, a, b, DJ_ARMY));
+    CHECK(!dj_map_reaches_province_whole(m, a, b, DJ_FLEET));
+    CHECK(dj_map_reaches_province_whole(m, b, a, DJ_ARMY));
+    m->reach = reach;
+    dj_map_free(m);
+    /* the board without a *: no half border anywhere */
+    m = expect_loaded("RED (REDDISH) AAA\n");
+    if (m) {
+        CHECK(!m->half_borders);
+        CHECK(!dj_map_half_border(m, prov(m, "aaa"), prov(m, "bbb"), DJ_ARMY));
+        dj_map_free(m);
+    }
+    /* the other signs stay refused */
+    expect_refused("RED (REDDISH) AAA\nAMEND GGG ABUTS AAA~\n",
+                   "DPjudge's strait (~");
+    expect_refused("RED (REDDISH) AAA\nAMEND GGG ABUTS *R:AAA\n",
+                   "DPjudge's border only one power may cross");
+}
+
 /* A phase on the port board, played by each engine: where does the army
  * that started in `from` end up?  The orders are Red's, "|"-separated, then
  * Blue's. */
@@ -786,6 +861,7 @@ int main(int argc, char **argv)
     test_flow();
     test_port();
     test_port_engines();
+    test_half_border();
     test_rule_words();
     test_centres();
     test_dummies();
