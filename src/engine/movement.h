@@ -64,6 +64,9 @@ typedef struct mv_unit {
     bool moved;          /* step 10 has moved it */
     bool in_paradox;     /* convoyed army failed by the paradox rule */
     bool doomed;         /* 4.E.1 a-c: impossible move that still counts as one */
+    bool half;           /* MV_MOVE across a half-strength border (`*`):
+                            strength 1/2 plus its supports, cuts no support
+                            it does not dislodge (mv_prepare) */
     uint8_t void_why;    /* dj_why of a void support or convoy that is not
                             DJ_WHY_UNMATCHED (off route, 4.D.9 a), or 0 */
 } mv_unit;
@@ -73,6 +76,8 @@ typedef struct mv_entry {
     int16_t unit;
     int16_t next;   /* next entry of the same province, -1 */
     bool home;      /* bounced back to its own province: strength 0 */
+    bool weak;      /* home entry of a head-to-head loser across a `*`,
+                       unsupported: it defended with 1/2 only */
     bool removed;
 } mv_entry;
 
