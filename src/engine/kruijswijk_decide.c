@@ -297,11 +297,46 @@ static void hold_attacks_on_convoy(kj_ctx *c, int army)
             c->u[m].held = true;
 }
 
+/*
+ * A knot of half-strength borders: a move across a `*` cuts a support only
+ * by dislodging its supporter, so two such moves may each hang on the
+ * support the other would cut (both succeed or neither: two outcomes, or
+ * none).  The moves across a `*` of the cycle that attack a support of the
+ * cycle fail, as convoyed armies in a paradox do (Szykman), and the phase
+ * is resolved again.  Returns whether the cycle was such a knot.
+ */
+static bool half_knot(kj_ctx *c, int from)
+{
+    bool any = false;
+    for (int i = from; i < c->ndeps; i++) {
+        int d = c->deps[i];
+        const kj_unit *su = &c->u[d / 2];
+        if (d % 2 == 1 || su->kind != KJ_SUPPORT)
+            continue;
+        for (int m = c->first_mover[su->prov]; m >= 0; m = c->u[m].next_mover) {
+            kj_unit *mu = &c->u[m];
+            if (!mu->half || mu->power == su->power || mu->held)
+                continue;
+            for (int k = from; k < c->ndeps; k++)
+                if (c->deps[k] == KJ_MAIN(m)) {
+                    mu->held = true;
+                    any = true;
+                    break;
+                }
+        }
+    }
+    if (any)
+        c->restart = true;
+    return any;
+}
+
 static void backup_rule(kj_ctx *c, int from)
 {
     bool paradox = false;
     for (int i = from; i < c->ndeps; i++)
         paradox |= c->deps[i] % 2 == 1;
+    if (!paradox && c->map->half_borders && half_knot(c, from))
+        return;
     if (!paradox) {
         /* Circular movement: the moves of the cycle all succeed. */
         for (int i = from; i < c->ndeps; i++) {

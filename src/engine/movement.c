@@ -253,6 +253,8 @@ static void markHalfBorderMoves(mv_ctx *c)
         mv_unit *u = &c->u[c->movers[k]];
         if (u->doomed)
             continue;
+        if (c->half_held[c->movers[k]])
+            u->forced_bounce = true;
         if (!u->by_convoy) {
             u->half = dj_map_half_border(map, u->loc, u->dest_loc,
                                          (dj_unit_type)u->type);
@@ -318,6 +320,8 @@ static bool paradox_rule_spares(const mv_ctx *c, int mover, const mv_unit *s)
     return false;
 }
 
+static void cut(mv_ctx *c, int s);
+
 void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
 {
     const mv_unit *m = &c->u[mover];
@@ -341,6 +345,15 @@ void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
     /* Across a half-strength border: only by dislodging (step 9). */
     if (!dislodge_step && m->half)
         return;
+    if (m->half)
+        c->half_cut[s] = true;
+    cut(c, s);
+}
+
+/* Support s is cut: its target loses it. */
+static void cut(mv_ctx *c, int s)
+{
+    mv_unit *su = &c->u[s];
     su->mark = MK_CUT;
     mv_unit *t = &c->u[su->target];
     t->support--;
@@ -358,6 +371,17 @@ void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
  * support, as a move without a convoy route cuts none. */
 static void cutSupportsByNonConvoyedAttacks(mv_ctx *c)
 {
+    if (c->map->half_borders) {
+        memset(c->half_cut, 0, sizeof(bool) * (size_t)c->nunits);
+        for (int s = 0; s < c->nunits; s++) {
+            const mv_unit *su = &c->u[s];
+            if (c->precut[s] && su->kind == MV_SUPPORT &&
+                su->mark != MK_CUT && su->mark != MK_VOID) {
+                c->half_cut[s] = true;
+                cut(c, s);
+            }
+        }
+    }
     for (int k = 0; k < c->nmovers; k++) {
         int m = c->movers[k];
         if (mv_is_mover(&c->u[m]) && !c->u[m].by_convoy && !c->u[m].doomed)

@@ -106,6 +106,15 @@ typedef struct mv_ctx {
     int16_t convoyed[DJ_MAX_UNITS];
     bool changed;                  /* a pass marked something */
     bool land_only[DJ_MAX_UNITS];  /* 4.A.3 c: convoy disrupted, go by land */
+    /* Half-strength borders: supports a move across a `*` cut by
+     * dislodging its supporter in step 9 of this run (half_cut), and those
+     * the run before found so, cut from step 3 (precut), so that no battle
+     * is decided with a support a later step takes away (dpjudge.c). */
+    bool half_cut[DJ_MAX_UNITS];
+    bool precut[DJ_MAX_UNITS];
+    /* Moves across a `*` failed as a knot: a support they cut so stood
+     * when cut from the start (dpjudge.c: cut_earlier) */
+    bool half_held[DJ_MAX_UNITS];
     int nmovers;                   /* units ordered to move, in index order */
     int16_t movers[DJ_MAX_UNITS];
     mv_search search;
