@@ -236,6 +236,82 @@ static void test_half_border(void)
                    "DPjudge's border only one power may cross");
 }
 
+/* Retreats across half-strength borders (shared by every engine): of the
+ * units retreating to one place, those crossing a `*` are disbanded and
+ * the others contest it; two crossers alone are both disbanded. */
+static int half_retreat(const dj_map *m, dj_engine e, const char *froms,
+                        const char *to, char *moved_from, size_t len)
+{
+    static dj_position pos;
+    dj_phase ph = {DJ_SPRING, 1901, DJ_RETREAT};
+    dj_position_empty(m, ph, &pos);
+    dj_order orders[4];
+    int n = 0;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", froms);
+    for (char *w = strtok(buf, ","); w; w = strtok(NULL, ",")) {
+        dj_dislodged *d = &pos.dislodged[pos.ndislodged++];
+        memset(d, 0, sizeof *d);
+        d->unit = (dj_unit){(int16_t)(pos.ndislodged - 1), (int16_t)prov(m, w),
+                            DJ_ARMY};
+        d->attacker_from = (int16_t)prov(m, "zzz");
+        d->nretreats = 1;
+        d->retreats[0] = (int16_t)prov(m, to);
+        orders[n++] = (dj_order){.kind = DJ_ORDER_RETREAT,
+                                 .power = (int16_t)(pos.ndislodged - 1),
+                                 .unit_type = DJ_ARMY,
+                                 .loc = (int16_t)prov(m, w),
+                                 .dest = (int16_t)prov(m, to),
+                                 .target = -1};
+    }
+    static dj_result res;
+    dj_rules rules;
+    dj_rules_default(&rules);
+    CHECK(dj_adjudicate_with(e, m, &pos, orders, n, &rules, &res) == 0);
+    moved_from[0] = '\0';
+    int at = dj_position_unit_at(m, &res.next, prov(m, to));
+    if (at >= 0)
+        snprintf(moved_from, len, "%s",
+                 m->locs[pos.dislodged[res.next.units[at].power].unit.loc].abbr);
+    return res.next.nunits;
+}
+
+static void test_half_retreats(void)
+{
+    char err[512] = "";
+    static const char text[] =
+        "Ex = xxx\nAy = aaa\nBe = bbb\nCe = ccc\nZed = zzz\n"
+        "LAND XXX ABUTS AAA BBB CCC ZZZ\n"
+        "LAND AAA ABUTS *XXX ZZZ\nLAND BBB ABUTS *XXX ZZZ\n"
+        "LAND CCC ABUTS XXX ZZZ\nLAND ZZZ ABUTS XXX AAA BBB CCC\n"
+        "RED (REDDISH) AAA\nBLUE (BLUISH) BBB\nGREEN (GREENISH) CCC\n";
+    dj_map *m = dj_map_parse(text, "retreat.map", err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "  retreat.map: %s\n", err);
+        return;
+    }
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
+        char from[DJ_ABBR_MAX];
+        /* two crossers alone: both disbanded */
+        CHECK(half_retreat(m, (dj_engine)e, "aaa,bbb", "xxx", from,
+                           sizeof from) == 0);
+        /* a crosser and one that is not: the other goes in */
+        CHECK(half_retreat(m, (dj_engine)e, "aaa,ccc", "xxx", from,
+                           sizeof from) == 1);
+        CHECK_STR(from, "ccc");
+        /* the same with two crossers */
+        CHECK(half_retreat(m, (dj_engine)e, "aaa,bbb,ccc", "xxx", from,
+                          sizeof from) == 1);
+        CHECK_STR(from, "ccc");
+        /* a crosser alone goes in */
+        CHECK(half_retreat(m, (dj_engine)e, "bbb", "xxx", from,
+                           sizeof from) == 1);
+        CHECK_STR(from, "bbb");
+    }
+    dj_map_free(m);
+}
+
 /* A phase on the port board, played by each engine: where does the army
  * that started in `from` end up?  The orders are Red's, "|"-separated, then
  * Blue's. */
@@ -862,6 +938,7 @@ int main(int argc, char **argv)
     test_port();
     test_port_engines();
     test_half_border();
+    test_half_retreats();
     test_rule_words();
     test_centres();
     test_dummies();
