@@ -269,7 +269,7 @@ static int dislodged_units(const dj_result *res, dj_dislodged *out)
     for (int i = 0; i < res->nauto && n < DJ_MAX_UNITS; i++) {
         const dj_auto_order *a = &res->autos[i];
         if (a->order.kind != DJ_ORDER_DISBAND ||
-            a->why != DJ_WHY_RETREAT_BLOCKED)
+            a->why != DJ_WHY_NO_RETREAT)
             continue;
         memset(&out[n], 0, sizeof out[n]);
         out[n].unit = (dj_unit){.power = a->order.power,

@@ -474,6 +474,13 @@ static void check_results_catch_rings(const char *srcdir)
             CHECK(results_verdict(srcdir, k, (dj_engine)e, true, true) ==
                   DJ_CHECK_FAIL);
         }
+    /* Every case of the file, its results stated, on the trusted engines
+     * (results.4's unit destroyed for want of a retreat is "DISLODGED:
+     * ... RETREATS NONE"). */
+    for (int e = DJ_ENGINE_DPJUDGE; e <= DJ_ENGINE_KRUIJSWIJK; e++)
+        for (int k = 0; k < 5; k++)
+            CHECK(results_verdict(srcdir, k, (dj_engine)e, true, false) ==
+                  DJ_CHECK_PASS);
 }
 
 static const dj_case *next_case(dj_casefile *cf, dj_case *c)
