@@ -128,7 +128,8 @@
         panel.appendChild(this.say);
         panel.appendChild(this.list);
         panel.appendChild(zoom);
-        this.box.insertBefore(panel, this.wrap);
+        /* below the board: a tap's choices appear without moving it */
+        this.box.insertBefore(panel, this.wrap.nextSibling);
         this.box.classList.add('pad-on');
         this.reset();
     };
