@@ -13,8 +13,8 @@
 
 /* ---- from marks to results ---------------------------------------------- */
 
-static void init_context(mv_ctx *c, const dj_map *map, const dj_position *pos,
-                         const dj_rules *rules)
+void mv_init_context(mv_ctx *c, const dj_map *map, const dj_position *pos,
+                     const dj_rules *rules)
 {
     c->map = map;
     c->pos = pos;
@@ -226,7 +226,7 @@ int mv_adjudicate(const dj_map *map, const dj_position *pos,
     memset(c->precut, 0, sizeof c->precut);
     memset(c->half_held, 0, sizeof c->half_held);
     for (int round = 0; round <= 2 * pos->nunits + 1; round++) {
-        init_context(c, map, pos, rules);
+        mv_init_context(c, map, pos, rules);
         for (int i = 0; i < norders; i++)
             out->orders[i] = (dj_order_result){.unit = -1, .dislodged_by = -1};
         mv_assign_orders(c, orders, norders, out->orders);

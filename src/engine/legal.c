@@ -189,6 +189,8 @@ static dj_why check_convoy(const mv_ctx *c, int ui, const dj_order *o,
     return DJ_WHY_NONE;
 }
 
+static bool locations_in_range(const dj_map *m, const dj_order *o);
+
 /* Check one order against the board; on success fill the unit's order fields. */
 static dj_why check_order(const mv_ctx *c, int ui, const dj_order *o,
                           mv_unit *out)
@@ -225,6 +227,19 @@ static dj_why check_order(const mv_ctx *c, int ui, const dj_order *o,
     default:
         why = DJ_WHY_WRONG_PHASE;
     }
+    return why;
+}
+
+dj_why mv_order_why(const mv_ctx *c, int ui, const dj_order *o,
+                    bool *by_convoy)
+{
+    mv_unit p;
+    memcpy(&p, &c->u[ui], sizeof p);
+    *by_convoy = false;
+    if (!locations_in_range(c->map, o) || o->power != c->u[ui].power)
+        return DJ_WHY_NOT_OWNER;
+    dj_why why = check_order(c, ui, o, &p);
+    *by_convoy = why == DJ_WHY_NONE && p.kind == MV_MOVE && p.by_convoy;
     return why;
 }
 

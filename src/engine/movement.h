@@ -124,6 +124,18 @@ typedef struct mv_ctx {
 void mv_assign_orders(mv_ctx *c, const dj_order *orders, int norders,
                       dj_order_result *res);
 
+/* legal.c — the one check mv_assign_orders makes of an order for unit
+ * ui, alone: DJ_WHY_NONE when it is legal as written (4.E.1 d: no
+ * impossible move counted as one), *by_convoy when a move needs a convoy
+ * (a move to a place no neighbour).  For the legal orders' list
+ * (legal_list.c). */
+dj_why mv_order_why(const mv_ctx *c, int ui, const dj_order *o,
+                    bool *by_convoy);
+
+/* dpjudge.c — the context of a position, every unit holding. */
+void mv_init_context(mv_ctx *c, const dj_map *map, const dj_position *pos,
+                     const dj_rules *rules);
+
 /* convoy_routes.c — which fleets may carry an army, and the routes they
  * make: whether one exists (not through exclude_unit, nor through fleets
  * marked in broken), and which fleets lie on some route. */

@@ -114,4 +114,35 @@ int dj_game_order_status_full(dj_judge *j, const char *game,
 int dj_game_line_is_prose(dj_judge *j, const char *game, const char *line,
                           bool *prose);
 
+/* ---- the web's order pad (order_pad.c) ---------------------------------- */
+
+/* One order the power may give now (engine/legal_list.h's). */
+typedef struct dj_pad_order {
+    char kind[12];   /* hold move support convoy retreat disband build remove */
+    char text[80];   /* as a player mails it: "A PAR - BUR", "BUILD F STP/SC" */
+    char unit[32];   /* the unit ordered, "A PAR" ("" for a build) */
+    char type[2];    /* "A" or "F" */
+    char place[16];  /* its place as the pictures' data-place: "stp/sc" */
+    char target[16]; /* support, convoy: the other unit's place, else "" */
+    char to[16];     /* move, retreat, support to move, convoy: where */
+    bool by_convoy;  /* a move that needs a convoy */
+} dj_pad_order;
+
+typedef struct dj_pad_list {
+    char game[64], phase[16], power[64];
+    char phase_type[12]; /* "movement", "retreat", "adjustment" */
+    int due;             /* adjustment: builds (> 0) or removals (< 0) */
+    bool truncated;      /* more orders than the engine lists */
+    int n;
+    dj_pad_order *o;     /* malloc'd: dj_pad_list_free */
+} dj_pad_list;
+
+/* Every order the power may give in the phase taking orders, unit by
+ * unit (dj_legal_orders on the game's position and rules).  0, or -1
+ * with the judge's error (no such game or power, no phase taking
+ * orders). */
+int dj_game_pad_orders(dj_judge *j, const char *game, const char *power,
+                       dj_pad_list *out);
+void dj_pad_list_free(dj_pad_list *l);
+
 #endif

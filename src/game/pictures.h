@@ -68,4 +68,14 @@ int dj_game_map_for_mail(dj_judge *j, const char *game, const char *phase,
                          const dj_signon *id, dj_picture_ref *picture,
                          dj_buf *out);
 
+/*
+ * The board of the phase taking orders with this power's own orders on
+ * file drawn over it (order_pad.c): for its player only, drawn each time,
+ * never cached.  -1 with the judge's error (no phase taking orders, no
+ * geometry).
+ */
+int dj_game_own_orders_picture(dj_judge *j, const char *game,
+                               const char *power, int format,
+                               struct dj_picture *out);
+
 #endif

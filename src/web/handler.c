@@ -7,8 +7,9 @@
  * Design.  Whatever a visitor may not see answers 404, exactly as a page
  * that does not exist, so nobody learns which games or phases exist by
  * asking.  Every response carries the same security headers (server.c
- * writes them): a Content-Security-Policy without any script, the
- * stylesheet and pictures from this site only.
+ * writes them): a Content-Security-Policy with script from this site
+ * only (/pad.js, the one script: pad.c) and none inline, the stylesheet
+ * and pictures from this site only.
  *
  * Pictures are the game room's: dj_game_picture() keeps each one drawn
  * in the picture cache on disk, for mail and the web alike (pages.c).
@@ -124,7 +125,7 @@ void dj_web_handle(dj_web_shared *sh, dj_judge *j, const dj_web_request *rq,
     c->rq = rq;
     c->rs = rs;
     rs->cache = "no-store";
-    rs->csp = "default-src 'self'; script-src 'none'; object-src 'none'; "
+    rs->csp = "default-src 'self'; script-src 'self'; object-src 'none'; "
               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     dj_judge_set_now(j, rq->now);
     dj_judge_set_actor(j, "judgeweb");

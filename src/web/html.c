@@ -71,6 +71,7 @@ void dj_html_begin(dj_buf *out, const char *judge, const char *title)
     dj_html_text(out, judge);
     dj_buf_append(out, "</title>\n"
                        "<link rel=\"stylesheet\" href=\"/style.css\">\n"
+                       "<script src=\"/pad.js\" defer></script>\n"
                        "</head>\n<body>\n<header><a href=\"/\">");
     dj_html_text(out, judge);
     dj_buf_append(out, "</a></header>\n<main>\n");
@@ -95,6 +96,23 @@ const char dj_html_style[] =
     "pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;"
     "padding:.5em;overflow-x:auto}\n"
     "img.board{max-width:100%;height:auto;border:1px solid #ccc}\n"
+    /* the order pad (pad.c, pad.js): the picture's SVG laid over it,
+     * seen through, taking taps; the zoom for a phone */
+    ".board-wrap{margin:1em 0}\n"
+    ".pad-inner{position:relative}\n"
+    ".pad-inner img.board{width:100%;display:block;box-sizing:border-box}\n"
+    ".pad-overlay{position:absolute;left:0;top:0;width:100%;height:100%;"
+    "box-sizing:border-box;border:1px solid transparent;"
+    "touch-action:manipulation;cursor:pointer}\n"
+    ".pad-overlay *{fill-opacity:0!important;stroke-opacity:0!important}\n"
+    ".pad-overlay text,.pad-overlay [data-order]{pointer-events:none}\n"
+    ".pad-overlay path.pad-sel{fill:#fc0!important;fill-opacity:.5!important}"
+    "\n.pad-overlay path.pad-to{fill:#2b7!important;"
+    "fill-opacity:.35!important}\n"
+    ".board-wrap.zoomed{overflow:auto}\n"
+    ".board-wrap.zoomed .pad-inner{width:250%}\n"
+    ".pad-panel{background:#fff;border:1px solid #ddd;padding:.3em .5em}\n"
+    ".pad-panel button{margin:.2em .3em .2em 0;padding:.4em .6em}\n"
     "textarea,input,select{font-size:1em;max-width:100%}\n"
     "textarea{width:100%;box-sizing:border-box}\n"
     "form{margin:.5em 0}\n"

@@ -8,8 +8,9 @@
  * numbers too) goes through dj_html_text or dj_html_textf, which escape
  * & < > " ' so it can sit in an element or a quoted attribute alike.
  * There is no other way to put text in a page, so nothing a player writes
- * becomes markup.  Pages link one stylesheet (/style.css) and carry no
- * script: everything works with forms and links.
+ * becomes markup.  Pages link one stylesheet (/style.css) and one script
+ * (/pad.js: the order pad and the countdowns, pad.c), none inline, and
+ * everything works with forms and links without it.
  */
 #ifndef DJ_WEB_HTML_H
 #define DJ_WEB_HTML_H

@@ -25,6 +25,7 @@
 #include "render/render.h"
 #include "store/press.h"
 #include "web/html.h"
+#include "web/pad.h"
 #include "web/web_int.h"
 
 static dj_buf *body(web_ctx *c)
@@ -202,7 +203,14 @@ static void board_picture(dj_buf *b, const char *game, const char *phase,
     dj_buf_append(b, file);
     dj_buf_append(b, "\" alt=\"");
     dj_html_text(b, alt);
-    dj_buf_append(b, "\"></p>\n");
+    /* on a phone the names are small: the picture alone, to zoom */
+    dj_buf_append(b, "\"><br><a href=\"/game/");
+    dj_html_url_segment(b, game);
+    dj_buf_append(b, "/");
+    dj_html_url_segment(b, phase);
+    dj_buf_append(b, "/");
+    dj_buf_append(b, file);
+    dj_buf_append(b, "\">The picture at full size</a></p>\n");
 }
 
 static void game_nav(dj_buf *b, const char *game)
@@ -373,7 +381,7 @@ void web_page_game_notice(web_ctx *c, const char *notice)
         dj_buf_free(&tm);
         dj_buf_append(b, ")</p>\n");
     }
-    if (nph > 0)
+    if (nph > 0 && !web_pad_board(c, b, &o, &ph[nph - 1]))
         board_picture(b, o.name, ph[nph - 1].name, "board.svg",
                       "The board now");
     if (web_signed_in_here(c))

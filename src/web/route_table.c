@@ -25,6 +25,11 @@ const dj_route_row web_routes[] = {
      web_page_board_svg},
     {"/game/NAME/PHASE/orders.svg", DJ_ROUTE_GET, DJ_WHO_ANYONE,
      web_page_orders_svg},
+    /* the order pad (pad.c) */
+    {"/pad.js", DJ_ROUTE_GET, DJ_WHO_STATIC, web_page_pad_js},
+    {"/game/NAME/legal.json", DJ_ROUTE_GET, DJ_WHO_IN_GAME,
+     web_page_legal_json},
+    {"/game/NAME/mine.svg", DJ_ROUTE_GET, DJ_WHO_IN_GAME, web_page_mine_svg},
     /* actions: a form's POST */
     {"/signin", DJ_ROUTE_POST, DJ_WHO_ANYONE, web_act_signin},
     {"/game/NAME/signin", DJ_ROUTE_POST, DJ_WHO_ANYONE, web_act_signin},

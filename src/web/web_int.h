@@ -55,6 +55,10 @@ void web_page_press(web_ctx *c);
 void web_page_json(web_ctx *c);
 void web_page_board_svg(web_ctx *c);
 void web_page_orders_svg(web_ctx *c);
+/* The order pad's pages (pad.c), each a row's run. */
+void web_page_pad_js(web_ctx *c);
+void web_page_legal_json(web_ctx *c);
+void web_page_mine_svg(web_ctx *c);
 /* The game's page with a notice atop it: an action's answer. */
 void web_page_game_notice(web_ctx *c, const char *notice);
 
