@@ -170,6 +170,8 @@ static void test_migrate_from_1(void)
                           /* version 5's */
                           "ALTER TABLE games DROP COLUMN engine;"
                           "ALTER TABLE games DROP COLUMN verify;"
+                          "ALTER TABLE participants DROP COLUMN preference;"
+                          /* version 20's */
                           "PRAGMA user_version = 1;",
                           NULL, NULL, NULL);
     sqlite3_close(db);
@@ -277,6 +279,8 @@ static void test_migrate_from_3(void)
                           "ALTER TABLE participants DROP COLUMN map_format;"
                           "ALTER TABLE games DROP COLUMN engine;"
                           "ALTER TABLE games DROP COLUMN verify;"
+                          "ALTER TABLE participants DROP COLUMN preference;"
+                          /* version 20's */
                           "PRAGMA user_version = 3;",
                           NULL, NULL, NULL);
     sqlite3_close(db);
@@ -780,7 +784,9 @@ static void test_migrate_from_11(void)
              "ALTER TABLE participants DROP COLUMN calendar;"
              "ALTER TABLE participants DROP COLUMN reminded_deadline;"
              "ALTER TABLE outbox DROP COLUMN calendar;"
-             "PRAGMA user_version = 11;",
+             "ALTER TABLE participants DROP COLUMN preference;"
+                          /* version 20's */
+                          "PRAGMA user_version = 11;",
              (long long)ph.id);
     int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
     sqlite3_close(db);
