@@ -227,6 +227,11 @@ void gv_preference_summary(const game_view *v, dj_buf *out);
 /* A player's own copy: which of their choices they were dealt. */
 void gv_preference_own(const game_view *v, const dj_participant_rec *p,
                        dj_buf *out);
+/* SET PREFERENCE's checks and write, no start (dj_game_set_preference,
+ * lifecycle.c, starts a game it completes). */
+struct dj_signon;
+int gv_set_preference(dj_judge *j, game_view *v, const struct dj_signon *id,
+                      const char *text, dj_buf *out);
 /* Start the game if every power has a player (lifecycle.c). */
 int gv_start_when_full(dj_judge *j, game_view *v, dj_buf *out);
 

@@ -406,6 +406,27 @@ static int start_game(dj_judge *j, game_view *v, bool force, dj_buf *out)
     return 0;
 }
 
+/* SET PREFERENCE (preference.c), and the start it may complete. */
+typedef struct pref_arg {
+    const dj_signon *id;
+    const char *text;
+} pref_arg;
+
+static int do_preference(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const pref_arg *a = arg;
+    if (gv_set_preference(j, v, a->id, a->text, out) < 0)
+        return -1;
+    return gv_start_when_full(j, v, out);
+}
+
+int dj_game_set_preference(dj_judge *j, const dj_signon *id, const char *text,
+                           dj_buf *out)
+{
+    pref_arg a = {id, text ? text : ""};
+    return gv_with_game(j, id->game, do_preference, &a, out);
+}
+
 static int do_start(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     return start_game(j, v, *(bool *)arg, out);

@@ -230,10 +230,10 @@ static void explain(const game_view *v, const dj_participant_rec *p,
                   v->g.name, p->preference);
 }
 
-static int do_preference(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+int gv_set_preference(dj_judge *j, game_view *v, const dj_signon *id,
+                      const char *text, dj_buf *out)
 {
-    const pref_arg *a = arg;
-    dj_participant_rec *p = own_player(j, v, a->id);
+    dj_participant_rec *p = own_player(j, v, id);
     if (!p)
         return -1;
     if (strcmp(p->role, "player") != 0)
@@ -258,12 +258,12 @@ static int do_preference(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         return judge_fail(j, "you play %s in game '%s' already: SET "
                              "PREFERENCE is for players waiting for a power",
                           gv_power_name(v, p->power), v->g.name);
-    if (strcasecmp(a->text, "none") == 0) {
+    if (strcasecmp(text, "none") == 0) {
         p->preference[0] = '\0';
     } else {
         dj_deal_list l;
         char why[256];
-        if (dj_deal_parse(v->map, a->text, &l, why, sizeof why) < 0)
+        if (dj_deal_parse(v->map, text, &l, why, sizeof why) < 0)
             return judge_fail(j, "SET PREFERENCE: %s", why);
         dj_deal_format(v->map, &l, p->preference, sizeof p->preference);
     }
@@ -273,14 +273,7 @@ static int do_preference(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                p->preference[0] ? p->preference : "none") < 0)
         return -1;
     explain(v, p, out);
-    return gv_start_when_full(j, v, out);
-}
-
-int dj_game_set_preference(dj_judge *j, const dj_signon *id, const char *text,
-                           dj_buf *out)
-{
-    pref_arg a = {id, text ? text : ""};
-    return gv_with_game(j, id->game, do_preference, &a, out);
+    return 0;
 }
 
 static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
