@@ -211,4 +211,18 @@ expect "the same seed: the same deal" "$b" "$a"
 sql "select body from outbox where kind='start' and recipients='p0@s1.example'" >"$T/out"
 has "0 of 0 players with a list got a first choice; 7 sent no list."
 
+# ---- the scripted game tests/games/preference -------------------------------------
+# lists sent by mail commands from the game's preferences.txt (play.sh's
+# game_setup_lists), the deal as expect.txt says, then its phases played
+DIR=$S/tests/games/preference
+want() { sed -n "s/^$1 //p" "$DIR/expect.txt"; }
+now=$GAME_T0
+game_setup_lists sg "$now" "$DIR" deal_seed=31 || bad "sg: setup"
+for i in 0 1 2 3 4 5 6; do
+    expect "sg: p$i dealt" "$(power_of sg $i)" "$(want "deal $i")"
+done
+game_play sg "$DIR" || bad "sg: played"
+expect "sg: phases played" "$game_played" "$(want phases)"
+expect "sg: after the script" "$(game_phase sg)" S1902M
+
 checks_done
