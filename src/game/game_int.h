@@ -232,6 +232,11 @@ void gv_preference_own(const game_view *v, const dj_participant_rec *p,
 struct dj_signon;
 int gv_set_preference(dj_judge *j, game_view *v, const struct dj_signon *id,
                       const char *text, dj_buf *out);
+/* The master's view (judgectl show): " preference England, France" and,
+ * once dealt, " (2nd choice)"; nothing outside a preference game or for
+ * a participant without a list. */
+void gv_preference_mark(const game_view *v, const dj_participant_rec *p,
+                        dj_buf *out);
 /* Start the game if every power has a player (lifecycle.c). */
 int gv_start_when_full(dj_judge *j, game_view *v, dj_buf *out);
 

@@ -195,6 +195,19 @@ void gv_preference_own(const game_view *v, const dj_participant_rec *p,
                       p->preference);
 }
 
+void gv_preference_mark(const game_view *v, const dj_participant_rec *p,
+                        dj_buf *out)
+{
+    if (!is_preference(v) || strcmp(p->role, "player") != 0 ||
+        !p->preference[0])
+        return;
+    dj_buf_printf(out, " preference %s", p->preference);
+    char buf[32];
+    int r = rank_of(v, p, p->power);
+    if (r)
+        dj_buf_printf(out, " (%s)", ordinal(r, buf, sizeof buf));
+}
+
 /* ---- SET PREFERENCE, and the list shown ---------------------------------------- */
 
 typedef struct pref_arg {

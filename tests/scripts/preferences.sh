@@ -106,6 +106,9 @@ has "g1: your preference list: England, France ("
 # ... and to nobody else
 printf 'LIST g1\n' | send p7@x.example x
 lacks "preference list"
+# the master sees every list (judgectl show)
+$J show g1 >"$T/out"
+has "(unassigned) p0@g1.example Player 0 preference England, France"
 # NONE forgets it
 pref g1 2 NONE
 has "g1: you have no preference list: any power may be dealt to you"
@@ -166,6 +169,8 @@ pref g1 0 EFG
 has "ERROR: game 'g1' has started: preference lists are read only while it forms"
 $J show g1 >"$T/out"
 has "deal_seed=777"
+grep -q "^  France .*p0@g1.example.* preference England, France (2nd choice)" "$T/out" &&
+    ok || bad "show: France's list and choice: $(grep France "$T/out")"
 has "powers: preference"
 $J set g1 deal_seed=5 >"$T/out" 2>&1 && bad "seed changed after start" || ok
 has "the deal_seed of a started game cannot change"
