@@ -54,7 +54,7 @@ int dj_game_start(dj_judge *j, const char *game, bool force, dj_buf *out);
  *   adjustment_delay, grace, early_delay (durations "48h", "none"),
  *   time_of_day ("20:00", "none"), days ("-MTWTF-"), absence_limit
  *   (days), nmr (cd|wait), early (yes|no), press
- *   (none|white|grey|white+grey), assignment (choice|random),
+ *   (none|white|grey|white+grey), assignment (choice|random|preference),
  *   rule (NAME=VALUE, a DATC option; NAME=default drops it; "none" drops
  *   all), deadline (of the current phase: "2027-01-09 20:00", "+2d").
  */

@@ -8,7 +8,9 @@
  * the state allows the action, write, log it, commit.  Powers are assigned
  * at start to players who did not choose one, at random with a generator
  * seeded from the game and the clock (so a test with a fixed clock always
- * gets the same assignment).  A power with nobody to play it is played by
+ * gets the same assignment); under assignment = preference by the
+ * players' lists instead (preference.c, the method in deal.h).  A power
+ * with nobody to play it is played by
  * a "dummy": a player row without an address, in civil disorder, which a
  * real player can later replace.
  */
