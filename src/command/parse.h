@@ -110,6 +110,7 @@ typedef enum cmd_kind {
     CMD_OWN_ZONE,  /* SET ZONE zone: deadlines in one's zone too */
     CMD_REMINDER,  /* SET REMINDER 6h|NONE|DEFAULT */
     CMD_CALENDAR,  /* SET CALENDAR ON|OFF: the deadline's .ics */
+    CMD_PREFERENCE, /* SET PREFERENCE list: powers wanted, in order */
     CMD_KIND_COUNT
 } cmd_kind;
 

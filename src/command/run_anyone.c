@@ -12,6 +12,7 @@
 
 #include "command/session.h"
 #include "game/audience.h"
+#include "game/forming.h"
 #include "game/game.h"
 #include "game/pictures.h"
 #include "game/press.h"
@@ -33,7 +34,12 @@ CMD_RUNNER(cmd_run_list)
         return cmd_game_rc(s, dj_game_list_public(s->j, res));
     if (described(s, c->game) < 0)
         return RUN_FAILED;
-    return cmd_game_rc(s, dj_game_show_public(s->j, c->game, res));
+    if (dj_game_show_public(s->j, c->game, res) < 0)
+        return cmd_game_rc(s, -1);
+    /* signed on to it, a player waiting for a power: their list too */
+    if (s->signed_on && cmd_same_game(s->id.game, c->game))
+        return cmd_game_rc(s, dj_game_preference_show(s->j, &s->id, res));
+    return RUN_OK;
 }
 
 /*

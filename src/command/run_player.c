@@ -40,7 +40,10 @@ CMD_RUNNER(cmd_run_status)
     }
     if (cmd_is_master(s))
         return cmd_game_rc(s, dj_game_show(s->j, s->game, res));
-    return cmd_game_rc(s, dj_game_show_public(s->j, s->game, res));
+    if (dj_game_show_public(s->j, s->game, res) < 0)
+        return cmd_game_rc(s, -1);
+    /* a player waiting for a power: their preference list too */
+    return cmd_game_rc(s, dj_game_preference_show(s->j, &s->id, res));
 }
 
 /* READY, NOT READY, SET WAIT, SET NOWAIT: the power's flags. */
@@ -192,4 +195,15 @@ CMD_RUNNER(cmd_run_calendar)
         strcasecmp(c->arg, "NO") != 0)
         return cmd_session_fail(s, "SET CALENDAR takes ON or OFF");
     return cmd_game_rc(s, dj_game_set_own_calendar(s->j, &s->id, on, res));
+}
+
+/* SET PREFERENCE list|NONE: the powers a player waiting for one wants. */
+CMD_RUNNER(cmd_run_preference)
+{
+    (void)press;
+    if (!c->arg[0])
+        return cmd_session_fail(s, "SET PREFERENCE needs the powers you "
+                                   "want, best first: SET PREFERENCE EFG, "
+                                   "or England, France, * (NONE: no list)");
+    return cmd_game_rc(s, dj_game_set_preference(s->j, &s->id, c->arg, res));
 }

@@ -108,6 +108,12 @@ const cmd_spec cmd_table[] = {
      cmd_parse_one_word, cmd_run_calendar, "SET CALENDAR ON|OFF",
      "the next deadline as a calendar entry\n"
      "(.ics) with start and results mail"},
+    {CMD_PREFERENCE, "SET PREFERENCE", NULL, CMD_SIGNED_ON, false,
+     cmd_parse_rest, cmd_run_preference, "SET PREFERENCE EFG|NONE",
+     "while the game forms (assignment =\n"
+     "preference): the powers you want, best\n"
+     "first, by letter or name (England,\n"
+     "France, *: * is the rest, any order)"},
     {CMD_TOKEN, "SET TOKEN", NULL, CMD_SIGNED_ON, false, cmd_parse_one_word,
      cmd_run_token, "SET TOKEN NEW",
      "a new reply address: answers to the\n"
@@ -352,6 +358,7 @@ static const struct {
     {CMD_CONCEDE, CMD_DOOR_ACCOUNT},   {CMD_NOCONCEDE, CMD_DOOR_ACCOUNT},
     {CMD_DRAW, CMD_DOOR_ACCOUNT},      {CMD_NODRAW, CMD_DOOR_ACCOUNT},
     {CMD_EXTEND, CMD_DOOR_ORDERS},
+    {CMD_PREFERENCE, CMD_DOOR_ACCOUNT},
 };
 
 bool cmd_read_only(cmd_kind kind)

@@ -149,6 +149,7 @@ CMD_RUNNER(cmd_run_preview);
 CMD_RUNNER(cmd_run_own_zone);
 CMD_RUNNER(cmd_run_reminder);
 CMD_RUNNER(cmd_run_calendar);
+CMD_RUNNER(cmd_run_preference);
 CMD_RUNNER(cmd_run_rollback);
 CMD_RUNNER(cmd_run_rollforward);
 CMD_RUNNER(cmd_run_pause);

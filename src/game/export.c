@@ -296,6 +296,9 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
          * (excuses = N) everyone's, as the results announce them. */
         if (!public && current && (extends >> p & 1u))
             dj_buf_append(out, " extend");
+        /* the list and the choice dealt: the master's to see */
+        if (!public && pl)
+            gv_preference_mark(v, pl, out);
         if (v->g.excuses > 0) {
             int used = gv_excuses_used(j, v, p);
             if (used < 0) {
@@ -314,10 +317,12 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
             (strcmp(p->status, "resigned") == 0 ||
              strcmp(p->status, "replaced") == 0))
             continue;
-        dj_buf_printf(out, "  %-10s %s%s%s\n",
+        dj_buf_printf(out, "  %-10s %s%s%s",
                       strcmp(p->role, "player") == 0 ? "(unassigned)"
                                                      : p->role,
                       p->email, p->name[0] ? " " : "", p->name);
+        gv_preference_mark(v, p, out);
+        dj_buf_append(out, "\n");
     }
     free(set);
     return 0;

@@ -54,12 +54,27 @@ int dj_game_start(dj_judge *j, const char *game, bool force, dj_buf *out);
  *   adjustment_delay, grace, early_delay (durations "48h", "none"),
  *   time_of_day ("20:00", "none"), days ("-MTWTF-"), absence_limit
  *   (days), nmr (cd|wait), early (yes|no), press
- *   (none|white|grey|white+grey), assignment (choice|random),
+ *   (none|white|grey|white+grey), assignment (choice|random|preference),
  *   rule (NAME=VALUE, a DATC option; NAME=default drops it; "none" drops
  *   all), deadline (of the current phase: "2027-01-09 20:00", "+2d").
  */
 int dj_game_set(dj_judge *j, const char *game, const char *const *settings,
                 int nsettings, dj_buf *out);
+/*
+ * SET PREFERENCE (assignment = preference, preference.c): a player
+ * waiting for a power sends the powers in the order they prefer them
+ * ("EFG", "England, France, *"; deal.h reads them), NONE for no list.
+ * A new list replaces the old.  Refused outside a preference game, after
+ * the start, and for observers, masters and players with a power.
+ */
+struct dj_signon;
+int dj_game_set_preference(dj_judge *j, const struct dj_signon *id,
+                           const char *text, dj_buf *out);
+/* The signed-on player's own list, as SET PREFERENCE shows it (nothing
+ * outside a forming preference game). */
+int dj_game_preference_show(dj_judge *j, const struct dj_signon *id,
+                            dj_buf *out);
+
 /* Is key ("press", "map", "rule", "deadline") a game setting at all? */
 bool dj_game_setting_known(const char *key);
 

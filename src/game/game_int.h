@@ -213,6 +213,33 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
                          const char *body, dj_power_set powers,
                          bool observers, gv_picture_fn picture, void *ctx);
 
+/* ---- dealing by preference lists (preference.c; the method: deal.h) ---- */
+
+/* Deal the free powers to the players without one by their lists, the
+ * seed drawn (and stored in deal_seed) when the game has none. */
+int gv_deal_by_preference(dj_judge *j, game_view *v);
+/* Has every player without a power sent a list? */
+bool gv_preferences_all_sent(const game_view *v);
+/* The start mail's lines for everyone: who got a first choice, as far as
+ * the setting identities lets everyone know (nothing unless assignment =
+ * preference). */
+void gv_preference_summary(const game_view *v, dj_buf *out);
+/* A player's own copy: which of their choices they were dealt. */
+void gv_preference_own(const game_view *v, const dj_participant_rec *p,
+                       dj_buf *out);
+/* SET PREFERENCE's checks and write, no start (dj_game_set_preference,
+ * lifecycle.c, starts a game it completes). */
+struct dj_signon;
+int gv_set_preference(dj_judge *j, game_view *v, const struct dj_signon *id,
+                      const char *text, dj_buf *out);
+/* The master's view (judgectl show): " preference England, France" and,
+ * once dealt, " (2nd choice)"; nothing outside a preference game or for
+ * a participant without a list. */
+void gv_preference_mark(const game_view *v, const dj_participant_rec *p,
+                        dj_buf *out);
+/* Start the game if every power has a player (lifecycle.c). */
+int gv_start_when_full(dj_judge *j, game_view *v, dj_buf *out);
+
 /* Mail every master of the game: "judge:game - PHASE what", then
  * "Game 'game': text" (access.c). */
 int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,

@@ -8,7 +8,9 @@
  * the state allows the action, write, log it, commit.  Powers are assigned
  * at start to players who did not choose one, at random with a generator
  * seeded from the game and the clock (so a test with a fixed clock always
- * gets the same assignment).  A power with nobody to play it is played by
+ * gets the same assignment); under assignment = preference by the
+ * players' lists instead (preference.c, the method in deal.h).  A power
+ * with nobody to play it is played by
  * a "dummy": a player row without an address, in civil disorder, which a
  * real player can later replace.
  */
@@ -190,6 +192,12 @@ static int do_join(dj_judge *j, game_view *v, void *arg, dj_buf *out)
             if (strcmp(v->g.assignment, "random") == 0)
                 return judge_fail(j, "powers are dealt at random in game "
                                      "'%s'", v->g.name);
+            if (strcmp(v->g.assignment, "preference") == 0)
+                return judge_fail(j, "powers are dealt by the players' "
+                                     "preference lists in game '%s': join "
+                                     "without a power, then send SET "
+                                     "PREFERENCE",
+                                  v->g.name);
             if ((power = gv_power(j, v, req->power)) < 0)
                 return -1;
             if (gv_player(v, power))
@@ -222,11 +230,30 @@ static int do_join(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                   power < 0 && strcmp(role, "player") == 0
                       ? " (power dealt at start)"
                       : "");
-    int unassigned;
-    if (strcmp(role, "player") == 0 &&
-        count_players(v, &unassigned) == v->map->npowers)
-        return start_game(j, v, false, out);
+    if (strcmp(role, "player") == 0)
+        return gv_start_when_full(j, v, out);
     return 0;
+}
+
+/* A full game starts; under assignment = preference only once every
+ * player has sent a list (else the master's START starts it), so the
+ * last to join may still send one. */
+int gv_start_when_full(dj_judge *j, game_view *v, dj_buf *out)
+{
+    int unassigned;
+    if (strcmp(v->g.state, "forming") != 0 ||
+        count_players(v, &unassigned) != v->map->npowers)
+        return 0;
+    if (strcmp(v->g.assignment, "preference") == 0 &&
+        !gv_preferences_all_sent(v)) {
+        dj_buf_printf(out,
+                      "%s: every power has a player; the game starts when "
+                      "each has sent SET PREFERENCE, or when the master "
+                      "sends START\n",
+                      v->g.name);
+        return 0;
+    }
+    return start_game(j, v, false, out);
 }
 
 int dj_game_join(dj_judge *j, const char *game, const dj_join_request *req,
@@ -239,6 +266,8 @@ int dj_game_join(dj_judge *j, const char *game, const dj_join_request *req,
 
 static int deal_powers(dj_judge *j, game_view *v)
 {
+    if (strcmp(v->g.assignment, "preference") == 0)
+        return gv_deal_by_preference(j, v);
     int free_powers[DJ_MAX_POWERS], nfree = 0;
     for (int p = 0; p < v->map->npowers; p++)
         if (!gv_player(v, p))
@@ -286,6 +315,7 @@ static int start_mail(dj_judge *j, game_view *v)
                                                  "(a player)"));
     }
     dj_buf_append(&body, "\n");
+    gv_preference_summary(v, &body);
     dj_report_position(v->map, v->pos, &body);
     dj_buf_printf(&body, "\nThe deadline for orders is %s.\n", when.data);
     gv_subject(j, v, v->phase.name, "Game started", &subject);
@@ -306,6 +336,7 @@ static int start_mail(dj_judge *j, game_view *v)
                              "and your password.\n",
                       body.data, gv_power_name(v, p), v->map->powers[p].letter,
                       v->g.name);
+        gv_preference_own(v, pl, &mine);
         rc = !dj_buf_ok(&mine) ? judge_fail(j, "out of memory")
                                : gv_mail_one(j, v, pl, v->phase.id, "start",
                                              subject.data, mine.data, NULL);
@@ -375,6 +406,27 @@ static int start_game(dj_judge *j, game_view *v, bool force, dj_buf *out)
     gv_time(v, ph->deadline, out);
     dj_buf_append(out, "\n");
     return 0;
+}
+
+/* SET PREFERENCE (preference.c), and the start it may complete. */
+typedef struct pref_arg {
+    const dj_signon *id;
+    const char *text;
+} pref_arg;
+
+static int do_preference(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+{
+    const pref_arg *a = arg;
+    if (gv_set_preference(j, v, a->id, a->text, out) < 0)
+        return -1;
+    return gv_start_when_full(j, v, out);
+}
+
+int dj_game_set_preference(dj_judge *j, const dj_signon *id, const char *text,
+                           dj_buf *out)
+{
+    pref_arg a = {id, text ? text : ""};
+    return gv_with_game(j, id->game, do_preference, &a, out);
 }
 
 static int do_start(dj_judge *j, game_view *v, void *arg, dj_buf *out)

@@ -105,6 +105,10 @@ static int apply_setting(dj_judge *j, dj_game_rec *g, const char *kv,
     char why[256];
     const dj_setting_info *si = dj_setting_find(key);
     if (si) {
+        if (!forming && strcmp(si->name, "deal_seed") == 0)
+            return judge_fail(j, "the deal_seed of a started game cannot "
+                                 "change: it says how its powers were "
+                                 "dealt");
         if (dj_setting_parse(si, v, g, why, sizeof why) < 0)
             return judge_fail(j, "%s", why);
     } else if (!strcmp(key, "map")) {

@@ -15,7 +15,7 @@
 #define PART_COLUMNS                                                      \
     "id, game_id, role, IFNULL(power, -1), name, email, password_hash,"  \
     " status, vote, joined_at, left_at, map_format, zone,"          \
-    " IFNULL(reminder, -2), calendar, reminded_deadline"
+    " IFNULL(reminder, -2), calendar, reminded_deadline, preference"
 
 static void read_participant(sqlite3_stmt *st, dj_participant_rec *p)
 {
@@ -36,6 +36,7 @@ static void read_participant(sqlite3_stmt *st, dj_participant_rec *p)
     p->reminder = sqlite3_column_int(st, 13);
     p->calendar = sqlite3_column_int(st, 14) != 0;
     p->reminded_deadline = st_int64(st, 15, 0);
+    st_text(st, 16, p->preference, sizeof p->preference);
 }
 
 int dj_store_participant_insert(dj_store *s, dj_participant_rec *p)
@@ -107,6 +108,13 @@ int dj_store_participant_set_options(dj_store *s, const dj_participant_rec *p)
                    " reminded_deadline = ? WHERE id = ?",
                    "siiII", p->zone, p->reminder, p->calendar ? 1 : 0,
                    p->reminded_deadline, p->id);
+}
+
+int dj_store_participant_set_preference(dj_store *s,
+                                        const dj_participant_rec *p)
+{
+    return st_exec(s, "UPDATE participants SET preference = ? WHERE id = ?",
+                   "sI", p->preference, p->id);
 }
 
 int dj_store_participant_clear_votes(dj_store *s, int64_t game_id)

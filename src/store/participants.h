@@ -21,6 +21,7 @@
 
 #define DJ_EMAIL_MAX 512
 #define DJ_HASH_MAX 160
+#define DJ_PREFERENCE_MAX 1024
 
 typedef struct dj_participant_rec {
     int64_t id;
@@ -42,6 +43,8 @@ typedef struct dj_participant_rec {
                                 -1 none, DJ_REMINDER_JUDGE the judge's */
     bool calendar;           /* SET CALENDAR: .ics with start/results */
     int64_t reminded_deadline; /* own-lead reminder sent for it (0 none) */
+    char preference[DJ_PREFERENCE_MAX]; /* SET PREFERENCE: "England, France,
+                                           *" (game/deal.h); "" none */
 } dj_participant_rec;
 
 #define DJ_REMINDER_JUDGE (-2)
@@ -63,6 +66,10 @@ int dj_store_participant_update(dj_store *s, const dj_participant_rec *p);
 
 /* Write back zone, reminder, calendar, reminded_deadline (nothing else). */
 int dj_store_participant_set_options(dj_store *s, const dj_participant_rec *p);
+
+/* Write back the preference list (nothing else). */
+int dj_store_participant_set_preference(dj_store *s,
+                                        const dj_participant_rec *p);
 
 /* Clear every vote in a game. */
 int dj_store_participant_clear_votes(dj_store *s, int64_t game_id);

@@ -95,6 +95,11 @@
  * results mail), and the outbox the
  * calendar text a mail carries (NULL: none).
  *
+ * Version 20 (issue 37) gives participants their preference list (SET
+ * PREFERENCE: power names and '*', as game/deal.h writes them) and drops
+ * version 1's CHECK on games.assignment (now choice, random or
+ * preference).
+ *
  * Times are INTEGER seconds since 1970, UTC.
  */
 #define _POSIX_C_SOURCE 200809L /* stat() */
@@ -666,6 +671,22 @@ static const char *const MIGRATION_19[] = {
     "ALTER TABLE outbox ADD COLUMN calendar TEXT",
     NULL};
 
+/* Version 20 (issue 37): a player's preference list (SET PREFERENCE,
+ * assignment = preference), and the games' assignment without version
+ * 1's CHECK, which allowed only choice and random: the column is copied,
+ * dropped and renamed (ALTER TABLE DROP COLUMN, SQLite 3.35), its values
+ * kept; the game room checks it against the settings table, as every
+ * setting added since version 6. */
+static const char *const MIGRATION_20[] = {
+    "ALTER TABLE participants ADD COLUMN preference TEXT NOT NULL"
+    " DEFAULT ''",
+    "ALTER TABLE games ADD COLUMN assignment_v20 TEXT NOT NULL"
+    " DEFAULT 'choice'",
+    "UPDATE games SET assignment_v20 = assignment",
+    "ALTER TABLE games DROP COLUMN assignment",
+    "ALTER TABLE games RENAME COLUMN assignment_v20 TO assignment",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -687,6 +708,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_17,
     MIGRATION_18,
     MIGRATION_19,
+    MIGRATION_20,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

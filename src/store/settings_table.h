@@ -83,8 +83,13 @@ typedef enum dj_setting_type {
          "of grey press and the true recipients of fake press, and is sent "  \
          "a copy of press between powers; addressed: only broadcasts and "    \
          "press to the master, as their recipients see them")                \
-    TEXT(assignment, 8, "assignment", DJ_ST_CHOICE, "choice|random",           \
-         "choice", "choice (players pick powers) or random")                   \
+    TEXT(assignment, 12, "assignment", DJ_ST_CHOICE,                           \
+         "choice|random|preference", "choice",                                 \
+         "choice (players pick powers), random, or preference (dealt by the "  \
+         "players' SET PREFERENCE lists)")                                     \
+    INT(deal_seed, "deal_seed", DJ_ST_INT, 0, 2147483647, 0,                   \
+        "assignment = preference: the seed breaking ties in the deal (0: "     \
+        "drawn at the start, then kept here to reproduce the deal)")           \
     TEXT(zone, 64, "zone", DJ_ST_ZONE, "", "UTC",                              \
          "the game's time zone (Europe/Paris)")                                \
     TEXT(engine, 16, "engine", DJ_ST_ENGINE, "", "dpjudge",                    \

@@ -39,6 +39,46 @@ game_setup()
     IFS=$pw_ifs
 }
 
+# game_setup_lists NAME NOW DIR [SETTING...]: a game with assignment =
+# preference and a master; one player per power joins without one
+# (pN@NAME.example, password pw-N-secret, N from 0) and sends by mail
+# commands (judgectl command: SIGNON ?NAME, SET PREFERENCE) its list from
+# DIR/preferences.txt ("N: LIST" lines; none for a player without one);
+# the master starts the game if the lists did not.  Who plays which power
+# is then the deal's (the phase files' orders go by power as ever).
+game_setup_lists()
+{
+    gl_name=$1
+    gl_now=$2
+    gl_dir=$3
+    shift 3
+    DIPJUDGE_NOW=$gl_now $J create "$gl_name" --master "gm@$gl_name.example" \
+        ${GAME_MAP:+--map "$GAME_MAP"} assignment=preference \
+        movement_delay=72h retreat_delay=24h adjustment_delay=24h \
+        grace=24h nmr=cd "$@" >/dev/null || return 1
+    gl_n=$(echo $POWERS | wc -w)
+    gl_i=0
+    while [ "$gl_i" -lt "$gl_n" ]; do
+        DIPJUDGE_NOW=$gl_now $J join "$gl_name" "p$gl_i@$gl_name.example" \
+            --password "pw-$gl_i-secret" >/dev/null || return 1
+        gl_i=$((gl_i + 1))
+    done
+    grep -v '^#' "$gl_dir/preferences.txt" | while IFS=: read -r gl_p gl_l; do
+        [ -n "$gl_p" ] || continue
+        printf 'SIGNON ?%s pw-%s-secret\nSET PREFERENCE %s\n' "$gl_name" \
+            "$gl_p" "$gl_l" |
+            DIPJUDGE_NOW=$gl_now $J command --from "p$gl_p@$gl_name.example" \
+                >"${T:-/tmp}/gl-reply" || return 1
+        if grep -q ERROR "${T:-/tmp}/gl-reply"; then
+            cat "${T:-/tmp}/gl-reply"
+            return 1
+        fi
+    done || return 1
+    if [ "$(game_state "$gl_name")" = forming ]; then
+        DIPJUDGE_NOW=$gl_now $J start "$gl_name" >/dev/null || return 1
+    fi
+}
+
 # powers_split: IFS set to split POWERS into its names (the IFS before
 # kept in pw_ifs, to be put back in the loop over them).
 powers_split()

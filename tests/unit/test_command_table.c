@@ -163,6 +163,11 @@ static void test_doors(void)
           DJ_WEB_FORM_ORDERS);
     CHECK(dj_command_web_form("SET DRAW\n", what, sizeof what) ==
           DJ_WEB_FORM_ACCOUNT);
+    /* SET PREFERENCE (issue 37): the account form carries it, with the
+     * password again; it is no setting of the master's */
+    CHECK(dj_command_web_form("SET PREFERENCE England, France, *\n", what,
+                              sizeof what) == DJ_WEB_FORM_ACCOUNT);
+    CHECK_STR(what, "SET PREFERENCE");
 }
 
 int main(int argc, char **argv)

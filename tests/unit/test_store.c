@@ -170,6 +170,8 @@ static void test_migrate_from_1(void)
                           /* version 5's */
                           "ALTER TABLE games DROP COLUMN engine;"
                           "ALTER TABLE games DROP COLUMN verify;"
+                          "ALTER TABLE participants DROP COLUMN preference;"
+                          /* version 20's */
                           "PRAGMA user_version = 1;",
                           NULL, NULL, NULL);
     sqlite3_close(db);
@@ -277,6 +279,8 @@ static void test_migrate_from_3(void)
                           "ALTER TABLE participants DROP COLUMN map_format;"
                           "ALTER TABLE games DROP COLUMN engine;"
                           "ALTER TABLE games DROP COLUMN verify;"
+                          "ALTER TABLE participants DROP COLUMN preference;"
+                          /* version 20's */
                           "PRAGMA user_version = 3;",
                           NULL, NULL, NULL);
     sqlite3_close(db);
@@ -433,6 +437,19 @@ static void test_participants(dj_store *s)
     free(abs);
     CHECK(dj_store_absence_delete(s, b.id, id) == 0);
     CHECK(dj_store_absence_delete(s, b.id, id) == DJ_STORE_NOTFOUND);
+
+    /* version 20: a preference list kept, and version 1's CHECK on
+     * assignment gone (this file went through both) */
+    snprintf(c.preference, sizeof c.preference, "England, France, *");
+    CHECK(dj_store_participant_set_preference(s, &c) == 0);
+    CHECK(dj_store_participant_list(s, g.id, &list, &n) == 0 && n == 3);
+    CHECK(n == 3 && strcmp(list[1].preference, "England, France, *") == 0);
+    free(list);
+    snprintf(g.assignment, sizeof g.assignment, "preference");
+    CHECK(dj_store_game_update(s, &g) == 0);
+    dj_game_rec back;
+    CHECK(dj_store_game_get(s, "alpha", &back) == 0);
+    CHECK_STR(back.assignment, "preference");
 }
 
 static dj_phase_rec phase(int64_t game, int seq, const char *status)
@@ -780,7 +797,9 @@ static void test_migrate_from_11(void)
              "ALTER TABLE participants DROP COLUMN calendar;"
              "ALTER TABLE participants DROP COLUMN reminded_deadline;"
              "ALTER TABLE outbox DROP COLUMN calendar;"
-             "PRAGMA user_version = 11;",
+             "ALTER TABLE participants DROP COLUMN preference;"
+                          /* version 20's */
+                          "PRAGMA user_version = 11;",
              (long long)ph.id);
     int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
     sqlite3_close(db);
