@@ -188,7 +188,8 @@ void web_page_home(web_ctx *c)
     dj_buf_append(b, "<p><label>Game <input name=\"game\" required>"
                      "</label></p>\n");
     signin_fields(c, b);
-    dj_buf_append(b, "<h2>Joining a game</h2>\n<p>Games are joined by mail: "
+    dj_buf_append(b, "<h2>Joining a game</h2>\n<p>Games are joined by mail "
+                     "(or by the forms below, which mail you the same code): "
                      "send <code>JOIN game PASSWORD</code> (or <code>OBSERVE"
                      " game PASSWORD</code>) to <code>");
     dj_html_text(b, c->opt->judge_address);

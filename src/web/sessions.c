@@ -29,9 +29,15 @@ void web_sessions_cookie(web_ctx *c, const char *drop_game,
 {
     const char *keep[WEB_SESSIONS_MAX + 1];
     int n = 0;
-    for (int i = 0; i < c->nsessions; i++)
+    for (int i = 0; i < c->nsessions; i++) {
         if (!drop_game || strcasecmp(c->sessions[i].id.game, drop_game) != 0)
             keep[n++] = c->sessions[i].token;
+        else if (strcmp(c->sessions[i].token, c->token) != 0 ||
+                 (add_token && *add_token))
+            /* the browser's earlier session of the game ends too (its
+             * row would else live on, unreachable, until it expires) */
+            (void)dj_game_web_signout(c->j, c->sessions[i].token);
+    }
     if (add_token && *add_token)
         keep[n++] = add_token;
     int from = n > WEB_SESSIONS_MAX ? n - WEB_SESSIONS_MAX : 0;

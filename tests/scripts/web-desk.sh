@@ -63,7 +63,7 @@ if ! setup; then
     echo "0 passed, 1 failed"
     exit 1
 fi
-web_start "" || { echo "0 passed, 1 failed"; exit 1; }
+web_start "signin_limit = 6;" || { echo "0 passed, 1 failed"; exit 1; }
 # judged sends the outbox (the JOIN's code) into a Maildir the test reads
 mkdir -p "$T/in/new" "$T/in/cur" "$T/in/tmp"
 cat >"$T/judged.conf" <<CONF

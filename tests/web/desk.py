@@ -350,6 +350,19 @@ def run(driver):
     send(driver, "/confirm", {"address": "newbie@open.example",
                               "code": code or "x"})
     check("the right code: joined", "newbie@open.example" in ctl("export", "open"))
+    # every JOIN mails a stranger: each counts against the client's
+    # sign-in allowance (web.signin_limit = 6 here; two used above)
+    driver.get(URL + "/")
+    cs = csrf_of(driver, "/join")
+    codes = []
+    for i in range(8):
+        st, _, _ = raw(driver, "/join", urllib.parse.urlencode(
+            {"csrf": cs, "game": "open", "action": "join",
+             "address": f"flood{i}@open.example",
+             "password": "pw-flood-1"}).encode(), follow=False)
+        codes.append(st)
+    check(f"JOINs from one client stop at its allowance ({codes})",
+          codes[:4] == [303] * 4 and codes[4:] == [403] * 4)
     print(f"{passed} passed, {failed} failed")
 
 
