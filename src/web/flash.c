@@ -22,75 +22,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "web/flash.h"
 #include "web/form.h"
 #include "web/web_int.h"
-
-#define FLASH_SLOTS 256
-#define FLASH_SECONDS 600
-#define FLASH_NOTICE_MAX (32 * 1024)
-#define FLASH_FIELDS 6
-#define FLASH_FIELD_MAX (16 * 1024)
-#define FLASH_PATH_MAX 128
-
-typedef struct web_flash {
-    char key[DJ_WEB_TOKEN_LEN + 1]; /* the visitor cookie */
-    char path[FLASH_PATH_MAX];
-    int64_t expires_at;
-    char *notice;
-    int nfields;
-    char name[FLASH_FIELDS][DJ_FORM_NAME_MAX];
-    char *value[FLASH_FIELDS];
-} web_flash;
-
-struct web_flash_store {
-    pthread_mutex_t lock;
-    web_flash *slot[FLASH_SLOTS]; /* NULL: free */
-};
-
-static void flash_free(web_flash *f)
-{
-    if (!f)
-        return;
-    free(f->notice);
-    for (int i = 0; i < f->nfields; i++)
-        free(f->value[i]);
-    free(f);
-}
-
-struct web_flash_store *web_flash_store_new(void)
-{
-    struct web_flash_store *fs = calloc(1, sizeof *fs);
-    if (fs)
-        pthread_mutex_init(&fs->lock, NULL);
-    return fs;
-}
-
-void web_flash_store_free(struct web_flash_store *fs)
-{
-    if (!fs)
-        return;
-    for (int i = 0; i < FLASH_SLOTS; i++)
-        flash_free(fs->slot[i]);
-    pthread_mutex_destroy(&fs->lock);
-    free(fs);
-}
-
-/* Same key, in time independent of where they differ. */
-static bool same_key(const char *a, const char *b)
-{
-    size_t n = strlen(a);
-    if (n != strlen(b))
-        return false;
-    unsigned char diff = 0;
-    for (size_t i = 0; i < n; i++)
-        diff |= (unsigned char)(a[i] ^ b[i]);
-    return diff == 0;
-}
 
 static char *bounded_copy(const char *s, size_t max)
 {
@@ -151,31 +89,10 @@ void web_flash_redirect(web_ctx *c, const char *notice)
             }
             dj_form_free(&form);
         }
-        struct web_flash_store *fs = web_shared_flash(c->sh);
-        pthread_mutex_lock(&fs->lock);
-        int at = -1;
-        for (int i = 0; i < FLASH_SLOTS; i++) {
-            web_flash *s = fs->slot[i];
-            if (s && (s->expires_at <= c->rq->now ||
-                      (same_key(s->key, f->key) &&
-                       strcmp(s->path, f->path) == 0))) {
-                flash_free(s); /* stale, or this page's older answer */
-                fs->slot[i] = NULL;
-            }
-            if (!fs->slot[i]) {
-                if (at < 0 || fs->slot[at])
-                    at = i; /* the first free slot */
-            } else if (at < 0 || (fs->slot[at] && fs->slot[i]->expires_at <
-                                                      fs->slot[at]->expires_at)) {
-                at = i; /* else the oldest */
-            }
-        }
-        flash_free(fs->slot[at]); /* the oldest, when every slot is held */
-        fs->slot[at] = f;
+        web_flash_store_put(web_shared_flash(c->sh), f, c->rq->now);
         f = NULL;
-        pthread_mutex_unlock(&fs->lock);
     }
-    flash_free(f);
+    web_flash_free(f);
     c->rs->status = 303;
     snprintf(c->rs->location, sizeof c->rs->location, "%s", path);
     c->rs->content_type = "text/plain; charset=utf-8";
@@ -187,18 +104,8 @@ void web_flash_take(web_ctx *c)
 {
     if (c->flash || !c->visitor_csrf[0] || !c->rq->path)
         return;
-    struct web_flash_store *fs = web_shared_flash(c->sh);
-    pthread_mutex_lock(&fs->lock);
-    for (int i = 0; i < FLASH_SLOTS; i++) {
-        web_flash *s = fs->slot[i];
-        if (s && s->expires_at > c->rq->now && same_key(s->key, c->visitor_csrf) &&
-            strcmp(s->path, c->rq->path) == 0) {
-            c->flash = s;
-            fs->slot[i] = NULL;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&fs->lock);
+    c->flash = web_flash_store_take(web_shared_flash(c->sh), c->visitor_csrf,
+                                    c->rq->path, c->rq->now);
 }
 
 const char *web_flash_notice(const web_ctx *c)
@@ -217,6 +124,6 @@ const char *web_flash_field(const web_ctx *c, const char *name)
 
 void web_flash_done(web_ctx *c)
 {
-    flash_free(c->flash);
+    web_flash_free(c->flash);
     c->flash = NULL;
 }
