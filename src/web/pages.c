@@ -113,11 +113,7 @@ void web_page_style(web_ctx *c)
 
 void web_page_home(web_ctx *c)
 {
-    if (strcmp(c->rq->method, "POST") == 0) { /* post/redirect/get */
-        web_flash_redirect(c, NULL);
-        return;
-    }
-    web_flash_take(c);
+    web_flash_take(c); /* the answer of a form sent from here (flash.c) */
     dj_buf *b = body(c);
     dj_game_overview *games = NULL;
     int n = 0;
