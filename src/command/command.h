@@ -160,6 +160,9 @@ typedef enum dj_web_form {
     DJ_WEB_FORM_ORDERS,
     DJ_WEB_FORM_ACCOUNT,
     DJ_WEB_FORM_MAIL,
+    DJ_WEB_FORM_DESK, /* only commands of the master's desk (PROCESS,
+                         PAUSE, RESUME, SET DEADLINE, SET, ROLLBACK,
+                         ROLLFORWARD) */
 } dj_web_form;
 dj_web_form dj_command_web_form(const char *text, char *what, size_t whatlen);
 

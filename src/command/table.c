@@ -359,6 +359,14 @@ static const struct {
     {CMD_DRAW, CMD_DOOR_ACCOUNT},      {CMD_NODRAW, CMD_DOOR_ACCOUNT},
     {CMD_EXTEND, CMD_DOOR_ORDERS},
     {CMD_PREFERENCE, CMD_DOOR_ACCOUNT},
+    /* the master's desk (src/web/desk.c): what runs the game's clock and
+     * its settings; EJECT and REPLACE change who holds a power, so they
+     * ask the password again as the account form does */
+    {CMD_PROCESS, CMD_DOOR_DESK},      {CMD_PAUSE, CMD_DOOR_DESK},
+    {CMD_RESUME, CMD_DOOR_DESK},       {CMD_DEADLINE, CMD_DOOR_DESK},
+    {CMD_SETTING, CMD_DOOR_DESK},      {CMD_ROLLBACK, CMD_DOOR_DESK},
+    {CMD_ROLLFORWARD, CMD_DOOR_DESK},  {CMD_EJECT, CMD_DOOR_ACCOUNT},
+    {CMD_REPLACE, CMD_DOOR_ACCOUNT},
 };
 
 bool cmd_read_only(cmd_kind kind)

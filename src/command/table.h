@@ -57,6 +57,7 @@ typedef enum cmd_door {
     CMD_DOOR_MAIL = 0, /* by mail only */
     CMD_DOOR_ORDERS,   /* the order box (orders themselves are no row) */
     CMD_DOOR_ACCOUNT,  /* the account form, with the password */
+    CMD_DOOR_DESK,     /* the master's desk, on the master's session */
 } cmd_door;
 
 typedef struct cmd_spec {

@@ -27,7 +27,7 @@ dj_web_form dj_command_web_form(const char *text, char *what, size_t whatlen)
         return DJ_WEB_FORM_MAIL;
     dj_buf press;
     dj_buf_init(&press);
-    bool orders = false, account = false, mail = false;
+    bool orders = false, account = false, mail = false, desk = false;
     while (!mail && cmd_next(&r, c, &press)) {
         dj_buf_reset(&press);
         if (c->kind == CMD_BAD) /* refused when run, whatever it was */
@@ -35,7 +35,9 @@ dj_web_form dj_command_web_form(const char *text, char *what, size_t whatlen)
         const cmd_spec *spec = cmd_spec_of(c->kind);
         cmd_door door = cmd_door_of(c->kind);
         if (door == CMD_DOOR_MAIL || (door == CMD_DOOR_ACCOUNT && orders) ||
-            (door == CMD_DOOR_ORDERS && account)) {
+            (door == CMD_DOOR_ORDERS && account) ||
+            (door == CMD_DOOR_DESK && (orders || account)) ||
+            (door != CMD_DOOR_DESK && desk)) {
             mail = true;
             if (whatlen)
                 snprintf(what, whatlen, "%s",
@@ -43,12 +45,16 @@ dj_web_form dj_command_web_form(const char *text, char *what, size_t whatlen)
         }
         orders |= door == CMD_DOOR_ORDERS;
         account |= door == CMD_DOOR_ACCOUNT;
-        if (door == CMD_DOOR_ACCOUNT && whatlen && !mail)
+        desk |= door == CMD_DOOR_DESK;
+        if ((door == CMD_DOOR_ACCOUNT || door == CMD_DOOR_DESK) && whatlen &&
+            !mail)
             snprintf(what, whatlen, "%s", spec ? spec->name : "");
     }
     dj_buf_free(&press);
     free(c);
     if (mail)
         return DJ_WEB_FORM_MAIL;
+    if (desk)
+        return DJ_WEB_FORM_DESK;
     return account ? DJ_WEB_FORM_ACCOUNT : DJ_WEB_FORM_ORDERS;
 }

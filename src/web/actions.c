@@ -95,7 +95,8 @@ void web_act_signin(web_ctx *c)
         web_fail(c, 403, why);
         return;
     }
-    web_set_cookie(c, "djs", token, c->opt->session_lifetime);
+    /* beside the browser's sessions of other games (sessions.c) */
+    web_sessions_cookie(c, id.game, token);
     if (new_device[0]) /* known to this participant from now on */
         web_set_cookie(c, "djd", new_device, DJ_WEB_DEVICE_DAYS * 86400);
     c->rs->status = 303;
@@ -112,10 +113,13 @@ void web_act_signin(web_ctx *c)
 
 void web_act_signout(web_ctx *c)
 {
-    if (dj_game_web_signout(c->j, c->token) < 0) {
-        web_fail(c, 500, dj_judge_error(c->j));
-        return;
-    }
+    /* every game's session of the browser ends (one game's alone:
+     * POST /game/NAME/signout, sessions.c) */
+    for (int i = 0; i < c->nsessions; i++)
+        if (dj_game_web_signout(c->j, c->sessions[i].token) < 0) {
+            web_fail(c, 500, dj_judge_error(c->j));
+            return;
+        }
     /* both cookies expire now */
     c->rs->ncookies = 0;
     web_set_cookie(c, "djs", "x", 0);
@@ -235,6 +239,7 @@ static void act_message(web_ctx *c, message_form kind)
     if (message_of(kind, &f, &text, &why) < 0) {
         dj_form_free(&f);
         dj_buf_free(&text);
+        c->keep_fields = true; /* refused: the text comes back (flash.c) */
         web_page_game_notice(c, why);
         return;
     }
@@ -258,14 +263,28 @@ static void act_message(web_ctx *c, message_form kind)
                  "password again; others by mail.",
                  what[0] ? what : "a command");
         dj_buf_free(&text);
+        c->keep_fields = true;
         web_page_game_notice(c, notice);
         return;
     }
     dj_command_reply reply;
     dj_command_reply_init(&reply);
-    if (run_message(c, text.data, &reply) == 0)
+    if (run_message(c, text.data, &reply) == 0) {
+        c->keep_fields = reply.failed > 0; /* refused: typed text kept */
         web_page_game_notice(c, reply.body.data);
+    }
     dj_buf_free(&text);
+    dj_command_reply_free(&reply);
+}
+
+void web_message_run(web_ctx *c, const char *text)
+{
+    dj_command_reply reply;
+    dj_command_reply_init(&reply);
+    if (run_message(c, text, &reply) == 0) {
+        c->keep_fields = reply.failed > 0;
+        web_page_game_notice(c, reply.body.data);
+    }
     dj_command_reply_free(&reply);
 }
 
@@ -293,7 +312,7 @@ void web_act_account(web_ctx *c)
     }
     const char *line = dj_form_get(&f, "command");
     const char *password = dj_form_get(&f, "password");
-    char what[64], text[600];
+    char what[64];
     if (!line || !*line || strlen(line) > 500 || strpbrk(line, "\r\n") ||
         !password || strlen(password) > 200 ||
         dj_command_web_form(line, what, sizeof what) != DJ_WEB_FORM_ACCOUNT) {
@@ -304,6 +323,13 @@ void web_act_account(web_ctx *c)
                          "DRAW ...).");
         return;
     }
+    web_account_run(c, line, password);
+    dj_form_free(&f);
+}
+
+void web_account_run(web_ctx *c, const char *line, const char *password)
+{
+    char text[600];
     snprintf(text, sizeof text, "%s\n", line);
     char client[96], device[DJ_WEB_TOKEN_LEN + 1];
     client_name(c, client, sizeof client);
@@ -311,13 +337,11 @@ void web_act_account(web_ctx *c)
         device[0] = '\0';
     /* the password again, counted and limited as a sign-in's */
     if (!web_signin_begin(c)) {
-        dj_form_free(&f);
         web_fail(c, 403, "Too many failed sign-ins from your address: try "
                          "again later.");
         return;
     }
     int rc = dj_game_web_reauth(c->j, &c->id, password, client, device);
-    dj_form_free(&f);
     if (rc != DJ_SIGNON_REFUSED)
         web_signin_succeeded(c);
     if (rc < 0) {
@@ -344,10 +368,11 @@ void web_act_account(web_ctx *c)
     if (dj_game_web_session(c->j, c->token, &now, csrf) == 1 &&
         dj_game_web_renew(c->j, c->id.participant_id, client,
                           c->opt->session_lifetime, token, csrf) == 0) {
-        web_set_cookie(c, "djs", token, c->opt->session_lifetime);
+        web_sessions_cookie(c, c->id.game, token);
         snprintf(c->token, sizeof c->token, "%s", token);
         snprintf(c->csrf, sizeof c->csrf, "%s", csrf);
     }
+    c->keep_fields = reply.failed > 0;
     web_page_game_notice(c, reply.body.data);
     dj_command_reply_free(&reply);
 }

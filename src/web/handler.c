@@ -17,6 +17,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -47,15 +48,43 @@ static bool token_shape(const char *t)
 
 /* ---- the request ------------------------------------------------------------------ */
 
+/* The browser's sessions: the djs cookie holds up to WEB_SESSIONS_MAX
+ * tokens, '.' between them, one a game (sessions.c writes it).  Each live
+ * one is kept; the path's game's is the request's session (else the
+ * first, for the pages without a game). */
 static void find_session(web_ctx *c)
 {
-    if (!dj_cookie_get(c->rq->cookie, "djs", c->token, sizeof c->token) ||
-        !token_shape(c->token)) {
-        c->token[0] = '\0';
+    char all[WEB_SESSIONS_MAX * (DJ_WEB_TOKEN_LEN + 1) + 1];
+    c->token[0] = '\0';
+    if (!dj_cookie_get(c->rq->cookie, "djs", all, sizeof all))
         return;
+    for (char *t = all; *t && c->nsessions < WEB_SESSIONS_MAX;) {
+        size_t n = strcspn(t, ".");
+        bool last = t[n] == '\0';
+        t[n] = '\0';
+        web_session_one *one = &c->sessions[c->nsessions];
+        if (token_shape(t) &&
+            dj_game_web_session(c->j, t, &one->id, one->csrf) == 0) {
+            snprintf(one->token, sizeof one->token, "%s", t);
+            c->nsessions++;
+        }
+        if (last)
+            break;
+        t += n + 1;
     }
-    int rc = dj_game_web_session(c->j, c->token, &c->id, c->csrf);
-    c->signed_in = rc == 0;
+    int pick = -1;
+    for (int i = 0; i < c->nsessions; i++)
+        if (c->route.game[0] &&
+            strcasecmp(c->sessions[i].id.game, c->route.game) == 0)
+            pick = i;
+    if (pick < 0 && c->nsessions > 0)
+        pick = 0;
+    if (pick < 0)
+        return;
+    c->signed_in = true;
+    c->id = c->sessions[pick].id;
+    snprintf(c->token, sizeof c->token, "%s", c->sessions[pick].token);
+    snprintf(c->csrf, sizeof c->csrf, "%s", c->sessions[pick].csrf);
 }
 
 /* The visitor's CSRF cookie: kept when well formed, else a new one. */
@@ -89,6 +118,11 @@ static bool post_allowed(web_ctx *c, bool signin)
     const char *sent = dj_form_get(&f, "csrf");
     bool ok = sent && (signin ? same_token(sent, c->visitor_csrf)
                               : same_token(sent, c->csrf));
+    /* a page without a game (/signout) takes any of the browser's
+     * sessions' tokens */
+    for (int i = 0; sent && !signin && !c->route.game[0] && i < c->nsessions;
+         i++)
+        ok |= same_token(sent, c->sessions[i].csrf);
     dj_form_free(&f);
     if (!ok)
         web_fail(c, 403, "This form has expired or did not come from this "
@@ -155,6 +189,7 @@ void dj_web_handle(dj_web_shared *sh, dj_judge *j, const dj_web_request *rq,
         goto done;
     row->run(c);
 done:
+    web_flash_done(c);
     if (!dj_buf_ok(&rs->body)) {
         dj_buf_reset(&rs->body);
         rs->status = 500;

@@ -114,6 +114,7 @@ void web_page_style(web_ctx *c)
 
 void web_page_home(web_ctx *c)
 {
+    web_flash_take(c); /* the answer of a form sent from here (flash.c) */
     dj_buf *b = body(c);
     dj_game_overview *games = NULL;
     int n = 0;
@@ -125,6 +126,11 @@ void web_page_home(web_ctx *c)
     dj_buf_append(b, "<h1>Games on ");
     dj_html_text(b, c->opt->judge_name);
     dj_buf_append(b, "</h1>\n");
+    if (web_flash_notice(c)) {
+        dj_buf_append(b, "<div class=\"notice\">");
+        pre(b, web_flash_notice(c));
+        dj_buf_append(b, "</div>\n");
+    }
     for (int pass = 0; pass < 2; pass++) {
         bool finished = pass == 1;
         int shown = 0;
@@ -171,6 +177,7 @@ void web_page_home(web_ctx *c)
             dj_buf_append(b, "<p>No game is being played or forming.</p>\n");
     }
     free(games);
+    web_sessions_list(c, b);
     dj_buf_append(b, "<h2>Sign in to a game</h2>\n<p>For any game, "
                      "private ones too: your power (or <code>master</code>,"
                      " <code>observer</code>) and your password.</p>\n"
@@ -178,7 +185,8 @@ void web_page_home(web_ctx *c)
     dj_buf_append(b, "<p><label>Game <input name=\"game\" required>"
                      "</label></p>\n");
     signin_fields(c, b);
-    dj_buf_append(b, "<h2>Joining a game</h2>\n<p>Games are joined by mail: "
+    dj_buf_append(b, "<h2>Joining a game</h2>\n<p>Games are joined by mail "
+                     "(or by the forms below, which mail you the same code): "
                      "send <code>JOIN game PASSWORD</code> (or <code>OBSERVE"
                      " game PASSWORD</code>) to <code>");
     dj_html_text(b, c->opt->judge_address);
@@ -186,6 +194,7 @@ void web_page_home(web_ctx *c)
                      "<code>HELP</code> by mail lists every command. Once in "
                      "a game, sign in on its page with your power and the "
                      "same password to give orders here.</p>\n");
+    web_join_forms(c, b, NULL);
     dj_html_end(b);
     web_html_page(c);
 }
@@ -292,7 +301,9 @@ static void press_form(web_ctx *c, dj_buf *b, const dj_game_overview *o)
         dj_buf_append(b, "<p><label><input type=\"checkbox\" name=\"grey\" "
                          "value=\"1\"> grey (anonymous)</label></p>\n");
     dj_buf_append(b, "<p><label>Message<br><textarea name=\"text\" rows=\"6\" "
-                     "required></textarea></label></p>\n<p><button "
+                     "required>");
+    dj_html_text(b, web_flash_field(c, "text")); /* a refused press's */
+    dj_buf_append(b, "</textarea></label></p>\n<p><button "
                      "type=\"submit\">Send</button></p>\n</form>\n");
 }
 
@@ -311,8 +322,9 @@ static void player_forms(web_ctx *c, dj_buf *b, const dj_game_overview *o)
         form_start(b, o->name, "orders");
         web_csrf_field(c, b, true);
         dj_buf_append(b, "<p><label>Orders, one a line, as by mail<br>"
-                         "<textarea name=\"orders\" rows=\"8\" required>"
-                         "</textarea></label></p>\n<p><button type=\"submit"
+                         "<textarea name=\"orders\" rows=\"8\" required>");
+        dj_html_text(b, web_flash_field(c, "orders")); /* refused ones */
+        dj_buf_append(b, "</textarea></label></p>\n<p><button type=\"submit"
                          "\">Send orders</button></p>\n</form>\n");
         form_start(b, o->name, "ready");
         web_csrf_field(c, b, true);
@@ -323,6 +335,12 @@ static void player_forms(web_ctx *c, dj_buf *b, const dj_game_overview *o)
                          "\">Wait</button> <button type=\"submit\" name=\"flag"
                          "\" value=\"no-wait\">No wait</button></p>\n"
                          "</form>\n");
+        web_vote_form(c, b, o->name); /* votes.c */
+    }
+    if (strcmp(id->role, "master") == 0) {
+        dj_buf_append(b, "<p>");
+        game_link(b, o->name, "desk", "The master's desk");
+        dj_buf_append(b, "</p>\n");
     }
     press_form(c, b, o);
     /* what changes who holds the power goes here, with the password
@@ -342,10 +360,22 @@ static void player_forms(web_ctx *c, dj_buf *b, const dj_game_overview *o)
     web_csrf_field(c, b, true);
     dj_buf_append(b, "<p><button type=\"submit\">Sign out</button></p>\n"
                      "</form>\n");
+    form_start(b, o->name, "signout"); /* this game only (sessions.c) */
+    web_csrf_field(c, b, true);
+    dj_buf_append(b, "<p><button type=\"submit\">Sign out of this game "
+                     "only</button></p>\n</form>\n");
 }
 
 void web_page_game_notice(web_ctx *c, const char *notice)
 {
+    /* a POST's answer waits for the page it redirects to (flash.c) */
+    if (strcmp(c->rq->method, "POST") == 0) {
+        web_flash_redirect(c, notice);
+        return;
+    }
+    web_flash_take(c);
+    if (!notice)
+        notice = web_flash_notice(c);
     dj_game_overview o;
     dj_phase_ref *ph;
     int nph;
@@ -410,8 +440,10 @@ void web_page_game_notice(web_ctx *c, const char *notice)
     }
     dj_buf_free(&text);
     phase_list(b, o.name, ph, nph);
-    if (!web_signed_in_here(c))
+    if (!web_signed_in_here(c)) {
         signin_form(c, b, o.name);
+        web_join_forms(c, b, o.name); /* votes.c */
+    }
     dj_html_end(b);
     free(ph);
     web_html_page(c);

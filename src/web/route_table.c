@@ -38,6 +38,17 @@ const dj_route_row web_routes[] = {
     {"/game/NAME/ready", DJ_ROUTE_POST, DJ_WHO_IN_GAME, web_act_ready},
     {"/game/NAME/press", DJ_ROUTE_POST, DJ_WHO_IN_GAME, web_act_press},
     {"/game/NAME/account", DJ_ROUTE_POST, DJ_WHO_IN_GAME, web_act_account},
+    /* the master's desk (desk.c); votes, joining, one game's sign-out
+     * (votes.c, sessions.c) */
+    {"/game/NAME/desk", DJ_ROUTE_GET | DJ_ROUTE_POST, DJ_WHO_IN_GAME,
+     web_desk},
+    {"/game/NAME/vote", DJ_ROUTE_POST, DJ_WHO_IN_GAME, web_act_vote},
+    {"/game/NAME/signout", DJ_ROUTE_POST, DJ_WHO_IN_GAME,
+     web_act_signout_game},
+    {"/join", DJ_ROUTE_POST, DJ_WHO_ANYONE, web_act_join},
+    {"/game/NAME/join", DJ_ROUTE_POST, DJ_WHO_ANYONE, web_act_join},
+    {"/confirm", DJ_ROUTE_POST, DJ_WHO_ANYONE, web_act_confirm},
+    {"/game/NAME/confirm", DJ_ROUTE_POST, DJ_WHO_ANYONE, web_act_confirm},
 };
 
 const size_t web_routes_len = sizeof web_routes / sizeof web_routes[0];

@@ -38,6 +38,7 @@ struct dj_web_shared {
     char judge_address[256];
     pthread_mutex_t lock; /* for clients */
     client_slot clients[CLIENT_SLOTS];
+    struct web_flash_store *flash; /* flash.c: POSTs' answers for one view */
 };
 
 dj_web_shared *dj_web_shared_new(const dj_web_options *opt)
@@ -53,6 +54,11 @@ dj_web_shared *dj_web_shared_new(const dj_web_options *opt)
     sh->opt.judge_name = sh->judge_name;
     sh->opt.judge_address = sh->judge_address;
     pthread_mutex_init(&sh->lock, NULL);
+    sh->flash = web_flash_store_new();
+    if (!sh->flash) {
+        dj_web_shared_free(sh);
+        return NULL;
+    }
     return sh;
 }
 
@@ -60,8 +66,14 @@ void dj_web_shared_free(dj_web_shared *sh)
 {
     if (!sh)
         return;
+    web_flash_store_free(sh->flash);
     pthread_mutex_destroy(&sh->lock);
     free(sh);
+}
+
+struct web_flash_store *web_shared_flash(dj_web_shared *sh)
+{
+    return sh->flash;
 }
 
 const dj_web_options *web_shared_options(const dj_web_shared *sh)

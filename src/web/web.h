@@ -59,7 +59,7 @@ typedef struct dj_web_response {
     int status;               /* 200, 303, 400, 403, 404, 405, 413, 500 */
     const char *content_type;
     dj_buf body;
-    char cookies[3][200];     /* Set-Cookie values */
+    char cookies[3][640];     /* Set-Cookie values (djs: 8 sessions) */
     int ncookies;
     char location[300];       /* for 303 */
     const char *cache;        /* Cache-Control */

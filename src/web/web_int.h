@@ -12,6 +12,17 @@
 #include "web/route.h"
 #include "web/web.h"
 
+/* Sessions of several games in one browser (the djs cookie holds up to
+ * this many tokens, '.' between them; handler.c, sessions.c). */
+#define WEB_SESSIONS_MAX 8
+typedef struct web_session_one {
+    char token[DJ_WEB_TOKEN_LEN + 1];
+    char csrf[DJ_WEB_TOKEN_LEN + 1];
+    dj_signon id;
+} web_session_one;
+
+struct web_flash;
+
 typedef struct web_ctx {
     dj_web_shared *sh;
     const dj_web_options *opt;
@@ -26,6 +37,16 @@ typedef struct web_ctx {
     char csrf[DJ_WEB_TOKEN_LEN + 1];
     /* the visitor's CSRF cookie (for the sign-in form) */
     char visitor_csrf[DJ_WEB_TOKEN_LEN + 1];
+    /* every live session of the browser's cookie; the one above is the
+     * path's game's (else the first) */
+    int nsessions;
+    web_session_one sessions[WEB_SESSIONS_MAX];
+    /* a POST's answer (flash.c): keep the typed fields for one view (a
+     * refused form), and the page to go to ("" the game's page) */
+    bool keep_fields;
+    char answer_path[128];
+    /* a GET's result of an earlier POST, taken from the flash store */
+    struct web_flash *flash;
 } web_ctx;
 
 /* Signed in to this request's game? */
@@ -69,6 +90,47 @@ void web_act_orders(web_ctx *c);
 void web_act_ready(web_ctx *c);        /* READY, NOT READY, WAIT, NO WAIT */
 void web_act_press(web_ctx *c);
 void web_act_account(web_ctx *c);      /* account commands, password again */
+
+/* The master's desk (desk.c). */
+void web_desk(web_ctx *c); /* GET: the page; POST: a form's command */
+/* Votes, joining, observing (votes.c). */
+void web_act_vote(web_ctx *c);
+void web_act_join(web_ctx *c);         /* JOIN and OBSERVE: a code mailed */
+void web_act_confirm(web_ctx *c);      /* the code typed back */
+/* The vote form, and the JOIN/OBSERVE and code forms, for the pages. */
+void web_vote_form(web_ctx *c, dj_buf *b, const char *game);
+void web_join_forms(web_ctx *c, dj_buf *b, const char *game);
+/* The account form's run (actions.c): the password again, then the one
+ * account command `line`; the answer page written. */
+void web_account_run(web_ctx *c, const char *line, const char *password);
+/* The signed-in participant's message run and answered (actions.c). */
+void web_message_run(web_ctx *c, const char *text);
+
+/* Sessions of several games (sessions.c). */
+/* The djs cookie rewritten: the live sessions but the one of drop_game
+ * (NULL: none dropped), and add_token (NULL: none) last. */
+void web_sessions_cookie(web_ctx *c, const char *drop_game,
+                         const char *add_token);
+/* POST /game/NAME/signout: this game's session ends, the others stay. */
+void web_act_signout_game(web_ctx *c);
+/* Links to the games this browser is signed in to. */
+void web_sessions_list(web_ctx *c, dj_buf *b);
+
+/* Post/redirect/get (flash.c): a POST's answer kept server-side for the
+ * browser's next view of the page it is sent to (303). */
+void web_flash_redirect(web_ctx *c, const char *notice);
+/* A GET: this page's kept answer, if any, into c->flash. */
+void web_flash_take(web_ctx *c);
+/* Its notice, or NULL; a kept field's text, or "" (never NULL). */
+const char *web_flash_notice(const web_ctx *c);
+const char *web_flash_field(const web_ctx *c, const char *name);
+/* Free c->flash (the handler, at the end of every request). */
+void web_flash_done(web_ctx *c);
+/* The shared store of kept answers (shared.c makes and frees it). */
+struct web_flash_store;
+struct web_flash_store *web_flash_store_new(void);
+void web_flash_store_free(struct web_flash_store *fs);
+struct web_flash_store *web_shared_flash(dj_web_shared *sh);
 
 /* Shared state (shared.c). */
 /* The options every worker reads. */

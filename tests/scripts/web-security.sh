@@ -166,9 +166,19 @@ done
 # ---- escaping -----------------------------------------------------------------------
 get /game/demo -b "$T/fr"
 cs=$(csrf_in "$T/b")
-get /game/demo/press -b "$T/fr" --data-urlencode "csrf=$cs" \
+get /game/demo/press -L -b "$T/fr" --data-urlencode "csrf=$cs" \
     --data-urlencode 'to=all' --data-urlencode 'text=<script>alert("x")</script> & <b>bold</b>'
 holds "a broadcast from the web is sent" 'grep -q "broadcast sent to everyone" "$T/b"'
+# post/redirect/get (issue 38): the same press without following: 303 to
+# the game's page, its answer kept for that page's next view
+get /game/demo/press -b "$T/fr" --data-urlencode "csrf=$cs" \
+    --data-urlencode 'to=all' --data-urlencode 'text=Second broadcast'
+holds "a form's POST answers 303 to the game's page" \
+    '[[ $CODE == 303 ]] && grep -qi "^Location: /game/demo\s*$" "$T/h"'
+get /game/demo -b "$T/fr"
+holds "  whose next view shows the reply" 'grep -q "broadcast sent to everyone" "$T/b"'
+get /game/demo -b "$T/fr"
+holds "  once" '! grep -q "broadcast sent to everyone" "$T/b"'
 get /game/demo/press -b "$T/fr"
 holds "its markup is shown as text" \
     'grep -qF "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" "$T/b" && ! sed "s|<script src=\"/pad.js\" defer></script>||g" "$T/b" | grep -q "<script"'
@@ -476,7 +486,7 @@ holds "Russia does not" '! grep -q "Meet me in the Channel" "$T/b"'
 # ---- a web message is a mail ----------------------------------------------------------------
 get /game/demo -b "$T/fr"
 cs=$(csrf_in "$T/b")
-get /game/demo/orders -b "$T/fr" --data-urlencode "csrf=$cs" \
+get /game/demo/orders -L -b "$T/fr" --data-urlencode "csrf=$cs" \
     --data-urlencode 'orders=A bur-mun'
 holds "orders answered with the mail echo" 'grep -q "&gt; A bur-mun" "$T/b" && grep -q "A BUR - MUN" "$T/b"'
 holds "recorded in the mail log like a mail" \
@@ -495,19 +505,19 @@ cs=$(csrf_in "$T/b")
 holds "the signed-in page has the account form" 'grep -q "action=\"/game/demo/account\"" "$T/b"'
 for line in 'RESIGN' 'SET PASSWORD stolen-password' 'SET ADDRESS thief@evil.example' \
             'SET CONCEDE France'; do
-    get /game/demo/orders -b "$T/en1" --data-urlencode "csrf=$cs" \
+    get /game/demo/orders -L -b "$T/en1" --data-urlencode "csrf=$cs" \
         --data-urlencode "orders=$(printf 'F lon-nth\n%s' "$line")"
     holds "the order box refuses '$line': the account form asks the password" \
         'grep -q "is not for the order box" "$T/b" && grep -q "go by the account form below" "$T/b"'
 done
-get /game/demo/orders -b "$T/en1" --data-urlencode "csrf=$cs" --data-urlencode 'orders=PROCESS'
+get /game/demo/orders -L -b "$T/en1" --data-urlencode "csrf=$cs" --data-urlencode 'orders=PROCESS'
 holds "  and a command of the mail alone" 'grep -q "PROCESS is not for the order box" "$T/b"'
 holds "  nothing of them was done (the old password works, the address stays)" \
     '[[ $(sqlite3 "$T/judge.db" "SELECT email || status FROM participants p JOIN games g ON g.id = p.game_id WHERE g.name = '"'demo'"' AND p.power = 1") == "england@demo.example"* ]] &&
      ! sqlite3 "$T/judge.db" "SELECT count(*) FROM orders o" | grep -q "^x"'
 signin "$T/en3" 10.10.0.3 England pw-England
 holds "  the password is unchanged" '[[ $CODE == 303 ]]'
-get /game/demo/orders -b "$T/en1" --data-urlencode "csrf=$cs" \
+get /game/demo/orders -L -b "$T/en1" --data-urlencode "csrf=$cs" \
     --data-urlencode 'orders=F lon-nth
 READY'
 holds "orders and READY still go by the order box" 'grep -q "F LON - NTH" "$T/b"'
@@ -515,10 +525,10 @@ get /game/demo/account -b "$T/en1" --data-urlencode "csrf=$cs" \
     --data-urlencode 'command=SET PASSWORD new-england-pw' --data-urlencode password=wrong
 holds "the account form with a wrong password: 403, nothing done" \
     '[[ $CODE == 403 ]] && grep -q "Nothing was done" "$T/b"'
-get /game/demo/account -b "$T/en1" --data-urlencode "csrf=$cs" \
+get /game/demo/account -L -b "$T/en1" --data-urlencode "csrf=$cs" \
     --data-urlencode 'command=F lon-nth' --data-urlencode password=pw-England
 holds "  an order there: refused" 'grep -q "the account form takes one account command" "$T/b"'
-get /game/demo/account -b "$T/en1" -c "$T/en1" --data-urlencode "csrf=$cs" \
+get /game/demo/account -L -b "$T/en1" -c "$T/en1" --data-urlencode "csrf=$cs" \
     --data-urlencode 'command=SET PASSWORD new-england-pw' --data-urlencode password=pw-England
 holds "with the password: SET PASSWORD is done" 'grep -q "password changed" "$T/b"'
 get /game/demo -b "$T/en1"
@@ -531,7 +541,7 @@ signin "$T/en4" 10.10.0.4 England new-england-pw
 holds "  the new password signs in" '[[ $CODE == 303 ]]'
 signin_observer 10.10.0.5 watcher@demo.example pw-watcher
 get /game/demo -b "$T/ob"
-get /game/demo/account -b "$T/ob" -c "$T/ob" --data-urlencode "csrf=$(csrf_in "$T/b")" \
+get /game/demo/account -L -b "$T/ob" -c "$T/ob" --data-urlencode "csrf=$(csrf_in "$T/b")" \
     --data-urlencode 'command=SET PASSWORD new-watcher-pw' --data-urlencode password=pw-watcher
 holds "an observer's account form too (found by its address)" 'grep -q "password changed" "$T/b"'
 J_WEB set demo private=no >/dev/null

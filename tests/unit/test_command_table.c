@@ -168,6 +168,36 @@ static void test_doors(void)
     CHECK(dj_command_web_form("SET PREFERENCE England, France, *\n", what,
                               sizeof what) == DJ_WEB_FORM_ACCOUNT);
     CHECK_STR(what, "SET PREFERENCE");
+    /* the master's desk (issue 38): the game's clock and settings on the
+     * session; EJECT and REPLACE with the password; never mixed */
+    static const char *const desk[] = {
+        "PROCESS\n",          "PAUSE\n",       "RESUME\n",
+        "SET DEADLINE +2d\n", "SET PRESS grey\n", "ROLLBACK S1901M\n",
+        "ROLLFORWARD\n"};
+    for (size_t i = 0; i < sizeof desk / sizeof desk[0]; i++)
+        CHECK(dj_command_web_form(desk[i], what, sizeof what) ==
+              DJ_WEB_FORM_DESK);
+    CHECK(dj_command_web_form("PROCESS\n", what, sizeof what) ==
+              DJ_WEB_FORM_DESK &&
+          strcmp(what, "PROCESS") == 0);
+    CHECK(dj_command_web_form("EJECT France\n", what, sizeof what) ==
+          DJ_WEB_FORM_ACCOUNT);
+    CHECK(dj_command_web_form("REPLACE France new@example.org\n", what,
+                              sizeof what) == DJ_WEB_FORM_ACCOUNT);
+    CHECK(dj_command_web_form("SET PASSWORD x\n", what, sizeof what) ==
+          DJ_WEB_FORM_ACCOUNT);
+    CHECK(dj_command_web_form("SET DEADLINE +2d\nPROCESS\n", what,
+                              sizeof what) == DJ_WEB_FORM_DESK);
+    CHECK(dj_command_web_form("PROCESS\nA par-bur\n", what, sizeof what) ==
+          DJ_WEB_FORM_MAIL);
+    CHECK(dj_command_web_form("A par-bur\nPROCESS\n", what, sizeof what) ==
+          DJ_WEB_FORM_MAIL);
+    CHECK(dj_command_web_form("PAUSE\nEJECT France\n", what, sizeof what) ==
+          DJ_WEB_FORM_MAIL);
+    CHECK(dj_command_web_form("EJECT France\nPAUSE\n", what, sizeof what) ==
+          DJ_WEB_FORM_MAIL);
+    CHECK(dj_command_web_form("SIGNON Mdemo pw\nPROCESS\n", what,
+                              sizeof what) == DJ_WEB_FORM_MAIL);
 }
 
 int main(int argc, char **argv)
