@@ -114,62 +114,19 @@ void web_page_style(web_ctx *c)
 void web_page_home(web_ctx *c)
 {
     dj_buf *b = body(c);
-    dj_game_overview *games = NULL;
-    int n = 0;
-    if (dj_game_overviews(c->j, &games, &n) < 0) {
-        web_fail(c, 500, dj_judge_error(c->j));
+    /* the lists first: a bad filter is a 400 before any of the page */
+    dj_buf lists;
+    dj_buf_init(&lists);
+    if (web_front_games(c, &lists) < 0) {
+        dj_buf_free(&lists);
         return;
     }
     dj_html_begin(b, c->opt->judge_name, "Games");
     dj_buf_append(b, "<h1>Games on ");
     dj_html_text(b, c->opt->judge_name);
     dj_buf_append(b, "</h1>\n");
-    for (int pass = 0; pass < 2; pass++) {
-        bool finished = pass == 1;
-        int shown = 0;
-        for (int i = 0; i < n; i++) {
-            const dj_game_overview *g = &games[i];
-            if ((strcmp(g->state, "finished") == 0) != finished)
-                continue;
-            if (shown++ == 0) {
-                dj_buf_append(b, finished ? "<h2>Finished games</h2>\n"
-                                          : "<h2>Games in play and "
-                                            "forming</h2>\n");
-                dj_buf_append(b, "<div class=\"scroll\"><table>\n<tr><th>Game"
-                                 "</th><th>Board</th><th>Phase</th>");
-                dj_buf_append(b, finished ? "<th>How it ended</th></tr>\n"
-                                          : "<th>Deadline</th><th>State</th>"
-                                            "<th>Players wanted</th></tr>\n");
-            }
-            dj_buf_append(b, "<tr><td>");
-            game_link(b, g->name, NULL, g->name);
-            dj_buf_append(b, "</td><td>");
-            dj_html_text(b, g->map);
-            dj_buf_append(b, "</td><td>");
-            dj_html_text(b, g->phase[0] ? g->phase : "-");
-            dj_buf_append(b, "</td><td>");
-            if (finished) {
-                dj_html_text(b, g->ending);
-            } else {
-                dj_buf tm;
-                dj_buf_init(&tm);
-                if (g->deadline)
-                    web_utc(g->deadline, &tm);
-                dj_html_text(b, g->deadline ? tm.data : "-");
-                dj_buf_free(&tm);
-                dj_buf_append(b, "</td><td>");
-                dj_html_text(b, g->state);
-                dj_buf_append(b, "</td><td>");
-                dj_html_textf(b, "%d", g->wanted);
-            }
-            dj_buf_append(b, "</td></tr>\n");
-        }
-        if (shown)
-            dj_buf_append(b, "</table></div>\n");
-        else if (!finished)
-            dj_buf_append(b, "<p>No game is being played or forming.</p>\n");
-    }
-    free(games);
+    dj_buf_append_n(b, lists.data ? lists.data : "", lists.len);
+    dj_buf_free(&lists);
     dj_buf_append(b, "<h2>Sign in to a game</h2>\n<p>For any game, "
                      "private ones too: your power (or <code>master</code>,"
                      " <code>observer</code>) and your password.</p>\n"
@@ -362,17 +319,9 @@ void web_page_game_notice(web_ctx *c, const char *notice)
     if (o.phase[0])
         dj_html_textf(b, "; phase %s", o.phase);
     dj_buf_append(b, ".</p>\n");
-    if (o.deadline) {
-        dj_buf_append(b, "<p>Deadline: ");
-        dj_html_text(b, o.deadline_local);
-        dj_buf_append(b, " (");
-        dj_buf tm;
-        dj_buf_init(&tm);
-        web_utc(o.deadline, &tm);
-        dj_html_text(b, tm.data);
-        dj_buf_free(&tm);
-        dj_buf_append(b, ")</p>\n");
-    }
+    /* the deadline once (a countdown, the viewer's zone, the game's, UTC)
+     * and the powers as a table (game_table.c) */
+    web_power_table(c, b, &o);
     if (nph > 0)
         board_picture(b, o.name, ph[nph - 1].name, "board.svg",
                       "The board now");
@@ -381,8 +330,11 @@ void web_page_game_notice(web_ctx *c, const char *notice)
     dj_buf text;
     dj_buf_init(&text);
     if (dj_game_show_public(c->j, o.name, &text) == 0) {
-        dj_buf_append(b, "<h2>Powers and position</h2>\n");
+        /* the settings and the rest of LIST GAME, folded away */
+        dj_buf_append(b, "<details><summary>The game as LIST gives it by "
+                         "mail (settings, position)</summary>\n");
         pre(b, text.data);
+        dj_buf_append(b, "</details>\n");
     }
     const dj_phase_ref *last = NULL;
     for (int i = 0; i < nph; i++)
