@@ -84,13 +84,17 @@ static void deadline_block(web_ctx *c, dj_buf *b, const dj_power_table *t)
     }
     dj_buf_append(b, "<span class=\"zone\">");
     dj_html_textf(b, "The game's zone (%s): %s", t->zone, t->deadline_game);
-    dj_buf_append(b, "</span><br><span class=\"zone\">");
-    dj_buf tm;
-    dj_buf_init(&tm);
-    web_utc(t->deadline, &tm);
-    dj_html_text(b, dj_buf_ok(&tm) ? tm.data : "");
-    dj_buf_free(&tm);
-    dj_buf_append(b, "</span></p>\n");
+    dj_buf_append(b, "</span>");
+    if (strcmp(t->zone, "UTC") != 0) {
+        dj_buf_append(b, "<br><span class=\"zone\">");
+        dj_buf tm;
+        dj_buf_init(&tm);
+        web_utc(t->deadline, &tm);
+        dj_html_text(b, dj_buf_ok(&tm) ? tm.data : "");
+        dj_buf_free(&tm);
+        dj_buf_append(b, "</span>");
+    }
+    dj_buf_append(b, "</p>\n");
 }
 
 static const char *orders_words(const dj_power_row *r)

@@ -348,9 +348,15 @@ void web_page_game_notice(web_ctx *c, const char *notice)
         board_picture(b, o.name, last->name, "orders.svg",
                       "The board after the last phase, with its orders and "
                       "their results");
+        /* the results as mailed, folded: they end with the deadline
+         * the table above already gives */
         if (dj_game_history(c->j, o.name, last->name, last->name, &text) ==
-            0)
+            0) {
+            dj_buf_append(b, "<details><summary>The results as mailed"
+                             "</summary>\n");
             pre(b, text.data);
+            dj_buf_append(b, "</details>\n");
+        }
     }
     dj_buf_free(&text);
     phase_list(b, o.name, ph, nph);
@@ -485,18 +491,47 @@ void web_page_phase(web_ctx *c)
 
 /* ---- /game/NAME/press ---------------------------------------------------------------- */
 
+/* The press grouped by correspondents (issue 38): who wrote to whom as
+ * the reader may know it (a grey sender as the game room names it, fake
+ * press with the recipients it claimed), each pair's messages together in
+ * the order they were sent, the pairs in the order they first wrote. */
+#define PRESS_GROUPS 64
+typedef struct press_group {
+    char from[128], to[256];
+    dj_buf html;
+    int count;
+} press_group;
+
 typedef struct press_page {
-    dj_buf *b;
+    press_group *g; /* PRESS_GROUPS, the last one for the rest */
+    int ngroups;
     int shown;
 } press_page;
+
+static press_group *press_group_of(press_page *pp, const dj_press_item *it)
+{
+    for (int i = 0; i < pp->ngroups; i++)
+        if (strcmp(pp->g[i].from, it->from) == 0 &&
+            strcmp(pp->g[i].to, it->to) == 0)
+            return &pp->g[i];
+    if (pp->ngroups == PRESS_GROUPS) /* the rest together, said so */
+        return &pp->g[PRESS_GROUPS - 1];
+    press_group *g = &pp->g[pp->ngroups++];
+    snprintf(g->from, sizeof g->from, "%s", it->from);
+    snprintf(g->to, sizeof g->to, "%s", it->to);
+    if (pp->ngroups == PRESS_GROUPS)
+        snprintf(g->to, sizeof g->to, "%s", "others (and more)");
+    return g;
+}
 
 static int press_one(void *arg, const dj_press_item *it)
 {
     press_page *pp = arg;
-    dj_buf *b = pp->b;
-    dj_buf_append(b, "<article>\n<h2>");
+    press_group *g = press_group_of(pp, it);
+    dj_buf *b = &g->html;
+    dj_buf_append(b, "<article>\n<h3>");
     dj_html_textf(b, "From %s to %s", it->from, it->to);
-    dj_buf_append(b, "</h2>\n<p>");
+    dj_buf_append(b, "</h3>\n<p>");
     dj_buf tm;
     dj_buf_init(&tm);
     web_utc(it->rec->sent_at, &tm);
@@ -507,8 +542,33 @@ static int press_one(void *arg, const dj_press_item *it)
     dj_buf_append(b, "</p>\n");
     pre(b, it->body ? it->body : "");
     dj_buf_append(b, "</article>\n");
+    g->count++;
     pp->shown++;
     return 0;
+}
+
+static void press_groups_write(dj_buf *b, const press_page *pp)
+{
+    if (pp->ngroups == 0)
+        return;
+    dj_buf_append(b, "<h2>Correspondents</h2>\n<ul class=\"correspondents"
+                     "\">\n");
+    for (int i = 0; i < pp->ngroups; i++) {
+        dj_buf_printf(b, "<li><a href=\"#with-%d\">", i + 1);
+        dj_html_textf(b, "%s to %s", pp->g[i].from, pp->g[i].to);
+        dj_buf_append(b, "</a> ");
+        dj_html_textf(b, "(%d)", pp->g[i].count);
+        dj_buf_append(b, "</li>\n");
+    }
+    dj_buf_append(b, "</ul>\n");
+    for (int i = 0; i < pp->ngroups; i++) {
+        dj_buf_printf(b, "<section class=\"press\" id=\"with-%d\">\n<h2>",
+                      i + 1);
+        dj_html_textf(b, "%s to %s", pp->g[i].from, pp->g[i].to);
+        dj_buf_append(b, "</h2>\n");
+        dj_buf_append_n(b, pp->g[i].html.data, pp->g[i].html.len);
+        dj_buf_append(b, "</section>\n");
+    }
 }
 
 void web_page_press(web_ctx *c)
@@ -528,9 +588,21 @@ void web_page_press(web_ctx *c)
     if (!mine)
         dj_buf_append(b, "<p>Sign in on the game's page to read the press "
                          "you may read as a player or observer.</p>\n");
-    press_page pp = {b, 0};
-    if (dj_game_press_each(c->j, o.name, mine ? &c->id : NULL, NULL, NULL,
-                           press_one, &pp) < 0) {
+    press_page pp = {calloc(PRESS_GROUPS, sizeof(press_group)), 0, 0};
+    if (!pp.g) {
+        web_fail(c, 500, "out of memory");
+        return;
+    }
+    for (int i = 0; i < PRESS_GROUPS; i++)
+        dj_buf_init(&pp.g[i].html);
+    int rc = dj_game_press_each(c->j, o.name, mine ? &c->id : NULL, NULL,
+                                NULL, press_one, &pp);
+    if (rc == 0)
+        press_groups_write(b, &pp);
+    for (int i = 0; i < PRESS_GROUPS; i++)
+        dj_buf_free(&pp.g[i].html);
+    free(pp.g);
+    if (rc < 0) {
         web_fail(c, 500, dj_judge_error(c->j));
         return;
     }
