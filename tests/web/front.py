@@ -109,6 +109,8 @@ def signed_in(driver, width):
           "Your zone (Asia/Tokyo)" in body)
     check("and the game's zone beside it", "The game's zone (UTC)" in body)
     check("still one countdown", len(css(driver, "time.countdown")) == 1)
+    check("and the deadline said once (not in the orders' status too)",
+          body.count("Deadline") == 1)
     en = row_of(driver, "England")
     check(f"England's own row: orders given of needed, and ready ({en})",
           en is not None and "(0/3)" in en[3] and en[4] == "no")
@@ -207,6 +209,20 @@ def front(driver, width):
     check(f"an unknown parameter is ignored ({status})", status == 200)
 
 
+def size(driver, width):
+    """Make the page `width` px wide (headless Chromium opens no window
+    narrower than 500 px; a resize may, the frame counted in)."""
+    driver.get(URL + "/style.css")
+    for _ in range(3):
+        inner = driver.execute_script("return window.innerWidth")
+        if inner == width:
+            break
+        outer = driver.get_window_size()["width"]
+        driver.set_window_size(outer + width - inner, 900)
+    inner = driver.execute_script("return window.innerWidth")
+    check(f"the page is {width} px wide ({inner})", inner == width)
+
+
 def main():
     for width in (1280, 390):
         profile = tempfile.mkdtemp(prefix="dj-chromium-")
@@ -222,9 +238,7 @@ def main():
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"),
                                   options=opts)
         try:
-            inner = driver.execute_script("return window.innerWidth")
-            if inner != width:  # the window's frame: make the page `width`
-                driver.set_window_size(2 * width - inner, 900)
+            size(driver, width)
             front(driver, width)
             game_page(driver, width)
             signed_in(driver, width)

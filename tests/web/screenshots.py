@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """screenshots.py URL OUTDIR — PNGs of judgeweb's pages, whole pages at
 1280 and 390 px wide, in headless Chromium (tests/web/screenshots.sh
-starts judgeweb over web-lib.sh's game "demo" and runs this):
+starts judgeweb over its game "demo" and runs this):
 front-W.png, game-W.png (signed in as France), desk-W.png (signed in as
 the master, when the build has /game/NAME/desk).  Prints what it drew."""
 
@@ -30,9 +30,12 @@ def shoot(driver, width, path, name):
     height = driver.execute_script(
         "return Math.min(8000, document.documentElement.scrollHeight)")
     driver.set_window_size(width, height)
-    inner = driver.execute_script("return window.innerWidth")
-    if inner != width:
-        driver.set_window_size(2 * width - inner, height)
+    for _ in range(3):  # the frame, if any, counted in
+        inner = driver.execute_script("return window.innerWidth")
+        if inner == width:
+            break
+        outer = driver.get_window_size()["width"]
+        driver.set_window_size(outer + width - inner, height)
     driver.get(URL + path)
     settle(driver)
     file = os.path.join(OUT, f"{name}-{width}.png")
@@ -78,7 +81,7 @@ def main():
             signin(driver, "France", "pw-France")
             shoot(driver, width, "/game/demo", "game")
             driver.delete_all_cookies()
-            signin(driver, "master", "gm-pw")
+            signin(driver, "master", "gm-password")
             status = driver.execute_script(
                 "return fetch('/game/demo/desk').then(r => r.status)")
             if desk or status == 200:
