@@ -67,18 +67,13 @@ static int listing_row(dj_store *s, sqlite3_stmt *st, void *row)
     return 0;
 }
 
-int dj_store_listing(dj_store *s, const dj_listing_filter *f, int limit,
-                     dj_listing_rec **out, int *n, bool *more)
+/* The page's statement for the filter (the pieces given, nothing else):
+ * its text into sql. */
+static void listing_sql(const dj_listing_filter *f, bool back, char *sql,
+                        size_t len)
 {
-    *out = NULL;
-    *n = 0;
-    *more = false;
-    if (limit < 1 || limit > 200)
-        limit = DJ_LISTING_PAGE;
-    bool back = !f->after && f->before;
     /* the page's games from the index, then their phase and players */
-    char sql[1536];
-    snprintf(sql, sizeof sql,
+    snprintf(sql, len,
              "SELECT g.name, g.map, g.state, g.ending, IFNULL(ph.name, ''),"
              " CASE WHEN ph.status = 'current' THEN ph.deadline END,"
              " (SELECT count(*) FROM participants p WHERE p.game_id = g.id"
@@ -98,6 +93,44 @@ int dj_store_listing(dj_store *s, const dj_listing_filter *f, int limit,
              f->map ? " AND map = ?2" : "", f->press ? " AND press = ?3" : "",
              f->speed ? " AND " LIST_SPEED " = ?4" : "", back ? "<" : ">",
              back ? "DESC" : "ASC", back ? "DESC" : "ASC");
+}
+
+int dj_store_listing_plan(dj_store *s, const dj_listing_filter *f, char *out,
+                          size_t len)
+{
+    char sql[1600] = "EXPLAIN QUERY PLAN ";
+    size_t at = strlen(sql);
+    listing_sql(f, !f->after && f->before, sql + at, sizeof sql - at);
+    const char *key = f->before ? f->before : f->after ? f->after : "";
+    sqlite3_stmt *st = st_prepare(s, sql, "sssssi", f->state, f->map,
+                                  f->press, f->speed, key, 51);
+    if (!st)
+        return -1;
+    out[0] = '\0';
+    size_t used = 0;
+    int rc;
+    while ((rc = st_step(s, st)) == SQLITE_ROW && used + 2 < len) {
+        const unsigned char *d = sqlite3_column_text(st, 3);
+        used += (size_t)snprintf(out + used, len - used, "%s%s",
+                                 used ? "; " : "", d ? (const char *)d : "");
+        if (used >= len)
+            used = len - 1;
+    }
+    st_finish(s, st);
+    return rc < 0 ? -1 : 0;
+}
+
+int dj_store_listing(dj_store *s, const dj_listing_filter *f, int limit,
+                     dj_listing_rec **out, int *n, bool *more)
+{
+    *out = NULL;
+    *n = 0;
+    *more = false;
+    if (limit < 1 || limit > 200)
+        limit = DJ_LISTING_PAGE;
+    bool back = !f->after && f->before;
+    char sql[1536];
+    listing_sql(f, back, sql, sizeof sql);
     const char *key = back ? f->before : f->after ? f->after : "";
     sqlite3_stmt *st = st_prepare(s, sql, "sssssi", f->state, f->map,
                                   f->press, f->speed, key, limit + 1);

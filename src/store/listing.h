@@ -47,6 +47,11 @@ typedef struct dj_listing_rec {
 int dj_store_listing(dj_store *s, const dj_listing_filter *f, int limit,
                      dj_listing_rec **out, int *n, bool *more);
 
+/* How SQLite reads the page of the filter (EXPLAIN QUERY PLAN's lines,
+ * "; " between them), for the tests that hold the page to its index. */
+int dj_store_listing_plan(dj_store *s, const dj_listing_filter *f, char *out,
+                          size_t len);
+
 /* Is `word` a speed the filter takes? */
 bool dj_store_listing_speed_ok(const char *word);
 

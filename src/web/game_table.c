@@ -146,8 +146,17 @@ void web_power_table(web_ctx *c, dj_buf *b, const dj_game_overview *o)
         dj_html_text(b, r->power);
         dj_buf_append(b, "</th><td>");
         dj_html_text(b, r->player);
-        if (strcmp(r->status, "playing") != 0 && strcmp(r->status, "-") != 0)
-            dj_html_textf(b, " (%s)", r->status);
+        if (strcmp(r->status, "playing") != 0 &&
+            strcmp(r->status, "-") != 0) {
+            char status[sizeof r->status];
+            snprintf(status, sizeof status, "%s", r->status);
+            for (char *q = status; *q; q++)
+                if (*q == '-')
+                    *q = ' '; /* "civil disorder": it may wrap */
+            dj_buf_append(b, " <span class=\"status\">");
+            dj_html_text(b, status);
+            dj_buf_append(b, "</span>");
+        }
         dj_buf_append(b, "</td><td class=\"num\">");
         dj_html_textf(b, "%d", r->centres);
         dj_buf_append(b, "</td><td class=\"num\">");
@@ -173,4 +182,23 @@ void web_power_table(web_ctx *c, dj_buf *b, const dj_game_overview *o)
     }
     dj_buf_append(b, "</tbody>\n</table></div>\n");
     free(t);
+}
+
+void web_drop_deadline_lines(dj_buf *text)
+{
+    char *w = text->data;
+    const char *r = text->data;
+    while (r && *r) {
+        const char *end = strchr(r, '\n');
+        size_t n = end ? (size_t)(end - r) + 1 : strlen(r);
+        if (strncmp(r, "Deadline", 8) != 0) {
+            memmove(w, r, n);
+            w += n;
+        }
+        r += n;
+    }
+    if (w) {
+        *w = '\0';
+        text->len = (size_t)(w - text->data);
+    }
 }

@@ -254,8 +254,10 @@ static void player_forms(web_ctx *c, dj_buf *b, const dj_game_overview *o)
     if (id->power_name[0]) {
         dj_buf st;
         dj_buf_init(&st);
-        if (dj_game_order_status(c->j, o->name, id->power_name, &st) == 0)
+        if (dj_game_order_status(c->j, o->name, id->power_name, &st) == 0) {
+            web_drop_deadline_lines(&st); /* the page gives it once */
             pre(b, st.data);
+        }
         dj_buf_free(&st);
         form_start(b, o->name, "orders");
         web_csrf_field(c, b, true);

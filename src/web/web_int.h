@@ -82,6 +82,9 @@ void web_power_table(web_ctx *c, dj_buf *b,
                      const struct dj_game_overview *o);
 /* <time class="countdown" datetime="ISO-8601 UTC">in 1 day 3 hours</time> */
 void web_countdown(dj_buf *b, int64_t deadline, int64_t now);
+/* Take out of a STATUS text its "Deadline..." lines (the page's
+ * deadline block says it once). */
+void web_drop_deadline_lines(dj_buf *text);
 /* "in 1 day 3 hours", "in 5 minutes", "passed" */
 void web_remaining(int64_t deadline, int64_t now, dj_buf *out);
 
