@@ -3,7 +3,9 @@
 #
 # bench_web.sh BUILDDIR SRCDIR [REQUESTS [CONCURRENCY]] — judgeweb over
 # HTTP: bench/bench_web builds a 1,000-game database and times the pages
-# in-process, then judgeweb serves it on loopback and ab (apache2-utils)
+# in-process, fills it to 100,000 games and times the front page, the game
+# page and the order pad's JSON in microseconds, then judgeweb serves it
+# on loopback and ab (apache2-utils)
 # asks for one game page REQUESTS times (20,000), CONCURRENCY at once (32):
 # requests per second (target: 2,000 on two cores), judgeweb's memory
 # (VmHWM, VmRSS) after the run, and the machine's load while it ran.
@@ -14,7 +16,7 @@ N=${3:-20000}
 C=${4:-32}
 T=$(mktemp -d /dev/shm/dipjudge-bench.XXXXXX 2>/dev/null || mktemp -d)
 trap '[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; rm -rf "$T"' EXIT
-"$B/bench/bench_web" "$S/maps" "$T/judge.db" 1000 || exit 1
+"$B/bench/bench_web" "$S/maps" "$T/judge.db" 1000 100000 || exit 1
 if ! command -v ab >/dev/null; then
     echo "bench_web: ab is not installed (apache2-utils): no HTTP figure"
     exit 0

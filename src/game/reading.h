@@ -97,11 +97,19 @@ typedef struct dj_game_overview {
     char press[16];           /* the press settings, for the press form */
     bool partial_press, grey_choice;
     bool private_game;        /* pages only for its participants */
+    int move_delay;           /* minutes (dj_game_listing) */
 } dj_game_overview;
 
 /* Every game a visitor may see listed (dj_game_listed_on_web), by name;
  * *out malloc'd. */
 int dj_game_overviews(dj_judge *j, dj_game_overview **out, int *n);
+
+/* The front page's games a page at a time (store/listing.h says how):
+ * up to DJ_LISTING_PAGE of them into out[], *more when there are more in
+ * the direction read.  0 or -1. */
+struct dj_listing_filter;
+int dj_game_listing(dj_judge *j, const struct dj_listing_filter *f,
+                    dj_game_overview *out, int *n, bool *more);
 
 /* One game (any case): 0, 1 when there is no such game, -1. */
 int dj_game_overview_get(dj_judge *j, const char *game, dj_game_overview *o);
@@ -135,5 +143,54 @@ int dj_game_player_stats(dj_judge *j, const char *email, const char *who,
 /* SET STATS PUBLIC / PRIVATE. */
 int dj_game_set_stats_public(dj_judge *j, const char *email, bool public,
                              dj_buf *out);
+
+/* ---- the game page's table of powers (power_table.c) ------------------- */
+
+/* Whether a power's orders are in, as the viewer may know it. */
+typedef enum dj_power_orders {
+    DJ_POWER_ORDERS_HIDDEN = 0, /* not the viewer's to know (hide_late), or
+                                   no phase being played */
+    DJ_POWER_ORDERS_NONE_NEEDED,
+    DJ_POWER_ORDERS_AWAITED,
+    DJ_POWER_ORDERS_IN,
+    DJ_POWER_ORDERS_JUDGE,      /* in civil disorder: the judge orders */
+} dj_power_orders;
+
+typedef struct dj_power_row {
+    char power[48];
+    char player[DJ_STORE_NAME_MAX]; /* dj_game_player_shown's words, or
+                                       "(open)", "(dummy)": never an address */
+    char status[24];                /* playing, civil-disorder, ...; "-" */
+    int centres, units;
+    dj_power_orders orders;
+    int given, needed;              /* -1 unless the viewer's or master's */
+    int ready;                      /* -1 not shown, else 0 or 1 */
+    bool own;                       /* the viewer's power */
+} dj_power_row;
+
+typedef struct dj_power_table {
+    int npowers;
+    dj_power_row row[DJ_MAX_POWERS];
+    bool current;                   /* a phase being played */
+    char phase_long[64];            /* "Spring 1901 Movement" */
+    int64_t deadline;               /* of the current phase; 0 none */
+    bool late;                      /* past its deadline, in grace */
+    char zone[64];                  /* the game's zone */
+    char deadline_game[64];         /* in the game's zone */
+    char own_zone[64];              /* the viewer's SET ZONE, "" none or the
+                                       game's */
+    char deadline_own[64];          /* in own_zone */
+} dj_power_table;
+
+/*
+ * The powers of a game as `viewer` (NULL: anyone; a sign-on to another
+ * game counts as NULL) may see them: players as the setting identities
+ * allows, centres and units, whether orders are in (not to others when
+ * hide_late = yes), orders given and READY only for the viewer's own
+ * power and the master; the deadline in the game's zone and the viewer's.
+ * 0, or -1 (no such game).
+ */
+int dj_game_power_table(dj_judge *j, const char *game,
+                        const dj_signon *viewer, dj_power_table *t);
 
 #endif

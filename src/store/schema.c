@@ -108,6 +108,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "store/listing.h"
 #include "store/schema.h"
 #include "store/settings_table.h"
 #include "store/stmt.h"
@@ -868,7 +869,9 @@ int dj_schema_migrate(dj_store *s)
         if (v < 0)
             return -1;
         if (v == DJ_STORE_SCHEMA_VERSION)
-            return add_setting_columns(s);
+            /* the front page's indexes read settings' columns: after */
+            return add_setting_columns(s) < 0 ? -1
+                                              : dj_store_listing_indexes(s);
         if (v > DJ_STORE_SCHEMA_VERSION) {
             s->newer_schema = true;
             return dj_store_fail(s,

@@ -163,9 +163,14 @@ void dj_web_handle(dj_web_shared *sh, dj_judge *j, const dj_web_request *rq,
               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     dj_judge_set_now(j, rq->now);
     dj_judge_set_actor(j, "judgeweb");
-    dj_route_result found =
-        dj_route_match(web_routes, web_routes_len, rq->method, rq->path,
-                       rq->path ? strlen(rq->path) : 0, &c->route);
+    /* "/?state=play": the route is the path before '?', the rest the
+     * query a page may read (web_query) */
+    size_t path_len = rq->path ? strcspn(rq->path, "?") : 0;
+    c->query = rq->path && rq->path[path_len] == '?' ? rq->path + path_len + 1
+                                                     : "";
+    dj_route_result found = dj_route_match(web_routes, web_routes_len,
+                                           rq->method, rq->path, path_len,
+                                           &c->route);
     if (found == DJ_ROUTE_NOT_FOUND) {
         web_not_found(c);
         goto done;

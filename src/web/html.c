@@ -119,4 +119,22 @@ const char dj_html_style[] =
     "nav a{margin-right:1em}\n"
     ".bar{background:#468;height:.8em;display:inline-block}\n"
     ".notice{background:#ffd;border:1px solid #cc8;padding:.5em}\n"
-    ".error{background:#fdd;border:1px solid #c88;padding:.5em}\n";
+    ".error{background:#fdd;border:1px solid #c88;padding:.5em}\n"
+    /* the game page's table and deadline, the front page's lists and
+     * filter (issue 38) */
+    "td.num,th.num{text-align:right}\n"
+    "table.powers{width:100%}\ntable.powers tr.own{background:#eef4ff}\n"
+    "table.powers th[scope=row]{font-weight:bold}\n"
+    ".orders-in{color:#262}\n.orders-awaited{color:#a40}\n"
+    ".deadline{background:#fff;border:1px solid #ddd;padding:.5em}\n"
+    ".deadline time{font-size:1.2em;font-weight:bold}\n"
+    ".zone{color:#555;font-size:.9em}\n.late{color:#a00}\n"
+    "details{margin:.5em 0}\nsummary{cursor:pointer}\n"
+    "form.filter{display:flex;flex-wrap:wrap;gap:.5em 1em;"
+    "align-items:end}\n"
+    "nav.pages a{display:inline-block;padding:.3em 0}\n"
+    "table .status{display:block;font-size:.85em;color:#666}\n"
+    "@media (max-width:40em){main{padding:0 .5em}"
+    "th,td{padding:.2em .3em}"
+    "table.powers,table.list{font-size:.85em}"
+    "h1{font-size:1.6em}}\n";

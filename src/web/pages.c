@@ -116,10 +116,11 @@ void web_page_home(web_ctx *c)
 {
     web_flash_take(c); /* the answer of a form sent from here (flash.c) */
     dj_buf *b = body(c);
-    dj_game_overview *games = NULL;
-    int n = 0;
-    if (dj_game_overviews(c->j, &games, &n) < 0) {
-        web_fail(c, 500, dj_judge_error(c->j));
+    /* the lists first: a bad filter is a 400 before any of the page */
+    dj_buf lists;
+    dj_buf_init(&lists);
+    if (web_front_games(c, &lists) < 0) {
+        dj_buf_free(&lists);
         return;
     }
     dj_html_begin(b, c->opt->judge_name, "Games");
@@ -131,52 +132,8 @@ void web_page_home(web_ctx *c)
         pre(b, web_flash_notice(c));
         dj_buf_append(b, "</div>\n");
     }
-    for (int pass = 0; pass < 2; pass++) {
-        bool finished = pass == 1;
-        int shown = 0;
-        for (int i = 0; i < n; i++) {
-            const dj_game_overview *g = &games[i];
-            if ((strcmp(g->state, "finished") == 0) != finished)
-                continue;
-            if (shown++ == 0) {
-                dj_buf_append(b, finished ? "<h2>Finished games</h2>\n"
-                                          : "<h2>Games in play and "
-                                            "forming</h2>\n");
-                dj_buf_append(b, "<div class=\"scroll\"><table>\n<tr><th>Game"
-                                 "</th><th>Board</th><th>Phase</th>");
-                dj_buf_append(b, finished ? "<th>How it ended</th></tr>\n"
-                                          : "<th>Deadline</th><th>State</th>"
-                                            "<th>Players wanted</th></tr>\n");
-            }
-            dj_buf_append(b, "<tr><td>");
-            game_link(b, g->name, NULL, g->name);
-            dj_buf_append(b, "</td><td>");
-            dj_html_text(b, g->map);
-            dj_buf_append(b, "</td><td>");
-            dj_html_text(b, g->phase[0] ? g->phase : "-");
-            dj_buf_append(b, "</td><td>");
-            if (finished) {
-                dj_html_text(b, g->ending);
-            } else {
-                dj_buf tm;
-                dj_buf_init(&tm);
-                if (g->deadline)
-                    web_utc(g->deadline, &tm);
-                dj_html_text(b, g->deadline ? tm.data : "-");
-                dj_buf_free(&tm);
-                dj_buf_append(b, "</td><td>");
-                dj_html_text(b, g->state);
-                dj_buf_append(b, "</td><td>");
-                dj_html_textf(b, "%d", g->wanted);
-            }
-            dj_buf_append(b, "</td></tr>\n");
-        }
-        if (shown)
-            dj_buf_append(b, "</table></div>\n");
-        else if (!finished)
-            dj_buf_append(b, "<p>No game is being played or forming.</p>\n");
-    }
-    free(games);
+    dj_buf_append_n(b, lists.data ? lists.data : "", lists.len);
+    dj_buf_free(&lists);
     web_sessions_list(c, b);
     dj_buf_append(b, "<h2>Sign in to a game</h2>\n<p>For any game, "
                      "private ones too: your power (or <code>master</code>,"
@@ -316,8 +273,10 @@ static void player_forms(web_ctx *c, dj_buf *b, const dj_game_overview *o)
     if (id->power_name[0]) {
         dj_buf st;
         dj_buf_init(&st);
-        if (dj_game_order_status(c->j, o->name, id->power_name, &st) == 0)
+        if (dj_game_order_status(c->j, o->name, id->power_name, &st) == 0) {
+            web_drop_deadline_lines(&st); /* the page gives it once */
             pre(b, st.data);
+        }
         dj_buf_free(&st);
         form_start(b, o->name, "orders");
         web_csrf_field(c, b, true);
@@ -400,17 +359,9 @@ void web_page_game_notice(web_ctx *c, const char *notice)
     if (o.phase[0])
         dj_html_textf(b, "; phase %s", o.phase);
     dj_buf_append(b, ".</p>\n");
-    if (o.deadline) {
-        dj_buf_append(b, "<p>Deadline: ");
-        dj_html_text(b, o.deadline_local);
-        dj_buf_append(b, " (");
-        dj_buf tm;
-        dj_buf_init(&tm);
-        web_utc(o.deadline, &tm);
-        dj_html_text(b, tm.data);
-        dj_buf_free(&tm);
-        dj_buf_append(b, ")</p>\n");
-    }
+    /* the deadline once (a countdown, the viewer's zone, the game's, UTC)
+     * and the powers as a table (game_table.c) */
+    web_power_table(c, b, &o);
     if (nph > 0 && !web_pad_board(c, b, &o, &ph[nph - 1]))
         board_picture(b, o.name, ph[nph - 1].name, "board.svg",
                       "The board now");
@@ -419,8 +370,11 @@ void web_page_game_notice(web_ctx *c, const char *notice)
     dj_buf text;
     dj_buf_init(&text);
     if (dj_game_show_public(c->j, o.name, &text) == 0) {
-        dj_buf_append(b, "<h2>Powers and position</h2>\n");
+        /* the settings and the rest of LIST GAME, folded away */
+        dj_buf_append(b, "<details><summary>The game as LIST gives it by "
+                         "mail (settings, position)</summary>\n");
         pre(b, text.data);
+        dj_buf_append(b, "</details>\n");
     }
     const dj_phase_ref *last = NULL;
     for (int i = 0; i < nph; i++)
@@ -434,9 +388,15 @@ void web_page_game_notice(web_ctx *c, const char *notice)
         board_picture(b, o.name, last->name, "orders.svg",
                       "The board after the last phase, with its orders and "
                       "their results");
+        /* the results as mailed, folded: they end with the deadline
+         * the table above already gives */
         if (dj_game_history(c->j, o.name, last->name, last->name, &text) ==
-            0)
+            0) {
+            dj_buf_append(b, "<details><summary>The results as mailed"
+                             "</summary>\n");
             pre(b, text.data);
+            dj_buf_append(b, "</details>\n");
+        }
     }
     dj_buf_free(&text);
     phase_list(b, o.name, ph, nph);
@@ -573,18 +533,47 @@ void web_page_phase(web_ctx *c)
 
 /* ---- /game/NAME/press ---------------------------------------------------------------- */
 
+/* The press grouped by correspondents (issue 38): who wrote to whom as
+ * the reader may know it (a grey sender as the game room names it, fake
+ * press with the recipients it claimed), each pair's messages together in
+ * the order they were sent, the pairs in the order they first wrote. */
+#define PRESS_GROUPS 64
+typedef struct press_group {
+    char from[128], to[256];
+    dj_buf html;
+    int count;
+} press_group;
+
 typedef struct press_page {
-    dj_buf *b;
+    press_group *g; /* PRESS_GROUPS, the last one for the rest */
+    int ngroups;
     int shown;
 } press_page;
+
+static press_group *press_group_of(press_page *pp, const dj_press_item *it)
+{
+    for (int i = 0; i < pp->ngroups; i++)
+        if (strcmp(pp->g[i].from, it->from) == 0 &&
+            strcmp(pp->g[i].to, it->to) == 0)
+            return &pp->g[i];
+    if (pp->ngroups == PRESS_GROUPS) /* the rest together, said so */
+        return &pp->g[PRESS_GROUPS - 1];
+    press_group *g = &pp->g[pp->ngroups++];
+    snprintf(g->from, sizeof g->from, "%s", it->from);
+    snprintf(g->to, sizeof g->to, "%s", it->to);
+    if (pp->ngroups == PRESS_GROUPS)
+        snprintf(g->to, sizeof g->to, "%s", "others (and more)");
+    return g;
+}
 
 static int press_one(void *arg, const dj_press_item *it)
 {
     press_page *pp = arg;
-    dj_buf *b = pp->b;
-    dj_buf_append(b, "<article>\n<h2>");
+    press_group *g = press_group_of(pp, it);
+    dj_buf *b = &g->html;
+    dj_buf_append(b, "<article>\n<h3>");
     dj_html_textf(b, "From %s to %s", it->from, it->to);
-    dj_buf_append(b, "</h2>\n<p>");
+    dj_buf_append(b, "</h3>\n<p>");
     dj_buf tm;
     dj_buf_init(&tm);
     web_utc(it->rec->sent_at, &tm);
@@ -595,8 +584,33 @@ static int press_one(void *arg, const dj_press_item *it)
     dj_buf_append(b, "</p>\n");
     pre(b, it->body ? it->body : "");
     dj_buf_append(b, "</article>\n");
+    g->count++;
     pp->shown++;
     return 0;
+}
+
+static void press_groups_write(dj_buf *b, const press_page *pp)
+{
+    if (pp->ngroups == 0)
+        return;
+    dj_buf_append(b, "<h2>Correspondents</h2>\n<ul class=\"correspondents"
+                     "\">\n");
+    for (int i = 0; i < pp->ngroups; i++) {
+        dj_buf_printf(b, "<li><a href=\"#with-%d\">", i + 1);
+        dj_html_textf(b, "%s to %s", pp->g[i].from, pp->g[i].to);
+        dj_buf_append(b, "</a> ");
+        dj_html_textf(b, "(%d)", pp->g[i].count);
+        dj_buf_append(b, "</li>\n");
+    }
+    dj_buf_append(b, "</ul>\n");
+    for (int i = 0; i < pp->ngroups; i++) {
+        dj_buf_printf(b, "<section class=\"press\" id=\"with-%d\">\n<h2>",
+                      i + 1);
+        dj_html_textf(b, "%s to %s", pp->g[i].from, pp->g[i].to);
+        dj_buf_append(b, "</h2>\n");
+        dj_buf_append_n(b, pp->g[i].html.data, pp->g[i].html.len);
+        dj_buf_append(b, "</section>\n");
+    }
 }
 
 void web_page_press(web_ctx *c)
@@ -616,9 +630,21 @@ void web_page_press(web_ctx *c)
     if (!mine)
         dj_buf_append(b, "<p>Sign in on the game's page to read the press "
                          "you may read as a player or observer.</p>\n");
-    press_page pp = {b, 0};
-    if (dj_game_press_each(c->j, o.name, mine ? &c->id : NULL, NULL, NULL,
-                           press_one, &pp) < 0) {
+    press_page pp = {calloc(PRESS_GROUPS, sizeof(press_group)), 0, 0};
+    if (!pp.g) {
+        web_fail(c, 500, "out of memory");
+        return;
+    }
+    for (int i = 0; i < PRESS_GROUPS; i++)
+        dj_buf_init(&pp.g[i].html);
+    int rc = dj_game_press_each(c->j, o.name, mine ? &c->id : NULL, NULL,
+                                NULL, press_one, &pp);
+    if (rc == 0)
+        press_groups_write(b, &pp);
+    for (int i = 0; i < PRESS_GROUPS; i++)
+        dj_buf_free(&pp.g[i].html);
+    free(pp.g);
+    if (rc < 0) {
         web_fail(c, 500, dj_judge_error(c->j));
         return;
     }

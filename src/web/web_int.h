@@ -47,6 +47,8 @@ typedef struct web_ctx {
     char answer_path[128];
     /* a GET's result of an earlier POST, taken from the flash store */
     struct web_flash *flash;
+    /* the query after '?' in the path ("" when none), percent-encoded */
+    const char *query;
 } web_ctx;
 
 /* Signed in to this request's game? */
@@ -139,5 +141,21 @@ const dj_web_options *web_shared_options(const dj_web_shared *sh);
  * until web_signin_succeeded (or an error of the judge's) takes it back. */
 bool web_signin_begin(web_ctx *c);
 void web_signin_succeeded(web_ctx *c);
+
+/* The game page's table of powers and its deadline (game_table.c). */
+struct dj_game_overview;
+void web_power_table(web_ctx *c, dj_buf *b,
+                     const struct dj_game_overview *o);
+/* <time class="countdown" datetime="ISO-8601 UTC">in 1 day 3 hours</time> */
+void web_countdown(dj_buf *b, int64_t deadline, int64_t now);
+/* Take out of a STATUS text its "Deadline..." lines (the page's
+ * deadline block says it once). */
+void web_drop_deadline_lines(dj_buf *text);
+/* "in 1 day 3 hours", "in 5 minutes", "passed" */
+void web_remaining(int64_t deadline, int64_t now, dj_buf *out);
+
+/* The front page's lists of games with their filter form (front.c):
+ * 0, or -1 with the page written (400 for a bad parameter, 500). */
+int web_front_games(web_ctx *c, dj_buf *b);
 
 #endif
