@@ -130,14 +130,6 @@ int dj_game_notify_masters(dj_judge *j, const char *game, const char *what,
 
 /* ---- signing on --------------------------------------------------------------- */
 
-static bool same_address(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
-}
-
 static bool live(const dj_participant_rec *p)
 {
     return strcmp(p->status, "resigned") != 0 &&
@@ -176,7 +168,7 @@ static const dj_participant_rec *find_role(dj_judge *j, const game_view *v,
     for (int i = 0; i < v->nparts; i++) {
         const dj_participant_rec *p = &v->parts[i];
         if (!live(p) || !p->password_hash[0] || strcmp(p->role, role) != 0 ||
-            (sender && !same_address(p->email, sender)))
+            (sender && !gv_has_address(p, sender)))
             continue;
         *checked = true;
         if (gv_password_ok(j, p->id, password, p->password_hash))
@@ -247,7 +239,7 @@ static const dj_participant_rec *named(const game_view *v, const char *who,
             const dj_participant_rec *p = &v->parts[i];
             if (!live(p) || strcmp(p->role, master ? "master" : "observer"))
                 continue;
-            if (same_address(p->email, sender))
+            if (gv_has_address(p, sender))
                 return p;
             if (!first && master)
                 first = p;
@@ -258,7 +250,7 @@ static const dj_participant_rec *named(const game_view *v, const char *who,
         for (int i = 0; i < v->nparts; i++) {
             const dj_participant_rec *p = &v->parts[i];
             if (live(p) && strcmp(p->role, "player") == 0 &&
-                same_address(p->email, sender))
+                gv_has_address(p, sender))
                 return p;
         }
         return NULL;
@@ -423,7 +415,7 @@ static int signon(dj_judge *j, const char *game, const char *who,
     char target[64];
     target_of(exists ? &v : NULL, who, target, sizeof target);
     const dj_participant_rec *own = exists ? named(&v, who, address) : NULL;
-    bool own_address = own && own->email[0] && same_address(own->email, sender);
+    bool own_address = own && own->email[0] && gv_has_address(own, sender);
     int by_sender = 0, at_target = 0;
     int64_t since = j->now - (int64_t)j->cfg.signon_window * 60;
     const char *cls = dj_sender_class_name(j->sender_class);
@@ -745,6 +737,10 @@ static int do_address(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     dj_participant_rec *p = own_row(j, v, &id);
     if (!p)
         return -1;
+    /* a player's new address is one more (addresses.c); a master's or an
+     * observer's replaces its one address */
+    if (strcmp(p->role, "player") == 0)
+        return gv_address_add(j, v, p, a->to, out);
     char was[DJ_EMAIL_MAX];
     snprintf(was, sizeof was, "%s", p->email);
     snprintf(p->email, sizeof p->email, "%s", a->to);

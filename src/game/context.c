@@ -460,12 +460,15 @@ void gv_subject(dj_judge *j, const game_view *v, const char *phase,
     dj_game_mail_subject(out, j->cfg.judge_name, v->g.name, phase, what);
 }
 
-/* Was this address already given the mail (a master who also plays)? */
+/* Was one of this participant's addresses already given the mail (a
+ * master who also plays)? */
 static bool mailed_before(const game_view *v, int i, const bool *sent)
 {
     for (int k = 0; k < i; k++)
-        if (sent[k] && strcmp(v->parts[k].email, v->parts[i].email) == 0)
-            return true;
+        for (int a = 0; sent[k] && a < gv_address_count(&v->parts[i]); a++)
+            if (gv_has_address(&v->parts[k],
+                               gv_address_at(&v->parts[i], a)))
+                return true;
     return false;
 }
 
@@ -473,13 +476,8 @@ int gv_mail_one(dj_judge *j, const game_view *v, const dj_participant_rec *p,
                 int64_t phase_id, const char *kind, const char *subject,
                 const char *body, const dj_picture_ref *pic)
 {
-    if (!v->mail_deadline) {
-        if (dj_store_outbox_add_pictured(j->store, v->g.id, phase_id, kind,
-                                         p->email, subject, body, j->now,
-                                         pic) < 0)
-            return judge_store_fail(j);
-        return 0;
-    }
+    if (!v->mail_deadline)
+        return gv_queue_to(j, v, p, phase_id, kind, subject, body, pic, NULL);
     /* the reader's own zone and calendar entry (player_options_int.h) */
     dj_buf mine, ics;
     dj_buf_init(&mine);
@@ -497,11 +495,9 @@ int gv_mail_one(dj_judge *j, const game_view *v, const dj_participant_rec *p,
     int rc = 0;
     if (!dj_buf_ok(&mine) || !dj_buf_ok(&ics))
         rc = judge_fail(j, "out of memory");
-    else if (dj_store_outbox_add_calendar(j->store, v->g.id, phase_id, kind,
-                                          p->email, subject, mine.data,
-                                          j->now, pic,
-                                          ics.len ? ics.data : NULL) < 0)
-        rc = judge_store_fail(j);
+    else
+        rc = gv_queue_to(j, v, p, phase_id, kind, subject, mine.data, pic,
+                         ics.len ? ics.data : NULL);
     dj_buf_free(&mine);
     dj_buf_free(&ics);
     return rc;

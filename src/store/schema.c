@@ -666,6 +666,22 @@ static const char *const MIGRATION_19[] = {
     "ALTER TABLE outbox ADD COLUMN calendar TEXT",
     NULL};
 
+/* Version 20 (issue 37): a player's further addresses, up to two beside
+ * participants.email (which stays its first address, so nothing is
+ * copied: every existing participant has just that one), each confirmed
+ * by code before it is stored (store/addresses.h, game/addresses.c). */
+static const char *const MIGRATION_20[] = {
+    "CREATE TABLE participant_addresses ("
+    " participant_id INTEGER NOT NULL"
+    "  REFERENCES participants (id) ON DELETE CASCADE,"
+    " email TEXT NOT NULL CHECK (email <> ''),"
+    " added_at INTEGER NOT NULL,"
+    " UNIQUE (participant_id, email COLLATE NOCASE)"
+    ")",
+    "CREATE INDEX participant_addresses_email ON participant_addresses"
+    " (lower(email))",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -687,6 +703,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_17,
     MIGRATION_18,
     MIGRATION_19,
+    MIGRATION_20,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */
