@@ -100,6 +100,16 @@ int gv_tell(dj_judge *j, const game_view *v, const char *email,
     return rc;
 }
 
+int gv_tell_participant(dj_judge *j, const game_view *v,
+                        const dj_participant_rec *p, const char *what,
+                        const char *text)
+{
+    for (int k = 0; k < gv_address_count(p); k++)
+        if (gv_tell(j, v, gv_address_at(p, k), false, what, text) < 0)
+            return -1;
+    return 0;
+}
+
 int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
                       const char *text)
 {
@@ -737,10 +747,6 @@ static int do_address(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     dj_participant_rec *p = own_row(j, v, &id);
     if (!p)
         return -1;
-    /* a player's new address is one more (addresses.c); a master's or an
-     * observer's replaces its one address */
-    if (strcmp(p->role, "player") == 0)
-        return gv_address_add(j, v, p, a->to, out);
     char was[DJ_EMAIL_MAX];
     snprintf(was, sizeof was, "%s", p->email);
     snprintf(p->email, sizeof p->email, "%s", a->to);
@@ -769,10 +775,9 @@ static int do_address(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     return 0;
 }
 
-int dj_game_set_address(dj_judge *j, const char *game,
-                        int64_t participant_id, const char *address,
-                        dj_buf *out)
+int gv_replace_address(dj_judge *j, game_view *v, int64_t participant_id,
+                       const char *address, dj_buf *out)
 {
     address_arg a = {participant_id, address};
-    return gv_with_game(j, game, do_address, &a, out);
+    return do_address(j, v, &a, out);
 }

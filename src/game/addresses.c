@@ -7,7 +7,8 @@
  * are rows of participant_addresses (store/addresses.h), loaded with the
  * participants into each record's `more`.  Everything that asks "is this
  * the participant's address?" asks gv_has_address, and everything that
- * mails a participant mails gv_queue_to, so sign-ons, reply tokens and
+ * mails a participant mails gv_queue_to (both in context.c, beside
+ * gv_mail_one), so sign-ons, reply tokens and
  * the judge's mail treat every confirmed address of a power alike.
  *
  *   SET ADDRESS new@x          adds new@x once it sends back the code
@@ -35,58 +36,6 @@
 #include "store/addresses.h"
 #include "store/tokens.h"
 
-/* ---- every address of a participant ------------------------------------ */
-
-bool gv_has_address(const dj_participant_rec *p, const char *a)
-{
-    if (!p || !a || !*a)
-        return false;
-    if (p->email[0] && strcasecmp(p->email, a) == 0)
-        return true;
-    for (int k = 0; k < p->nmore && k < DJ_ADDRESSES_MAX - 1; k++)
-        if (strcasecmp(p->more[k], a) == 0)
-            return true;
-    return false;
-}
-
-int gv_address_count(const dj_participant_rec *p)
-{
-    return p->email[0] ? 1 + p->nmore : 0;
-}
-
-const char *gv_address_at(const dj_participant_rec *p, int k)
-{
-    return k == 0 ? p->email : p->more[k - 1];
-}
-
-void gv_address_list(const dj_participant_rec *p, dj_buf *out)
-{
-    for (int k = 0; k < gv_address_count(p); k++)
-        dj_buf_printf(out, "%s%s", k ? ", " : "", gv_address_at(p, k));
-}
-
-int gv_queue_to(dj_judge *j, const game_view *v, const dj_participant_rec *p,
-                int64_t phase_id, const char *kind, const char *subject,
-                const char *body, const dj_picture_ref *pic, const char *ics)
-{
-    for (int k = 0; k < gv_address_count(p); k++)
-        if (dj_store_outbox_add_calendar(j->store, v->g.id, phase_id, kind,
-                                         gv_address_at(p, k), subject, body,
-                                         j->now, pic, ics) < 0)
-            return judge_store_fail(j);
-    return 0;
-}
-
-int gv_tell_participant(dj_judge *j, const game_view *v,
-                        const dj_participant_rec *p, const char *what,
-                        const char *text)
-{
-    for (int k = 0; k < gv_address_count(p); k++)
-        if (gv_tell(j, v, gv_address_at(p, k), false, what, text) < 0)
-            return -1;
-    return 0;
-}
-
 /* ---- adding and removing -------------------------------------------------- */
 
 static bool live(const dj_participant_rec *p)
@@ -95,7 +44,7 @@ static bool live(const dj_participant_rec *p)
            strcmp(p->status, "replaced") != 0;
 }
 
-static dj_participant_rec *row_of(dj_judge *j, game_view *v, int64_t pid)
+dj_participant_rec *gv_live_participant(dj_judge *j, game_view *v, int64_t pid)
 {
     for (int i = 0; i < v->nparts; i++)
         if (v->parts[i].id == pid && live(&v->parts[i]))
@@ -239,9 +188,8 @@ typedef struct remove_arg {
     const char *address;
 } remove_arg;
 
-/* The live player of a power named by judgectl or a master's BECOME. */
-static dj_participant_rec *power_row(dj_judge *j, game_view *v,
-                                     const char *power)
+dj_participant_rec *gv_power_player(dj_judge *j, game_view *v,
+                                    const char *power)
 {
     int pw = gv_power(j, v, power);
     if (pw < 0)
@@ -257,7 +205,7 @@ static int do_remove(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const remove_arg *a = arg;
     dj_participant_rec *p =
-        a->power ? power_row(j, v, a->power) : row_of(j, v, a->pid);
+        a->power ? gv_power_player(j, v, a->power) : gv_live_participant(j, v, a->pid);
     if (!p)
         return -1;
     if (strcmp(p->role, "player") != 0)
@@ -271,7 +219,7 @@ static int do_list(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const remove_arg *a = arg;
     dj_participant_rec *p =
-        a->power ? power_row(j, v, a->power) : row_of(j, v, a->pid);
+        a->power ? gv_power_player(j, v, a->power) : gv_live_participant(j, v, a->pid);
     if (!p)
         return -1;
     dj_buf_printf(out, "%s: addresses of %s (%d of at most %d): ", v->g.name,
@@ -298,110 +246,35 @@ int dj_game_own_addresses(dj_judge *j, const dj_signon *id, dj_buf *out)
     return gv_with_game_read(j, id->game, do_list, &a, out);
 }
 
-/* ---- SET ADDRESS by mail ---------------------------------------------------- */
-
-typedef struct whom_arg {
-    const char *power;
-    dj_signon *id;
-} whom_arg;
-
-/* A master after BECOME changes the power's addresses: as its player. */
-static int do_whom(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+int dj_game_remove_address(dj_judge *j, const dj_signon *id,
+                           const char *address, dj_buf *out)
 {
-    (void)out;
-    whom_arg *a = arg;
-    dj_participant_rec *p = power_row(j, v, a->power);
-    if (!p)
-        return -1;
-    memset(a->id, 0, sizeof *a->id);
-    snprintf(a->id->game, sizeof a->id->game, "%s", v->g.name);
-    snprintf(a->id->role, sizeof a->id->role, "%s", p->role);
-    a->id->power = p->power;
-    snprintf(a->id->power_name, sizeof a->id->power_name, "%s",
-             gv_power_name(v, p->power));
-    a->id->participant_id = p->id;
-    return 0;
+    remove_arg a = {id->participant_id, NULL, address};
+    return gv_with_game(j, id->game, do_remove, &a, out);
 }
 
-#define LIST_MAX 8
-
-typedef struct count_arg {
+typedef struct set_arg {
     int64_t pid;
-    int count;
-} count_arg;
+    const char *to;
+} set_arg;
 
-static int do_count(dj_judge *j, game_view *v, void *arg, dj_buf *out)
+/* A confirmed SET ADDRESS: a player's address added, a master's or an
+ * observer's replaced (access.c). */
+static int do_set(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
-    (void)out;
-    count_arg *a = arg;
-    dj_participant_rec *p = row_of(j, v, a->pid);
+    const set_arg *a = arg;
+    dj_participant_rec *p = gv_live_participant(j, v, a->pid);
     if (!p)
         return -1;
-    a->count = gv_address_count(p);
-    return 0;
+    if (strcmp(p->role, "player") == 0)
+        return gv_address_add(j, v, p, a->to, out);
+    return gv_replace_address(j, v, a->pid, a->to, out);
 }
 
-int dj_game_change_addresses(dj_judge *j, const dj_signon *who,
-                             const char *power, const char *list,
-                             dj_buf *out)
+int dj_game_set_address(dj_judge *j, const char *game,
+                        int64_t participant_id, const char *address,
+                        dj_buf *out)
 {
-    dj_signon id = *who;
-    if (power && *power) {
-        whom_arg w = {power, &id};
-        if (gv_with_game_read(j, who->game, do_whom, &w, out) < 0)
-            return -1;
-    }
-    bool player = strcmp(id.role, "player") == 0;
-    char copy[DJ_ADDRESSES_MAX * DJ_EMAIL_MAX];
-    snprintf(copy, sizeof copy, "%s", list ? list : "");
-    const char *items[LIST_MAX];
-    int n = 0, adds = 0;
-    char *save = NULL;
-    for (char *w = strtok_r(copy, ",", &save); w;
-         w = strtok_r(NULL, ",", &save)) {
-        if (n == LIST_MAX)
-            return judge_fail(j, "SET ADDRESS takes at most %d addresses",
-                              LIST_MAX);
-        const char *a = w[0] == '-' ? w + 1 : w;
-        if (!gv_address_ok(a))
-            return judge_fail(j, "'%s' is not a mail address", a);
-        for (int k = 0; k < n; k++)
-            if (strcasecmp(items[k][0] == '-' ? items[k] + 1 : items[k],
-                           a) == 0)
-                return judge_fail(j, "%s is named twice", a);
-        adds += w[0] != '-';
-        items[n++] = w;
-    }
-    if (n == 0)
-        return judge_fail(j, "SET ADDRESS needs an address: SET ADDRESS "
-                             "you@example.org (-you@example.org removes "
-                             "one)");
-    if (!player && (n > 1 || items[0][0] == '-'))
-        return judge_fail(j, "a %s has one address: SET ADDRESS new@"
-                             "example.org replaces it",
-                          id.role);
-    count_arg c = {id.participant_id, 0};
-    if (player && gv_with_game_read(j, id.game, do_count, &c, out) < 0)
-        return -1;
-    if (player && adds > 1 && c.count + adds - (n - adds) > DJ_ADDRESSES_MAX)
-        return judge_fail(j, "%s has %d address%s: with %d more it would "
-                             "have more than %d, the most a power may have",
-                          id.power_name[0] ? id.power_name : "your place",
-                          c.count, c.count == 1 ? "" : "es", adds,
-                          DJ_ADDRESSES_MAX);
-    for (int k = 0; k < n; k++) {
-        int rc;
-        if (items[k][0] == '-') {
-            remove_arg a = {id.participant_id, NULL, items[k] + 1};
-            rc = gv_with_game(j, id.game, do_remove, &a, out);
-        } else {
-            rc = dj_game_request_change(j, "address", &id, items[k], out);
-        }
-        if (rc < 0) {
-            /* the command is undone as a whole: say nothing of the rest */
-            dj_buf_reset(out);
-            return -1;
-        }
-    }
-    return 0;
+    set_arg a = {participant_id, address};
+    return gv_with_game(j, game, do_set, &a, out);
 }

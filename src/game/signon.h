@@ -194,7 +194,7 @@ int dj_game_set_address(dj_judge *j, const char *game,
                         dj_buf *out);
 
 /*
- * SET ADDRESS by mail (addresses.c): `list` is one address or several,
+ * SET ADDRESS by mail (set_address.c): `list` is one address or several,
  * separated by commas; each is added to the player's addresses once it
  * confirms by code (at most DJ_ADDRESSES_MAX in all), and one written
  * -address is removed at once (never the last).  A master's or an
@@ -204,6 +204,11 @@ int dj_game_set_address(dj_judge *j, const char *game,
 int dj_game_change_addresses(dj_judge *j, const dj_signon *id,
                              const char *power, const char *list,
                              dj_buf *out);
+
+/* SET ADDRESS -address: one of the signed-on player's addresses removed
+ * at once (never the last), addresses.c. */
+int dj_game_remove_address(dj_judge *j, const dj_signon *id,
+                           const char *address, dj_buf *out);
 
 /* The signed-on participant's addresses, one line. */
 int dj_game_own_addresses(dj_judge *j, const dj_signon *id, dj_buf *out);
