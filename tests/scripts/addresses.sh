@@ -189,6 +189,20 @@ for a in p1@x.example e2@a.example e3@b.example p2@x.example f2@home.example; do
     check "results to $a" [ "$(mails_to "$a" "Subject: dipjudge:demo - S1901M Results")" = 1 ]
 done
 check "the results once to the others" [ "$(mails_to p3@x.example "Subject: dipjudge:demo - S1901M Results")" = 1 ]
+# the reminder a day before the deadline (Mon 18 Jan 08:00), and the late
+# notice after it, to every address of a late power
+export DIPJUDGE_NOW=$((GAME_T0 + 50 * 3600))
+$J tick --quiet >/dev/null
+$JD deliver </dev/null
+for a in p1@x.example e2@a.example e3@b.example p2@x.example f2@home.example; do
+    check "reminder to $a" [ "$(mails_to "$a" "Subject: dipjudge:demo - F1901M Reminder")" = 1 ]
+done
+export DIPJUDGE_NOW=$((GAME_T0 + 73 * 3600))
+$J tick --quiet >/dev/null
+$JD deliver </dev/null
+for a in p1@x.example e2@a.example e3@b.example p2@x.example f2@home.example; do
+    check "late notice to $a" [ "$(mails_to "$a" "Subject: dipjudge:demo - F1901M Late notice")" = 1 ]
+done
 
 # ---- removed at once, never the last ----------------------------------------------
 t3=$(token_of e3@b.example)
@@ -219,7 +233,6 @@ send p1@x.example "CONFIRM $(code_to p1@x.example)\n"
 has "demo: mail for England now goes to e2@a.example, p1@x.example"
 send p1@x.example "${EN}SET ADDRESS -e2@a.example\n"
 has "demo: e2@a.example removed; mail for England now goes to p1@x.example"
-n_before=$(mails_to e2@a.example "Subject: dipjudge:demo - F1901M")
 send p6@x.example 'SIGNON Tdemo pw-6-secret\nBROADCAST\nto everyone\nENDPRESS\n'
 check "no mail to a removed address" [ "$(mails_to e2@a.example "to everyone")" = 0 ]
 check "the broadcast to the address left" [ "$(mails_to p1@x.example "to everyone")" = 1 ]
