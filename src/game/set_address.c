@@ -41,7 +41,52 @@ static int do_whom(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     return 0;
 }
 
-#define LIST_MAX 8
+_Static_assert(DJ_ADDRESS_LEN == DJ_EMAIL_MAX,
+               "an address item holds any stored address");
+
+int dj_address_list_read(const char *list, dj_address_item *items, int max,
+                         int *n, char *why, size_t whylen)
+{
+    *n = 0;
+    why[0] = '\0';
+    char copy[DJ_ADDRESS_LIST_MAX * DJ_EMAIL_MAX];
+    if (!list || strlen(list) >= sizeof copy) {
+        snprintf(why, whylen, "SET ADDRESS: the list is too long");
+        return -1;
+    }
+    snprintf(copy, sizeof copy, "%s", list);
+    char *save = NULL;
+    for (char *w = strtok_r(copy, ",", &save); w;
+         w = strtok_r(NULL, ",", &save)) {
+        bool remove = w[0] == '-';
+        const char *a = remove ? w + 1 : w;
+        if (*n == max) {
+            snprintf(why, whylen, "SET ADDRESS takes at most %d addresses",
+                     max);
+            return -1;
+        }
+        if (!dj_address_ok(a)) {
+            snprintf(why, whylen, "'%.*s' is not a mail address",
+                     DJ_EMAIL_MAX, a);
+            return -1;
+        }
+        for (int k = 0; k < *n; k++)
+            if (strcasecmp(items[k].address, a) == 0) {
+                snprintf(why, whylen, "%s is named twice", a);
+                return -1;
+            }
+        snprintf(items[*n].address, sizeof items[*n].address, "%s", a);
+        items[*n].remove = remove;
+        (*n)++;
+    }
+    if (*n == 0) {
+        snprintf(why, whylen, "SET ADDRESS needs an address: SET ADDRESS "
+                              "you@example.org (-you@example.org removes "
+                              "one)");
+        return -1;
+    }
+    return 0;
+}
 
 typedef struct count_arg {
     int64_t pid;
@@ -70,31 +115,15 @@ int dj_game_change_addresses(dj_judge *j, const dj_signon *who,
             return -1;
     }
     bool player = strcmp(id.role, "player") == 0;
-    char copy[DJ_ADDRESSES_MAX * DJ_EMAIL_MAX];
-    snprintf(copy, sizeof copy, "%s", list ? list : "");
-    const char *items[LIST_MAX];
+    dj_address_item items[DJ_ADDRESS_LIST_MAX];
     int n = 0, adds = 0;
-    char *save = NULL;
-    for (char *w = strtok_r(copy, ",", &save); w;
-         w = strtok_r(NULL, ",", &save)) {
-        if (n == LIST_MAX)
-            return judge_fail(j, "SET ADDRESS takes at most %d addresses",
-                              LIST_MAX);
-        const char *a = w[0] == '-' ? w + 1 : w;
-        if (!gv_address_ok(a))
-            return judge_fail(j, "'%s' is not a mail address", a);
-        for (int k = 0; k < n; k++)
-            if (strcasecmp(items[k][0] == '-' ? items[k] + 1 : items[k],
-                           a) == 0)
-                return judge_fail(j, "%s is named twice", a);
-        adds += w[0] != '-';
-        items[n++] = w;
-    }
-    if (n == 0)
-        return judge_fail(j, "SET ADDRESS needs an address: SET ADDRESS "
-                             "you@example.org (-you@example.org removes "
-                             "one)");
-    if (!player && (n > 1 || items[0][0] == '-'))
+    char why[DJ_EMAIL_MAX + 128];
+    if (dj_address_list_read(list, items, DJ_ADDRESS_LIST_MAX, &n, why,
+                             sizeof why) < 0)
+        return judge_fail(j, "%s", why);
+    for (int k = 0; k < n; k++)
+        adds += !items[k].remove;
+    if (!player && (n > 1 || items[0].remove))
         return judge_fail(j, "a %s has one address: SET ADDRESS new@"
                              "example.org replaces it",
                           id.role);
@@ -109,11 +138,11 @@ int dj_game_change_addresses(dj_judge *j, const dj_signon *who,
                           DJ_ADDRESSES_MAX);
     for (int k = 0; k < n; k++) {
         int rc;
-        if (items[k][0] == '-') {
-            rc = dj_game_remove_address(j, &id, items[k] + 1, out);
-        } else {
-            rc = dj_game_request_change(j, "address", &id, items[k], out);
-        }
+        if (items[k].remove)
+            rc = dj_game_remove_address(j, &id, items[k].address, out);
+        else
+            rc = dj_game_request_change(j, "address", &id, items[k].address,
+                                        out);
         if (rc < 0) {
             /* the command is undone as a whole: say nothing of the rest */
             dj_buf_reset(out);

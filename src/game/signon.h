@@ -205,6 +205,19 @@ int dj_game_change_addresses(dj_judge *j, const dj_signon *id,
                              const char *power, const char *list,
                              dj_buf *out);
 
+/* SET ADDRESS's list read (set_address.c): one address or several
+ * separated by commas, each a plain address (dj_address_ok), one written
+ * -address to be removed; none twice; at most `max`.  0 with items[0..n),
+ * or -1 with the reason in why. */
+#define DJ_ADDRESS_LIST_MAX 8
+#define DJ_ADDRESS_LEN 512 /* the store's DJ_EMAIL_MAX (checked there) */
+typedef struct dj_address_item {
+    char address[DJ_ADDRESS_LEN];
+    bool remove;
+} dj_address_item;
+int dj_address_list_read(const char *list, dj_address_item *items, int max,
+                         int *n, char *why, size_t whylen);
+
 /* SET ADDRESS -address: one of the signed-on player's addresses removed
  * at once (never the last), addresses.c. */
 int dj_game_remove_address(dj_judge *j, const dj_signon *id,
