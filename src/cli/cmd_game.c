@@ -413,6 +413,16 @@ int cmd_absence(int argc, char **argv)
     return finish(j, argv[0], rc, &out);
 }
 
+/* A power's addresses (its player's, up to three), or one removed. */
+int cmd_addresses(int argc, char **argv)
+{
+    PARSE("--remove", "", SYN_ADDRESSES, 2, 2);
+    OPEN();
+    int rc = dj_game_addresses(j, a.pos[0], a.pos[1], cli_value(&a, "--remove"),
+                               &out);
+    return finish(j, argv[0], rc, &out);
+}
+
 /* ---- the master's actions ------------------------------------------------------ */
 
 typedef int (*game_fn)(dj_judge *j, const char *game, dj_buf *out);

@@ -58,6 +58,7 @@ int cmd_orders(int argc, char **argv);
 #define SYN_OUTBOX "[GAME] [--json] | --retry ID | --hold ID | --delete ID"
 #define SYN_MAILLOG "[GAME] [--last N]"
 #define SYN_PENDING "[GAME] [--from ADDRESS|@DOMAIN] [--clear]"
+#define SYN_ADDRESSES "GAME POWER [--remove ADDRESS]"
 #define SYN_PLAYER "ADDRESS"
 #define SYN_TICK "[--quiet]"
 #define SYN_COMMAND                                                         \
@@ -93,6 +94,8 @@ int cmd_game_orders(int argc, char **argv);
 int cmd_ready(int argc, char **argv);
 int cmd_vote(int argc, char **argv);
 int cmd_absence(int argc, char **argv);
+/* judgectl addresses: a power's addresses (issue 37), one removed. */
+int cmd_addresses(int argc, char **argv);
 int cmd_process(int argc, char **argv);
 int cmd_preview(int argc, char **argv);
 int cmd_rollback(int argc, char **argv);

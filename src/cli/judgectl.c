@@ -62,6 +62,10 @@ static const command COMMANDS[] = {
     {"add-player", SYN_ADD_PLAYER,
      "add a player for a power to a forming game (as the master)",
      cmd_add_player, NULL},
+    {"addresses", SYN_ADDRESSES,
+     "list a power's addresses (up to three), or --remove one (never the "
+     "last)",
+     cmd_addresses, NULL},
     {"backup", SYN_BACKUP,
      "copy the database to a new FILE, consistently, while the judge runs",
      cmd_backup,

@@ -35,6 +35,10 @@ CMD_RUNNER(cmd_run_status)
     (void)press;
     if (s->power[0]) {
         s->status_due = true;
+        /* a player sees its own addresses (the master: in its STATUS) */
+        if (!cmd_is_master(s) &&
+            dj_game_own_addresses(s->j, &s->id, res) < 0)
+            return cmd_game_rc(s, -1);
         dj_buf_append(res, "(the status of your orders ends this reply)\n");
         return RUN_OK;
     }
@@ -85,13 +89,17 @@ CMD_RUNNER(cmd_run_password)
     return cmd_game_rc(s, dj_game_set_password(s->j, &s->id, c->password, res));
 }
 
-/* SET ADDRESS: done when the new address sends back the code mailed to
- * it (the masters and the old address are told then). */
+/* SET ADDRESS a@x[,b@y]: a player's address added when it sends back the
+ * code mailed to it, -a@x removed (game/addresses.c); a master's or an
+ * observer's replaced.  The master after BECOME: that power's. */
 CMD_RUNNER(cmd_run_address)
 {
     (void)press;
-    return cmd_game_rc(
-        s, dj_game_request_change(s->j, "address", &s->id, c->arg, res));
+    return cmd_game_rc(s, dj_game_change_addresses(
+                              s->j, &s->id,
+                              cmd_is_master(s) && s->power[0] ? s->power
+                                                              : NULL,
+                              c->arg, res));
 }
 
 /* SET ABSENCE from [TO to], SET NOABSENCE. */

@@ -87,7 +87,8 @@ const cmd_spec cmd_table[] = {
      "a new password (the master after BECOME:\nthat power's)"},
     {CMD_ADDRESS, "SET ADDRESS", NULL, CMD_SIGNED_ON, false, cmd_parse_one_word,
      cmd_run_address, "SET ADDRESS you@example.org",
-     "the judge writes to this address once it\nconfirms by code"},
+     "the judge writes to this address once it\nconfirms by code (a "
+     "power: one more, up\nto 3; a@x,b@y adds each; -a@x removes one)"},
     {CMD_MAPFORMAT, "SET MAP", NULL, CMD_SIGNED_ON, false, cmd_parse_one_word,
      cmd_run_mapformat, "SET MAP PNG|PDF|SVG|NONE",
      "the map attached to your results"},

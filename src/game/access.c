@@ -100,6 +100,16 @@ int gv_tell(dj_judge *j, const game_view *v, const char *email,
     return rc;
 }
 
+int gv_tell_participant(dj_judge *j, const game_view *v,
+                        const dj_participant_rec *p, const char *what,
+                        const char *text)
+{
+    for (int k = 0; k < gv_address_count(p); k++)
+        if (gv_tell(j, v, gv_address_at(p, k), false, what, text) < 0)
+            return -1;
+    return 0;
+}
+
 int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
                       const char *text)
 {
@@ -129,14 +139,6 @@ int dj_game_notify_masters(dj_judge *j, const char *game, const char *what,
 }
 
 /* ---- signing on --------------------------------------------------------------- */
-
-static bool same_address(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
-}
 
 static bool live(const dj_participant_rec *p)
 {
@@ -176,7 +178,7 @@ static const dj_participant_rec *find_role(dj_judge *j, const game_view *v,
     for (int i = 0; i < v->nparts; i++) {
         const dj_participant_rec *p = &v->parts[i];
         if (!live(p) || !p->password_hash[0] || strcmp(p->role, role) != 0 ||
-            (sender && !same_address(p->email, sender)))
+            (sender && !gv_has_address(p, sender)))
             continue;
         *checked = true;
         if (gv_password_ok(j, p->id, password, p->password_hash))
@@ -247,7 +249,7 @@ static const dj_participant_rec *named(const game_view *v, const char *who,
             const dj_participant_rec *p = &v->parts[i];
             if (!live(p) || strcmp(p->role, master ? "master" : "observer"))
                 continue;
-            if (same_address(p->email, sender))
+            if (gv_has_address(p, sender))
                 return p;
             if (!first && master)
                 first = p;
@@ -258,7 +260,7 @@ static const dj_participant_rec *named(const game_view *v, const char *who,
         for (int i = 0; i < v->nparts; i++) {
             const dj_participant_rec *p = &v->parts[i];
             if (live(p) && strcmp(p->role, "player") == 0 &&
-                same_address(p->email, sender))
+                gv_has_address(p, sender))
                 return p;
         }
         return NULL;
@@ -423,7 +425,7 @@ static int signon(dj_judge *j, const char *game, const char *who,
     char target[64];
     target_of(exists ? &v : NULL, who, target, sizeof target);
     const dj_participant_rec *own = exists ? named(&v, who, address) : NULL;
-    bool own_address = own && own->email[0] && same_address(own->email, sender);
+    bool own_address = own && own->email[0] && gv_has_address(own, sender);
     int by_sender = 0, at_target = 0;
     int64_t since = j->now - (int64_t)j->cfg.signon_window * 60;
     const char *cls = dj_sender_class_name(j->sender_class);
@@ -773,10 +775,9 @@ static int do_address(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     return 0;
 }
 
-int dj_game_set_address(dj_judge *j, const char *game,
-                        int64_t participant_id, const char *address,
-                        dj_buf *out)
+int gv_replace_address(dj_judge *j, game_view *v, int64_t participant_id,
+                       const char *address, dj_buf *out)
 {
     address_arg a = {participant_id, address};
-    return gv_with_game(j, game, do_address, &a, out);
+    return do_address(j, v, &a, out);
 }

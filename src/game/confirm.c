@@ -129,9 +129,12 @@ static int do_code_mail(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     (void)out;
     const code_mail_arg *a = arg;
     const char *asker = "someone";
+    bool player = false;
     for (int i = 0; i < v->nparts; i++)
-        if (v->parts[i].id == a->participant_id && v->parts[i].email[0])
+        if (v->parts[i].id == a->participant_id && v->parts[i].email[0]) {
             asker = v->parts[i].email;
+            player = strcmp(v->parts[i].role, "player") == 0;
+        }
     char text[DJ_EMAIL_MAX + 512];
     if (strcmp(a->c->action, "master") == 0 && is_promote(a->c->settings))
         snprintf(text, sizeof text,
@@ -154,12 +157,14 @@ static int do_code_mail(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     else
         snprintf(text, sizeof text,
                  "%s (%s) asks that the judge's mail for them go to\n"
-                 "this address from now on.  If that is what you want, "
+                 "this address from now on%s.  If that is what you want, "
                  "answer this mail\nwith the line\n\n"
                  "    CONFIRM %s\n\n"
                  "within %d hours.  Otherwise ignore this mail: nothing "
                  "changes.",
-                 a->c->power, asker, a->c->code, DJ_CONFIRM_HOURS);
+                 a->c->power, asker,
+                 player ? ", as well as to their other addresses" : "",
+                 a->c->code, DJ_CONFIRM_HOURS);
     return gv_tell(j, v, a->c->email, false, "Confirm", text);
 }
 

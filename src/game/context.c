@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "engine/rules_map.h"
@@ -460,12 +461,57 @@ void gv_subject(dj_judge *j, const game_view *v, const char *phase,
     dj_game_mail_subject(out, j->cfg.judge_name, v->g.name, phase, what);
 }
 
-/* Was this address already given the mail (a master who also plays)? */
+/* ---- every address of a participant (addresses.c: adding, removing) ---- */
+
+bool gv_has_address(const dj_participant_rec *p, const char *a)
+{
+    if (!p || !a || !*a)
+        return false;
+    if (p->email[0] && strcasecmp(p->email, a) == 0)
+        return true;
+    for (int k = 0; k < p->nmore && k < DJ_ADDRESSES_MAX - 1; k++)
+        if (strcasecmp(p->more[k], a) == 0)
+            return true;
+    return false;
+}
+
+int gv_address_count(const dj_participant_rec *p)
+{
+    return p->email[0] ? 1 + p->nmore : 0;
+}
+
+const char *gv_address_at(const dj_participant_rec *p, int k)
+{
+    return k == 0 ? p->email : p->more[k - 1];
+}
+
+void gv_address_list(const dj_participant_rec *p, dj_buf *out)
+{
+    for (int k = 0; k < gv_address_count(p); k++)
+        dj_buf_printf(out, "%s%s", k ? ", " : "", gv_address_at(p, k));
+}
+
+int gv_queue_to(dj_judge *j, const game_view *v, const dj_participant_rec *p,
+                int64_t phase_id, const char *kind, const char *subject,
+                const char *body, const dj_picture_ref *pic, const char *ics)
+{
+    for (int k = 0; k < gv_address_count(p); k++)
+        if (dj_store_outbox_add_calendar(j->store, v->g.id, phase_id, kind,
+                                         gv_address_at(p, k), subject, body,
+                                         j->now, pic, ics) < 0)
+            return judge_store_fail(j);
+    return 0;
+}
+
+/* Was one of this participant's addresses already given the mail (a
+ * master who also plays)? */
 static bool mailed_before(const game_view *v, int i, const bool *sent)
 {
     for (int k = 0; k < i; k++)
-        if (sent[k] && strcmp(v->parts[k].email, v->parts[i].email) == 0)
-            return true;
+        for (int a = 0; sent[k] && a < gv_address_count(&v->parts[i]); a++)
+            if (gv_has_address(&v->parts[k],
+                               gv_address_at(&v->parts[i], a)))
+                return true;
     return false;
 }
 
@@ -473,13 +519,8 @@ int gv_mail_one(dj_judge *j, const game_view *v, const dj_participant_rec *p,
                 int64_t phase_id, const char *kind, const char *subject,
                 const char *body, const dj_picture_ref *pic)
 {
-    if (!v->mail_deadline) {
-        if (dj_store_outbox_add_pictured(j->store, v->g.id, phase_id, kind,
-                                         p->email, subject, body, j->now,
-                                         pic) < 0)
-            return judge_store_fail(j);
-        return 0;
-    }
+    if (!v->mail_deadline)
+        return gv_queue_to(j, v, p, phase_id, kind, subject, body, pic, NULL);
     /* the reader's own zone and calendar entry (player_options_int.h) */
     dj_buf mine, ics;
     dj_buf_init(&mine);
@@ -497,11 +538,9 @@ int gv_mail_one(dj_judge *j, const game_view *v, const dj_participant_rec *p,
     int rc = 0;
     if (!dj_buf_ok(&mine) || !dj_buf_ok(&ics))
         rc = judge_fail(j, "out of memory");
-    else if (dj_store_outbox_add_calendar(j->store, v->g.id, phase_id, kind,
-                                          p->email, subject, mine.data,
-                                          j->now, pic,
-                                          ics.len ? ics.data : NULL) < 0)
-        rc = judge_store_fail(j);
+    else
+        rc = gv_queue_to(j, v, p, phase_id, kind, subject, mine.data, pic,
+                         ics.len ? ics.data : NULL);
     dj_buf_free(&mine);
     dj_buf_free(&ics);
     return rc;

@@ -308,6 +308,15 @@ static int show_powers(dj_judge *j, game_view *v, bool public, dj_buf *out)
             dj_buf_printf(out, " excuses %d/%d", used, v->g.excuses);
         }
         dj_buf_append(out, "\n");
+        /* a power's further addresses: the master's and the admin's to
+         * see, never in public views (addresses.c) */
+        if (!public && pl && pl->nmore > 0) {
+            dj_buf_append(out, "  (also)     ");
+            for (int k = 1; k < gv_address_count(pl); k++)
+                dj_buf_printf(out, "%s%s", k > 1 ? " " : "",
+                              gv_address_at(pl, k));
+            dj_buf_append(out, "\n");
+        }
     }
     for (int i = 0; i < v->nparts && !public; i++) {
         const dj_participant_rec *p = &v->parts[i];
@@ -685,6 +694,15 @@ static void json_participants(const game_view *v, bool public, dj_buf *out)
         if (!public) {
             dj_json_kv_str(out, "name", p->name, true);
             dj_json_kv_str(out, "email", p->email, true);
+            /* every address, the first one (email) first */
+            dj_json_key(out, "addresses");
+            dj_buf_append(out, "[");
+            for (int k = 0; k < gv_address_count(p); k++) {
+                if (k)
+                    dj_buf_append(out, ", ");
+                dj_json_string(out, gv_address_at(p, k));
+            }
+            dj_buf_append(out, "], ");
         }
         dj_json_kv_str(out, "status", p->status, true);
         if (!public) {

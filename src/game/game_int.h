@@ -250,6 +250,41 @@ int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
 int gv_tell(dj_judge *j, const game_view *v, const char *email,
             bool everyone, const char *what, const char *text);
 
+/* ---- a participant's addresses (context.c, addresses.c) -----------------
+ * A player's first address (participants.email) and up to two more. */
+
+/* Is `a` one of p's addresses (case-insensitive)? */
+bool gv_has_address(const dj_participant_rec *p, const char *a);
+/* How many p has (0: none, a dummy), and the k-th (0: the first). */
+int gv_address_count(const dj_participant_rec *p);
+const char *gv_address_at(const dj_participant_rec *p, int k);
+/* "a@x, b@y" */
+void gv_address_list(const dj_participant_rec *p, dj_buf *out);
+/* Queue one mail to each of p's addresses: the one place that decides
+ * where a participant's mail goes.  pic and ics may be NULL. */
+int gv_queue_to(dj_judge *j, const game_view *v, const dj_participant_rec *p,
+                int64_t phase_id, const char *kind, const char *subject,
+                const char *body, const dj_picture_ref *pic, const char *ics);
+/* gv_tell to each of p's addresses (access.c). */
+int gv_tell_participant(dj_judge *j, const game_view *v,
+                        const dj_participant_rec *p, const char *what,
+                        const char *text);
+/* A confirmed SET ADDRESS of a player: `to` added to p (refused when
+ * malformed, p's already, another player's, or a fourth). */
+int gv_address_add(dj_judge *j, game_view *v, dj_participant_rec *p,
+                   const char *to, dj_buf *out);
+/* A master's or an observer's confirmed SET ADDRESS: its one address
+ * replaced, the masters and the old address told (access.c). */
+int gv_replace_address(dj_judge *j, game_view *v, int64_t participant_id,
+                       const char *address, dj_buf *out);
+/* The live participant pid, or NULL ("you are no longer in game"). */
+dj_participant_rec *gv_live_participant(dj_judge *j, game_view *v,
+                                        int64_t pid);
+/* The live player of a power (a name, adjective or letter) who has an
+ * address, or NULL with the reason. */
+dj_participant_rec *gv_power_player(dj_judge *j, game_view *v,
+                                    const char *power);
+
 /* One mail address: something@something, no spaces, quotes, commas or
  * angle brackets (it goes into mail headers later). */
 bool gv_address_ok(const char *a);

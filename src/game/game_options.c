@@ -222,7 +222,7 @@ int gv_grace_ended(dj_judge *j, game_view *v, dj_power_set waiting,
     for (int p = 0; p < v->map->npowers && rc == 0; p++) {
         const dj_participant_rec *pl = gv_player(v, p);
         if ((waiting >> p & 1u) && pl && pl->email[0])
-            rc = gv_tell(j, v, pl->email, false, "Grace ended", text.data);
+            rc = gv_tell_participant(j, v, pl, "Grace ended", text.data);
     }
     if (rc == 0)
         rc = gv_log(j, v, "grace", "%s: waiting for %s", v->phase.name,
@@ -272,10 +272,9 @@ int gv_late_notice_hidden(dj_judge *j, game_view *v, dj_power_set late,
             continue;
         if (late_body(v, head, gv_power_name(v, p), tail, &body) < 0)
             rc = judge_fail(j, "out of memory");
-        else if (dj_store_outbox_add(j->store, v->g.id, v->phase.id, "late",
-                                     pl->email, subject, body.data,
-                                     j->now) < 0)
-            rc = judge_store_fail(j);
+        else
+            rc = gv_queue_to(j, v, pl, v->phase.id, "late", subject,
+                             body.data, NULL, NULL);
     }
     dj_buf_free(&body);
     dj_buf_free(&all);

@@ -184,7 +184,7 @@ static int do_join(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     if (strcmp(role, "player") == 0) {
         for (int i = 0; i < v->nparts; i++)
             if (strcmp(v->parts[i].role, "player") == 0 &&
-                strcmp(v->parts[i].email, req->email) == 0 &&
+                gv_has_address(&v->parts[i], req->email) &&
                 strcmp(v->parts[i].status, "resigned") != 0)
                 return judge_fail(j, "%s already plays in game '%s'",
                                   req->email, v->g.name);
@@ -1065,7 +1065,7 @@ static int do_takeover(dj_judge *j, game_view *v, void *arg, dj_buf *out)
                           gv_power_name(v, p));
     for (int q = 0; q < v->map->npowers; q++) {
         const dj_participant_rec *pl = gv_player(v, q);
-        if (q != p && pl && strcasecmp(pl->email, a->email) == 0 &&
+        if (q != p && pl && gv_has_address(pl, a->email) &&
             strcmp(pl->status, "playing") == 0)
             return judge_fail(j, "you already play %s in game '%s'",
                               gv_power_name(v, q), v->g.name);
@@ -1143,7 +1143,7 @@ static int check_new_master(dj_judge *j, const game_view *v, const char *to)
         return judge_fail(j, "'%s' is not a mail address", to);
     for (int i = 0; i < v->nparts; i++) {
         const dj_participant_rec *p = &v->parts[i];
-        if (strcasecmp(p->email, to) != 0 ||
+        if (!gv_has_address(p, to) ||
             strcmp(p->status, "resigned") == 0 ||
             strcmp(p->status, "replaced") == 0)
             continue;

@@ -849,7 +849,7 @@ static int later_apply(dj_judge *j, game_view *v, const dj_later_rec *r)
     if (!dj_buf_ok(&text))
         rc = judge_fail(j, "out of memory");
     else if (pl && pl->email[0])
-        rc = gv_tell(j, v, pl->email, false, "Stored orders", text.data);
+        rc = gv_tell_participant(j, v, pl, "Stored orders", text.data);
 done:
     dj_buf_free(&text);
     free(reads);

@@ -323,7 +323,7 @@ static int deliver(dj_judge *j, const game_view *v, const press_plan *pl,
         bool dup = false;
         for (int k = 0; k < i && !dup; k++)
             dup = receives(v, &v->parts[k], pl) &&
-                  strcasecmp(v->parts[k].email, p->email) == 0;
+                  gv_has_address(&v->parts[k], p->email);
         if (dup)
             continue;
         bool copy = needs_master_copy(v, p, pl);
@@ -334,10 +334,9 @@ static int deliver(dj_judge *j, const game_view *v, const press_plan *pl,
                 break;
             }
         }
-        if (dj_store_outbox_add(j->store, v->g.id, 0, "press", p->email,
-                                copy ? msubject.data : subject,
-                                copy ? mbody.data : body, j->now) < 0)
-            rc = judge_store_fail(j);
+        if (gv_queue_to(j, v, p, 0, "press", copy ? msubject.data : subject,
+                        copy ? mbody.data : body, NULL, NULL) < 0)
+            rc = -1;
         else if (addressed(v, p, pl))
             (*sent)++;
     }

@@ -745,10 +745,9 @@ static int remind(dj_judge *j, game_view *v, dj_power_set late, dj_buf *out)
         gv_own_deadline(v, pl, v->phase.deadline, &body);
         if (!dj_buf_ok(&body) || !dj_buf_ok(&subject))
             rc = judge_fail(j, "out of memory");
-        else if (dj_store_outbox_add(j->store, v->g.id, v->phase.id,
-                                     "reminder", pl->email, subject.data,
-                                     body.data, j->now) < 0)
-            rc = judge_store_fail(j);
+        else
+            rc = gv_queue_to(j, v, pl, v->phase.id, "reminder", subject.data,
+                             body.data, NULL, NULL);
     }
     if (rc == 0)
         rc = gv_log(j, v, "reminder", "%s: %s", v->phase.name, names.data);

@@ -194,6 +194,44 @@ int dj_game_set_address(dj_judge *j, const char *game,
                         dj_buf *out);
 
 /*
+ * SET ADDRESS by mail (set_address.c): `list` is one address or several,
+ * separated by commas; each is added to the player's addresses once it
+ * confirms by code (at most DJ_ADDRESSES_MAX in all), and one written
+ * -address is removed at once (never the last).  A master's or an
+ * observer's SET ADDRESS replaces its one address.  `power` (a master
+ * after BECOME, else NULL) changes that power's player's addresses.
+ */
+int dj_game_change_addresses(dj_judge *j, const dj_signon *id,
+                             const char *power, const char *list,
+                             dj_buf *out);
+
+/* SET ADDRESS's list read (set_address.c): one address or several
+ * separated by commas, each a plain address (dj_address_ok), one written
+ * -address to be removed; none twice; at most `max`.  0 with items[0..n),
+ * or -1 with the reason in why. */
+#define DJ_ADDRESS_LIST_MAX 8
+#define DJ_ADDRESS_LEN 512 /* the store's DJ_EMAIL_MAX (checked there) */
+typedef struct dj_address_item {
+    char address[DJ_ADDRESS_LEN];
+    bool remove;
+} dj_address_item;
+int dj_address_list_read(const char *list, dj_address_item *items, int max,
+                         int *n, char *why, size_t whylen);
+
+/* SET ADDRESS -address: one of the signed-on player's addresses removed
+ * at once (never the last), addresses.c. */
+int dj_game_remove_address(dj_judge *j, const dj_signon *id,
+                           const char *address, dj_buf *out);
+
+/* The signed-on participant's addresses, one line. */
+int dj_game_own_addresses(dj_judge *j, const dj_signon *id, dj_buf *out);
+
+/* judgectl addresses: a power's player's addresses, or (remove not NULL)
+ * one of them removed (never the last). */
+int dj_game_addresses(dj_judge *j, const char *game, const char *power,
+                      const char *remove, dj_buf *out);
+
+/*
  * SET MASTER, confirmed: the master `master_id` hands the game to `to`
  * (an address neither a master nor a player of the game), who gets a new
  * password in out (the confirming reply goes to that address); the old

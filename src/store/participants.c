@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/addresses.h"
 #include "store/participants.h"
 #include "store/stmt.h"
 
@@ -68,8 +69,16 @@ int dj_store_participant_list(dj_store *s, int64_t game_id,
                                   " FROM participants WHERE game_id = ?"
                                   " ORDER BY id",
                                   "I", game_id);
-    return st_collect(s, st, sizeof **out, participant_row, NULL,
-                      (void **)out, n);
+    if (st_collect(s, st, sizeof **out, participant_row, NULL, (void **)out,
+                   n) < 0)
+        return -1;
+    if (dj_store_address_fill(s, *out, *n) < 0) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return -1;
+    }
+    return 0;
 }
 
 int dj_store_participant_of_power(dj_store *s, int64_t game_id, int power,
@@ -87,6 +96,8 @@ int dj_store_participant_of_power(dj_store *s, int64_t game_id, int power,
     if (rc == SQLITE_ROW)
         read_participant(st, p);
     st_finish(s, st);
+    if (rc == SQLITE_ROW && dj_store_address_fill(s, p, 1) < 0)
+        return -1;
     return rc < 0 ? -1 : rc == SQLITE_ROW ? 0 : DJ_STORE_NOTFOUND;
 }
 

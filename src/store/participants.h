@@ -8,7 +8,8 @@
  * Statuses: playing, civil-disorder (missed a deadline, or a dummy for a
  * power nobody took), eliminated, resigned and replaced (rows kept for the
  * record; such a participant no longer plays or receives mail).
- * `email` may hold several addresses separated by commas.
+ * `email` is one address, the participant's first; a player may have
+ * up to DJ_ADDRESSES_MAX in all, the others in `more` (store/addresses.h).
  */
 #ifndef DJ_STORE_PARTICIPANTS_H
 #define DJ_STORE_PARTICIPANTS_H
@@ -22,6 +23,8 @@
 #define DJ_EMAIL_MAX 512
 #define DJ_HASH_MAX 160
 #define DJ_PREFERENCE_MAX 1024
+/* Addresses a player may have: email and up to two more (SET ADDRESS). */
+#define DJ_ADDRESSES_MAX 3
 
 typedef struct dj_participant_rec {
     int64_t id;
@@ -45,6 +48,9 @@ typedef struct dj_participant_rec {
     int64_t reminded_deadline; /* own-lead reminder sent for it (0 none) */
     char preference[DJ_PREFERENCE_MAX]; /* SET PREFERENCE: "England, France,
                                            *" (game/deal.h); "" none */
+    /* the further confirmed addresses, oldest first (store/addresses.h) */
+    char more[DJ_ADDRESSES_MAX - 1][DJ_EMAIL_MAX];
+    int nmore;
 } dj_participant_rec;
 
 #define DJ_REMINDER_JUDGE (-2)

@@ -688,6 +688,22 @@ static const char *const MIGRATION_20[] = {
     "ALTER TABLE games RENAME COLUMN assignment_v20 TO assignment",
     NULL};
 
+/* Version 21 (issue 37): a player's further addresses, up to two beside
+ * participants.email (which stays its first address, so nothing is
+ * copied: every existing participant has just that one), each confirmed
+ * by code before it is stored (store/addresses.h, game/addresses.c). */
+static const char *const MIGRATION_21[] = {
+    "CREATE TABLE participant_addresses ("
+    " participant_id INTEGER NOT NULL"
+    "  REFERENCES participants (id) ON DELETE CASCADE,"
+    " email TEXT NOT NULL CHECK (email <> ''),"
+    " added_at INTEGER NOT NULL,"
+    " UNIQUE (participant_id, email COLLATE NOCASE)"
+    ")",
+    "CREATE INDEX participant_addresses_email ON participant_addresses"
+    " (lower(email))",
+    NULL};
+
 /* MIGRATIONS[v]: the statements taking a file from version v to v + 1. */
 static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_1,
@@ -710,6 +726,7 @@ static const char *const *const MIGRATIONS[DJ_STORE_SCHEMA_VERSION] = {
     MIGRATION_18,
     MIGRATION_19,
     MIGRATION_20,
+    MIGRATION_21,
 };
 
 /* PRAGMA user_version takes no parameters: the value is our own integer. */

@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 #define DJ_STORE_NOTFOUND 1
-#define DJ_STORE_SCHEMA_VERSION 20
+#define DJ_STORE_SCHEMA_VERSION 21
 #define DJ_STORE_BUSY_MS 30000  /* how long to wait for another writer */
 
 typedef struct dj_store dj_store;

@@ -15,9 +15,12 @@ int dj_store_token_participant(dj_store *s, int64_t game_id, const char *email,
 {
     int rc = st_query_int(s, pid,
                           "SELECT id FROM participants WHERE game_id = ?"
-                          " AND lower(email) = lower(?) AND" LIVE
+                          " AND (lower(email) = lower(?) OR id IN"
+                          "  (SELECT participant_id FROM participant_addresses"
+                          "   WHERE lower(email) = lower(?))) AND" LIVE
                           " ORDER BY id LIMIT 1",
-                          "Is", game_id, email ? email : "");
+                          "Iss", game_id, email ? email : "",
+                          email ? email : "");
     if (rc != 0)
         return rc;
     return dj_store_token_gen(s, *pid, gen);

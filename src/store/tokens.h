@@ -17,7 +17,8 @@
 #include "store/store.h"
 
 /* The live participant (not resigned nor replaced) of game_id mailed at
- * `email` (case-insensitive; the lowest id when several): 0 with *pid and
+ * `email`, its first address or a further one (case-insensitive; the
+ * lowest id when several): 0 with *pid and
  * *gen, DJ_STORE_NOTFOUND, or -1. */
 int dj_store_token_participant(dj_store *s, int64_t game_id, const char *email,
                                int64_t *pid, int64_t *gen);

@@ -297,12 +297,12 @@ forged "$code" eng@new.example england@rel.example forger@v.example
 $J show rel >"$T/out"
 lacks "eng@new.example"
 printf 'CONFIRM %s\n' "$code" | send eng@new.example "x"
-has "rel: mail now goes to eng@new.example"
+has "rel: mail for England now goes to england@rel.example, eng@new.example"
 $J show rel >"$T/out"
 has "eng@new.example"
-[[ $(mails_to england@rel.example "goes to eng@new.example from now on") == 1 ]] &&
+[[ $(mails_to england@rel.example "England has a new address, eng@new.example") == 1 ]] &&
     ok || bad "the old address was not told"
-[[ $(mails_to gm@rel.example "changed address: mail now goes to eng@new.example") == 1 ]] &&
+[[ $(mails_to gm@rel.example "England has a new address, eng@new.example") == 1 ]] &&
     ok || bad "the master was not told of the new address"
 # a code expires after a day, like JOIN's
 printf 'SIGNON Frel pw-france-rel\nSET ADDRESS fra@new.example\n' |

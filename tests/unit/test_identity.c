@@ -274,11 +274,25 @@ static void test_tokens(void)
     char tok3[DJ_REPLY_TOKEN_LEN + 1];
     CHECK(dj_game_reply_token(J, g.id, "p1@demo.example", tok3) == 0);
     CHECK(strcmp(tok3, tok2) != 0 && strcmp(tok3, tok) != 0);
-    /* a new address: new again */
+    /* a player's new address is one more: the token stays, and is the
+     * token of the mail to either address */
     CHECK(dj_game_token_signon(J, tok3, &id) == 0);
     CHECK(dj_game_set_address(J, "demo", id.participant_id,
                               "england@elsewhere.example", &out) == 0);
+    CHECK(dj_game_token_signon(J, tok3, &id) == 0);
+    char tok4[DJ_REPLY_TOKEN_LEN + 1];
+    CHECK(dj_game_reply_token(J, g.id, "England@Elsewhere.example", tok4) ==
+          0);
+    CHECK_STR(tok4, tok3);
+    /* an address removed: new again (the old mail in that box is dead) */
+    CHECK(dj_game_addresses(J, "demo", "England", "p1@demo.example", &out) ==
+          0);
     CHECK(dj_game_token_signon(J, tok3, &id) == DJ_SIGNON_REFUSED);
+    CHECK(dj_game_reply_token(J, g.id, "p1@demo.example", tok4) == 1);
+    CHECK(dj_game_reply_token(J, g.id, "england@elsewhere.example", tok4) ==
+          0);
+    CHECK(strcmp(tok4, tok3) != 0);
+    CHECK(dj_game_token_signon(J, tok4, &id) == 0);
     dj_buf_free(&out);
     /* the key read again (a restart): the same tokens */
     char a[DJ_REPLY_TOKEN_LEN + 1], b[DJ_REPLY_TOKEN_LEN + 1];

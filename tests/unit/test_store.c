@@ -158,6 +158,7 @@ static void test_migrate_from_1(void)
                           "DROP TABLE diaries;" /* version 16's */
                           "DROP TABLE web_devices;" /* version 15's */
                           "DROP TABLE later_orders;" /* version 17's */
+                          "DROP TABLE participant_addresses;" /* 20's */
                           "ALTER TABLE readiness DROP COLUMN extend;"
                           "ALTER TABLE phases DROP COLUMN extended_at;"
                           "ALTER TABLE phases DROP COLUMN grace_told_at;"
@@ -266,6 +267,7 @@ static void test_migrate_from_3(void)
                           "DROP TABLE diaries;" /* version 16's */
                           "DROP TABLE web_devices;" /* version 15's */
                           "DROP TABLE later_orders;" /* version 17's */
+                          "DROP TABLE participant_addresses;" /* 20's */
                           "ALTER TABLE readiness DROP COLUMN extend;"
                           "ALTER TABLE phases DROP COLUMN extended_at;"
                           "ALTER TABLE phases DROP COLUMN grace_told_at;"
@@ -788,6 +790,7 @@ static void test_migrate_from_11(void)
              "DROP TABLE diaries;" /* version 16's */
              "DROP TABLE web_devices;" /* version 15's */
              "DROP TABLE later_orders;" /* version 17's */
+             "DROP TABLE participant_addresses;" /* version 21's */
              "ALTER TABLE readiness DROP COLUMN extend;" /* version 18's */
              "ALTER TABLE phases DROP COLUMN extended_at;"
              "ALTER TABLE phases DROP COLUMN grace_told_at;"
@@ -813,6 +816,9 @@ static void test_migrate_from_11(void)
     sqlite3_open(old, &db);
     CHECK(count_rows(db, "SELECT count(*) FROM sqlite_master"
                          " WHERE name IN ('pictures', 'reply_picture_done')") == 0);
+    /* version 21's table is there, empty: participants.email stays each
+     * participant's first address, nothing is copied */
+    CHECK(count_rows(db, "SELECT count(*) FROM participant_addresses") == 0);
     snprintf(sql, sizeof sql,
              "SELECT count(*) FROM outbox WHERE"
              " (recipients = 'a@x' AND picture_phase_id = %lld"
