@@ -10,7 +10,9 @@
  *                               [--progress N]
  *
  * The phases are drawn on every board of SRCDIR/maps (*.map: the standard
- * board and every variant shipped, in turn), or on the one --map names.
+ * board and every variant shipped, in turn) and the test boards listed in
+ * fixture_boards (tests/maps/halfborder.map, with DPjudge's half-strength
+ * borders), or on the one --map names.
  *
  * Phases come from the bench corpus (bench/corpus.c) made harder by
  * bench/hard.c: denser boards, chaos (supports of anything reachable,
@@ -57,7 +59,11 @@
 #define DEFAULT_PHASES 100000L
 #define DEFAULT_SEED UINT64_C(0xc0ffee1901)
 
-#define MAX_BOARDS 32
+#define MAX_BOARDS 64
+
+/* Boards of the tests drawn on too (after SRCDIR/maps): the fixture board
+ * of DPjudge's half-strength borders (`*`, tests/halfborder). */
+static const char *const fixture_boards[] = {"tests/maps/halfborder.map"};
 
 /* One board: its map, its generators, its counts. */
 typedef struct board {
@@ -333,6 +339,17 @@ int main(int argc, char **argv)
         nboards = load_boards(path, boards);
         if (nboards <= 0)
             return 2;
+        for (size_t f = 0; f < sizeof fixture_boards / sizeof fixture_boards[0] &&
+                           nboards < MAX_BOARDS;
+             f++) {
+            snprintf(path, sizeof path, "%s/%s", srcdir, fixture_boards[f]);
+            boards[nboards].map = dj_map_load(path, err, sizeof err);
+            if (!boards[nboards].map) {
+                fprintf(stderr, "%s\n", err);
+                return 2;
+            }
+            nboards++;
+        }
     }
     harness *h = corpus_xcalloc(1, sizeof *h);
     h->rules_percent = rules_percent;

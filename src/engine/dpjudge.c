@@ -180,19 +180,59 @@ static bool take_land_route_instead(mv_ctx *c)
     return changed;
 }
 
+/*
+ * Half-strength borders: a move across a `*` cuts a support only by
+ * dislodging its supporter, which step 9 finds after step 6 has settled
+ * the head-to-head battles with that support still counted.  The supports
+ * cut so are cut from step 3 in a new run, until the set no longer
+ * changes.  A support cut so from the start whose supporter is then not
+ * dislodged makes a knot (each such move hangs on the support another
+ * would cut, Kruijswijk's two outcomes or none): the moves across a `*`
+ * into its province fail, as convoyed armies in a paradox do (Szykman),
+ * and the support is no longer cut.  Returns whether anything changed.
+ */
+static bool cut_earlier(mv_ctx *c)
+{
+    if (!c->map->half_borders)
+        return false;
+    bool changed = false;
+    for (int s = 0; s < c->nunits; s++) {
+        const mv_unit *su = &c->u[s];
+        bool keep = c->half_cut[s];
+        if (keep && c->precut[s]) {
+            int by = su->dislodger;
+            keep = su->dislodged && by >= 0 && c->u[by].half &&
+                   c->u[by].power != su->power;
+            for (int m = 0; !keep && m < c->nunits; m++) {
+                const mv_unit *mu = &c->u[m];
+                if (mv_is_mover(mu) && mu->half && mu->dest_prov == su->prov &&
+                    mu->power != su->power && !c->half_held[m])
+                    c->half_held[m] = true;
+            }
+        }
+        if (keep != c->precut[s]) {
+            c->precut[s] = keep;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
 int mv_adjudicate(const dj_map *map, const dj_position *pos,
                   const dj_order *orders, int norders, const dj_rules *rules,
                   dj_result *out, mv_ctx *c)
 {
     memset(c->land_only, 0, sizeof c->land_only);
-    for (int round = 0; round <= pos->nunits; round++) {
+    memset(c->precut, 0, sizeof c->precut);
+    memset(c->half_held, 0, sizeof c->half_held);
+    for (int round = 0; round <= 2 * pos->nunits + 1; round++) {
         init_context(c, map, pos, rules);
         for (int i = 0; i < norders; i++)
             out->orders[i] = (dj_order_result){.unit = -1, .dislodged_by = -1};
         mv_assign_orders(c, orders, norders, out->orders);
         mv_prepare(c);
         mv_resolve_with_paradox_rule(c);
-        if (!take_land_route_instead(c))
+        if (!take_land_route_instead(c) && !cut_earlier(c))
             break;
     }
     fill_results(c, orders, norders, out);

@@ -97,12 +97,15 @@ static int target_of(const hp_unit *u)
     return u->moved ? u->dest_prov : u->prov;
 }
 
+/* Strengths in halves: the leader 2 (1 moving across a half-strength
+ * border, `*`), each supporting unit 2. */
 typedef struct dispute_view {
-    int size[DJ_MAX_UNITS];   /* per leader: 1 + its supports */
+    int size[DJ_MAX_UNITS];   /* per leader: its strength, 2 + 2 a support */
     bool active[DJ_MAX_LOCS]; /* some unit of it is not ordered to hold */
     int armies[DJ_MAX_LOCS];  /* armies targeting the province */
     int units[DJ_MAX_LOCS];   /* units in those armies */
     int largest[DJ_MAX_LOCS]; /* its largest army's size */
+    int largest_units[DJ_MAX_LOCS]; /* units in it (1: a single unit) */
 } dispute_view;
 
 static void view_disputes(const hp_ctx *c, dispute_view *v)
@@ -112,25 +115,29 @@ static void view_disputes(const hp_ctx *c, dispute_view *v)
     memset(v->armies, 0, sizeof(int) * (size_t)nlocs);
     memset(v->units, 0, sizeof(int) * (size_t)nlocs);
     memset(v->largest, 0, sizeof(int) * (size_t)nlocs);
+    memset(v->largest_units, 0, sizeof(int) * (size_t)nlocs);
     for (int l = 0; l < c->n; l++) {
         v->size[l] = 0;
         const hp_unit *lead = &c->u[l];
         if (!is_leader(lead))
             continue;
-        int size = 1;
+        int units = 1;
         bool busy = lead->kind != HP_HOLD;
         for (int s = 0; s < c->n; s++)
             if (supports(c, &c->u[s], l)) {
-                size++;
+                units++;
                 busy = true;
             }
+        int size = 2 * units - (lead->kind == HP_MOVE && lead->half);
         v->size[l] = size;
         int t = target_of(lead);
         v->armies[t]++;
-        v->units[t] += size;
+        v->units[t] += units;
         v->active[t] |= busy;
-        if (size > v->largest[t])
+        if (size > v->largest[t]) {
             v->largest[t] = size;
+            v->largest_units[t] = units;
+        }
     }
 }
 
@@ -141,10 +148,12 @@ static int next_dispute(const hp_ctx *c, const dispute_view *v)
     for (int t = 0; t < nlocs; t++)
         if (v->active[t] && v->armies[t] == 1 && c->occupant[t] < 0)
             return t;
-    int largest = 0;
+    int largest = 0, largest_units = 0;
     for (int t = 0; t < nlocs; t++)
-        if (v->active[t] && v->largest[t] > largest)
+        if (v->active[t] && v->largest[t] > largest) {
             largest = v->largest[t];
+            largest_units = v->largest_units[t];
+        }
     int best = -1;
     bool best_support = false;
     for (int t = 0; t < nlocs; t++) {
@@ -153,7 +162,7 @@ static int next_dispute(const hp_ctx *c, const dispute_view *v)
         int occ = c->occupant[t];
         bool support = occ >= 0 && c->u[occ].kind == HP_SUPPORT;
         if (best < 0 || (support && !best_support) ||
-            (support == best_support && largest == 1 &&
+            (support == best_support && largest_units == 1 &&
              v->units[t] > v->units[best])) {
             best = t;
             best_support = support;

@@ -30,6 +30,8 @@ typedef struct hp_unit {
     bool no_route;        /* a convoyed move with no fleets to carry it */
     int16_t dest_loc, dest_prov;  /* HP_MOVE */
     bool by_convoy;       /* HP_MOVE: needs the fleets */
+    bool half;            /* HP_MOVE across a half-strength border (`*`):
+                             its army counts 1/2 for it; cuts no support */
     int16_t target;       /* HP_SUPPORT, HP_CONVOY: the other unit, -1 */
     int16_t target_prov;  /* support/convoy of a move: where to; -1 hold */
     bool cut;             /* step 2 */

@@ -136,6 +136,10 @@ static void read_help(hp_ctx *c, hp_unit *u, const dj_order *o, hp_kind kind)
             invalid(u, DJ_WHY_SUPPORT_UNREACHABLE);
             return;
         }
+        if (!dj_map_reaches_province_whole(m, u->loc, reach, u->type)) {
+            invalid(u, DJ_WHY_SUPPORT_HALF_BORDER); /* DPjudge: illegal */
+            return;
+        }
     } else {
         if (u->type != DJ_FLEET || !m->locs[u->loc].convoys) {
             invalid(u, DJ_WHY_CONVOY_NOT_AT_SEA);
@@ -203,6 +207,35 @@ bool hp_convoy_route(const hp_ctx *c, int a)
     return false;
 }
 
+/* Moves across a half-strength border (`*`, maps/README.md): over land
+ * the border crossed; a convoyed army's unless a fleet ordered to convoy it
+ * there borders the destination across an ordinary border. */
+static void half_moves(hp_ctx *c)
+{
+    const dj_map *m = c->map;
+    if (!m->half_borders)
+        return;
+    for (int i = 0; i < c->n; i++) {
+        hp_unit *u = &c->u[i];
+        if (u->written != HP_MOVE)
+            continue;
+        if (!u->by_convoy) {
+            u->half = dj_map_half_border(m, u->loc, u->dest_loc, u->type);
+            continue;
+        }
+        u->half = true;
+        for (int f = 0; f < c->n && u->half; f++) {
+            const hp_unit *fl = &c->u[f];
+            if (fl->written == HP_CONVOY && fl->target == i &&
+                fl->target_prov == u->dest_prov &&
+                m->locs[fl->loc].convoys &&
+                dj_map_reaches_province_whole(m, fl->loc, u->dest_prov,
+                                              DJ_FLEET))
+                u->half = false;
+        }
+    }
+}
+
 void hp_read_orders(hp_ctx *c, const dj_order *orders, int norders,
                     dj_order_result *res)
 {
@@ -254,6 +287,7 @@ void hp_read_orders(hp_ctx *c, const dj_order *orders, int norders,
         }
     }
     match_help(c);
+    half_moves(c);
     /* Fleets convoying stay where they are: they hold, for the disputes. */
     for (int i = 0; i < c->n; i++)
         if (c->u[i].written == HP_CONVOY)
@@ -284,6 +318,10 @@ void hp_cut_support(hp_ctx *c)
             const hp_unit *m = &c->u[k];
             if (m->written != HP_MOVE || m->dest_prov != s->prov ||
                 m->power == s->power || m->prov == into)
+                continue;
+            /* across a half-strength border: it cuts by dislodging only
+             * (the supporter dislodged gives up its support, settle) */
+            if (m->half)
                 continue;
             if (m->by_convoy && supports_attack_on_convoy(c, s, k))
                 continue;

@@ -50,19 +50,26 @@ static bool path_ok(kj_ctx *c, int m)
     return !c->u[m].by_sea || kj_resolve(c, KJ_PATH(m));
 }
 
+/* Strengths in halves: a unit 2, a support 2, and a move across a
+ * half-strength border (`*`) 1 of its own. */
+static int own(const kj_unit *u)
+{
+    return u->kind == KJ_MOVE && u->half ? 1 : 2;
+}
+
 static int attack_strength(kj_ctx *c, int a)
 {
     const kj_unit *u = &c->u[a];
     int b = c->board.at[u->dest_prov];
     if (b < 0)
-        return 1 + supports(c, a, -1);
+        return own(u) + 2 * supports(c, a, -1);
     const kj_unit *v = &c->u[b];
     if (v->kind == KJ_MOVE && !head_to_head(c, a, b) &&
         kj_resolve(c, KJ_MAIN(b)))
-        return 1 + supports(c, a, -1); /* it left */
+        return own(u) + 2 * supports(c, a, -1); /* it left */
     if (v->power == u->power)
         return 0; /* no dislodging one's own unit */
-    return 1 + supports(c, a, v->power);
+    return own(u) + 2 * supports(c, a, v->power);
 }
 
 static int hold_strength(kj_ctx *c, int prov)
@@ -71,13 +78,13 @@ static int hold_strength(kj_ctx *c, int prov)
     if (b < 0)
         return 0;
     if (c->u[b].kind == KJ_MOVE)
-        return kj_resolve(c, KJ_MAIN(b)) ? 0 : 1;
-    return 1 + supports(c, b, -1);
+        return kj_resolve(c, KJ_MAIN(b)) ? 0 : 2;
+    return 2 + 2 * supports(c, b, -1);
 }
 
 static int defend_strength(kj_ctx *c, int b)
 {
-    return 1 + supports(c, b, -1);
+    return own(&c->u[b]) + 2 * supports(c, b, -1);
 }
 
 static int prevent_strength(kj_ctx *c, int m)
@@ -99,7 +106,7 @@ static int prevent_strength(kj_ctx *c, int m)
             return 0;
         }
     }
-    return 1 + supports(c, m, -1);
+    return own(u) + 2 * supports(c, m, -1);
 }
 
 bool kj_move_prevents(kj_ctx *c, int mover)
@@ -192,7 +199,8 @@ static bool decide_support(kj_ctx *c, int s)
         bool from_aim = su->aim_dest >= 0 && su->aim_dest == mu->prov &&
                         !(mu->by_sea && dj_rule(c->rules,
                                                 DJ_RULE_CONVOY_SELF_CUT) == 'b');
-        if (from_aim ? kj_resolve(c, KJ_MAIN(m)) : path_ok(c, m))
+        /* across a half-strength border, only by dislodging */
+        if (from_aim || mu->half ? kj_resolve(c, KJ_MAIN(m)) : path_ok(c, m))
             return false;
     }
     return true;
@@ -289,11 +297,46 @@ static void hold_attacks_on_convoy(kj_ctx *c, int army)
             c->u[m].held = true;
 }
 
+/*
+ * A knot of half-strength borders: a move across a `*` cuts a support only
+ * by dislodging its supporter, so two such moves may each hang on the
+ * support the other would cut (both succeed or neither: two outcomes, or
+ * none).  The moves across a `*` of the cycle that attack a support of the
+ * cycle fail, as convoyed armies in a paradox do (Szykman), and the phase
+ * is resolved again.  Returns whether the cycle was such a knot.
+ */
+static bool half_knot(kj_ctx *c, int from)
+{
+    bool any = false;
+    for (int i = from; i < c->ndeps; i++) {
+        int d = c->deps[i];
+        const kj_unit *su = &c->u[d / 2];
+        if (d % 2 == 1 || su->kind != KJ_SUPPORT)
+            continue;
+        for (int m = c->first_mover[su->prov]; m >= 0; m = c->u[m].next_mover) {
+            kj_unit *mu = &c->u[m];
+            if (!mu->half || mu->power == su->power || mu->held)
+                continue;
+            for (int k = from; k < c->ndeps; k++)
+                if (c->deps[k] == KJ_MAIN(m)) {
+                    mu->held = true;
+                    any = true;
+                    break;
+                }
+        }
+    }
+    if (any)
+        c->restart = true;
+    return any;
+}
+
 static void backup_rule(kj_ctx *c, int from)
 {
     bool paradox = false;
     for (int i = from; i < c->ndeps; i++)
         paradox |= c->deps[i] % 2 == 1;
+    if (!paradox && c->map->half_borders && half_knot(c, from))
+        return;
     if (!paradox) {
         /* Circular movement: the moves of the cycle all succeed. */
         for (int i = from; i < c->ndeps; i++) {

@@ -41,6 +41,8 @@ typedef struct kj_unit {
     bool hopeless;         /* 4.E.1 a-c: a move that cannot be made; fails */
     dj_why hopeless_why;
     bool no_route;         /* by sea, but no route of convoying fleets */
+    bool half;             /* across a half-strength border (`*`): strength
+                              1/2 plus supports; cuts only by dislodging */
     /* KJ_SUPPORT, KJ_CONVOY */
     int16_t aim;           /* the other unit */
     int16_t aim_dest;      /* its destination province; -1: support to hold */

@@ -157,15 +157,20 @@ static dj_why read_support(kj_ctx *c, int ui, const dj_order *o, kj_reading *r)
     r->aim = (int16_t)other;
     if (o->dest < 0) {
         r->aim_dest = -1;
-        return dj_map_reaches_province(m, u->loc, c->u[other].prov, u->type)
+        if (!dj_map_reaches_province(m, u->loc, c->u[other].prov, u->type))
+            return DJ_WHY_SUPPORT_UNREACHABLE;
+        return dj_map_reaches_province_whole(m, u->loc, c->u[other].prov,
+                                             u->type)
                    ? DJ_WHY_NONE
-                   : DJ_WHY_SUPPORT_UNREACHABLE;
+                   : DJ_WHY_SUPPORT_HALF_BORDER; /* as DPjudge: illegal */
     }
     int prov = dj_province(m, o->dest);
     if (prov == u->prov)
         return DJ_WHY_SUPPORT_SELF;
     if (!dj_map_reaches_province(m, u->loc, prov, u->type))
         return DJ_WHY_SUPPORT_UNREACHABLE;
+    if (!dj_map_reaches_province_whole(m, u->loc, prov, u->type))
+        return DJ_WHY_SUPPORT_HALF_BORDER;
     kj_reading move;
     dj_why why = read_move(c, other, prov, false, ui, &move);
     /* The supported unit's own order settles the coast, not the support. */
@@ -517,6 +522,34 @@ static void link_orders(kj_ctx *c)
     }
 }
 
+/* Moves across a half-strength border (`*`, maps/README.md): by land, the
+ * border crossed; by sea, unless a fleet ordered to convoy the army there,
+ * where fleets convoy, borders the destination across an ordinary one. */
+static void find_half_moves(kj_ctx *c)
+{
+    const dj_map *m = c->map;
+    if (!m->half_borders)
+        return;
+    for (int a = 0; a < c->n; a++) {
+        kj_unit *u = &c->u[a];
+        if (u->kind != KJ_MOVE || u->hopeless)
+            continue;
+        if (!u->by_sea) {
+            u->half = dj_map_half_border(m, u->loc, u->dest_loc, u->type);
+            continue;
+        }
+        u->half = true;
+        for (int f = 0; f < c->n && u->half; f++) {
+            const kj_unit *fl = &c->u[f];
+            if (fl->kind == KJ_CONVOY && fl->aim == a &&
+                fl->aim_dest == u->dest_prov && m->locs[fl->loc].convoys &&
+                dj_map_reaches_province_whole(m, fl->loc, u->dest_prov,
+                                              DJ_FLEET))
+                u->half = false;
+        }
+    }
+}
+
 void kj_read_orders(kj_ctx *c, dj_order_result *res)
 {
     read_written_orders(c, res);
@@ -524,5 +557,6 @@ void kj_read_orders(kj_ctx *c, dj_order_result *res)
         imply_moves(c);
     settle_land_or_sea(c);
     match_orders(c);
+    find_half_moves(c);
     link_orders(c);
 }

@@ -145,6 +145,8 @@ static dj_why check_support(const mv_ctx *c, int ui, const dj_order *o,
     if (o->dest < 0) {
         if (!dj_map_reaches_province(m, u->loc, c->u[t].prov, u->type))
             return DJ_WHY_SUPPORT_UNREACHABLE;
+        if (!dj_map_reaches_province_whole(m, u->loc, c->u[t].prov, u->type))
+            return DJ_WHY_SUPPORT_HALF_BORDER; /* DPjudge: illegal */
         out->target_dest = -1;
         return DJ_WHY_NONE;
     }
@@ -153,6 +155,8 @@ static dj_why check_support(const mv_ctx *c, int ui, const dj_order *o,
         return DJ_WHY_SUPPORT_SELF;
     if (!dj_map_reaches_province(m, u->loc, dprov, u->type))
         return DJ_WHY_SUPPORT_UNREACHABLE;
+    if (!dj_map_reaches_province_whole(m, u->loc, dprov, u->type))
+        return DJ_WHY_SUPPORT_HALF_BORDER;
     int16_t loc = -1;
     bool needs_convoy = false;
     dj_why why = check_move_to(c, t, dprov, false, ui, &loc, &needs_convoy);

@@ -314,6 +314,49 @@ bool dj_map_reaches_province(const dj_map *map, int from, int prov,
     return false;
 }
 
+bool dj_map_half_border(const dj_map *map, int from, int to,
+                        dj_unit_type type)
+{
+    if (!map->half_borders || !valid_loc(map, from) || !valid_loc(map, to))
+        return false;
+    if (map->reach && (type == DJ_ARMY || type == DJ_FLEET))
+        return map->reach[(size_t)from * (size_t)map->nlocs + (size_t)to] &
+               (type == DJ_ARMY ? REACH_ARMY_HALF : REACH_FLEET_HALF);
+    if (type == DJ_ARMY) {
+        from = map->locs[from].province;
+        to = map->locs[to].province;
+    } else if (type != DJ_FLEET) {
+        return false;
+    }
+    const dj_adj *a = find_adj(&map->locs[from], to);
+    return a && (a->types & a->half & DJ_TYPE_BIT(type));
+}
+
+bool dj_map_reaches_province_whole(const dj_map *map, int from, int prov,
+                                   dj_unit_type type)
+{
+    if (!map->half_borders)
+        return dj_map_reaches_province(map, from, prov, type);
+    if (!valid_loc(map, from) || !valid_loc(map, prov))
+        return false;
+    if (map->reach && (type == DJ_ARMY || type == DJ_FLEET))
+        return map->reach[(size_t)from * (size_t)map->nlocs + (size_t)prov] &
+               (type == DJ_ARMY ? REACH_ARMY_PROV_WHOLE
+                                : REACH_FLEET_PROV_WHOLE);
+    prov = map->locs[prov].province;
+    if (type == DJ_ARMY)
+        return dj_map_adjacent(map, from, prov, DJ_ARMY) &&
+               !dj_map_half_border(map, from, prov, DJ_ARMY);
+    if (type != DJ_FLEET)
+        return false;
+    const dj_location *l = &map->locs[from];
+    for (int i = 0; i < l->nadj; i++)
+        if ((l->adj[i].types & ~l->adj[i].half & DJ_TYPE_BIT(DJ_FLEET)) &&
+            map->locs[l->adj[i].to].province == prov)
+            return true;
+    return false;
+}
+
 /* The loader places a province's coasts right after its base location. */
 int dj_map_ncoasts(const dj_map *map, int prov)
 {

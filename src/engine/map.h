@@ -53,6 +53,9 @@ typedef enum { DJ_NO_UNIT = 0, DJ_ARMY = 1, DJ_FLEET = 2 } dj_unit_type;
 typedef struct dj_adj {
     int16_t to;     /* destination location */
     uint8_t types;  /* DJ_TYPE_BIT(DJ_ARMY) | DJ_TYPE_BIT(DJ_FLEET) */
+    uint8_t half;   /* the types for which this border, from here to `to`,
+                       is DPjudge's half-strength border (`*TO` on the
+                       ABUTS line; one way): see dj_map_half_border */
 } dj_adj;
 
 typedef struct dj_location {
@@ -130,6 +133,7 @@ typedef struct dj_map {
     /* nlocs x nlocs answers of dj_map_adjacent and dj_map_reaches_province,
      * worked out once when the map is loaded (NULL: look them up). */
     uint8_t *reach;
+    bool half_borders;       /* some border is a `*` (dj_adj.half) */
     int nrules;
     char rules[DJ_MAX_RULES][DJ_NAME_MAX];  /* "name=value" from RULE lines */
 } dj_map;
@@ -186,6 +190,22 @@ bool dj_map_adjacent(const dj_map *map, int from, int to, dj_unit_type type);
  */
 bool dj_map_reaches_province(const dj_map *map, int from, int prov,
                              dj_unit_type type);
+
+/*
+ * DPjudge's half-strength border (`*NEI` on a place's ABUTS line, one way:
+ * maps/README.md, dipjudge(7)).  Does a unit of this type moving from
+ * `from` to `to` (adjacent) cross one?  False when not adjacent.
+ */
+bool dj_map_half_border(const dj_map *map, int from, int to,
+                        dj_unit_type type);
+
+/*
+ * May a unit of this type at `from` reach some location of province
+ * `prov` across an ordinary border (not a `*`)?  A unit supports only so.
+ * Without half borders this is dj_map_reaches_province.
+ */
+bool dj_map_reaches_province_whole(const dj_map *map, int from, int prov,
+                                   dj_unit_type type);
 
 /* Number of coast locations of a province, and the i-th of them. */
 int dj_map_ncoasts(const dj_map *map, int prov);

@@ -45,6 +45,7 @@ typedef struct raw_adj {
     char abbr[DJ_ABBR_MAX];
     bool army_only;  /* written in lower case: "ven" */
     bool fleet_only; /* written in Title case: "Tar" */
+    bool half;       /* written "*EGY": a half-strength border */
 } raw_adj;
 
 /* A location while the file is being read. */
@@ -136,6 +137,11 @@ enum {
     REACH_FLEET_ADJ = 2,
     REACH_ARMY_PROV = 4,
     REACH_FLEET_PROV = 8,
+    REACH_ARMY_HALF = 16,        /* the army's border there is a `*` */
+    REACH_FLEET_HALF = 32,       /* the fleet's border there is a `*` */
+    REACH_ARMY_PROV_WHOLE = 64,  /* the province reached by an army across
+                                    an ordinary border */
+    REACH_FLEET_PROV_WHOLE = 128, /* ... by a fleet */
 };
 
 /* ---- names (map_names.c) ---------------------------------------------- */

@@ -72,17 +72,21 @@ static void tabulate_reach(dj_map *m)
             if (!(own->adj[i].types & DJ_TYPE_BIT(DJ_ARMY)) ||
                 m->locs[to].province != to)
                 continue;
+            bool half = own->adj[i].half & DJ_TYPE_BIT(DJ_ARMY);
             for (int k = first[to]; k >= 0; k = next[k])
-                row[k] |= REACH_ARMY_ADJ | REACH_ARMY_PROV;
+                row[k] |= REACH_ARMY_ADJ | REACH_ARMY_PROV |
+                          (half ? REACH_ARMY_HALF : REACH_ARMY_PROV_WHOLE);
         }
         const dj_location *l = &m->locs[from];
         for (int i = 0; i < l->nadj; i++) {
             if (!(l->adj[i].types & DJ_TYPE_BIT(DJ_FLEET)))
                 continue;
-            row[l->adj[i].to] |= REACH_FLEET_ADJ;
+            bool half = l->adj[i].half & DJ_TYPE_BIT(DJ_FLEET);
+            row[l->adj[i].to] |= REACH_FLEET_ADJ | (half ? REACH_FLEET_HALF : 0);
             for (int k = first[m->locs[l->adj[i].to].province]; k >= 0;
                  k = next[k])
-                row[k] |= REACH_FLEET_PROV;
+                row[k] |= REACH_FLEET_PROV |
+                          (half ? 0 : REACH_FLEET_PROV_WHOLE);
         }
     }
     m->reach = t;

@@ -630,7 +630,10 @@ void mp_name_line(parser *p, char *text, src_ref at)
 }
 
 /* One neighbour word into ld's list.  DPjudge marks some borders with
- * signs round the abbreviation: refused, each with what it means there.
+ * signs round the abbreviation.  A leading * (DPjudge's half-strength
+ * border, "*EGY": the border from here to EGY, one way) is read into
+ * raw_adj.half and played (maps/README.md); the others are refused, each
+ * with what it means there.
  * The meanings of * and ~ are those of DPjudge's Game.py: strengths
  * (Game.strengths: 1/2 and 0 for the move's last leg, from the unit or,
  * convoyed, from the last fleet of its written route), supports
@@ -644,12 +647,8 @@ static void add_raw(parser *p, loc_draft *ld, const char *word, src_ref at)
         char sign;
         const char *what;
     } signs[] = {
-        {'*', "DPjudge's half-strength border (*: a move across it, or a "
-              "convoy's last leg from a fleet across it, has strength 1/2 "
-              "plus its supports; no unit supports across it, to hold or to "
-              "move; a move across it cuts no support it does not dislodge; "
-              "of units retreating to one place, those crossing it are "
-              "disbanded first)"},
+        {'*', "DPjudge's half-strength border written other than *PLACE "
+              "before the place"},
         {'~', "DPjudge's strait (~: a move across it, or a convoy's last "
               "leg from a fleet across it, has strength 0 plus its "
               "supports; no unit supports across it, to hold or to move; an "
@@ -659,6 +658,9 @@ static void add_raw(parser *p, loc_draft *ld, const char *word, src_ref at)
         {':', "DPjudge's border only one power may cross (POWER:PLACE)"},
         {'(', "DPjudge's border open only to the owner of a centre (PLACE(CENTRE))"},
     };
+    bool half = word[0] == '*' && word[1];
+    if (half)
+        word++;
     for (size_t k = 0; k < sizeof signs / sizeof signs[0]; k++)
         if (strchr(word, signs[k].sign)) {
             mp_fail_at(p, at,
@@ -680,6 +682,7 @@ static void add_raw(parser *p, loc_draft *ld, const char *word, src_ref at)
     lower_copy(r->abbr, word, sizeof r->abbr);
     r->army_only = is_lower_word(word);
     r->fleet_only = is_title_word(word);
+    r->half = half;
 }
 
 /* The coasts of base draft d dropped: DPjudge's province written again in
@@ -959,17 +962,21 @@ static void fill_location(parser *p, int d)
     l->convoys = ld->terrain == DJ_WATER || ld->port;
 }
 
-/* OR type bits into from's entry for `to`, adding one if needed. */
-static bool add_adj(dj_location *from, int to, uint8_t types)
+/* OR type bits into from's entry for `to`, adding one if needed; the
+ * same bits into its half-border bits when the word was "*TO" (a border
+ * written twice, once with the sign, is a half border). */
+static bool add_adj(dj_location *from, int to, uint8_t types, bool half)
 {
+    uint8_t h = half ? types : 0;
     for (int i = 0; i < from->nadj; i++)
         if (from->adj[i].to == to) {
             from->adj[i].types |= types;
+            from->adj[i].half |= h;
             return true;
         }
     if (from->nadj == DJ_MAX_ADJ)
         return false;
-    from->adj[from->nadj++] = (dj_adj){(int16_t)to, types};
+    from->adj[from->nadj++] = (dj_adj){(int16_t)to, types, h};
     return true;
 }
 
@@ -996,10 +1003,12 @@ static void resolve_adjacency(parser *p, const abbr_key *keys, int d)
         int to = p->final_of[t];
         int prov = locs[to].province;
         bool ok = true;
+        bool half = ld->raw[i].half;
         if (!ld->raw[i].army_only && from->fleet_ok && locs[to].fleet_ok)
-            ok = add_adj(from, to, DJ_TYPE_BIT(DJ_FLEET));
+            ok = add_adj(from, to, DJ_TYPE_BIT(DJ_FLEET), half);
         if (ok && !ld->raw[i].fleet_only && from->army_ok && locs[prov].army_ok)
-            ok = add_adj(from, prov, DJ_TYPE_BIT(DJ_ARMY));
+            ok = add_adj(from, prov, DJ_TYPE_BIT(DJ_ARMY), half);
+
         if (!ok) {
             mp_fail_at(p, ld->terrain_at, "'%s' has more than %d adjacencies",
                        ld->abbr, DJ_MAX_ADJ);
@@ -1007,6 +1016,9 @@ static void resolve_adjacency(parser *p, const abbr_key *keys, int d)
         }
     }
     qsort(from->adj, (size_t)from->nadj, sizeof from->adj[0], cmp_adj);
+    for (int i = 0; i < from->nadj; i++)
+        if (from->adj[i].half)
+            p->map->half_borders = true;
 }
 
 static int cmp_alias_draft(const void *a, const void *b)

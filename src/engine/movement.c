@@ -33,6 +33,7 @@ static void add_entry(mv_ctx *c, int prov, int unit, bool home)
     mv_entry *e = &c->e[c->nentries];
     e->unit = (int16_t)unit;
     e->home = home;
+    e->weak = false;
     e->removed = false;
     e->next = c->head[prov];
     c->head[prov] = (int16_t)c->nentries++;
@@ -45,9 +46,21 @@ static void remove_entry(mv_ctx *c, int prov, int unit, bool home)
             c->e[i].removed = true;
 }
 
+/*
+ * Strengths are in halves (a half-strength border's move has 1/2): a unit
+ * is 2, each support 2, a move across a `*` 1.  A unit bounced back home
+ * stands there with its own 2 and no support.
+ */
+static int move_strength(const mv_unit *u, int supports)
+{
+    return 2 * supports + (u->half ? 1 : 2);
+}
+
 static int entry_strength(const mv_ctx *c, const mv_entry *e)
 {
-    return e->home ? 0 : c->u[e->unit].support;
+    if (e->home)
+        return e->weak ? 1 : 2;
+    return move_strength(&c->u[e->unit], c->u[e->unit].support);
 }
 
 /*
@@ -224,9 +237,46 @@ static void list_movers(mv_ctx *c)
             c->movers[c->nmovers++] = (int16_t)m;
 }
 
+/*
+ * Which moves cross a half-strength border (`*`, maps/README.md): over
+ * land, the border from the unit's place to where it goes; a convoyed
+ * army's, decided from the orders alone, unless some fleet whose order is
+ * to convoy it there, standing where fleets convoy, borders the
+ * destination across an ordinary border.
+ */
+static void markHalfBorderMoves(mv_ctx *c)
+{
+    const dj_map *map = c->map;
+    if (!map->half_borders)
+        return;
+    for (int k = 0; k < c->nmovers; k++) {
+        mv_unit *u = &c->u[c->movers[k]];
+        if (u->doomed)
+            continue;
+        if (c->half_held[c->movers[k]])
+            u->forced_bounce = true;
+        if (!u->by_convoy) {
+            u->half = dj_map_half_border(map, u->loc, u->dest_loc,
+                                         (dj_unit_type)u->type);
+            continue;
+        }
+        u->half = true;
+        for (int f = 0; f < c->nunits && u->half; f++) {
+            const mv_unit *fl = &c->u[f];
+            if (fl->kind == MV_CONVOY && fl->target == c->movers[k] &&
+                fl->target_dest == u->dest_prov &&
+                map->locs[fl->loc].convoys &&
+                dj_map_reaches_province_whole(map, fl->loc, u->dest_prov,
+                                              DJ_FLEET))
+                u->half = false;
+        }
+    }
+}
+
 void mv_prepare(mv_ctx *c)
 {
     list_movers(c);
+    markHalfBorderMoves(c);
     markImpossibleMoves(c);
     markInvalidConvoys(c);
     markInvalidSupports(c);
@@ -270,6 +320,8 @@ static bool paradox_rule_spares(const mv_ctx *c, int mover, const mv_unit *s)
     return false;
 }
 
+static void cut(mv_ctx *c, int s);
+
 void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
 {
     const mv_unit *m = &c->u[mover];
@@ -290,6 +342,18 @@ void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
         from_target = false;
     if (!dislodge_step && from_target)
         return;
+    /* Across a half-strength border: only by dislodging (step 9). */
+    if (!dislodge_step && m->half)
+        return;
+    if (m->half)
+        c->half_cut[s] = true;
+    cut(c, s);
+}
+
+/* Support s is cut: its target loses it. */
+static void cut(mv_ctx *c, int s)
+{
+    mv_unit *su = &c->u[s];
     su->mark = MK_CUT;
     mv_unit *t = &c->u[su->target];
     t->support--;
@@ -307,6 +371,17 @@ void mv_cut_support(mv_ctx *c, int mover, bool dislodge_step)
  * support, as a move without a convoy route cuts none. */
 static void cutSupportsByNonConvoyedAttacks(mv_ctx *c)
 {
+    if (c->map->half_borders) {
+        memset(c->half_cut, 0, sizeof(bool) * (size_t)c->nunits);
+        for (int s = 0; s < c->nunits; s++) {
+            const mv_unit *su = &c->u[s];
+            if (c->precut[s] && su->kind == MV_SUPPORT &&
+                su->mark != MK_CUT && su->mark != MK_VOID) {
+                c->half_cut[s] = true;
+                cut(c, s);
+            }
+        }
+    }
     for (int k = 0; k < c->nmovers; k++) {
         int m = c->movers[k];
         if (mv_is_mover(&c->u[m]) && !c->u[m].by_convoy && !c->u[m].doomed)
@@ -444,14 +519,25 @@ static bool markSwapBounces(mv_ctx *c)
              * given by the other side's power (its no-help list, 6.E.6),
              * and defends with every support it has, the attacker's own
              * power's included.  Both may fail. */
-            int attack_mine = u->support - u->no_help;
-            int attack_theirs = c->u[o].support - c->u[o].no_help;
-            bool mine_fails = attack_mine <= c->u[o].support;
-            bool theirs_fails = attack_theirs <= u->support;
-            if (mine_fails)
+            const mv_unit *ou = &c->u[o];
+            int attack_mine = move_strength(u, u->support - u->no_help);
+            int attack_theirs = move_strength(ou, ou->support - ou->no_help);
+            bool mine_fails = attack_mine <= move_strength(ou, ou->support);
+            bool theirs_fails = attack_theirs <= move_strength(u, u->support);
+            /* The loser stays home: its winner had to beat only its
+             * defence, which across a `*` unsupported is 1/2, less than
+             * a unit standing (no third move can tell the two apart: it
+             * must beat the winner's strength too). */
+            if (mine_fails) {
                 bounce(c, m);
-            if (theirs_fails)
+                c->e[c->nentries - 1].weak =
+                    !theirs_fails && move_strength(u, u->support) < 2;
+            }
+            if (theirs_fails) {
                 bounce(c, o);
+                c->e[c->nentries - 1].weak =
+                    !mine_fails && move_strength(ou, ou->support) < 2;
+            }
             again = any = true;
         }
     } while (again);
@@ -465,7 +551,8 @@ static bool markUnderStrengthBounces(mv_ctx *c)
     for (int k = 0; k < c->nmovers; k++) {
         int m = c->movers[k];
         mv_unit *u = &c->u[m];
-        if (unmarked_mover(u) && !beats_others(c, u->dest_prov, m, u->support)) {
+        if (unmarked_mover(u) &&
+            !beats_others(c, u->dest_prov, m, move_strength(u, u->support))) {
             bounce(c, m);
             any = true;
         }
@@ -489,7 +576,8 @@ static bool markSelfDislodgeBounces(mv_ctx *c)
         if (v < 0 || v == m || unmarked_mover(&c->u[v]))
             continue;
         if (c->u[v].power == u->power ||
-            !beats_others(c, u->dest_prov, m, u->support - u->no_help)) {
+            !beats_others(c, u->dest_prov, m,
+                          move_strength(u, u->support - u->no_help))) {
             bounce(c, m);
             any = true;
         }

@@ -64,6 +64,9 @@ typedef struct mv_unit {
     bool moved;          /* step 10 has moved it */
     bool in_paradox;     /* convoyed army failed by the paradox rule */
     bool doomed;         /* 4.E.1 a-c: impossible move that still counts as one */
+    bool half;           /* MV_MOVE across a half-strength border (`*`):
+                            strength 1/2 plus its supports, cuts no support
+                            it does not dislodge (mv_prepare) */
     uint8_t void_why;    /* dj_why of a void support or convoy that is not
                             DJ_WHY_UNMATCHED (off route, 4.D.9 a), or 0 */
 } mv_unit;
@@ -73,6 +76,8 @@ typedef struct mv_entry {
     int16_t unit;
     int16_t next;   /* next entry of the same province, -1 */
     bool home;      /* bounced back to its own province: strength 0 */
+    bool weak;      /* home entry of a head-to-head loser across a `*`,
+                       unsupported: it defended with 1/2 only */
     bool removed;
 } mv_entry;
 
@@ -101,6 +106,15 @@ typedef struct mv_ctx {
     int16_t convoyed[DJ_MAX_UNITS];
     bool changed;                  /* a pass marked something */
     bool land_only[DJ_MAX_UNITS];  /* 4.A.3 c: convoy disrupted, go by land */
+    /* Half-strength borders: supports a move across a `*` cut by
+     * dislodging its supporter in step 9 of this run (half_cut), and those
+     * the run before found so, cut from step 3 (precut), so that no battle
+     * is decided with a support a later step takes away (dpjudge.c). */
+    bool half_cut[DJ_MAX_UNITS];
+    bool precut[DJ_MAX_UNITS];
+    /* Moves across a `*` failed as a knot: a support they cut so stood
+     * when cut from the start (dpjudge.c: cut_earlier) */
+    bool half_held[DJ_MAX_UNITS];
     int nmovers;                   /* units ordered to move, in index order */
     int16_t movers[DJ_MAX_UNITS];
     mv_search search;

@@ -56,6 +56,7 @@ static const char *const why_text[DJ_WHY_COUNT] = {
     [DJ_WHY_RETREAT_REFUSED] = "its retreat order could not be carried out",
     [DJ_WHY_TOO_FEW_REMOVALS] = "fewer removals were ordered than are owed",
     [DJ_WHY_DISORDER_SUPPORT] = "no support to hold for a power in civil disorder (rule 4.D.9 a)",
+    [DJ_WHY_SUPPORT_HALF_BORDER] = "no unit supports across a half-strength border",
 };
 
 const char *dj_why_text(dj_why why)

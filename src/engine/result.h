@@ -72,6 +72,8 @@ typedef enum {
     DJ_WHY_TOO_FEW_REMOVALS,   /* removals owed beyond those ordered that stood */
     DJ_WHY_DISORDER_SUPPORT,   /* 4.D.9 a: no hold support for a power in
                                   civil disorder */
+    DJ_WHY_SUPPORT_HALF_BORDER,/* the supporter reaches the province only
+                                  across a half-strength border (`*`) */
     DJ_WHY_COUNT
 } dj_why;
 

@@ -5,7 +5,9 @@
  * Each dislodged unit may retreat to one of the places computed when it was
  * dislodged (never where its attacker came from, unless the attacker was
  * convoyed, 4.A.5 b; never into a standoff; never into an occupied
- * province) or disband.  Two retreats into one province both fail.  A unit
+ * province) or disband.  Two retreats into one province both fail, but
+ * for those across a half-strength border (`*`), which give way to the
+ * others (maps/README.md).  A unit
  * without a successful retreat is disbanded; the judge records that as an
  * order of its own so the report can say so.
  */
@@ -130,6 +132,19 @@ void rt_adjudicate(const dj_map *map, const dj_position *pos,
     for (int d = 0; d < pos->ndislodged; d++)
         if (chosen[d] >= 0 && target[d] >= 0)
             into[dj_province(map, target[d])]++;
+    /* DPjudge's half-strength border (`*`): of several units retreating
+     * to one place, those crossing one are disbanded and the others
+     * contest it as usual (whole[] counts them); one alone goes in. */
+    bool half[DJ_MAX_UNITS];
+    int whole[DJ_MAX_LOCS];
+    memset(whole, 0, sizeof(int) * (size_t)map->nlocs);
+    for (int d = 0; d < pos->ndislodged; d++) {
+        const dj_unit *u = &pos->dislodged[d].unit;
+        half[d] = chosen[d] >= 0 && target[d] >= 0 &&
+                  dj_map_half_border(map, u->loc, target[d], u->type);
+        if (chosen[d] >= 0 && target[d] >= 0 && !half[d])
+            whole[dj_province(map, target[d])]++;
+    }
 
     dj_position *n = &out->next;
     memcpy(n, pos, sizeof *n);
@@ -138,7 +153,9 @@ void rt_adjudicate(const dj_map *map, const dj_position *pos,
     for (int d = 0; d < pos->ndislodged; d++) {
         const dj_unit *u = &pos->dislodged[d].unit;
         int i = chosen[d];
-        if (i >= 0 && target[d] >= 0 && into[dj_province(map, target[d])] == 1) {
+        int p = target[d] >= 0 ? dj_province(map, target[d]) : -1;
+        if (i >= 0 && p >= 0 &&
+            (into[p] == 1 || (!half[d] && whole[p] == 1))) {
             dj_unit moved = *u;
             moved.loc = (int16_t)target[d];
             n->units[n->nunits++] = moved;

@@ -684,17 +684,15 @@ static void test_parse_errors(void)
     expect_tiny_error("Delta = ddd\n", "tiny.map:17: ", "no terrain line");
     expect_tiny_error("COAST EEE/NC\n", "tiny.map:17: ",
                       "coast 'eee/nc' of undeclared province 'eee'");
-    expect_tiny_error("LAND DDD ABUTS *AAA\n", "tiny.map:17: ",
-                      "half-strength border (*");
-    /* The refusal states DPjudge's rule whole (Game.py: strengths,
-     * validOrder, cutSupport, otherResults), for the session that
-     * builds it. */
-    expect_tiny_error("LAND DDD ABUTS *AAA\n", "tiny.map:17: ",
-                      "has strength 1/2 plus its supports; no unit "
-                      "supports across it, to hold or to move; a move "
-                      "across it cuts no support it does not dislodge; of "
-                      "units retreating to one place, those crossing it "
-                      "are disbanded first) is not supported");
+    /* "*AAA" is read (test_map_dialect.c); a * anywhere else is not */
+    expect_tiny_error("LAND DDD ABUTS AAA*\n", "tiny.map:17: ",
+                      "half-strength border written other than *PLACE");
+    expect_tiny_error("LAND DDD ABUTS **AAA\n", "tiny.map:17: ",
+                      "half-strength border written other than *PLACE");
+    expect_tiny_error("LAND DDD ABUTS *\n", "tiny.map:17: ",
+                      "half-strength border written other than *PLACE");
+    expect_tiny_error("LAND DDD ABUTS *AAA~\n", "tiny.map:17: ",
+                      "strait (~");
     expect_tiny_error("LAND DDD ABUTS AAA~\n", "tiny.map:17: ",
                       "strait (~");
     expect_tiny_error("LAND DDD ABUTS AAA~\n", "tiny.map:17: ",

@@ -161,6 +161,157 @@ static void test_port(void)
     dj_map_free(m);
 }
 
+/* "*NEI": DPjudge's half-strength border, from this place to NEI only;
+ * a lower-case or Title-case word after the sign keeps its meaning. */
+static void test_half_border(void)
+{
+    char err[512] = "";
+    static const char text[] =
+        "Alpha = aaa\nBeta = bbb\nGamma = ggg\nDelta Sea = ddd\n"
+        "Spain = spa\n"
+        "COAST AAA ABUTS *BBB GGG *DDD spa\n"
+        "COAST BBB ABUTS AAA GGG DDD\n"
+        "LAND GGG ABUTS AAA *bbb\n"
+        "WATER DDD ABUTS AAA BBB *SPA/NC SPA/SC\n"
+        "COAST spa ABUTS *aaa\n"
+        "COAST SPA/NC ABUTS DDD\nCOAST SPA/SC ABUTS DDD\n"
+        "RED (REDDISH) AAA\n";
+    dj_map *m = dj_map_parse(text, "half.map", err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "  half.map: %s\n", err);
+        return;
+    }
+    int a = prov(m, "aaa"), b = prov(m, "bbb"), g = prov(m, "ggg"),
+        d = prov(m, "ddd"), sp = prov(m, "spa"), nc = prov(m, "spa/nc"),
+        sc = prov(m, "spa/sc");
+    CHECK(m->half_borders);
+    /* one way: AAA to BBB is half, BBB to AAA is not */
+    CHECK(dj_map_adjacent(m, a, b, DJ_ARMY) && dj_map_adjacent(m, a, b, DJ_FLEET));
+    CHECK(dj_map_half_border(m, a, b, DJ_ARMY));
+    CHECK(dj_map_half_border(m, a, b, DJ_FLEET));
+    CHECK(!dj_map_half_border(m, b, a, DJ_ARMY));
+    CHECK(!dj_map_half_border(m, b, a, DJ_FLEET));
+    CHECK(!dj_map_half_border(m, a, g, DJ_ARMY));
+    CHECK(dj_map_half_border(m, a, d, DJ_FLEET));
+    CHECK(dj_map_half_border(m, g, b, DJ_ARMY)); /* "*bbb": armies only */
+    CHECK(!dj_map_adjacent(m, g, b, DJ_FLEET));
+    CHECK(dj_map_half_border(m, sp, a, DJ_ARMY));
+    /* no border, no half border */
+    CHECK(!dj_map_half_border(m, g, d, DJ_ARMY));
+    /* a province reached across an ordinary border: Spain by its south
+     * coast from the Delta Sea, though its north coast's border is half */
+    CHECK(dj_map_half_border(m, d, nc, DJ_FLEET));
+    CHECK(!dj_map_half_border(m, d, sc, DJ_FLEET));
+    CHECK(dj_map_reaches_province_whole(m, d, sp, DJ_FLEET));
+    CHECK(!dj_map_reaches_province_whole(m, a, b, DJ_ARMY));
+    CHECK(!dj_map_reaches_province_whole(m, a, b, DJ_FLEET));
+    CHECK(dj_map_reaches_province(m, a, b, DJ_ARMY));
+    CHECK(dj_map_reaches_province_whole(m, b, a, DJ_ARMY));
+    CHECK(!dj_map_reaches_province_whole(m, g, b, DJ_ARMY));
+    /* the same answers without the table */
+    uint8_t *reach = m->reach;
+    m->reach = NULL;
+    CHECK(dj_map_half_border(m, a, b, DJ_ARMY));
+    CHECK(!dj_map_half_border(m, b, a, DJ_FLEET));
+    CHECK(dj_map_half_border(m, d, nc, DJ_FLEET));
+    CHECK(!dj_map_half_border(m, d, sc, DJ_FLEET));
+    CHECK(dj_map_reaches_province_whole(m, d, sp, DJ_FLEET));
+    CHECK(!dj_map_reaches_province_whole(m, a, b, DJ_ARMY));
+    CHECK(!dj_map_reaches_province_whole(m, a, b, DJ_FLEET));
+    CHECK(dj_map_reaches_province_whole(m, b, a, DJ_ARMY));
+    m->reach = reach;
+    dj_map_free(m);
+    /* the board without a *: no half border anywhere */
+    m = expect_loaded("RED (REDDISH) AAA\n");
+    if (m) {
+        CHECK(!m->half_borders);
+        CHECK(!dj_map_half_border(m, prov(m, "aaa"), prov(m, "bbb"), DJ_ARMY));
+        dj_map_free(m);
+    }
+    /* the other signs stay refused */
+    expect_refused("RED (REDDISH) AAA\nAMEND GGG ABUTS AAA~\n",
+                   "DPjudge's strait (~");
+    expect_refused("RED (REDDISH) AAA\nAMEND GGG ABUTS *R:AAA\n",
+                   "DPjudge's border only one power may cross");
+}
+
+/* Retreats across half-strength borders (shared by every engine): of the
+ * units retreating to one place, those crossing a `*` are disbanded and
+ * the others contest it; two crossers alone are both disbanded. */
+static int half_retreat(const dj_map *m, dj_engine e, const char *froms,
+                        const char *to, char *moved_from, size_t len)
+{
+    static dj_position pos;
+    dj_phase ph = {DJ_SPRING, 1901, DJ_RETREAT};
+    dj_position_empty(m, ph, &pos);
+    dj_order orders[4];
+    int n = 0;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", froms);
+    for (char *w = strtok(buf, ","); w; w = strtok(NULL, ",")) {
+        dj_dislodged *d = &pos.dislodged[pos.ndislodged++];
+        memset(d, 0, sizeof *d);
+        d->unit = (dj_unit){(int16_t)(pos.ndislodged - 1), (int16_t)prov(m, w),
+                            DJ_ARMY};
+        d->attacker_from = (int16_t)prov(m, "zzz");
+        d->nretreats = 1;
+        d->retreats[0] = (int16_t)prov(m, to);
+        orders[n++] = (dj_order){.kind = DJ_ORDER_RETREAT,
+                                 .power = (int16_t)(pos.ndislodged - 1),
+                                 .unit_type = DJ_ARMY,
+                                 .loc = (int16_t)prov(m, w),
+                                 .dest = (int16_t)prov(m, to),
+                                 .target = -1};
+    }
+    static dj_result res;
+    dj_rules rules;
+    dj_rules_default(&rules);
+    CHECK(dj_adjudicate_with(e, m, &pos, orders, n, &rules, &res) == 0);
+    moved_from[0] = '\0';
+    int at = dj_position_unit_at(m, &res.next, prov(m, to));
+    if (at >= 0)
+        snprintf(moved_from, len, "%s",
+                 m->locs[pos.dislodged[res.next.units[at].power].unit.loc].abbr);
+    return res.next.nunits;
+}
+
+static void test_half_retreats(void)
+{
+    char err[512] = "";
+    static const char text[] =
+        "Ex = xxx\nAy = aaa\nBe = bbb\nCe = ccc\nZed = zzz\n"
+        "LAND XXX ABUTS AAA BBB CCC ZZZ\n"
+        "LAND AAA ABUTS *XXX ZZZ\nLAND BBB ABUTS *XXX ZZZ\n"
+        "LAND CCC ABUTS XXX ZZZ\nLAND ZZZ ABUTS XXX AAA BBB CCC\n"
+        "RED (REDDISH) AAA\nBLUE (BLUISH) BBB\nGREEN (GREENISH) CCC\n";
+    dj_map *m = dj_map_parse(text, "retreat.map", err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "  retreat.map: %s\n", err);
+        return;
+    }
+    for (int e = 0; e < DJ_ENGINE_COUNT; e++) {
+        char from[DJ_ABBR_MAX];
+        /* two crossers alone: both disbanded */
+        CHECK(half_retreat(m, (dj_engine)e, "aaa,bbb", "xxx", from,
+                           sizeof from) == 0);
+        /* a crosser and one that is not: the other goes in */
+        CHECK(half_retreat(m, (dj_engine)e, "aaa,ccc", "xxx", from,
+                           sizeof from) == 1);
+        CHECK_STR(from, "ccc");
+        /* the same with two crossers */
+        CHECK(half_retreat(m, (dj_engine)e, "aaa,bbb,ccc", "xxx", from,
+                          sizeof from) == 1);
+        CHECK_STR(from, "ccc");
+        /* a crosser alone goes in */
+        CHECK(half_retreat(m, (dj_engine)e, "bbb", "xxx", from,
+                           sizeof from) == 1);
+        CHECK_STR(from, "bbb");
+    }
+    dj_map_free(m);
+}
+
 /* A phase on the port board, played by each engine: where does the army
  * that started in `from` end up?  The orders are Red's, "|"-separated, then
  * Blue's. */
@@ -786,6 +937,8 @@ int main(int argc, char **argv)
     test_flow();
     test_port();
     test_port_engines();
+    test_half_border();
+    test_half_retreats();
     test_rule_words();
     test_centres();
     test_dummies();
