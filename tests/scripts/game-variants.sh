@@ -123,6 +123,8 @@ check "maps: canton" grep -qx 'canton: 7 powers, 36 centres, 19 to win, starts S
 check "maps: Canton's Holland is H" grep -qx '  Holland (H) Sum Jav Bor' "$T/maps"
 check "maps: minorpower" grep -qx 'minorpower: 19 powers, 34 centres, 18 to win, starts W1900A' "$T/maps"
 check "maps: Minor Power's Norway is Y" grep -qx '  Norway (Y) Nwy' "$T/maps"
+check "maps: 1900" grep -qx '1900: 7 powers, 39 centres, 18 to win, starts S1900M' "$T/maps"
+check "maps: 1900's Germany holds Cologne" grep -qx '  Germany (G) Col Kie Ber Mun' "$T/maps"
 
 # judgectl maps --check DIR: per file, loaded or the first reason; the
 # shipped boards all load, a DPjudge keyword not played is named.

@@ -850,7 +850,7 @@ static void check_quick_orders(const char *srcdir)
                                        "canton", "milan", "modern",
                                        "fiveman", "chromatic", "sailho",
                                        "renaissance", "brazilian", "v8",
-                                       "modern-up", "slovenia"};
+                                       "modern-up", "slovenia", "1900"};
     for (size_t i = 0; i < sizeof MAPS / sizeof MAPS[0]; i++) {
         char path[PATH_LEN];
         snprintf(path, sizeof path, "%s/maps/%s.map", srcdir, MAPS[i]);
@@ -965,6 +965,7 @@ static const char *const CASE_FILES[] = {
     "datc-extra/variant-renaissance.txt",
     "datc-extra/variant-brazilian.txt", "datc-extra/variant-v8.txt",
     "datc-extra/variant-modern-up.txt", "datc-extra/variant-slovenia.txt",
+    "datc-extra/variant-1900.txt",
     "casefile/jdip.txt", "casefile/bad.txt", "casefile/noend.txt",
     "casefile/quick.txt", "casefile/results.txt"};
 #define NCASE_FILES (sizeof CASE_FILES / sizeof CASE_FILES[0])

@@ -834,6 +834,7 @@ int main(int argc, char **argv)
     test_variant_start("v8");
     test_variant_start("modern-up");
     test_variant_start("slovenia");
+    test_variant_start("1900");
     rmdir(tmpdir);
     dj_geo_free(g);
     dj_map_free(m);
