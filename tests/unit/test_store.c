@@ -158,7 +158,7 @@ static void test_migrate_from_1(void)
                           "DROP TABLE diaries;" /* version 16's */
                           "DROP TABLE web_devices;" /* version 15's */
                           "DROP TABLE later_orders;" /* version 17's */
-                          "DROP TABLE participant_addresses;" /* 20's */
+                          "DROP TABLE participant_addresses;" /* 21's */
                           "ALTER TABLE readiness DROP COLUMN extend;"
                           "ALTER TABLE phases DROP COLUMN extended_at;"
                           "ALTER TABLE phases DROP COLUMN grace_told_at;"
@@ -267,7 +267,7 @@ static void test_migrate_from_3(void)
                           "DROP TABLE diaries;" /* version 16's */
                           "DROP TABLE web_devices;" /* version 15's */
                           "DROP TABLE later_orders;" /* version 17's */
-                          "DROP TABLE participant_addresses;" /* 20's */
+                          "DROP TABLE participant_addresses;" /* 21's */
                           "ALTER TABLE readiness DROP COLUMN extend;"
                           "ALTER TABLE phases DROP COLUMN extended_at;"
                           "ALTER TABLE phases DROP COLUMN grace_told_at;"
