@@ -68,6 +68,10 @@ typedef struct game_view {
      * (player_options_int.h); mail_phase names that deadline's phase. */
     int64_t mail_deadline;
     char mail_phase[16];
+    /* blind = yes: when blinded, what is drawn and shown is viewer's view
+     * (a power, or DJ_BLIND_NONE: game/blind.h); gv_view sets it */
+    bool blinded;
+    int viewer;
 } game_view;
 
 /* ---- passwords checked once per mail, remembered (signon_cache.c) ---- */
@@ -213,6 +217,40 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
                          const char *body, dj_power_set powers,
                          bool observers, gv_picture_fn picture, void *ctx);
 
+/*
+ * gv_mail_all_pictured, each copy's body written by body(bctx, participant,
+ * out) (blind games: each reader's own results); it returns 0, or -1 on
+ * error (the judge's error set).
+ */
+typedef int (*gv_body_fn)(void *ctx, const dj_participant_rec *p,
+                          dj_buf *out);
+int gv_mail_all_bodies(dj_judge *j, const game_view *v, int64_t phase_id,
+                       const char *kind, const char *subject,
+                       const char *body, dj_power_set powers, bool observers,
+                       gv_picture_fn picture, void *ctx, gv_body_fn bodyfn,
+                       void *bctx);
+
+/* ---- blind games (blind_view.c; the rule is game/blind.h's) ---------------- */
+
+/* Who a participant is to a blind game's views: DJ_BLIND_ALL (the master;
+ * every reader of a game not blind or over), its power, or DJ_BLIND_NONE
+ * (observers; NULL: the public). */
+int gv_viewer(const game_view *v, const dj_participant_rec *p);
+/* The same for a mail address (the master's wins over a power's). */
+int gv_viewer_of_address(const game_view *v, const char *address);
+/* From now on v shows viewer's view (DJ_BLIND_ALL: everything). */
+void gv_view(game_view *v, int viewer);
+/* The results mail of a blind game still playing: each reader's copy is
+ * rendered from its own view of the phase, then `tail` (what follows the
+ * results: late powers, excuses...). */
+struct dj_report_info;
+int gv_mail_results_blind(dj_judge *j, const game_view *v,
+                          const char *subject, const dj_position *before,
+                          const dj_order *orders, int norders,
+                          const dj_result *res,
+                          const struct dj_report_info *info,
+                          const char *tail);
+
 /* Mail every master of the game: "judge:game - PHASE what", then
  * "Game 'game': text" (access.c). */
 int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
@@ -308,6 +346,9 @@ int gv_picture_cache_prune(dj_judge *j, int *removed, int64_t *freed);
  */
 int gv_mail_results(dj_judge *j, const game_view *v, const char *subject,
                     const char *body);
+/* The same, each copy's body written by bodyfn (NULL: body). */
+int gv_mail_results_each(dj_judge *j, const game_view *v, const char *subject,
+                         const char *body, gv_body_fn bodyfn, void *bctx);
 
 /* ---- processing (process.c) ----------------------------------------------- */
 
