@@ -71,4 +71,17 @@ void dj_blind_results(const dj_map *map, const dj_position *before,
 bool dj_blind_sees(const dj_map *map, const bool *seen, int viewer,
                    int power, int loc);
 
+/*
+ * The reads that show a game to somebody (LIST and HISTORY by mail, the
+ * web's pages, pictures and JSON: dj_game_show_public, dj_game_history,
+ * dj_game_summary, dj_game_centre_history, dj_game_export_public,
+ * dj_game_picture) show a blind game from now on as this participant sees
+ * it (id NULL: an anonymous reader, who sees nothing); dj_game_read_all
+ * goes back to everything, the session's default (judgectl, the master).
+ */
+struct dj_judge;
+struct dj_signon;
+void dj_game_read_as(struct dj_judge *j, const struct dj_signon *id);
+void dj_game_read_all(struct dj_judge *j);
+
 #endif

@@ -15,7 +15,9 @@
 
 #include "game/blind.h"
 #include "game/game_int.h"
+#include "game/process.h"
 #include "game/report.h"
+#include "game/snapshot.h"
 
 static bool everything(const game_view *v)
 {
@@ -104,5 +106,78 @@ int gv_mail_results_blind(dj_judge *j, const game_view *v,
         return judge_fail(j, "out of memory");
     int rc = gv_mail_results_each(j, v, subject, NULL, blind_body, &b);
     free(b.view);
+    return rc;
+}
+
+/* ---- reads shown to somebody ------------------------------------------------ */
+
+void dj_game_read_as(dj_judge *j, const dj_signon *id)
+{
+    j->reader = id && id->participant_id > 0 ? 1 : 2;
+    j->reader_pid = id ? id->participant_id : 0;
+}
+
+void dj_game_read_all(dj_judge *j)
+{
+    j->reader = 0;
+    j->reader_pid = 0;
+}
+
+void gv_view_reader(const dj_judge *j, game_view *v)
+{
+    if (j->reader == 0) {
+        gv_view(v, DJ_BLIND_ALL);
+        return;
+    }
+    const dj_participant_rec *me = NULL;
+    for (int i = 0; j->reader == 1 && i < v->nparts; i++)
+        if (v->parts[i].id == j->reader_pid &&
+            strcmp(v->parts[i].status, "resigned") != 0 &&
+            strcmp(v->parts[i].status, "replaced") != 0)
+            me = &v->parts[i];
+    gv_view(v, gv_viewer(v, me));
+}
+
+int gv_blind_phase_results(dj_judge *j, const game_view *v,
+                           const dj_phase_rec *ph, dj_buf *out)
+{
+    dj_position *pos = malloc(sizeof *pos);
+    dj_result *res = malloc(sizeof *res);
+    order_set *set = malloc(sizeof *set);
+    dj_blind_view *view = malloc(sizeof *view);
+    char why[256];
+    int rc = -1;
+    if (!pos || !res || !set || !view) {
+        judge_fail(j, "out of memory");
+        goto done;
+    }
+    if (dj_snapshot_read(v->map, ph->position, pos, why, sizeof why) < 0) {
+        judge_fail(j, "game '%s', phase %s: %s", v->g.name, ph->name, why);
+        goto done;
+    }
+    if (gv_orders_load(j, v, ph, set) < 0)
+        goto done;
+    /* adjudicated again as it was (picture.c does the same) */
+    for (int p = 0; p < v->map->npowers; p++)
+        if (gv_power_must_order(v->map, pos, p) && !set->has[p])
+            pos->civil_disorder |= DJ_POWER_BIT(p);
+    if (dj_adjudicate_with(dj_game_engine(&v->g), v->map, pos, set->orders,
+                           set->n, &v->rules, res) < 0) {
+        judge_fail(j, "game '%s': the orders of %s are malformed", v->g.name,
+                   ph->name);
+        goto done;
+    }
+    dj_blind_results(v->map, pos, set->orders, set->n, res, v->viewer, view);
+    dj_report_info info = {j->cfg.judge_name, v->g.name, v->g.map, NULL,
+                           false, NULL};
+    rc = dj_report_results(v->map, &view->before, view->orders,
+                           view->norders, &view->res, &info, out) < 0
+             ? judge_fail(j, "out of memory")
+             : 0;
+done:
+    free(pos);
+    free(res);
+    free(set);
+    free(view);
     return rc;
 }

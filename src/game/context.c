@@ -381,8 +381,10 @@ int gv_with_game_read(dj_judge *j, const char *game, gv_action_fn fn,
         return judge_store_fail(j);
     game_view v;
     int rc = gv_load(j, game, &v);
-    if (rc == 0)
+    if (rc == 0) {
+        gv_view_reader(j, &v); /* a blind game: the reader's view */
         rc = fn(j, &v, arg, out);
+    }
     dj_store_rollback(j->store);
     gv_free(&v);
     return rc;

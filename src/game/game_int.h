@@ -46,6 +46,10 @@ struct dj_judge {
         dj_map *map;
         dj_geo *geo;    /* its geometry once a picture needed it */
     } maps[JUDGE_MAX_MAPS];
+    /* whose view of a blind game reads show (dj_game_read_as): 0 all,
+     * 1 the participant reader_pid, 2 the public */
+    int reader;
+    int64_t reader_pid;
 };
 
 /* A game as loaded for one operation. */
@@ -240,6 +244,13 @@ int gv_viewer(const game_view *v, const dj_participant_rec *p);
 int gv_viewer_of_address(const game_view *v, const char *address);
 /* From now on v shows viewer's view (DJ_BLIND_ALL: everything). */
 void gv_view(game_view *v, int viewer);
+/* v shows the view of the session's reader (dj_game_read_as). */
+void gv_view_reader(const dj_judge *j, game_view *v);
+/* HISTORY of one played phase as v's viewer sees it (v blinded): the
+ * phase adjudicated again from its orders, its results rendered from the
+ * view (dj_report_results). */
+int gv_blind_phase_results(dj_judge *j, const game_view *v,
+                           const dj_phase_rec *ph, dj_buf *out);
 /* The results mail of a blind game still playing: each reader's copy is
  * rendered from its own view of the phase, then `tail` (what follows the
  * results: late powers, excuses...). */

@@ -243,8 +243,10 @@ int dj_game_picture(dj_judge *j, const char *game, const char *phase,
     game_view v;
     picture_request r = {phase, orders, format, out};
     int rc = gv_load(j, game, &v);
-    if (rc == 0)
+    if (rc == 0) {
+        gv_view_reader(j, &v); /* a blind game: the reader's view */
         rc = do_picture(j, &v, &r);
+    }
     dj_store_rollback(j->store);
     gv_free(&v);
     return rc;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/blind.h"
 #include "game/game.h"
 #include "game/websession.h"
 #include "util/random.h"
@@ -128,6 +129,7 @@ void dj_web_handle(dj_web_shared *sh, dj_judge *j, const dj_web_request *rq,
               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     dj_judge_set_now(j, rq->now);
     dj_judge_set_actor(j, "judgeweb");
+    dj_game_read_as(j, NULL); /* blind games: a visitor sees nothing */
     dj_route_result found =
         dj_route_match(web_routes, web_routes_len, rq->method, rq->path,
                        rq->path ? strlen(rq->path) : 0, &c->route);
