@@ -24,8 +24,12 @@ results()
     sql "SELECT body FROM outbox WHERE kind = 'results' AND
          recipients = '$1' AND subject LIKE '%$2 Results'" >"$T/out"
 }
-# order_lines: the order lines of $T/out ("Power: ..."), their powers.
-powers_shown() { sed -n 's/^\([A-Z][a-z]*\): .*/\1/p' "$T/out" | sort -u | tr '\n' ' '; }
+# powers_shown: the powers of the lines of $T/out ("Power: ...").
+powers_shown()
+{
+    sed -n 's/^\([A-Z][a-z]*\): .*/\1/p' "$T/out" | grep -v -x Unowned |
+        sort -u | tr '\n' ' '
+}
 
 # ---- the setting ---------------------------------------------------------------
 $J create fm --master gm@fm.example >/dev/null
@@ -236,4 +240,57 @@ if $web_ok; then
     expect "orders.svg after the end" "$(unit_powers "$T/out")" \
         "Austria England France Germany Italy Russia Turkey "
 fi
+
+# ---- the scripted game: blind, with victory and end_year ------------------------------
+SG=$S/tests/games/blind
+sg_want() { sed -n "s/^$1 //p" "$SG/expect.txt"; }
+now=$GAME_T0
+game_setup sg "$now" $(grep -v '^#' "$SG/settings.txt") || bad "sg: setup"
+for kv in $(grep -v '^#' "$SG/settings.txt"); do
+    check "sg: $kv" sh -c "$J show sg | grep -q ' $kv'"
+done
+# after each phase while the game goes on: every power's copy holds only
+# its own order lines and those of powers it may see, never all seven,
+# and differs from the master's complete copy
+game_after_phase()
+{
+    local ph=$2 p lp all mine
+    [ "$(game_state "$1")" = finished ] && return 0
+    results "gm@$1.example" "$ph"
+    all=$(powers_shown)
+    [ "$all" = "Austria England France Germany Italy Russia Turkey " ] ||
+        [ "$ph" != S1901M ] || { bad "sg $ph: the master's copy: $all"; return 0; }
+    for p in $POWERS; do
+        lp=$(echo "$p" | tr 'A-Z' 'a-z')
+        results "$lp@$1.example" "$ph"
+        mine=$(powers_shown)
+        case " $all" in
+        *" $p "*)
+            case " $mine" in
+            *" $p "*) ok ;;
+            *) bad "sg $ph: $p's copy lacks its own lines: $mine" ;;
+            esac ;;
+        esac
+        [ "$mine" != "$all" ] || [ "$ph" = W1901A ] || [ "$ph" = W1902A ] ||
+            bad "sg $ph: $p sees every power: $mine"
+    done
+    return 0
+}
+# the files in order until the game is over
+for f in "$SG"/[0-9]*-*.txt; do
+    [ "$(game_state sg)" = finished ] && break
+    expect "sg at $(phase_of "$f")" "$(game_phase sg)" "$(phase_of "$f")"
+    game_orders sg "$f" "$now" || bad "sg: orders of $(phase_of "$f")"
+    now=$((now + GAME_STEP))
+    DIPJUDGE_NOW=$now $J tick >/dev/null 2>&1 || bad "sg: tick"
+    game_after_phase sg "$(phase_of "$f")"
+done
+expect "sg: finished" "$(game_state sg)" finished
+$J show sg >"$T/out"
+has "Ended: $(sg_want ending)"
+# the mail that ends the game is public: England's names every power
+results england@sg.example F1903M
+has "$(sg_want winner) has won the game with 5 supply centers."
+expect "sg: the last results are public" "$(powers_shown)" \
+    "Austria England France Germany Italy Russia Turkey "
 checks_done

@@ -152,6 +152,8 @@ static void test_results(void)
     dj_blind_results(M, &pos, orders, n, res, pw("Russia"), v);
     CHECK(has_order(v, "Austria", "vie") && !has_order(v, "Turkey", "con"));
     CHECK(!has_order(v, "Austria", "tri"));
+    dj_blind_results(M, &pos, orders, n, res, pw("Austria"), v);
+    CHECK(has_order(v, "Russia", "war") && !has_order(v, "Russia", "mos"));
 
     /* Russia does not see Turkey take Bulgaria; nobody but Turkey and the
        master sees the order */
