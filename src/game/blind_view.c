@@ -9,11 +9,13 @@
  * blind.c's; the results mail and HISTORY of a view are blind_mail.c's.
  * Uses nothing of the other files of the room, so that all may use it.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "game/blind.h"
 #include "game/game_int.h"
+#include "reader/interpret.h"
 
 static bool everything(const game_view *v)
 {
@@ -55,6 +57,58 @@ int gv_viewer_of_address(const game_view *v, const char *address)
             viewer = w;
     }
     return viewer;
+}
+
+int gv_viewer_of_power(const game_view *v, int power)
+{
+    return everything(v) ? DJ_BLIND_ALL : power;
+}
+
+/* The place of "PREFIX<place>SUFFIX" (SUFFIX "" : to the end), or 0. */
+static size_t place_in(const char *msg, const char *prefix,
+                       const char *suffix, const char **place)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(msg, prefix, pl) != 0)
+        return 0;
+    *place = msg + pl;
+    const char *end = *suffix ? strstr(*place, suffix) : *place + strlen(*place);
+    return end && (!*suffix || strcmp(end, suffix) == 0 ||
+                   strncmp(end, " is not yours (", 15) == 0)
+               ? (size_t)(end - *place)
+               : 0;
+}
+
+void gv_blind_readings(const game_view *v, dj_reading *reads, int n)
+{
+    if (everything(v))
+        return;
+    /* the reader's refusals (reader/interpret_refuse.c), a foreign unit's
+     * and an empty province's in the same words */
+    static const struct {
+        const char *prefix, *suffix, *as;
+    } same[] = {
+        {"the unit in ", " is not yours", "no unit"},
+        {"no unit in ", "", "no unit"},
+        {"the dislodged unit in ", " is not yours", "no dislodged unit"},
+        {"no dislodged unit in ", "", "no dislodged unit"},
+    };
+    for (int i = 0; i < n; i++) {
+        if (reads[i].kind != DJ_READ_ERROR)
+            continue;
+        for (size_t k = 0; k < sizeof same / sizeof same[0]; k++) {
+            const char *place = NULL;
+            size_t len = place_in(reads[i].message, same[k].prefix,
+                                  same[k].suffix, &place);
+            if (!len)
+                continue;
+            char msg[sizeof reads[i].message];
+            snprintf(msg, sizeof msg, "%s of yours in %.*s", same[k].as,
+                     (int)len, place);
+            snprintf(reads[i].message, sizeof reads[i].message, "%s", msg);
+            break;
+        }
+    }
 }
 
 void gv_view(game_view *v, int viewer)

@@ -242,6 +242,12 @@ int gv_mail_all_bodies(dj_judge *j, const game_view *v, int64_t phase_id,
 int gv_viewer(const game_view *v, const dj_participant_rec *p);
 /* The same for a mail address (the master's wins over a power's). */
 int gv_viewer_of_address(const game_view *v, const char *address);
+/* The viewer a power is: itself, or DJ_BLIND_ALL when v shows all. */
+int gv_viewer_of_power(const game_view *v, int power);
+/* A blind game's order readings say nothing of units out of sight: "not
+ * your unit" and "no unit there" both read "no unit of yours there". */
+struct dj_reading;
+void gv_blind_readings(const game_view *v, struct dj_reading *reads, int n);
 /* From now on v shows viewer's view (DJ_BLIND_ALL: everything). */
 void gv_view(game_view *v, int viewer);
 /* v shows the view of the session's reader (dj_game_read_as). */

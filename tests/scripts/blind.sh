@@ -61,6 +61,19 @@ printf 'SIGNON Mbl gm-bl-secret\nSET BLIND NO\n' | mail gm@bl.example
 has "blind can only change while game 'bl' forms"
 check "still blind" sh -c "$J show bl | grep -q ' blind=yes'"
 
+# ---- orders and PREVIEW say nothing of units out of sight --------------------------
+printf 'SIGNON Fbl pw-france\nA mun-bur\nA ruh-bur\nA mar-bur\nPREVIEW\n' |
+    mail france@bl.example
+has "ERROR: no unit of yours in Munich"
+has "ERROR: no unit of yours in Ruhr"
+lacks "German"
+has "Preview for France"
+has "France:  Army Marseilles -> Burgundy."
+lacks "Germany:"
+lacks "Italy:"
+printf 'SIGNON Mbl gm-bl-secret\nPREVIEW\n' | mail gm@bl.example
+has "Germany: Army Munich HOLD."
+
 # ---- S1901M's results, one copy per reader -----------------------------------------
 game_orders bl "$S/tests/games/options/01-S1901M.txt" "$GAME_T0"
 $J process bl >/dev/null 2>&1
