@@ -163,8 +163,9 @@ static int outbox_picture(void *ctx, dj_outbox_send_rec *row)
     dj_picture pic;
     char name[sizeof row->picture_name];
     if (f < 0 || f == DJ_PICTURE_NONE || !d->dm.j ||
-        dj_game_phase_picture(d->dm.j, row->picture_phase_id, f, &pic, name,
-                              sizeof name) < 0) {
+        dj_game_phase_picture_to(d->dm.j, row->picture_phase_id, f,
+                                 row->recipients, &pic, name,
+                                 sizeof name) < 0) {
         logmsg(d, LOG_WARNING, "outbox: mail %lld goes without its picture: %s",
                (long long)row->id, d->dm.j ? dj_judge_error(d->dm.j) : "no judge");
         return -1;

@@ -13,6 +13,7 @@
 #include "command/session.h"
 #include "game/audience.h"
 #include "game/forming.h"
+#include "game/blind.h"
 #include "game/game.h"
 #include "game/pictures.h"
 #include "game/press.h"
@@ -27,6 +28,22 @@ static int described(session *s, const char *game)
         s, dj_game_described_to(s->j, game, s->signed_on ? &s->id : NULL));
 }
 
+/* A blind game's reads show what the sender sees: their own view when
+ * signed on to that game, else nothing (game/blind.h); `rc` passed on
+ * once the session reads everything again. */
+static void read_as_sender(session *s, const char *game)
+{
+    dj_game_read_as(s->j, s->signed_on && cmd_same_game(s->id.game, game)
+                              ? &s->id
+                              : NULL);
+}
+
+static int read_done(session *s, int rc)
+{
+    dj_game_read_all(s->j);
+    return rc;
+}
+
 CMD_RUNNER(cmd_run_list)
 {
     (void)press;
@@ -34,7 +51,8 @@ CMD_RUNNER(cmd_run_list)
         return cmd_game_rc(s, dj_game_list_public(s->j, res));
     if (described(s, c->game) < 0)
         return RUN_FAILED;
-    if (dj_game_show_public(s->j, c->game, res) < 0)
+    read_as_sender(s, c->game);
+    if (read_done(s, dj_game_show_public(s->j, c->game, res)) < 0)
         return cmd_game_rc(s, -1);
     /* signed on to it, a player waiting for a power: their list too */
     if (s->signed_on && cmd_same_game(s->id.game, c->game))
@@ -64,9 +82,11 @@ CMD_RUNNER(cmd_run_history)
     if (cmd_check_game(s, c->game) < 0 ||
         need_member(s, c->game, "HISTORY") < 0)
         return RUN_FAILED;
-    return cmd_game_rc(s,
-                       dj_game_history(s->j, c->game, c->arg[0] ? c->arg : NULL,
-                                       c->arg2[0] ? c->arg2 : NULL, res));
+    read_as_sender(s, c->game);
+    return cmd_game_rc(
+        s, read_done(s, dj_game_history(s->j, c->game,
+                                        c->arg[0] ? c->arg : NULL,
+                                        c->arg2[0] ? c->arg2 : NULL, res)));
 }
 
 CMD_RUNNER(cmd_run_summary)
@@ -74,7 +94,9 @@ CMD_RUNNER(cmd_run_summary)
     (void)press;
     if (described(s, c->game) < 0)
         return RUN_FAILED;
-    return cmd_game_rc(s, dj_game_summary(s->j, c->game, res));
+    read_as_sender(s, c->game);
+    return cmd_game_rc(s,
+                       read_done(s, dj_game_summary(s->j, c->game, res)));
 }
 
 /* MAP [GAME] [PHASE]: the picture, attached to the reply (one a message). */

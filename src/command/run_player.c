@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "command/session.h"
+#include "game/blind.h"
 #include "game/forming.h"
 #include "game/orders.h"
 #include "game/pictures.h"
@@ -44,7 +45,10 @@ CMD_RUNNER(cmd_run_status)
     }
     if (cmd_is_master(s))
         return cmd_game_rc(s, dj_game_show(s->j, s->game, res));
-    if (dj_game_show_public(s->j, s->game, res) < 0)
+    dj_game_read_as(s->j, &s->id); /* a blind game: the sender's view */
+    int rc = dj_game_show_public(s->j, s->game, res);
+    dj_game_read_all(s->j);
+    if (rc < 0)
         return cmd_game_rc(s, -1);
     /* a player waiting for a power: their preference list too */
     return cmd_game_rc(s, dj_game_preference_show(s->j, &s->id, res));

@@ -382,8 +382,10 @@ int gv_with_game_read(dj_judge *j, const char *game, gv_action_fn fn,
         return judge_store_fail(j);
     game_view v;
     int rc = gv_load(j, game, &v);
-    if (rc == 0)
+    if (rc == 0) {
+        gv_view_reader(j, &v); /* a blind game: the reader's view */
         rc = fn(j, &v, arg, out);
+    }
     dj_store_rollback(j->store);
     gv_free(&v);
     return rc;
@@ -559,6 +561,16 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
                          const char *body, dj_power_set powers,
                          bool observers, gv_picture_fn picture, void *ctx)
 {
+    return gv_mail_all_bodies(j, v, phase_id, kind, subject, body, powers,
+                              observers, picture, ctx, NULL, NULL);
+}
+
+int gv_mail_all_bodies(dj_judge *j, const game_view *v, int64_t phase_id,
+                       const char *kind, const char *subject,
+                       const char *body, dj_power_set powers, bool observers,
+                       gv_picture_fn picture, void *ctx, gv_body_fn bodyfn,
+                       void *bctx)
+{
     bool *sent = calloc((size_t)v->nparts + 1, sizeof *sent);
     if (!sent)
         return judge_fail(j, "out of memory");
@@ -578,10 +590,21 @@ int gv_mail_all_pictured(dj_judge *j, const game_view *v, int64_t phase_id,
             continue;
         sent[i] = true;
         dj_picture_ref pic = {0, ""};
-        if (picture && picture(ctx, p, &pic) < 0)
+        if (picture && picture(ctx, p, &pic) < 0) {
             rc = -1;
-        else
+        } else if (bodyfn) {
+            dj_buf own;
+            dj_buf_init(&own);
+            rc = bodyfn(bctx, p, &own);
+            if (rc == 0 && !dj_buf_ok(&own))
+                rc = judge_fail(j, "out of memory");
+            if (rc == 0)
+                rc = gv_mail_one(j, v, p, phase_id, kind, subject, own.data,
+                                 &pic);
+            dj_buf_free(&own);
+        } else {
             rc = gv_mail_one(j, v, p, phase_id, kind, subject, body, &pic);
+        }
     }
     free(sent);
     return rc;

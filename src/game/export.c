@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "game/audience.h"
+#include "game/blind.h"
 #include "game/game.h"
 #include "game/game_int.h"
 #include "game/game_options.h"
@@ -411,7 +412,12 @@ static int do_show(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         for (int p = 0; p < v->map->npowers && p < DJ_MAX_POWERS; p++)
             if (!gv_in_disorder(v, p))
                 now->civil_disorder &= ~((dj_power_set)1 << p);
-        dj_report_position(v->map, now, out);
+        if (v->blinded) { /* a blind game: what the reader sees */
+            dj_blind_position(v->map, now, v->viewer, now);
+            dj_report_position_seen(v->map, now, v->viewer, out);
+        } else {
+            dj_report_position(v->map, now, out);
+        }
         free(now);
     }
     return 0;
@@ -485,7 +491,10 @@ static int do_history(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         if (shown++)
             dj_buf_append(out, "\n----------------------------------------"
                                "--------------------------------------\n\n");
-        dj_buf_append(out, res.report);
+        if (v->blinded) /* a blind game: the reader's own results */
+            rc = gv_blind_phase_results(j, v, &list[i], out);
+        else
+            dj_buf_append(out, res.report);
         dj_result_rec_free(&res);
     }
     dj_phase_recs_free(list, n);
@@ -568,6 +577,9 @@ static void count_centres(const game_view *v, const dj_summary_year *years,
 static int do_summary(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const summary_arg *a = arg;
+    if (v->blinded)
+        return judge_fail(j, "game '%s' is blind: its supply-centre history "
+                             "is shown once it is over", v->g.name);
     dj_phase_rec *list = NULL;
     int n = 0;
     if (dj_store_phase_list(j->store, v->g.id, &list, &n) < 0)
@@ -918,15 +930,21 @@ static int json_phases(dj_judge *j, const game_view *v, bool public,
         dj_json_kv_time(out, "deadline", ph->deadline, true);
         dj_json_kv_time(out, "late_at", ph->late_at, true);
         dj_buf_append(out, "\n      \"position\": ");
+        if (v->blinded) /* a blind game: the position as the reader sees it */
+            dj_blind_position(v->map, pos, v->viewer, pos);
         json_position(v, pos, out);
         dj_buf_append(out, ",\n      ");
-        /* The orders of the phase being played are secret until it is. */
-        if (public && strcmp(ph->status, "done") != 0)
+        /* The orders of the phase being played are secret until it is;
+         * a blind game's, and its results, until the game is over. */
+        if (v->blinded || (public && strcmp(ph->status, "done") != 0))
             dj_buf_append(out, "\"orders\": []");
         else
             json_orders(j, v, ph->id, public, out);
         dj_buf_append(out, ",\n      ");
-        rc = json_result(j, v, ph->id, out);
+        if (v->blinded)
+            dj_buf_append(out, "\"result\": null");
+        else
+            rc = json_result(j, v, ph->id, out);
         dj_buf_append(out, "}");
     }
     dj_buf_append(out, "\n  ],\n");

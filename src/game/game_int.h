@@ -46,6 +46,10 @@ struct dj_judge {
         dj_map *map;
         dj_geo *geo;    /* its geometry once a picture needed it */
     } maps[JUDGE_MAX_MAPS];
+    /* whose view of a blind game reads show (dj_game_read_as): 0 all,
+     * 1 the participant reader_pid, 2 the public */
+    int reader;
+    int64_t reader_pid;
 };
 
 /* A game as loaded for one operation. */
@@ -68,6 +72,10 @@ typedef struct game_view {
      * (player_options_int.h); mail_phase names that deadline's phase. */
     int64_t mail_deadline;
     char mail_phase[16];
+    /* blind = yes: when blinded, what is drawn and shown is viewer's view
+     * (a power, or DJ_BLIND_NONE: game/blind.h); gv_view sets it */
+    bool blinded;
+    int viewer;
 } game_view;
 
 /* ---- passwords checked once per mail, remembered (signon_cache.c) ---- */
@@ -240,6 +248,53 @@ void gv_preference_mark(const game_view *v, const dj_participant_rec *p,
 /* Start the game if every power has a player (lifecycle.c). */
 int gv_start_when_full(dj_judge *j, game_view *v, dj_buf *out);
 
+/*
+ * gv_mail_all_pictured, each copy's body written by body(bctx, participant,
+ * out) (blind games: each reader's own results); it returns 0, or -1 on
+ * error (the judge's error set).
+ */
+typedef int (*gv_body_fn)(void *ctx, const dj_participant_rec *p,
+                          dj_buf *out);
+int gv_mail_all_bodies(dj_judge *j, const game_view *v, int64_t phase_id,
+                       const char *kind, const char *subject,
+                       const char *body, dj_power_set powers, bool observers,
+                       gv_picture_fn picture, void *ctx, gv_body_fn bodyfn,
+                       void *bctx);
+
+/* ---- blind games (blind_view.c; the rule is game/blind.h's) ---------------- */
+
+/* Who a participant is to a blind game's views: DJ_BLIND_ALL (the master;
+ * every reader of a game not blind or over), its power, or DJ_BLIND_NONE
+ * (observers; NULL: the public). */
+int gv_viewer(const game_view *v, const dj_participant_rec *p);
+/* The same for a mail address (the master's wins over a power's). */
+int gv_viewer_of_address(const game_view *v, const char *address);
+/* The viewer a power is: itself, or DJ_BLIND_ALL when v shows all. */
+int gv_viewer_of_power(const game_view *v, int power);
+/* A blind game's order readings say nothing of units out of sight: "not
+ * your unit" and "no unit there" both read "no unit of yours there". */
+struct dj_reading;
+void gv_blind_readings(const game_view *v, struct dj_reading *reads, int n);
+/* From now on v shows viewer's view (DJ_BLIND_ALL: everything). */
+void gv_view(game_view *v, int viewer);
+/* v shows the view of the session's reader (dj_game_read_as). */
+void gv_view_reader(const dj_judge *j, game_view *v);
+/* HISTORY of one played phase as v's viewer sees it (v blinded): the
+ * phase adjudicated again from its orders, its results rendered from the
+ * view (dj_report_results). */
+int gv_blind_phase_results(dj_judge *j, const game_view *v,
+                           const dj_phase_rec *ph, dj_buf *out);
+/* The results mail of a blind game still playing: each reader's copy is
+ * rendered from its own view of the phase, then `tail` (what follows the
+ * results: late powers, excuses...). */
+struct dj_report_info;
+int gv_mail_results_blind(dj_judge *j, const game_view *v,
+                          const char *subject, const dj_position *before,
+                          const dj_order *orders, int norders,
+                          const dj_result *res,
+                          const struct dj_report_info *info,
+                          const char *tail);
+
 /* Mail every master of the game: "judge:game - PHASE what", then
  * "Game 'game': text" (access.c). */
 int gv_notify_masters(dj_judge *j, const game_view *v, const char *what,
@@ -370,6 +425,9 @@ int gv_picture_cache_prune(dj_judge *j, int *removed, int64_t *freed);
  */
 int gv_mail_results(dj_judge *j, const game_view *v, const char *subject,
                     const char *body);
+/* The same, each copy's body written by bodyfn (NULL: body). */
+int gv_mail_results_each(dj_judge *j, const game_view *v, const char *subject,
+                         const char *body, gv_body_fn bodyfn, void *bctx);
 
 /* ---- processing (process.c) ----------------------------------------------- */
 

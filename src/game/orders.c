@@ -198,6 +198,8 @@ static int read_orders(dj_judge *j, const game_view *v, int power,
     int nlines = split_lines(copy, lines, MAX_INPUT_LINES);
     int n = dj_interpret_lines(v->map, v->pos, power, &v->rules, lines,
                                nlines, reads, DJ_READ_MAX_ORDERS);
+    if (n > 0 && n <= DJ_READ_MAX_ORDERS)
+        gv_blind_readings(v, reads, n); /* blind games: nothing unseen */
     int rc = 0, bad = 0;
     if (n < 0 || n > DJ_READ_MAX_ORDERS) {
         rc = judge_fail(j, "too many orders");
@@ -475,6 +477,7 @@ static int submit(dj_judge *j, game_view *v, int power,
                                nlines, reads, max_reads);
     if (n < 0)
         return judge_fail(j, "orders could not be read");
+    gv_blind_readings(v, reads, n < max_reads ? n : max_reads);
     *nreads = n;
     if (n > max_reads)
         n = max_reads; /* the rest are not even echoed: too many */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/blind.h"
 #include "game/game.h"
 #include "game/game_int.h"
 #include "game/pictures.h"
@@ -47,10 +48,36 @@ int gv_game_draw(dj_judge *j, const game_view *v, const dj_position *pos,
              orders ? (res ? ", orders and results, the board after"
                            : ", orders")
                     : "");
+    dj_blind_view *view = NULL;
+    if (v->blinded) { /* a blind game: the viewer's view (blind.h) */
+        view = malloc(sizeof *view);
+        if (!view)
+            return judge_fail(j, "out of memory");
+        if (res) {
+            dj_blind_results(v->map, pos, orders, norders, res, v->viewer,
+                             view);
+            orders = view->orders;
+            norders = view->norders;
+            res = &view->res;
+        } else {
+            dj_blind_position(v->map, pos, v->viewer, &view->before);
+            if (orders) {
+                /* orders of the current phase: the viewer's own only */
+                int n = 0;
+                for (int k = 0; k < norders && n < DJ_MAX_ORDERS; k++)
+                    if (orders[k].power == v->viewer)
+                        view->orders[n++] = orders[k];
+                orders = view->orders;
+                norders = n;
+            }
+        }
+        pos = &view->before;
+    }
     dj_picture_request rq = {v->map, geo, pos, orders, norders, res, title,
                              orders && res ? &res->next : NULL};
     int rc = dj_render_picture(&rq, (dj_picture_format)format, out, why,
                                sizeof why);
+    free(view);
     if (rc < 0)
         return judge_fail(j, "game '%s': %s", v->g.name, why);
     return 0;
@@ -216,8 +243,10 @@ int dj_game_picture(dj_judge *j, const char *game, const char *phase,
     game_view v;
     picture_request r = {phase, orders, format, out};
     int rc = gv_load(j, game, &v);
-    if (rc == 0)
+    if (rc == 0) {
+        gv_view_reader(j, &v); /* a blind game: the reader's view */
         rc = do_picture(j, &v, &r);
+    }
     dj_store_rollback(j->store);
     gv_free(&v);
     return rc;
@@ -225,6 +254,14 @@ int dj_game_picture(dj_judge *j, const char *game, const char *phase,
 
 int dj_game_phase_picture(dj_judge *j, int64_t phase_id, int format,
                           dj_picture *out, char *name, size_t namelen)
+{
+    return dj_game_phase_picture_to(j, phase_id, format, NULL, out, name,
+                                    namelen);
+}
+
+int dj_game_phase_picture_to(dj_judge *j, int64_t phase_id, int format,
+                             const char *recipients, dj_picture *out,
+                             char *name, size_t namelen)
 {
     if (check_format(j, format, out) < 0)
         return -1;
@@ -252,6 +289,8 @@ int dj_game_phase_picture(dj_judge *j, int64_t phase_id, int format,
         rc = gv_load(j, g.name, &v);
         loaded = rc == 0;
     }
+    if (rc == 0 && recipients) /* blind games: the reader's own view */
+        gv_view(&v, gv_viewer_of_address(&v, recipients));
     if (rc == 0)
         rc = phase_picture(j, &v, &ph, format, false, out);
     if (rc == 0)
@@ -304,10 +343,17 @@ static int results_picture(void *ctx, const dj_participant_rec *p,
 int gv_mail_results(dj_judge *j, const game_view *v, const char *subject,
                     const char *body)
 {
+    return gv_mail_results_each(j, v, subject, body, NULL, NULL);
+}
+
+int gv_mail_results_each(dj_judge *j, const game_view *v, const char *subject,
+                         const char *body, gv_body_fn bodyfn, void *bctx)
+{
     char geo_path[DJ_PATH_MAX + 80];
     results_pictures r = {v, judge_geo_path(j, v->g.map, geo_path, sizeof geo_path) == 0};
-    return gv_mail_all_pictured(j, v, v->phase.id, "results", subject, body,
-                                DJ_ALL_POWERS, true, results_picture, &r);
+    return gv_mail_all_bodies(j, v, v->phase.id, "results", subject, body,
+                              DJ_ALL_POWERS, true, results_picture, &r,
+                              bodyfn, bctx);
 }
 
 /* MAP by mail: in the caller's transaction (the command's). */

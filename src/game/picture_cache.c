@@ -78,6 +78,10 @@ int gv_picture_cache_key(dj_judge *j, const game_view *v, const dj_phase_rec *ph
     fnv_text(&f, ph->name);
     fnv_text(&f, ph->position);
     fnv_number(&f, processed);
+    if (v->blinded) { /* one viewer's picture never another's (blind.h) */
+        fnv_text(&f, "blind");
+        fnv_number(&f, v->viewer);
+    }
     if (processed) {
         dj_orders_rec *recs = NULL;
         int n = 0;

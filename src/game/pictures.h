@@ -39,6 +39,12 @@ int dj_game_picture(dj_judge *j, const char *game, const char *phase,
  */
 int dj_game_phase_picture(dj_judge *j, int64_t phase_id, int format,
                           struct dj_picture *out, char *name, size_t namelen);
+/* The same as the mail to `recipients` (an address) carries it: in a
+ * blind game (blind = yes) that reader's view of the phase (game/blind.h);
+ * NULL: as the master sees it. */
+int dj_game_phase_picture_to(dj_judge *j, int64_t phase_id, int format,
+                             const char *recipients, struct dj_picture *out,
+                             char *name, size_t namelen);
 
 /*
  * SET MAP by mail: the format of the picture attached to this participant's

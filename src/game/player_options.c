@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/blind.h"
 #include "game/player_options_int.h"
 #include "game/process.h"
 #include "game/report.h"
@@ -214,6 +215,10 @@ static int do_preview(dj_judge *j, game_view *v, void *arg, dj_buf *out)
         if (set->orders[k].power == power)
             set->orders[n++] = set->orders[k];
     set->n = n;
+    /* a blind game's player previews against the units it sees only: a
+     * bounce must not show a unit out of its sight (game/blind.h) */
+    if (id->power >= 0 && gv_viewer_of_power(v, power) >= 0)
+        dj_blind_position(v->map, v->pos, power, v->pos);
     dj_position before = *v->pos;
     before.civil_disorder = 0;
     v->pos->civil_disorder = 0;

@@ -318,6 +318,7 @@ int gv_process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
         judge_fail(j, "out of memory");
         goto done;
     }
+    size_t results_len = report.len; /* blind copies: their own results */
     result_detail(v, a, &detail);
     power_list(v, a->disorder, &disorder);
     missing_orders(v, a, &report);
@@ -377,7 +378,12 @@ int gv_process_phase_with(dj_judge *j, game_view *v, int engine, dj_buf *out)
         dj_phase_format_short(a->res.next.phase, v->mail_phase,
                               sizeof v->mail_phase);
     }
-    rc = gv_mail_results(j, v, subject.data, report.data);
+    if (v->g.blind && !over)
+        rc = gv_mail_results_blind(j, v, subject.data, &before,
+                                   a->set.orders, a->set.n, &a->res, &info,
+                                   report.data + results_len);
+    else
+        rc = gv_mail_results(j, v, subject.data, report.data);
     v->mail_deadline = 0;
     if (rc < 0)
         goto done;

@@ -736,6 +736,24 @@ static void position_power(const dj_map *m, const dj_position *pos, int p,
 
 void dj_report_position(const dj_map *map, const dj_position *pos, dj_buf *out)
 {
+    dj_report_position_seen(map, pos, -1, out);
+}
+
+/* Has power p anything on the board (units, dislodged units, centres)? */
+static bool power_seen(const dj_map *m, const dj_position *pos, int p)
+{
+    for (int i = 0; i < pos->nunits; i++)
+        if (pos->units[i].power == p)
+            return true;
+    for (int d = 0; d < pos->ndislodged; d++)
+        if (pos->dislodged[d].unit.power == p)
+            return true;
+    return dj_position_centres(m, pos, p) > 0;
+}
+
+void dj_report_position_seen(const dj_map *map, const dj_position *pos,
+                             int seer, dj_buf *out)
+{
     const char **names = malloc(((size_t)map->nlocs + 1) * sizeof *names);
     entry *e = malloc(((size_t)pos->nunits + 1) * sizeof *e);
     if (names && e) {
@@ -745,7 +763,8 @@ void dj_report_position(const dj_map *map, const dj_position *pos, dj_buf *out)
         season_words(map, pos->phase, out);
         dj_buf_append(out, ".\n\n");
         for (int p = 0; p < map->npowers; p++)
-            position_power(map, pos, p, width, names, e, out);
+            if (seer == -1 || p == seer || power_seen(map, pos, p))
+                position_power(map, pos, p, width, names, e, out);
         int nc = centre_names(map, pos->owner, -1, names);
         if (nc > 0) {
             label(out, "Unowned", width);

@@ -66,6 +66,13 @@ void dj_report_header(const dj_map *map, const dj_phase *next,
 void dj_report_position(const dj_map *map, const dj_position *pos,
                         dj_buf *out);
 
+/* The same for a blind game's view (game/blind.h): seer -1 is
+ * dj_report_position; else only the powers with something in the view
+ * and the seer's own (-2: nobody's own) are listed, none "eliminated" for
+ * want of what the view hides. */
+void dj_report_position_seen(const dj_map *map, const dj_position *pos,
+                             int seer, dj_buf *out);
+
 /* Supply-centre ownership and the centres/units/builds table of `pos`. */
 void dj_report_centres(const dj_map *map, const dj_position *pos,
                        dj_buf *out);

@@ -199,6 +199,10 @@ static int apply_all(dj_judge *j, dj_game_rec *g, const char *const *settings,
     for (int i = 0; i < n; i++)
         if (apply_setting(j, &copy, settings[i], forming, deadline) < 0)
             return -1;
+    /* blind: who saw what cannot be undone, nor sight given back */
+    if (!forming && copy.blind != g->blind)
+        return judge_fail(j, "blind can only change while game '%s' forms",
+                          g->name);
     const dj_map *map = judge_map(j, copy.map);
     dj_rules rules;
     if (!map || gv_rules(j, map, copy.rules, &rules) < 0 ||

@@ -139,7 +139,10 @@ typedef enum dj_setting_type {
         "disorder) before nmr applies")                                       \
     INT(hide_late, "hide_late", DJ_ST_BOOL, 0, 1, 0,                           \
         "yes/no: the late notice goes to each late power (naming only "       \
-        "itself) and the master (naming all)")
+        "itself) and the master (naming all)")                               \
+    INT(blind, "blind", DJ_ST_BOOL, 0, 1, 0,                                   \
+        "yes/no: fog of war, each power sees only its units and what is "     \
+        "next to them and its centres; set while the game forms")
 
 /* One setting, as the code walks the table. */
 typedef struct dj_setting_info {

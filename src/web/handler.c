@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/blind.h"
 #include "game/game.h"
 #include "game/websession.h"
 #include "util/random.h"
@@ -163,6 +164,7 @@ void dj_web_handle(dj_web_shared *sh, dj_judge *j, const dj_web_request *rq,
               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     dj_judge_set_now(j, rq->now);
     dj_judge_set_actor(j, "judgeweb");
+    dj_game_read_as(j, NULL); /* blind games: a visitor sees nothing */
     /* "/?state=play": the route is the path before '?', the rest the
      * query a page may read (web_query) */
     size_t path_len = rq->path ? strcspn(rq->path, "?") : 0;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/blind.h"
 #include "game/game.h"
 #include "game/orders.h"
 #include "game/pictures.h"
@@ -61,6 +62,8 @@ static void pre(dj_buf *b, const char *text)
  * written). */
 static int load_game(web_ctx *c, dj_game_overview *o)
 {
+    /* a blind game: every read of this page shows what its reader sees */
+    dj_game_read_as(c->j, web_signed_in_here(c) ? &c->id : NULL);
     int rc = dj_game_overview_get(c->j, c->route.game, o);
     /* a private game's pages are its participants' only */
     if (rc == 0 && o->private_game && !web_signed_in_here(c))
@@ -697,7 +700,10 @@ static void picture(web_ctx *c, bool orders)
     /* a private game's pictures are its participants' only: no shared
      * cache (a proxy's) may keep one for the next visitor */
     c->rs->cache = o.private_game ? "private, max-age=300"
-                                  : "public, max-age=300";
+                   : web_signed_in_here(c)
+                       ? "private, max-age=300" /* a blind game's: one
+                                                   player's view */
+                       : "public, max-age=300";
     /* cairo writes the picture's styles inline; nothing else may load */
     c->rs->csp = "default-src 'none'; style-src 'unsafe-inline'; "
                  "img-src data:";
