@@ -254,11 +254,22 @@ if $web_ok; then
         "Austria England France Germany Italy Russia Turkey "
 fi
 
-# ---- the scripted game: blind, with victory and end_year ------------------------------
+# ---- the scripted game: blind, powers dealt by preference, victory and end_year -------
 SG=$S/tests/games/blind
 sg_want() { sed -n "s/^$1 //p" "$SG/expect.txt"; }
+# the address of the player dealt power $1 (expect.txt's "deal N Power")
+addr_of() { echo "p$(sed -n "s/^deal \([0-9]*\) $1\$/\1/p" "$SG/expect.txt")@sg.example"; }
 now=$GAME_T0
-game_setup sg "$now" $(grep -v '^#' "$SG/settings.txt") || bad "sg: setup"
+game_setup_lists sg "$now" "$SG" $(grep -v '^#' "$SG/settings.txt") ||
+    bad "sg: setup"
+for p in $POWERS; do
+    $J show sg | grep -q "^ *$p.*$(addr_of "$p")" ||
+        bad "sg: $p was not dealt to $(addr_of "$p"): $($J show sg | grep "^ *$p")"
+done
+ok
+[ "$(sql "SELECT count(*) FROM outbox WHERE recipients = '$(addr_of France)'
+         AND body LIKE '%first choice%'")" -gt 0 ] && ok ||
+    bad "sg: the start mail does not say who got a first choice"
 for kv in $(grep -v '^#' "$SG/settings.txt"); do
     check "sg: $kv" sh -c "$J show sg | grep -q ' $kv'"
 done
@@ -275,7 +286,7 @@ game_after_phase()
         [ "$ph" != S1901M ] || { bad "sg $ph: the master's copy: $all"; return 0; }
     for p in $POWERS; do
         lp=$(echo "$p" | tr 'A-Z' 'a-z')
-        results "$lp@$1.example" "$ph"
+        results "$(addr_of "$p")" "$ph"
         mine=$(powers_shown)
         case " $all" in
         *" $p "*)
@@ -302,7 +313,7 @@ expect "sg: finished" "$(game_state sg)" finished
 $J show sg >"$T/out"
 has "Ended: $(sg_want ending)"
 # the mail that ends the game is public: England's names every power
-results england@sg.example F1903M
+results "$(addr_of England)" F1903M
 has "$(sg_want winner) has won the game with 5 supply centers."
 expect "sg: the last results are public" "$(powers_shown)" \
     "Austria England France Germany Italy Russia Turkey "
