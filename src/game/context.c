@@ -463,36 +463,6 @@ void gv_subject(dj_judge *j, const game_view *v, const char *phase,
     dj_game_mail_subject(out, j->cfg.judge_name, v->g.name, phase, what);
 }
 
-/* ---- every address of a participant (addresses.c: adding, removing) ---- */
-
-bool gv_has_address(const dj_participant_rec *p, const char *a)
-{
-    if (!p || !a || !*a)
-        return false;
-    if (p->email[0] && strcasecmp(p->email, a) == 0)
-        return true;
-    for (int k = 0; k < p->nmore && k < DJ_ADDRESSES_MAX - 1; k++)
-        if (strcasecmp(p->more[k], a) == 0)
-            return true;
-    return false;
-}
-
-int gv_address_count(const dj_participant_rec *p)
-{
-    return p->email[0] ? 1 + p->nmore : 0;
-}
-
-const char *gv_address_at(const dj_participant_rec *p, int k)
-{
-    return k == 0 ? p->email : p->more[k - 1];
-}
-
-void gv_address_list(const dj_participant_rec *p, dj_buf *out)
-{
-    for (int k = 0; k < gv_address_count(p); k++)
-        dj_buf_printf(out, "%s%s", k ? ", " : "", gv_address_at(p, k));
-}
-
 int gv_queue_to(dj_judge *j, const game_view *v, const dj_participant_rec *p,
                 int64_t phase_id, const char *kind, const char *subject,
                 const char *body, const dj_picture_ref *pic, const char *ics)

@@ -38,7 +38,7 @@
         var d = Math.floor(s / 86400);
         var text = two(Math.floor(s % 86400 / 3600)) + ':' +
                    two(Math.floor(s % 3600 / 60)) + ':' + two(s % 60);
-        return (d ? d + (d === 1 ? ' day ' : ' days ') : '') + text + ' left';
+        return 'in ' + (d ? d + (d === 1 ? ' day ' : ' days ') : '') + text;
     }
 
     function ticker() {

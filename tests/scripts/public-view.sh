@@ -66,7 +66,8 @@ signin()
         --data-urlencode "power=$2" --data-urlencode "password=$3"
 }
 # post JAR ACTION FIELD=VALUE...: a form of the game's page, the answer
-# page kept in $T/pages (the reply a web order gets is a page too).
+# page (after the POST's redirect) kept in $T/pages (the reply a web
+# order gets is a page too).
 post()
 {
     local jar=$1 action=$2
@@ -75,7 +76,8 @@ post()
     local token args=()
     token=$(csrf_in "$T/b")
     for kv in "$@"; do args+=(--data-urlencode "$kv"); done
-    get "/game/pub/$action" -b "$jar" --data-urlencode "csrf=$token" "${args[@]}"
+    # the answer is a 303 to the game's page, which shows the reply once
+    get "/game/pub/$action" -b "$jar" -c "$jar" -L --data-urlencode "csrf=$token" "${args[@]}"
     cat "$T/b" >>"$T/pages"
 }
 : >"$T/pages"
