@@ -140,11 +140,6 @@ int dj_game_notify_masters(dj_judge *j, const char *game, const char *what,
 
 /* ---- signing on --------------------------------------------------------------- */
 
-static bool live(const dj_participant_rec *p)
-{
-    return strcmp(p->status, "resigned") != 0 &&
-           strcmp(p->status, "replaced") != 0;
-}
 
 /* Does `who` name the role: its word, or its letter when no power of
  * the map has that letter ("M" is the master unless a power is M)? */
@@ -177,7 +172,7 @@ static const dj_participant_rec *find_role(dj_judge *j, const game_view *v,
 {
     for (int i = 0; i < v->nparts; i++) {
         const dj_participant_rec *p = &v->parts[i];
-        if (!live(p) || !p->password_hash[0] || strcmp(p->role, role) != 0 ||
+        if (!gv_is_live(p) || !p->password_hash[0] || strcmp(p->role, role) != 0 ||
             (sender && !gv_has_address(p, sender)))
             continue;
         *checked = true;
@@ -247,7 +242,7 @@ static const dj_participant_rec *named(const game_view *v, const char *who,
         const dj_participant_rec *first = NULL;
         for (int i = 0; i < v->nparts; i++) {
             const dj_participant_rec *p = &v->parts[i];
-            if (!live(p) || strcmp(p->role, master ? "master" : "observer"))
+            if (!gv_is_live(p) || strcmp(p->role, master ? "master" : "observer"))
                 continue;
             if (gv_has_address(p, sender))
                 return p;
@@ -259,7 +254,7 @@ static const dj_participant_rec *named(const game_view *v, const char *who,
     if (names_player(v, who)) {
         for (int i = 0; i < v->nparts; i++) {
             const dj_participant_rec *p = &v->parts[i];
-            if (live(p) && strcmp(p->role, "player") == 0 &&
+            if (gv_is_live(p) && strcmp(p->role, "player") == 0 &&
                 gv_has_address(p, sender))
                 return p;
         }
@@ -593,16 +588,6 @@ typedef struct own_arg {
     const char *value;
 } own_arg;
 
-static dj_participant_rec *own_row(dj_judge *j, game_view *v,
-                                   const dj_signon *id)
-{
-    for (int i = 0; i < v->nparts; i++)
-        if (v->parts[i].id == id->participant_id && live(&v->parts[i]))
-            return &v->parts[i];
-    judge_fail(j, "you are no longer in game '%s'", v->g.name);
-    return NULL;
-}
-
 /*
  * A participant's password or address changed: whoever held a way in
  * with the old one is out.  Every web session of the participant ends
@@ -621,7 +606,7 @@ static int credentials_changed(dj_judge *j, int64_t participant_id)
 static int do_password(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const own_arg *a = arg;
-    dj_participant_rec *p = own_row(j, v, a->id);
+    dj_participant_rec *p = gv_live_participant(j, v, a->id->participant_id);
     if (!p)
         return -1;
     if (dj_password_hash(a->value, p->password_hash,
@@ -642,7 +627,7 @@ static int do_password(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 static int do_map_format(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const own_arg *a = arg;
-    dj_participant_rec *p = own_row(j, v, a->id);
+    dj_participant_rec *p = gv_live_participant(j, v, a->id->participant_id);
     if (!p)
         return -1;
     snprintf(p->map_format, sizeof p->map_format, "%s", a->value);
@@ -743,8 +728,7 @@ static int do_address(dj_judge *j, game_view *v, void *arg, dj_buf *out)
     const address_arg *a = arg;
     if (!gv_address_ok(a->to))
         return judge_fail(j, "'%s' is not a mail address", a->to);
-    dj_signon id = {.participant_id = a->participant_id};
-    dj_participant_rec *p = own_row(j, v, &id);
+    dj_participant_rec *p = gv_live_participant(j, v, a->participant_id);
     if (!p)
         return -1;
     char was[DJ_EMAIL_MAX];

@@ -38,21 +38,6 @@
 
 /* ---- adding and removing -------------------------------------------------- */
 
-static bool live(const dj_participant_rec *p)
-{
-    return strcmp(p->status, "resigned") != 0 &&
-           strcmp(p->status, "replaced") != 0;
-}
-
-dj_participant_rec *gv_live_participant(dj_judge *j, game_view *v, int64_t pid)
-{
-    for (int i = 0; i < v->nparts; i++)
-        if (v->parts[i].id == pid && live(&v->parts[i]))
-            return &v->parts[i];
-    judge_fail(j, "you are no longer in game '%s'", v->g.name);
-    return NULL;
-}
-
 static const char *whose(const game_view *v, const dj_participant_rec *p)
 {
     return p->power >= 0 ? gv_power_name(v, p->power) : "your place";
@@ -83,7 +68,7 @@ int gv_address_add(dj_judge *j, game_view *v, dj_participant_rec *p,
         return judge_fail(j, "%s is already an address of %s", to, name);
     for (int i = 0; i < v->nparts; i++) {
         const dj_participant_rec *q = &v->parts[i];
-        if (q != p && live(q) && strcmp(q->role, "player") == 0 &&
+        if (q != p && gv_is_live(q) && strcmp(q->role, "player") == 0 &&
             gv_has_address(q, to))
             return judge_fail(j, "%s already plays %s in game '%s': an "
                                  "address plays one power",

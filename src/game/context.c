@@ -463,6 +463,23 @@ void gv_subject(dj_judge *j, const game_view *v, const char *phase,
     dj_game_mail_subject(out, j->cfg.judge_name, v->g.name, phase, what);
 }
 
+/* ---- who is still in the game ----------------------------------------------- */
+
+bool gv_is_live(const dj_participant_rec *p)
+{
+    return strcmp(p->status, "resigned") != 0 &&
+           strcmp(p->status, "replaced") != 0;
+}
+
+dj_participant_rec *gv_live_participant(dj_judge *j, game_view *v, int64_t pid)
+{
+    for (int i = 0; i < v->nparts; i++)
+        if (v->parts[i].id == pid && gv_is_live(&v->parts[i]))
+            return &v->parts[i];
+    judge_fail(j, "you are no longer in game '%s'", v->g.name);
+    return NULL;
+}
+
 int gv_queue_to(dj_judge *j, const game_view *v, const dj_participant_rec *p,
                 int64_t phase_id, const char *kind, const char *subject,
                 const char *body, const dj_picture_ref *pic, const char *ics)

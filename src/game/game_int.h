@@ -332,7 +332,10 @@ int gv_address_add(dj_judge *j, game_view *v, dj_participant_rec *p,
  * replaced, the masters and the old address told (access.c). */
 int gv_replace_address(dj_judge *j, game_view *v, int64_t participant_id,
                        const char *address, dj_buf *out);
-/* The live participant pid, or NULL ("you are no longer in game"). */
+/* Is p still in the game (neither resigned nor replaced)?  (context.c) */
+bool gv_is_live(const dj_participant_rec *p);
+/* The live participant pid, or NULL ("you are no longer in game")
+ * (context.c). */
 dj_participant_rec *gv_live_participant(dj_judge *j, game_view *v,
                                         int64_t pid);
 /* The live player of a power (a name, adjective or letter) who has an

@@ -1287,13 +1287,9 @@ int dj_game_eject(dj_judge *j, const char *game, const char *power,
 static int do_resign(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const dj_signon *id = arg;
-    dj_participant_rec *p = NULL;
-    for (int i = 0; i < v->nparts && !p; i++)
-        if (v->parts[i].id == id->participant_id)
-            p = &v->parts[i];
-    if (!p || strcmp(p->status, "resigned") == 0 ||
-        strcmp(p->status, "replaced") == 0)
-        return judge_fail(j, "you are no longer in game '%s'", v->g.name);
+    dj_participant_rec *p = gv_live_participant(j, v, id->participant_id);
+    if (!p)
+        return -1;
     if (strcmp(p->role, "master") == 0)
         return judge_fail(j, "a master cannot resign by mail; the judge's "
                              "administrator can change the master");

@@ -29,17 +29,6 @@ typedef struct own_option {
     bool on;
 } own_option;
 
-static dj_participant_rec *own_part(dj_judge *j, game_view *v,
-                                    const dj_signon *id)
-{
-    for (int i = 0; i < v->nparts; i++)
-        if (v->parts[i].id == id->participant_id &&
-            strcmp(v->parts[i].status, "resigned") != 0 &&
-            strcmp(v->parts[i].status, "replaced") != 0)
-            return &v->parts[i];
-    judge_fail(j, "you are no longer in game '%s'", v->g.name);
-    return NULL;
-}
 
 static int save(dj_judge *j, const dj_participant_rec *p)
 {
@@ -51,7 +40,7 @@ static int save(dj_judge *j, const dj_participant_rec *p)
 static int do_zone(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const own_option *a = arg;
-    dj_participant_rec *p = own_part(j, v, a->id);
+    dj_participant_rec *p = gv_live_participant(j, v, a->id->participant_id);
     if (!p)
         return -1;
     if (strcasecmp(a->value, "game") == 0 ||
@@ -104,7 +93,7 @@ int dj_game_set_own_zone(dj_judge *j, const dj_signon *id, const char *zone,
 static int do_reminder(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const own_option *a = arg;
-    dj_participant_rec *p = own_part(j, v, a->id);
+    dj_participant_rec *p = gv_live_participant(j, v, a->id->participant_id);
     if (!p)
         return -1;
     if (strcasecmp(a->value, "none") == 0 || strcasecmp(a->value, "off") == 0) {
@@ -147,7 +136,7 @@ int dj_game_set_own_reminder(dj_judge *j, const dj_signon *id, const char *lead,
 static int do_calendar(dj_judge *j, game_view *v, void *arg, dj_buf *out)
 {
     const own_option *a = arg;
-    dj_participant_rec *p = own_part(j, v, a->id);
+    dj_participant_rec *p = gv_live_participant(j, v, a->id->participant_id);
     if (!p)
         return -1;
     p->calendar = a->on;

@@ -215,17 +215,6 @@ typedef struct pref_arg {
     const char *text;
 } pref_arg;
 
-static dj_participant_rec *own_player(dj_judge *j, game_view *v,
-                                      const dj_signon *id)
-{
-    for (int i = 0; i < v->nparts; i++)
-        if (v->parts[i].id == id->participant_id &&
-            strcmp(v->parts[i].status, "resigned") != 0 &&
-            strcmp(v->parts[i].status, "replaced") != 0)
-            return &v->parts[i];
-    judge_fail(j, "you are no longer in game '%s'", v->g.name);
-    return NULL;
-}
 
 static void explain(const game_view *v, const dj_participant_rec *p,
                     dj_buf *out)
@@ -246,7 +235,7 @@ static void explain(const game_view *v, const dj_participant_rec *p,
 int gv_set_preference(dj_judge *j, game_view *v, const dj_signon *id,
                       const char *text, dj_buf *out)
 {
-    dj_participant_rec *p = own_player(j, v, id);
+    dj_participant_rec *p = gv_live_participant(j, v, id->participant_id);
     if (!p)
         return -1;
     if (strcmp(p->role, "player") != 0)
